@@ -1,0 +1,86 @@
+/**
+ * Business constants of SPEC.md section 9 and DESIGN.md sections 3, 5 and 6.
+ * Server, web and agent import them from here; nothing else defines them.
+ */
+
+/** User types by `types_users_id` (SPEC.md section 9, DESIGN.md section 1). */
+export const USER_TYPES = {
+  admin: 1,
+  judge: 2,
+  participant: 3,
+} as const;
+export type UserTypeId = (typeof USER_TYPES)[keyof typeof USER_TYPES];
+
+/** Seeded rows of `types_users` (DESIGN.md section 3). */
+export const USER_TYPE_NAMES: Record<UserTypeId, string> = {
+  1: 'Administrador',
+  2: 'Juez',
+  3: 'Participante',
+};
+
+/** Seeded levels (DESIGN.md section 3). The boards show exactly these three. */
+export const LEVELS = {
+  basico: 1,
+  intermedio: 2,
+  avanzado: 3,
+} as const;
+export type BoardLevelKey = keyof typeof LEVELS;
+export const BOARD_LEVEL_KEYS: readonly BoardLevelKey[] = ['basico', 'intermedio', 'avanzado'];
+
+/** Seeded level names, by id. */
+export const LEVEL_NAMES: Record<number, string> = {
+  1: 'Básico',
+  2: 'Intermedio',
+  3: 'Avanzado',
+};
+
+/** Titles of the board tables on /homeJuez and /home (SPEC.md section 2). */
+export const BOARD_LEVEL_TITLES: Record<BoardLevelKey, string> = {
+  basico: 'Nivel Básico',
+  intermedio: 'Nivel Intermedio',
+  avanzado: 'Nivel Avanzado',
+};
+
+/** Team statuses (SPEC.md section 4, DESIGN.md section 3): 1 active, 2 disqualified. */
+export const TEAM_STATUS = {
+  active: 1,
+  disqualified: 2,
+} as const;
+export const TEAM_STATUS_NAMES: Record<number, string> = {
+  1: 'Activo',
+  2: 'Descalificado',
+};
+
+/** Coach education levels (SPEC.md section 9). */
+export const EDUCATION_LEVELS = ['Licenciatura/Ingeniería', 'Maestría', 'Doctorado', 'PosDoctorado'] as const;
+
+/** Member semesters 1..10 (SPEC.md section 9). */
+export const SEMESTERS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
+
+/** Department type: 0 internal, anything else external (SPEC.md section 9). */
+export const DEPARTAMENT_TYPES = { internal: 0, external: 1 } as const;
+
+/** Table page sizes (SPEC.md section 9); `-1` stands for "Todos". */
+export const PAGE_SIZES = [5, 10, 25, 50, -1] as const;
+export const DEFAULT_PAGE_SIZE = 5;
+
+/**
+ * An agent is shown offline when its last heartbeat is older than this (ms).
+ * DESIGN.md section 6; the issue of the agent asks for about 30 s.
+ */
+export const AGENT_OFFLINE_AFTER_MS = 30_000;
+
+/** How often the agent sends a heartbeat (ms). */
+export const AGENT_HEARTBEAT_MS = 10_000;
+
+/** How often the agent lists processes (ms), DESIGN.md section 6. */
+export const AGENT_POLL_MS = 1_000;
+
+/** Most attempts one `POST /api/agent/attempts` may carry. */
+export const AGENT_MAX_BATCH = 500;
+
+/** Socket.IO path (DESIGN.md section 6). */
+export const SOCKET_PATH = '/socket.io';
+
+/** Login attempts allowed per client address and window (DESIGN.md section 4: 429). */
+export const LOGIN_RATE_LIMIT = { max: 10, timeWindowMs: 60_000 } as const;

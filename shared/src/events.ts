@@ -1,0 +1,53 @@
+/**
+ * The push channel's contract (DESIGN.md section 6): event names, payloads and room names,
+ * declared once and used by the Socket.IO server and every client (web, tests, bench).
+ */
+
+/** One row of the live board: what `team.updated` carries and what `GET /api/teamAttempts` lists. */
+export interface BoardTeam {
+  id: number;
+  name: string;
+  levels_id: number;
+  number_attempts: number;
+  status_team: { id: number; status: string };
+  /** True while the team's agent sent a heartbeat in the last `AGENT_OFFLINE_AFTER_MS`. */
+  agent_online: boolean;
+  /** Grows with every change of the team; a client drops an event older than what it holds. */
+  version: number;
+}
+
+export interface TeamRemovedPayload {
+  id: number;
+  levels_id: number;
+}
+
+/** Event names. */
+export const EVENTS = {
+  teamUpdated: 'team.updated',
+  teamRemoved: 'team.removed',
+  boardReset: 'board.reset',
+} as const;
+
+/** Server-to-client events, typed for `socket.io` and `socket.io-client`. */
+export interface ServerToClientEvents {
+  'team.updated': (team: BoardTeam) => void;
+  'team.removed': (payload: TeamRemovedPayload) => void;
+  /** A catalogue changed: refetch the snapshot. */
+  'board.reset': () => void;
+}
+
+/** Client-to-server events: none yet; rooms are chosen in the handshake. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ClientToServerEvents {}
+
+/**
+ * Handshake `auth` of a staff socket: the JWT and, optionally, the levels to follow
+ * (default: every level). The projector may follow one.
+ */
+export interface SocketAuth {
+  token: string;
+  levels?: number[];
+}
+
+/** Room of the sockets following one level. */
+export const levelRoom = (levelsId: number): string => `level:${levelsId}`;

@@ -1,0 +1,46 @@
+/**
+ * Every Spanish text the server sends and the web shows, word for word from SPEC.md section 8
+ * (and DESIGN.md section 4 for the ones the spec leaves open). Import; never retype.
+ */
+export const MESSAGES = {
+  // Login (SPEC.md section 8)
+  loginInvalid: 'Usuario o contraseña incorrectos!',
+  loginRetry: 'Intentar de nuevo',
+  participantRefused: 'Los participantes no tienen acceso a la consola del concurso.',
+  loginRateLimited: 'Demasiados intentos de inicio de sesión. Espere un minuto e intente de nuevo.',
+  // Sessions and roles (DESIGN.md sections 4 and 5)
+  unauthorized: 'Sesión no válida o expirada. Inicie sesión de nuevo.',
+  forbidden: 'No tiene permiso para realizar esta acción.',
+  notFound: 'No se encontró el recurso solicitado.',
+  validation: 'Por favor llene todos los campos correctamente',
+  required: 'Este campo es requerido',
+  serverError: 'Algo salió mal en el servidor.',
+  databaseDown: 'La base de datos no está disponible. Intente de nuevo en unos momentos.',
+  tooManyRequests: 'Demasiadas solicitudes. Intente de nuevo en unos momentos.',
+  // Generic dialogs (SPEC.md sections 5 and 8)
+  info: 'Información',
+  ok: 'Listo!',
+  warning: 'Advertencia',
+  error: 'Error',
+  connectionErrorTitle: 'Error de Conexión',
+  connectionError: 'No se pudo conectar al servidor. Inténtalo de nuevo más tarde.',
+  // Successes (SPEC.md section 8)
+  created: 'Registrado',
+  saved: 'Guardado',
+  correct: '¡Correcto!',
+  deleted: 'Dato Eliminado.',
+  processed: 'Solicitud procesada.',
+  // Team status (SPEC.md section 4 and 8)
+  confirmStatusChange: '¿Desea cambiar el estatus del equipo?',
+  statusChangeFailed: 'Ocurrió un problema al procesar el dato. Inténtalo de nuevo.',
+  deleteFailed: 'Ocurrió un problema al eliminar el dato. Inténtalo de nuevo.',
+  confirmDelete: 'Sí, eliminar',
+  // Board
+  noCurrentContest: 'No hay un concurso registrado todavía.',
+  noTeams: 'No hay registros para mostrar',
+  // Agent (DESIGN.md section 6)
+  agentKeyInvalid: 'Clave de agente no válida o revocada.',
+  agentKeyGenerated: 'Clave del agente generada. Guárdela: no se volverá a mostrar.',
+} as const;
+
+export type MessageKey = keyof typeof MESSAGES;
