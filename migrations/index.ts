@@ -1,0 +1,7 @@
+/**
+ * Every migration, in order. Listed here (not discovered by glob) so they run the same under tsx,
+ * Vitest and any bundler. Add a new one at the end.
+ */
+import { Migration20261121000000 } from './Migration20261121000000.js';
+
+export const migrationsList = [{ name: 'Migration20261121000000', class: Migration20261121000000 }];

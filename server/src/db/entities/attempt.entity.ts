@@ -1,0 +1,24 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { baseProperties } from './base.js';
+import { Team } from './team.entity.js';
+import { Contest } from './contest.entity.js';
+
+/**
+ * `attempts`: one forbidden process an agent killed. `event_id` is unique per team, which makes
+ * `POST /api/agent/attempts` idempotent (DESIGN.md section 6). `occurred_at` is the agent's clock.
+ */
+export const Attempt = defineEntity({
+  name: 'Attempt',
+  tableName: 'attempts',
+  properties: {
+    ...baseProperties,
+    team: () => p.manyToOne(Team).fieldName('teams_id').deleteRule('cascade'),
+    contest: () => p.manyToOne(Contest).fieldName('contests_id').deleteRule('restrict'),
+    process: p.string().length(255),
+    occurredAt: p.datetime(),
+    receivedAt: p.datetime(),
+    event_id: p.string().length(64).fieldName('event_id'),
+  },
+  uniques: [{ properties: ['team', 'event_id'] }],
+});
+export type IAttempt = InferEntity<typeof Attempt>;

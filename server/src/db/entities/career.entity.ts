@@ -1,0 +1,15 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { baseProperties } from './base.js';
+import { Departament } from './departament.entity.js';
+
+/** `careers`. */
+export const Career = defineEntity({
+  name: 'Career',
+  tableName: 'careers',
+  properties: {
+    ...baseProperties,
+    name: p.string().length(255),
+    departament: () => p.manyToOne(Departament).fieldName('departaments_id').deleteRule('restrict'),
+  },
+});
+export type ICareer = InferEntity<typeof Career>;

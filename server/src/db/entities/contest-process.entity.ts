@@ -1,0 +1,17 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { baseProperties } from './base.js';
+import { Contest } from './contest.entity.js';
+import { Process } from './process.entity.js';
+
+/** `contest_processes`: the blocked set of a contest. */
+export const ContestProcess = defineEntity({
+  name: 'ContestProcess',
+  tableName: 'contest_processes',
+  properties: (p) => ({
+    ...baseProperties,
+    contest: () => p.manyToOne(Contest).fieldName('contests_id').deleteRule('restrict'),
+    process: () => p.manyToOne(Process).fieldName('processes_id').deleteRule('restrict'),
+  }),
+  uniques: [{ properties: ['contest', 'process'] }],
+});
+export type IContestProcess = InferEntity<typeof ContestProcess>;

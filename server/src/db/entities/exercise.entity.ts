@@ -1,0 +1,18 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { baseProperties } from './base.js';
+import { Level } from './level.entity.js';
+import { Contest } from './contest.entity.js';
+
+/** `exercises`: a PDF stored under DATA_DIR with a generated `path`; `originalName` is for display. */
+export const Exercise = defineEntity({
+  name: 'Exercise',
+  tableName: 'exercises',
+  properties: {
+    ...baseProperties,
+    path: p.string().length(255),
+    originalName: p.string().length(255),
+    level: () => p.manyToOne(Level).fieldName('levels_id').deleteRule('restrict'),
+    contest: () => p.manyToOne(Contest).fieldName('contests_id').deleteRule('restrict'),
+  },
+});
+export type IExercise = InferEntity<typeof Exercise>;

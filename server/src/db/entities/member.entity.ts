@@ -1,0 +1,20 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { baseProperties } from './base.js';
+import { Team } from './team.entity.js';
+import { Career } from './career.entity.js';
+
+/** `members`: a team's participants; `careers_id` null shows 'Sin carrera'. Deleted with their team. */
+export const Member = defineEntity({
+  name: 'Member',
+  tableName: 'members',
+  properties: {
+    ...baseProperties,
+    code: p.string().length(50),
+    name: p.string().length(255),
+    semester: p.tinyint().unsigned(),
+    team: () => p.manyToOne(Team).fieldName('teams_id').deleteRule('cascade'),
+    career: () => p.manyToOne(Career).fieldName('careers_id').nullable().deleteRule('restrict'),
+    type_participant: p.string().length(50).nullable().fieldName('type_participant'),
+  },
+});
+export type IMember = InferEntity<typeof Member>;

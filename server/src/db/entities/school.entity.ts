@@ -1,0 +1,13 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { baseProperties } from './base.js';
+
+/** `schools`. */
+export const School = defineEntity({
+  name: 'School',
+  tableName: 'schools',
+  properties: {
+    ...baseProperties,
+    name: p.string().length(255),
+  },
+});
+export type ISchool = InferEntity<typeof School>;

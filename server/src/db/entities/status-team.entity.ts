@@ -1,0 +1,13 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { baseProperties } from './base.js';
+
+/** `status_team`: seeded 1 Activo, 2 Descalificado. */
+export const StatusTeam = defineEntity({
+  name: 'StatusTeam',
+  tableName: 'status_team',
+  properties: {
+    ...baseProperties,
+    status: p.string().length(50),
+  },
+});
+export type IStatusTeam = InferEntity<typeof StatusTeam>;

@@ -1,0 +1,19 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { baseProperties } from './base.js';
+import { Team } from './team.entity.js';
+import { User } from './user.entity.js';
+
+/** `team_status_changes`: audit of every block and unblock, with the judge and the time. */
+export const TeamStatusChange = defineEntity({
+  name: 'TeamStatusChange',
+  tableName: 'team_status_changes',
+  properties: {
+    ...baseProperties,
+    team: () => p.manyToOne(Team).fieldName('teams_id').deleteRule('cascade'),
+    from: p.tinyint().unsigned().fieldName('from'),
+    to: p.tinyint().unsigned().fieldName('to'),
+    user: () => p.manyToOne(User).fieldName('users_id').nullable().deleteRule('set null'),
+    at: p.datetime(),
+  },
+});
+export type ITeamStatusChange = InferEntity<typeof TeamStatusChange>;

@@ -1,0 +1,31 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { baseProperties } from './base.js';
+import { Level } from './level.entity.js';
+import { Coach } from './coach.entity.js';
+import { Contest } from './contest.entity.js';
+import { StatusTeam } from './status-team.entity.js';
+
+/**
+ * `teams`. `number_attempts` changes only in the transaction that inserts attempt rows, so it
+ * always equals them (DESIGN.md section 3). `version` grows with every change pushed to the boards
+ * (DESIGN.md section 6). The agent key is stored as a SHA-256 hex digest: it is a 256-bit random
+ * secret, so a slow hash adds nothing and a digest can be looked up by index.
+ */
+export const Team = defineEntity({
+  name: 'Team',
+  tableName: 'teams',
+  properties: {
+    ...baseProperties,
+    name: p.string().length(255),
+    level: () => p.manyToOne(Level).fieldName('levels_id').deleteRule('restrict'),
+    coach: () => p.manyToOne(Coach).fieldName('coaches_id').deleteRule('restrict'),
+    contest: () => p.manyToOne(Contest).fieldName('contests_id').deleteRule('restrict'),
+    statusTeam: () => p.manyToOne(StatusTeam).fieldName('status_team_id').default(1),
+    number_attempts: p.integer().unsigned().default(0).fieldName('number_attempts'),
+    version: p.integer().unsigned().default(1),
+    agentKeyHash: p.string().length(64).nullable().unique().hidden(),
+    agentLastSeen: p.datetime().nullable(),
+  },
+  uniques: [{ properties: ['contest', 'name'] }],
+});
+export type ITeam = InferEntity<typeof Team>;

@@ -1,0 +1,13 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { baseProperties } from './base.js';
+
+/** `types_users`: 1 Administrador, 2 Juez, 3 Participante (seeded; DESIGN.md section 3). */
+export const TypeUser = defineEntity({
+  name: 'TypeUser',
+  tableName: 'types_users',
+  properties: {
+    ...baseProperties,
+    name: p.string().length(50),
+  },
+});
+export type ITypeUser = InferEntity<typeof TypeUser>;

@@ -1,0 +1,35 @@
+import { defineConfig } from '@mikro-orm/mysql';
+import { Migrator } from '@mikro-orm/migrations';
+import { entities } from './entities/index.js';
+import { migrationsList } from '../../../migrations/index.js';
+
+/**
+ * MikroORM options for one database URL (DESIGN.md sections 2 and 3): utf8mb4 with
+ * `utf8mb4_unicode_ci`, UTC, migrations from `migrations/` listed statically so they run the same
+ * under tsx and in tests.
+ */
+export function ormOptions(databaseUrl: string) {
+  return defineConfig({
+    clientUrl: databaseUrl,
+    entities,
+    extensions: [Migrator],
+    charset: 'utf8mb4',
+    collate: 'utf8mb4_unicode_ci',
+    timezone: '+00:00',
+    forceUtcTimezone: true,
+    allowGlobalContext: false,
+    ensureDatabase: false,
+    pool: { min: 0, max: 20 },
+    migrations: {
+      tableName: 'mikro_orm_migrations',
+      path: 'migrations',
+      pathTs: 'migrations',
+      migrationsList,
+      emit: 'ts',
+      snapshot: false,
+      // MySQL commits DDL implicitly, so a wrapping transaction would only warn; each migration is idempotent by name.
+      transactional: false,
+      silent: true,
+    },
+  });
+}

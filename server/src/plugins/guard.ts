@@ -1,0 +1,48 @@
+import fp from 'fastify-plugin';
+import { MESSAGES } from '@concurso/shared';
+import { HttpError } from '../lib/http-error.js';
+import { activeSessionType } from '../modules/auth/session.js';
+import { teamByAgentKey } from '../modules/agent/agent-keys.js';
+import type { JwtClaims } from './access.js';
+
+/** The bearer token of a request, or undefined. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+  return match?.[1];
+}
+
+/**
+ * The one role guard (DESIGN.md section 5). Every route declares `config.access`: `'public'`,
+ * `'agent'` (a team's agent key) or the list of user types allowed. A route that declares nothing
+ * is refused, so a forgotten declaration fails closed.
+ * Answers 401 (no, bad, expired or revoked session; deleted user) and 403 (role).
+ */
+export default fp(
+  async (app) => {
+    app.addHook('onRequest', async (request) => {
+      const access = request.routeOptions.config?.access;
+      if (request.routeOptions.url === undefined) return; // 404 handler: nothing to guard.
+      if (access === 'public') return;
+      const token = bearerToken(request.headers.authorization);
+      if (access === 'agent') {
+        const team = token ? await teamByAgentKey(app.orm.em, token) : null;
+        if (!team) throw new HttpError(401, MESSAGES.agentKeyInvalid);
+        request.agentTeam = team;
+        return;
+      }
+      if (!access) throw new HttpError(403, MESSAGES.forbidden);
+      if (!token) throw new HttpError(401, MESSAGES.unauthorized);
+      let claims: JwtClaims;
+      try {
+        claims = app.jwt.verify<JwtClaims>(token);
+      } catch {
+        throw new HttpError(401, MESSAGES.unauthorized);
+      }
+      const type = await activeSessionType(app.orm.em, Number(claims.sub), claims.jti);
+      if (type === null) throw new HttpError(401, MESSAGES.unauthorized);
+      request.staff = { id: Number(claims.sub), types_users_id: type, jti: claims.jti, exp: claims.exp ?? 0 };
+      if (!(access as readonly number[]).includes(type)) throw new HttpError(403, MESSAGES.forbidden);
+    });
+  },
+  { name: 'guard', dependencies: ['orm'] },
+);

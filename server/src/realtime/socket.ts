@@ -1,0 +1,94 @@
+import fp from 'fastify-plugin';
+import { Server } from 'socket.io';
+import { createAdapter } from '@socket.io/redis-streams-adapter';
+import { createClient } from 'redis';
+import {
+  LEVELS,
+  SOCKET_PATH,
+  levelRoom,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+  USER_TYPES,
+} from '@concurso/shared';
+import { activeSessionType } from '../modules/auth/session.js';
+import type { JwtClaims } from '../plugins/access.js';
+
+/** Data kept on each staff socket. */
+export interface SocketData {
+  userId: number;
+  jti: string;
+}
+
+export type BoardServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    io: BoardServer;
+  }
+}
+
+/** Room of every socket opened with one token, so logout can close them all. */
+export const tokenRoom = (jti: string): string => `jti:${jti}`;
+/** Room of every socket of one user. */
+export const userRoom = (userId: number): string => `user:${userId}`;
+
+const STAFF = [USER_TYPES.admin, USER_TYPES.judge] as number[];
+
+/**
+ * The push channel (DESIGN.md section 6): Socket.IO on Fastify's HTTP server at `/socket.io`.
+ * The handshake must carry a valid, unrevoked staff JWT in `auth.token`; the socket then joins
+ * `level:<id>` for the levels it asks for in `auth.levels` (default: all). With `redisUrl`, events
+ * fan out to every server process through the Redis streams adapter.
+ */
+export default fp<{ redisUrl?: string }>(
+  async (app, { redisUrl }) => {
+    const io: BoardServer = new Server(app.server, {
+      path: SOCKET_PATH,
+      serveClient: false,
+      // Same origin only: the web is served by this server.
+      cors: undefined,
+    });
+
+    let redis: ReturnType<typeof createClient> | undefined;
+    if (redisUrl) {
+      redis = createClient({ url: redisUrl });
+      redis.on('error', (err) => app.log.error({ err }, 'redis error'));
+      await redis.connect();
+      io.adapter(createAdapter(redis));
+    }
+
+    io.use(async (socket, next) => {
+      const auth = socket.handshake.auth as { token?: unknown; levels?: unknown };
+      const refuse = () => next(new Error('unauthorized'));
+      if (typeof auth.token !== 'string') return refuse();
+      let claims: JwtClaims;
+      try {
+        claims = app.jwt.verify<JwtClaims>(auth.token);
+      } catch {
+        return refuse();
+      }
+      try {
+        const type = await activeSessionType(app.orm.em.fork(), Number(claims.sub), claims.jti);
+        if (type === null || !STAFF.includes(type)) return refuse();
+      } catch (err) {
+        app.log.error({ err }, 'socket auth failed');
+        return next(new Error('unavailable'));
+      }
+      socket.data = { userId: Number(claims.sub), jti: claims.jti };
+      const wanted = Array.isArray(auth.levels)
+        ? auth.levels.map(Number).filter((n) => Number.isInteger(n) && n > 0)
+        : [];
+      const levels = wanted.length > 0 ? wanted : Object.values(LEVELS);
+      await socket.join([...levels.map(levelRoom), tokenRoom(claims.jti), userRoom(Number(claims.sub))]);
+      next();
+    });
+
+    app.decorate('io', io);
+    app.addHook('preClose', async () => {
+      io.disconnectSockets(true);
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+      if (redis) await redis.quit().catch(() => undefined);
+    });
+  },
+  { name: 'socket', dependencies: ['orm'] },
+);

@@ -1,0 +1,51 @@
+import { loadConfig } from './config.js';
+import { buildApp, WEB_DIST_DIR } from './app.js';
+import { DatabaseUnreachableError, openDatabase, safeUrl } from './db/database.js';
+import { ensureFirstAdmin } from './db/first-admin.js';
+
+/**
+ * Entry point of `npm start`: opens (creates, migrates) the database, creates the first
+ * administrator when none exists, listens, and closes gracefully on SIGINT/SIGTERM.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig(process.env, { webDistDir: WEB_DIST_DIR });
+  let orm;
+  try {
+    orm = await openDatabase(config.databaseUrl);
+  } catch (err) {
+    if (err instanceof DatabaseUnreachableError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  await ensureFirstAdmin(orm.em.fork(), config.adminUsername, config.adminPassword, (line) => console.log(line));
+  const app = await buildApp({
+    config,
+    orm,
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.body.password'],
+      ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty' } } : {}),
+    },
+  });
+
+  let closing = false;
+  const close = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal}: cerrando`);
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void close('SIGINT'));
+  process.on('SIGTERM', () => void close('SIGTERM'));
+
+  await app.listen({ port: config.port, host: '0.0.0.0' });
+  app.log.info(`Concurso listo en http://localhost:${config.port} (base de datos ${safeUrl(config.databaseUrl)})`);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
