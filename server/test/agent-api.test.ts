@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { LEVELS, MESSAGES, USER_TYPES } from '@concurso/shared';
+import {
+  connectSocket,
+  createContest,
+  createTeam,
+  createUser,
+  login,
+  nextEvent,
+  startTestServer,
+  type TestServer,
+} from './helpers.js';
+
+describe('agent API (DESIGN.md section 6)', () => {
+  let server: TestServer;
+  let adminToken: string;
+  let team: { id: number; levels_id: number };
+  let key: string;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const admin = await createUser(server.orm, USER_TYPES.admin, 'admin_agent', 'clave-admin');
+    adminToken = await login(server.app, admin.username, 'clave-admin');
+    const contest = await createContest(server.orm);
+    team = await createTeam(server.orm, contest.id, LEVELS.intermedio, 'Los Recursivos');
+    const em = server.orm.em.fork();
+    await em.execute("insert into processes (name) values ('Discord.exe'), ('chrome.exe')");
+    await em.execute(
+      'insert into contest_processes (contests_id, processes_id) select ?, id from processes',
+      [contest.id],
+    );
+  });
+  afterAll(async () => server?.close());
+
+  const agentPost = (url: string, payload: unknown, bearer = key) =>
+    server.app.inject({ method: 'POST', url, payload: payload as object, headers: { authorization: `Bearer ${bearer}` } });
+  const attempt = (event_id = randomUUID()) => ({
+    event_id,
+    process: 'Discord.exe',
+    occurred_at: new Date().toISOString(),
+  });
+  const countRows = async () => {
+    const rows = await server.orm.em
+      .fork()
+      .execute<Array<{ n: number; total: number }>>(
+        'select (select count(*) from attempts where teams_id = ?) as n, (select number_attempts from teams where id = ?) as total',
+        [team.id, team.id],
+      );
+    return { rows: Number(rows[0]!.n), count: Number(rows[0]!.total) };
+  };
+
+  it('generates a key once (admin) and serves the config to it', async () => {
+    const res = await server.app.inject({
+      method: 'POST',
+      url: `/api/generateAgentKey/${team.id}`,
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    expect(res.statusCode).toBe(200);
+    key = res.json().data.key;
+    expect(key).toMatch(/^ag_/);
+    const stored = await server.orm.em
+      .fork()
+      .execute<Array<{ agent_key_hash: string }>>('select agent_key_hash from teams where id = ?', [team.id]);
+    expect(stored[0]!.agent_key_hash).not.toContain(key);
+
+    const config = await server.app.inject({
+      method: 'GET',
+      url: '/api/agent/config',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(config.statusCode).toBe(200);
+    expect(config.json().data).toMatchObject({
+      team: { id: team.id, name: 'Los Recursivos', levels_id: LEVELS.intermedio },
+      blocked: ['chrome.exe', 'Discord.exe'],
+    });
+  });
+
+  it('refuses a wrong key with 401 and a staff token on agent routes', async () => {
+    const res = await agentPost('/api/agent/attempts', { attempts: [attempt()] }, 'ag_wrong');
+    expect(res.statusCode).toBe(401);
+    expect(res.json().message).toBe(MESSAGES.agentKeyInvalid);
+    const staff = await agentPost('/api/agent/heartbeat', {}, adminToken);
+    expect(staff.statusCode).toBe(401);
+  });
+
+  it('counts the same event_id once, and pushes the new count to the level room', async () => {
+    const screen = await connectSocket(server.url, adminToken, [LEVELS.intermedio]);
+    try {
+      const before = await countRows();
+      const a = attempt();
+      const pushed = nextEvent(screen, 'team.updated');
+      const first = await agentPost('/api/agent/attempts', { attempts: [a] });
+      expect(first.statusCode).toBe(200);
+      expect(first.json().data).toMatchObject({ accepted: [a.event_id], counted: 1 });
+      expect((await pushed).number_attempts).toBe(before.count + 1);
+
+      const again = await agentPost('/api/agent/attempts', { attempts: [a, a] });
+      expect(again.json().data).toMatchObject({ accepted: [a.event_id, a.event_id], counted: 0 });
+      const after = await countRows();
+      expect(after).toEqual({ rows: before.rows + 1, count: before.count + 1 });
+    } finally {
+      screen.close();
+    }
+  });
+
+  it('keeps number_attempts equal to the rows under 50 concurrent reports', async () => {
+    const before = await countRows();
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => agentPost('/api/agent/attempts', { attempts: [attempt()] })),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(50).fill(200));
+    const after = await countRows();
+    expect(after.count - before.count).toBe(50);
+    expect(after.rows).toBe(after.count);
+  });
+
+  it('validates the batch and changes nothing on bad input', async () => {
+    const before = await countRows();
+    const res = await agentPost('/api/agent/attempts', {
+      attempts: [attempt(), { event_id: 'x', process: '', occurred_at: 'ayer' }],
+    });
+    expect(res.statusCode).toBe(422);
+    expect(Object.keys(res.json().errors)).toEqual(
+      expect.arrayContaining(['attempts.1.event_id', 'attempts.1.process', 'attempts.1.occurred_at']),
+    );
+    expect(await countRows()).toEqual(before);
+  });
+
+  it('turns the team online on the boards at its first heartbeat', async () => {
+    await server.orm.em.fork().execute('update teams set agent_last_seen = null where id = ?', [team.id]);
+    const screen = await connectSocket(server.url, adminToken, [LEVELS.intermedio]);
+    try {
+      const pushed = nextEvent(screen, 'team.updated');
+      const res = await agentPost('/api/agent/heartbeat', { hostname: 'lab-07' });
+      expect(res.statusCode).toBe(200);
+      expect(await pushed).toMatchObject({ id: team.id, agent_online: true });
+    } finally {
+      screen.close();
+    }
+  });
+
+  it('stops the old key when a new one is generated', async () => {
+    const old = key;
+    const res = await server.app.inject({
+      method: 'POST',
+      url: `/api/generateAgentKey/${team.id}`,
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    key = res.json().data.key;
+    expect((await agentPost('/api/agent/heartbeat', {}, old)).statusCode).toBe(401);
+    expect((await agentPost('/api/agent/heartbeat', {})).statusCode).toBe(200);
+  });
+});

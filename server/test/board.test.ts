@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEVELS, MESSAGES, TEAM_STATUS, USER_TYPES, teamAttemptsSchema } from '@concurso/shared';
+import {
+  collect,
+  connectSocket,
+  createContest,
+  createTeam,
+  createUser,
+  login,
+  nextEvent,
+  startTestServer,
+  type TestServer,
+} from './helpers.js';
+
+describe('live board (SPEC.md section 7, DESIGN.md section 6)', () => {
+  let server: TestServer;
+  let judgeToken: string;
+  let judgeId: number;
+  let teamA: { id: number; name: string; levels_id: number };
+  let teamB: { id: number; name: string; levels_id: number };
+  let oldTeam: { id: number };
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const judge = await createUser(server.orm, USER_TYPES.judge, 'juez_board', 'clave-juez');
+    judgeId = judge.id;
+    judgeToken = await login(server.app, judge.username, 'clave-juez');
+    const old = await createContest(server.orm, '2025-03-01');
+    oldTeam = await createTeam(server.orm, old.id, LEVELS.basico, 'Equipo del concurso pasado');
+    const current = await createContest(server.orm, '2026-11-21');
+    teamA = await createTeam(server.orm, current.id, LEVELS.basico, 'Los Compiladores');
+    teamB = await createTeam(server.orm, current.id, LEVELS.avanzado, 'Bit a Bit');
+  });
+  afterAll(async () => server?.close());
+
+  const get = (url: string) =>
+    server.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${judgeToken}` } });
+
+  it('lists the current contest teams per level with the team.updated fields', async () => {
+    const res = await get('/api/teamAttempts');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.success).toBe(true);
+    const parsed = teamAttemptsSchema.parse(body);
+    expect(parsed.contest).toMatchObject({ calendar: '2026B', date: '2026-11-21' });
+    expect(parsed.basico.map((t) => t.name)).toEqual(['Los Compiladores']);
+    expect(parsed.intermedio).toEqual([]);
+    expect(parsed.avanzado).toEqual([
+      {
+        id: teamB.id,
+        name: 'Bit a Bit',
+        levels_id: LEVELS.avanzado,
+        number_attempts: 0,
+        status_team: { id: TEAM_STATUS.active, status: 'Activo' },
+        agent_online: false,
+        version: 1,
+      },
+    ]);
+    const ids = [...parsed.basico, ...parsed.avanzado].map((t) => t.id);
+    expect(ids).not.toContain(oldTeam.id);
+  });
+
+  it('toggles a team, pushes it only to its level room, and audits the judge', async () => {
+    const basicScreen = await connectSocket(server.url, judgeToken, [LEVELS.basico]);
+    const advancedScreen = await connectSocket(server.url, judgeToken, [LEVELS.avanzado]);
+    const advancedSeen = collect(advancedScreen, 'team.updated');
+    try {
+      const pushed = nextEvent(basicScreen, 'team.updated');
+      const res = await get(`/api/descalificarTeam/${teamA.id}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({
+        success: true,
+        message: MESSAGES.processed,
+        data: { id: teamA.id, status_team: { id: TEAM_STATUS.disqualified, status: 'Descalificado' }, version: 2 },
+      });
+      const event = await pushed;
+      expect(event).toEqual(res.json().data);
+
+      // A change in the other level does reach the advanced screen: so its silence above is real.
+      const advancedPushed = nextEvent(advancedScreen, 'team.updated');
+      await get(`/api/descalificarTeam/${teamB.id}`);
+      expect((await advancedPushed).id).toBe(teamB.id);
+      expect(advancedSeen.map((t) => t.id)).toEqual([teamB.id]);
+
+      const audit = await server.orm.em
+        .fork()
+        .execute<Array<{ from: number; to: number; users_id: number; at: Date }>>(
+          'select `from`, `to`, users_id, `at` from team_status_changes where teams_id = ? order by id',
+          [teamA.id],
+        );
+      expect(audit).toHaveLength(1);
+      expect(audit[0]).toMatchObject({ from: TEAM_STATUS.active, to: TEAM_STATUS.disqualified, users_id: judgeId });
+      expect(Math.abs(new Date(audit[0]!.at).getTime() - Date.now())).toBeLessThan(60_000);
+
+      // And back: unblocking is the same call.
+      const back = await get(`/api/descalificarTeam/${teamA.id}`);
+      expect(back.json().data).toMatchObject({ status_team: { id: TEAM_STATUS.active }, version: 3 });
+    } finally {
+      basicScreen.close();
+      advancedScreen.close();
+    }
+  });
+
+  it('answers 404 for an unknown team and 422 for a bad id', async () => {
+    expect((await get('/api/descalificarTeam/999999')).statusCode).toBe(404);
+    const bad = await get('/api/descalificarTeam/abc');
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().success).toBe(false);
+  });
+});

@@ -1,0 +1,158 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { MikroORM } from '@mikro-orm/mysql';
+import { io as ioClient, type Socket } from 'socket.io-client';
+import {
+  EDUCATION_LEVELS,
+  SOCKET_PATH,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+  type UserTypeId,
+} from '@concurso/shared';
+import { buildApp } from '../src/app.js';
+import { loadConfig, type AppConfig } from '../src/config.js';
+import { dropDatabase, openDatabase } from '../src/db/database.js';
+import { hashPassword } from '../src/lib/passwords.js';
+import { Coach, Contest, Team, User, TypeUser, Level } from '../src/db/entities/index.js';
+
+/** Server URL of the test MySQL/MariaDB, without a database. */
+const SERVER_URL = (process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/').replace(/\/[^/]*$/, '/');
+
+/** A running test server on its own throwaway database. */
+export interface TestServer {
+  app: FastifyInstance;
+  orm: MikroORM;
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  config: AppConfig;
+  close(): Promise<void>;
+}
+
+/**
+ * Makes a throwaway database (`concurso_test_<random>`), migrates it, builds the app on it and
+ * listens on a free loopback port. `close()` stops the app and drops the database.
+ */
+export async function startTestServer(overrides: Partial<AppConfig> = {}): Promise<TestServer> {
+  const databaseUrl = `${SERVER_URL}concurso_test_${randomBytes(5).toString('hex')}`;
+  const config = loadConfig(
+    {},
+    {
+      databaseUrl,
+      jwtSecret: randomBytes(32).toString('hex'),
+      dataDir: path.join(os.tmpdir(), `concurso-test-${randomBytes(4).toString('hex')}`),
+      loginRateLimitMax: 1000,
+      ...overrides,
+    },
+  );
+  const orm = await openDatabase(databaseUrl);
+  const app = await buildApp({ config, orm });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    app,
+    orm,
+    url: `http://127.0.0.1:${port}`,
+    config,
+    async close() {
+      await app.close();
+      await dropDatabase(databaseUrl);
+    },
+  };
+}
+
+/** Creates a user with a password (staff) or none (participant). */
+export async function createUser(
+  orm: MikroORM,
+  type: UserTypeId,
+  username = `u_${randomBytes(4).toString('hex')}`,
+  password: string | null = 'secreto-123',
+) {
+  const em = orm.em.fork();
+  const user = em.create(User, {
+    name: `Usuario ${username}`,
+    username,
+    password: password === null ? null : await hashPassword(password),
+    type: em.getReference(TypeUser, type),
+  });
+  await em.persistAndFlush(user);
+  return { id: user.id, username, password };
+}
+
+/** Creates a contest on `date` (`YYYY-MM-DD`); with the latest date it becomes the current one. */
+export async function createContest(orm: MikroORM, date = '2026-11-21') {
+  const em = orm.em.fork();
+  const year = date.slice(0, 4);
+  const contest = em.create(Contest, { date, calendar: `${year}${Number(date.slice(5, 7)) <= 6 ? 'A' : 'B'}` });
+  await em.persistAndFlush(contest);
+  return contest;
+}
+
+/** Creates a team (and a coach for it) in `contestId` at `levelsId`. */
+export async function createTeam(orm: MikroORM, contestId: number, levelsId: number, name?: string) {
+  const em = orm.em.fork();
+  const coach = em.create(Coach, { name: 'Mtra. Laura Méndez', educationalLevel: EDUCATION_LEVELS[1] });
+  const team = em.create(Team, {
+    name: name ?? `Equipo ${randomBytes(3).toString('hex')}`,
+    level: em.getReference(Level, levelsId),
+    coach,
+    contest: em.getReference(Contest, contestId),
+  });
+  await em.persistAndFlush(team);
+  return { id: team.id, name: team.name, levels_id: levelsId };
+}
+
+/** Signs in through the API and returns the bearer token. */
+export async function login(app: FastifyInstance, username: string, password: string): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
+  if (res.statusCode !== 200) throw new Error(`login ${username}: ${res.statusCode} ${res.body}`);
+  return res.json().access_token as string;
+}
+
+export type BoardSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** Opens a real socket.io-client to the test server and waits until it connects (or rejects). */
+export function connectSocket(url: string, token: string, levels?: number[]): Promise<BoardSocket> {
+  const socket: BoardSocket = ioClient(url, {
+    path: SOCKET_PATH,
+    auth: { token, ...(levels ? { levels } : {}) },
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+  });
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', (err) => {
+      socket.close();
+      reject(err);
+    });
+  });
+}
+
+/** Resolves with the next `event` on `socket`, or rejects after `timeoutMs`. */
+export function nextEvent<E extends keyof ServerToClientEvents>(
+  socket: BoardSocket,
+  event: E,
+  timeoutMs = 3_000,
+): Promise<Parameters<ServerToClientEvents[E]>[0]> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.off(event, handler as never);
+      reject(new Error(`no '${event}' within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const handler = (payload: unknown) => {
+      clearTimeout(timer);
+      resolve(payload as Parameters<ServerToClientEvents[E]>[0]);
+    };
+    socket.once(event, handler as never);
+  });
+}
+
+/** Collects every `event` received on `socket` into an array. */
+export function collect<E extends keyof ServerToClientEvents>(socket: BoardSocket, event: E) {
+  const seen: Array<Parameters<ServerToClientEvents[E]>[0]> = [];
+  socket.on(event, ((payload: Parameters<ServerToClientEvents[E]>[0]) => seen.push(payload)) as never);
+  return seen;
+}
