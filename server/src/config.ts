@@ -46,7 +46,10 @@ function dataDirSecret(dataDir: string): string {
 }
 
 /** Builds the configuration from `env` (default `process.env`), with `overrides` on top (tests). */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<AppConfig> = {},
+): AppConfig {
   const dataDir = path.resolve(overrides.dataDir ?? env.DATA_DIR ?? 'data');
   const port = Number(env.PORT ?? 3000);
   return {

@@ -19,7 +19,9 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  await ensureFirstAdmin(orm.em.fork(), config.adminUsername, config.adminPassword, (line) => console.log(line));
+  await ensureFirstAdmin(orm.em.fork(), config.adminUsername, config.adminPassword, (line) =>
+    console.log(line),
+  );
   const app = await buildApp({
     config,
     orm,
@@ -42,7 +44,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void close('SIGTERM'));
 
   await app.listen({ port: config.port, host: '0.0.0.0' });
-  app.log.info(`Concurso listo en http://localhost:${config.port} (base de datos ${safeUrl(config.databaseUrl)})`);
+  app.log.info(
+    `Concurso listo en http://localhost:${config.port} (base de datos ${safeUrl(config.databaseUrl)})`,
+  );
 }
 
 main().catch((err) => {

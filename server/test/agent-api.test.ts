@@ -34,7 +34,12 @@ describe('agent API (DESIGN.md section 6)', () => {
   afterAll(async () => server?.close());
 
   const agentPost = (url: string, payload: unknown, bearer = key) =>
-    server.app.inject({ method: 'POST', url, payload: payload as object, headers: { authorization: `Bearer ${bearer}` } });
+    server.app.inject({
+      method: 'POST',
+      url,
+      payload: payload as object,
+      headers: { authorization: `Bearer ${bearer}` },
+    });
   const attempt = (event_id = randomUUID()) => ({
     event_id,
     process: 'Discord.exe',

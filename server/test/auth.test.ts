@@ -39,7 +39,11 @@ describe('auth (SPEC.md section 7, DESIGN.md sections 4 and 5)', () => {
   });
 
   it('answers 422 with a Spanish message per missing field', async () => {
-    const res = await server.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: ' ' } });
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: ' ' },
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({ username: [MESSAGES.required], password: [MESSAGES.required] });
   });
@@ -58,7 +62,9 @@ describe('auth (SPEC.md section 7, DESIGN.md sections 4 and 5)', () => {
   it('stores passwords as argon2id hashes', async () => {
     const rows = await server.orm.em
       .fork()
-      .execute<Array<{ password: string }>>('select password from users where username = ?', [admin.username]);
+      .execute<Array<{ password: string }>>('select password from users where username = ?', [
+        admin.username,
+      ]);
     expect(rows[0]!.password).toMatch(/^\$argon2id\$/);
   });
 
@@ -70,7 +76,11 @@ describe('auth (SPEC.md section 7, DESIGN.md sections 4 and 5)', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ username: judge.username, types_users_id: USER_TYPES.judge, bool: true });
+    expect(res.json()).toMatchObject({
+      username: judge.username,
+      types_users_id: USER_TYPES.judge,
+      bool: true,
+    });
     expect(res.json()).not.toHaveProperty('password');
   });
 

@@ -71,7 +71,11 @@ describe('live board (SPEC.md section 7, DESIGN.md section 6)', () => {
       expect(res.json()).toMatchObject({
         success: true,
         message: MESSAGES.processed,
-        data: { id: teamA.id, status_team: { id: TEAM_STATUS.disqualified, status: 'Descalificado' }, version: 2 },
+        data: {
+          id: teamA.id,
+          status_team: { id: TEAM_STATUS.disqualified, status: 'Descalificado' },
+          version: 2,
+        },
       });
       const event = await pushed;
       expect(event).toEqual(res.json().data);
@@ -89,7 +93,11 @@ describe('live board (SPEC.md section 7, DESIGN.md section 6)', () => {
           [teamA.id],
         );
       expect(audit).toHaveLength(1);
-      expect(audit[0]).toMatchObject({ from: TEAM_STATUS.active, to: TEAM_STATUS.disqualified, users_id: judgeId });
+      expect(audit[0]).toMatchObject({
+        from: TEAM_STATUS.active,
+        to: TEAM_STATUS.disqualified,
+        users_id: judgeId,
+      });
       expect(Math.abs(new Date(audit[0]!.at).getTime() - Date.now())).toBeLessThan(60_000);
 
       // And back: unblocking is the same call.

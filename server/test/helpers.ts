@@ -85,7 +85,10 @@ export async function createUser(
 export async function createContest(orm: MikroORM, date = '2026-11-21') {
   const em = orm.em.fork();
   const year = date.slice(0, 4);
-  const contest = em.create(Contest, { date, calendar: `${year}${Number(date.slice(5, 7)) <= 6 ? 'A' : 'B'}` });
+  const contest = em.create(Contest, {
+    date,
+    calendar: `${year}${Number(date.slice(5, 7)) <= 6 ? 'A' : 'B'}`,
+  });
   await em.persistAndFlush(contest);
   return contest;
 }

@@ -1,10 +1,7 @@
 import type { USER_TYPES } from '@concurso/shared';
 
 /** Who may call a route (DESIGN.md section 5). Every route declares one in `config.access`. */
-export type Access =
-  | 'public'
-  | 'agent'
-  | ReadonlyArray<(typeof USER_TYPES)[keyof typeof USER_TYPES]>;
+export type Access = 'public' | 'agent' | ReadonlyArray<(typeof USER_TYPES)[keyof typeof USER_TYPES]>;
 
 /** A signed-in staff member, set on `request.staff` by the role guard. */
 export interface StaffPrincipal {

@@ -36,7 +36,11 @@ export default fp(
       if (error instanceof HttpError) {
         return reply
           .code(error.statusCode)
-          .send({ success: false, message: error.message, ...(error.errors ? { errors: error.errors } : {}) });
+          .send({
+            success: false,
+            message: error.message,
+            ...(error.errors ? { errors: error.errors } : {}),
+          });
       }
       if (error.statusCode === 429) {
         return reply.code(429).send({ success: false, message: error.message || MESSAGES.tooManyRequests });

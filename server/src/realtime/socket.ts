@@ -19,7 +19,12 @@ export interface SocketData {
   jti: string;
 }
 
-export type BoardServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export type BoardServer = Server<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  Record<string, never>,
+  SocketData
+>;
 
 declare module 'fastify' {
   interface FastifyInstance {

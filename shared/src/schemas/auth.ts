@@ -4,7 +4,10 @@ import { requiredText } from './common.js';
 /** Body of `POST /api/auth/login` (SPEC.md section 7). */
 export const loginSchema = z.object({
   username: requiredText(100),
-  password: z.string({ error: 'Este campo es requerido' }).min(1, { error: 'Este campo es requerido' }).max(200),
+  password: z
+    .string({ error: 'Este campo es requerido' })
+    .min(1, { error: 'Este campo es requerido' })
+    .max(200),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 

@@ -20,5 +20,7 @@ export async function teamByAgentKey(em: EntityManager, key: string): Promise<Ag
     [hashAgentKey(key)],
   );
   const row = rows[0];
-  return row ? { id: Number(row.id), levels_id: Number(row.levels_id), contests_id: Number(row.contests_id) } : null;
+  return row
+    ? { id: Number(row.id), levels_id: Number(row.levels_id), contests_id: Number(row.contests_id) }
+    : null;
 }

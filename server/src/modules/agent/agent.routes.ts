@@ -41,7 +41,11 @@ const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       const key = newAgentKey();
       team.agentKeyHash = hashAgentKey(key);
       await app.orm.em.flush();
-      return { success: true as const, data: { key, teams_id: team.id }, message: MESSAGES.agentKeyGenerated };
+      return {
+        success: true as const,
+        data: { key, teams_id: team.id },
+        message: MESSAGES.agentKeyGenerated,
+      };
     },
   );
 
@@ -50,7 +54,11 @@ const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/agent/config',
     {
       config: { access: 'agent' },
-      schema: { tags: ['agente'], summary: 'Configuración del agente', response: { 200: okEnvelope(agentConfigSchema) } },
+      schema: {
+        tags: ['agente'],
+        summary: 'Configuración del agente',
+        response: { 200: okEnvelope(agentConfigSchema) },
+      },
     },
     async (request) => {
       const em = app.orm.em;
@@ -61,7 +69,11 @@ const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         message: '',
         data: {
           team: { id: team.id, name: team.name, levels_id: principal.levels_id },
-          contest: { id: team.contest.id, calendar: team.contest.calendar, date: toIsoDate(team.contest.date) },
+          contest: {
+            id: team.contest.id,
+            calendar: team.contest.calendar,
+            date: toIsoDate(team.contest.date),
+          },
           blocked: await blockedNames(em, principal.contests_id),
           poll_ms: AGENT_POLL_MS,
           heartbeat_ms: AGENT_HEARTBEAT_MS,

@@ -51,7 +51,8 @@ const authRoutes: FastifyPluginAsyncZod<{ expiresInS: number; loginRateLimitMax:
       if (!user || !ok) {
         // A participant has no password: they get the same answer as a wrong password unless they
         // exist, in which case the message says the console is not for them.
-        if (user && user.type.id === USER_TYPES.participant) throw new HttpError(403, MESSAGES.participantRefused);
+        if (user && user.type.id === USER_TYPES.participant)
+          throw new HttpError(403, MESSAGES.participantRefused);
         throw new HttpError(401, MESSAGES.loginInvalid);
       }
       if (user.type.id === USER_TYPES.participant) throw new HttpError(403, MESSAGES.participantRefused);

@@ -6,7 +6,11 @@ import { RevokedToken } from '../../db/entities/index.js';
  * loses every session) and its `jti` was not revoked by logout. Returns the user's current type, or
  * null when the session is over. Used by the REST role guard and the socket handshake alike.
  */
-export async function activeSessionType(em: EntityManager, userId: number, jti: string): Promise<number | null> {
+export async function activeSessionType(
+  em: EntityManager,
+  userId: number,
+  jti: string,
+): Promise<number | null> {
   const rows = await em.execute<Array<{ types_users_id: number; revoked: number | null }>>(
     'select u.types_users_id, (select 1 from revoked_tokens r where r.jti = ?) as revoked from users u where u.id = ?',
     [jti, userId],

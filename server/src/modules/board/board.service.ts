@@ -70,9 +70,10 @@ export async function teamAttempts(em: EntityManager): Promise<TeamAttempts> {
   const contest = await currentContest(em);
   const result: TeamAttempts = { contest, basico: [], intermedio: [], avanzado: [] };
   if (!contest) return result;
-  const rows = await em.execute<BoardRowSql[]>(`${BOARD_SELECT} where t.contests_id = ? order by t.name, t.id`, [
-    contest.id,
-  ]);
+  const rows = await em.execute<BoardRowSql[]>(
+    `${BOARD_SELECT} where t.contests_id = ? order by t.name, t.id`,
+    [contest.id],
+  );
   const now = Date.now();
   for (const row of rows) {
     const team = toBoardTeam(row, now);
@@ -89,7 +90,11 @@ export async function teamAttempts(em: EntityManager): Promise<TeamAttempts> {
  * Returns the new board row for pushing after commit.
  * @throws HttpError 404 when the team does not exist.
  */
-export async function toggleTeamStatus(em: EntityManager, teamId: number, userId: number): Promise<BoardTeam> {
+export async function toggleTeamStatus(
+  em: EntityManager,
+  teamId: number,
+  userId: number,
+): Promise<BoardTeam> {
   return em.transactional(async (tem) => {
     const rows = await tem.execute<Array<{ status_team_id: number }>>(
       'select status_team_id from teams where id = ? for update',
@@ -100,11 +105,10 @@ export async function toggleTeamStatus(em: EntityManager, teamId: number, userId
     const from = Number(row.status_team_id);
     const to = from === TEAM_STATUS.active ? TEAM_STATUS.disqualified : TEAM_STATUS.active;
     const now = new Date();
-    await tem.execute('update teams set status_team_id = ?, version = version + 1, updated_at = ? where id = ?', [
-      to,
-      now,
-      teamId,
-    ]);
+    await tem.execute(
+      'update teams set status_team_id = ?, version = version + 1, updated_at = ? where id = ?',
+      [to, now, teamId],
+    );
     await tem.execute(
       'insert into team_status_changes (teams_id, `from`, `to`, users_id, `at`, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?)',
       [teamId, from, to, userId, now, now, now],

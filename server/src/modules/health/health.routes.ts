@@ -11,8 +11,16 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['salud'],
         summary: 'Estado del servidor',
         response: {
-          200: z.object({ success: z.boolean(), data: z.object({ database: z.string() }), message: z.string() }),
-          503: z.object({ success: z.boolean(), data: z.object({ database: z.string() }), message: z.string() }),
+          200: z.object({
+            success: z.boolean(),
+            data: z.object({ database: z.string() }),
+            message: z.string(),
+          }),
+          503: z.object({
+            success: z.boolean(),
+            data: z.object({ database: z.string() }),
+            message: z.string(),
+          }),
         },
       },
     },
@@ -21,7 +29,9 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         await app.orm.em.execute('select 1');
         return { success: true, data: { database: 'ok' }, message: '' };
       } catch {
-        return reply.code(503).send({ success: false, data: { database: 'down' }, message: 'Base de datos no disponible.' });
+        return reply
+          .code(503)
+          .send({ success: false, data: { database: 'down' }, message: 'Base de datos no disponible.' });
       }
     },
   );

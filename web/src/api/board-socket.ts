@@ -1,0 +1,26 @@
+import { io, type Socket } from 'socket.io-client';
+import {
+  SOCKET_PATH,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+  type SocketAuth,
+} from '@concurso/shared';
+
+/** The typed push-channel socket of the live board (DESIGN.md section 6). */
+export type BoardSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/**
+ * Opens the board socket on the page's own origin, authenticated by the session token.
+ * `levels` limits the rooms followed (default: every level).
+ */
+export function openBoardSocket(token: string, levels?: number[]): BoardSocket {
+  const auth: SocketAuth = levels ? { token, levels } : { token };
+  return io({
+    path: SOCKET_PATH,
+    auth,
+    // WebSocket first: with several server processes, long-polling would need sticky sessions.
+    // Polling stays as a fallback for networks that block WebSocket.
+    transports: ['websocket', 'polling'],
+    tryAllTransports: true,
+  });
+}

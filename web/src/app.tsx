@@ -1,0 +1,35 @@
+import { lazy } from 'react';
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { ADMIN_HOME_PATH, CATALOGUE_ROUTES, JUDGE_HOME_PATH, LOGIN_PATH } from './app-routes';
+import { AppLayout } from './components/app-layout';
+import { RouteGuard } from './components/route-guard';
+import { LoginScene } from './scenes/login-scene';
+
+// Loaded on demand: the login screen should not carry the board's socket client.
+const HomeScene = lazy(() => import('./scenes/home-scene').then((m) => ({ default: m.HomeScene })));
+const CataloguePlaceholderScene = lazy(() =>
+  import('./scenes/catalogue-placeholder-scene').then((m) => ({ default: m.CataloguePlaceholderScene })),
+);
+
+/** The routes of SPEC.md section 2 behind the route guard; unknown paths go to /home. */
+export function App() {
+  return (
+    <RouteGuard>
+      <Routes>
+        <Route path={LOGIN_PATH} element={<LoginScene />} />
+        <Route element={<AppLayout />}>
+          <Route path={ADMIN_HOME_PATH} element={<HomeScene />} />
+          <Route path={JUDGE_HOME_PATH} element={<HomeScene />} />
+          {CATALOGUE_ROUTES.map((route) => (
+            <Route
+              key={route.path}
+              path={route.path}
+              element={<CataloguePlaceholderScene title={route.title} />}
+            />
+          ))}
+        </Route>
+        <Route path="*" element={<Navigate to={ADMIN_HOME_PATH} replace />} />
+      </Routes>
+    </RouteGuard>
+  );
+}

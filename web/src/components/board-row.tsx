@@ -1,0 +1,62 @@
+import { memo } from 'react';
+import { Badge, Button, HStack, Stack, Table, Text } from '@chakra-ui/react';
+import { TEAM_STATUS, TEAM_STATUS_NAMES, type BoardTeam } from '@concurso/shared';
+
+/** Props of {@link BoardRow}. */
+export interface BoardRowProps {
+  team: BoardTeam;
+  onToggle: (team: BoardTeam) => void;
+}
+
+/**
+ * One team on the live board: name with its status and agent badges, attempts, and the
+ * 'Bloquear' (status 1) or 'Desbloquear' (any other status) button (SPEC.md section 2).
+ * Memoized: an event re-renders only the row it changed.
+ */
+export const BoardRow = memo(function BoardRow({ team, onToggle }: BoardRowProps) {
+  const active = team.status_team.id === TEAM_STATUS.active;
+  const statusName = TEAM_STATUS_NAMES[team.status_team.id] ?? team.status_team.status;
+
+  return (
+    <Table.Row
+      data-testid={`team-row-${team.id}`}
+      data-status={team.status_team.id}
+      bg={active ? undefined : 'red.subtle'}
+    >
+      <Table.Cell>
+        <Stack gap="1">
+          <Text fontWeight="medium" textDecoration={active ? undefined : 'line-through'}>
+            {team.name}
+          </Text>
+          <HStack gap="2" wrap="wrap">
+            {active ? null : (
+              <Badge colorPalette="red" variant="solid">
+                {statusName}
+              </Badge>
+            )}
+            <Badge
+              colorPalette={team.agent_online ? 'green' : 'gray'}
+              variant="outline"
+              data-agent-online={team.agent_online}
+            >
+              {team.agent_online ? 'Agente en línea' : 'Agente sin conexión'}
+            </Badge>
+          </HStack>
+        </Stack>
+      </Table.Cell>
+      <Table.Cell
+        data-testid={`attempts-${team.id}`}
+        textAlign="end"
+        fontVariantNumeric="tabular-nums"
+        fontWeight="semibold"
+      >
+        {team.number_attempts}
+      </Table.Cell>
+      <Table.Cell>
+        <Button size="xs" colorPalette={active ? 'red' : 'green'} onClick={() => onToggle(team)}>
+          {active ? 'Bloquear' : 'Desbloquear'}
+        </Button>
+      </Table.Cell>
+    </Table.Row>
+  );
+});

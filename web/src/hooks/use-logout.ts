@@ -1,0 +1,28 @@
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { logout } from '../api/auth-api';
+import { clearToken } from '../api/token-storage';
+import { LOGIN_PATH } from '../app-routes';
+import { useSessionStore } from '../stores/session-store';
+
+/**
+ * Returns the 'Cerrar Sesión' action: closes the live board's socket, revokes the token on the server
+ * (a failure is only logged: the local session ends anyway), forgets it and goes to /.
+ */
+export function useLogout(): () => Promise<void> {
+  const navigate = useNavigate();
+  return useCallback(async () => {
+    // Loaded lazily, like the board itself, so the login bundle does not carry the socket client.
+    const { useBoardStore } = await import('../stores/board-store');
+    useBoardStore.getState().stop();
+    try {
+      await logout();
+    } catch (error) {
+      console.error('No se pudo cerrar la sesión en el servidor', error);
+    } finally {
+      clearToken();
+      useSessionStore.getState().clear();
+      navigate(LOGIN_PATH, { replace: true });
+    }
+  }, [navigate]);
+}

@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import type { BoardTeam, TeamAttempts } from '@concurso/shared';
+import {
+  EMPTY_BOARD,
+  applyBoardEvents,
+  applySnapshot,
+  applyTeamRemoved,
+  applyTeamUpdated,
+  teamsOfLevel,
+  type BoardData,
+} from './board-state';
+
+function team(overrides: Partial<BoardTeam> & Pick<BoardTeam, 'id'>): BoardTeam {
+  return {
+    name: `Equipo ${overrides.id}`,
+    levels_id: 1,
+    number_attempts: 0,
+    status_team: { id: 1, status: 'Activo' },
+    agent_online: false,
+    version: 1,
+    ...overrides,
+  };
+}
+
+function snapshot(rows: Partial<Record<'basico' | 'intermedio' | 'avanzado', BoardTeam[]>>): TeamAttempts {
+  return {
+    contest: { id: 7, calendar: '2026B', date: '2026-08-15' },
+    basico: rows.basico ?? [],
+    intermedio: rows.intermedio ?? [],
+    avanzado: rows.avanzado ?? [],
+  };
+}
+
+function boardWith(...teams: BoardTeam[]): BoardData {
+  return { contest: null, teams: Object.fromEntries(teams.map((t) => [t.id, t])) };
+}
+
+describe('applySnapshot', () => {
+  it('replaces every held team and the contest with the snapshot', () => {
+    const held = boardWith(team({ id: 1, number_attempts: 9 }), team({ id: 99, name: 'Ya no existe' }));
+    const next = applySnapshot(
+      held,
+      snapshot({
+        basico: [team({ id: 1, number_attempts: 2 })],
+        avanzado: [team({ id: 3, levels_id: 3, name: 'Gamma' })],
+      }),
+    );
+
+    expect(Object.keys(next.teams).map(Number).sort()).toEqual([1, 3]);
+    expect(next.teams[1]?.number_attempts).toBe(2);
+    expect(next.teams[99]).toBeUndefined();
+    expect(next.contest).toEqual({ id: 7, calendar: '2026B', date: '2026-08-15' });
+  });
+
+  it('replaces even teams whose held version is higher (the snapshot is the truth)', () => {
+    const held = boardWith(team({ id: 1, version: 10, number_attempts: 10 }));
+    const next = applySnapshot(held, snapshot({ basico: [team({ id: 1, version: 4, number_attempts: 4 })] }));
+    expect(next.teams[1]?.number_attempts).toBe(4);
+    expect(next.teams[1]?.version).toBe(4);
+  });
+
+  it('keeps a null contest and fills a missing level from the list the row came in', () => {
+    const row = { ...team({ id: 5 }), levels_id: undefined } as unknown as BoardTeam;
+    const next = applySnapshot(EMPTY_BOARD, { ...snapshot({ intermedio: [row] }), contest: null });
+    expect(next.contest).toBeNull();
+    expect(next.teams[5]?.levels_id).toBe(2);
+  });
+
+  it('does not modify the state it was given', () => {
+    const held = boardWith(team({ id: 1 }));
+    applySnapshot(held, snapshot({}));
+    expect(held.teams[1]).toBeDefined();
+  });
+});
+
+describe('applyTeamUpdated', () => {
+  it('inserts a team that is not held', () => {
+    const next = applyTeamUpdated(EMPTY_BOARD, team({ id: 4, number_attempts: 1 }));
+    expect(next.teams[4]?.number_attempts).toBe(1);
+  });
+
+  it('applies a newer version', () => {
+    const held = boardWith(team({ id: 1, version: 3, number_attempts: 3 }));
+    const next = applyTeamUpdated(held, team({ id: 1, version: 4, number_attempts: 4 }));
+    expect(next.teams[1]?.number_attempts).toBe(4);
+    expect(next.teams[1]?.version).toBe(4);
+  });
+
+  it('drops an older version and returns the very same state', () => {
+    const held = boardWith(team({ id: 1, version: 5, number_attempts: 5 }));
+    const next = applyTeamUpdated(held, team({ id: 1, version: 4, number_attempts: 4 }));
+    expect(next).toBe(held);
+    expect(next.teams[1]?.number_attempts).toBe(5);
+  });
+
+  it('accepts an event of the same version (a repeated delivery changes nothing harmful)', () => {
+    const held = boardWith(team({ id: 1, version: 5, number_attempts: 5 }));
+    const next = applyTeamUpdated(held, team({ id: 1, version: 5, number_attempts: 5 }));
+    expect(next.teams[1]).toEqual(held.teams[1]);
+  });
+
+  it('applies status changes (block) and keeps the other teams untouched', () => {
+    const other = team({ id: 2, version: 1 });
+    const held = boardWith(team({ id: 1, version: 1 }), other);
+    const next = applyTeamUpdated(
+      held,
+      team({ id: 1, version: 2, status_team: { id: 2, status: 'Descalificado' } }),
+    );
+    expect(next.teams[1]?.status_team).toEqual({ id: 2, status: 'Descalificado' });
+    expect(next.teams[2]).toBe(other);
+    expect(held.teams[1]?.status_team.id).toBe(1);
+  });
+
+  it('moves a team to another table when its level changes', () => {
+    const held = boardWith(
+      team({ id: 1, name: 'Alfa', levels_id: 1, version: 1 }),
+      team({ id: 2, name: 'Beta' }),
+    );
+    const next = applyTeamUpdated(held, team({ id: 1, name: 'Alfa', levels_id: 3, version: 2 }));
+    expect(teamsOfLevel(next.teams, 'basico').map((t) => t.id)).toEqual([2]);
+    expect(teamsOfLevel(next.teams, 'avanzado').map((t) => t.id)).toEqual([1]);
+  });
+
+  it('does not move a team back on an older event', () => {
+    const held = boardWith(team({ id: 1, levels_id: 3, version: 6 }));
+    const next = applyTeamUpdated(held, team({ id: 1, levels_id: 1, version: 5 }));
+    expect(teamsOfLevel(next.teams, 'basico')).toEqual([]);
+    expect(teamsOfLevel(next.teams, 'avanzado').map((t) => t.id)).toEqual([1]);
+  });
+});
+
+describe('applyTeamRemoved', () => {
+  it('deletes the team', () => {
+    const held = boardWith(team({ id: 1 }), team({ id: 2 }));
+    const next = applyTeamRemoved(held, { id: 1, levels_id: 1 });
+    expect(next.teams[1]).toBeUndefined();
+    expect(next.teams[2]).toBeDefined();
+    expect(held.teams[1]).toBeDefined();
+  });
+
+  it('is a no-op for a team that is not held', () => {
+    const held = boardWith(team({ id: 1 }));
+    expect(applyTeamRemoved(held, { id: 42, levels_id: 2 })).toBe(held);
+  });
+});
+
+describe('applyBoardEvents', () => {
+  it('replays buffered events on top of a snapshot read before them', () => {
+    const base = applySnapshot(
+      EMPTY_BOARD,
+      snapshot({ basico: [team({ id: 1, version: 3, number_attempts: 3 }), team({ id: 2, version: 1 })] }),
+    );
+    const next = applyBoardEvents(base, [
+      { type: 'updated', team: team({ id: 1, version: 2, number_attempts: 2 }) }, // older than the snapshot
+      { type: 'updated', team: team({ id: 1, version: 4, number_attempts: 4 }) },
+      { type: 'removed', payload: { id: 2, levels_id: 1 } },
+      { type: 'updated', team: team({ id: 8, version: 1, levels_id: 2 }) },
+    ]);
+    expect(next.teams[1]?.number_attempts).toBe(4);
+    expect(next.teams[2]).toBeUndefined();
+    expect(next.teams[8]?.levels_id).toBe(2);
+  });
+});
+
+describe('teamsOfLevel', () => {
+  it('lists only the level’s teams, sorted by name in Spanish order', () => {
+    const board = boardWith(
+      team({ id: 1, name: 'zeta' }),
+      team({ id: 2, name: 'Ñandú' }),
+      team({ id: 3, name: 'Águila' }),
+      team({ id: 4, name: 'Equipo 10' }),
+      team({ id: 5, name: 'Equipo 9' }),
+      team({ id: 6, name: 'Otro nivel', levels_id: 2 }),
+    );
+    expect(teamsOfLevel(board.teams, 'basico').map((t) => t.name)).toEqual([
+      'Águila',
+      'Equipo 9',
+      'Equipo 10',
+      'Ñandú',
+      'zeta',
+    ]);
+    expect(teamsOfLevel(board.teams, 'intermedio').map((t) => t.id)).toEqual([6]);
+    expect(teamsOfLevel(board.teams, 'avanzado')).toEqual([]);
+  });
+});

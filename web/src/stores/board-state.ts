@@ -1,0 +1,95 @@
+/**
+ * Pure logic of the live board (DESIGN.md section 6): a snapshot replaces everything, then events
+ * upsert or delete single rows. Kept free of React, zustand and sockets so it is unit-tested as is.
+ */
+import {
+  BOARD_LEVEL_KEYS,
+  LEVELS,
+  type BoardLevelKey,
+  type BoardTeam,
+  type TeamAttempts,
+  type TeamRemovedPayload,
+} from '@concurso/shared';
+
+/** The current contest as the snapshot gives it. */
+export type BoardContest = NonNullable<TeamAttempts['contest']>;
+
+/** What the board holds: every team by id, plus the current contest. */
+export interface BoardData {
+  teams: Readonly<Record<number, BoardTeam>>;
+  contest: BoardContest | null;
+}
+
+/** One push event, as the store buffers it while a snapshot is being fetched. */
+export type BoardEvent =
+  { type: 'updated'; team: BoardTeam } | { type: 'removed'; payload: TeamRemovedPayload };
+
+/** An empty board (before the first snapshot, after logout). */
+export const EMPTY_BOARD: BoardData = { teams: {}, contest: null };
+
+/**
+ * Fills fields a row may lack so the board never shows `undefined`: the level comes from the list the
+ * row was in, a missing version counts as 0 (any event is newer) and a missing agent flag as offline.
+ */
+export function normalizeTeam(row: BoardTeam, levelsId: number): BoardTeam {
+  return {
+    ...row,
+    levels_id: typeof row.levels_id === 'number' ? row.levels_id : levelsId,
+    agent_online: row.agent_online === true,
+    version: typeof row.version === 'number' ? row.version : 0,
+  };
+}
+
+/**
+ * Replaces the whole board with a `GET /api/teamAttempts` snapshot: teams absent from it are gone,
+ * whatever version was held before (the snapshot is the truth at the time of the call).
+ */
+export function applySnapshot(_state: BoardData, snapshot: TeamAttempts): BoardData {
+  const teams: Record<number, BoardTeam> = {};
+  for (const key of BOARD_LEVEL_KEYS) {
+    for (const row of snapshot[key] ?? []) {
+      teams[row.id] = normalizeTeam(row, LEVELS[key]);
+    }
+  }
+  return { teams, contest: snapshot.contest ?? null };
+}
+
+/**
+ * Applies `team.updated`: inserts the row, or replaces the held one when the event's version is not
+ * older (events can arrive late or twice). Returns the same object when the event is dropped, so
+ * subscribers do not re-render. A changed `levels_id` moves the row to its new table by itself.
+ */
+export function applyTeamUpdated(state: BoardData, team: BoardTeam): BoardData {
+  const held = state.teams[team.id];
+  if (held && team.version < held.version) return state;
+  return { ...state, teams: { ...state.teams, [team.id]: normalizeTeam(team, team.levels_id) } };
+}
+
+/** Applies `team.removed`: deletes the row (a no-op when it is not held). */
+export function applyTeamRemoved(state: BoardData, payload: TeamRemovedPayload): BoardData {
+  if (!(payload.id in state.teams)) return state;
+  const teams = { ...state.teams };
+  delete teams[payload.id];
+  return { ...state, teams };
+}
+
+/** Applies events in arrival order. */
+export function applyBoardEvents(state: BoardData, events: readonly BoardEvent[]): BoardData {
+  return events.reduce(
+    (current, event) =>
+      event.type === 'updated'
+        ? applyTeamUpdated(current, event.team)
+        : applyTeamRemoved(current, event.payload),
+    state,
+  );
+}
+
+const byName = new Intl.Collator('es', { sensitivity: 'base', numeric: true });
+
+/** The rows of one board table: teams of that level, sorted by name (then id, for equal names). */
+export function teamsOfLevel(teams: BoardData['teams'], level: BoardLevelKey): BoardTeam[] {
+  const levelsId = LEVELS[level];
+  return Object.values(teams)
+    .filter((team) => team.levels_id === levelsId)
+    .sort((a, b) => byName.compare(a.name, b.name) || a.id - b.id);
+}

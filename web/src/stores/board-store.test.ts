@@ -1,0 +1,189 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { BoardTeam, TeamAttempts } from '@concurso/shared';
+import type { TeamAttemptsResponse } from '../api/board-api';
+
+/** A fake socket: records handlers so the test can play the server. */
+class FakeSocket {
+  active = true;
+  handlers = new Map<string, (...args: unknown[]) => void>();
+  disconnect = vi.fn(() => {
+    this.active = false;
+  });
+  on(event: string, handler: (...args: unknown[]) => void) {
+    this.handlers.set(event, handler);
+    return this;
+  }
+  removeAllListeners() {
+    this.handlers.clear();
+    return this;
+  }
+  fire(event: string, ...args: unknown[]) {
+    this.handlers.get(event)?.(...args);
+  }
+}
+
+interface Deferred {
+  resolve: (value: TeamAttemptsResponse) => void;
+  reject: (error: unknown) => void;
+}
+
+const sockets: FakeSocket[] = [];
+const fetches: Deferred[] = [];
+
+vi.mock('../api/board-socket', () => ({
+  openBoardSocket: vi.fn(() => {
+    const socket = new FakeSocket();
+    sockets.push(socket);
+    return socket;
+  }),
+}));
+vi.mock('../api/board-api', () => ({
+  fetchTeamAttempts: vi.fn(
+    () => new Promise<TeamAttemptsResponse>((resolve, reject) => fetches.push({ resolve, reject })),
+  ),
+}));
+
+const { useBoardStore } = await import('./board-store');
+
+function team(id: number, version: number, extra: Partial<BoardTeam> = {}): BoardTeam {
+  return {
+    id,
+    name: `Equipo ${id}`,
+    levels_id: 1,
+    number_attempts: version,
+    status_team: { id: 1, status: 'Activo' },
+    agent_online: true,
+    version,
+    ...extra,
+  };
+}
+
+function answer(basico: BoardTeam[], contest: TeamAttempts['contest'] = null): TeamAttemptsResponse {
+  return { success: true, message: '', contest, basico, intermedio: [], avanzado: [] };
+}
+
+/** Lets awaited promises inside the store settle. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+beforeEach(() => {
+  sockets.length = 0;
+  fetches.length = 0;
+  const storage = new Map([['token', 'jwt']]);
+  vi.stubGlobal('localStorage', { getItem: (key: string) => storage.get(key) ?? null });
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+
+afterEach(() => {
+  useBoardStore.getState().stop();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('board store', () => {
+  it('loads the snapshot at start and again on every connect', async () => {
+    useBoardStore.getState().start();
+    expect(useBoardStore.getState().connection).toBe('reconectando');
+    expect(fetches).toHaveLength(1);
+
+    fetches[0]?.resolve(answer([team(1, 1)], { id: 3, calendar: '2026B', date: '2026-08-15' }));
+    await settle();
+    expect(useBoardStore.getState().loaded).toBe(true);
+    expect(useBoardStore.getState().teams[1]?.number_attempts).toBe(1);
+    expect(useBoardStore.getState().contest?.calendar).toBe('2026B');
+
+    sockets[0]?.fire('connect');
+    expect(useBoardStore.getState().connection).toBe('conectado');
+    expect(fetches).toHaveLength(2);
+
+    // A reconnect refetches, and the new snapshot replaces the board (team 1 was deleted meanwhile).
+    sockets[0]?.fire('disconnect', 'transport close');
+    expect(useBoardStore.getState().connection).toBe('reconectando');
+    sockets[0]?.fire('connect');
+    expect(fetches).toHaveLength(3);
+    fetches[2]?.resolve(answer([team(2, 1)]));
+    await settle();
+    expect(useBoardStore.getState().teams[1]).toBeUndefined();
+    expect(useBoardStore.getState().teams[2]).toBeDefined();
+  });
+
+  it('replays events received while the snapshot was in flight', async () => {
+    useBoardStore.getState().start();
+    sockets[0]?.fire('connect');
+    sockets[0]?.fire('team.updated', team(1, 5));
+    // Shown at once, before the snapshot arrives.
+    expect(useBoardStore.getState().teams[1]?.version).toBe(5);
+
+    // The snapshot was read before the event: version 4. The event must win.
+    fetches[1]?.resolve(answer([team(1, 4), team(2, 1)]));
+    await settle();
+    expect(useBoardStore.getState().teams[1]?.version).toBe(5);
+    expect(useBoardStore.getState().teams[2]).toBeDefined();
+  });
+
+  it('ignores the answer of a snapshot request superseded by a newer one', async () => {
+    useBoardStore.getState().start();
+    sockets[0]?.fire('connect');
+    fetches[1]?.resolve(answer([team(2, 2)]));
+    await settle();
+    fetches[0]?.resolve(answer([team(1, 1)]));
+    await settle();
+    expect(Object.keys(useBoardStore.getState().teams)).toEqual(['2']);
+  });
+
+  it('applies team.removed and refetches on board.reset', async () => {
+    useBoardStore.getState().start();
+    fetches[0]?.resolve(answer([team(1, 1), team(2, 1)]));
+    await settle();
+    sockets[0]?.fire('team.removed', { id: 1, levels_id: 1 });
+    expect(useBoardStore.getState().teams[1]).toBeUndefined();
+
+    sockets[0]?.fire('board.reset');
+    expect(fetches).toHaveLength(2);
+  });
+
+  it('shows "sin conexión" when the server refuses the handshake, "reconectando" while retrying', () => {
+    useBoardStore.getState().start();
+    const socket = sockets[0];
+    if (!socket) throw new Error('no socket');
+    socket.fire('connect_error', new Error('xhr poll error'));
+    expect(useBoardStore.getState().connection).toBe('reconectando');
+    socket.active = false;
+    socket.fire('connect_error', new Error('Sesión no válida'));
+    expect(useBoardStore.getState().connection).toBe('sin conexión');
+  });
+
+  it('keeps the board and reports the error when the snapshot fails', async () => {
+    useBoardStore.getState().start();
+    fetches[0]?.resolve(answer([team(1, 1)]));
+    await settle();
+    useBoardStore
+      .getState()
+      .refresh()
+      .catch(() => undefined);
+    fetches[1]?.reject(new Error('boom'));
+    await settle();
+    expect(useBoardStore.getState().error).toBe('Algo salió mal en el servidor.');
+    expect(useBoardStore.getState().teams[1]).toBeDefined();
+  });
+
+  it('disconnects and empties the board on stop', async () => {
+    useBoardStore.getState().start();
+    fetches[0]?.resolve(answer([team(1, 1)]));
+    await settle();
+    const socket = sockets[0];
+    useBoardStore.getState().stop();
+    expect(socket?.disconnect).toHaveBeenCalled();
+    expect(useBoardStore.getState().teams).toEqual({});
+    expect(useBoardStore.getState().connection).toBe('sin conexión');
+    // A late event of the closed socket changes nothing.
+    socket?.fire('team.updated', team(9, 1));
+    expect(useBoardStore.getState().teams).toEqual({});
+  });
+
+  it('does not open a socket without a token', () => {
+    vi.stubGlobal('localStorage', { getItem: () => null });
+    useBoardStore.getState().start();
+    expect(sockets).toHaveLength(0);
+    expect(useBoardStore.getState().connection).toBe('sin conexión');
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * The live board store (DESIGN.md section 6): snapshot from `GET /api/teamAttempts`, then push events.
+ * After every (re)connect the snapshot is fetched again, so a dropped connection never leaves a stale
+ * board. Events that arrive while a snapshot is in flight are applied at once and also buffered, then
+ * replayed on top of the snapshot: the snapshot may have been read before them.
+ */
+import { create } from 'zustand';
+import { EVENTS, type BoardTeam } from '@concurso/shared';
+import { fetchTeamAttempts } from '../api/board-api';
+import { describeError } from '../api/api-error';
+import { openBoardSocket, type BoardSocket } from '../api/board-socket';
+import { getToken } from '../api/token-storage';
+import { EMPTY_BOARD, applyBoardEvents, applySnapshot, type BoardData, type BoardEvent } from './board-state';
+import type { ConnectionState } from './connection-state';
+
+/** State and actions of the board store. */
+export interface BoardStore extends BoardData {
+  connection: ConnectionState;
+  /** True once a snapshot (or its failure) has arrived since `start`. */
+  loaded: boolean;
+  /** Spanish text of the last snapshot failure; null after a good one. */
+  error: string | null;
+  /** Opens the socket and loads the snapshot (the board screen mounts). */
+  start: () => void;
+  /** Closes the socket and empties the board (the board screen unmounts, logout). */
+  stop: () => void;
+  /** Fetches the snapshot again and replaces the board with it. */
+  refresh: () => Promise<void>;
+  /** Applies a row the client got from an HTTP answer (e.g. after a block), with the version rule. */
+  applyTeam: (team: BoardTeam) => void;
+}
+
+// Connection bookkeeping lives outside the state: nothing renders from it.
+let socket: BoardSocket | null = null;
+/** Number of the newest snapshot request; answers of older ones are ignored. */
+let snapshotSeq = 0;
+/** Events received since the oldest in-flight snapshot request started; null when none is in flight. */
+let pendingEvents: BoardEvent[] | null = null;
+
+const initialState = {
+  ...EMPTY_BOARD,
+  connection: 'sin conexión' as ConnectionState,
+  loaded: false,
+  error: null,
+};
+
+export const useBoardStore = create<BoardStore>()((set, get) => {
+  const receive = (event: BoardEvent): void => {
+    pendingEvents?.push(event);
+    set((state) => applyBoardEvents(state, [event]));
+  };
+
+  const refresh = async (): Promise<void> => {
+    const seq = ++snapshotSeq;
+    pendingEvents ??= [];
+    try {
+      const snapshot = await fetchTeamAttempts();
+      if (seq !== snapshotSeq) return;
+      const replay = pendingEvents ?? [];
+      pendingEvents = null;
+      set((state) => ({
+        ...applyBoardEvents(applySnapshot(state, snapshot), replay),
+        loaded: true,
+        error: null,
+      }));
+    } catch (error) {
+      if (seq !== snapshotSeq) return;
+      pendingEvents = null;
+      console.error('No se pudo cargar el tablero', error);
+      set({ loaded: true, error: describeError(error) });
+    }
+  };
+
+  const start = (): void => {
+    get().stop();
+    const token = getToken();
+    if (!token) return;
+    set({ connection: 'reconectando' });
+    // The snapshot does not wait for the socket: the board shows even if the push channel is refused.
+    void refresh();
+
+    const current = openBoardSocket(token);
+    socket = current;
+    current.on('connect', () => {
+      set({ connection: 'conectado' });
+      void refresh();
+    });
+    current.on('disconnect', (reason) => {
+      // Only a deliberate close (ours or the server's) stops the automatic reconnection.
+      const gone = reason === 'io client disconnect' || reason === 'io server disconnect';
+      set({ connection: gone ? 'sin conexión' : 'reconectando' });
+    });
+    current.on('connect_error', (error) => {
+      // `active` false: the server refused the handshake (bad or revoked token); no retry follows.
+      if (!current.active) console.error('Conexión en vivo rechazada', error.message);
+      set({ connection: current.active ? 'reconectando' : 'sin conexión' });
+    });
+    current.on(EVENTS.teamUpdated, (team) => receive({ type: 'updated', team }));
+    current.on(EVENTS.teamRemoved, (payload) => receive({ type: 'removed', payload }));
+    current.on(EVENTS.boardReset, () => void refresh());
+  };
+
+  const stop = (): void => {
+    if (socket) {
+      socket.removeAllListeners();
+      socket.disconnect();
+      socket = null;
+    }
+    snapshotSeq++;
+    pendingEvents = null;
+    set(initialState);
+  };
+
+  return {
+    ...initialState,
+    start,
+    stop,
+    refresh,
+    applyTeam: (team) => receive({ type: 'updated', team }),
+  };
+});
