@@ -28,7 +28,10 @@ export default tseslint.config(
     // The boundary of DESIGN.md section 2: shared imports neither server nor web; web never imports server.
     files: ['shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['@concurso/server*', '@concurso/web*', '**/server/**', '**/web/**'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['@concurso/server*', '@concurso/web*', '**/server/**', '**/web/**'] },
+      ],
     },
   },
   {

@@ -71,12 +71,17 @@ export async function createUser(
   password: string | null = 'secreto-123',
 ) {
   const em = orm.em.fork();
-  const user = em.create(User, {
-    name: `Usuario ${username}`,
-    username,
-    password: password === null ? null : await hashPassword(password),
-    type: em.getReference(TypeUser, type),
-  });
+  const user = em.create(
+    User,
+    {
+      name: `Usuario ${username}`,
+      username,
+      password: password === null ? null : await hashPassword(password),
+      type: em.getReference(TypeUser, type),
+      // `partial`: MikroORM 6.6 types a hidden nullable column as required.
+    },
+    { partial: true },
+  );
   await em.persistAndFlush(user);
   return { id: user.id, username, password };
 }
@@ -97,12 +102,16 @@ export async function createContest(orm: MikroORM, date = '2026-11-21') {
 export async function createTeam(orm: MikroORM, contestId: number, levelsId: number, name?: string) {
   const em = orm.em.fork();
   const coach = em.create(Coach, { name: 'Mtra. Laura Méndez', educationalLevel: EDUCATION_LEVELS[1] });
-  const team = em.create(Team, {
-    name: name ?? `Equipo ${randomBytes(3).toString('hex')}`,
-    level: em.getReference(Level, levelsId),
-    coach,
-    contest: em.getReference(Contest, contestId),
-  });
+  const team = em.create(
+    Team,
+    {
+      name: name ?? `Equipo ${randomBytes(3).toString('hex')}`,
+      level: em.getReference(Level, levelsId),
+      coach,
+      contest: em.getReference(Contest, contestId),
+    },
+    { partial: true },
+  );
   await em.persistAndFlush(team);
   return { id: team.id, name: team.name, levels_id: levelsId };
 }

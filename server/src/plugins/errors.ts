@@ -34,13 +34,11 @@ export default fp(
         return reply.code(422).send({ success: false, message: MESSAGES.validation, errors });
       }
       if (error instanceof HttpError) {
-        return reply
-          .code(error.statusCode)
-          .send({
-            success: false,
-            message: error.message,
-            ...(error.errors ? { errors: error.errors } : {}),
-          });
+        return reply.code(error.statusCode).send({
+          success: false,
+          message: error.message,
+          ...(error.errors ? { errors: error.errors } : {}),
+        });
       }
       if (error.statusCode === 429) {
         return reply.code(429).send({ success: false, message: error.message || MESSAGES.tooManyRequests });

@@ -14,14 +14,16 @@ export function bearerToken(header: string | undefined): string | undefined {
 /**
  * The one role guard (DESIGN.md section 5). Every route declares `config.access`: `'public'`,
  * `'agent'` (a team's agent key) or the list of user types allowed. A route that declares nothing
- * is refused, so a forgotten declaration fails closed.
+ * under `/api` is refused, so a forgotten declaration fails closed.
  * Answers 401 (no, bad, expired or revoked session; deleted user) and 403 (role).
  */
 export default fp(
   async (app) => {
     app.addHook('onRequest', async (request) => {
+      const url = request.routeOptions.url;
+      // The web client's files and the OpenAPI page are public; the 404 handler has no url.
+      if (url === undefined || !url.startsWith('/api/') || url.startsWith('/api/docs')) return;
       const access = request.routeOptions.config?.access;
-      if (request.routeOptions.url === undefined) return; // 404 handler: nothing to guard.
       if (access === 'public') return;
       const token = bearerToken(request.headers.authorization);
       if (access === 'agent') {

@@ -1,0 +1,84 @@
+/**
+ * Command line of the agent: `npm run agent -- --server <url> --key <clave>`.
+ * Prints one timestamped Spanish line per event on stdout. Any fatal problem (missing option, bad
+ * key, unreachable server) is one Spanish line on stderr and exit code 1, never a stack trace.
+ */
+import { startAgent, type AgentHandle } from './agent.js';
+import { parseCli, USAGE } from './cli-args.js';
+import { describeError } from './errors.js';
+import { TEXTS } from './texts.js';
+import { AGENT_VERSION } from './version.js';
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** Local time as `YYYY-MM-DD HH:MM:SS`: lab logs are read by people in the lab's time zone. */
+function timestamp(date = new Date()): string {
+  return (
+    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ` +
+    `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`
+  );
+}
+
+function log(line: string): void {
+  process.stdout.write(`[${timestamp()}] ${line}\n`);
+}
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  const parsed = parseCli(process.argv.slice(2), process.env);
+  if (parsed.kind === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (parsed.kind === 'version') {
+    process.stdout.write(`${AGENT_VERSION}\n`);
+    return;
+  }
+  if (parsed.kind === 'error') fail(parsed.message);
+  const { settings } = parsed;
+
+  let agent: AgentHandle;
+  try {
+    agent = await startAgent({
+      server: settings.server,
+      key: settings.key,
+      ...(settings.dataDir !== undefined ? { dataDir: settings.dataDir } : {}),
+      ...(settings.pollMs !== undefined ? { pollMs: settings.pollMs } : {}),
+      ...(settings.graceMs !== undefined ? { graceMs: settings.graceMs } : {}),
+      dryRun: settings.dryRun,
+      loop: !settings.once,
+      log,
+    });
+  } catch (error) {
+    fail(describeError(error));
+  }
+
+  if (settings.once) {
+    await agent.sweep();
+    await agent.flush();
+    await agent.stop();
+    const { pending } = agent.stats;
+    if (pending > 0) log(TEXTS.oncePending(pending));
+    process.exit(0);
+  }
+
+  let stopping = false;
+  const shutdown = () => {
+    // A second Ctrl+C does not wait: the outbox is already on disk.
+    if (stopping) process.exit(130);
+    stopping = true;
+    log(TEXTS.stopping);
+    void agent.stop().then(() => {
+      log(TEXTS.stopped(agent.stats.pending));
+      process.exit(0);
+    });
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+main().catch((error: unknown) => fail(TEXTS.unexpected(describeError(error))));

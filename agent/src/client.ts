@@ -1,0 +1,166 @@
+/**
+ * HTTP client of the three agent endpoints (DESIGN.md section 6). Every call carries
+ * `Authorization: Bearer <key>`, has a timeout, validates the answer against the shared schemas,
+ * and fails with an `AgentApiError` whose kind tells 401, network and other errors apart.
+ */
+import {
+  agentAttemptsResultSchema,
+  agentConfigSchema,
+  type AgentAttempt,
+  type AgentAttemptsResult,
+  type AgentConfig,
+  type AgentHeartbeat,
+} from '@concurso/shared';
+import { AgentApiError } from './errors.js';
+import { TEXTS } from './texts.js';
+
+/** The part of a zod schema the client uses (keeps zod out of the agent's own dependencies). */
+interface Schema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: unknown };
+}
+
+/** Default time one request may take, connection included (ms). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+
+export interface AgentClientOptions {
+  /** Base URL of the server, as `normaliseServerUrl` returns it. */
+  server: string;
+  /** The team's agent key. */
+  key: string;
+  /** Time one request may take (ms). Default `DEFAULT_REQUEST_TIMEOUT_MS`. */
+  timeoutMs?: number;
+  /** Aborts every request in flight when fired (the agent stopping). */
+  signal?: AbortSignal;
+  /** Replaces the global fetch (tests). */
+  fetch?: typeof fetch;
+}
+
+/**
+ * Turns what an administrator typed into a base URL: `http://` is assumed when no scheme is given
+ * and a trailing slash is dropped. Answers null when it is not an http(s) URL.
+ */
+export function normaliseServerUrl(server: string): string | null {
+  const trimmed = server.trim();
+  if (trimmed === '') return null;
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `http://${trimmed}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** Client of `/api/agent/*` for one server and key. */
+export class AgentClient {
+  readonly server: string;
+  private readonly key: string;
+  private readonly timeoutMs: number;
+  private readonly fetchImpl: typeof fetch;
+  private readonly signal: AbortSignal | undefined;
+
+  constructor(options: AgentClientOptions) {
+    this.server = options.server;
+    this.key = options.key;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.fetchImpl = options.fetch ?? fetch;
+    this.signal = options.signal;
+  }
+
+  /** `GET /api/agent/config`: team, current contest, blocked names, poll and heartbeat periods. */
+  getConfig(): Promise<AgentConfig> {
+    return this.call('GET', '/api/agent/config', undefined, agentConfigSchema);
+  }
+
+  /** `POST /api/agent/attempts` with up to `AGENT_MAX_BATCH` attempts; idempotent by `event_id`. */
+  postAttempts(attempts: readonly AgentAttempt[]): Promise<AgentAttemptsResult> {
+    return this.call('POST', '/api/agent/attempts', { attempts }, agentAttemptsResultSchema);
+  }
+
+  /** `POST /api/agent/heartbeat`: keeps the team's `agent_online` true on the board. */
+  async heartbeat(body: AgentHeartbeat): Promise<void> {
+    await this.call('POST', '/api/agent/heartbeat', body, null);
+  }
+
+  private async call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    schema: Schema<T> | null,
+  ): Promise<T> {
+    let response: Response;
+    let payload: unknown;
+    try {
+      response = await this.fetchImpl(`${this.server}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.key}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: this.signal
+          ? AbortSignal.any([this.signal, AbortSignal.timeout(this.timeoutMs)])
+          : AbortSignal.timeout(this.timeoutMs),
+      });
+      const text = await response.text();
+      payload = text === '' ? undefined : safeJson(text);
+    } catch (error) {
+      throw this.networkError(error);
+    }
+
+    const message = messageOf(payload);
+    if (response.status === 401) {
+      throw new AgentApiError('unauthorized', TEXTS.keyInvalid, 401);
+    }
+    // Only the contract's own 404 means "no current contest"; any other 404 is a wrong address.
+    if (response.status === 404 && isContractFailure(payload)) {
+      throw new AgentApiError('not-found', message || TEXTS.noContest, 404);
+    }
+    if (!response.ok) {
+      throw new AgentApiError('http', TEXTS.serverError(response.status, message), response.status);
+    }
+    if (schema === null) return undefined as T;
+    const data = schema.safeParse(
+      payload && typeof payload === 'object' ? (payload as { data?: unknown }).data : undefined,
+    );
+    if (!data.success) {
+      throw new AgentApiError('invalid-response', TEXTS.invalidResponse(response.status), response.status, {
+        cause: data.error,
+      });
+    }
+    return data.data;
+  }
+
+  private networkError(error: unknown): AgentApiError {
+    const name = (error as { name?: string } | null)?.name;
+    if (name === 'TimeoutError' || name === 'AbortError') {
+      return new AgentApiError('timeout', TEXTS.timeout(this.server), undefined, { cause: error });
+    }
+    return new AgentApiError('unreachable', TEXTS.unreachable(this.server), undefined, { cause: error });
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a body is the contract's `{ success: false, ... }`. */
+function isContractFailure(payload: unknown): boolean {
+  return !!payload && typeof payload === 'object' && (payload as { success?: unknown }).success === false;
+}
+
+/** The `message` of the contract's `{ success, message }` answers, or ''. */
+function messageOf(payload: unknown): string {
+  if (payload && typeof payload === 'object' && 'message' in payload) {
+    const message = (payload as { message: unknown }).message;
+    if (typeof message === 'string') return message;
+  }
+  return '';
+}

@@ -1,0 +1,66 @@
+/**
+ * The agent's typed errors. Their messages are one Spanish line, fit to print as they are; the CLI
+ * never shows a stack trace.
+ */
+
+/** Why a call to the server failed. */
+export type ApiErrorKind =
+  /** 401: the key is wrong or was revoked (a new key was generated). */
+  | 'unauthorized'
+  /** No connection: refused, DNS, network down. */
+  | 'unreachable'
+  /** The server did not answer in time. */
+  | 'timeout'
+  /** 404: for the config, there is no current contest. */
+  | 'not-found'
+  /** Any other non-2xx answer (422, 429, 500, 503...). */
+  | 'http'
+  /** A 2xx answer whose body is not what the contract says. */
+  | 'invalid-response';
+
+/** A failed call to one of the agent endpoints. */
+export class AgentApiError extends Error {
+  override readonly name = 'AgentApiError';
+
+  constructor(
+    readonly kind: ApiErrorKind,
+    message: string,
+    /** HTTP status, when the server answered. */
+    readonly status?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  /** True when retrying later may help without anyone changing anything (network, 5xx, 429). */
+  get transient(): boolean {
+    return (
+      this.kind === 'unreachable' ||
+      this.kind === 'timeout' ||
+      (this.kind === 'http' && (this.status === undefined || this.status >= 500 || this.status === 429))
+    );
+  }
+}
+
+/** Why `startAgent` refused to start. */
+export type AgentErrorCode =
+  'invalid-options' | 'unauthorized' | 'unreachable' | 'no-contest' | 'server' | 'data-dir' | 'locked';
+
+/** Thrown by `startAgent`: `message` is one Spanish line for the administrator. */
+export class AgentError extends Error {
+  override readonly name = 'AgentError';
+
+  constructor(
+    readonly code: AgentErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The Spanish message of any thrown value (no stack). */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

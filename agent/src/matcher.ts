@@ -1,0 +1,53 @@
+/**
+ * Which running processes are forbidden (DESIGN.md section 6): a process matches when its executable
+ * file name equals a blocked name, case-insensitively and with or without `.exe`.
+ */
+
+/** What the matcher needs to know about a process (a subset of the scanner's `RunningProcess`). */
+export interface ProcessIdentity {
+  /** Process name as the OS lists it (on Linux `comm`, truncated to 15 characters). */
+  name: string;
+  /** Full path of the executable, when the OS tells it (Linux: `/proc/<pid>/exe`). */
+  path?: string;
+}
+
+/** Decides whether a process is blocked: the blocked name as configured (e.g. `Discord.exe`), or null. */
+export type Matcher = (proc: ProcessIdentity) => string | null;
+
+/**
+ * Normalises an executable name or path for comparison: the last path segment (either `/` or `\`
+ * separates), trimmed, lower-case, without a trailing `.exe`.
+ * `C:\Program Files\Discord\Discord.exe` and `/usr/bin/discord` both give `discord`.
+ */
+export function normaliseExecutableName(nameOrPath: string): string {
+  const base = nameOrPath.split(/[\\/]/).pop() ?? '';
+  return base
+    .trim()
+    .toLowerCase()
+    .replace(/\.exe$/, '');
+}
+
+/**
+ * The executable file name of a process: the basename of its path when known, else its name.
+ * The path wins because `name` can be truncated or renamed by the process itself.
+ */
+export function executableName(proc: ProcessIdentity): string {
+  const fromPath = proc.path ? (proc.path.split(/[\\/]/).pop() ?? '') : '';
+  return fromPath.trim() !== '' ? fromPath : proc.name;
+}
+
+/**
+ * Builds a matcher for a blocked list (executable names such as `Discord.exe`, `chrome.exe`,
+ * `firefox`). Empty names are ignored; when two blocked names normalise alike, the first one wins.
+ */
+export function createMatcher(blocked: readonly string[]): Matcher {
+  const byNormalised = new Map<string, string>();
+  for (const name of blocked) {
+    const key = normaliseExecutableName(name);
+    if (key !== '' && !byNormalised.has(key)) byNormalised.set(key, name.trim());
+  }
+  return (proc) => {
+    const key = normaliseExecutableName(executableName(proc));
+    return key === '' ? null : (byNormalised.get(key) ?? null);
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * Every Spanish line the agent prints, in one place. Texts the server and web share (the key
+ * message, "no contest") come from `@concurso/shared`.
+ */
+import { MESSAGES } from '@concurso/shared';
+
+/** `1 intento`, `2 intentos`: counts in the logs read naturally. */
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+export const TEXTS = {
+  // Start-up and options
+  missingServer: 'Falta la dirección del servidor: use --server <url> o la variable AGENT_SERVER.',
+  missingKey: 'Falta la clave del agente: use --key <clave> o la variable AGENT_KEY.',
+  invalidServer: (server: string) =>
+    `La dirección del servidor no es válida: "${server}" (ejemplo: http://servidor:3000).`,
+  invalidNumber: (name: string) => `El valor de ${name} debe ser un número entero positivo de milisegundos.`,
+  badArguments: (detail: string) => `${detail}. Use --help para ver las opciones.`,
+  keyInvalid: MESSAGES.agentKeyInvalid,
+  noContest: MESSAGES.noCurrentContest,
+  unreachable: (server: string) =>
+    `No se pudo conectar al servidor ${server}. Verifique la dirección y que el servidor esté en marcha.`,
+  timeout: (server: string) => `El servidor ${server} no respondió a tiempo.`,
+  serverError: (status: number, message: string) =>
+    `El servidor respondió con un error (${status})${message ? `: ${message}` : '.'}`,
+  invalidResponse: (status: number) => `El servidor dio una respuesta inesperada (${status}).`,
+  dataDir: (dir: string, reason: string) => `No se pudo usar la carpeta de datos ${dir}: ${reason}`,
+  locked: (pid: number) =>
+    `Ya hay un agente en ejecución para este equipo con la misma carpeta de datos (pid ${pid}).`,
+  unexpected: (reason: string) => `Error inesperado del agente: ${reason}`,
+
+  // Running
+  started: (team: string, calendar: string, blocked: number, pollMs: number) =>
+    `Agente iniciado para el equipo "${team}" (concurso ${calendar}): ` +
+    `${count(blocked, 'programa bloqueado', 'programas bloqueados')}, revisión cada ${pollMs} ms.`,
+  dryRunNotice: 'Modo de prueba: no se terminará ningún proceso ni se enviarán intentos.',
+  killed: (exe: string, pid: number) => `Proceso bloqueado terminado: ${exe} (pid ${pid})`,
+  killFailed: (exe: string, pid: number, reason: string) =>
+    `No se pudo terminar el proceso bloqueado: ${exe} (pid ${pid}): ${reason}`,
+  detected: (exe: string, pid: number) =>
+    `Modo de prueba: se terminaría el proceso bloqueado ${exe} (pid ${pid})`,
+  sent: (n: number, total: number) => `Intentos enviados al servidor: ${n} (total del equipo: ${total})`,
+  pendingAtStart: (n: number) =>
+    `Pendientes de enviar: ${count(n, 'intento guardado', 'intentos guardados')}.`,
+  sendFailed: (n: number, reason: string) =>
+    `Sin enviar: ${count(n, 'intento queda guardado', 'intentos quedan guardados')}; se reintentará. ${reason}`,
+  offline: (reason: string) => `Problema con el servidor: ${reason}`,
+  online: 'Conexión con el servidor restablecida.',
+  blockedUpdated: (n: number) =>
+    `Lista de programas bloqueados actualizada: ${count(n, 'programa', 'programas')}.`,
+  keepsRunning: 'El agente sigue terminando procesos con la última lista conocida.',
+  scanFailed: (reason: string) => `No se pudo leer la lista de procesos: ${reason}`,
+  outboxCorrupt: (file: string, movedTo: string) =>
+    `El archivo de intentos pendientes ${file} estaba dañado; se apartó como ${movedTo}.`,
+  stopping: 'Deteniendo el agente...',
+  stopped: (pending: number) =>
+    pending > 0
+      ? `Agente detenido; ${count(pending, 'intento queda guardado', 'intentos quedan guardados')} para el próximo inicio.`
+      : 'Agente detenido.',
+  oncePending: (pending: number) =>
+    `${count(pending, 'intento queda guardado', 'intentos quedan guardados')}; ${pending === 1 ? 'se enviará' : 'se enviarán'} en la próxima ejecución.`,
+
+  // Why a signal could not be sent
+  signalError: (code: string) =>
+    code === 'EPERM' ? 'sin permiso (ejecute el agente como administrador)' : `error del sistema ${code}`,
+  stillAlive: 'sigue en ejecución después de SIGKILL',
+} as const;

@@ -1,0 +1,245 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { MESSAGES } from '@concurso/shared';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AgentError, startAgent, type AgentHandle, type AgentOptions } from '../src/agent.js';
+import { startFakeServer, unreachableUrl, type FakeServer } from './helpers/fake-server.js';
+import {
+  blockedBinary,
+  cleanUp,
+  ownChildren,
+  running,
+  spawnProcess,
+  tempDir,
+  uniqueName,
+  within,
+} from './helpers/processes.js';
+
+const servers: FakeServer[] = [];
+const agents: AgentHandle[] = [];
+
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((a) => a.stop()));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  await cleanUp();
+});
+
+async function fakeServer(blocked: string[] = []): Promise<FakeServer> {
+  const server = await startFakeServer(blocked);
+  servers.push(server);
+  return server;
+}
+
+/** Starts an agent that only sees this test's children (other tests run in parallel). */
+async function agent(server: FakeServer, options: Partial<AgentOptions> = {}) {
+  const lines: string[] = [];
+  const handle = await startAgent({
+    server: server.url,
+    key: server.key,
+    dataDir: options.dataDir ?? (await tempDir()),
+    lister: ownChildren,
+    log: (line) => lines.push(line),
+    ...options,
+  });
+  agents.push(handle);
+  return { handle, lines };
+}
+
+async function startError(options: AgentOptions): Promise<AgentError> {
+  const error = await startAgent(options).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AgentError);
+  return error as AgentError;
+}
+
+describe('startAgent: start-up errors', () => {
+  it('a bad or revoked key (401) gives a typed error with the Spanish message', async () => {
+    const server = await fakeServer();
+    const error = await startError({ server: server.url, key: 'clave-equivocada', dataDir: await tempDir() });
+    expect(error.code).toBe('unauthorized');
+    expect(error.message).toBe(MESSAGES.agentKeyInvalid);
+  });
+
+  it('an unreachable server gives a typed error naming it', async () => {
+    const url = await unreachableUrl();
+    const error = await startError({ server: url, key: 'x', dataDir: await tempDir() });
+    expect(error.code).toBe('unreachable');
+    expect(error.message).toBe(
+      `No se pudo conectar al servidor ${url}. Verifique la dirección y que el servidor esté en marcha.`,
+    );
+  });
+
+  it('no current contest (404) gives a typed error', async () => {
+    const server = await fakeServer();
+    server.noContest = true;
+    const error = await startError({ server: server.url, key: server.key, dataDir: await tempDir() });
+    expect(error.code).toBe('no-contest');
+  });
+
+  it('a 404 that is not the contract (wrong address) is not taken for "no contest"', async () => {
+    const other = createServer((_req, res) =>
+      res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'),
+    );
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+      const error = await startError({ server: url, key: 'k', dataDir: await tempDir() });
+      expect(error.code).toBe('server');
+      expect(error.message).toBe('El servidor respondió con un error (404).');
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
+  it('wrong options are refused before any request', async () => {
+    const server = await fakeServer();
+    expect((await startError({ server: ' ', key: 'k' })).message).toMatch(/Falta la dirección del servidor/);
+    expect((await startError({ server: 'ftp://x', key: 'k' })).code).toBe('invalid-options');
+    expect((await startError({ server: server.url, key: '' })).message).toMatch(/Falta la clave/);
+    expect((await startError({ server: server.url, key: 'k', pollMs: 0 })).code).toBe('invalid-options');
+    expect(server.configCalls).toBe(0);
+  });
+
+  it('refuses a second agent of the same team on the same data folder, until the first stops', async () => {
+    const server = await fakeServer();
+    const dataDir = await tempDir();
+    const first = await agent(server, { dataDir, loop: false });
+    const error = await startError({ server: server.url, key: server.key, dataDir });
+    expect(error.code).toBe('locked');
+    expect(error.message).toContain(`pid ${process.pid}`);
+    await first.handle.stop();
+    await agent(server, { dataDir, loop: false });
+  });
+});
+
+describe('startAgent: running', () => {
+  it('kills a blocked process within 2 seconds on its own and reports it once, with heartbeats', async () => {
+    const name = uniqueName('anydesk');
+    const server = await fakeServer([`${name}.exe`, 'chrome.exe']);
+    const { handle, lines } = await agent(server, { pollMs: 200 });
+
+    const child = await spawnProcess(await blockedBinary(name), ['100']);
+    await within(2_000, child.exited, 'el agente termina el proceso bloqueado');
+    await handle.flush();
+
+    expect(server.stored.size).toBe(1);
+    const [stored] = [...server.stored.values()];
+    expect(stored!.process).toBe(`${name}.exe`);
+    expect(stored!.event_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Number.isNaN(Date.parse(stored!.occurred_at))).toBe(false);
+    expect(lines).toContain(`Proceso bloqueado terminado: ${name} (pid ${child.pid})`);
+    expect(lines).toContain('Intentos enviados al servidor: 1 (total del equipo: 1)');
+    expect(handle.stats).toMatchObject({ killed: 1, queued: 1, acknowledged: 1, pending: 0, online: true });
+    expect(server.heartbeats[0]).toMatchObject({
+      authorization: `Bearer ${server.key}`,
+      body: { hostname: expect.any(String), version: '0.1.0' },
+    });
+  });
+
+  it('retries after a 500 whose answer was lost, and the server counts the attempt once', async () => {
+    const name = uniqueName('discord');
+    const server = await fakeServer([name]);
+    const { handle } = await agent(server, { loop: false });
+    // The server stores the attempt but answers 500: the agent cannot know it arrived.
+    server.attemptFailures.push({ status: 500, when: 'after-store' });
+
+    const child = await spawnProcess(await blockedBinary(name), ['100']);
+    await handle.sweep();
+    await child.exited;
+    // The first send (right after the kill, or this flush) meets the 500; the next one succeeds.
+    await handle.flush();
+    await handle.flush();
+
+    expect(handle.stats.pending).toBe(0);
+    expect(server.posts).toHaveLength(2);
+    expect(server.posts[1]).toEqual(server.posts[0]);
+    expect(server.stored.size).toBe(1);
+  });
+
+  it('keeps undelivered attempts on disk and sends them after a restart', async () => {
+    const name = uniqueName('discord');
+    const server = await fakeServer([name]);
+    const dataDir = await tempDir();
+    server.attemptsDown = 503;
+    const first = await agent(server, { dataDir, loop: false });
+    const child = await spawnProcess(await blockedBinary(name), ['100']);
+    await first.handle.sweep();
+    await child.exited;
+    await first.handle.flush();
+    expect(first.handle.stats.pending).toBe(1);
+    await first.handle.stop();
+
+    const files = await readdir(dataDir);
+    expect(files).toEqual(['outbox-127.0.0.1_' + new URL(server.url).port + '-team-7.json']);
+    const onDisk = JSON.parse(await readFile(path.join(dataDir, files[0]!), 'utf8')) as {
+      attempts: unknown[];
+    };
+    expect(onDisk.attempts).toHaveLength(1);
+
+    server.attemptsDown = null;
+    const second = await agent(server, { dataDir, loop: false });
+    expect(second.lines).toContain('Pendientes de enviar: 1 intento guardado.');
+    await second.handle.flush();
+    expect(server.stored.size).toBe(1);
+    expect(second.handle.stats.pending).toBe(0);
+  });
+
+  it('applies a changed blocked list without restarting', async () => {
+    const name = uniqueName('telegram');
+    const server = await fakeServer(['chrome.exe']);
+    const { handle, lines } = await agent(server, { pollMs: 100, configRefreshMs: 100 });
+    const child = await spawnProcess(await blockedBinary(name), ['100']);
+    await handle.sweep();
+    expect(running(child)).toBe(true);
+
+    server.config = { ...server.config, blocked: ['chrome.exe', `${name.toUpperCase()}.EXE`] };
+    await child.exited;
+    await handle.flush();
+
+    expect(lines).toContain('Lista de programas bloqueados actualizada: 2 programas.');
+    expect([...server.stored.values()].map((a) => a.process)).toEqual([`${name.toUpperCase()}.EXE`]);
+  });
+
+  it('keeps killing with the last known list when the key is revoked, and keeps the attempt', async () => {
+    const name = uniqueName('discord');
+    const server = await fakeServer([name]);
+    const { handle, lines } = await agent(server, { loop: false });
+    server.revoked = true;
+
+    const child = await spawnProcess(await blockedBinary(name), ['100']);
+    await handle.sweep();
+    await child.exited;
+    await handle.flush();
+
+    expect(handle.stats).toMatchObject({
+      killed: 1,
+      pending: 1,
+      online: false,
+      lastError: MESSAGES.agentKeyInvalid,
+    });
+    expect(lines.some((l) => l.includes(MESSAGES.agentKeyInvalid))).toBe(true);
+  });
+
+  it('in dry run ends nothing, stores nothing and sends nothing', async () => {
+    const name = uniqueName('discord');
+    const server = await fakeServer([name]);
+    const dataDir = await tempDir();
+    const { handle, lines } = await agent(server, { dataDir, dryRun: true, loop: false });
+    const child = await spawnProcess(await blockedBinary(name), ['100']);
+
+    await handle.sweep();
+    await handle.sweep();
+    await handle.flush();
+
+    expect(running(child)).toBe(true);
+    expect(lines).toContain(`Modo de prueba: se terminaría el proceso bloqueado ${name} (pid ${child.pid})`);
+    expect(handle.stats).toMatchObject({ detected: 1, killed: 0, queued: 0 });
+    expect(server.posts).toEqual([]);
+    expect(server.heartbeats).toEqual([]);
+    expect(await readdir(dataDir)).toEqual([]);
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * A tiny HTTP server that plays the agent endpoints' contract (DESIGN.md section 6) for the agent's
+ * tests: Bearer key check, config, idempotent attempts by event_id, heartbeat. The real server has
+ * its own end-to-end test.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { agentAttemptsBodySchema, type AgentAttempt, type AgentConfig } from '@concurso/shared';
+
+/** How the next POST /api/agent/attempts fails: before storing, or after storing (lost answer). */
+export type AttemptsFailure = { status: number; when: 'before-store' | 'after-store' };
+
+export interface FakeServer {
+  url: string;
+  key: string;
+  config: AgentConfig;
+  /** Answer 401 to everything (key revoked). */
+  revoked: boolean;
+  /** Answer 404 to the config (no current contest). */
+  noContest: boolean;
+  /** Failures for the next attempts posts, consumed one per post. */
+  attemptFailures: AttemptsFailure[];
+  /** Answer every attempts post with this status, without storing (server down); null: normal. */
+  attemptsDown: number | null;
+  /** Stored attempts by event id, in arrival order. */
+  stored: Map<string, AgentAttempt>;
+  /** Every attempts body received (batches), in order. */
+  posts: AgentAttempt[][];
+  heartbeats: { authorization: string | undefined; body: unknown }[];
+  configCalls: number;
+  close(): Promise<void>;
+}
+
+const send = (res: ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+};
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text === '' ? {} : JSON.parse(text);
+}
+
+/** Starts the fake server on 127.0.0.1 and a free port. */
+export async function startFakeServer(
+  blocked: string[] = [],
+  key = 'clave-de-prueba-123',
+): Promise<FakeServer> {
+  const state: Omit<FakeServer, 'url' | 'close'> = {
+    key,
+    config: {
+      team: { id: 7, name: 'Los Compiladores', levels_id: 2 },
+      contest: { id: 3, calendar: '2026B', date: '2026-10-15' },
+      blocked,
+      poll_ms: 1000,
+      heartbeat_ms: 10_000,
+    },
+    revoked: false,
+    noContest: false,
+    attemptFailures: [],
+    attemptsDown: null,
+    stored: new Map(),
+    posts: [],
+    heartbeats: [],
+    configCalls: 0,
+  };
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const authorization = req.headers.authorization;
+      if (state.revoked || authorization !== `Bearer ${state.key}`) {
+        return send(res, 401, { success: false, message: 'Clave de agente no válida o revocada.' });
+      }
+      if (req.method === 'GET' && req.url === '/api/agent/config') {
+        state.configCalls += 1;
+        if (state.noContest) return send(res, 404, { success: false, message: 'No hay concurso actual.' });
+        return send(res, 200, { success: true, data: state.config, message: '' });
+      }
+      if (req.method === 'POST' && req.url === '/api/agent/heartbeat') {
+        state.heartbeats.push({ authorization, body: await readBody(req) });
+        return send(res, 200, { success: true, message: '' });
+      }
+      if (req.method === 'POST' && req.url === '/api/agent/attempts') {
+        const parsed = agentAttemptsBodySchema.safeParse(await readBody(req));
+        if (!parsed.success) return send(res, 422, { success: false, message: 'Datos no válidos' });
+        state.posts.push(parsed.data.attempts);
+        if (state.attemptsDown !== null) {
+          return send(res, state.attemptsDown, { success: false, message: 'Servidor caído' });
+        }
+        const failure = state.attemptFailures.shift();
+        if (failure?.when === 'before-store') {
+          return send(res, failure.status, { success: false, message: 'Algo salió mal en el servidor.' });
+        }
+        let counted = 0;
+        for (const attempt of parsed.data.attempts) {
+          if (!state.stored.has(attempt.event_id)) {
+            state.stored.set(attempt.event_id, attempt);
+            counted += 1;
+          }
+        }
+        if (failure)
+          return send(res, failure.status, { success: false, message: 'Algo salió mal en el servidor.' });
+        return send(res, 200, {
+          success: true,
+          data: {
+            accepted: parsed.data.attempts.map((a) => a.event_id),
+            counted,
+            number_attempts: state.stored.size,
+          },
+          message: 'Registrado',
+        });
+      }
+      return send(res, 404, { success: false, message: 'No se encontró el recurso solicitado.' });
+    })().catch(() => send(res, 500, { success: false, message: 'error' }));
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const fake = state as FakeServer;
+  fake.url = `http://127.0.0.1:${port}`;
+  fake.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return fake;
+}
+
+/** A URL on which nothing listens (a port that was just freed). */
+export async function unreachableUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { LEVELS, USER_TYPES } from '@concurso/shared';
+import { WEB_DIST_DIR } from '../server/src/app.js';
+import {
+  createContest,
+  createTeam,
+  createUser,
+  startTestServer,
+  type TestServer,
+} from '../server/test/helpers.js';
+import { launchChromium } from './browser.js';
+import { LoginPage } from './pages/login-page.js';
+import { BoardPage } from './pages/board-page.js';
+
+/**
+ * The product's spine in a real browser (issue: live judge board): two judges' screens, a block on
+ * one shown on the other without reloading, an agent's attempt raising INTENTOS, and the route guard.
+ */
+describe('live judge board in Chromium', () => {
+  let server: TestServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  let team: { id: number; name: string };
+  let agentKey: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ webDistDir: WEB_DIST_DIR });
+    await createUser(server.orm, USER_TYPES.judge, 'juez_uno', 'clave-uno');
+    await createUser(server.orm, USER_TYPES.judge, 'juez_dos', 'clave-dos');
+    const admin = await createUser(server.orm, USER_TYPES.admin, 'admin_e2e', 'clave-admin');
+    const contest = await createContest(server.orm);
+    team = await createTeam(server.orm, contest.id, LEVELS.intermedio, 'Los Punteros Locos');
+    await createTeam(server.orm, contest.id, LEVELS.basico, 'Hola Mundo');
+
+    const login = await server.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: admin.username, password: 'clave-admin' },
+    });
+    const key = await server.app.inject({
+      method: 'POST',
+      url: `/api/generateAgentKey/${team.id}`,
+      headers: { authorization: `Bearer ${login.json().access_token}` },
+    });
+    agentKey = key.json().data.key;
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await Promise.all(contexts.map((c) => c.close()));
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function judgeScreen(username: string, password: string): Promise<BoardPage> {
+    const context = await browser.newContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    const login = new LoginPage(page, server.url);
+    await login.open();
+    await login.signIn(username, password);
+    await page.waitForURL(`${server.url}/homeJuez`);
+    const board = new BoardPage(page);
+    await board.connectionState().filter({ hasText: 'Conectado' }).waitFor();
+    await board.row(team.id).waitFor();
+    return board;
+  }
+
+  it('shows a block made on one judge screen on the other within 2 seconds, without reloading', async () => {
+    const first = await judgeScreen('juez_uno', 'clave-uno');
+    const second = await judgeScreen('juez_dos', 'clave-dos');
+    expect(await second.toggleButton(team.id).textContent()).toBe('Bloquear');
+    expect(await first.table('intermedio').textContent()).toContain('Los Punteros Locos');
+
+    await first.toggleAndConfirm(team.id);
+
+    await second.toggleButton(team.id).filter({ hasText: 'Desbloquear' }).waitFor({ timeout: 2_000 });
+    await first.toggleButton(team.id).filter({ hasText: 'Desbloquear' }).waitFor({ timeout: 2_000 });
+  });
+
+  it('raises the INTENTOS cell on every screen when an agent reports an attempt', async () => {
+    const screen = await judgeScreen('juez_uno', 'clave-uno');
+    const before = Number(await screen.attempts(team.id).textContent());
+
+    const res = await fetch(`${server.url}/api/agent/attempts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${agentKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        attempts: [{ event_id: randomUUID(), process: 'Discord.exe', occurred_at: new Date().toISOString() }],
+      }),
+    });
+    expect(res.status).toBe(200);
+
+    await screen
+      .attempts(team.id)
+      .filter({ hasText: String(before + 1) })
+      .waitFor({ timeout: 2_000 });
+  });
+
+  it('sends a visitor without a token to the login screen', async () => {
+    const context = await browser.newContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/homeJuez`);
+    await page.waitForURL(`${server.url}/`);
+    await page.getByRole('button', { name: 'Iniciar Sesión' }).waitFor();
+  });
+
+  it('refuses a wrong password with the spec message and its retry button', async () => {
+    const context = await browser.newContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    const login = new LoginPage(page, server.url);
+    await login.open();
+    await login.signIn('juez_uno', 'equivocada');
+    const dialog = login.errorDialog();
+    await dialog.getByText('Usuario o contraseña incorrectos!').waitFor();
+    await dialog.getByRole('button', { name: 'Intentar de nuevo' }).waitFor();
+  });
+});

@@ -1,0 +1,36 @@
+import type { Locator, Page } from 'playwright-core';
+
+/** Page model of the live board (`/homeJuez` and `/home`, SPEC.md section 2). */
+export class BoardPage {
+  constructor(private readonly page: Page) {}
+
+  /** The table of one level: `basico`, `intermedio` or `avanzado`. */
+  table(level: 'basico' | 'intermedio' | 'avanzado'): Locator {
+    return this.page.getByTestId(`board-${level}`);
+  }
+
+  row(teamId: number): Locator {
+    return this.page.getByTestId(`team-row-${teamId}`);
+  }
+
+  /** The INTENTOS cell of a team. */
+  attempts(teamId: number): Locator {
+    return this.page.getByTestId(`attempts-${teamId}`);
+  }
+
+  /** The row's Bloquear / Desbloquear button. */
+  toggleButton(teamId: number): Locator {
+    return this.row(teamId).getByRole('button');
+  }
+
+  connectionState(): Locator {
+    return this.page.getByTestId('connection-state');
+  }
+
+  /** Presses the row's button and accepts '¿Desea cambiar el estatus del equipo?'. */
+  async toggleAndConfirm(teamId: number): Promise<void> {
+    await this.toggleButton(teamId).click();
+    const dialog = this.page.getByRole('alertdialog', { name: '¿Desea cambiar el estatus del equipo?' });
+    await dialog.getByRole('button', { name: 'Sí' }).click();
+  }
+}
