@@ -7,6 +7,8 @@ import {
   createContest,
   createTeam,
   createUser,
+  generateAgentKey,
+  login,
   startTestServer,
   type TestServer,
 } from '../server/test/helpers.js';
@@ -34,17 +36,11 @@ describe('live judge board in Chromium', () => {
     team = await createTeam(server.orm, contest.id, LEVELS.intermedio, 'Los Punteros Locos');
     await createTeam(server.orm, contest.id, LEVELS.basico, 'Hola Mundo');
 
-    const login = await server.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { username: admin.username, password: 'clave-admin' },
-    });
-    const key = await server.app.inject({
-      method: 'POST',
-      url: `/api/generateAgentKey/${team.id}`,
-      headers: { authorization: `Bearer ${login.json().access_token}` },
-    });
-    agentKey = key.json().data.key;
+    agentKey = await generateAgentKey(
+      server.app,
+      await login(server.app, admin.username, 'clave-admin'),
+      team.id,
+    );
     browser = await launchChromium();
   });
 
@@ -58,9 +54,9 @@ describe('live judge board in Chromium', () => {
     const context = await browser.newContext();
     contexts.push(context);
     const page = await context.newPage();
-    const login = new LoginPage(page, server.url);
-    await login.open();
-    await login.signIn(username, password);
+    const loginPage = new LoginPage(page, server.url);
+    await loginPage.open();
+    await loginPage.signIn(username, password);
     await page.waitForURL(`${server.url}/homeJuez`);
     const board = new BoardPage(page);
     await board.connectionState().filter({ hasText: 'Conectado' }).waitFor();
@@ -112,10 +108,10 @@ describe('live judge board in Chromium', () => {
     const context = await browser.newContext();
     contexts.push(context);
     const page = await context.newPage();
-    const login = new LoginPage(page, server.url);
-    await login.open();
-    await login.signIn('juez_uno', 'equivocada');
-    const dialog = login.errorDialog();
+    const loginPage = new LoginPage(page, server.url);
+    await loginPage.open();
+    await loginPage.signIn('juez_uno', 'equivocada');
+    const dialog = loginPage.errorDialog();
     await dialog.getByText('Usuario o contraseña incorrectos!').waitFor();
     await dialog.getByRole('button', { name: 'Intentar de nuevo' }).waitFor();
   });

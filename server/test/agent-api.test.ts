@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { LEVELS, MESSAGES, USER_TYPES } from '@concurso/shared';
 import {
+  attemptCounts,
   connectSocket,
   createContest,
   createTeam,
@@ -45,15 +46,7 @@ describe('agent API (DESIGN.md section 6)', () => {
     process: 'Discord.exe',
     occurred_at: new Date().toISOString(),
   });
-  const countRows = async () => {
-    const rows = await server.orm.em
-      .fork()
-      .execute<Array<{ n: number; total: number }>>(
-        'select (select count(*) from attempts where teams_id = ?) as n, (select number_attempts from teams where id = ?) as total',
-        [team.id, team.id],
-      );
-    return { rows: Number(rows[0]!.n), count: Number(rows[0]!.total) };
-  };
+  const countRows = () => attemptCounts(server.orm, team.id);
 
   it('generates a key once (admin) and serves the config to it', async () => {
     const res = await server.app.inject({

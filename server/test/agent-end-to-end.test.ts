@@ -9,7 +9,9 @@ import {
   uniqueName,
 } from '../../agent/test/helpers/processes.js';
 import {
+  attemptCounts,
   connectSocket,
+  generateAgentKey,
   createContest,
   createTeam,
   createUser,
@@ -43,12 +45,7 @@ describe('agent against the real server', () => {
       'insert into contest_processes (contests_id, processes_id) select ?, id from processes',
       [contest.id],
     );
-    const res = await server.app.inject({
-      method: 'POST',
-      url: `/api/generateAgentKey/${team.id}`,
-      headers: { authorization: `Bearer ${adminToken}` },
-    });
-    key = res.json().data.key;
+    key = await generateAgentKey(server.app, adminToken, team.id);
   });
 
   afterAll(async () => {
@@ -57,15 +54,7 @@ describe('agent against the real server', () => {
     await server?.close();
   });
 
-  const counts = async () => {
-    const rows = await server.orm.em
-      .fork()
-      .execute<Array<{ n: number; total: number }>>(
-        'select (select count(*) from attempts where teams_id = ?) as n, (select number_attempts from teams where id = ?) as total',
-        [team.id, team.id],
-      );
-    return { rows: Number(rows[0]!.n), count: Number(rows[0]!.total) };
-  };
+  const counts = () => attemptCounts(server.orm, team.id);
 
   it('kills a blocked process within 2 seconds and counts it once, live on the board', async () => {
     const screen = await connectSocket(server.url, adminToken, [LEVELS.avanzado]);

@@ -168,3 +168,29 @@ export function collect<E extends keyof ServerToClientEvents>(socket: BoardSocke
   socket.on(event, ((payload: Parameters<ServerToClientEvents[E]>[0]) => seen.push(payload)) as never);
   return seen;
 }
+
+/** Attempt rows of a team and its `number_attempts`, read straight from the database. */
+export async function attemptCounts(orm: MikroORM, teamId: number): Promise<{ rows: number; count: number }> {
+  const rows = await orm.em
+    .fork()
+    .execute<Array<{ n: number; total: number }>>(
+      'select (select count(*) from attempts where teams_id = ?) as n, (select number_attempts from teams where id = ?) as total',
+      [teamId, teamId],
+    );
+  return { rows: Number(rows[0]!.n), count: Number(rows[0]!.total) };
+}
+
+/** Generates a team's agent key through the API as an admin; answers the key. */
+export async function generateAgentKey(
+  app: FastifyInstance,
+  adminToken: string,
+  teamId: number,
+): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/generateAgentKey/${teamId}`,
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
+  if (res.statusCode !== 200) throw new Error(`generateAgentKey ${teamId}: ${res.statusCode} ${res.body}`);
+  return res.json().data.key as string;
+}
