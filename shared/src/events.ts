@@ -26,6 +26,7 @@ export const EVENTS = {
   teamUpdated: 'team.updated',
   teamRemoved: 'team.removed',
   boardReset: 'board.reset',
+  catalogChanged: 'catalog.changed',
 } as const;
 
 /** Server-to-client events, typed for `socket.io` and `socket.io-client`. */
@@ -34,6 +35,8 @@ export interface ServerToClientEvents {
   'team.removed': (payload: TeamRemovedPayload) => void;
   /** A catalogue changed: refetch the snapshot. */
   'board.reset': () => void;
+  /** An admin changed a catalogue: open screens of it refetch their list. */
+  'catalog.changed': (payload: CatalogChangedPayload) => void;
 }
 
 /** Client-to-server events: none yet; rooms are chosen in the handshake. */
@@ -51,3 +54,25 @@ export interface SocketAuth {
 
 /** Room of the sockets following one level. */
 export const levelRoom = (levelsId: number): string => `level:${levelsId}`;
+
+/** Catalogues whose screens refresh on `catalog.changed`. */
+export const CATALOGS = [
+  'contests',
+  'levels',
+  'schools',
+  'departaments',
+  'careers',
+  'coaches',
+  'processes',
+  'contest_processes',
+  'teams',
+  'members',
+  'exercises',
+  'users',
+] as const;
+export type CatalogName = (typeof CATALOGS)[number];
+
+/** Payload of `catalog.changed`: which catalogue an admin changed, so open screens of it refetch. */
+export interface CatalogChangedPayload {
+  catalog: CatalogName;
+}

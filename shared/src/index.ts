@@ -6,3 +6,5 @@ export * from './schemas/api.js';
 export * from './schemas/auth.js';
 export * from './schemas/board.js';
 export * from './schemas/agent.js';
+export * from './schemas/catalogs.js';
+export * from './common-processes.js';

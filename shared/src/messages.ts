@@ -41,6 +41,31 @@ export const MESSAGES = {
   // Agent (DESIGN.md section 6)
   agentKeyInvalid: 'Clave de agente no válida o revocada.',
   agentKeyGenerated: 'Clave del agente generada. Guárdela: no se volverá a mostrar.',
+  // Catalogues (SPEC.md section 8)
+  schoolCreateFailed: 'Hubo un problema al registrar la escuela. Intente de nuevo.',
+  schoolUpdateFailed: 'Ocurrió un problema al actualizar la escuela. Inténtalo de nuevo.',
+  processCreateFailed: 'Hubo un problema al registrar el proceso. Intente de nuevo.',
+  processUpdateFailed: 'Ocurrió un problema al actualizar el proceso. Inténtalo de nuevo.',
+  processesAssignFailed: 'Hubo un problema al registrar los procesos',
+  membersCreateFailed: 'Hubo un problema al registrar a los integrantes',
+  userCreateFailed: 'Hubo un problema al registrar el usuario. Intente de nuevo.',
+  userUpdateFailed: 'Ocurrió un problema al actualizar el usuario. Inténtalo de nuevo.',
+  exerciseUpdateFailed: 'Ocurrió un problema al actualizar los ejercicios. Inténtalo de nuevo.',
+  noProcesses: 'No se encontraron procesos.',
+  noParticipants: 'No se encontraron participantes.',
+  noExercises: 'No se encontraron ejercicios registrados.',
+  confirmDeleteTitle: '¿Está seguro?',
+  confirmDeleteText: 'El dato se eliminará y no podrá recuperarse.',
+  selectedPrefix: 'Seleccionaste: ',
 } as const;
+
+/**
+ * The generic create / update failure of SPEC.md section 8 ('Hubo un problema al registrar/actualizar
+ * el {thing}. Intente de nuevo.'), for catalogues without a text of their own. `thing` carries its
+ * article, e.g. 'el concurso', 'la carrera'.
+ */
+export function saveFailedMessage(mode: 'create' | 'update', thing: string): string {
+  return `Hubo un problema al ${mode === 'create' ? 'registrar' : 'actualizar'} ${thing}. Intente de nuevo.`;
+}
 
 export type MessageKey = keyof typeof MESSAGES;

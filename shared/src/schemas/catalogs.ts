@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { DEPARTAMENT_TYPES, EDUCATION_LEVELS } from '../constants.js';
+import { MESSAGES } from '../messages.js';
+import { idSchema, requiredText } from './common.js';
+
+/**
+ * Inputs and rows of the first catalogues (SPEC.md sections 3, 5 and 7): contests, levels, schools,
+ * departaments, careers, coaches and processes. The web's forms and the server's routes validate with
+ * these same schemas; required fields answer 'Este campo es requerido' (SPEC.md section 5).
+ */
+
+/** A required id chosen in a select: empty, missing or 0 is 'Este campo es requerido'. */
+export const requiredIdSchema = z.coerce
+  .number({ error: MESSAGES.required })
+  .int({ error: MESSAGES.required })
+  .positive({ error: MESSAGES.required });
+
+/** `YYYY-MM-DD`, a real calendar date. */
+export const isoDateSchema = z
+  .string({ error: MESSAGES.required })
+  .trim()
+  .min(1, { error: MESSAGES.required })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Fecha no válida (AAAA-MM-DD)' })
+  .refine(
+    (value) =>
+      !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
+      new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
+    {
+      error: 'Fecha no válida (AAAA-MM-DD)',
+    },
+  );
+
+/**
+ * The university term of a date (DESIGN.md section 3): the year plus `A` (January to June) or `B`
+ * (July to December). `date` is `YYYY-MM-DD`.
+ */
+export function calendarOf(date: string): string {
+  const month = Number(date.slice(5, 7));
+  return `${date.slice(0, 4)}${month <= 6 ? 'A' : 'B'}`;
+}
+
+/** A calendar like `2026B`. */
+export const calendarSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{4}[AB]$/, { error: 'Calendario no válido (p. ej. 2026B)' });
+
+const withId = <T extends z.ZodRawShape>(shape: T) => z.object({ id: idSchema, ...shape });
+
+// Contests ------------------------------------------------------------------------------------
+/** `POST /api/createContest` `{calendar?, date}`: the server derives `calendar` when it is missing. */
+export const contestInputSchema = z.object({ calendar: calendarSchema.optional(), date: isoDateSchema });
+export const contestUpdateSchema = withId(contestInputSchema.shape);
+export type ContestInput = z.infer<typeof contestInputSchema>;
+export const contestRowSchema = z.object({ id: z.number().int(), calendar: z.string(), date: z.string() });
+export type ContestRow = z.infer<typeof contestRowSchema>;
+
+// Levels --------------------------------------------------------------------------------------
+export const levelInputSchema = z.object({ level: requiredText(100) });
+export const levelUpdateSchema = withId(levelInputSchema.shape);
+export type LevelInput = z.infer<typeof levelInputSchema>;
+export const levelRowSchema = z.object({ id: z.number().int(), level: z.string() });
+export type LevelRow = z.infer<typeof levelRowSchema>;
+
+// Schools -------------------------------------------------------------------------------------
+export const schoolInputSchema = z.object({ name: requiredText() });
+export const schoolUpdateSchema = withId(schoolInputSchema.shape);
+export type SchoolInput = z.infer<typeof schoolInputSchema>;
+export const schoolRowSchema = z.object({ id: z.number().int(), name: z.string() });
+export type SchoolRow = z.infer<typeof schoolRowSchema>;
+
+// Departaments --------------------------------------------------------------------------------
+/** `type`: 0 Interno, 1 Externo (SPEC.md section 2: TIPO). */
+export const departamentTypeSchema = z.coerce
+  .number({ error: MESSAGES.required })
+  .int()
+  .refine((v) => v === DEPARTAMENT_TYPES.internal || v === DEPARTAMENT_TYPES.external, {
+    error: 'Seleccione Interno o Externo',
+  });
+export const departamentInputSchema = z.object({
+  name: requiredText(),
+  type: departamentTypeSchema,
+  schools_id: requiredIdSchema,
+});
+export const departamentUpdateSchema = withId(departamentInputSchema.shape);
+export type DepartamentInput = z.infer<typeof departamentInputSchema>;
+export const departamentRowSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  type: z.number().int(),
+  schools_id: z.number().int(),
+  school: z.object({ id: z.number().int(), name: z.string() }),
+});
+export type DepartamentRow = z.infer<typeof departamentRowSchema>;
+
+// Careers -------------------------------------------------------------------------------------
+export const careerInputSchema = z.object({ name: requiredText(), departaments_id: requiredIdSchema });
+export const careerUpdateSchema = withId(careerInputSchema.shape);
+export type CareerInput = z.infer<typeof careerInputSchema>;
+export const careerRowSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  departaments_id: z.number().int(),
+  departament: z.object({ id: z.number().int(), name: z.string() }),
+});
+export type CareerRow = z.infer<typeof careerRowSchema>;
+
+// Coaches -------------------------------------------------------------------------------------
+export const educationalLevelSchema = z.enum(EDUCATION_LEVELS, { error: MESSAGES.required });
+export const coachInputSchema = z.object({ name: requiredText(), educationalLevel: educationalLevelSchema });
+export const coachUpdateSchema = withId(coachInputSchema.shape);
+export type CoachInput = z.infer<typeof coachInputSchema>;
+export const coachRowSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  educationalLevel: z.string(),
+});
+export type CoachRow = z.infer<typeof coachRowSchema>;
+
+// Processes -----------------------------------------------------------------------------------
+/**
+ * A forbidden executable's file name (`Discord.exe`, `firefox`): no folders, no control characters.
+ * Unique ignoring case (the server answers 409 for a clash).
+ */
+export const processNameSchema = requiredText().refine((v) => !/[\\/:*?"<>|\u0000-\u001f]/.test(v), {
+  error: 'Escriba solo el nombre del ejecutable, sin carpetas (p. ej. Discord.exe)',
+});
+export const processInputSchema = z.object({ name: processNameSchema });
+export const processUpdateSchema = withId(processInputSchema.shape);
+export type ProcessInput = z.infer<typeof processInputSchema>;
+export const processRowSchema = z.object({ id: z.number().int(), name: z.string() });
+export type ProcessRow = z.infer<typeof processRowSchema>;
+
+/** `POST /api/createBlockedProcessForContest`: replaces the contest's blocked set (no validation rule in the spec beyond ids). */
+export const blockedProcessesInputSchema = z.object({
+  contests_id: requiredIdSchema,
+  processes_id: z.array(requiredIdSchema).max(1000),
+});
+export type BlockedProcessesInput = z.infer<typeof blockedProcessesInputSchema>;
+
+/** One row of `GET /api/processContest/{contestId}`: SPEC.md section 7 reads `processes.name`. */
+export const contestProcessRowSchema = z.object({
+  id: z.number().int(),
+  contests_id: z.number().int(),
+  processes_id: z.number().int(),
+  processes: z.object({ id: z.number().int(), name: z.string() }),
+});
+export type ContestProcessRow = z.infer<typeof contestProcessRowSchema>;
+
+/** `POST /api/addCommonProcesses` answer: how many of the ready catalogue were added. */
+export const commonProcessesResultSchema = z.object({ added: z.number().int(), skipped: z.number().int() });
