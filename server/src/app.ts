@@ -23,6 +23,13 @@ import authRoutes from './modules/auth/auth.routes.js';
 import boardRoutes from './modules/board/board.routes.js';
 import agentRoutes from './modules/agent/agent.routes.js';
 import healthRoutes from './modules/health/health.routes.js';
+import contestsRoutes from './modules/contests/contests.routes.js';
+import levelsRoutes from './modules/levels/levels.routes.js';
+import schoolsRoutes from './modules/schools/schools.routes.js';
+import departamentsRoutes from './modules/departaments/departaments.routes.js';
+import careersRoutes from './modules/careers/careers.routes.js';
+import coachesRoutes from './modules/coaches/coaches.routes.js';
+import processesRoutes from './modules/processes/processes.routes.js';
 import './plugins/access.js';
 
 /** Where `npm run build -w web` writes the client. */
@@ -93,6 +100,13 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
       });
       await api.register(boardRoutes);
       await api.register(agentRoutes);
+      await api.register(contestsRoutes);
+      await api.register(levelsRoutes);
+      await api.register(schoolsRoutes);
+      await api.register(departamentsRoutes);
+      await api.register(careersRoutes);
+      await api.register(coachesRoutes);
+      await api.register(processesRoutes);
     },
     { prefix: '/api' },
   );

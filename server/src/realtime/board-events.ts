@@ -1,4 +1,4 @@
-import { levelRoom, type BoardTeam, type TeamRemovedPayload } from '@concurso/shared';
+import { levelRoom, type BoardTeam, type CatalogName, type TeamRemovedPayload } from '@concurso/shared';
 import type { BoardServer } from './socket.js';
 
 /**
@@ -17,4 +17,9 @@ export function emitTeamRemoved(io: BoardServer, payload: TeamRemovedPayload): v
 /** Tells every screen to refetch its snapshot (a catalogue changed). */
 export function emitBoardReset(io: BoardServer): void {
   io.emit('board.reset');
+}
+
+/** Tells every open screen that `catalog` changed, so lists and selects of it refetch. */
+export function emitCatalogChanged(io: BoardServer, catalog: CatalogName): void {
+  io.emit('catalog.changed', { catalog });
 }

@@ -1,0 +1,42 @@
+import { coachInputSchema, coachRowSchema, coachUpdateSchema, type CoachRow } from '@concurso/shared';
+import { Coach } from '../../db/entities/index.js';
+import { catalogRoutes, countWhere, plural } from '../catalogs/catalog-routes.js';
+
+const toRow = (c: { id: number; name: string; educationalLevel: string }): CoachRow => ({
+  id: c.id,
+  name: c.name,
+  educationalLevel: c.educationalLevel,
+});
+
+/** Coaches (SPEC.md sections 2, 3, 7): `getCoaches`, `createCoach {name, educationalLevel}`, `updateCoach`, `deleteCoach/{id}`. */
+export default catalogRoutes({
+  catalog: 'coaches',
+  routes: { list: 'getCoaches', create: 'createCoach', update: 'updateCoach', remove: 'deleteCoach' },
+  tag: 'coaches',
+  thing: 'el coach',
+  inputSchema: coachInputSchema,
+  updateSchema: coachUpdateSchema,
+  rowSchema: coachRowSchema,
+  async list(em) {
+    return (await em.find(Coach, {}, { orderBy: { id: 'asc' } })).map(toRow);
+  },
+  async create(em, input) {
+    const coach = em.create(Coach, input);
+    await em.flush();
+    return toRow(coach);
+  },
+  async update(em, id, input) {
+    const coach = await em.findOne(Coach, id);
+    if (!coach) return null;
+    em.assign(coach, input);
+    await em.flush();
+    return toRow(coach);
+  },
+  async inUse(em, id) {
+    const n = await countWhere(em, 'teams', 'coaches_id', id);
+    return n > 0 ? `No se puede eliminar el coach: lo usan ${plural(n, 'equipo', 'equipos')}.` : null;
+  },
+  async remove(em, id) {
+    return (await em.nativeDelete(Coach, { id })) > 0;
+  },
+});
