@@ -30,6 +30,11 @@ import departamentsRoutes from './modules/departaments/departaments.routes.js';
 import careersRoutes from './modules/careers/careers.routes.js';
 import coachesRoutes from './modules/coaches/coaches.routes.js';
 import processesRoutes from './modules/processes/processes.routes.js';
+import teamsRoutes from './modules/teams/teams.routes.js';
+import membersRoutes from './modules/members/members.routes.js';
+import usersRoutes from './modules/users/users.routes.js';
+import exercisesRoutes from './modules/exercises/exercises.routes.js';
+import fastifyMultipart from '@fastify/multipart';
 import './plugins/access.js';
 
 /** Where `npm run build -w web` writes the client. */
@@ -67,6 +72,7 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
       message: context.statusCode === 429 ? MESSAGES.loginRateLimited : MESSAGES.tooManyRequests,
     }),
   });
+  await app.register(fastifyMultipart, { limits: { fileSize: config.maxUploadBytes, files: 1 } });
   await app.register(fastifySwagger, {
     openapi: {
       info: {
@@ -107,6 +113,10 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
       await api.register(careersRoutes);
       await api.register(coachesRoutes);
       await api.register(processesRoutes);
+      await api.register(teamsRoutes);
+      await api.register(membersRoutes);
+      await api.register(usersRoutes);
+      await api.register(exercisesRoutes, { dataDir: config.dataDir, maxUploadBytes: config.maxUploadBytes });
     },
     { prefix: '/api' },
   );

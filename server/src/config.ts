@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_MAX_UPLOAD_BYTES } from '@concurso/shared';
 
 /**
  * Settings of DESIGN.md section 7, read from the environment; every variable is optional.
@@ -26,6 +27,8 @@ export interface AppConfig {
   webDistDir?: string;
   /** Login attempts per client address per minute. */
   loginRateLimitMax: number;
+  /** Most bytes of an uploaded exercise PDF (`MAX_UPLOAD_BYTES`, default 20 MB). */
+  maxUploadBytes: number;
 }
 
 export const DEFAULT_DATABASE_URL = 'mysql://root@127.0.0.1:3306/concurso';
@@ -63,6 +66,7 @@ export function loadConfig(
     adminPassword: env.ADMIN_PASSWORD || undefined,
     logLevel: env.LOG_LEVEL || 'info',
     loginRateLimitMax: Number(env.LOGIN_RATE_LIMIT_MAX ?? 10),
+    maxUploadBytes: Number(env.MAX_UPLOAD_BYTES ?? DEFAULT_MAX_UPLOAD_BYTES),
     ...overrides,
   };
 }

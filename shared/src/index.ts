@@ -8,3 +8,4 @@ export * from './schemas/board.js';
 export * from './schemas/agent.js';
 export * from './schemas/catalogs.js';
 export * from './common-processes.js';
+export * from './schemas/teams.js';

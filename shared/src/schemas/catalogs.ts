@@ -122,9 +122,13 @@ export type CoachRow = z.infer<typeof coachRowSchema>;
  * A forbidden executable's file name (`Discord.exe`, `firefox`): no folders, no control characters.
  * Unique ignoring case (the server answers 409 for a clash).
  */
-export const processNameSchema = requiredText().refine((v) => !/[\\/:*?"<>|\u0000-\u001f]/.test(v), {
-  error: 'Escriba solo el nombre del ejecutable, sin carpetas (p. ej. Discord.exe)',
-});
+export const processNameSchema = requiredText().refine(
+  // eslint-disable-next-line no-control-regex
+  (v) => !/[\\/:*?"<>|\u0000-\u001f]/.test(v),
+  {
+    error: 'Escriba solo el nombre del ejecutable, sin carpetas (p. ej. Discord.exe)',
+  },
+);
 export const processInputSchema = z.object({ name: processNameSchema });
 export const processUpdateSchema = withId(processInputSchema.shape);
 export type ProcessInput = z.infer<typeof processInputSchema>;

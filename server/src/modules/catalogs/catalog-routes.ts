@@ -16,7 +16,7 @@ export const WRITERS = [USER_TYPES.admin] as const;
  * DESIGN.md section 4 says. Each resource module describes itself with one of these; the shapes come
  * from the shared zod schemas, so validation, serialization and OpenAPI agree with the web.
  */
-export interface CatalogResource<Row, Input extends object> {
+export interface CatalogResource<Row, Input extends object, Snapshot = never> {
   /** Sent in `catalog.changed` after every write. */
   catalog: CatalogName;
   /** Route names: e.g. `{ list: 'getSchools', create: 'createSchool', update: 'updateSchool', remove: 'deleteSchool' }`. */
@@ -39,6 +39,17 @@ export interface CatalogResource<Row, Input extends object> {
   remove(em: EntityManager, id: number): Promise<boolean>;
   /** True when a change can alter the live board (e.g. which contest is current). */
   resetsBoard?: boolean;
+  /** Reads what `afterCommit` needs to know of a row before an update or delete changes it. */
+  snapshot?(em: EntityManager, id: number): Promise<Snapshot | null>;
+  /** Runs once the write has committed, e.g. to push board rows (the catalogue event is sent anyway). */
+  afterCommit?(app: FastifyInstance, change: CatalogChange<Snapshot>): Promise<void>;
+}
+
+/** What changed, for `afterCommit`: `before` is the `snapshot` taken before an update or delete. */
+export interface CatalogChange<Snapshot> {
+  kind: 'create' | 'update' | 'remove';
+  id: number;
+  before: Snapshot | null;
 }
 
 /** 'No se encontró la escuela.' */
@@ -51,8 +62,8 @@ function announce(app: FastifyInstance, resource: { catalog: CatalogName; resets
 }
 
 /** Registers the four calls of a catalogue on `app` (inside the `/api` prefix). */
-export function catalogRoutes<Row, Input extends object>(
-  resource: CatalogResource<Row, Input>,
+export function catalogRoutes<Row extends { id: number }, Input extends object, Snapshot = never>(
+  resource: CatalogResource<Row, Input, Snapshot>,
 ): FastifyPluginAsyncZod {
   return async (plugin) => {
     const app = plugin.withTypeProvider<ZodTypeProvider>();
@@ -85,6 +96,7 @@ export function catalogRoutes<Row, Input extends object>(
       async (request) => {
         const row = await app.orm.em.transactional((em) => resource.create(em, request.body as Input));
         announce(app, resource);
+        await resource.afterCommit?.(app, { kind: 'create', id: row.id, before: null });
         return { success: true as const, data: row, message: MESSAGES.created };
       },
     );
@@ -102,9 +114,14 @@ export function catalogRoutes<Row, Input extends object>(
       },
       async (request) => {
         const { id, ...input } = request.body as Input & { id: number };
-        const row = await app.orm.em.transactional((em) => resource.update(em, id, input as Input));
+        let before: Snapshot | null = null;
+        const row = await app.orm.em.transactional(async (em) => {
+          before = (await resource.snapshot?.(em, id)) ?? null;
+          return resource.update(em, id, input as Input);
+        });
         if (row === null) throw new HttpError(404, notFoundMessage(thing));
         announce(app, resource);
+        await resource.afterCommit?.(app, { kind: 'update', id, before });
         return { success: true as const, data: row, message: MESSAGES.saved };
       },
     );
@@ -122,12 +139,15 @@ export function catalogRoutes<Row, Input extends object>(
       },
       async (request) => {
         const { id } = request.params;
+        let before: Snapshot | null = null;
         await app.orm.em.transactional(async (em) => {
           const reason = await resource.inUse(em, id);
           if (reason) throw new HttpError(409, reason);
+          before = (await resource.snapshot?.(em, id)) ?? null;
           if (!(await resource.remove(em, id))) throw new HttpError(404, notFoundMessage(thing));
         });
         announce(app, resource);
+        await resource.afterCommit?.(app, { kind: 'remove', id, before });
         return { success: true as const, message: MESSAGES.deleted };
       },
     );

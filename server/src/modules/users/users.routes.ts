@@ -1,0 +1,105 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  MESSAGES,
+  USER_TYPES,
+  idParamsSchema,
+  okEnvelope,
+  userInputSchema,
+  userRowSchema,
+  userUpdateSchema,
+} from '@concurso/shared';
+import { HttpError } from '../../lib/http-error.js';
+import { emitCatalogChanged } from '../../realtime/board-events.js';
+import { userRoom } from '../../realtime/socket.js';
+import { createUser, deleteUser, listUsers, updateUser } from './users.service.js';
+
+const ADMIN = [USER_TYPES.admin] as const;
+const LISTS = [
+  ['getUsersAdmin', USER_TYPES.admin, 'Usuarios administradores'],
+  ['getUsersJuecez', USER_TYPES.judge, 'Usuarios jueces'],
+  ['getUsersParticipants', USER_TYPES.participant, 'Usuarios participantes'],
+] as const;
+
+/**
+ * Users of the three types (SPEC.md sections 2, 3, 7; DESIGN.md section 5), admin only. Passwords are
+ * written only: no answer ever carries one.
+ */
+const usersRoutes: FastifyPluginAsyncZod = async (app) => {
+  for (const [path, type, summary] of LISTS) {
+    /** `GET /api/getUsersAdmin | getUsersJuecez | getUsersParticipants`: `{id, name, username, types_users_id}` rows. */
+    app.get(
+      `/${path}`,
+      {
+        config: { access: ADMIN },
+        schema: { tags: ['usuarios'], summary, response: { 200: okEnvelope(z.array(userRowSchema)) } },
+      },
+      async () => ({ success: true as const, data: await listUsers(app.orm.em, type), message: '' }),
+    );
+  }
+
+  /** `POST /api/createUser {name, username, password (staff), types_users_id}`; 409 for a taken username. */
+  app.post(
+    '/createUser',
+    {
+      config: { access: ADMIN },
+      schema: {
+        tags: ['usuarios'],
+        summary: 'Registra un usuario',
+        body: userInputSchema,
+        response: { 200: okEnvelope(userRowSchema) },
+      },
+    },
+    async (request) => {
+      const data = await app.orm.em.transactional((em) => createUser(em, request.body));
+      emitCatalogChanged(app.io, 'users');
+      return { success: true as const, data, message: MESSAGES.created };
+    },
+  );
+
+  /** `POST /api/updateUser {id, name, username, password?, types_users_id}`: an empty password keeps the current one. */
+  app.post(
+    '/updateUser',
+    {
+      config: { access: ADMIN },
+      schema: {
+        tags: ['usuarios'],
+        summary: 'Actualiza un usuario',
+        body: userUpdateSchema,
+        response: { 200: okEnvelope(userRowSchema) },
+      },
+    },
+    async (request) => {
+      const { id, ...input } = request.body;
+      const data = await app.orm.em.transactional((em) => updateUser(em, id, input));
+      if (!data) throw new HttpError(404, 'No se encontró el usuario.');
+      emitCatalogChanged(app.io, 'users');
+      return { success: true as const, data, message: MESSAGES.saved };
+    },
+  );
+
+  /** `GET /api/deleteUser/{id}`: not oneself, not the last admin (409); the user's sessions and sockets end. */
+  app.get(
+    '/deleteUser/:id',
+    {
+      config: { access: ADMIN },
+      schema: {
+        tags: ['usuarios'],
+        summary: 'Elimina un usuario',
+        params: idParamsSchema,
+        response: { 200: z.object({ success: z.literal(true), message: z.string() }) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const removed = await app.orm.em.transactional((em) => deleteUser(em, id, request.staff!.id));
+      if (!removed) throw new HttpError(404, 'No se encontró el usuario.');
+      // Their tokens already fail the guard (the user is gone); open sockets close now.
+      app.io.in(userRoom(id)).disconnectSockets(true);
+      emitCatalogChanged(app.io, 'users');
+      return { success: true as const, message: MESSAGES.deleted };
+    },
+  );
+};
+
+export default usersRoutes;

@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { LEVELS, MESSAGES, USER_TYPES } from '@concurso/shared';
+import {
+  createTeam,
+  createUser,
+  generateAgentKey,
+  login,
+  startTestServer,
+  type TestServer,
+} from './helpers.js';
+
+/** A small valid PDF (one empty page). */
+function pdf(text = 'Ejercicio'): Buffer {
+  return Buffer.from(
+    `%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj ` +
+      `3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]>>endobj\n% ${text}\ntrailer<</Root 1 0 R>>\n%%EOF\n`,
+  );
+}
+
+/** Exercise PDFs (SPEC.md sections 2, 3, 7): upload checks, storage, replacement, access. */
+describe('exercises', () => {
+  let server: TestServer;
+  let admin: string;
+  let judge: string;
+  let contest: number;
+
+  const upload = (
+    url: string,
+    fields: Record<string, string>,
+    file?: { name: string; data: Buffer },
+    token = admin,
+  ) => {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    if (file)
+      form.append('path', new Blob([new Uint8Array(file.data)], { type: 'application/pdf' }), file.name);
+    return fetch(`${server.url}${url}`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${token}` },
+    });
+  };
+  const storedFiles = async () =>
+    readdir(path.join(server.config.dataDir, 'exercises')).catch(() => [] as string[]);
+  /** `token` null: anonymous. */
+  const get = (url: string, token: string | null = admin) =>
+    server.app.inject({ method: 'GET', url, headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+  beforeAll(async () => {
+    server = await startTestServer({ maxUploadBytes: 64 * 1024 });
+    await createUser(server.orm, USER_TYPES.admin, 'admin_ex', 'clave-admin');
+    await createUser(server.orm, USER_TYPES.judge, 'juez_ex', 'clave-juez');
+    admin = await login(server.app, 'admin_ex', 'clave-admin');
+    judge = await login(server.app, 'juez_ex', 'clave-juez');
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/createContest',
+      payload: { date: '2026-11-21' },
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    contest = res.json().data.id;
+  });
+  afterAll(async () => server?.close());
+
+  let exerciseId: number;
+
+  it('stores a PDF under a generated name in the current contest and lists it', async () => {
+    const res = await upload(
+      '/api/createExercise',
+      { levels_id: String(LEVELS.basico) },
+      {
+        name: 'Problema A.pdf',
+        data: pdf('A'),
+      },
+    );
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({
+      success: true,
+      message: MESSAGES.created,
+      data: {
+        original_name: 'Problema A.pdf',
+        levels_id: LEVELS.basico,
+        contests_id: contest,
+        level: { level: 'Básico' },
+        contest: { calendar: '2026B' },
+      },
+    });
+    expect(body.data.path).toMatch(/^[0-9a-f]{32}\.pdf$/);
+    exerciseId = body.data.id;
+    expect(await storedFiles()).toEqual([body.data.path]);
+
+    const combo = await get(`/api/exercisesCombo/${contest}/${LEVELS.basico}`, judge);
+    expect(combo.json().data).toEqual([{ id: exerciseId, name: 'Problema A.pdf' }]);
+    expect((await get(`/api/exercisesCombo/${contest}/${LEVELS.avanzado}`)).json().data).toEqual([]);
+    const list = await get('/api/getExercises', judge);
+    expect(list.json().data).toHaveLength(1);
+  });
+
+  it('serves the PDF only to signed-in staff', async () => {
+    const res = await get(`/api/exercisePdf/${exerciseId}`, judge);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.rawPayload.equals(pdf('A'))).toBe(true);
+    expect((await get(`/api/exercisePdf/${exerciseId}`, null)).statusCode).toBe(401);
+    expect((await server.app.inject({ method: 'GET', url: `/exercises/${exerciseId}` })).body).not.toContain(
+      '%PDF',
+    );
+  });
+
+  it('refuses a renamed text file with 415 and leaves no file', async () => {
+    const before = await storedFiles();
+    const res = await upload(
+      '/api/createExercise',
+      { levels_id: '1' },
+      { name: 'trampa.pdf', data: Buffer.from('hola, no soy un PDF') },
+    );
+    expect(res.status).toBe(415);
+    expect((await res.json()).message).toBe('El archivo no es un PDF válido.');
+    const notPdfName = await upload(
+      '/api/createExercise',
+      { levels_id: '1' },
+      { name: 'problema.txt', data: pdf() },
+    );
+    expect(notPdfName.status).toBe(415);
+    expect(await storedFiles()).toEqual(before);
+  });
+
+  it('refuses an oversize upload with 413 and leaves no file', async () => {
+    const before = await storedFiles();
+    const big = Buffer.concat([pdf(), Buffer.alloc(100 * 1024, 0x20)]);
+    const res = await upload('/api/createExercise', { levels_id: '1' }, { name: 'grande.pdf', data: big });
+    expect(res.status).toBe(413);
+    expect((await res.json()).message).toMatch(/límite/);
+    expect(await storedFiles()).toEqual(before);
+  });
+
+  it('answers 422 for a missing file or level and writes nothing', async () => {
+    const noFile = await upload('/api/createExercise', { levels_id: '1' });
+    expect(noFile.status).toBe(422);
+    expect((await noFile.json()).errors).toEqual({ path: [MESSAGES.required] });
+    const before = await storedFiles();
+    const noLevel = await upload('/api/createExercise', {}, { name: 'b.pdf', data: pdf('B') });
+    expect(noLevel.status).toBe(422);
+    expect((await noLevel.json()).errors.levels_id).toEqual([MESSAGES.required]);
+    expect(await storedFiles()).toEqual(before);
+    expect((await get('/api/getExercises')).json().data).toHaveLength(1);
+  });
+
+  it('answers 401 anonymous and 403 to judges on writes', async () => {
+    const res = await upload(
+      '/api/createExercise',
+      { levels_id: '1' },
+      { name: 'c.pdf', data: pdf() },
+      judge,
+    );
+    expect(res.status).toBe(403);
+    expect((await get(`/api/deleteExercise/${exerciseId}`, judge)).statusCode).toBe(403);
+    expect((await get('/api/getExercises', null)).statusCode).toBe(401);
+  });
+
+  it('replaces the file on update and deletes the old one after the commit', async () => {
+    const before = await storedFiles();
+    const res = await upload(
+      '/api/updateExercise',
+      { id: String(exerciseId), levels_id: String(LEVELS.intermedio) },
+      {
+        name: 'Problema A v2.pdf',
+        data: pdf('A2'),
+      },
+    );
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({
+      message: MESSAGES.saved,
+      data: { original_name: 'Problema A v2.pdf', levels_id: 2 },
+    });
+    const after = await storedFiles();
+    expect(after).toEqual([body.data.path]);
+    expect(after).not.toEqual(before);
+    // Without a file only the level changes.
+    const levelOnly = await upload('/api/updateExercise', { id: String(exerciseId), levels_id: '3' });
+    expect((await levelOnly.json()).data).toMatchObject({ levels_id: 3, path: body.data.path });
+    const missing = await upload(
+      '/api/updateExercise',
+      { id: '99999', levels_id: '1' },
+      { name: 'z.pdf', data: pdf() },
+    );
+    expect(missing.status).toBe(404);
+    expect(await storedFiles()).toEqual(after);
+  });
+
+  it("lets an agent read only its own contest and level's PDFs", async () => {
+    const team = await createTeam(server.orm, contest, LEVELS.avanzado);
+    const other = await createTeam(server.orm, contest, LEVELS.basico);
+    const key = await generateAgentKey(server.app, admin, team.id);
+    const otherKey = await generateAgentKey(server.app, admin, other.id);
+    const own = await server.app.inject({
+      method: 'GET',
+      url: '/api/agent/exercises',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(own.json().data).toEqual([{ id: exerciseId, name: 'Problema A v2.pdf' }]);
+    const pdfRes = await get(`/api/agent/exercises/${exerciseId}/pdf`, key);
+    expect(pdfRes.statusCode).toBe(200);
+    expect((await get(`/api/agent/exercises/${exerciseId}/pdf`, otherKey)).statusCode).toBe(404);
+    expect((await get(`/api/exercisePdf/${exerciseId}`, key)).statusCode).toBe(401);
+  });
+
+  it('deletes the exercise and its file', async () => {
+    expect((await get(`/api/deleteExercise/${exerciseId}`)).json()).toEqual({
+      success: true,
+      message: MESSAGES.deleted,
+    });
+    expect(await storedFiles()).toEqual([]);
+    expect((await get(`/api/deleteExercise/${exerciseId}`)).statusCode).toBe(404);
+    expect((await get(`/api/exercisePdf/${exerciseId}`)).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEVELS, MESSAGES, USER_TYPES } from '@concurso/shared';
+import {
+  collect,
+  connectSocket,
+  createUser,
+  login,
+  nextEvent,
+  startTestServer,
+  type TestServer,
+} from './helpers.js';
+
+/** Teams and members (SPEC.md sections 2, 3, 5, 7) and how the live boards follow them. */
+describe('teams and members', () => {
+  let server: TestServer;
+  let admin: string;
+  let judge: string;
+  let coach: number;
+  let career: number;
+  let contest: number;
+
+  const call = (method: 'GET' | 'POST', url: string, token: string | undefined, payload?: unknown) =>
+    server.app.inject({
+      method,
+      url,
+      payload: payload as object,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+  const ok = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
+    const res = await call(method, url, admin, payload);
+    if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+    return res.json().data;
+  };
+  const count = async (sql: string, params: unknown[] = []) =>
+    Number((await server.orm.em.fork().execute<Array<{ n: number }>>(sql, params))[0]!.n);
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    await createUser(server.orm, USER_TYPES.admin, 'admin_teams', 'clave-admin');
+    await createUser(server.orm, USER_TYPES.judge, 'juez_teams', 'clave-juez');
+    admin = await login(server.app, 'admin_teams', 'clave-admin');
+    judge = await login(server.app, 'juez_teams', 'clave-juez');
+  });
+  afterAll(async () => server?.close());
+
+  it('refuses a team while there is no contest', async () => {
+    coach = (
+      await ok('POST', '/api/createCoach', { name: 'Mtra. Sofía Ortega', educationalLevel: 'Maestría' })
+    ).id;
+    const res = await call('POST', '/api/createTeam', admin, {
+      name: 'Sin concurso',
+      levels_id: 1,
+      coaches_id: coach,
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe(MESSAGES.noCurrentContest);
+  });
+
+  it('creates a team in the current contest, lists it with embedded names, and pushes it to its level', async () => {
+    contest = (await ok('POST', '/api/createContest', { date: '2026-11-21' })).id;
+    const school = (await ok('POST', '/api/createSchool', { name: 'CUCEI' })).id;
+    const dep = (
+      await ok('POST', '/api/createDepartament', { name: 'Computación', type: 0, schools_id: school })
+    ).id;
+    career = (
+      await ok('POST', '/api/createCareer', { name: 'Ingeniería en Computación', departaments_id: dep })
+    ).id;
+
+    const screen = await connectSocket(server.url, judge, [LEVELS.intermedio]);
+    try {
+      const pushed = nextEvent(screen, 'team.updated');
+      const res = await call('POST', '/api/createTeam', admin, {
+        name: 'Los Lambdas',
+        levels_id: LEVELS.intermedio,
+        coaches_id: coach,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({
+        message: MESSAGES.created,
+        data: {
+          name: 'Los Lambdas',
+          contests_id: contest,
+          number_attempts: 0,
+          status_team: { id: 1, status: 'Activo' },
+          coach: { id: coach, name: 'Mtra. Sofía Ortega' },
+          level: { id: LEVELS.intermedio, level: 'Intermedio' },
+          contest: { id: contest, calendar: '2026B' },
+          has_agent_key: false,
+        },
+      });
+      expect(await pushed).toMatchObject({ name: 'Los Lambdas', levels_id: LEVELS.intermedio });
+    } finally {
+      screen.close();
+    }
+    const list = await call('GET', '/api/getTeams', judge);
+    expect(list.json().data.map((t: { name: string }) => t.name)).toEqual(['Los Lambdas']);
+  });
+
+  it('answers 422 per missing field, 409 for a name taken in the contest, 401 and 403', async () => {
+    for (const field of ['name', 'levels_id', 'coaches_id']) {
+      const body: Record<string, unknown> = { name: 'X', levels_id: 1, coaches_id: coach };
+      delete body[field];
+      const res = await call('POST', '/api/createTeam', admin, body);
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errors[field]).toEqual([MESSAGES.required]);
+    }
+    const dup = await call('POST', '/api/createTeam', admin, {
+      name: 'Los Lambdas',
+      levels_id: 1,
+      coaches_id: coach,
+    });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json().message).toContain('Los Lambdas');
+    expect((await call('GET', '/api/getTeams', undefined)).statusCode).toBe(401);
+    const judgeWrite = await call('POST', '/api/createTeam', judge, {
+      name: 'Y',
+      levels_id: 1,
+      coaches_id: coach,
+    });
+    expect(judgeWrite.statusCode).toBe(403);
+    expect(await count('select count(*) as n from teams')).toBe(1);
+  });
+
+  it('moves a team between level screens when its level changes', async () => {
+    const team = (await ok('GET', '/api/getTeams'))[0];
+    const oldLevel = await connectSocket(server.url, judge, [LEVELS.intermedio]);
+    const newLevel = await connectSocket(server.url, judge, [LEVELS.avanzado]);
+    try {
+      const removed = nextEvent(oldLevel, 'team.removed');
+      const added = nextEvent(newLevel, 'team.updated');
+      await ok('POST', '/api/updateTeam', {
+        id: team.id,
+        name: 'Los Lambdas',
+        levels_id: LEVELS.avanzado,
+        coaches_id: coach,
+      });
+      expect(await removed).toEqual({ id: team.id, levels_id: LEVELS.intermedio });
+      expect(await added).toMatchObject({ id: team.id, levels_id: LEVELS.avanzado, version: 2 });
+    } finally {
+      oldLevel.close();
+      newLevel.close();
+    }
+    const missing = await call('POST', '/api/updateTeam', admin, {
+      id: 99999,
+      name: 'Z',
+      levels_id: 1,
+      coaches_id: coach,
+    });
+    expect(missing.statusCode).toBe(404);
+  });
+
+  it('saves members all or none, lists them with career names, and refuses a code used in another team', async () => {
+    const team = (await ok('GET', '/api/getTeams'))[0];
+    const rows = [
+      { code: '219000001', name: 'Ana Sofía Pérez', semester: 5, teams_id: team.id, careers_id: career },
+      { code: '219000002', name: 'Luis Ángel Ruiz', semester: 7, teams_id: team.id, careers_id: career },
+      { code: '219000003', name: 'María José León', semester: 3, teams_id: team.id, careers_id: career },
+    ];
+    // One bad row: nothing is written.
+    const bad = await call('POST', '/api/createMember', admin, [rows[0], { ...rows[1], name: '' }, rows[2]]);
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors).toEqual({ '1.name': [MESSAGES.required] });
+    const badCareer = await call('POST', '/api/createMember', admin, [
+      rows[0],
+      { ...rows[1], careers_id: 99999 },
+    ]);
+    expect(badCareer.statusCode).toBe(422);
+    expect(await count('select count(*) as n from members')).toBe(0);
+
+    const saved = await call('POST', '/api/createMember', admin, rows);
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().message).toBe(MESSAGES.created);
+    const listed = await call('GET', `/api/getParticipantTeam/${team.id}`, judge);
+    expect(listed.json().data).toHaveLength(3);
+    expect(listed.json().data[0]).toMatchObject({
+      code: '219000001',
+      semester: 5,
+      careers_id: career,
+      career: { id: career, name: 'Ingeniería en Computación' },
+    });
+
+    const other = await ok('POST', '/api/createTeam', { name: 'Los Otros', levels_id: 1, coaches_id: coach });
+    const clash = await call('POST', '/api/createMember', admin, [
+      { code: '219000002', name: 'Otro', semester: 2, teams_id: other.id, careers_id: career },
+    ]);
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json().message).toContain('Los Lambdas');
+    expect(await count('select count(*) as n from members where teams_id = ?', [other.id])).toBe(0);
+
+    const one = listed.json().data[2].id;
+    expect((await call('GET', `/api/deleteMember/${one}`, judge)).statusCode).toBe(403);
+    expect((await call('GET', `/api/deleteMember/${one}`, admin)).json()).toEqual({
+      success: true,
+      message: MESSAGES.deleted,
+    });
+    expect((await call('GET', `/api/deleteMember/${one}`, admin)).statusCode).toBe(404);
+    expect((await call('GET', '/api/getParticipantTeam/99999', admin)).statusCode).toBe(404);
+  });
+
+  it('deletes a team with its members and attempts, and removes it from the boards', async () => {
+    const team = (await ok('GET', '/api/getTeams')).find((t: { name: string }) => t.name === 'Los Lambdas');
+    await server.orm.em
+      .fork()
+      .execute(
+        "insert into attempts (teams_id, contests_id, process, occurred_at, received_at, event_id) values (?, ?, 'x.exe', now(), now(), 'evt-00000001')",
+        [team.id, contest],
+      );
+    const screen = await connectSocket(server.url, judge, [LEVELS.avanzado]);
+    const seen = collect(screen, 'team.removed');
+    try {
+      const removed = nextEvent(screen, 'team.removed');
+      expect((await call('GET', `/api/deleteTeam/${team.id}`, admin)).json()).toEqual({
+        success: true,
+        message: MESSAGES.deleted,
+      });
+      expect(await removed).toEqual({ id: team.id, levels_id: LEVELS.avanzado });
+      expect(seen).toHaveLength(1);
+    } finally {
+      screen.close();
+    }
+    expect(await count('select count(*) as n from members where teams_id = ?', [team.id])).toBe(0);
+    expect(await count('select count(*) as n from attempts where teams_id = ?', [team.id])).toBe(0);
+    expect((await call('GET', `/api/deleteTeam/${team.id}`, admin)).statusCode).toBe(404);
+    // The coach is now free only once no team uses it: one team ('Los Otros') still does.
+    expect((await call('GET', `/api/deleteCoach/${coach}`, admin)).statusCode).toBe(409);
+  });
+});

@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES, USER_TYPES } from '@concurso/shared';
+import { connectSocket, createUser, login, startTestServer, type TestServer } from './helpers.js';
+
+/** Users of the three types (SPEC.md sections 2, 3, 7; DESIGN.md section 5). */
+describe('users', () => {
+  let server: TestServer;
+  let admin: string;
+  let adminId: number;
+  let judge: string;
+  const bodies: string[] = [];
+
+  const call = async (method: 'GET' | 'POST', url: string, token: string | undefined, payload?: unknown) => {
+    const res = await server.app.inject({
+      method,
+      url,
+      payload: payload as object,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+    bodies.push(res.body);
+    return res;
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    adminId = (await createUser(server.orm, USER_TYPES.admin, 'admin_users', 'clave-admin')).id;
+    await createUser(server.orm, USER_TYPES.judge, 'juez_users', 'clave-juez');
+    admin = await login(server.app, 'admin_users', 'clave-admin');
+    judge = await login(server.app, 'juez_users', 'clave-juez');
+  });
+  afterAll(async () => server?.close());
+
+  it('creates a judge who can then sign in, and lists users by type', async () => {
+    const res = await call('POST', '/api/createUser', admin, {
+      name: 'Mtro. Ricardo Salas',
+      username: 'rsalas',
+      password: 'juez-secreto-1',
+      types_users_id: USER_TYPES.judge,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      success: true,
+      message: MESSAGES.created,
+      data: { name: 'Mtro. Ricardo Salas', username: 'rsalas', types_users_id: USER_TYPES.judge },
+    });
+    expect(await login(server.app, 'rsalas', 'juez-secreto-1')).toBeTruthy();
+    const judges = await call('GET', '/api/getUsersJuecez', admin);
+    expect(judges.json().data.map((u: { username: string }) => u.username)).toEqual(['juez_users', 'rsalas']);
+    const admins = await call('GET', '/api/getUsersAdmin', admin);
+    expect(admins.json().data.map((u: { username: string }) => u.username)).toEqual(['admin_users']);
+  });
+
+  it('creates participants without a password; they cannot sign in', async () => {
+    const res = await call('POST', '/api/createUser', admin, {
+      name: 'Ana Torres',
+      username: 'atorres',
+      types_users_id: USER_TYPES.participant,
+    });
+    expect(res.statusCode).toBe(200);
+    const stored = await server.orm.em
+      .fork()
+      .execute<Array<{ password: string | null }>>("select password from users where username = 'atorres'");
+    expect(stored[0]!.password).toBeNull();
+    const list = await call('GET', '/api/getUsersParticipants', admin);
+    expect(list.json().data).toEqual([expect.objectContaining({ username: 'atorres' })]);
+    const signIn = await call('POST', '/api/auth/login', undefined, { username: 'atorres', password: 'x' });
+    expect(signIn.statusCode).toBe(403);
+  });
+
+  it('requires name, username, and a password for staff (422), writing nothing', async () => {
+    for (const [field, body] of [
+      ['name', { username: 'a1', password: 'abcdefgh1', types_users_id: 2 }],
+      ['username', { name: 'A', password: 'abcdefgh1', types_users_id: 2 }],
+      ['password', { name: 'A', username: 'a2', types_users_id: 2 }],
+    ] as const) {
+      const res = await call('POST', '/api/createUser', admin, body);
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errors[field]).toEqual([MESSAGES.required]);
+    }
+    const list = await call('GET', '/api/getUsersJuecez', admin);
+    expect(list.json().data).toHaveLength(2);
+  });
+
+  it('refuses a taken username with a message naming it', async () => {
+    const res = await call('POST', '/api/createUser', admin, {
+      name: 'Otro',
+      username: 'RSALAS',
+      password: 'abcdefgh1',
+      types_users_id: 2,
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe('El nombre de usuario "RSALAS" ya está en uso.');
+  });
+
+  it('updates without touching the password when it is empty, and changes it when given', async () => {
+    const user = (await call('GET', '/api/getUsersJuecez', admin)).json().data[1];
+    const keep = await call('POST', '/api/updateUser', admin, {
+      ...user,
+      name: 'Ricardo Salas',
+      password: '',
+    });
+    expect(keep.json()).toMatchObject({ message: MESSAGES.saved, data: { name: 'Ricardo Salas' } });
+    expect(await login(server.app, 'rsalas', 'juez-secreto-1')).toBeTruthy();
+    await call('POST', '/api/updateUser', admin, { ...user, password: 'nueva-clave-22' });
+    expect(await login(server.app, 'rsalas', 'nueva-clave-22')).toBeTruthy();
+    expect((await call('POST', '/api/updateUser', admin, { ...user, id: 99999 })).statusCode).toBe(404);
+  });
+
+  it('keeps the admin console for admins: 401 anonymous, 403 judges', async () => {
+    expect((await call('GET', '/api/getUsersAdmin', undefined)).statusCode).toBe(401);
+    for (const [method, url] of [
+      ['GET', '/api/getUsersAdmin'],
+      ['GET', '/api/getUsersJuecez'],
+      ['POST', '/api/createUser'],
+      ['GET', '/api/deleteUser/1'],
+    ] as const) {
+      expect(
+        (await call(method, url, judge, { name: 'x', username: 'y', types_users_id: 3 })).statusCode,
+      ).toBe(403);
+    }
+  });
+
+  it('refuses deleting oneself and the last administrator', async () => {
+    const self = await call('GET', `/api/deleteUser/${adminId}`, admin);
+    expect(self.statusCode).toBe(409);
+    expect(self.json().message).toBe('No puede eliminar su propia cuenta.');
+    const demote = await call('POST', '/api/updateUser', admin, {
+      id: adminId,
+      name: 'Admin',
+      username: 'admin_users',
+      types_users_id: USER_TYPES.judge,
+    });
+    expect(demote.statusCode).toBe(409);
+    expect(demote.json().message).toBe('No se puede quitar al último administrador.');
+  });
+
+  it('deleting a signed-in user ends their session and sockets', async () => {
+    const created = await call('POST', '/api/createUser', admin, {
+      name: 'Juez Temporal',
+      username: 'temporal',
+      password: 'temporal-123',
+      types_users_id: USER_TYPES.judge,
+    });
+    const id = created.json().data.id;
+    const token = await login(server.app, 'temporal', 'temporal-123');
+    const socket = await connectSocket(server.url, token);
+    const closed = new Promise<void>((resolve) => socket.once('disconnect', () => resolve()));
+    expect((await call('GET', `/api/deleteUser/${id}`, admin)).json()).toEqual({
+      success: true,
+      message: MESSAGES.deleted,
+    });
+    await closed;
+    expect((await call('POST', '/api/auth/me', token)).statusCode).toBe(401);
+    expect((await call('GET', `/api/deleteUser/${id}`, admin)).statusCode).toBe(404);
+  });
+
+  it('never answers a password or its hash', () => {
+    for (const body of bodies) {
+      expect(body).not.toMatch(/argon2|juez-secreto-1|nueva-clave-22|temporal-123/);
+      // A field error may name `password`; a value never comes back.
+      expect(body).not.toMatch(/"password":\s*"/);
+    }
+  });
+});
