@@ -3,5 +3,9 @@
  * Vitest and any bundler. Add a new one at the end.
  */
 import { Migration20261121000000 } from './Migration20261121000000.js';
+import { Migration20261121010000 } from './Migration20261121010000.js';
 
-export const migrationsList = [{ name: 'Migration20261121000000', class: Migration20261121000000 }];
+export const migrationsList = [
+  { name: 'Migration20261121000000', class: Migration20261121000000 },
+  { name: 'Migration20261121010000', class: Migration20261121010000 },
+];

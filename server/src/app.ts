@@ -19,6 +19,7 @@ import errorsPlugin from './plugins/errors.js';
 import guardPlugin from './plugins/guard.js';
 import webPlugin from './plugins/web.js';
 import socketPlugin from './realtime/socket.js';
+import agentPresencePlugin from './realtime/agent-presence.js';
 import authRoutes from './modules/auth/auth.routes.js';
 import boardRoutes from './modules/board/board.routes.js';
 import agentRoutes from './modules/agent/agent.routes.js';
@@ -94,6 +95,7 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
   await app.register(errorsPlugin);
   await app.register(guardPlugin);
   await app.register(socketPlugin, { redisUrl: config.redisUrl });
+  await app.register(agentPresencePlugin, { offlineAfterMs: config.agentOfflineAfterMs });
   await app.register(webPlugin, { root: config.webDistDir });
 
   // Routes.

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_MAX_UPLOAD_BYTES } from '@concurso/shared';
+import { AGENT_OFFLINE_AFTER_MS, DEFAULT_MAX_UPLOAD_BYTES } from '@concurso/shared';
 
 /**
  * Settings of DESIGN.md section 7, read from the environment; every variable is optional.
@@ -29,6 +29,8 @@ export interface AppConfig {
   loginRateLimitMax: number;
   /** Most bytes of an uploaded exercise PDF (`MAX_UPLOAD_BYTES`, default 20 MB). */
   maxUploadBytes: number;
+  /** An agent silent this long (ms) shows offline on the boards (`AGENT_OFFLINE_AFTER_MS`, default 30 s). */
+  agentOfflineAfterMs: number;
 }
 
 export const DEFAULT_DATABASE_URL = 'mysql://root@127.0.0.1:3306/concurso';
@@ -67,6 +69,7 @@ export function loadConfig(
     logLevel: env.LOG_LEVEL || 'info',
     loginRateLimitMax: Number(env.LOGIN_RATE_LIMIT_MAX ?? 10),
     maxUploadBytes: Number(env.MAX_UPLOAD_BYTES ?? DEFAULT_MAX_UPLOAD_BYTES),
+    agentOfflineAfterMs: Number(env.AGENT_OFFLINE_AFTER_MS ?? AGENT_OFFLINE_AFTER_MS),
     ...overrides,
   };
 }

@@ -126,7 +126,9 @@ describe('agent API (DESIGN.md section 6)', () => {
   });
 
   it('turns the team online on the boards at its first heartbeat', async () => {
-    await server.orm.em.fork().execute('update teams set agent_last_seen = null where id = ?', [team.id]);
+    await server.orm.em
+      .fork()
+      .execute('update teams set agent_last_seen = null, agent_online = 0 where id = ?', [team.id]);
     const screen = await connectSocket(server.url, adminToken, [LEVELS.intermedio]);
     try {
       const pushed = nextEvent(screen, 'team.updated');

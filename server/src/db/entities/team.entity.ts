@@ -24,8 +24,11 @@ export const Team = defineEntity({
     number_attempts: p.integer().unsigned().default(0).fieldName('number_attempts'),
     version: p.integer().unsigned().default(1),
     agentKeyHash: p.string().length(64).nullable().unique().hidden(),
-    agentLastSeen: p.datetime().nullable(),
+    agentLastSeen: p.datetime(3).nullable(),
+    /** What the boards were last told; flipped under a row lock by heartbeats and the presence sweeper. */
+    agentOnline: p.boolean().default(false),
   },
   uniques: [{ properties: ['contest', 'name'] }],
+  indexes: [{ properties: ['agentOnline', 'agentLastSeen'] }],
 });
 export type ITeam = InferEntity<typeof Team>;

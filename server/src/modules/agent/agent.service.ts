@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { AgentAttempt, AgentAttemptsResult, BoardTeam } from '@concurso/shared';
-import { boardTeam, isAgentOnline } from '../board/board.service.js';
+import { boardTeam } from '../board/board.service.js';
 import type { AgentPrincipal } from '../../plugins/access.js';
 
 /**
@@ -41,7 +41,7 @@ export async function recordAttempts(
     const counted = Number(inserted.affectedRows);
     if (counted > 0) {
       await tem.execute(
-        'update teams set number_attempts = number_attempts + ?, version = version + 1, agent_last_seen = ? where id = ?',
+        'update teams set number_attempts = number_attempts + ?, version = version + 1, agent_last_seen = ?, agent_online = 1 where id = ?',
         [counted, now, team.id],
       );
     }
@@ -58,23 +58,44 @@ export async function recordAttempts(
 }
 
 /**
- * Records a heartbeat: `agent_last_seen` = now. When the agent was offline before (never seen, or
- * silent longer than `AGENT_OFFLINE_AFTER_MS`), bumps `version` and returns the row to push, so
- * every board shows it online again.
+ * Records a heartbeat: `agent_last_seen` = now. When the boards last heard the agent was offline,
+ * marks it online, bumps `version` and returns the row to push, so every board shows it at once.
  */
 export async function recordHeartbeat(em: EntityManager, teamId: number): Promise<BoardTeam | null> {
   return em.transactional(async (tem) => {
-    const rows = await tem.execute<Array<{ agent_last_seen: Date | null }>>(
-      'select agent_last_seen from teams where id = ? for update',
+    const rows = await tem.execute<Array<{ agent_online: number }>>(
+      'select agent_online from teams where id = ? for update',
       [teamId],
     );
-    const wasOnline = isAgentOnline(rows[0]?.agent_last_seen ?? null);
-    const now = new Date();
+    const wasOnline = Boolean(Number(rows[0]?.agent_online));
     await tem.execute(
-      `update teams set agent_last_seen = ?${wasOnline ? '' : ', version = version + 1'} where id = ?`,
-      [now, teamId],
+      `update teams set agent_last_seen = ?${wasOnline ? '' : ', agent_online = 1, version = version + 1'} where id = ?`,
+      [new Date(), teamId],
     );
     return wasOnline ? null : boardTeam(tem, teamId);
+  });
+}
+
+/**
+ * Marks offline every team whose agent has been silent for `offlineAfterMs` while the boards think it
+ * online, bumping `version`; answers their board rows to push. Rows are locked, so when several server
+ * processes sweep at once each change is announced once.
+ */
+export async function sweepSilentAgents(em: EntityManager, offlineAfterMs: number): Promise<BoardTeam[]> {
+  return em.transactional(async (tem) => {
+    const silent = await tem.execute<Array<{ id: number }>>(
+      'select id from teams where agent_online = 1 and agent_last_seen < ? for update skip locked',
+      [new Date(Date.now() - offlineAfterMs)],
+    );
+    if (silent.length === 0) return [];
+    const ids = silent.map((r) => Number(r.id));
+    await tem.execute(
+      `update teams set agent_online = 0, version = version + 1 where id in (${ids.map(() => '?').join(', ')})`,
+      ids,
+    );
+    const rows: BoardTeam[] = [];
+    for (const id of ids) rows.push((await boardTeam(tem, id))!);
+    return rows;
   });
 }
 

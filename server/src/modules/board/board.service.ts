@@ -1,11 +1,5 @@
 import type { EntityManager } from '@mikro-orm/mysql';
-import {
-  AGENT_OFFLINE_AFTER_MS,
-  LEVELS,
-  TEAM_STATUS,
-  type BoardTeam,
-  type TeamAttempts,
-} from '@concurso/shared';
+import { LEVELS, TEAM_STATUS, type BoardTeam, type TeamAttempts } from '@concurso/shared';
 import { HttpError } from '../../lib/http-error.js';
 
 interface BoardRowSql {
@@ -16,7 +10,7 @@ interface BoardRowSql {
   status_team_id: number;
   status: string;
   version: number;
-  agent_last_seen: Date | null;
+  agent_online: number;
 }
 
 /** The current contest (DESIGN.md section 3): latest date, then highest id; null when none. */
@@ -36,30 +30,25 @@ export function toIsoDate(value: Date | string): string {
   return typeof value === 'string' ? value.slice(0, 10) : value.toISOString().slice(0, 10);
 }
 
-/** True when `lastSeen` is within `AGENT_OFFLINE_AFTER_MS` of `now` (ms). */
-export function isAgentOnline(lastSeen: Date | null, now = Date.now()): boolean {
-  return lastSeen !== null && now - new Date(lastSeen).getTime() < AGENT_OFFLINE_AFTER_MS;
-}
-
-function toBoardTeam(row: BoardRowSql, now: number): BoardTeam {
+function toBoardTeam(row: BoardRowSql): BoardTeam {
   return {
     id: Number(row.id),
     name: row.name,
     levels_id: Number(row.levels_id),
     number_attempts: Number(row.number_attempts),
     status_team: { id: Number(row.status_team_id), status: row.status },
-    agent_online: isAgentOnline(row.agent_last_seen, now),
+    agent_online: Boolean(Number(row.agent_online)),
     version: Number(row.version),
   };
 }
 
 const BOARD_SELECT = `select t.id, t.name, t.levels_id, t.number_attempts, t.status_team_id, s.status, t.version,
-  t.agent_last_seen from teams t join status_team s on s.id = t.status_team_id`;
+  t.agent_online from teams t join status_team s on s.id = t.status_team_id`;
 
 /** One team as a board row (the `team.updated` payload), read through `em` (inside a transaction if any). */
 export async function boardTeam(em: EntityManager, teamId: number): Promise<BoardTeam | null> {
   const rows = await em.execute<BoardRowSql[]>(`${BOARD_SELECT} where t.id = ?`, [teamId]);
-  return rows[0] ? toBoardTeam(rows[0], Date.now()) : null;
+  return rows[0] ? toBoardTeam(rows[0]) : null;
 }
 
 /**
@@ -74,9 +63,8 @@ export async function teamAttempts(em: EntityManager): Promise<TeamAttempts> {
     `${BOARD_SELECT} where t.contests_id = ? order by t.name, t.id`,
     [contest.id],
   );
-  const now = Date.now();
   for (const row of rows) {
-    const team = toBoardTeam(row, now);
+    const team = toBoardTeam(row);
     if (team.levels_id === LEVELS.basico) result.basico.push(team);
     else if (team.levels_id === LEVELS.intermedio) result.intermedio.push(team);
     else if (team.levels_id === LEVELS.avanzado) result.avanzado.push(team);

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEVELS, USER_TYPES, type BoardTeam } from '@concurso/shared';
+import { startAgent } from '../../agent/src/agent.js';
+import { tempDir, cleanUp } from '../../agent/test/helpers/processes.js';
+import {
+  connectSocket,
+  createContest,
+  createTeam,
+  createUser,
+  generateAgentKey,
+  login,
+  startTestServer,
+  type TestServer,
+} from './helpers.js';
+
+/** DESIGN.md section 6: the board's `agent_online` follows the real agent's heartbeats. */
+describe('agent presence on the boards', () => {
+  const OFFLINE_AFTER_MS = 1_500;
+  let server: TestServer;
+  let token: string;
+  let team: { id: number };
+  let key: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ agentOfflineAfterMs: OFFLINE_AFTER_MS });
+    await createUser(server.orm, USER_TYPES.admin, 'admin_presence', 'clave-admin');
+    token = await login(server.app, 'admin_presence', 'clave-admin');
+    const contest = await createContest(server.orm);
+    team = await createTeam(server.orm, contest.id, LEVELS.basico, 'Los Latidos');
+    key = await generateAgentKey(server.app, token, team.id);
+  });
+  afterAll(async () => {
+    await cleanUp();
+    await server?.close();
+  });
+
+  it('turns online when the agent starts and offline within the delay after it stops', async () => {
+    const screen = await connectSocket(server.url, token, [LEVELS.basico]);
+    const seen: Array<{ at: number; row: BoardTeam }> = [];
+    screen.on('team.updated', (row) => row.id === team.id && seen.push({ at: Date.now(), row }));
+    const waitFor = async (online: boolean, withinMs: number) => {
+      const deadline = Date.now() + withinMs;
+      while (Date.now() < deadline) {
+        const hit = seen.find((e) => e.row.agent_online === online);
+        if (hit) return hit;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`agent_online=${online} not pushed within ${withinMs} ms`);
+    };
+    try {
+      const agent = await startAgent({
+        server: server.url,
+        key,
+        dataDir: await tempDir('agent-presence-'),
+        heartbeatMs: 300,
+        pollMs: 500,
+        log: () => undefined,
+      });
+      const online = await waitFor(true, 3_000);
+      const snapshot = await server.app.inject({
+        method: 'GET',
+        url: '/api/teamAttempts',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(snapshot.json().basico[0]).toMatchObject({ id: team.id, agent_online: true });
+
+      await agent.stop();
+      const stoppedAt = Date.now();
+      const offline = await waitFor(false, OFFLINE_AFTER_MS * 3);
+      expect(offline.row.version).toBeGreaterThan(online.row.version);
+      // Not before the delay: the agent's last heartbeat was at most 300 ms before it stopped.
+      expect(offline.at - stoppedAt).toBeGreaterThanOrEqual(OFFLINE_AFTER_MS - 400);
+      expect(seen.filter((e) => !e.row.agent_online)).toHaveLength(1);
+    } finally {
+      screen.close();
+    }
+  });
+});
