@@ -193,7 +193,14 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
       log(TEXTS.killFailed(report.executable, report.pid, reason));
     }
     // One attempt per instance, killed or not: trying to run it is what counts.
-    return report.first ? { event_id: randomUUID(), process: report.blocked, occurred_at: at } : null;
+    return report.first
+      ? {
+          event_id: randomUUID(),
+          process: report.blocked,
+          occurred_at: at,
+          killed: report.outcome === 'killed',
+        }
+      : null;
   };
 
   const scanOnce = async (): Promise<void> => {

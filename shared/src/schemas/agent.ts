@@ -13,6 +13,8 @@ export const agentAttemptSchema = z.object({
     .regex(/^[A-Za-z0-9_-]+$/, { error: 'event_id: letras, dígitos, "-" o "_"' }),
   process: z.string().trim().min(1).max(255),
   occurred_at: z.iso.datetime({ offset: true }),
+  /** False when the agent could not end the process (it still counts as an attempt). Default true. */
+  killed: z.boolean().optional(),
 });
 export type AgentAttempt = z.infer<typeof agentAttemptSchema>;
 

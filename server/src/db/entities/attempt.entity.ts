@@ -15,6 +15,8 @@ export const Attempt = defineEntity({
     team: () => p.manyToOne(Team).fieldName('teams_id').deleteRule('cascade'),
     contest: () => p.manyToOne(Contest).fieldName('contests_id').deleteRule('restrict'),
     process: p.string().length(255),
+    /** False when the agent could not end the process. */
+    killed: p.boolean().default(true),
     occurredAt: p.datetime(),
     receivedAt: p.datetime(),
     event_id: p.string().length(64).fieldName('event_id'),

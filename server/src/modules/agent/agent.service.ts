@@ -22,11 +22,12 @@ export async function recordAttempts(
     );
     const contestId = Number(locked[0]!.contests_id);
     const now = new Date();
-    const placeholders = attempts.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+    const placeholders = attempts.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
     const params = attempts.flatMap((a) => [
       team.id,
       contestId,
       a.process,
+      a.killed === false ? 0 : 1,
       new Date(a.occurred_at),
       now,
       a.event_id,
@@ -34,7 +35,7 @@ export async function recordAttempts(
       now,
     ]);
     const inserted = await tem.execute<{ affectedRows: number }>(
-      `insert ignore into attempts (teams_id, contests_id, process, occurred_at, received_at, event_id, created_at, updated_at) values ${placeholders}`,
+      `insert ignore into attempts (teams_id, contests_id, process, killed, occurred_at, received_at, event_id, created_at, updated_at) values ${placeholders}`,
       params,
       'run',
     );
