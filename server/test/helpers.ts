@@ -30,12 +30,24 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** Where a test server runs, to start one again on the same database and port (a server restart). */
+export interface RestartOptions {
+  databaseUrl?: string;
+  port?: number;
+  /** Leave the database in place on `close()` (default: drop it). */
+  keepDatabase?: boolean;
+}
+
 /**
  * Makes a throwaway database (`concurso_test_<random>`), migrates it, builds the app on it and
- * listens on a free loopback port. `close()` stops the app and drops the database.
+ * listens on a free loopback port. `close()` stops the app and drops the database. With `restart`, it
+ * reuses a database and port instead, as a restarted server would.
  */
-export async function startTestServer(overrides: Partial<AppConfig> = {}): Promise<TestServer> {
-  const databaseUrl = `${SERVER_URL}concurso_test_${randomBytes(5).toString('hex')}`;
+export async function startTestServer(
+  overrides: Partial<AppConfig> = {},
+  restart: RestartOptions = {},
+): Promise<TestServer> {
+  const databaseUrl = restart.databaseUrl ?? `${SERVER_URL}concurso_test_${randomBytes(5).toString('hex')}`;
   const config = loadConfig(
     {},
     {
@@ -48,7 +60,7 @@ export async function startTestServer(overrides: Partial<AppConfig> = {}): Promi
   );
   const orm = await openDatabase(databaseUrl);
   const app = await buildApp({ config, orm });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: restart.port ?? 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
@@ -58,7 +70,7 @@ export async function startTestServer(overrides: Partial<AppConfig> = {}): Promi
     config,
     async close() {
       await app.close();
-      await dropDatabase(databaseUrl);
+      if (!restart.keepDatabase) await dropDatabase(databaseUrl);
     },
   };
 }
