@@ -1,6 +1,7 @@
 import { lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { ADMIN_HOME_PATH, CATALOGUE_ROUTES, JUDGE_HOME_PATH, LOGIN_PATH } from './app-routes';
+import { CATALOGUE_SCENES } from './catalogue-scenes';
 import { AppLayout } from './components/app-layout';
 import { RouteGuard } from './components/route-guard';
 import { LoginScene } from './scenes/login-scene';
@@ -20,13 +21,10 @@ export function App() {
         <Route element={<AppLayout />}>
           <Route path={ADMIN_HOME_PATH} element={<HomeScene />} />
           <Route path={JUDGE_HOME_PATH} element={<HomeScene />} />
-          {CATALOGUE_ROUTES.map((route) => (
-            <Route
-              key={route.path}
-              path={route.path}
-              element={<CataloguePlaceholderScene title={route.title} />}
-            />
-          ))}
+          {CATALOGUE_ROUTES.map((route) => {
+            const Scene = CATALOGUE_SCENES[route.path] ?? CataloguePlaceholderScene;
+            return <Route key={route.path} path={route.path} element={<Scene title={route.title} />} />;
+          })}
         </Route>
         <Route path="*" element={<Navigate to={ADMIN_HOME_PATH} replace />} />
       </Routes>

@@ -6,11 +6,12 @@ import {
   type SocketAuth,
 } from '@concurso/shared';
 
-/** The typed push-channel socket of the live board (DESIGN.md section 6). */
+/** The typed push-channel socket (DESIGN.md section 6): board events and `catalog.changed`. */
 export type BoardSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /**
- * Opens the board socket on the page's own origin, authenticated by the session token.
+ * Opens a push-channel socket on the page's own origin, authenticated by the session token. Screens do
+ * not call it directly: `live-socket.ts` shares one socket per tab between the board and the catalogues.
  * `levels` limits the rooms followed (default: every level).
  */
 export function openBoardSocket(token: string, levels?: number[]): BoardSocket {

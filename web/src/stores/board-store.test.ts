@@ -2,23 +2,30 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BoardTeam, TeamAttempts } from '@concurso/shared';
 import type { TeamAttemptsResponse } from '../api/board-api';
 
+type Handler = (...args: unknown[]) => void;
+
 /** A fake socket: records handlers so the test can play the server. */
 class FakeSocket {
   active = true;
-  handlers = new Map<string, (...args: unknown[]) => void>();
+  connected = false;
+  handlers = new Map<string, Set<Handler>>();
   disconnect = vi.fn(() => {
     this.active = false;
   });
-  on(event: string, handler: (...args: unknown[]) => void) {
-    this.handlers.set(event, handler);
+  on(event: string, handler: Handler) {
+    if (!this.handlers.has(event)) this.handlers.set(event, new Set());
+    this.handlers.get(event)?.add(handler);
     return this;
   }
-  removeAllListeners() {
-    this.handlers.clear();
+  off(event: string, handler: Handler) {
+    this.handlers.get(event)?.delete(handler);
     return this;
   }
   fire(event: string, ...args: unknown[]) {
-    this.handlers.get(event)?.(...args);
+    for (const handler of this.handlers.get(event) ?? []) handler(...args);
+  }
+  listenerCount() {
+    return [...this.handlers.values()].reduce((sum, set) => sum + set.size, 0);
   }
 }
 
@@ -44,6 +51,7 @@ vi.mock('../api/board-api', () => ({
 }));
 
 const { useBoardStore } = await import('./board-store');
+const { LIVE_SOCKET_LINGER_MS, closeLiveSocket } = await import('../api/live-socket');
 
 function team(id: number, version: number, extra: Partial<BoardTeam> = {}): BoardTeam {
   return {
@@ -75,6 +83,8 @@ beforeEach(() => {
 
 afterEach(() => {
   useBoardStore.getState().stop();
+  // The shared socket lingers after its last user; each test starts with a fresh one.
+  closeLiveSocket();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
@@ -171,13 +181,38 @@ describe('board store', () => {
     fetches[0]?.resolve(answer([team(1, 1)]));
     await settle();
     const socket = sockets[0];
-    useBoardStore.getState().stop();
-    expect(socket?.disconnect).toHaveBeenCalled();
+    vi.useFakeTimers();
+    try {
+      useBoardStore.getState().stop();
+      // The board's listeners go at once; the shared socket closes after the linger (no other user).
+      expect(socket?.listenerCount()).toBe(0);
+      expect(socket?.disconnect).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(LIVE_SOCKET_LINGER_MS);
+      expect(socket?.disconnect).toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+    }
     expect(useBoardStore.getState().teams).toEqual({});
     expect(useBoardStore.getState().connection).toBe('sin conexión');
     // A late event of the closed socket changes nothing.
     socket?.fire('team.updated', team(9, 1));
     expect(useBoardStore.getState().teams).toEqual({});
+  });
+
+  it('reuses a socket another screen left open and shows it connected at once', async () => {
+    useBoardStore.getState().start();
+    const socket = sockets[0];
+    if (!socket) throw new Error('no socket');
+    socket.connected = true;
+    useBoardStore.getState().stop();
+    useBoardStore.getState().start();
+    expect(sockets).toHaveLength(1);
+    expect(useBoardStore.getState().connection).toBe('conectado');
+    expect(socket.disconnect).not.toHaveBeenCalled();
+    // Only the second start's listeners are attached.
+    socket.fire('team.updated', team(1, 1));
+    expect(useBoardStore.getState().teams[1]).toBeDefined();
+    expect(socket.handlers.get('team.updated')?.size).toBe(1);
   });
 
   it('does not open a socket without a token', () => {

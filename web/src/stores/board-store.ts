@@ -5,10 +5,10 @@
  * replayed on top of the snapshot: the snapshot may have been read before them.
  */
 import { create } from 'zustand';
-import { EVENTS, type BoardTeam } from '@concurso/shared';
+import { EVENTS, type BoardTeam, type TeamRemovedPayload } from '@concurso/shared';
 import { fetchTeamAttempts } from '../api/board-api';
 import { describeError } from '../api/api-error';
-import { openBoardSocket, type BoardSocket } from '../api/board-socket';
+import { acquireLiveSocket, type LiveSocketLease } from '../api/live-socket';
 import { getToken } from '../api/token-storage';
 import { EMPTY_BOARD, applyBoardEvents, applySnapshot, type BoardData, type BoardEvent } from './board-state';
 import type { ConnectionState } from './connection-state';
@@ -22,7 +22,7 @@ export interface BoardStore extends BoardData {
   error: string | null;
   /** Opens the socket and loads the snapshot (the board screen mounts). */
   start: () => void;
-  /** Closes the socket and empties the board (the board screen unmounts, logout). */
+  /** Releases the socket and empties the board (the board screen unmounts, logout). */
   stop: () => void;
   /** Fetches the snapshot again and replaces the board with it. */
   refresh: () => Promise<void>;
@@ -31,7 +31,10 @@ export interface BoardStore extends BoardData {
 }
 
 // Connection bookkeeping lives outside the state: nothing renders from it.
-let socket: BoardSocket | null = null;
+/** The board's lease on the tab's shared socket (the catalogue screens use the same one). */
+let lease: LiveSocketLease | null = null;
+/** Removes the board's own listeners from the shared socket (never the other users' ones). */
+let detach: (() => void) | null = null;
 /** Number of the newest snapshot request; answers of older ones are ignored. */
 let snapshotSeq = 0;
 /** Events received since the oldest in-flight snapshot request started; null when none is in flight. */
@@ -75,37 +78,52 @@ export const useBoardStore = create<BoardStore>()((set, get) => {
     get().stop();
     const token = getToken();
     if (!token) return;
-    set({ connection: 'reconectando' });
+    lease = acquireLiveSocket(token);
+    const current = lease.socket;
+    // A socket another screen left open may already be connected: no 'connect' event will come.
+    set({ connection: current.connected ? 'conectado' : 'reconectando' });
     // The snapshot does not wait for the socket: the board shows even if the push channel is refused.
     void refresh();
 
-    const current = openBoardSocket(token);
-    socket = current;
-    current.on('connect', () => {
+    const onConnect = () => {
       set({ connection: 'conectado' });
       void refresh();
-    });
-    current.on('disconnect', (reason) => {
+    };
+    const onDisconnect = (reason: string) => {
       // Only a deliberate close (ours or the server's) stops the automatic reconnection.
       const gone = reason === 'io client disconnect' || reason === 'io server disconnect';
       set({ connection: gone ? 'sin conexión' : 'reconectando' });
-    });
-    current.on('connect_error', (error) => {
+    };
+    const onConnectError = (error: Error) => {
       // `active` false: the server refused the handshake (bad or revoked token); no retry follows.
       if (!current.active) console.error('Conexión en vivo rechazada', error.message);
       set({ connection: current.active ? 'reconectando' : 'sin conexión' });
-    });
-    current.on(EVENTS.teamUpdated, (team) => receive({ type: 'updated', team }));
-    current.on(EVENTS.teamRemoved, (payload) => receive({ type: 'removed', payload }));
-    current.on(EVENTS.boardReset, () => void refresh());
+    };
+    const onTeamUpdated = (team: BoardTeam) => receive({ type: 'updated', team });
+    const onTeamRemoved = (payload: TeamRemovedPayload) => receive({ type: 'removed', payload });
+    const onBoardReset = () => void refresh();
+    current.on('connect', onConnect);
+    current.on('disconnect', onDisconnect);
+    current.on('connect_error', onConnectError);
+    current.on(EVENTS.teamUpdated, onTeamUpdated);
+    current.on(EVENTS.teamRemoved, onTeamRemoved);
+    current.on(EVENTS.boardReset, onBoardReset);
+    detach = () => {
+      current.off('connect', onConnect);
+      current.off('disconnect', onDisconnect);
+      current.off('connect_error', onConnectError);
+      current.off(EVENTS.teamUpdated, onTeamUpdated);
+      current.off(EVENTS.teamRemoved, onTeamRemoved);
+      current.off(EVENTS.boardReset, onBoardReset);
+    };
   };
 
   const stop = (): void => {
-    if (socket) {
-      socket.removeAllListeners();
-      socket.disconnect();
-      socket = null;
-    }
+    detach?.();
+    detach = null;
+    // The socket closes once no screen holds it any more.
+    lease?.release();
+    lease = null;
     snapshotSeq++;
     pendingEvents = null;
     set(initialState);
