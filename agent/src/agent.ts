@@ -43,7 +43,7 @@ export interface AgentOptions {
   heartbeatMs?: number;
   /** Time between two reads of the config (ms). Default `AGENT_CONFIG_REFRESH_MS`. */
   configRefreshMs?: number;
-  /** Detect and log only: no process is ended, nothing is sent or stored, no heartbeat. */
+  /** Detect and report only: no process is ended; attempts are reported with `killed: false`. */
   dryRun?: boolean;
   /** Receives one Spanish line per event (no timestamp; the caller adds one). */
   log?: (line: string) => void;
@@ -123,7 +123,7 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
 
   let config = await fetchFirstConfig(client);
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
-  const storage = dryRun ? null : await openStorage(dataDir, server, config.team.id, log);
+  const storage = await openStorage(dataDir, server, config.team.id, log);
   const outbox = storage?.outbox ?? null;
 
   const stats: AgentStats = {
@@ -180,11 +180,10 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
   /** Logs one report and answers the attempt to queue for it, if any. */
   const account = (report: KillReport, at: string): AgentAttempt | null => {
     if (report.outcome === 'detected') {
+      // Dry run: nothing is ended, but the attempt is reported, so the whole path can be checked.
       stats.detected += 1;
       log(TEXTS.detected(report.executable, report.pid));
-      return null;
-    }
-    if (report.outcome === 'killed') {
+    } else if (report.outcome === 'killed') {
       stats.killed += 1;
       log(TEXTS.killed(report.executable, report.pid));
     } else {
@@ -292,7 +291,7 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
       pollMs,
       0,
     );
-    if (!dryRun) {
+    {
       every(
         async () => {
           try {

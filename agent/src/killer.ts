@@ -126,7 +126,7 @@ export interface KillReport {
   executable: string;
   /** Blocked name it matched, as configured (e.g. `Discord.exe`): what the attempt reports. */
   blocked: string;
-  /** `killed`: it is gone; `failed`: it could not be ended; `detected`: dry run, nothing sent. */
+  /** `killed`: it is gone; `failed`: it could not be ended; `detected`: dry run, reported but not ended. */
   outcome: 'killed' | 'failed' | 'detected';
   signal: EndResult['signal'];
   error?: string;

@@ -79,7 +79,7 @@ export class Outbox {
     for (const valid of valids) {
       if (known.has(valid.event_id)) continue;
       known.add(valid.event_id);
-      this.items.push({ event_id: valid.event_id, process: valid.process, occurred_at: valid.occurred_at });
+      this.items.push(valid);
     }
     await this.save();
   }

@@ -32,7 +32,7 @@ export const TEXTS = {
   started: (team: string, calendar: string, blocked: number, pollMs: number) =>
     `Agente iniciado para el equipo "${team}" (concurso ${calendar}): ` +
     `${count(blocked, 'programa bloqueado', 'programas bloqueados')}, revisión cada ${pollMs} ms.`,
-  dryRunNotice: 'Modo de prueba: no se terminará ningún proceso ni se enviarán intentos.',
+  dryRunNotice: 'Modo de prueba: no se terminará ningún proceso; los intentos se reportan al servidor.',
   killed: (exe: string, pid: number) => `Proceso bloqueado terminado: ${exe} (pid ${pid})`,
   killFailed: (exe: string, pid: number, reason: string) =>
     `No se pudo terminar el proceso bloqueado: ${exe} (pid ${pid}): ${reason}`,

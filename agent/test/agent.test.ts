@@ -224,7 +224,7 @@ describe('startAgent: running', () => {
     expect(lines.some((l) => l.includes(MESSAGES.agentKeyInvalid))).toBe(true);
   });
 
-  it('in dry run ends nothing, stores nothing and sends nothing', async () => {
+  it('in dry run ends nothing but reports each instance once, as not killed', async () => {
     const name = uniqueName('discord');
     const server = await fakeServer([name]);
     const dataDir = await tempDir();
@@ -237,9 +237,7 @@ describe('startAgent: running', () => {
 
     expect(running(child)).toBe(true);
     expect(lines).toContain(`Modo de prueba: se terminaría el proceso bloqueado ${name} (pid ${child.pid})`);
-    expect(handle.stats).toMatchObject({ detected: 1, killed: 0, queued: 0 });
-    expect(server.posts).toEqual([]);
-    expect(server.heartbeats).toEqual([]);
-    expect(await readdir(dataDir)).toEqual([]);
+    expect(handle.stats).toMatchObject({ detected: 1, killed: 0, queued: 1 });
+    expect(server.posts.flat()).toEqual([expect.objectContaining({ process: name, killed: false })]);
   });
 });

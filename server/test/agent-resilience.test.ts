@@ -176,7 +176,7 @@ describe('the agent in a lab', () => {
     );
   });
 
-  it('--dry-run leaves the process alive and reports it in its log', async () => {
+  it('--dry-run leaves the process alive and reports the attempt, marked as not killed', async () => {
     const name = uniqueName('zoom');
     const team = await newTeam('Los de Prueba', [name]);
     const lines: string[] = [];
@@ -184,12 +184,17 @@ describe('the agent in a lab', () => {
     const proc = await spawnProcess(await blockedBinary(name), ['300']);
     await within(
       3_000,
-      waitFor(async () => lines.some((l) => l.includes(name))),
-      'the dry run reports it',
+      waitFor(async () => (await attemptCounts(server.orm, team.id)).count === 1),
+      'reported',
     );
+    await new Promise((r) => setTimeout(r, 600)); // more sweeps: still one attempt
     expect(running(proc)).toBe(true);
     expect(lines.find((l) => l.includes(name))).toMatch(new RegExp(`${name}.*${proc.pid}`));
-    expect(await attemptCounts(server.orm, team.id)).toEqual({ rows: 0, count: 0 });
+    expect(await attemptCounts(server.orm, team.id)).toEqual({ rows: 1, count: 1 });
+    const rows = await server.orm.em
+      .fork()
+      .execute<Array<{ killed: number }>>('select killed from attempts where teams_id = ?', [team.id]);
+    expect(Number(rows[0]!.killed)).toBe(0);
   });
 });
 
