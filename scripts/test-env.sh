@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Makes sure what `npm test` needs beyond npm is here: Debian's Chromium (browser tests) and a
-# running MySQL/MariaDB (server tests). Installs or starts them when it can (as root), otherwise
+# Makes sure what `npm test` needs beyond npm is here: Debian's Chromium (browser tests), a
+# running MySQL/MariaDB (server tests) and Redis (the several-processes test). Installs or starts them when it can (as root), otherwise
 # says in one line what to run. Settings: TEST_DATABASE_URL host/port are assumed local (127.0.0.1:3306).
 set -u
 
@@ -24,5 +24,14 @@ if ! db_up; then
     for _ in $(seq 1 30); do db_up && break; sleep 1; done
   fi
   db_up || fail "MySQL/MariaDB no responde en 127.0.0.1:3306; inícielo (p. ej. sudo start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd)"
+fi
+redis_up() { node -e "require('net').connect(6379,'127.0.0.1').on('connect',function(){process.exit(0)}).on('error',function(){process.exit(1)})"; }
+if ! redis_up; then
+  if command -v redis-server >/dev/null 2>&1; then
+    echo "npm test: iniciando Redis…"
+    redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no >/dev/null 2>&1
+    for _ in $(seq 1 20); do redis_up && break; sleep 0.5; done
+  fi
+  redis_up || fail "Redis no responde en 127.0.0.1:6379 (lo usa la prueba de varios procesos); inícielo (p. ej. redis-server --daemonize yes)"
 fi
 exit 0

@@ -45,7 +45,7 @@ describe('serving the web client, health and OpenAPI', () => {
   it('reports the database on /api/health to anonymous callers', async () => {
     const res = await server.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toEqual({ database: 'ok' });
+    expect(res.json().data).toEqual({ database: 'ok', redis: 'off' });
   });
 
   it('describes the API in OpenAPI, with the spec paths', async () => {

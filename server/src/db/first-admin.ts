@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/mysql';
+import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/mysql';
 import { USER_TYPES } from '@concurso/shared';
 import { User, TypeUser } from './entities/index.js';
 import { hashPassword } from '../lib/passwords.js';
@@ -24,7 +24,13 @@ export async function ensureFirstAdmin(
     password: await hashPassword(password ?? generated!),
     type: em.getReference(TypeUser, USER_TYPES.admin),
   });
-  await em.persistAndFlush(user);
+  try {
+    await em.persistAndFlush(user);
+  } catch (err) {
+    // Another server process starting at the same moment created it first.
+    if (err instanceof UniqueConstraintViolationException) return undefined;
+    throw err;
+  }
   if (generated) {
     announce(
       `Administrador inicial creado: usuario '${username}', contraseña '${generated}'. ` +

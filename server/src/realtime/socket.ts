@@ -29,6 +29,8 @@ export type BoardServer = Server<
 declare module 'fastify' {
   interface FastifyInstance {
     io: BoardServer;
+    /** `'off'` without `REDIS_URL`; otherwise whether the Redis fan-out is connected. */
+    redisState(): 'off' | 'ok' | 'down';
   }
 }
 
@@ -56,11 +58,24 @@ export default fp<{ redisUrl?: string }>(
 
     let redis: ReturnType<typeof createClient> | undefined;
     if (redisUrl) {
-      redis = createClient({ url: redisUrl });
-      redis.on('error', (err) => app.log.error({ err }, 'redis error'));
+      // The client reconnects by itself (backoff up to 2 s); log only changes of state, not every retry.
+      redis = createClient({
+        url: redisUrl,
+        socket: { reconnectStrategy: (retries) => Math.min(retries * 100, 2_000) },
+      });
+      let healthy = true;
+      redis.on('error', (err) => {
+        if (healthy) app.log.error({ err }, 'redis unavailable; retrying');
+        healthy = false;
+      });
+      redis.on('ready', () => {
+        if (!healthy) app.log.info('redis available again');
+        healthy = true;
+      });
       await redis.connect();
-      io.adapter(createAdapter(redis));
+      io.adapter(createAdapter(redis, { streamName: 'concurso:socket.io' }));
     }
+    app.decorate('redisState', () => (redis ? (redis.isReady ? 'ok' : 'down') : 'off'));
 
     io.use(async (socket, next) => {
       const auth = socket.handshake.auth as { token?: unknown; levels?: unknown };

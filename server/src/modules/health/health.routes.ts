@@ -1,7 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
-/** `GET /api/health` (anonymous): database state; 503 while MySQL does not answer. */
+const healthSchema = z.object({
+  success: z.boolean(),
+  data: z.object({ database: z.enum(['ok', 'down']), redis: z.enum(['ok', 'down', 'off']) }),
+  message: z.string(),
+});
+
+/**
+ * `GET /api/health` (anonymous): whether this process reaches MySQL and, with `REDIS_URL`, Redis.
+ * 503 while either is down; both reconnect by themselves when they return.
+ */
 const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health',
@@ -10,29 +19,24 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['salud'],
         summary: 'Estado del servidor',
-        response: {
-          200: z.object({
-            success: z.boolean(),
-            data: z.object({ database: z.string() }),
-            message: z.string(),
-          }),
-          503: z.object({
-            success: z.boolean(),
-            data: z.object({ database: z.string() }),
-            message: z.string(),
-          }),
-        },
+        response: { 200: healthSchema, 503: healthSchema },
       },
     },
     async (_request, reply) => {
-      try {
-        await app.orm.em.execute('select 1');
-        return { success: true, data: { database: 'ok' }, message: '' };
-      } catch {
-        return reply
-          .code(503)
-          .send({ success: false, data: { database: 'down' }, message: 'Base de datos no disponible.' });
-      }
+      const database = await app.orm.em
+        .execute('select 1')
+        .then(() => 'ok' as const)
+        .catch(() => 'down' as const);
+      const redis = app.redisState();
+      const ok = database === 'ok' && redis !== 'down';
+      const problems = [database === 'down' ? 'base de datos' : '', redis === 'down' ? 'Redis' : ''].filter(
+        Boolean,
+      );
+      return reply.code(ok ? 200 : 503).send({
+        success: ok,
+        data: { database, redis },
+        message: ok ? '' : `Sin conexión con: ${problems.join(' y ')}.`,
+      });
     },
   );
 };

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import mysql from 'mysql2/promise';
+import { LEVELS } from '@concurso/shared';
+import { dropDatabase } from '../src/db/database.js';
+import { connectSocket, nextEvent } from './helpers.js';
+
+const SERVER_URL = (process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/').replace(/\/[^/]*$/, '/');
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A free loopback port. */
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+
+/**
+ * Several server processes behind one address (DESIGN.md section 2): two real `npm start` server
+ * processes on one database, fanning out through Redis. Started together, they migrate once; a toggle
+ * made through the first reaches a socket connected to the second.
+ */
+describe('two server processes over Redis', () => {
+  const databaseUrl = `${SERVER_URL}concurso_test_${randomBytes(5).toString('hex')}`;
+  const processes: ChildProcess[] = [];
+  const urls: string[] = [];
+  let dataDir: string;
+
+  const startServer = async (port: number) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATABASE_URL: databaseUrl,
+        REDIS_URL,
+        DATA_DIR: dataDir,
+        JWT_SECRET: 'secreto-compartido-de-prueba-0123456789abcdef',
+        ADMIN_USERNAME: 'admin',
+        ADMIN_PASSWORD: 'clave-admin-2026',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    processes.push(child);
+    const url = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`server on ${port} exited: ${stderr}`);
+      const health = await fetch(`${url}/api/health`).catch(() => null);
+      if (health?.status === 200) return url;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`server on ${port} not healthy: ${stderr}`);
+  };
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'concurso-multi-'));
+    const ports = [await freePort(), await freePort()];
+    urls.push(...(await Promise.all(ports.map(startServer))));
+  });
+  afterAll(async () => {
+    for (const child of processes) child.kill('SIGTERM');
+    await Promise.all(
+      processes.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
+    );
+    await dropDatabase(databaseUrl);
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const api = async (base: string, url: string, token?: string, body?: unknown) => {
+    const res = await fetch(`${base}${url}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = await res.json();
+    if (!res.ok) throw new Error(`${url}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+
+  it('migrated once and both report Redis on /api/health', async () => {
+    for (const url of urls) {
+      expect((await api(url, '/api/health')).data).toEqual({ database: 'ok', redis: 'ok' });
+    }
+    const conn = await mysql.createConnection({ uri: databaseUrl });
+    try {
+      const [migrations] = await conn.query('select name from mikro_orm_migrations');
+      const [admins] = await conn.query('select count(*) as n from users where types_users_id = 1');
+      expect((migrations as unknown[]).length).toBe(2);
+      expect(Number((admins as Array<{ n: number }>)[0]!.n)).toBe(1);
+    } finally {
+      await conn.end();
+    }
+  });
+
+  it('a toggle made through the first process reaches a socket on the second', async () => {
+    const [first, second] = urls as [string, string];
+    const token = (
+      await api(first, '/api/auth/login', undefined, { username: 'admin', password: 'clave-admin-2026' })
+    ).access_token as string;
+    await api(first, '/api/createContest', token, { date: '2026-11-21' });
+    const coach = (
+      await api(first, '/api/createCoach', token, { name: 'Dr. Iván Soto', educationalLevel: 'Doctorado' })
+    ).data.id;
+    const team = (
+      await api(first, '/api/createTeam', token, {
+        name: 'Los Distribuidos',
+        levels_id: LEVELS.basico,
+        coaches_id: coach,
+      })
+    ).data;
+
+    const screen = await connectSocket(second, token, [LEVELS.basico]);
+    try {
+      const pushed = nextEvent(screen, 'team.updated', 5_000);
+      await api(first, `/api/descalificarTeam/${team.id}`, token);
+      expect(await pushed).toMatchObject({ id: team.id, status_team: { id: 2 } });
+    } finally {
+      screen.close();
+    }
+  });
+});
