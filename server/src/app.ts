@@ -35,6 +35,7 @@ import teamsRoutes from './modules/teams/teams.routes.js';
 import membersRoutes from './modules/members/members.routes.js';
 import usersRoutes from './modules/users/users.routes.js';
 import exercisesRoutes from './modules/exercises/exercises.routes.js';
+import logsRoutes from './modules/logs/logs.routes.js';
 import fastifyMultipart from '@fastify/multipart';
 import './plugins/access.js';
 
@@ -118,6 +119,7 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
       await api.register(teamsRoutes);
       await api.register(membersRoutes);
       await api.register(usersRoutes);
+      await api.register(logsRoutes);
       await api.register(exercisesRoutes, { dataDir: config.dataDir, maxUploadBytes: config.maxUploadBytes });
     },
     { prefix: '/api' },

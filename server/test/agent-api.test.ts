@@ -113,6 +113,23 @@ describe('agent API (DESIGN.md section 6)', () => {
     expect(after.rows).toBe(after.count);
   });
 
+  it('lists the team attempts log with what the agent said, newest first', async () => {
+    await agentPost('/api/agent/attempts', {
+      attempts: [{ ...attempt(), process: 'AnyDesk.exe', killed: false }],
+    });
+    const res = await server.app.inject({
+      method: 'GET',
+      url: `/api/teamAttemptsLog/${team.id}`,
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    expect(res.statusCode).toBe(200);
+    const rows = res.json().data;
+    expect(rows).toHaveLength((await countRows()).rows);
+    expect(rows[0]).toMatchObject({ process: 'AnyDesk.exe', killed: false });
+    expect(rows[1]).toMatchObject({ process: 'Discord.exe', killed: true });
+    expect(Date.parse(rows[0].received_at)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
   it('validates the batch and changes nothing on bad input', async () => {
     const before = await countRows();
     const res = await agentPost('/api/agent/attempts', {

@@ -109,6 +109,22 @@ describe('live board (SPEC.md section 7, DESIGN.md section 6)', () => {
     }
   });
 
+  it("lists a team's blocks and unblocks with the judge, newest first, to judges", async () => {
+    const res = await get(`/api/teamStatusLog/${teamA.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.map((r: { to: { status: string } }) => r.to.status)).toEqual([
+      'Activo',
+      'Descalificado',
+    ]);
+    expect(res.json().data[1]).toMatchObject({
+      from: { id: TEAM_STATUS.active, status: 'Activo' },
+      user: { id: judgeId, name: 'Usuario juez_board' },
+    });
+    expect((await get('/api/teamStatusLog/999999')).statusCode).toBe(404);
+    const anonymous = await server.app.inject({ method: 'GET', url: `/api/teamStatusLog/${teamA.id}` });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
   it('answers 404 for an unknown team and 422 for a bad id', async () => {
     expect((await get('/api/descalificarTeam/999999')).statusCode).toBe(404);
     const bad = await get('/api/descalificarTeam/abc');

@@ -19,3 +19,26 @@ export const teamAttemptsSchema = z.object({
   avanzado: z.array(boardTeamSchema),
 });
 export type TeamAttempts = z.infer<typeof teamAttemptsSchema>;
+
+/** One row of `GET /api/teamAttemptsLog/{teamId}`: what the agent reported, newest first. */
+export const attemptLogRowSchema = z.object({
+  id: z.number().int(),
+  process: z.string(),
+  killed: z.boolean(),
+  /** The agent's clock, ISO 8601. */
+  occurred_at: z.string(),
+  /** The server's clock, ISO 8601. */
+  received_at: z.string(),
+});
+export type AttemptLogRow = z.infer<typeof attemptLogRowSchema>;
+
+/** One row of `GET /api/teamStatusLog/{teamId}`: a block or unblock, who and when, newest first. */
+export const statusChangeRowSchema = z.object({
+  id: z.number().int(),
+  from: z.object({ id: z.number().int(), status: z.string() }),
+  to: z.object({ id: z.number().int(), status: z.string() }),
+  /** Null when the judge's account was deleted since. */
+  user: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  at: z.string(),
+});
+export type StatusChangeRow = z.infer<typeof statusChangeRowSchema>;
