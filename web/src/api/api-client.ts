@@ -14,13 +14,22 @@ export interface ApiRequestOptions {
  * Resolves with the parsed JSON answer for statuses 200..299; rejects with an {@link ApiRequestError}
  * otherwise. An aborted call rejects with the browser's own `AbortError`, untouched.
  */
-export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
+/**
+ * The headers of every API call (SPEC.md section 7): the `X-Requested-With: XMLHttpRequest` marker and,
+ * once a token is stored, `Authorization: Bearer <token>`. Shared by fetch calls and the upload's XHR.
+ */
+export function apiHeaders(accept = 'application/json'): Record<string, string> {
   const headers: Record<string, string> = {
-    Accept: 'application/json',
+    Accept: accept,
     'X-Requested-With': 'XMLHttpRequest',
   };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
+  return headers;
+}
+
+export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
+  const headers = apiHeaders();
 
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
@@ -46,21 +55,29 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions = {
     throw new ApiRequestError({ kind: 'network', status: 0, cause });
   }
 
-  const payload = await readJson(response);
-  if (!response.ok) {
-    throw new ApiRequestError({
-      kind: 'http',
-      status: response.status,
-      serverMessage: pickMessage(payload),
-      fieldErrors: pickFieldErrors(payload),
-      body: payload,
-    });
-  }
+  const payload = parseJson(await response.text().catch(() => ''));
+  if (!response.ok) throw httpError(response.status, payload);
   return payload as T;
 }
 
-async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text().catch(() => '');
+/**
+ * `GET path` for a file (a PDF): resolves with its bytes as a Blob for statuses 200..299; rejects with
+ * an {@link ApiRequestError} carrying the server's JSON message otherwise.
+ */
+export async function apiBlob(path: string, signal?: AbortSignal): Promise<Blob> {
+  let response: Response;
+  try {
+    response = await fetch(path, { headers: apiHeaders('*/*'), signal, credentials: 'same-origin' });
+  } catch (cause) {
+    if (signal?.aborted) throw cause;
+    throw new ApiRequestError({ kind: 'network', status: 0, cause });
+  }
+  if (!response.ok) throw httpError(response.status, parseJson(await response.text().catch(() => '')));
+  return response.blob();
+}
+
+/** The parsed JSON of an answer's text; null when empty or not JSON. */
+export function parseJson(text: string): unknown {
   if (!text) return null;
   try {
     return JSON.parse(text) as unknown;
@@ -68,6 +85,17 @@ async function readJson(response: Response): Promise<unknown> {
     // A proxy error page or a plain-text answer: there is no server message to show.
     return null;
   }
+}
+
+/** The error of an answer outside 200..299, with the server's message and field errors when it sent them. */
+export function httpError(status: number, payload: unknown): ApiRequestError {
+  return new ApiRequestError({
+    kind: 'http',
+    status,
+    serverMessage: pickMessage(payload),
+    fieldErrors: pickFieldErrors(payload),
+    body: payload,
+  });
 }
 
 function pickMessage(payload: unknown): string | null {

@@ -10,16 +10,25 @@ import type {
   ContestRow,
   DepartamentInput,
   DepartamentRow,
+  ExerciseRow,
   LevelInput,
   LevelRow,
   ProcessInput,
   ProcessRow,
   SchoolInput,
   SchoolRow,
+  TeamInput,
+  TeamRow,
+  UserInput,
+  UserRow,
 } from '@concurso/shared';
+import { USER_TYPES, type CatalogName, type UserTypeId } from '@concurso/shared';
 import { apiRequest } from './api-client';
 
-/** Each list catalogue's row type (what `GET /api/get…` answers). */
+/**
+ * Each list catalogue's row type (what `GET /api/get…` answers). The users are three lists (one per
+ * user type, each with its own screen and call) of one table.
+ */
 export interface CatalogRows {
   contests: ContestRow;
   levels: LevelRow;
@@ -28,9 +37,17 @@ export interface CatalogRows {
   careers: CareerRow;
   coaches: CoachRow;
   processes: ProcessRow;
+  teams: TeamRow;
+  exercises: ExerciseRow;
+  adminUsers: UserRow;
+  judgeUsers: UserRow;
+  participantUsers: UserRow;
 }
 
-/** Each list catalogue's create / update body (without `id`). */
+/**
+ * Each JSON catalogue's create / update body (without `id`). Exercises are not here: they are sent as
+ * multipart with their PDF (`exercise-api.ts`).
+ */
 export interface CatalogInputs {
   contests: ContestInput;
   levels: LevelInput;
@@ -39,21 +56,59 @@ export interface CatalogInputs {
   careers: CareerInput;
   coaches: CoachInput;
   processes: ProcessInput;
+  teams: TeamInput;
+  adminUsers: UserInput;
+  judgeUsers: UserInput;
+  participantUsers: UserInput;
 }
 
 /** A catalogue with a list screen. */
 export type ListCatalog = keyof CatalogRows;
 
+/** A catalogue saved as JSON through `createCatalogRow` / `updateCatalogRow`. */
+export type JsonCatalog = keyof CatalogInputs;
+
 /** The list catalogues, in menu order. */
 export const LIST_CATALOGS: readonly ListCatalog[] = [
   'contests',
+  'exercises',
   'levels',
   'schools',
   'departaments',
   'careers',
   'coaches',
+  'teams',
   'processes',
+  'adminUsers',
+  'judgeUsers',
+  'participantUsers',
 ];
+
+/**
+ * The catalogue of `catalog.changed` whose announcement makes each list stale (the three user lists
+ * share the server's `users`).
+ */
+export const LIST_SOURCES: Readonly<Record<ListCatalog, CatalogName>> = {
+  contests: 'contests',
+  exercises: 'exercises',
+  levels: 'levels',
+  schools: 'schools',
+  departaments: 'departaments',
+  careers: 'careers',
+  coaches: 'coaches',
+  teams: 'teams',
+  processes: 'processes',
+  adminUsers: 'users',
+  judgeUsers: 'users',
+  participantUsers: 'users',
+};
+
+/** The user list of each user type (SPEC.md section 2: /usersAdmin, /usersJuez, /usersParticipants). */
+export const USER_LISTS: Readonly<Record<UserTypeId, 'adminUsers' | 'judgeUsers' | 'participantUsers'>> = {
+  [USER_TYPES.admin]: 'adminUsers',
+  [USER_TYPES.judge]: 'judgeUsers',
+  [USER_TYPES.participant]: 'participantUsers',
+};
 
 /**
  * The spec's names of each catalogue's calls (SPEC.md section 7, spelling included):
@@ -61,12 +116,17 @@ export const LIST_CATALOGS: readonly ListCatalog[] = [
  */
 const ENTITY_NAMES: Record<ListCatalog, { list: string; one: string }> = {
   contests: { list: 'Contests', one: 'Contest' },
+  exercises: { list: 'Exercises', one: 'Exercise' },
   levels: { list: 'Levels', one: 'Level' },
   schools: { list: 'Schools', one: 'School' },
   departaments: { list: 'Departaments', one: 'Departament' },
   careers: { list: 'Careers', one: 'Career' },
   coaches: { list: 'Coaches', one: 'Coach' },
+  teams: { list: 'Teams', one: 'Team' },
   processes: { list: 'Processes', one: 'Process' },
+  adminUsers: { list: 'UsersAdmin', one: 'User' },
+  judgeUsers: { list: 'UsersJuecez', one: 'User' },
+  participantUsers: { list: 'UsersParticipants', one: 'User' },
 };
 
 /** The paths of one catalogue's calls. */
@@ -104,7 +164,7 @@ export function fetchCatalog<K extends ListCatalog>(
 }
 
 /** `POST /api/create…`: answers the new row and 'Registrado'. */
-export function createCatalogRow<K extends ListCatalog>(
+export function createCatalogRow<K extends JsonCatalog>(
   catalog: K,
   input: CatalogInputs[K],
 ): Promise<ApiOk<CatalogRows[K]>> {
@@ -112,7 +172,7 @@ export function createCatalogRow<K extends ListCatalog>(
 }
 
 /** `POST /api/update…` with the id: answers the saved row and 'Guardado'. */
-export function updateCatalogRow<K extends ListCatalog>(
+export function updateCatalogRow<K extends JsonCatalog>(
   catalog: K,
   id: number,
   input: CatalogInputs[K],

@@ -40,6 +40,30 @@ describe('saveFailureText (SPEC.md section 8, word for word)', () => {
   });
 });
 
+describe('saveFailureText for teams, exercises and users', () => {
+  it('uses the user texts on the three user screens', () => {
+    for (const list of ['adminUsers', 'judgeUsers', 'participantUsers'] as const) {
+      expect(saveFailureText(list, 'create')).toBe(
+        'Hubo un problema al registrar el usuario. Intente de nuevo.',
+      );
+      expect(saveFailureText(list, 'update')).toBe(
+        'Ocurrió un problema al actualizar el usuario. Inténtalo de nuevo.',
+      );
+    }
+  });
+
+  it('only logs a team or exercise creation failure (SPEC.md section 8), and has update texts', () => {
+    expect(saveFailureText('teams', 'create')).toBeNull();
+    expect(saveFailureText('exercises', 'create')).toBeNull();
+    expect(saveFailureText('teams', 'update')).toBe(
+      'Hubo un problema al actualizar el equipo. Intente de nuevo.',
+    );
+    expect(saveFailureText('exercises', 'update')).toBe(
+      'Ocurrió un problema al actualizar los ejercicios. Inténtalo de nuevo.',
+    );
+  });
+});
+
 describe('describeSaveFailure', () => {
   it('puts 422 messages under the form fields and warns with the SPEC section 5 dialog', () => {
     const view = describeSaveFailure(
@@ -62,7 +86,7 @@ describe('describeSaveFailure', () => {
       ['date'],
     );
     expect(view.fieldErrors).toEqual({});
-    expect(view.message.message).toBe('Calendario no válido');
+    expect(view.message?.message).toBe('Calendario no válido');
   });
 
   it('shows the server text of a 409 (duplicate) instead of the generic one', () => {
@@ -76,8 +100,58 @@ describe('describeSaveFailure', () => {
       message: 'generic',
     });
     expect(
-      describeSaveFailure(new ApiRequestError({ kind: 'network', status: 0 }), 'generic', []).message.message,
+      describeSaveFailure(new ApiRequestError({ kind: 'network', status: 0 }), 'generic', []).message
+        ?.message,
     ).toBe('generic');
+  });
+});
+
+describe('describeSaveFailure beyond duplicates', () => {
+  it('shows the server text of a refused file (413, 415) and of a missing row (404)', () => {
+    for (const [status, text] of [
+      [413, 'El archivo supera el límite de 20 MB.'],
+      [415, 'El archivo no es un PDF válido.'],
+      [404, 'No se encontró el ejercicio.'],
+    ] as const) {
+      expect(describeSaveFailure(http(status, text), null, []).message).toEqual({
+        title: 'Error',
+        message: text,
+      });
+    }
+  });
+
+  it('shows the 422 "no contest yet" message of a team, whose field the form does not have', () => {
+    const view = describeSaveFailure(
+      http(422, 'No hay un concurso registrado todavía.', {
+        contests_id: ['No hay un concurso registrado todavía.'],
+      }),
+      null,
+      ['name', 'coaches_id', 'levels_id'],
+    );
+    expect(view.message).toEqual({
+      title: 'Información',
+      message: 'No hay un concurso registrado todavía.',
+      buttonLabel: 'Listo!',
+    });
+  });
+
+  it('shows nothing for a failure that is only logged, or for a cancelled upload', () => {
+    expect(describeSaveFailure(http(500, 'Algo salió mal en el servidor.'), null, []).message).toBeNull();
+    expect(
+      describeSaveFailure(new DOMException('cancelado', 'AbortError'), 'generic', []).message,
+    ).toBeNull();
+  });
+
+  it('maps server field names onto the form (a member row)', () => {
+    const view = describeSaveFailure(
+      http(422, 'Por favor llene todos los campos correctamente', {
+        '1.code': ['El código se repite en la fila 1.'],
+      }),
+      'x',
+      ['members.0.code', 'members.1.code'],
+      (field) => `members.${field}`,
+    );
+    expect(view.fieldErrors).toEqual({ 'members.1.code': 'El código se repite en la fila 1.' });
   });
 });
 

@@ -5,6 +5,7 @@
 import { MESSAGES, saveFailedMessage } from '@concurso/shared';
 import { isApiRequestError } from '../api/api-error';
 import type { ListCatalog } from '../api/catalog-api';
+import { isAbortError } from '../api/upload-request';
 import { INVALID_FORM_MESSAGE, type MessageView } from '../stores/feedback-store';
 
 /** Create or edit. */
@@ -13,50 +14,79 @@ export type FormMode = 'create' | 'update';
 /** The thing each catalogue saves, with its article, for the generic failure text. */
 const THINGS: Record<ListCatalog, string> = {
   contests: 'el concurso',
+  exercises: 'el ejercicio',
   levels: 'el nivel',
   schools: 'la escuela',
   departaments: 'el departamento',
   careers: 'la carrera',
   coaches: 'el coach',
+  teams: 'el equipo',
   processes: 'el proceso',
+  adminUsers: 'el usuario',
+  judgeUsers: 'el usuario',
+  participantUsers: 'el usuario',
 };
 
 /**
- * The failure text of a save (SPEC.md section 8): schools and processes have their own wording; the
+ * The failure text of a save (SPEC.md section 8): schools, processes, users and exercise updates have
+ * their own wording; a team's or an exercise's creation failure is only logged (null: no dialog); the
  * rest use 'Hubo un problema al registrar/actualizar el {thing}. Intente de nuevo.'.
  */
-export function saveFailureText(catalog: ListCatalog, mode: FormMode): string {
-  if (catalog === 'schools')
-    return mode === 'create' ? MESSAGES.schoolCreateFailed : MESSAGES.schoolUpdateFailed;
-  if (catalog === 'processes') {
-    return mode === 'create' ? MESSAGES.processCreateFailed : MESSAGES.processUpdateFailed;
+export function saveFailureText(catalog: ListCatalog, mode: FormMode): string | null {
+  const creating = mode === 'create';
+  switch (catalog) {
+    case 'schools':
+      return creating ? MESSAGES.schoolCreateFailed : MESSAGES.schoolUpdateFailed;
+    case 'processes':
+      return creating ? MESSAGES.processCreateFailed : MESSAGES.processUpdateFailed;
+    case 'adminUsers':
+    case 'judgeUsers':
+    case 'participantUsers':
+      return creating ? MESSAGES.userCreateFailed : MESSAGES.userUpdateFailed;
+    case 'exercises':
+      return creating ? null : MESSAGES.exerciseUpdateFailed;
+    case 'teams':
+      return creating ? null : saveFailedMessage(mode, THINGS.teams);
+    default:
+      return saveFailedMessage(mode, THINGS[catalog]);
   }
-  return saveFailedMessage(mode, THINGS[catalog]);
 }
 
-/** What to show after a failed save: messages under fields, and a dialog. */
+/** What to show after a failed save: messages under fields, and a dialog (none when null). */
 export interface SaveFailureView {
   /** The first server message of each field the form has. */
   fieldErrors: Record<string, string>;
-  message: MessageView;
+  message: MessageView | null;
 }
+
+/**
+ * Refusals whose server text says what to fix better than the generic failure text: 404 (the row is
+ * gone), 409 (a duplicate, a code in another team, the last administrator), 413 (file too large) and
+ * 415 (not a PDF).
+ */
+const TOLD_STATUSES: ReadonlySet<number> = new Set([404, 409, 413, 415]);
 
 /**
  * A failed save: a 422 puts the server's messages under the fields (and warns 'Información' /
  * 'Por favor llene todos los campos correctamente', or the message of a field the form does not show);
- * a 409 (a duplicate) shows the server's own text; anything else the SPEC.md failure text.
+ * a 404, 409, 413 or 415 shows the server's own text; a cancelled upload shows nothing; anything else
+ * the SPEC.md failure text (nothing when it is null: the failure is only logged).
+ * `toFormField` maps a server field name to the form's (the members' `0.code` is `members.0.code`).
  */
 export function describeSaveFailure(
   error: unknown,
-  failureText: string,
+  failureText: string | null,
   formFields: readonly string[],
+  toFormField: (serverField: string) => string = (field) => field,
 ): SaveFailureView {
+  if (isAbortError(error)) return { fieldErrors: {}, message: null };
   if (isApiRequestError(error) && error.status === 422) {
     const fieldErrors: Record<string, string> = {};
     let otherMessage: string | null = null;
-    for (const [field, messages] of Object.entries(error.fieldErrors ?? {})) {
+    for (const [serverField, messages] of Object.entries(error.fieldErrors ?? {})) {
       const [first] = messages;
       if (!first) continue;
+      const field = toFormField(serverField);
       if (formFields.includes(field)) fieldErrors[field] ??= first;
       else otherMessage ??= first;
     }
@@ -66,10 +96,13 @@ export function describeSaveFailure(
       message: message ? { ...INVALID_FORM_MESSAGE, message } : INVALID_FORM_MESSAGE,
     };
   }
-  if (isApiRequestError(error) && error.status === 409 && error.serverMessage) {
+  if (isApiRequestError(error) && TOLD_STATUSES.has(error.status) && error.serverMessage) {
     return { fieldErrors: {}, message: { title: MESSAGES.error, message: error.serverMessage } };
   }
-  return { fieldErrors: {}, message: { title: MESSAGES.error, message: failureText } };
+  return {
+    fieldErrors: {},
+    message: failureText === null ? null : { title: MESSAGES.error, message: failureText },
+  };
 }
 
 /**

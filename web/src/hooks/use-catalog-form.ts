@@ -11,7 +11,8 @@ import { MESSAGES } from '@concurso/shared';
 import type { ListCatalog } from '../api/catalog-api';
 import { toaster } from '../components/toaster';
 import { useCatalogStore } from '../stores/catalog-store';
-import { INVALID_FORM_MESSAGE, useFeedbackStore } from '../stores/feedback-store';
+import { INVALID_FORM_MESSAGE, useFeedbackStore, type ProgressHandle } from '../stores/feedback-store';
+import { isAbortError } from '../api/upload-request';
 import { describeSaveFailure, saveFailureText, type FormMode } from './catalog-failures';
 
 /** What a catalogue's create / edit form needs. */
@@ -24,8 +25,11 @@ export interface CatalogFormOptions<TValues extends FieldValues, TOutput, TRow> 
   emptyValues: () => TValues;
   /** The fields of a row being edited. */
   valuesOf: (row: TRow) => TValues;
-  /** Sends the valid values (create when `editing` is null, else update); answers the server's message. */
-  save: (values: TOutput, editing: TRow | null) => Promise<{ message?: string }>;
+  /**
+   * Sends the valid values (create when `editing` is null, else update); answers the server's message.
+   * An upload reports its progress and offers 'Cancelar' through `progress`.
+   */
+  save: (values: TOutput, editing: TRow | null, progress: ProgressHandle) => Promise<{ message?: string }>;
   /** 'Registrar Escuela' / 'Editar Escuela'. */
   titles: { create: string; update: string };
 }
@@ -56,7 +60,8 @@ export interface CatalogForm<TValues extends FieldValues, TOutput, TRow> extends
  * validation by the shared zod schema with 'Este campo es requerido' under each field, the 'Información'
  * warning on an invalid submit, server 422 messages mapped onto the fields, 'Procesando…' while saving,
  * 'Registrado' / 'Guardado' on success (then the modal closes, resets and the list reloads), and the
- * SPEC.md section 8 failure texts (or the server's own text of a duplicate).
+ * SPEC.md section 8 failure texts (or the server's own text of a duplicate, a missing row or a refused
+ * file). An upload shows its progress, and 'Cancelar' aborts it leaving the modal open.
  */
 export function useCatalogForm<TValues extends FieldValues, TOutput, TRow>(
   options: CatalogFormOptions<TValues, TOutput, TRow>,
@@ -99,7 +104,7 @@ export function useCatalogForm<TValues extends FieldValues, TOutput, TRow>(
     const feedback = useFeedbackStore.getState();
     setSubmitting(true);
     try {
-      const answer = await feedback.withProgress(() => save(values, editing));
+      const answer = await feedback.withProgress((progress) => save(values, editing, progress));
       toaster.create({
         type: 'success',
         title: answer.message || (saveMode === 'create' ? MESSAGES.created : MESSAGES.saved),
@@ -108,13 +113,18 @@ export function useCatalogForm<TValues extends FieldValues, TOutput, TRow>(
       setOpen(false);
       void useCatalogStore.getState().reload(catalog);
     } catch (error) {
+      if (isAbortError(error)) {
+        // The user pressed 'Cancelar': the modal stays open with what they chose.
+        toaster.create({ type: 'info', title: 'Se canceló la carga del archivo.', duration: 2500 });
+        return;
+      }
       console.error(`No se pudo guardar (${catalog})`, error);
       const fields = Object.keys(form.getValues());
       const view = describeSaveFailure(error, saveFailureText(catalog, saveMode), fields);
       for (const [field, message] of Object.entries(view.fieldErrors)) {
         form.setError(field as Path<TValues>, { type: 'server', message });
       }
-      feedback.showMessage(view.message);
+      if (view.message) feedback.showMessage(view.message);
     } finally {
       setSubmitting(false);
     }

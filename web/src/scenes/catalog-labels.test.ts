@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEPARTAMENT_TYPE_OPTIONS,
+  careerOptionLabel,
   departamentOptionLabel,
   departamentTypeLabel,
+  levelOptions,
+  memberCareerName,
   toOptions,
 } from './catalog-labels';
 
@@ -30,5 +33,23 @@ describe('catalogue labels', () => {
       { value: '1', label: 'Álgebra' },
       { value: '2', label: 'Zoología' },
     ]);
+  });
+
+  it('names a career with its departament and keeps the levels in their own order', () => {
+    expect(careerOptionLabel({ name: 'Informática', departament: { id: 2, name: 'Ciencias' } })).toBe(
+      'Informática (Ciencias)',
+    );
+    expect(
+      levelOptions([
+        { id: 3, level: 'Avanzado' },
+        { id: 1, level: 'Básico' },
+        { id: 2, level: 'Intermedio' },
+      ]).map((option) => option.label),
+    ).toEqual(['Básico', 'Intermedio', 'Avanzado']);
+  });
+
+  it("shows a member's career, or 'Sin carrera' (SPEC.md section 2)", () => {
+    expect(memberCareerName({ career: { id: 1, name: 'Computación' } })).toBe('Computación');
+    expect(memberCareerName({ career: null })).toBe('Sin carrera');
   });
 });

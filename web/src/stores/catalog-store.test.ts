@@ -163,4 +163,37 @@ describe('catalogue store', () => {
     stop();
     expect(socket?.handlers.get('catalog.changed')?.size).toBe(0);
   });
+
+  it("reloads the user lists in use when the server announces 'users'", async () => {
+    const store = useCatalogStore.getState();
+    const stops = [store.subscribe('judgeUsers'), store.subscribe('participantUsers')];
+    for (const call of [...calls]) call.resolve(ok([]));
+    await settle();
+    calls.length = 0;
+    sockets[0]?.fire('catalog.changed', { catalog: 'users' });
+    expect(calls.map((call) => call.catalog).sort()).toEqual(['judgeUsers', 'participantUsers']);
+    stops.forEach((stop) => stop());
+  });
+
+  it('shows a judge’s block in the teams list as it happens (team.updated)', async () => {
+    const stop = useCatalogStore.getState().subscribe('teams');
+    callsFor('teams')[0]?.resolve(
+      ok([{ id: 4, name: 'Los Punteros', status_team: { id: 1, status: 'Activo' }, number_attempts: 0 }]),
+    );
+    await settle();
+    sockets[0]?.fire('team.updated', {
+      id: 4,
+      name: 'Los Punteros',
+      levels_id: 1,
+      number_attempts: 0,
+      status_team: { id: 2, status: 'Descalificado' },
+      agent_online: false,
+      version: 3,
+    });
+    expect(useCatalogStore.getState().lists.teams.rows[0]?.status_team).toEqual({
+      id: 2,
+      status: 'Descalificado',
+    });
+    stop();
+  });
 });

@@ -1,19 +1,27 @@
 /**
- * The catalogue lists (contests, levels, schools, departaments, careers, coaches, processes) shared by
- * the screens and by the selects of other screens' forms. A list loads when its first user mounts and
- * again whenever the server announces `catalog.changed` for it (or for a catalogue whose names it
- * embeds), so every open screen follows other admins' changes without a reload. The push channel is
- * the tab's shared socket, held while any list is in use.
+ * The catalogue lists (contests, exercises, levels, schools, departaments, careers, coaches, teams,
+ * processes and the three user lists) shared by the screens and by the selects of other screens' forms.
+ * A list loads when its first user mounts and again whenever the server announces `catalog.changed` for
+ * it (or for a catalogue whose names it embeds), so every open screen follows other admins' changes
+ * without a reload; the teams' ESTATUS also follows the board's `team.updated`. The push channel is the
+ * tab's shared socket, held while any list is in use.
  */
 import { create } from 'zustand';
-import { CATALOGS, EVENTS, type CatalogChangedPayload, type CatalogName } from '@concurso/shared';
+import {
+  CATALOGS,
+  EVENTS,
+  type BoardTeam,
+  type CatalogChangedPayload,
+  type CatalogName,
+} from '@concurso/shared';
 import { fetchCatalog, LIST_CATALOGS, type CatalogRows, type ListCatalog } from '../api/catalog-api';
 import { acquireLiveSocket, type LiveSocketLease } from '../api/live-socket';
 import { getToken } from '../api/token-storage';
 import {
   ListWarning,
   describeListError,
-  isListCatalog,
+  listCatalogsOf,
+  patchTeamRows,
   staleCatalogs,
   type ListErrorView,
 } from './catalog-state';
@@ -111,7 +119,9 @@ export const useCatalogStore = create<CatalogStore>()((set) => {
   const refreshStale = (names: readonly CatalogName[]) => {
     bump(names);
     for (const name of names) {
-      if (isListCatalog(name) && (subscribers.get(name) ?? 0) > 0) void reload(name);
+      for (const list of listCatalogsOf(name)) {
+        if ((subscribers.get(list) ?? 0) > 0) void reload(list);
+      }
     }
   };
 
@@ -122,6 +132,14 @@ export const useCatalogStore = create<CatalogStore>()((set) => {
     const socket = lease.socket;
     let missedEvents = false;
     const onChanged = ({ catalog }: CatalogChangedPayload) => refreshStale(staleCatalogs(catalog));
+    // A judge's block or an agent's attempt moves a team's ESTATUS without a catalogue change.
+    const onTeam = (team: BoardTeam) =>
+      set((state) => {
+        const rows = patchTeamRows(state.lists.teams.rows, team);
+        return rows === state.lists.teams.rows
+          ? state
+          : { lists: { ...state.lists, teams: { ...state.lists.teams, rows } } };
+      });
     const onDisconnect = () => {
       missedEvents = true;
     };
@@ -131,10 +149,12 @@ export const useCatalogStore = create<CatalogStore>()((set) => {
       missedEvents = false;
     };
     socket.on(EVENTS.catalogChanged, onChanged);
+    socket.on(EVENTS.teamUpdated, onTeam);
     socket.on('disconnect', onDisconnect);
     socket.on('connect', onConnect);
     detachSocket = () => {
       socket.off(EVENTS.catalogChanged, onChanged);
+      socket.off(EVENTS.teamUpdated, onTeam);
       socket.off('disconnect', onDisconnect);
       socket.off('connect', onConnect);
     };

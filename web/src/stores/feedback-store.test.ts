@@ -38,4 +38,35 @@ describe('feedback store', () => {
     expect(useFeedbackStore.getState().messageOpen).toBe(false);
     expect(useFeedbackStore.getState().message?.message).toBe('Algo');
   });
+
+  it('shows an upload’s percentage and its cancel while it runs, and forgets them when it ends', async () => {
+    const store = useFeedbackStore.getState();
+    const cancel = () => undefined;
+    let finish: () => void = () => undefined;
+    const upload = store.withProgress(async (progress) => {
+      progress.cancellable(cancel);
+      progress.report(0);
+      progress.report(42);
+      await new Promise<void>((resolve) => (finish = resolve));
+    });
+    expect(useFeedbackStore.getState().transfer).toEqual({ percent: 42, cancel });
+    useFeedbackStore.getState().transfer?.cancel?.();
+    finish();
+    await upload;
+    expect(useFeedbackStore.getState().transfer).toBeNull();
+    expect(useFeedbackStore.getState().busy).toBe(0);
+  });
+
+  it('shows no transfer for a plain request, and clamps the percentage', async () => {
+    const store = useFeedbackStore.getState();
+    await store.withProgress(async () => {
+      expect(useFeedbackStore.getState().transfer).toBeNull();
+    });
+    await store.withProgress(async (progress) => {
+      progress.report(140);
+      expect(useFeedbackStore.getState().transfer?.percent).toBe(100);
+      progress.report(null);
+      expect(useFeedbackStore.getState().transfer?.percent).toBeNull();
+    });
+  });
 });

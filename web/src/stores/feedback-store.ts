@@ -1,7 +1,8 @@
 /**
  * The catalogue screens' modal feedback (SPEC.md sections 4, 5 and 8), one of each at a time: a message
  * with one button, a yes/no question answered through a promise, and the 'Procesando…' dialog while a
- * request runs. Flows (save, delete, assign) call it; `FeedbackHost` renders it.
+ * request runs (with a percentage and 'Cancelar' for an upload). Flows (save, delete, assign) call it;
+ * `FeedbackHost` renders it.
  */
 import { create } from 'zustand';
 import { MESSAGES } from '@concurso/shared';
@@ -21,6 +22,20 @@ export interface QuestionView {
   cancelLabel?: string;
 }
 
+/** What a task under the progress dialog may tell it (an upload: how far it got, how to cancel it). */
+export interface ProgressHandle {
+  /** Shows the percentage done (0..100), or an indeterminate bar for null. */
+  report: (percent: number | null) => void;
+  /** Offers 'Cancelar' on the progress dialog; pressing it calls `cancel`. */
+  cancellable: (cancel: () => void) => void;
+}
+
+/** The progress of the task that reported one; null percent while unknown. */
+export interface TransferView {
+  percent: number | null;
+  cancel: (() => void) | null;
+}
+
 /** State and actions of the feedback store. */
 export interface FeedbackStore {
   /** The last message; kept after closing so the closing animation keeps its text. */
@@ -30,13 +45,18 @@ export interface FeedbackStore {
   questionOpen: boolean;
   /** Requests running under the progress dialog. */
   busy: number;
+  /** The progress a running task reported (an upload); null for a plain request. */
+  transfer: TransferView | null;
   showMessage: (view: MessageView) => void;
   closeMessage: () => void;
   /** Asks and resolves true for the confirm button, false for cancel, Escape or an outside click. */
   ask: (view: QuestionView) => Promise<boolean>;
   answer: (yes: boolean) => void;
-  /** Runs `task` with the progress dialog open (an outside click does not close it). */
-  withProgress: <T>(task: () => Promise<T>) => Promise<T>;
+  /**
+   * Runs `task` with the progress dialog open (an outside click does not close it). The task may report
+   * its progress and offer a cancel through the handle it receives.
+   */
+  withProgress: <T>(task: (progress: ProgressHandle) => Promise<T>) => Promise<T>;
 }
 
 let resolveQuestion: ((yes: boolean) => void) | null = null;
@@ -47,6 +67,7 @@ export const useFeedbackStore = create<FeedbackStore>()((set) => ({
   question: null,
   questionOpen: false,
   busy: 0,
+  transfer: null,
   showMessage: (view) => set({ message: view, messageOpen: true }),
   closeMessage: () => set({ messageOpen: false }),
   ask: (view) => {
@@ -65,10 +86,23 @@ export const useFeedbackStore = create<FeedbackStore>()((set) => ({
   },
   withProgress: async (task) => {
     set((state) => ({ busy: state.busy + 1 }));
+    // The transfer shown belongs to the last task that reported one; only that task clears it.
+    let mine: TransferView | null = null;
+    const show = (change: Partial<TransferView>) => {
+      mine = { percent: mine?.percent ?? null, cancel: mine?.cancel ?? null, ...change };
+      set({ transfer: mine });
+    };
+    const progress: ProgressHandle = {
+      report: (percent) => show({ percent: percent === null ? null : Math.max(0, Math.min(100, percent)) }),
+      cancellable: (cancel) => show({ cancel }),
+    };
     try {
-      return await task();
+      return await task(progress);
     } finally {
-      set((state) => ({ busy: Math.max(0, state.busy - 1) }));
+      set((state) => ({
+        busy: Math.max(0, state.busy - 1),
+        transfer: mine !== null && state.transfer === mine ? null : state.transfer,
+      }));
     }
   },
 }));

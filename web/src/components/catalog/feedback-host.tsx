@@ -7,7 +7,8 @@ import { ProgressDialog } from '../progress-dialog';
 
 /**
  * Renders the catalogue screens' modal feedback: the feedback store's message, question and
- * 'Procesando…', and the dialog of a failed list load (SPEC.md section 8).
+ * 'Procesando…' (with an upload's progress and 'Cancelar'), and the dialog of a failed list load
+ * (SPEC.md section 8).
  */
 export function FeedbackHost() {
   const message = useFeedbackStore((state) => state.message);
@@ -15,6 +16,7 @@ export function FeedbackHost() {
   const question = useFeedbackStore((state) => state.question);
   const questionOpen = useFeedbackStore((state) => state.questionOpen);
   const busy = useFeedbackStore((state) => state.busy);
+  const transfer = useFeedbackStore((state) => state.transfer);
   const loadError = useCatalogStore((state) => state.loadError);
 
   return (
@@ -28,7 +30,12 @@ export function FeedbackHost() {
         onConfirm={() => useFeedbackStore.getState().answer(true)}
         onCancel={() => useFeedbackStore.getState().answer(false)}
       />
-      <ProgressDialog open={busy > 0} />
+      <ProgressDialog
+        open={busy > 0}
+        text={transfer ? 'Subiendo archivo…' : undefined}
+        percent={transfer ? transfer.percent : undefined}
+        onCancel={transfer?.cancel}
+      />
       <MessageDialog
         open={messageOpen}
         title={message?.title ?? ''}

@@ -9,12 +9,14 @@ export interface FormTextFieldProps {
   error?: string;
   /** `register('field')` of react-hook-form. */
   registration: UseFormRegisterReturn;
-  type?: 'text' | 'date';
+  type?: 'text' | 'date' | 'password';
   placeholder?: string;
   helperText?: string;
+  /** 'off' by default; 'new-password' keeps browsers from filling in the admin's own password. */
+  autoComplete?: string;
 }
 
-/** A labelled text (or date) input bound to react-hook-form, with its error under it. */
+/** A labelled text (date, password) input bound to react-hook-form, with its error under it. */
 export function FormTextField({
   label,
   error,
@@ -22,11 +24,12 @@ export function FormTextField({
   type = 'text',
   placeholder,
   helperText,
+  autoComplete = 'off',
 }: FormTextFieldProps) {
   return (
     <Field.Root invalid={Boolean(error)}>
       <Field.Label>{label}</Field.Label>
-      <Input type={type} placeholder={placeholder} autoComplete="off" {...registration} />
+      <Input type={type} placeholder={placeholder} autoComplete={autoComplete} {...registration} />
       {helperText && !error ? <Field.HelperText>{helperText}</Field.HelperText> : null}
       <Field.ErrorText>{error}</Field.ErrorText>
     </Field.Root>

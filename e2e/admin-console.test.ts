@@ -1,0 +1,335 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { jsPDF } from 'jspdf';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { USER_TYPES } from '@concurso/shared';
+import { startAgent, type AgentHandle } from '../agent/src/agent.js';
+import {
+  blockedBinary,
+  cleanUp,
+  ownChildren,
+  spawnProcess,
+  tempDir,
+  uniqueName,
+  within,
+} from '../agent/test/helpers/processes.js';
+import { WEB_DIST_DIR } from '../server/src/app.js';
+import {
+  createContest,
+  createUser,
+  login,
+  startTestServer,
+  type TestServer,
+} from '../server/test/helpers.js';
+import { launchChromium } from './browser.js';
+import { BoardPage } from './pages/board-page.js';
+import { CatalogPage } from './pages/catalog-page.js';
+import { ExercisesPage } from './pages/exercises-page.js';
+import { LoginPage } from './pages/login-page.js';
+import { TeamsPage, type MemberEntry } from './pages/teams-page.js';
+import { UsersPage } from './pages/users-page.js';
+
+const ADMIN = { username: 'admin_consola', password: 'clave-admin-1' };
+const COACH = 'Dra. Carmen Ruiz';
+const DEPARTAMENT = 'Ciencias Computacionales';
+const CAREER = 'Ingeniería en Computación';
+const CAREER_OPTION = `${CAREER} (${DEPARTAMENT})`;
+const TEAM = 'Los Bits Valientes';
+const MEMBERS: MemberEntry[] = [
+  { code: '219000001', name: 'Ana López', career: CAREER_OPTION, semester: 3 },
+  { code: '219000002', name: 'Bruno Díaz', career: CAREER_OPTION, semester: 5 },
+  { code: '219000003', name: 'Carla Méndez', career: CAREER_OPTION, semester: 10 },
+];
+
+/** A one-page PDF saying `text`, written by jsPDF in Node, saved as `name` in `dir`. */
+async function writePdf(dir: string, name: string, text: string): Promise<string> {
+  const doc = new jsPDF();
+  doc.text(text, 10, 10);
+  const file = path.join(dir, name);
+  await writeFile(file, Buffer.from(doc.output('arraybuffer')));
+  return file;
+}
+
+/**
+ * The admin screens built last, in a real browser (issue: teams, exercises and users screens): an admin
+ * registers a team with three members and sees them; generates its agent key and the real agent, run
+ * with it, kills a blocked process and raises INTENTOS on /home; uploads an exercise PDF, opens it in a
+ * new tab, replaces it and deletes it; registers a judge who then signs in, and a participant who is
+ * refused.
+ */
+describe('teams, exercises and users screens in Chromium', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let catalog: CatalogPage;
+  let files: string;
+  let adminToken: string;
+  let contestId: number;
+  let teamId: number;
+  let agent: AgentHandle | undefined;
+  const others: BrowserContext[] = [];
+
+  /** An admin API call made by the test itself (setup only), answering `data`. */
+  async function api<T>(url: string, payload: unknown): Promise<T> {
+    const res = await server.app.inject({
+      method: 'POST',
+      url,
+      payload: payload as Record<string, unknown>,
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+    return (res.json() as { data: T }).data;
+  }
+
+  async function signIn(target: Page, username: string, password: string): Promise<void> {
+    const loginPage = new LoginPage(target, server.url);
+    await loginPage.open();
+    await loginPage.signIn(username, password);
+  }
+
+  async function newPage(): Promise<Page> {
+    const other = await browser.newContext();
+    others.push(other);
+    return other.newPage();
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer({ webDistDir: WEB_DIST_DIR });
+    await createUser(server.orm, USER_TYPES.admin, ADMIN.username, ADMIN.password);
+    adminToken = await login(server.app, ADMIN.username, ADMIN.password);
+    contestId = (await createContest(server.orm)).id;
+    await api('/api/createCoach', { name: COACH, educationalLevel: 'Doctorado' });
+    const school = await api<{ id: number }>('/api/createSchool', { name: 'Centro Universitario' });
+    const departament = await api<{ id: number }>('/api/createDepartament', {
+      name: DEPARTAMENT,
+      type: 0,
+      schools_id: school.id,
+    });
+    await api('/api/createCareer', { name: CAREER, departaments_id: departament.id });
+
+    files = await mkdtemp(path.join(os.tmpdir(), 'consola-e2e-'));
+    browser = await launchChromium();
+    context = await browser.newContext();
+    page = await context.newPage();
+    catalog = new CatalogPage(page, server.url);
+    await signIn(page, ADMIN.username, ADMIN.password);
+    await page.waitForURL(`${server.url}/home`);
+  });
+
+  afterAll(async () => {
+    await agent?.stop();
+    await cleanUp();
+    await Promise.all(others.map((other) => other.close()));
+    await context?.close();
+    await browser?.close();
+    await server?.close();
+    if (files) await rm(files, { recursive: true, force: true });
+  });
+
+  it('registers a team with three members and lists them under Ver integrantes', async () => {
+    const teams = new TeamsPage(page, catalog);
+    await teams.open();
+    teamId = await teams.registerTeam(TEAM, COACH, 'Intermedio');
+    const row = catalog.row(teamId);
+    for (const text of [COACH, 'Intermedio', '2026B', 'Activo'])
+      expect(await row.textContent()).toContain(text);
+
+    const empty = await teams.openMembers(row);
+    await empty.getByText('No se encontraron participantes.').waitFor();
+    await empty.getByRole('button', { name: 'Cerrar' }).click();
+    await empty.waitFor({ state: 'hidden' });
+
+    const form = await teams.openMembersForm(row, TEAM);
+    // One empty row to start; an incomplete row is refused with the SPEC section 5 texts.
+    expect(await teams.memberRows(form).count()).toBe(1);
+    await form.getByRole('button', { name: 'Guardar' }).click();
+    const warning = catalog.messageDialog('Información');
+    await warning.getByText('Por favor llene todos los campos correctamente').waitFor();
+    await catalog.dismiss(warning);
+    expect(await teams.memberRow(form, 1).getByText('Este campo es requerido').count()).toBe(4);
+
+    await teams.fillMembers(form, MEMBERS);
+    expect(await teams.memberRows(form).count()).toBe(3);
+    await form.getByRole('button', { name: 'Guardar' }).click();
+    await form.waitFor({ state: 'hidden' });
+    await catalog.toast('Registrado').first().waitFor();
+
+    const list = await teams.openMembers(row);
+    await list.getByText(MEMBERS[2]!.name).waitFor();
+    for (const member of MEMBERS) {
+      const line = list.locator('tbody tr').filter({ hasText: member.name });
+      const text = await line.textContent();
+      expect(text).toContain(member.code);
+      expect(text).toContain(String(member.semester));
+      expect(text).toContain(CAREER);
+    }
+    await list.getByRole('button', { name: 'Cerrar' }).click();
+    await list.waitFor({ state: 'hidden' });
+
+    // Removing a member asks first, then the list follows.
+    const extra = await teams.openMembersForm(row, TEAM);
+    await teams.fillMembers(extra, [
+      { code: '219000099', name: 'Dario Baja', career: CAREER_OPTION, semester: 1 },
+    ]);
+    await extra.getByRole('button', { name: 'Guardar' }).click();
+    await extra.waitFor({ state: 'hidden' });
+    const again = await teams.openMembers(row);
+    const leaving = again.locator('tbody tr').filter({ hasText: 'Dario Baja' });
+    await leaving.getByRole('button', { name: 'Quitar' }).click();
+    const question = page.getByRole('alertdialog', { name: '¿Está seguro?' });
+    await question.getByText('Dario Baja', { exact: false }).waitFor();
+    await question.getByRole('button', { name: 'Sí, eliminar' }).click();
+    await leaving.waitFor({ state: 'detached' });
+    expect(await again.locator('tbody tr').count()).toBe(3);
+    await again.getByRole('button', { name: 'Cerrar' }).click();
+    await again.waitFor({ state: 'hidden' });
+  });
+
+  it('generates the agent key; the real agent using it raises INTENTOS on /home', async () => {
+    const teams = new TeamsPage(page, catalog);
+    await teams.open();
+    const { key, command, dialog } = await teams.generateAgentKey(catalog.row(teamId));
+    expect(key.length).toBeGreaterThan(20);
+    expect(command).toBe(`npm run agent -- --server ${server.url} --key ${key}`);
+    await dialog.getByText('no se volverá a mostrar', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Cerrar' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    // The contest's blocked set gets a name only this run uses.
+    const blocked = uniqueName('juego');
+    const process = await api<{ id: number }>('/api/createProcess', { name: `${blocked}.exe` });
+    await api('/api/createBlockedProcessForContest', { contests_id: contestId, processes_id: [process.id] });
+
+    agent = await startAgent({
+      server: server.url,
+      key,
+      dataDir: await tempDir('consola-agent-'),
+      lister: ownChildren,
+      pollMs: 200,
+      log: () => undefined,
+    });
+    expect(agent.config.team.id).toBe(teamId);
+    const spawned = await spawnProcess(await blockedBinary(blocked), ['300']);
+    const exit = await within(5_000, spawned.exited, 'el agente termina el proceso bloqueado');
+    expect(exit.signal).toMatch(/SIGTERM|SIGKILL/);
+
+    await page.goto(`${server.url}/home`);
+    const board = new BoardPage(page);
+    await board.attempts(teamId).filter({ hasText: /^1$/ }).waitFor({ timeout: 10_000 });
+    await agent.stop();
+    agent = undefined;
+
+    // A second key asks first: the old one would stop working.
+    await teams.open();
+    await catalog.row(teamId).getByRole('button', { name: 'Clave del agente' }).click();
+    const question = page.getByRole('alertdialog', { name: '¿Generar una nueva clave del agente?' });
+    await question.getByText('dejará de funcionar', { exact: false }).waitFor();
+    await question.getByRole('button', { name: 'Cancelar' }).click();
+    await question.waitFor({ state: 'hidden' });
+  });
+
+  it('uploads an exercise PDF, opens it in a new tab, replaces it and deletes it', async () => {
+    const first = await writePdf(files, 'problema-a.pdf', 'Problema A');
+    const second = await writePdf(files, 'problema-b.pdf', 'Problema B');
+    const exercises = new ExercisesPage(page, catalog);
+    await exercises.open();
+
+    // The PDF and the level are required.
+    const dialog = await catalog.openCreate('Registrar ejercicios', 'Registrar ejercicios');
+    await dialog.getByRole('button', { name: 'Guardar' }).click();
+    await catalog.dismiss(catalog.messageDialog('Información'));
+    expect(await dialog.getByText('Este campo es requerido').count()).toBe(2);
+    expect(await dialog.getByLabel('Nivel').locator('option').first().textContent()).toBe(
+      'Seleccione el nivel...',
+    );
+    await dialog.getByRole('button', { name: 'Cancelar' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    // A slow upload shows its percentage; 'Cancelar' aborts it and the modal stays open.
+    const big = path.join(files, 'problema-grande.pdf');
+    await writeFile(big, Buffer.concat([await readFile(first), Buffer.alloc(3_000_000, 0x20)]));
+    const upload = await exercises.fillNew(big, 'Básico');
+    await exercises.throttleUploads(256 * 1024);
+    await upload.getByRole('button', { name: 'Guardar' }).click();
+    await exercises
+      .uploadPercent()
+      .filter({ hasText: /^\d+ %$/ })
+      .waitFor();
+    await exercises.cancelUpload();
+    await catalog.toast('Se canceló la carga del archivo.').waitFor();
+    await exercises.throttleUploads(null);
+    expect(await upload.isVisible()).toBe(true);
+
+    await upload.getByLabel('Archivo PDF').setInputFiles(first);
+    await upload.getByText('problema-a.pdf').waitFor();
+    await catalog.save(upload);
+    const id = await catalog.idOf('problema-a.pdf');
+    // Nothing of the cancelled upload was kept.
+    expect(await catalog.info().textContent()).toBe('Mostrando del 1 al 1 de 1 registros');
+    const row = catalog.row(id);
+    expect(await row.textContent()).toContain('Básico');
+    expect(await row.textContent()).toContain('2026B');
+
+    const list = await exercises.openList(row);
+    await list.getByText('problema-a.pdf').waitFor();
+    await list.getByRole('button', { name: 'Cerrar' }).click();
+    await list.waitFor({ state: 'hidden' });
+
+    const tab = await exercises.openPdf(row);
+    await tab.waitForURL(/^blob:/, { waitUntil: 'commit' });
+    expect(tab.url().startsWith(`blob:${server.url}/`)).toBe(true);
+    await tab.close();
+
+    await exercises.replace(row, second);
+    await catalog.toast('Guardado').first().waitFor();
+    await row.filter({ hasText: 'problema-b.pdf' }).waitFor();
+
+    await catalog.deleteRow(row);
+    await catalog.toast('Dato Eliminado.').first().waitFor();
+    await row.waitFor({ state: 'detached' });
+  });
+
+  it('registers a judge who can then sign in and lands on /homeJuez', async () => {
+    const users = new UsersPage(catalog);
+    await users.open('/usersJuez', 'Información de los usuarios Jueces');
+    const dialog = await users.openCreate();
+    const box = dialog.getByRole('checkbox', { name: '¿Cambiar contraseña?' });
+    expect(await box.isChecked()).toBe(true);
+    expect(await box.isDisabled()).toBe(true);
+    await users.fill(dialog, { name: 'Juez Nuevo', username: 'juez_nuevo', password: 'clave-juez-9' });
+    await catalog.save(dialog);
+    const judgeId = await catalog.idOf('juez_nuevo');
+
+    // Editing keeps the password unless the box is ticked.
+    const edit = await catalog.openEdit(catalog.row(judgeId), 'Editar Usuario');
+    expect(await edit.getByLabel('Password').count()).toBe(0);
+    await edit.getByLabel('Nombre completo').fill('Juez Nuevo Pérez');
+    await catalog.save(edit);
+    await catalog.row(judgeId).filter({ hasText: 'Juez Nuevo Pérez' }).waitFor();
+
+    const judgePage = await newPage();
+    await signIn(judgePage, 'juez_nuevo', 'clave-juez-9');
+    await judgePage.waitForURL(`${server.url}/homeJuez`);
+  });
+
+  it('registers a participant (no password), who is refused at the login', async () => {
+    const users = new UsersPage(catalog);
+    await users.open('/usersParticipants', 'Información de los usuarios Participantes');
+    const dialog = await users.openCreate();
+    expect(await dialog.getByLabel('Password').count()).toBe(0);
+    expect(await dialog.getByRole('checkbox').count()).toBe(0);
+    await users.fill(dialog, { name: 'Ana López', username: 'ana_participante' });
+    await catalog.save(dialog);
+    await catalog.idOf('ana_participante');
+
+    const participantPage = await newPage();
+    await signIn(participantPage, 'ana_participante', 'cualquier-clave');
+    await participantPage
+      .getByRole('alertdialog')
+      .getByText('Los participantes no tienen acceso a la consola del concurso.')
+      .waitFor();
+  });
+});

@@ -1,0 +1,90 @@
+import { ApiRequestError } from './api-error';
+import { apiHeaders, httpError, parseJson } from './api-client';
+
+/** A browser upload progress event (`XMLHttpRequest.upload.onprogress`). */
+export interface UploadProgressEvent {
+  lengthComputable: boolean;
+  loaded: number;
+  total: number;
+}
+
+/** The part of `XMLHttpRequest` an upload uses; tests pass a fake. */
+export interface UploadXhr {
+  open(method: string, url: string): void;
+  setRequestHeader(name: string, value: string): void;
+  send(body: FormData): void;
+  abort(): void;
+  readonly status: number;
+  readonly responseText: string;
+  upload: { onprogress: ((event: UploadProgressEvent) => void) | null };
+  onload: (() => void) | null;
+  onerror: (() => void) | null;
+  onabort: (() => void) | null;
+}
+
+/** Options of {@link uploadRequest}. */
+export interface UploadOptions {
+  /** Receives the percentage sent (0..100), or null while the browser cannot tell the total. */
+  onProgress?: (percent: number | null) => void;
+  /** Aborting it aborts the upload; the promise then rejects with an `AbortError`. */
+  signal?: AbortSignal;
+  /** Makes the request object; `new XMLHttpRequest()` by default. */
+  createXhr?: () => UploadXhr;
+}
+
+/** Whole percentage of an upload, 0..100; null when the total is unknown. */
+export function uploadPercent(event: UploadProgressEvent): number | null {
+  if (!event.lengthComputable || event.total <= 0) return null;
+  return Math.max(0, Math.min(100, Math.floor((event.loaded / event.total) * 100)));
+}
+
+/** The error an aborted request rejects with, like an aborted `fetch`. */
+export function abortError(): DOMException {
+  return new DOMException('Se canceló la carga del archivo.', 'AbortError');
+}
+
+/** True for the rejection of an aborted request (fetch or upload). */
+export function isAbortError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError';
+}
+
+/**
+ * `POST path` with a multipart body through XMLHttpRequest, because fetch reports no upload progress.
+ * Sends the same headers as every API call; resolves with the parsed JSON answer for 200..299 and
+ * rejects like `apiRequest` otherwise (an {@link ApiRequestError} with the server's message, or
+ * `network` without an answer), or with an `AbortError` when `signal` aborts.
+ */
+export function uploadRequest<T>(path: string, body: FormData, options: UploadOptions = {}): Promise<T> {
+  const { onProgress, signal } = options;
+  return new Promise<T>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(abortError());
+      return;
+    }
+    const xhr = options.createXhr ? options.createXhr() : (new XMLHttpRequest() as UploadXhr);
+    const onAbortSignal = () => xhr.abort();
+    const finish = () => signal?.removeEventListener('abort', onAbortSignal);
+
+    xhr.open('POST', path);
+    // The browser writes the multipart Content-Type with its boundary itself.
+    for (const [name, value] of Object.entries(apiHeaders())) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) => onProgress?.(uploadPercent(event));
+    xhr.onload = () => {
+      finish();
+      const payload = parseJson(xhr.responseText);
+      if (xhr.status >= 200 && xhr.status < 300) resolve(payload as T);
+      else reject(httpError(xhr.status, payload));
+    };
+    xhr.onerror = () => {
+      finish();
+      reject(new ApiRequestError({ kind: 'network', status: 0 }));
+    };
+    xhr.onabort = () => {
+      finish();
+      reject(abortError());
+    };
+    signal?.addEventListener('abort', onAbortSignal, { once: true });
+    onProgress?.(0);
+    xhr.send(body);
+  });
+}

@@ -1,0 +1,80 @@
+import { Alert, Button, Dialog, Portal, Stack, Text } from '@chakra-ui/react';
+import { MESSAGES } from '@concurso/shared';
+import type { GeneratedAgentKey } from '../../hooks/use-agent-key';
+import { agentCommand } from '../../scenes/agent-command';
+import { CopyableValue } from './copyable-value';
+
+/** Props of {@link AgentKeyDialog}. */
+export interface AgentKeyDialogProps {
+  /** The key just generated and its team; kept while the dialog closes. */
+  shown: GeneratedAgentKey | null;
+  open: boolean;
+  onClose: () => void;
+  /** After the closing animation (the key leaves memory). */
+  onExitComplete: () => void;
+}
+
+/**
+ * The team's new agent key, shown once (DESIGN.md section 6): the key and the command to run on the
+ * team's lab machine (`npm run agent -- --server <this site> --key <key>`), each with a copy button,
+ * and the warning that it will not be shown again. An outside click does not close it, so the key is
+ * not lost by accident.
+ */
+export function AgentKeyDialog({ shown, open, onClose, onExitComplete }: AgentKeyDialogProps) {
+  const key = shown?.key ?? '';
+  const command = agentCommand(window.location.origin, key);
+  return (
+    <Dialog.Root
+      open={open}
+      onOpenChange={(details) => {
+        if (!details.open) onClose();
+      }}
+      onExitComplete={onExitComplete}
+      closeOnInteractOutside={false}
+      placement="center"
+      size="lg"
+    >
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content data-testid="agent-key-dialog">
+            <Dialog.Header>
+              <Dialog.Title>Clave del agente del equipo: {shown?.team.name ?? ''}</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body>
+              <Stack gap="4">
+                <Alert.Root status="warning">
+                  <Alert.Indicator />
+                  <Alert.Title>{MESSAGES.agentKeyGenerated}</Alert.Title>
+                </Alert.Root>
+                <CopyableValue
+                  label="Clave del agente"
+                  value={key}
+                  testId="agent-key"
+                  copyLabel="Copiar clave"
+                  copiedText="Clave copiada."
+                />
+                <CopyableValue
+                  label="Comando para la máquina del equipo"
+                  value={command}
+                  testId="agent-command"
+                  copyLabel="Copiar comando"
+                  copiedText="Comando copiado."
+                />
+                <Text color="fg.muted" fontSize="sm">
+                  Ejecútelo en la máquina del laboratorio del equipo, desde la carpeta del proyecto. Si se
+                  pierde la clave, genere otra: la anterior dejará de funcionar.
+                </Text>
+              </Stack>
+            </Dialog.Body>
+            <Dialog.Footer>
+              <Button colorPalette="blue" onClick={onClose}>
+                Cerrar
+              </Button>
+            </Dialog.Footer>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}

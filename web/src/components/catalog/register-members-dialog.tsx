@@ -1,0 +1,95 @@
+import { useEffect, useMemo } from 'react';
+import { Button, CloseButton, Dialog, Portal, Stack, chakra } from '@chakra-ui/react';
+import type { TeamRow } from '@concurso/shared';
+import { useCatalogList } from '../../hooks/use-catalog-list';
+import { useMembersForm } from '../../hooks/use-members-form';
+import { careerOptionLabel, toOptions } from '../../scenes/catalog-labels';
+import { MAX_MEMBER_ROWS, emptyMemberRow } from '../../scenes/member-rows';
+import { MemberRowFields } from './member-row-fields';
+
+/** Props of {@link RegisterMembersDialog}. */
+export interface RegisterMembersDialogProps {
+  /** The team the members join; kept while the dialog closes. */
+  team: TeamRow | null;
+  open: boolean;
+  onClose: () => void;
+}
+
+/**
+ * 'Registrar integrantes del equipo: {team}' (SPEC.md sections 2 and 5): starts with one empty row;
+ * 'Agregar participante' adds one, 'Quitar' removes one; 'Guardar' sends every row at once. It cannot be
+ * dismissed while saving.
+ */
+export function RegisterMembersDialog({ team, open, onClose }: RegisterMembersDialogProps) {
+  const careers = useCatalogList('careers');
+  const { form, rows, submitting, submit, restart } = useMembersForm(onClose);
+  const careerOptions = useMemo(() => toOptions(careers.rows, careerOptionLabel), [careers.rows]);
+  const teamId = team?.id ?? null;
+  const { errors } = form.formState;
+
+  useEffect(() => {
+    // Every opening starts over for its team: one empty row, no errors.
+    if (open && teamId !== null) restart(teamId);
+  }, [open, teamId, restart]);
+
+  return (
+    <Dialog.Root
+      open={open}
+      onOpenChange={(details) => {
+        if (!details.open && !submitting) onClose();
+      }}
+      closeOnInteractOutside={!submitting}
+      closeOnEscape={!submitting}
+      placement="center"
+      scrollBehavior="inside"
+      size="xl"
+    >
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content>
+            <chakra.form noValidate onSubmit={(event) => void submit(event)} display="contents">
+              <Dialog.Header>
+                <Dialog.Title>Registrar integrantes del equipo: {team?.name ?? ''}</Dialog.Title>
+              </Dialog.Header>
+              <Dialog.Body>
+                <Stack gap="3">
+                  {rows.fields.map((row, index) => (
+                    <MemberRowFields
+                      key={row.id}
+                      index={index}
+                      register={form.register}
+                      errors={errors}
+                      careerOptions={careerOptions}
+                      onRemove={rows.fields.length > 1 ? () => rows.remove(index) : null}
+                    />
+                  ))}
+                  <Button
+                    variant="outline"
+                    colorPalette="blue"
+                    alignSelf="start"
+                    disabled={rows.fields.length >= MAX_MEMBER_ROWS}
+                    onClick={() => rows.append(emptyMemberRow())}
+                  >
+                    Agregar participante
+                  </Button>
+                </Stack>
+              </Dialog.Body>
+              <Dialog.Footer>
+                <Button variant="outline" onClick={onClose} disabled={submitting}>
+                  Cancelar
+                </Button>
+                <Button type="submit" colorPalette="blue" loading={submitting}>
+                  Guardar
+                </Button>
+              </Dialog.Footer>
+            </chakra.form>
+            <Dialog.CloseTrigger asChild>
+              <CloseButton size="sm" aria-label="Cerrar" disabled={submitting} />
+            </Dialog.CloseTrigger>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}

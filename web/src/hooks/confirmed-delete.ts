@@ -1,0 +1,58 @@
+import { MESSAGES } from '@concurso/shared';
+import type { DeleteAnswer } from '../api/catalog-api';
+import { toaster } from '../components/toaster';
+import { useFeedbackStore } from '../stores/feedback-store';
+import { describeDeleteFailure } from './catalog-failures';
+
+/** What {@link confirmedDelete} deletes and how. */
+export interface ConfirmedDeleteOptions {
+  /** Shown in the question, e.g. the row's name. */
+  name?: string;
+  /** A sentence added to the question: what else goes with the row. */
+  warning?: string;
+  /** The delete call. */
+  remove: () => Promise<DeleteAnswer>;
+  /** Runs after the call, whether it succeeded or not (reload what shows the row). */
+  after?: () => void;
+  /** Names the row in the console log of a failure. */
+  what: string;
+}
+
+/** The question of a delete: '¿Está seguro?' with 'El dato se eliminará…', the name and the warning. */
+export function deleteQuestionText(name?: string, warning?: string): string {
+  const base = name ? `${MESSAGES.confirmDeleteText} (${name})` : MESSAGES.confirmDeleteText;
+  return warning ? `${base} ${warning}` : base;
+}
+
+/**
+ * The delete flow of SPEC.md sections 4 and 8, for any row: '¿Está seguro?' with 'Sí, eliminar' /
+ * 'Cancelar', then the call under 'Procesando…', then '¡Correcto!' / 'Dato Eliminado.'; a refusal shows
+ * the server's reason (what uses the row) or the generic delete failure. Resolves true once deleted.
+ */
+export async function confirmedDelete(options: ConfirmedDeleteOptions): Promise<boolean> {
+  const feedback = useFeedbackStore.getState();
+  const yes = await feedback.ask({
+    title: MESSAGES.confirmDeleteTitle,
+    message: deleteQuestionText(options.name, options.warning),
+    confirmLabel: MESSAGES.confirmDelete,
+    cancelLabel: 'Cancelar',
+  });
+  if (!yes) return false;
+  try {
+    const answer = await feedback.withProgress(() => options.remove());
+    toaster.create({
+      type: 'success',
+      title: MESSAGES.correct,
+      description: answer.message || MESSAGES.deleted,
+      duration: 3000,
+    });
+    return true;
+  } catch (error) {
+    console.error(`No se pudo eliminar (${options.what})`, error);
+    feedback.showMessage(describeDeleteFailure(error));
+    return false;
+  } finally {
+    // Also after a refusal: the row may be gone (404) or the list stale.
+    options.after?.();
+  }
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import type { ResolverOptions } from 'react-hook-form';
+import {
+  PDF_ONLY_MESSAGE,
+  emptyExerciseValues,
+  exerciseFileError,
+  exerciseFormResolver,
+  exerciseValuesOf,
+  type ExerciseFormValues,
+} from './exercise-form';
+
+const options = {} as ResolverOptions<ExerciseFormValues>;
+const resolve = async (values: ExerciseFormValues) => exerciseFormResolver(values, undefined, options);
+const pdf = new File(['%PDF-1.4'], 'Problema A.PDF', { type: 'application/pdf' });
+
+describe('exercise form (SPEC.md section 5: path and level)', () => {
+  it('requires the file on create only, and a PDF when one is chosen', () => {
+    expect(exerciseFileError(null, true)).toBe('Este campo es requerido');
+    expect(exerciseFileError(null, false)).toBeNull();
+    expect(exerciseFileError(pdf, true)).toBeNull();
+    expect(exerciseFileError({ name: 'notas.docx' }, false)).toBe(PDF_ONLY_MESSAGE);
+  });
+
+  it('requires the PDF and the level of a new exercise', async () => {
+    const result = await resolve(emptyExerciseValues());
+    expect(result.errors).toMatchObject({
+      file: { message: 'Este campo es requerido' },
+      levels_id: { message: 'Este campo es requerido' },
+    });
+  });
+
+  it('sends the file and the numeric level on create', async () => {
+    const result = await resolve({ id: null, levels_id: '2', file: pdf });
+    expect(result.errors).toEqual({});
+    expect(result.values).toEqual({ levels_id: 2, file: pdf });
+  });
+
+  it('keeps the current PDF on an update without a file', async () => {
+    const values = exerciseValuesOf({ id: 5, levels_id: 3 });
+    expect(values).toEqual({ id: 5, levels_id: '3', file: null });
+    const result = await resolve(values);
+    expect(result.values).toEqual({ id: 5, levels_id: 3, file: null });
+  });
+});
