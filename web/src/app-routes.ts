@@ -7,6 +7,8 @@ import { USER_TYPES } from '@concurso/shared';
 export const LOGIN_PATH = '/';
 export const ADMIN_HOME_PATH = '/home';
 export const JUDGE_HOME_PATH = '/homeJuez';
+/** The hall's projector view, for judges and admins (not in SPEC.md: the projector issue). */
+export const PROJECTOR_PATH = '/proyector';
 
 /** Menus of the shared layout; `Procesos` is a single link, not a menu. */
 export type MenuGroup = 'Concursos' | 'Equipos' | 'Procesos' | 'Usuarios';
@@ -59,7 +61,7 @@ export const CATALOGUE_ROUTES: readonly CatalogueRoute[] = [
 export const MENU_GROUPS: readonly MenuGroup[] = ['Concursos', 'Equipos', 'Procesos', 'Usuarios'];
 
 /** Paths a judge may open; every other staff path is for administrators (DESIGN.md section 5). */
-const JUDGE_PATHS: ReadonlySet<string> = new Set([LOGIN_PATH, JUDGE_HOME_PATH]);
+const JUDGE_PATHS: ReadonlySet<string> = new Set([LOGIN_PATH, JUDGE_HOME_PATH, PROJECTOR_PATH]);
 
 /** True when a judge opening `path` must be sent to the judge home instead. */
 export function isAdminOnlyPath(path: string): boolean {

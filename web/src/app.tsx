@@ -1,20 +1,33 @@
-import { lazy } from 'react';
+import { Suspense, lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
-import { ADMIN_HOME_PATH, CATALOGUE_ROUTES, JUDGE_HOME_PATH, LOGIN_PATH } from './app-routes';
+import { ADMIN_HOME_PATH, CATALOGUE_ROUTES, JUDGE_HOME_PATH, LOGIN_PATH, PROJECTOR_PATH } from './app-routes';
 import { CATALOGUE_SCENES } from './catalogue-scenes';
 import { AppLayout } from './components/app-layout';
+import { FullPageSpinner } from './components/full-page-spinner';
 import { RouteGuard } from './components/route-guard';
 import { LoginScene } from './scenes/login-scene';
 
 // Loaded on demand: the login screen should not carry the board's socket client.
 const HomeScene = lazy(() => import('./scenes/home-scene').then((m) => ({ default: m.HomeScene })));
+const ProjectorScene = lazy(() =>
+  import('./scenes/projector-scene').then((m) => ({ default: m.ProjectorScene })),
+);
 
-/** The routes of SPEC.md section 2 behind the route guard; unknown paths go to /home. */
+/** The routes of SPEC.md section 2 (plus the projector) behind the route guard; unknown paths go to /home. */
 export function App() {
   return (
     <RouteGuard>
       <Routes>
         <Route path={LOGIN_PATH} element={<LoginScene />} />
+        {/* The hall's kiosk view: no header or footer. */}
+        <Route
+          path={PROJECTOR_PATH}
+          element={
+            <Suspense fallback={<FullPageSpinner />}>
+              <ProjectorScene />
+            </Suspense>
+          }
+        />
         <Route element={<AppLayout />}>
           <Route path={ADMIN_HOME_PATH} element={<HomeScene />} />
           <Route path={JUDGE_HOME_PATH} element={<HomeScene />} />

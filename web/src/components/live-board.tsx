@@ -1,6 +1,7 @@
 import { useEffect, useMemo } from 'react';
-import { Alert, Button, Flex, SimpleGrid, Stack } from '@chakra-ui/react';
+import { Alert, Button, Flex, Link, SimpleGrid, Stack } from '@chakra-ui/react';
 import { BOARD_LEVEL_KEYS, MESSAGES } from '@concurso/shared';
+import { PROJECTOR_PATH } from '../app-routes';
 import { useTeamStatusToggle } from '../hooks/use-team-status-toggle';
 import { teamsOfLevel } from '../stores/board-state';
 import { useBoardStore } from '../stores/board-store';
@@ -39,7 +40,13 @@ export function LiveBoard() {
     <Stack gap="6">
       <Flex justify="space-between" align="center" gap="3" wrap="wrap">
         <ContestSummary contest={contest} />
-        <ConnectionIndicator state={connection} />
+        <Flex align="center" gap="4">
+          {/* A new tab, so the judge's own board stays open. */}
+          <Link href={PROJECTOR_PATH} target="_blank" rel="noopener" colorPalette="blue" fontWeight="medium">
+            Abrir proyector
+          </Link>
+          <ConnectionIndicator state={connection} />
+        </Flex>
       </Flex>
 
       {error ? (

@@ -1,0 +1,37 @@
+import type { Locator, Page } from 'playwright-core';
+
+/** Page model of the hall's projector view `/proyector` (issue: projector display). */
+export class ProjectorPage {
+  constructor(
+    private readonly page: Page,
+    private readonly baseUrl: string,
+  ) {}
+
+  /** Opens `/proyector`, or `/proyector?nivel=<id>`, and waits until it is live. */
+  async open(nivel?: number): Promise<void> {
+    await this.page.goto(`${this.baseUrl}/proyector${nivel ? `?nivel=${nivel}` : ''}`);
+    await this.page.getByTestId('connection-state').filter({ hasText: 'Conectado' }).waitFor();
+  }
+
+  column(level: 'basico' | 'intermedio' | 'avanzado'): Locator {
+    return this.page.getByTestId(`projector-${level}`);
+  }
+
+  row(teamId: number): Locator {
+    return this.page.getByTestId(`projector-row-${teamId}`);
+  }
+
+  attempts(teamId: number): Locator {
+    return this.page.getByTestId(`projector-attempts-${teamId}`);
+  }
+
+  /** Team ids of a level in the order shown. */
+  async order(level: 'basico' | 'intermedio' | 'avanzado'): Promise<number[]> {
+    const ids = await this.column(level)
+      .locator('[data-testid^="projector-row-"]')
+      .evaluateAll((rows) =>
+        rows.map((r) => Number(r.getAttribute('data-testid')!.replace('projector-row-', ''))),
+      );
+    return ids;
+  }
+}

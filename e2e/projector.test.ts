@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { LEVELS, USER_TYPES } from '@concurso/shared';
+import { WEB_DIST_DIR } from '../server/src/app.js';
+import {
+  createContest,
+  createTeam,
+  createUser,
+  generateAgentKey,
+  login,
+  startTestServer,
+  type TestServer,
+} from '../server/test/helpers.js';
+import { launchChromium } from './browser.js';
+import { LoginPage } from './pages/login-page.js';
+import { ProjectorPage } from './pages/projector-page.js';
+
+/** The hall's projector (/proyector) live in Chromium, read-only, at the sizes of a hall screen. */
+describe('projector display', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let projector: ProjectorPage;
+  let adminToken: string;
+  const teams: Record<string, { id: number }> = {};
+
+  beforeAll(async () => {
+    server = await startTestServer({ webDistDir: WEB_DIST_DIR });
+    await createUser(server.orm, USER_TYPES.judge, 'juez_sala', 'clave-sala');
+    await createUser(server.orm, USER_TYPES.admin, 'admin_sala', 'clave-admin');
+    adminToken = await login(server.app, 'admin_sala', 'clave-admin');
+    const contest = await createContest(server.orm);
+    teams.a = await createTeam(server.orm, contest.id, LEVELS.basico, 'Alfa');
+    teams.b = await createTeam(server.orm, contest.id, LEVELS.basico, 'Beta');
+    teams.c = await createTeam(server.orm, contest.id, LEVELS.intermedio, 'Gamma');
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+    page = await context.newPage();
+    const loginPage = new LoginPage(page, server.url);
+    await loginPage.open();
+    await loginPage.signIn('juez_sala', 'clave-sala');
+    await page.waitForURL(`${server.url}/homeJuez`);
+    projector = new ProjectorPage(page, server.url);
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('shows the three levels side by side, with the contest and a clock, and no buttons', async () => {
+    await projector.open();
+    for (const level of ['basico', 'intermedio', 'avanzado'] as const)
+      await projector.column(level).waitFor();
+    expect(await projector.order('basico')).toEqual([teams.a!.id, teams.b!.id]);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Concurso 2026B');
+    expect(await page.getByTestId('projector-clock').textContent()).toMatch(/^\d{2}:\d{2}:\d{2}$/);
+    expect(await page.getByRole('button').count()).toBe(0);
+    expect(await page.locator('header, footer').count()).toBe(0);
+    // The name of a row is readable from the back of a hall: at least 24 px at 1920x1080.
+    const size = await projector
+      .row(teams.a!.id)
+      .getByText('Alfa')
+      .evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    expect(size).toBeGreaterThanOrEqual(24);
+  });
+
+  it('moves a team up as its attempts grow, flashes the row and marks a disqualified team', async () => {
+    const key = await generateAgentKey(server.app, adminToken, teams.b!.id);
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${server.url}/api/agent/attempts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          attempts: [
+            { event_id: randomUUID(), process: 'chrome.exe', occurred_at: new Date().toISOString() },
+          ],
+        }),
+      });
+      expect(res.status).toBe(200);
+    }
+    await projector.attempts(teams.b!.id).filter({ hasText: '2' }).waitFor({ timeout: 2_000 });
+    expect(await projector.order('basico')).toEqual([teams.b!.id, teams.a!.id]);
+    expect(await projector.row(teams.b!.id).getAttribute('data-flash')).not.toBeNull();
+
+    const toggle = await server.app.inject({
+      method: 'GET',
+      url: `/api/descalificarTeam/${teams.a!.id}`,
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    expect(toggle.statusCode).toBe(200);
+    await projector.row(teams.a!.id).getByText('DESCALIFICADO').waitFor({ timeout: 2_000 });
+    expect(await projector.row(teams.a!.id).getAttribute('data-status')).toBe('2');
+  });
+
+  it('shows one level with ?nivel=<id>, at 1280x720 too', async () => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await projector.open(LEVELS.intermedio);
+    await projector.column('intermedio').waitFor();
+    expect(await projector.column('basico').count()).toBe(0);
+    expect(await projector.order('intermedio')).toEqual([teams.c!.id]);
+    const size = await projector
+      .row(teams.c!.id)
+      .getByText('Gamma')
+      .evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    expect(size).toBeGreaterThanOrEqual(18);
+  });
+
+  it('is for staff only: a visitor without a session goes to the login screen', async () => {
+    const visitor = await browser.newContext();
+    try {
+      const other = await visitor.newPage();
+      await other.goto(`${server.url}/proyector`);
+      await other.waitForURL(`${server.url}/`);
+    } finally {
+      await visitor.close();
+    }
+  });
+});
