@@ -98,7 +98,7 @@ describe('projector display', () => {
   it('shows one level with ?nivel=<id>, at 1280x720 too', async () => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await projector.open(LEVELS.intermedio);
-    await projector.column('intermedio').waitFor();
+    await projector.row(teams.c!.id).waitFor();
     expect(await projector.column('basico').count()).toBe(0);
     expect(await projector.order('intermedio')).toEqual([teams.c!.id]);
     const size = await projector

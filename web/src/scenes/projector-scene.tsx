@@ -6,6 +6,7 @@ import { ConnectionIndicator } from '../components/connection-indicator';
 import { ProjectorClock } from '../components/projector/projector-clock';
 import { ProjectorColumn } from '../components/projector/projector-column';
 import { HIGHLIGHT_MS } from '../components/projector/projector-row';
+import { useThrottledBoardTeams } from '../hooks/use-throttled-board-teams';
 import { useBoardStore } from '../stores/board-store';
 import { projectorColumns, projectorLevels } from '../stores/projector-model';
 
@@ -20,6 +21,9 @@ const CSS = `
   @keyframes projector-flash { from { opacity: 0.55; } to { opacity: 0; } }
 `;
 
+/** How often the projector re-sorts its columns at most (ms). */
+const SORT_INTERVAL_MS = 250;
+
 /**
  * /proyector: the kiosk view for the contest hall (no header, footer or buttons). The current
  * contest and a clock, the connection state, and the levels side by side (or one with
@@ -29,7 +33,8 @@ export function ProjectorScene() {
   const [params] = useSearchParams();
   const nivel = params.get('nivel');
   const levels = useMemo(() => projectorLevels(nivel), [nivel]);
-  const teams = useBoardStore((state) => state.teams);
+  // Re-sorting thousands of teams on every event would block the page: a few times a second is live enough.
+  const teams = useThrottledBoardTeams(SORT_INTERVAL_MS);
   const contest = useBoardStore((state) => state.contest);
   const connection = useBoardStore((state) => state.connection);
   const loaded = useBoardStore((state) => state.loaded);

@@ -29,9 +29,12 @@ export function projectorLevels(nivel: string | null): BoardLevelKey[] {
   return only ? [only] : [...BOARD_LEVEL_KEYS];
 }
 
+// One collator for every comparison: `localeCompare(…, 'es')` builds one per call, far slower.
+const collator = new Intl.Collator('es');
+
 /** Most attempts first; ties by name (Spanish collation), then id, so the order never flickers. */
 export function compareForProjector(a: BoardTeam, b: BoardTeam): number {
-  return b.number_attempts - a.number_attempts || a.name.localeCompare(b.name, 'es') || a.id - b.id;
+  return b.number_attempts - a.number_attempts || collator.compare(a.name, b.name) || a.id - b.id;
 }
 
 /** Builds the columns for `levels` from the board's teams (O(n log n) per call). */

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Box, Heading, Text } from '@chakra-ui/react';
 import { Virtuoso } from 'react-virtuoso';
 import type { ProjectorColumn as Column } from '../../stores/projector-model';
@@ -5,9 +6,9 @@ import { ProjectorRow } from './projector-row';
 
 /**
  * One level on the projector. Rows are virtualized, so thousands of teams cost only the rows on
- * screen; the list fills the column's height.
+ * screen; the list fills the column's height. Memoized: it renders only when its level's rows change.
  */
-export function ProjectorColumn({ column }: { column: Column }) {
+export const ProjectorColumn = memo(function ProjectorColumn({ column }: { column: Column }) {
   return (
     <Box
       data-testid={`projector-${column.level}`}
@@ -42,4 +43,4 @@ export function ProjectorColumn({ column }: { column: Column }) {
       )}
     </Box>
   );
-}
+});
