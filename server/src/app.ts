@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifyCompress from '@fastify/compress';
 import fastifyJwt from '@fastify/jwt';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
@@ -65,6 +66,8 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
   app.setSerializerCompiler(serializerCompiler);
 
   // External plugins.
+  // gzip only: brotli on the fly costs the CPU the live board needs; the web client's JS is ~200 KB gzip.
+  await app.register(fastifyCompress, { encodings: ['gzip'], threshold: 1024 });
   await app.register(fastifyJwt, { secret: config.jwtSecret });
   await app.register(fastifyRateLimit, {
     global: false,

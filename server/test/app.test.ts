@@ -5,10 +5,12 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import { MESSAGES } from '@concurso/shared';
 import { startTestServer, type TestServer } from './helpers.js';
 
 const run = promisify(execFile);
+const BIG = 'console.log("concurso");\n'.repeat(200);
 
 describe('serving the web client, health and OpenAPI', () => {
   let server: TestServer;
@@ -21,6 +23,7 @@ describe('serving the web client, health and OpenAPI', () => {
       '<!doctype html><title>Concurso</title><div id="root"></div>',
     );
     await writeFile(path.join(web, 'assets', 'app.js'), 'console.log(1)');
+    await writeFile(path.join(web, 'assets', 'big.js'), BIG);
     server = await startTestServer({ webDistDir: web });
   });
   afterAll(async () => server?.close());
@@ -34,6 +37,14 @@ describe('serving the web client, health and OpenAPI', () => {
     }
     const asset = await server.app.inject({ method: 'GET', url: '/assets/app.js' });
     expect(asset.body).toBe('console.log(1)');
+    // Large files go out gzip-compressed to browsers that accept it.
+    const page = await server.app.inject({
+      method: 'GET',
+      url: '/assets/big.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(page.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(page.rawPayload).toString()).toBe(BIG);
   });
 
   it('answers unknown API paths with the JSON 404, never the page', async () => {
