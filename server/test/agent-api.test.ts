@@ -4,6 +4,7 @@ import { LEVELS, MESSAGES, USER_TYPES } from '@concurso/shared';
 import {
   attemptCounts,
   connectSocket,
+  generateAgentKey,
   createContest,
   createTeam,
   createUser,
@@ -18,12 +19,14 @@ describe('agent API (DESIGN.md section 6)', () => {
   let adminToken: string;
   let team: { id: number; levels_id: number };
   let key: string;
+  let contestId: number;
 
   beforeAll(async () => {
     server = await startTestServer();
     const admin = await createUser(server.orm, USER_TYPES.admin, 'admin_agent', 'clave-admin');
     adminToken = await login(server.app, admin.username, 'clave-admin');
     const contest = await createContest(server.orm);
+    contestId = contest.id;
     team = await createTeam(server.orm, contest.id, LEVELS.intermedio, 'Los Recursivos');
     const em = server.orm.em.fork();
     await em.execute("insert into processes (name) values ('Discord.exe'), ('chrome.exe')");
@@ -97,6 +100,25 @@ describe('agent API (DESIGN.md section 6)', () => {
       expect(again.json().data).toMatchObject({ accepted: [a.event_id, a.event_id], counted: 0 });
       const after = await countRows();
       expect(after).toEqual({ rows: before.rows + 1, count: before.count + 1 });
+    } finally {
+      screen.close();
+    }
+  });
+
+  it('gathers changes of one window into one frame, newest row per team', async () => {
+    const other = await createTeam(server.orm, contestId, LEVELS.intermedio, 'Los Iterativos');
+    const otherKey = await generateAgentKey(server.app, adminToken, other.id);
+    const screen = await connectSocket(server.url, adminToken, [LEVELS.intermedio]);
+    try {
+      const frame = nextEvent(screen, 'teams.updated');
+      await Promise.all([
+        agentPost('/api/agent/attempts', { attempts: [attempt()] }),
+        agentPost('/api/agent/attempts', { attempts: [attempt()] }, otherKey),
+      ]);
+      await agentPost('/api/agent/attempts', { attempts: [attempt()] });
+      const rows = await frame;
+      expect(rows.map((r) => r.id).sort()).toEqual([team.id, other.id].sort());
+      expect(rows.find((r) => r.id === team.id)!.number_attempts).toBe((await countRows()).count);
     } finally {
       screen.close();
     }

@@ -79,6 +79,12 @@ export const AGENT_POLL_MS = 1_000;
 /** Most attempts one `POST /api/agent/attempts` may carry. */
 export const AGENT_MAX_BATCH = 500;
 
+/**
+ * How long the server gathers board changes before pushing them (ms): one frame per level room per
+ * window instead of one per change, so thousands of screens and agents fit on a small server.
+ */
+export const BOARD_PUSH_WINDOW_MS = 50;
+
 /** Socket.IO path (DESIGN.md section 6). */
 export const SOCKET_PATH = '/socket.io';
 

@@ -24,6 +24,7 @@ export interface TeamRemovedPayload {
 /** Event names. */
 export const EVENTS = {
   teamUpdated: 'team.updated',
+  teamsUpdated: 'teams.updated',
   teamRemoved: 'team.removed',
   boardReset: 'board.reset',
   catalogChanged: 'catalog.changed',
@@ -32,6 +33,12 @@ export const EVENTS = {
 /** Server-to-client events, typed for `socket.io` and `socket.io-client`. */
 export interface ServerToClientEvents {
   'team.updated': (team: BoardTeam) => void;
+  /**
+   * Several rows at once: the server gathers the changes of a short window (`BOARD_PUSH_WINDOW_MS`)
+   * per level room and sends one frame, keeping only the newest row of each team. A window with one
+   * change goes out as `team.updated`. Clients apply each row as a `team.updated`.
+   */
+  'teams.updated': (teams: BoardTeam[]) => void;
   'team.removed': (payload: TeamRemovedPayload) => void;
   /** A catalogue changed: refetch the snapshot. */
   'board.reset': () => void;

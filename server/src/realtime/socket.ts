@@ -11,6 +11,7 @@ import {
   USER_TYPES,
 } from '@concurso/shared';
 import { activeSessionType } from '../modules/auth/session.js';
+import { flushBoardEvents } from './board-events.js';
 import type { JwtClaims } from '../plugins/access.js';
 
 /** Data kept on each staff socket. */
@@ -105,6 +106,7 @@ export default fp<{ redisUrl?: string }>(
 
     app.decorate('io', io);
     app.addHook('preClose', async () => {
+      flushBoardEvents(io);
       io.disconnectSockets(true);
       await new Promise<void>((resolve) => io.close(() => resolve()));
       if (redis) await redis.quit().catch(() => undefined);

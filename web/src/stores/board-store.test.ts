@@ -140,6 +140,21 @@ describe('board store', () => {
     expect(Object.keys(useBoardStore.getState().teams)).toEqual(['2']);
   });
 
+  it('applies every row of a teams.updated frame, with the version rule', async () => {
+    useBoardStore.getState().start();
+    fetches[0]?.resolve(answer([team(1, 3), team(2, 1)]));
+    await settle();
+    sockets[0]?.fire('teams.updated', [
+      team(1, 2, { number_attempts: 99 }),
+      team(2, 2, { number_attempts: 5 }),
+      team(3, 1, { number_attempts: 1 }),
+    ]);
+    const teams = useBoardStore.getState().teams;
+    expect(teams[1]?.version).toBe(3); // older row dropped
+    expect(teams[2]?.number_attempts).toBe(5);
+    expect(teams[3]?.number_attempts).toBe(1);
+  });
+
   it('applies team.removed and refetches on board.reset', async () => {
     useBoardStore.getState().start();
     fetches[0]?.resolve(answer([team(1, 1), team(2, 1)]));

@@ -48,9 +48,9 @@ const initialState = {
 };
 
 export const useBoardStore = create<BoardStore>()((set, get) => {
-  const receive = (event: BoardEvent): void => {
-    pendingEvents?.push(event);
-    set((state) => applyBoardEvents(state, [event]));
+  const receive = (...events: BoardEvent[]): void => {
+    pendingEvents?.push(...events);
+    set((state) => applyBoardEvents(state, events));
   };
 
   const refresh = async (): Promise<void> => {
@@ -100,12 +100,16 @@ export const useBoardStore = create<BoardStore>()((set, get) => {
       set({ connection: current.active ? 'reconectando' : 'sin conexión' });
     };
     const onTeamUpdated = (team: BoardTeam) => receive({ type: 'updated', team });
+    // One frame with several rows: one store update, one render.
+    const onTeamsUpdated = (teams: BoardTeam[]) =>
+      receive(...teams.map((team) => ({ type: 'updated' as const, team })));
     const onTeamRemoved = (payload: TeamRemovedPayload) => receive({ type: 'removed', payload });
     const onBoardReset = () => void refresh();
     current.on('connect', onConnect);
     current.on('disconnect', onDisconnect);
     current.on('connect_error', onConnectError);
     current.on(EVENTS.teamUpdated, onTeamUpdated);
+    current.on(EVENTS.teamsUpdated, onTeamsUpdated);
     current.on(EVENTS.teamRemoved, onTeamRemoved);
     current.on(EVENTS.boardReset, onBoardReset);
     detach = () => {
@@ -113,6 +117,7 @@ export const useBoardStore = create<BoardStore>()((set, get) => {
       current.off('disconnect', onDisconnect);
       current.off('connect_error', onConnectError);
       current.off(EVENTS.teamUpdated, onTeamUpdated);
+      current.off(EVENTS.teamsUpdated, onTeamsUpdated);
       current.off(EVENTS.teamRemoved, onTeamRemoved);
       current.off(EVENTS.boardReset, onBoardReset);
     };
