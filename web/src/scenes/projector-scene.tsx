@@ -18,7 +18,6 @@ const CSS = `
     --projector-title: clamp(22px, 1.9vw, 44px);
     --projector-small: clamp(12px, 0.9vw, 20px);
   }
-  @keyframes projector-flash { from { opacity: 0.55; } to { opacity: 0; } }
 `;
 
 /** How often the projector re-sorts its columns at most (ms). */

@@ -17,17 +17,24 @@ export const HIGHLIGHT_MS = 1_600;
 /**
  * One team on the projector: place, name, a bar proportional to its attempts, the count in large
  * type, and plain marks for a disqualified team or a silent agent. A row whose `version` changed while
- * on screen flashes briefly. Memoized: an event re-renders only its own row.
+ * on screen is highlighted for `HIGHLIGHT_MS`. Memoized: an event re-renders only its own row.
  */
 export const ProjectorRow = memo(function ProjectorRow({ team, place, maxAttempts }: ProjectorRowProps) {
   const disqualified = team.status_team.id !== TEAM_STATUS.active;
   const seenVersion = useRef(team.version);
   const [flash, setFlash] = useState(0);
+  const [highlighted, setHighlighted] = useState(false);
   useEffect(() => {
     if (team.version === seenVersion.current) return;
     seenVersion.current = team.version;
     setFlash((n) => n + 1);
+    setHighlighted(true);
   }, [team.version]);
+  useEffect(() => {
+    if (!highlighted) return;
+    const timer = setTimeout(() => setHighlighted(false), HIGHLIGHT_MS);
+    return () => clearTimeout(timer);
+  }, [highlighted, flash]);
 
   const share = Math.min(1, team.number_attempts / maxAttempts);
   return (
@@ -41,19 +48,9 @@ export const ProjectorRow = memo(function ProjectorRow({ team, place, maxAttempt
       py="2"
       borderBottomWidth="1px"
       borderColor="whiteAlpha.200"
-      bg={disqualified ? 'red.900' : undefined}
+      // A plain colour, no animation: without a GPU, animating many rows costs whole-frame repaints.
+      bg={highlighted ? 'yellow.800' : disqualified ? 'red.900' : undefined}
     >
-      {flash > 0 ? (
-        // Keyed by the flash count: each change restarts the animation.
-        <Box
-          key={flash}
-          position="absolute"
-          inset="0"
-          bg="yellow.300"
-          pointerEvents="none"
-          style={{ animation: `projector-flash ${HIGHLIGHT_MS}ms ease-out forwards` }}
-        />
-      ) : null}
       <Flex position="relative" align="center" gap="3">
         <Text w="2.2em" textAlign="end" color="whiteAlpha.700" fontSize="var(--projector-small)">
           {place}
@@ -84,7 +81,7 @@ export const ProjectorRow = memo(function ProjectorRow({ team, place, maxAttempt
               h="full"
               borderRadius="full"
               bg={disqualified ? 'red.400' : 'orange.400'}
-              style={{ width: `${share * 100}%`, transition: 'width 300ms ease-out' }}
+              style={{ width: `${share * 100}%` }}
             />
           </Box>
         </Box>
