@@ -125,6 +125,20 @@ describe('live board (SPEC.md section 7, DESIGN.md section 6)', () => {
     expect(anonymous.statusCode).toBe(401);
   });
 
+  it('sends a screen of every level one frame with the changes of all levels in a window', async () => {
+    const everyLevel = await connectSocket(server.url, judgeToken);
+    const frames: unknown[] = [];
+    everyLevel.on('team.updated', (row) => frames.push(row));
+    try {
+      const frame = nextEvent(everyLevel, 'teams.updated');
+      await Promise.all([get(`/api/descalificarTeam/${teamA.id}`), get(`/api/descalificarTeam/${teamB.id}`)]);
+      expect((await frame).map((r) => r.id).sort()).toEqual([teamA.id, teamB.id].sort());
+      expect(frames).toEqual([]);
+    } finally {
+      everyLevel.close();
+    }
+  });
+
   it('answers 404 for an unknown team and 422 for a bad id', async () => {
     expect((await get('/api/descalificarTeam/999999')).statusCode).toBe(404);
     const bad = await get('/api/descalificarTeam/abc');

@@ -62,6 +62,12 @@ export interface SocketAuth {
 /** Room of the sockets following one level. */
 export const levelRoom = (levelsId: number): string => `level:${levelsId}`;
 
+/**
+ * Room of the sockets following every level (the boards): they get one frame per push window with
+ * the rows of all levels, instead of one frame per level room.
+ */
+export const ALL_LEVELS_ROOM = 'level:all';
+
 /** Catalogues whose screens refresh on `catalog.changed`. */
 export const CATALOGS = [
   'contests',

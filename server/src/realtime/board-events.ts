@@ -1,4 +1,5 @@
 import {
+  ALL_LEVELS_ROOM,
   BOARD_PUSH_WINDOW_MS,
   levelRoom,
   type BoardTeam,
@@ -8,9 +9,9 @@ import {
 import type { BoardServer } from './socket.js';
 
 /**
- * Gathers board rows for `BOARD_PUSH_WINDOW_MS` and pushes them in one frame per level room
- * (`teams.updated`, or `team.updated` for a single row), keeping only the newest version of each
- * team. Fanning every change out to thousands of sockets one by one would saturate the event loop;
+ * Gathers board rows for `BOARD_PUSH_WINDOW_MS` and pushes them in one frame per window to the
+ * screens of every level, and one per level room to screens of a single level (`teams.updated`, or
+ * `team.updated` for a single row), keeping only the newest version of each team. Fanning every change out to thousands of sockets one by one would saturate the event loop;
  * a window of a few tens of ms bounds the frames per second whatever the attempt rate.
  */
 class BoardPublisher {
@@ -34,14 +35,23 @@ class BoardPublisher {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    const all: BoardTeam[] = [];
     for (const [levelsId, rows] of this.pending) {
       const teams = [...rows.values()];
-      const room = this.io.to(levelRoom(levelsId));
-      if (teams.length === 1) room.emit('team.updated', teams[0]!);
-      else room.emit('teams.updated', teams);
+      all.push(...teams);
+      // Screens of one level (the projector's ?nivel=) get their level's frame...
+      send(this.io.to(levelRoom(levelsId)).except(ALL_LEVELS_ROOM), teams);
     }
+    // ...and screens of every level one frame with all of it.
+    if (all.length > 0) send(this.io.to(ALL_LEVELS_ROOM), all);
     this.pending.clear();
   }
+}
+
+/** One row as `team.updated`, several as `teams.updated`. */
+function send(target: ReturnType<BoardServer['to']>, teams: BoardTeam[]): void {
+  if (teams.length === 1) target.emit('team.updated', teams[0]!);
+  else target.emit('teams.updated', teams);
 }
 
 const publishers = new WeakMap<BoardServer, BoardPublisher>();

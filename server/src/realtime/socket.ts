@@ -3,6 +3,7 @@ import { Server } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { createClient } from 'redis';
 import {
+  ALL_LEVELS_ROOM,
   LEVELS,
   SOCKET_PATH,
   levelRoom,
@@ -100,7 +101,13 @@ export default fp<{ redisUrl?: string }>(
         ? auth.levels.map(Number).filter((n) => Number.isInteger(n) && n > 0)
         : [];
       const levels = wanted.length > 0 ? wanted : Object.values(LEVELS);
-      await socket.join([...levels.map(levelRoom), tokenRoom(claims.jti), userRoom(Number(claims.sub))]);
+      const everyLevel = Object.values(LEVELS).every((id) => levels.includes(id));
+      await socket.join([
+        ...levels.map(levelRoom),
+        ...(everyLevel ? [ALL_LEVELS_ROOM] : []),
+        tokenRoom(claims.jti),
+        userRoom(Number(claims.sub)),
+      ]);
       next();
     });
 
