@@ -54,7 +54,9 @@ describe('projector display', () => {
     await projector.open();
     for (const level of ['basico', 'intermedio', 'avanzado'] as const)
       await projector.column(level).waitFor();
-    expect(await projector.order('basico')).toEqual([teams.a!.id, teams.b!.id]);
+    await expect
+      .poll(() => projector.order('basico'), { timeout: 3_000 })
+      .toEqual([teams.a!.id, teams.b!.id]);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Concurso 2026B');
     expect(await page.getByTestId('projector-clock').textContent()).toMatch(/^\d{2}:\d{2}:\d{2}$/);
     expect(await page.getByRole('button').count()).toBe(0);
@@ -82,7 +84,9 @@ describe('projector display', () => {
       expect(res.status).toBe(200);
     }
     await projector.attempts(teams.b!.id).filter({ hasText: '2' }).waitFor({ timeout: 2_000 });
-    expect(await projector.order('basico')).toEqual([teams.b!.id, teams.a!.id]);
+    await expect
+      .poll(() => projector.order('basico'), { timeout: 3_000 })
+      .toEqual([teams.b!.id, teams.a!.id]);
     expect(await projector.row(teams.b!.id).getAttribute('data-flash')).not.toBeNull();
 
     const toggle = await server.app.inject({
@@ -100,7 +104,7 @@ describe('projector display', () => {
     await projector.open(LEVELS.intermedio);
     await projector.row(teams.c!.id).waitFor();
     expect(await projector.column('basico').count()).toBe(0);
-    expect(await projector.order('intermedio')).toEqual([teams.c!.id]);
+    await expect.poll(() => projector.order('intermedio'), { timeout: 3_000 }).toEqual([teams.c!.id]);
     const size = await projector
       .row(teams.c!.id)
       .getByText('Gamma')
