@@ -4,7 +4,6 @@ import { LEVELS, MESSAGES, USER_TYPES } from '@concurso/shared';
 import {
   attemptCounts,
   connectSocket,
-  generateAgentKey,
   createContest,
   createTeam,
   createUser,
@@ -13,6 +12,8 @@ import {
   startTestServer,
   type TestServer,
 } from './helpers.js';
+import { boardTeam } from '../src/modules/board/board.service.js';
+import { emitTeamUpdated } from '../src/realtime/board-events.js';
 
 describe('agent API (DESIGN.md section 6)', () => {
   let server: TestServer;
@@ -107,18 +108,23 @@ describe('agent API (DESIGN.md section 6)', () => {
 
   it('gathers changes of one window into one frame, newest row per team', async () => {
     const other = await createTeam(server.orm, contestId, LEVELS.intermedio, 'Los Iterativos');
-    const otherKey = await generateAgentKey(server.app, adminToken, other.id);
     const screen = await connectSocket(server.url, adminToken, [LEVELS.intermedio]);
     try {
+      const em = server.orm.em.fork();
+      const mine = (await boardTeam(em, team.id))!;
+      const theirs = (await boardTeam(em, other.id))!;
       const frame = nextEvent(screen, 'teams.updated');
-      await Promise.all([
-        agentPost('/api/agent/attempts', { attempts: [attempt()] }),
-        agentPost('/api/agent/attempts', { attempts: [attempt()] }, otherKey),
-      ]);
-      await agentPost('/api/agent/attempts', { attempts: [attempt()] });
+      // Three changes in one window: two versions of one team and one of another.
+      emitTeamUpdated(server.app.io, { ...mine, version: mine.version + 1, number_attempts: 100 });
+      emitTeamUpdated(server.app.io, { ...mine, version: mine.version + 2, number_attempts: 101 });
+      emitTeamUpdated(server.app.io, theirs);
       const rows = await frame;
-      expect(rows.map((r) => r.id).sort()).toEqual([team.id, other.id].sort());
-      expect(rows.find((r) => r.id === team.id)!.number_attempts).toBe((await countRows()).count);
+      expect(rows).toHaveLength(2);
+      expect(rows.find((r) => r.id === team.id)).toMatchObject({
+        version: mine.version + 2,
+        number_attempts: 101,
+      });
+      expect(rows.find((r) => r.id === other.id)).toEqual(theirs);
     } finally {
       screen.close();
     }

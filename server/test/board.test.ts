@@ -11,6 +11,8 @@ import {
   startTestServer,
   type TestServer,
 } from './helpers.js';
+import { boardTeam } from '../src/modules/board/board.service.js';
+import { emitTeamUpdated } from '../src/realtime/board-events.js';
 
 describe('live board (SPEC.md section 7, DESIGN.md section 6)', () => {
   let server: TestServer;
@@ -127,15 +129,24 @@ describe('live board (SPEC.md section 7, DESIGN.md section 6)', () => {
 
   it('sends a screen of every level one frame with the changes of all levels in a window', async () => {
     const everyLevel = await connectSocket(server.url, judgeToken);
-    const frames: unknown[] = [];
-    everyLevel.on('team.updated', (row) => frames.push(row));
+    const basicOnly = await connectSocket(server.url, judgeToken, [LEVELS.basico]);
+    const single: unknown[] = [];
+    everyLevel.on('team.updated', (row) => single.push(row));
     try {
+      const em = server.orm.em.fork();
+      const rowA = (await boardTeam(em, teamA.id))!;
+      const rowB = (await boardTeam(em, teamB.id))!;
       const frame = nextEvent(everyLevel, 'teams.updated');
-      await Promise.all([get(`/api/descalificarTeam/${teamA.id}`), get(`/api/descalificarTeam/${teamB.id}`)]);
+      const basicRow = nextEvent(basicOnly, 'team.updated');
+      // Two changes of two levels in the same window.
+      emitTeamUpdated(server.app.io, rowA);
+      emitTeamUpdated(server.app.io, rowB);
       expect((await frame).map((r) => r.id).sort()).toEqual([teamA.id, teamB.id].sort());
-      expect(frames).toEqual([]);
+      expect((await basicRow).id).toBe(teamA.id); // a one-level screen gets its level's row only
+      expect(single).toEqual([]);
     } finally {
       everyLevel.close();
+      basicOnly.close();
     }
   });
 
