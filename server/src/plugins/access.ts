@@ -1,7 +1,12 @@
-import type { USER_TYPES } from '@concurso/shared';
+import { USER_TYPES } from '@concurso/shared';
 
 /** Who may call a route (DESIGN.md section 5). Every route declares one in `config.access`. */
 export type Access = 'public' | 'agent' | ReadonlyArray<(typeof USER_TYPES)[keyof typeof USER_TYPES]>;
+
+/** Admins and judges: reads of the boards, catalogues and logs, blocks and unblocks (DESIGN.md section 5). */
+export const STAFF_ACCESS = [USER_TYPES.admin, USER_TYPES.judge] as const;
+/** Admins only: every catalogue write (DESIGN.md section 5). */
+export const ADMIN_ACCESS = [USER_TYPES.admin] as const;
 
 /** A signed-in staff member, set on `request.staff` by the role guard. */
 export interface StaffPrincipal {

@@ -9,11 +9,10 @@ import {
   levelRoom,
   type ClientToServerEvents,
   type ServerToClientEvents,
-  USER_TYPES,
 } from '@concurso/shared';
 import { activeSessionType } from '../modules/auth/session.js';
 import { flushBoardEvents } from './board-events.js';
-import type { JwtClaims } from '../plugins/access.js';
+import { STAFF_ACCESS, type JwtClaims } from '../plugins/access.js';
 
 /** Data kept on each staff socket. */
 export interface SocketData {
@@ -40,8 +39,6 @@ declare module 'fastify' {
 export const tokenRoom = (jti: string): string => `jti:${jti}`;
 /** Room of every socket of one user. */
 export const userRoom = (userId: number): string => `user:${userId}`;
-
-const STAFF = [USER_TYPES.admin, USER_TYPES.judge] as number[];
 
 /**
  * The push channel (DESIGN.md section 6): Socket.IO on Fastify's HTTP server at `/socket.io`.
@@ -91,7 +88,7 @@ export default fp<{ redisUrl?: string }>(
       }
       try {
         const type = await activeSessionType(app.orm.em.fork(), Number(claims.sub), claims.jti);
-        if (type === null || !STAFF.includes(type)) return refuse();
+        if (type === null || !(STAFF_ACCESS as readonly number[]).includes(type)) return refuse();
       } catch (err) {
         app.log.error({ err }, 'socket auth failed');
         return next(new Error('unavailable'));

@@ -5,7 +5,6 @@ import { MESSAGES } from '@concurso/shared';
 import { ConnectionIndicator } from '../components/connection-indicator';
 import { ProjectorClock } from '../components/projector/projector-clock';
 import { ProjectorColumn } from '../components/projector/projector-column';
-import { HIGHLIGHT_MS } from '../components/projector/projector-row';
 import { useThrottledBoardTeams } from '../hooks/use-throttled-board-teams';
 import { useBoardStore } from '../stores/board-store';
 import { projectorColumns, projectorLevels } from '../stores/projector-model';
@@ -77,7 +76,7 @@ export function ProjectorScene() {
       ) : (
         <Text fontSize="var(--projector-name)">Cargando el tablero…</Text>
       )}
-      <Text fontSize="var(--projector-small)" color="whiteAlpha.600" data-highlight-ms={HIGHLIGHT_MS}>
+      <Text fontSize="var(--projector-small)" color="whiteAlpha.600">
         Intentos de ejecutar programas bloqueados, en vivo.
       </Text>
     </Box>

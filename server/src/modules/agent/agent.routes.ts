@@ -4,7 +4,6 @@ import {
   AGENT_HEARTBEAT_MS,
   AGENT_POLL_MS,
   MESSAGES,
-  USER_TYPES,
   agentAttemptsBodySchema,
   agentAttemptsResultSchema,
   agentConfigSchema,
@@ -12,6 +11,7 @@ import {
   okEnvelope,
 } from '@concurso/shared';
 import { Team } from '../../db/entities/index.js';
+import { ADMIN_ACCESS } from '../../plugins/access.js';
 import { HttpError } from '../../lib/http-error.js';
 import { hashAgentKey, newAgentKey } from './agent-keys.js';
 import { blockedNames, recordAttempts, recordHeartbeat } from './agent.service.js';
@@ -27,7 +27,7 @@ const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/generateAgentKey/:teamId',
     {
-      config: { access: [USER_TYPES.admin] },
+      config: { access: ADMIN_ACCESS },
       schema: {
         tags: ['agente'],
         summary: 'Genera la clave del agente de un equipo',

@@ -10,12 +10,11 @@ import {
   meResponseSchema,
 } from '@concurso/shared';
 import { User } from '../../db/entities/index.js';
+import { STAFF_ACCESS } from '../../plugins/access.js';
 import { HttpError } from '../../lib/http-error.js';
 import { DUMMY_HASH_PROMISE, verifyPassword } from '../../lib/passwords.js';
 import { revokeToken } from './session.js';
 import { tokenRoom } from '../../realtime/socket.js';
-
-const STAFF = [USER_TYPES.admin, USER_TYPES.judge] as const;
 
 /** Sessions (SPEC.md section 7, DESIGN.md sections 4 and 5). */
 const authRoutes: FastifyPluginAsyncZod<{ expiresInS: number; loginRateLimitMax: number }> = async (
@@ -68,7 +67,7 @@ const authRoutes: FastifyPluginAsyncZod<{ expiresInS: number; loginRateLimitMax:
   app.post(
     '/auth/me',
     {
-      config: { access: STAFF },
+      config: { access: STAFF_ACCESS },
       schema: { tags: ['sesión'], summary: 'Usuario de la sesión', response: { 200: meResponseSchema } },
     },
     async (request) => {
@@ -89,7 +88,7 @@ const authRoutes: FastifyPluginAsyncZod<{ expiresInS: number; loginRateLimitMax:
   app.post(
     '/auth/logout',
     {
-      config: { access: STAFF },
+      config: { access: STAFF_ACCESS },
       schema: {
         tags: ['sesión'],
         summary: 'Cierra la sesión',

@@ -1,17 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  MESSAGES,
-  USER_TYPES,
-  boardTeamSchema,
-  idParamsSchema,
-  okEnvelope,
-  teamAttemptsSchema,
-} from '@concurso/shared';
+import { STAFF_ACCESS } from '../../plugins/access.js';
+import { MESSAGES, boardTeamSchema, idParamsSchema, okEnvelope, teamAttemptsSchema } from '@concurso/shared';
 import { teamAttempts, toggleTeamStatus } from './board.service.js';
 import { emitTeamUpdated } from '../../realtime/board-events.js';
-
-const STAFF = [USER_TYPES.admin, USER_TYPES.judge] as const;
 
 /** The live board's REST side (SPEC.md section 7, DESIGN.md section 6). */
 const boardRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -22,7 +14,7 @@ const boardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/teamAttempts',
     {
-      config: { access: STAFF },
+      config: { access: STAFF_ACCESS },
       schema: {
         tags: ['tablero'],
         summary: 'Equipos del concurso actual por nivel, con sus intentos',
@@ -41,7 +33,7 @@ const boardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/descalificarTeam/:id',
     {
-      config: { access: STAFF },
+      config: { access: STAFF_ACCESS },
       schema: {
         tags: ['tablero'],
         summary: 'Bloquea o desbloquea un equipo',

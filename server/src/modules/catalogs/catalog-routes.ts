@@ -2,13 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { EntityManager } from '@mikro-orm/mysql';
 import { z } from 'zod';
-import { MESSAGES, USER_TYPES, idParamsSchema, okEnvelope, type CatalogName } from '@concurso/shared';
+import { MESSAGES, idParamsSchema, okEnvelope, type CatalogName } from '@concurso/shared';
+import { ADMIN_ACCESS, STAFF_ACCESS } from '../../plugins/access.js';
 import { HttpError } from '../../lib/http-error.js';
 import { emitBoardReset, emitCatalogChanged } from '../../realtime/board-events.js';
 
 /** Who reads catalogue lists and who writes them (DESIGN.md section 5). */
-export const READERS = [USER_TYPES.admin, USER_TYPES.judge] as const;
-export const WRITERS = [USER_TYPES.admin] as const;
 
 /**
  * What one catalogue needs to get its four calls of SPEC.md section 7
@@ -72,7 +71,7 @@ export function catalogRoutes<Row extends { id: number }, Input extends object, 
     app.get(
       `/${routes.list}`,
       {
-        config: { access: READERS },
+        config: { access: STAFF_ACCESS },
         schema: {
           tags: [tag],
           summary: `Lista: ${tag}`,
@@ -85,7 +84,7 @@ export function catalogRoutes<Row extends { id: number }, Input extends object, 
     app.post(
       `/${routes.create}`,
       {
-        config: { access: WRITERS },
+        config: { access: ADMIN_ACCESS },
         schema: {
           tags: [tag],
           summary: `Registra ${thing}`,
@@ -104,7 +103,7 @@ export function catalogRoutes<Row extends { id: number }, Input extends object, 
     app.post(
       `/${routes.update}`,
       {
-        config: { access: WRITERS },
+        config: { access: ADMIN_ACCESS },
         schema: {
           tags: [tag],
           summary: `Actualiza ${thing}`,
@@ -129,7 +128,7 @@ export function catalogRoutes<Row extends { id: number }, Input extends object, 
     app.get(
       `/${routes.remove}/:id`,
       {
-        config: { access: WRITERS },
+        config: { access: ADMIN_ACCESS },
         schema: {
           tags: [tag],
           summary: `Elimina ${thing}`,

@@ -12,7 +12,8 @@ import {
   type ContestRow,
 } from '@concurso/shared';
 import { Contest } from '../../db/entities/index.js';
-import { READERS, WRITERS, catalogRoutes, countWhere, plural } from '../catalogs/catalog-routes.js';
+import { catalogRoutes, countWhere, plural } from '../catalogs/catalog-routes.js';
+import { ADMIN_ACCESS, STAFF_ACCESS } from '../../plugins/access.js';
 import { toIsoDate } from '../board/board.service.js';
 import { contestProcesses, replaceBlockedSet, requireContest } from './contests.service.js';
 import { emitCatalogChanged } from '../../realtime/board-events.js';
@@ -76,7 +77,7 @@ const contestsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/processContest/:contestId',
     {
-      config: { access: READERS },
+      config: { access: STAFF_ACCESS },
       schema: {
         tags: ['concursos'],
         summary: 'Procesos bloqueados de un concurso',
@@ -102,7 +103,7 @@ const contestsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/createBlockedProcessForContest',
     {
-      config: { access: WRITERS },
+      config: { access: ADMIN_ACCESS },
       schema: {
         tags: ['concursos'],
         summary: 'Asigna los procesos bloqueados de un concurso',

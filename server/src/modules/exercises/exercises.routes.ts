@@ -6,7 +6,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   MESSAGES,
-  USER_TYPES,
   exerciseComboItemSchema,
   exerciseFieldsSchema,
   exerciseRowSchema,
@@ -14,15 +13,13 @@ import {
   idSchema,
   okEnvelope,
 } from '@concurso/shared';
+import { ADMIN_ACCESS, STAFF_ACCESS } from '../../plugins/access.js';
 import { HttpError } from '../../lib/http-error.js';
 import { emitCatalogChanged } from '../../realtime/board-events.js';
 import { requireReference } from '../catalogs/catalog-routes.js';
 import { requireCurrentContestId } from '../teams/teams.service.js';
 import { exerciseRow, exercisesOf, listExercises } from './exercises.service.js';
 import { exercisesDir, receivePdfForm } from './pdf-upload.js';
-
-const READERS = [USER_TYPES.admin, USER_TYPES.judge] as const;
-const ADMIN = [USER_TYPES.admin] as const;
 
 /** Field errors of the multipart fields, as a 422. */
 function parseFields(fields: Record<string, string>) {
@@ -49,7 +46,7 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
   app.get(
     '/getExercises',
     {
-      config: { access: READERS },
+      config: { access: STAFF_ACCESS },
       schema: {
         tags: ['ejercicios'],
         summary: 'Ejercicios',
@@ -63,7 +60,7 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
   app.get(
     '/exercisesCombo/:contestId/:levelId',
     {
-      config: { access: READERS },
+      config: { access: STAFF_ACCESS },
       schema: {
         tags: ['ejercicios'],
         summary: 'Ejercicios de un concurso y nivel',
@@ -86,7 +83,7 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
   app.post(
     '/createExercise',
     {
-      config: { access: ADMIN },
+      config: { access: ADMIN_ACCESS },
       schema: {
         tags: ['ejercicios'],
         summary: 'Registra un ejercicio (PDF)',
@@ -130,7 +127,7 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
   app.post(
     '/updateExercise',
     {
-      config: { access: ADMIN },
+      config: { access: ADMIN_ACCESS },
       schema: { tags: ['ejercicios'], summary: 'Actualiza un ejercicio', consumes: ['multipart/form-data'] },
     },
     async (request) => {
@@ -174,7 +171,7 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
   app.get(
     '/deleteExercise/:id',
     {
-      config: { access: ADMIN },
+      config: { access: ADMIN_ACCESS },
       schema: {
         tags: ['ejercicios'],
         summary: 'Elimina un ejercicio',
@@ -205,7 +202,7 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
   app.get(
     '/exercisePdf/:id',
     {
-      config: { access: READERS },
+      config: { access: STAFF_ACCESS },
       schema: { tags: ['ejercicios'], summary: 'PDF de un ejercicio', params: idParamsSchema },
     },
     async (request, reply) => sendPdf(request.params.id, reply),

@@ -1,15 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  TEAM_STATUS_NAMES,
-  USER_TYPES,
-  attemptLogRowSchema,
-  okEnvelope,
-  statusChangeRowSchema,
-} from '@concurso/shared';
+import { TEAM_STATUS_NAMES, attemptLogRowSchema, okEnvelope, statusChangeRowSchema } from '@concurso/shared';
+import { STAFF_ACCESS } from '../../plugins/access.js';
 import { HttpError } from '../../lib/http-error.js';
 
-const READERS = [USER_TYPES.admin, USER_TYPES.judge] as const;
 const params = z.object({ teamId: z.coerce.number().int().positive() });
 const iso = (d: Date | string) => new Date(d).toISOString();
 
@@ -28,7 +22,7 @@ const logsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/teamAttemptsLog/:teamId',
     {
-      config: { access: READERS },
+      config: { access: STAFF_ACCESS },
       schema: {
         tags: ['tablero'],
         summary: 'Intentos de un equipo',
@@ -62,7 +56,7 @@ const logsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/teamStatusLog/:teamId',
     {
-      config: { access: READERS },
+      config: { access: STAFF_ACCESS },
       schema: {
         tags: ['tablero'],
         summary: 'Bloqueos y desbloqueos de un equipo',

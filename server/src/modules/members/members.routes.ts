@@ -1,19 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  MESSAGES,
-  USER_TYPES,
-  idParamsSchema,
-  memberRowSchema,
-  membersInputSchema,
-  okEnvelope,
-} from '@concurso/shared';
+import { MESSAGES, idParamsSchema, memberRowSchema, membersInputSchema, okEnvelope } from '@concurso/shared';
+import { ADMIN_ACCESS, STAFF_ACCESS } from '../../plugins/access.js';
 import { HttpError } from '../../lib/http-error.js';
 import { emitCatalogChanged } from '../../realtime/board-events.js';
 import { listMembers, saveMembers } from './members.service.js';
-
-const READERS = [USER_TYPES.admin, USER_TYPES.judge] as const;
-const WRITERS = [USER_TYPES.admin] as const;
 
 /** Team members (SPEC.md sections 2, 3, 5, 7). */
 const membersRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -21,7 +12,7 @@ const membersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/getParticipantTeam/:teamId',
     {
-      config: { access: READERS },
+      config: { access: STAFF_ACCESS },
       schema: {
         tags: ['equipos'],
         summary: 'Integrantes de un equipo',
@@ -45,7 +36,7 @@ const membersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/createMember',
     {
-      config: { access: WRITERS },
+      config: { access: ADMIN_ACCESS },
       schema: {
         tags: ['equipos'],
         summary: 'Registra los integrantes de un equipo',
@@ -64,7 +55,7 @@ const membersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/deleteMember/:id',
     {
-      config: { access: WRITERS },
+      config: { access: ADMIN_ACCESS },
       schema: {
         tags: ['equipos'],
         summary: 'Elimina un integrante',

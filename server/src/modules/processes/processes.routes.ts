@@ -8,7 +8,8 @@ import {
   type ProcessRow,
 } from '@concurso/shared';
 import { Process } from '../../db/entities/index.js';
-import { WRITERS, catalogRoutes, countWhere, plural } from '../catalogs/catalog-routes.js';
+import { catalogRoutes, countWhere, plural } from '../catalogs/catalog-routes.js';
+import { ADMIN_ACCESS } from '../../plugins/access.js';
 import { addCommonProcesses, assertProcessNameFree } from './processes.service.js';
 import { emitCatalogChanged } from '../../realtime/board-events.js';
 
@@ -64,7 +65,7 @@ const processesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/addCommonProcesses',
     {
-      config: { access: WRITERS },
+      config: { access: ADMIN_ACCESS },
       schema: {
         tags: ['procesos'],
         summary: 'Agrega el catálogo común de ejecutables prohibidos',

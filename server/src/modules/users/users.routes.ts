@@ -9,12 +9,12 @@ import {
   userRowSchema,
   userUpdateSchema,
 } from '@concurso/shared';
+import { ADMIN_ACCESS } from '../../plugins/access.js';
 import { HttpError } from '../../lib/http-error.js';
 import { emitCatalogChanged } from '../../realtime/board-events.js';
 import { userRoom } from '../../realtime/socket.js';
 import { createUser, deleteUser, listUsers, updateUser } from './users.service.js';
 
-const ADMIN = [USER_TYPES.admin] as const;
 const LISTS = [
   ['getUsersAdmin', USER_TYPES.admin, 'Usuarios administradores'],
   ['getUsersJuecez', USER_TYPES.judge, 'Usuarios jueces'],
@@ -31,7 +31,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(
       `/${path}`,
       {
-        config: { access: ADMIN },
+        config: { access: ADMIN_ACCESS },
         schema: { tags: ['usuarios'], summary, response: { 200: okEnvelope(z.array(userRowSchema)) } },
       },
       async () => ({ success: true as const, data: await listUsers(app.orm.em, type), message: '' }),
@@ -42,7 +42,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/createUser',
     {
-      config: { access: ADMIN },
+      config: { access: ADMIN_ACCESS },
       schema: {
         tags: ['usuarios'],
         summary: 'Registra un usuario',
@@ -61,7 +61,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/updateUser',
     {
-      config: { access: ADMIN },
+      config: { access: ADMIN_ACCESS },
       schema: {
         tags: ['usuarios'],
         summary: 'Actualiza un usuario',
@@ -82,7 +82,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/deleteUser/:id',
     {
-      config: { access: ADMIN },
+      config: { access: ADMIN_ACCESS },
       schema: {
         tags: ['usuarios'],
         summary: 'Elimina un usuario',
