@@ -7,7 +7,8 @@ export default defineConfig({
       {
         test: {
           name: 'shared',
-          include: ['shared/src/**/*.test.ts'],
+          // bench/ tests are pure functions of the tools (no server, no database): they fit here.
+          include: ['shared/src/**/*.test.ts', 'bench/**/*.test.ts'],
           environment: 'node',
         },
       },

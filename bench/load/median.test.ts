@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { median, medianTable, type LoadReport } from './median.js';
+
+/** A run as cli.ts writes it, cut down to the fields the table reads. */
+function report(p99: number, attemptsPerS: number, over: Partial<LoadReport> = {}): LoadReport {
+  return {
+    config: { screens: 2000, agents: 500, processes: 1, batch: [1, 5] },
+    machine: { cpus: 2 },
+    screens_connected: 2000,
+    screens_failed: 0,
+    push_ms: { p50: 20.4, p95: 60, p99, max: p99 * 2 },
+    events_lost: 0,
+    events_expected: 1_000_000,
+    attempts_sent: 100_000,
+    attempts_acked: 100_000,
+    attempts_counted: 100_000,
+    attempts_counted_sum: 100_000,
+    attempts_consistent: true,
+    attempts_per_s: attemptsPerS,
+    http_ms: { p50: 3.2, p95: 10, p99: 30.6 },
+    changes_per_s: 600.4,
+    push_frames_per_screen_per_s: 19.96,
+    push_rows_per_frame: 30.12,
+    server_cpu_pct: 95.2,
+    server_rss_mb: 210.4,
+    server_rss_mb_per_process: [210.4],
+    cpu_pct: { load_tester: 60.1, mysql: 30, other_processes: 1.2 },
+    baseline: { push_ms: { p50: 2, p95: 4, p99: 5 }, attempts_per_s: 5000 },
+    ratios: { push_p99_vs_baseline: p99 / 5, attempts_per_s_vs_baseline: attemptsPerS / 5000 },
+    ...over,
+  };
+}
+
+/** The table's cells of the row whose first cell is `label`. */
+function row(table: string, label: string): string[] {
+  const line = table.split('\n').find((l) => l.startsWith(`| ${label} `));
+  expect(line, label).toBeDefined();
+  return line!
+    .split('|')
+    .slice(1, -1)
+    .map((c) => c.trim());
+}
+
+describe('median', () => {
+  it('takes the middle value, or the mean of the two middle ones', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBeNull();
+  });
+});
+
+describe('medianTable', () => {
+  const three = [
+    { name: 'p1-a', report: report(80, 2100) },
+    { name: 'p1-b', report: report(120, 1900, { attempts_consistent: false }) },
+    { name: 'p1-c', report: report(90, 2050.55) },
+  ];
+
+  it('prints one column per run and the median of the runs', () => {
+    const table = medianTable(three, { cores: 2, label: 'one process' });
+    expect(table.startsWith('### one process\n')).toBe(true);
+    expect(table).toContain('3 run(s) on 2 cores.');
+    expect(table).toContain('Config: `screens=2000 agents=500 processes=1 batch=[1,5]`');
+    expect(row(table, 'figure')).toEqual(['figure', 'p1-a', 'p1-b', 'p1-c', 'median']);
+    expect(row(table, 'push p99 (ms)')).toEqual(['push p99 (ms)', '80', '120', '90', '90']);
+    expect(row(table, 'attempts/s')).toEqual(['attempts/s', '2100', '1900', '2051', '2051']);
+    expect(row(table, 'push p99 / baseline p99').at(-1)).toBe('18.00');
+    expect(row(table, 'attempts/s / baseline').at(-1)).toBe('0.41');
+    expect(row(table, 'push rows per frame').at(-1)).toBe('30.1');
+    expect(row(table, 'HTTP p50 (ms)').at(-1)).toBe('3');
+    expect(row(table, 'attempts consistent (acked = counted)')).toEqual([
+      'attempts consistent (acked = counted)',
+      'yes',
+      'no',
+      'yes',
+      '2/3 yes',
+    ]);
+  });
+
+  it('averages the two middle runs of an even count', () => {
+    const table = medianTable(
+      [
+        { name: 'a', report: report(80, 2000, { events_lost: 0 }) },
+        { name: 'b', report: report(100, 2001, { events_lost: 1 }) },
+      ],
+      { cores: 2 },
+    );
+    expect(row(table, 'push p99 (ms)').at(-1)).toBe('90');
+    expect(row(table, 'attempts/s').at(-1)).toBe('2001');
+    expect(row(table, 'events lost').at(-1)).toBe('0.5');
+  });
+
+  it('prints – for a missing figure and takes the median over the runs that have it', () => {
+    const table = medianTable(
+      [
+        // --url runs have no server CPU nor RSS; --no-baselines runs no baseline.
+        { name: 'a', report: report(80, 2000, { server_cpu_pct: null, baseline: null, ratios: null }) },
+        { name: 'b', report: report(100, 2000, { server_cpu_pct: null, server_rss_mb: undefined }) },
+      ],
+      { cores: 4 },
+    );
+    expect(row(table, 'server CPU (% of one core, summed)')).toEqual([
+      'server CPU (% of one core, summed)',
+      '–',
+      '–',
+      '–',
+    ]);
+    expect(row(table, 'baseline ws push p99 (ms)')).toEqual(['baseline ws push p99 (ms)', '–', '5', '5']);
+    // Without server_rss_mb, the largest of the per-process list.
+    expect(row(table, 'server RSS max of any process (MB)').slice(1)).toEqual(['210', '210', '210']);
+    expect(table).toContain('2 run(s) on 4 cores (the runs recorded 2 CPUs).');
+  });
+});
