@@ -7,6 +7,7 @@ import {
   createContest,
   createTeam,
   createUser,
+  generateAgentKey,
   login,
   nextEvent,
   startTestServer,
@@ -139,6 +140,51 @@ describe('agent API (DESIGN.md section 6)', () => {
     const after = await countRows();
     expect(after.count - before.count).toBe(50);
     expect(after.rows).toBe(after.count);
+  });
+
+  it('writes concurrent reports of many teams in groups, each event once, counters equal to rows', async () => {
+    const teams = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => createTeam(server.orm, contestId, LEVELS.basico, `Grupo ${i}`)),
+    );
+    const keys = await Promise.all(teams.map((t) => generateAgentKey(server.app, adminToken, t.id)));
+    // Each team: 5 requests at once, the last repeating the first's events (an agent's retry) with
+    // another case, which the column's collation treats as the same id.
+    const firstEvents = teams.map(() => [attempt(`ev-${randomUUID()}`), attempt(`ev-${randomUUID()}`)]);
+    const posts = teams.flatMap((_, i) => [
+      agentPost('/api/agent/attempts', { attempts: firstEvents[i] }, keys[i]),
+      agentPost('/api/agent/attempts', { attempts: [attempt()] }, keys[i]),
+      agentPost('/api/agent/attempts', { attempts: [attempt(), attempt(), attempt()] }, keys[i]),
+      agentPost('/api/agent/attempts', { attempts: [attempt()] }, keys[i]),
+      agentPost(
+        '/api/agent/attempts',
+        { attempts: firstEvents[i]!.map((a) => ({ ...a, event_id: a.event_id.toUpperCase() })) },
+        keys[i],
+      ),
+    ]);
+    const answers = await Promise.all(posts);
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(posts.length).fill(200));
+    for (const [i, t] of teams.entries()) {
+      const mine = answers.slice(i * 5, i * 5 + 5).map((r) => r.json().data);
+      // 7 distinct events: whichever of the first request and its retry is written first counts the two.
+      expect(mine.reduce((sum, d) => sum + d.counted, 0)).toBe(7);
+      expect(await attemptCounts(server.orm, t.id)).toEqual({ rows: 7, count: 7 });
+      expect(Math.max(...mine.map((d) => d.number_attempts))).toBe(7);
+    }
+  });
+
+  it('answers 401 to a cached key whose team was deleted, storing nothing', async () => {
+    const doomed = await createTeam(server.orm, contestId, LEVELS.avanzado, 'Los Efímeros');
+    const doomedKey = await generateAgentKey(server.app, adminToken, doomed.id);
+    expect((await agentPost('/api/agent/heartbeat', {}, doomedKey)).statusCode).toBe(200); // cached now
+    // Deleted behind the API's back, so nothing told the cache.
+    await server.orm.em.fork().execute('delete from teams where id = ?', [doomed.id]);
+    const res = await agentPost('/api/agent/attempts', { attempts: [attempt()] }, doomedKey);
+    expect(res.statusCode).toBe(401);
+    expect(res.json().message).toBe(MESSAGES.agentKeyInvalid);
+    const rows = await server.orm.em
+      .fork()
+      .execute<Array<{ n: number }>>('select count(*) as n from attempts where teams_id = ?', [doomed.id]);
+    expect(Number(rows[0]!.n)).toBe(0);
   });
 
   it('lists the team attempts log with what the agent said, newest first', async () => {

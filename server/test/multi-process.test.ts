@@ -138,4 +138,29 @@ describe('two server processes over Redis', () => {
       screen.close();
     }
   });
+
+  it('a key regenerated through the first process stops working on the second at once', async () => {
+    const [first, second] = urls as [string, string];
+    const token = (
+      await api(first, '/api/auth/login', undefined, { username: 'admin', password: 'clave-admin-2026' })
+    ).access_token as string;
+    const team = (await api(first, '/api/teamAttempts', token)).basico[0] as { id: number };
+    const oldKey = (await api(first, `/api/generateAgentKey/${team.id}`, token, {})).data.key as string;
+    const heartbeat = (key: string) =>
+      fetch(`${second}/api/agent/heartbeat`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: '{}',
+      }).then((r) => r.status);
+    expect(await heartbeat(oldKey)).toBe(200); // the second process caches the key for 5 s now
+    const cachedAt = Date.now();
+    await api(first, `/api/generateAgentKey/${team.id}`, token, {});
+    // The cache alone would keep the old key until cachedAt + 5 s: only the relayed notice ends it sooner.
+    let status = await heartbeat(oldKey);
+    while (status === 200 && Date.now() - cachedAt < 3_000) {
+      await new Promise((r) => setTimeout(r, 20));
+      status = await heartbeat(oldKey);
+    }
+    expect(status).toBe(401);
+  });
 });

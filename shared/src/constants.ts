@@ -80,10 +80,19 @@ export const AGENT_POLL_MS = 1_000;
 export const AGENT_MAX_BATCH = 500;
 
 /**
- * How long the server gathers board changes before pushing them (ms): one frame per level room per
- * window instead of one per change, so thousands of screens and agents fit on a small server.
+ * Shortest time between two board pushes of one server process (ms). A change on an idle board goes
+ * out at once; changes that come while a push went out less than a window ago wait for the window's
+ * end and go together, newest row per team: one frame per screen per window instead of one per
+ * change, so thousands of screens and agents fit on a small server.
  */
 export const BOARD_PUSH_WINDOW_MS = 50;
+
+/**
+ * Longest window (ms). Under load the window stretches to 3 times the last push's own duration
+ * (writing to thousands of sockets takes tens of ms), so pushing never takes more than about a third
+ * of the server's time; this caps how stale a screen may be.
+ */
+export const BOARD_PUSH_WINDOW_MAX_MS = 250;
 
 /** Socket.IO path (DESIGN.md section 6). */
 export const SOCKET_PATH = '/socket.io';

@@ -2,8 +2,15 @@ import fp from 'fastify-plugin';
 import { MESSAGES } from '@concurso/shared';
 import { HttpError } from '../lib/http-error.js';
 import { activeSessionType } from '../modules/auth/session.js';
-import { teamByAgentKey } from '../modules/agent/agent-keys.js';
+import { AgentKeyCache } from '../modules/agent/agent-keys.js';
 import type { JwtClaims } from './access.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Agent key → team, cached for a few seconds (the attempts hot path). */
+    agentKeys: AgentKeyCache;
+  }
+}
 
 /** The bearer token of a request, or undefined. */
 export function bearerToken(header: string | undefined): string | undefined {
@@ -19,6 +26,7 @@ export function bearerToken(header: string | undefined): string | undefined {
  */
 export default fp(
   async (app) => {
+    app.decorate('agentKeys', new AgentKeyCache());
     app.addHook('onRequest', async (request) => {
       const url = request.routeOptions.url;
       // The web client's files and the OpenAPI page are public; the 404 handler has no url.
@@ -27,7 +35,7 @@ export default fp(
       if (access === 'public') return;
       const token = bearerToken(request.headers.authorization);
       if (access === 'agent') {
-        const team = token ? await teamByAgentKey(app.orm.em, token) : null;
+        const team = token ? await app.agentKeys.team(app.orm.em, token) : null;
         if (!team) throw new HttpError(401, MESSAGES.agentKeyInvalid);
         request.agentTeam = team;
         return;

@@ -1,5 +1,6 @@
 import {
   ALL_LEVELS_ROOM,
+  BOARD_PUSH_WINDOW_MAX_MS,
   BOARD_PUSH_WINDOW_MS,
   levelRoom,
   type BoardTeam,
@@ -9,62 +10,142 @@ import {
 import type { BoardServer } from './socket.js';
 
 /**
- * Gathers board rows for `BOARD_PUSH_WINDOW_MS` and pushes them in one frame per window to the
- * screens of every level, and one per level room to screens of a single level (`teams.updated`, or
- * `team.updated` for a single row), keeping only the newest version of each team. Fanning every change out to thousands of sockets one by one would saturate the event loop;
- * a window of a few tens of ms bounds the frames per second whatever the attempt rate.
+ * The board's push side (DESIGN.md section 6), one per server process.
+ *
+ * Rows are gathered per window and pushed to this process's own sockets: one frame per window to the
+ * screens of every level and one per level room to screens of a single level (`teams.updated`, or
+ * `team.updated` for a single row), newest version of each team only. The window is adaptive: a
+ * change on an idle board goes out on the next turn of the event loop, and while pushes follow each
+ * other it lasts `BOARD_PUSH_WINDOW_MS`, or 3 times the last push's duration when that is longer (up
+ * to `BOARD_PUSH_WINDOW_MAX_MS`), so fanning out to thousands of sockets cannot take the whole event
+ * loop from the API.
+ *
+ * With several processes (Redis), a change is relayed to the other processes as data
+ * (`serverSideEmit`) and each one pushes it in its own window: a screen gets one frame per window
+ * whatever the number of processes, not one per process.
  */
 class BoardPublisher {
   private readonly pending = new Map<number, Map<number, BoardTeam>>();
   private timer: NodeJS.Timeout | null = null;
+  private lastFlushAt = 0;
+  private lastFlushMs = 0;
+  private relayQueue: BoardTeam[] = [];
+  private relayScheduled = false;
 
-  constructor(private readonly io: BoardServer) {}
+  constructor(
+    private readonly io: BoardServer,
+    private readonly clustered: boolean,
+  ) {}
 
-  enqueue(team: BoardTeam): void {
+  /** Adds a row to the window; `relay` false for rows that came from another process. */
+  enqueue(team: BoardTeam, relay = true): void {
     let rows = this.pending.get(team.levels_id);
     if (!rows) this.pending.set(team.levels_id, (rows = new Map()));
     const held = rows.get(team.id);
     if (!held || held.version <= team.version) rows.set(team.id, team);
-    if (!this.timer) {
-      this.timer = setTimeout(() => this.flush(), BOARD_PUSH_WINDOW_MS);
-      this.timer.unref();
+    if (relay && this.clustered) {
+      this.relayQueue.push(team);
+      if (!this.relayScheduled) {
+        this.relayScheduled = true;
+        setImmediate(() => this.relay());
+      }
     }
+    this.schedule();
   }
 
-  /** Sends what is gathered now (also before a removal or a reset, so events keep their order). */
+  /** The window now in force, in ms. */
+  private windowMs(): number {
+    return Math.min(BOARD_PUSH_WINDOW_MAX_MS, Math.max(BOARD_PUSH_WINDOW_MS, 3 * this.lastFlushMs));
+  }
+
+  /** Pushes what is gathered now (also before a removal or a reset, so events keep their order). */
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.pending.size === 0) return;
+    const started = performance.now();
     const all: BoardTeam[] = [];
     for (const [levelsId, rows] of this.pending) {
       const teams = [...rows.values()];
       all.push(...teams);
       // Screens of one level (the projector's ?nivel=) get their level's frame...
-      send(this.io.to(levelRoom(levelsId)).except(ALL_LEVELS_ROOM), teams);
+      send(this.io.local.to(levelRoom(levelsId)).except(ALL_LEVELS_ROOM), teams);
     }
     // ...and screens of every level one frame with all of it.
-    if (all.length > 0) send(this.io.to(ALL_LEVELS_ROOM), all);
+    send(this.io.local.to(ALL_LEVELS_ROOM), all);
     this.pending.clear();
+    this.lastFlushMs = performance.now() - started;
+    this.lastFlushAt = Date.now();
+  }
+
+  /** A team left the board: drop its gathered row, push the rest, then tell the screens. */
+  removed(payload: TeamRemovedPayload, relay = true): void {
+    this.pending.get(payload.levels_id)?.delete(payload.id);
+    this.flush();
+    this.io.local.to(levelRoom(payload.levels_id)).emit('team.removed', payload);
+    if (relay && this.clustered) {
+      this.relay();
+      this.io.serverSideEmit('board.removed', payload);
+    }
+  }
+
+  /** Every screen refetches its snapshot. */
+  reset(relay = true): void {
+    this.flush();
+    this.io.local.emit('board.reset');
+    if (relay && this.clustered) {
+      this.relay();
+      this.io.serverSideEmit('board.reset');
+    }
+  }
+
+  private schedule(): void {
+    if (this.timer) return;
+    // Idle for a whole window: go on the next turn (which still gathers rows of the same tick).
+    const wait = Math.max(0, this.lastFlushAt + this.windowMs() - Date.now());
+    this.timer = setTimeout(() => this.flush(), wait);
+    this.timer.unref();
+  }
+
+  private relay(): void {
+    this.relayScheduled = false;
+    if (this.relayQueue.length === 0) return;
+    const rows = this.relayQueue;
+    this.relayQueue = [];
+    this.io.serverSideEmit('board.rows', rows);
   }
 }
 
 /** One row as `team.updated`, several as `teams.updated`. */
 function send(target: ReturnType<BoardServer['to']>, teams: BoardTeam[]): void {
   if (teams.length === 1) target.emit('team.updated', teams[0]!);
-  else target.emit('teams.updated', teams);
+  else if (teams.length > 1) target.emit('teams.updated', teams);
 }
 
 const publishers = new WeakMap<BoardServer, BoardPublisher>();
 const publisherOf = (io: BoardServer): BoardPublisher => {
   let publisher = publishers.get(io);
-  if (!publisher) publishers.set(io, (publisher = new BoardPublisher(io)));
+  if (!publisher) publishers.set(io, (publisher = new BoardPublisher(io, false)));
   return publisher;
 };
 
 /**
- * Pushes a whole board row to every screen following its level (DESIGN.md section 6), within
- * `BOARD_PUSH_WINDOW_MS`. Call it after the transaction that changed the team has committed, with the
- * row read inside it.
+ * Sets up the process's board publisher. With `clustered` (the Redis adapter) it relays changes to the
+ * other processes and pushes theirs to its own sockets.
+ */
+export function startBoardEvents(io: BoardServer, clustered: boolean): void {
+  const publisher = new BoardPublisher(io, clustered);
+  publishers.set(io, publisher);
+  if (!clustered) return;
+  io.on('board.rows', (rows) => rows.forEach((row) => publisher.enqueue(row, false)));
+  io.on('board.removed', (payload) => publisher.removed(payload, false));
+  io.on('board.reset', () => publisher.reset(false));
+}
+
+/**
+ * Pushes a whole board row to every screen following its level (DESIGN.md section 6), within the
+ * push window (`BOARD_PUSH_WINDOW_MS`). Call it after the transaction that changed the team has
+ * committed, with the row read inside it.
  */
 export function emitTeamUpdated(io: BoardServer, team: BoardTeam): void {
   publisherOf(io).enqueue(team);
@@ -77,14 +158,12 @@ export function flushBoardEvents(io: BoardServer): void {
 
 /** Tells the screens of a level that a team left the board. */
 export function emitTeamRemoved(io: BoardServer, payload: TeamRemovedPayload): void {
-  flushBoardEvents(io);
-  io.to(levelRoom(payload.levels_id)).emit('team.removed', payload);
+  publisherOf(io).removed(payload);
 }
 
 /** Tells every screen to refetch its snapshot (a catalogue changed). */
 export function emitBoardReset(io: BoardServer): void {
-  flushBoardEvents(io);
-  io.emit('board.reset');
+  publisherOf(io).reset();
 }
 
 /** Tells every open screen that `catalog` changed, so lists and selects of it refetch. */

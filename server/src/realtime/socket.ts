@@ -7,11 +7,13 @@ import {
   LEVELS,
   SOCKET_PATH,
   levelRoom,
+  type BoardTeam,
   type ClientToServerEvents,
+  type TeamRemovedPayload,
   type ServerToClientEvents,
 } from '@concurso/shared';
 import { activeSessionType } from '../modules/auth/session.js';
-import { flushBoardEvents } from './board-events.js';
+import { flushBoardEvents, startBoardEvents } from './board-events.js';
 import { STAFF_ACCESS, type JwtClaims } from '../plugins/access.js';
 
 /** Data kept on each staff socket. */
@@ -20,18 +22,27 @@ export interface SocketData {
   jti: string;
 }
 
-export type BoardServer = Server<
-  ClientToServerEvents,
-  ServerToClientEvents,
-  Record<string, never>,
-  SocketData
->;
+/** What server processes tell each other through Redis (`serverSideEmit`); none without Redis. */
+export interface InterServerEvents {
+  /** Board rows changed in the sending process, for this one to push to its own screens. */
+  'board.rows': (rows: BoardTeam[]) => void;
+  /** A team left the board (see `emitTeamRemoved`). */
+  'board.removed': (payload: TeamRemovedPayload) => void;
+  /** Every screen must refetch its snapshot (see `emitBoardReset`). */
+  'board.reset': () => void;
+  /** An agent key was regenerated: forget the cached ones. */
+  'agentKeys.changed': () => void;
+}
+
+export type BoardServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 declare module 'fastify' {
   interface FastifyInstance {
     io: BoardServer;
     /** `'off'` without `REDIS_URL`; otherwise whether the Redis fan-out is connected. */
     redisState(): 'off' | 'ok' | 'down';
+    /** Forgets cached agent keys in this and every other server process (a key was regenerated). */
+    forgetAgentKeys(): void;
   }
 }
 
@@ -75,6 +86,12 @@ export default fp<{ redisUrl?: string }>(
       io.adapter(createAdapter(redis, { streamName: 'concurso:socket.io' }));
     }
     app.decorate('redisState', () => (redis ? (redis.isReady ? 'ok' : 'down') : 'off'));
+    startBoardEvents(io, Boolean(redis));
+    app.decorate('forgetAgentKeys', () => {
+      app.agentKeys.clear();
+      if (redis) io.serverSideEmit('agentKeys.changed');
+    });
+    if (redis) io.on('agentKeys.changed', () => app.agentKeys.clear());
 
     io.use(async (socket, next) => {
       const auth = socket.handshake.auth as { token?: unknown; levels?: unknown };
@@ -116,5 +133,5 @@ export default fp<{ redisUrl?: string }>(
       if (redis) await redis.quit().catch(() => undefined);
     });
   },
-  { name: 'socket', dependencies: ['orm'] },
+  { name: 'socket', dependencies: ['orm', 'guard'] },
 );

@@ -24,3 +24,40 @@ export async function teamByAgentKey(em: EntityManager, key: string): Promise<Ag
     ? { id: Number(row.id), levels_id: Number(row.levels_id), contests_id: Number(row.contests_id) }
     : null;
 }
+
+/** How long a key → team lookup is trusted without asking the database again, in ms. */
+export const AGENT_KEY_CACHE_MS = 5_000;
+/** Most keys remembered at once (one per lab machine; far above any contest). */
+const AGENT_KEY_CACHE_MAX = 20_000;
+
+/**
+ * Remembers which team each agent key belongs to for `AGENT_KEY_CACHE_MS`, so the attempts and
+ * heartbeat hot path skips a SHA-256 and a database round trip per request (BENCHMARKS.md). Only
+ * found keys are remembered. `clear()` forgets everything; it runs when a key is regenerated, in every
+ * server process (socket.ts relays it), so an old key stops working at once. A team deleted or moved
+ * meanwhile is caught where it matters: the attempts transaction answers 401 for a team that is gone.
+ */
+export class AgentKeyCache {
+  private readonly entries = new Map<string, { team: AgentPrincipal; until: number }>();
+
+  constructor(private readonly ttlMs = AGENT_KEY_CACHE_MS) {}
+
+  /** The team whose current key is `key` (cached or read through `em`), or null. */
+  async team(em: EntityManager, key: string): Promise<AgentPrincipal | null> {
+    const now = Date.now();
+    const hit = this.entries.get(key);
+    if (hit && hit.until > now) return hit.team;
+    const team = await teamByAgentKey(em, key);
+    if (hit) this.entries.delete(key);
+    if (team) {
+      if (this.entries.size >= AGENT_KEY_CACHE_MAX) this.entries.clear();
+      this.entries.set(key, { team, until: now + this.ttlMs });
+    }
+    return team;
+  }
+
+  /** Forgets every key (one was regenerated or revoked). */
+  clear(): void {
+    this.entries.clear();
+  }
+}

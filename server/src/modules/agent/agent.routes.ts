@@ -14,12 +14,20 @@ import { Team } from '../../db/entities/index.js';
 import { ADMIN_ACCESS } from '../../plugins/access.js';
 import { HttpError } from '../../lib/http-error.js';
 import { hashAgentKey, newAgentKey } from './agent-keys.js';
-import { blockedNames, recordAttempts, recordHeartbeat } from './agent.service.js';
+import { blockedNames, recordHeartbeat } from './agent.service.js';
+import { AttemptWriter } from './attempt-writer.js';
 import { toIsoDate } from '../board/board.service.js';
 import { emitTeamUpdated } from '../../realtime/board-events.js';
 
 /** The agent's side of the API (DESIGN.md section 6) and the admin's key generation. */
 const agentRoutes: FastifyPluginAsyncZod = async (app) => {
+  const attempts = new AttemptWriter(
+    () => app.orm.em.fork(),
+    (rows) => rows.forEach((row) => emitTeamUpdated(app.io, row)),
+  );
+  // Answer what is being written before the database closes.
+  app.addHook('preClose', () => attempts.drained());
+
   /**
    * `POST /api/generateAgentKey/{teamId}` (admin): a new key for the team's agent, answered once in
    * `data.key` and stored only as its SHA-256; the previous key stops working at once.
@@ -41,6 +49,7 @@ const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       const key = newAgentKey();
       team.agentKeyHash = hashAgentKey(key);
       await app.orm.em.flush();
+      app.forgetAgentKeys(); // the previous key stops working at once, in every process
       return {
         success: true as const,
         data: { key, teams_id: team.id },
@@ -85,6 +94,8 @@ const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   /**
    * `POST /api/agent/attempts` (agent key) `{attempts: [{event_id, process, occurred_at}]}`: stores the
    * attempts, counting each `event_id` once per team, and pushes the team's row when the count moved.
+   * Requests that arrive together are written in one transaction (`AttemptWriter`); the answer comes
+   * after the commit. 401 when the team was deleted.
    */
   app.post(
     '/agent/attempts',
@@ -98,8 +109,7 @@ const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { result, changed } = await recordAttempts(app.orm.em, request.agentTeam!, request.body.attempts);
-      if (changed) emitTeamUpdated(app.io, changed);
+      const result = await attempts.record(request.agentTeam!.id, request.body.attempts);
       return { success: true as const, data: result, message: MESSAGES.processed };
     },
   );

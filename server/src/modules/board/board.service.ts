@@ -51,6 +51,16 @@ export async function boardTeam(em: EntityManager, teamId: number): Promise<Boar
   return rows[0] ? toBoardTeam(rows[0]) : null;
 }
 
+/** Several teams as board rows, in no particular order; ids that do not exist are left out. */
+export async function boardTeams(em: EntityManager, teamIds: number[]): Promise<BoardTeam[]> {
+  if (teamIds.length === 0) return [];
+  const rows = await em.execute<BoardRowSql[]>(
+    `${BOARD_SELECT} where t.id in (${teamIds.map(() => '?').join(', ')})`,
+    teamIds,
+  );
+  return rows.map(toBoardTeam);
+}
+
 /**
  * The snapshot of `GET /api/teamAttempts` (SPEC.md section 7): the current contest's teams split into
  * `basico`, `intermedio` and `avanzado` by the seeded level ids, each sorted by name.

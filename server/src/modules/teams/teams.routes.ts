@@ -68,6 +68,8 @@ const teamsRoutes: FastifyPluginAsyncZod = catalogRoutes<
     return (await em.nativeDelete(Team, { id })) > 0;
   },
   async afterCommit(app, { kind, id, before }) {
+    // A cached agent key must not keep a deleted team, or its old level and contest, alive.
+    if (kind !== 'create') app.forgetAgentKeys();
     if (kind === 'remove') {
       if (before) emitTeamRemoved(app.io, { id, levels_id: before.levels_id });
       return;

@@ -1,0 +1,219 @@
+import type { EntityManager } from '@mikro-orm/mysql';
+import { MESSAGES, type AgentAttempt, type AgentAttemptsResult, type BoardTeam } from '@concurso/shared';
+import { boardTeams } from '../board/board.service.js';
+import { HttpError } from '../../lib/http-error.js';
+
+/** One `POST /api/agent/attempts` waiting for its group's commit. */
+interface PendingBatch {
+  teamId: number;
+  attempts: AgentAttempt[];
+  resolve: (result: AgentAttemptsResult) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Most (team, event id) pairs one group looks up at once. MariaDB turns an `IN` list of 1,000 values
+ * or more into a derived table and then reads the unique index by `teams_id` alone, i.e. every attempt
+ * of the team; below it the lookup is one range probe per pair.
+ */
+export const MAX_GROUP_ATTEMPTS = 900;
+
+/** MySQL/MariaDB "Deadlock found" and "Lock wait timeout": the group is retried once. */
+const RETRYABLE_ERRNOS = new Set([1213, 1205]);
+
+/**
+ * Group commit of agents' attempt batches (DESIGN.md section 6; BENCHMARKS.md "attempts path").
+ *
+ * Every POST is queued; while fewer than `maxConcurrent` groups are being written, everything queued
+ * (up to `MAX_GROUP_ATTEMPTS` attempts) becomes one transaction: lock the groups' team rows in id
+ * order (so concurrent groups, toggles and heartbeats queue instead of deadlocking), look up which
+ * `event_id`s each team already has, insert the new ones, add exactly that many to each team's
+ * `number_attempts` and bump `version` in one `UPDATE`, read the changed board rows, commit. Only then
+ * is each request answered and `onCommitted` called with the rows to push, so an answer always means
+ * the attempts are durable. An idle server writes each request at once; a busy one writes them in
+ * ever larger groups, which amortises round trips, commits and fsyncs (7 round trips per group
+ * instead of 7 per request).
+ */
+export class AttemptWriter {
+  private queue: PendingBatch[] = [];
+  private inFlight = 0;
+  private readonly idle = new Set<() => void>();
+
+  /**
+   * @param fork a fresh entity manager per group (`orm.em.fork()`).
+   * @param onCommitted receives the board rows whose count moved, after the commit.
+   * @param maxConcurrent groups written at once (2: one commits while the next one is built).
+   */
+  constructor(
+    private readonly fork: () => EntityManager,
+    private readonly onCommitted: (rows: BoardTeam[]) => void,
+    private readonly maxConcurrent = 2,
+  ) {}
+
+  /**
+   * Stores `attempts` for `teamId`, idempotent by `event_id` per team. Resolves, after the commit,
+   * with the event ids accepted, how many of them were new (`counted`) and the team's total.
+   * @throws HttpError 401 when the team no longer exists (deleted while its key was cached);
+   *   the database's error when the group's transaction failed twice (nothing of it was stored).
+   */
+  record(teamId: number, attempts: AgentAttempt[]): Promise<AgentAttemptsResult> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ teamId, attempts, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Resolves once nothing is queued or being written (the server is closing). */
+  drained(): Promise<void> {
+    if (this.inFlight === 0 && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.add(resolve));
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.maxConcurrent && this.queue.length > 0) {
+      const group = this.takeGroup();
+      this.inFlight++;
+      void this.writeWithRetry(group).finally(() => {
+        this.inFlight--;
+        this.pump();
+        if (this.inFlight === 0 && this.queue.length === 0) {
+          for (const resolve of this.idle) resolve();
+          this.idle.clear();
+        }
+      });
+    }
+  }
+
+  private takeGroup(): PendingBatch[] {
+    const group: PendingBatch[] = [];
+    let size = 0;
+    while (this.queue.length > 0) {
+      const next = this.queue[0]!;
+      if (group.length > 0 && size + next.attempts.length > MAX_GROUP_ATTEMPTS) break;
+      group.push(this.queue.shift()!);
+      size += next.attempts.length;
+    }
+    return group;
+  }
+
+  private async writeWithRetry(group: PendingBatch[]): Promise<void> {
+    let outcome: Map<PendingBatch, AgentAttemptsResult | HttpError>;
+    let changed: BoardTeam[];
+    try {
+      try {
+        ({ outcome, changed } = await this.write(group));
+      } catch (err) {
+        if (!RETRYABLE_ERRNOS.has(Number((err as { errno?: unknown }).errno))) throw err;
+        ({ outcome, changed } = await this.write(group));
+      }
+    } catch (err) {
+      for (const batch of group) batch.reject(err);
+      return;
+    }
+    if (changed.length > 0) this.onCommitted(changed);
+    for (const batch of group) {
+      const result = outcome.get(batch)!;
+      if (result instanceof HttpError) batch.reject(result);
+      else batch.resolve(result);
+    }
+  }
+
+  private async write(group: PendingBatch[]): Promise<{
+    outcome: Map<PendingBatch, AgentAttemptsResult | HttpError>;
+    changed: BoardTeam[];
+  }> {
+    return this.fork().transactional(async (em) => {
+      const teamIds = [...new Set(group.map((b) => b.teamId))].sort((a, b) => a - b);
+      const locked = await em.execute<Array<{ id: number; contests_id: number }>>(
+        `select id, contests_id from teams where id in (${marks(teamIds.length)}) order by id for update`,
+        teamIds,
+      );
+      const contestOf = new Map(locked.map((r) => [Number(r.id), Number(r.contests_id)]));
+      const live = group.filter((b) => contestOf.has(b.teamId));
+
+      // Which (team, event id) pairs are stored already: the team rows are locked, so no other
+      // transaction can add any of them before this one commits.
+      const asked = new Map<string, [number, string]>();
+      for (const batch of live) {
+        for (const a of batch.attempts)
+          asked.set(pairKey(batch.teamId, a.event_id), [batch.teamId, a.event_id]);
+      }
+      const stored = new Set<string>();
+      if (asked.size > 0) {
+        const pairs = [...asked.values()];
+        const rows = await em.execute<Array<{ teams_id: number; event_id: string }>>(
+          `select teams_id, event_id from attempts where (teams_id, event_id) in (${pairs.map(() => '(?, ?)').join(', ')})`,
+          pairs.flat(),
+        );
+        for (const r of rows) stored.add(pairKey(Number(r.teams_id), r.event_id));
+      }
+
+      // New rows, each pair once even if two queued requests carry it (an agent's retry).
+      const now = new Date();
+      const params: unknown[] = [];
+      const addedPerTeam = new Map<number, number>();
+      const countedPerBatch = new Map<PendingBatch, number>();
+      for (const batch of live) {
+        let counted = 0;
+        for (const a of batch.attempts) {
+          const key = pairKey(batch.teamId, a.event_id);
+          if (stored.has(key)) continue;
+          stored.add(key);
+          counted++;
+          params.push(
+            batch.teamId,
+            contestOf.get(batch.teamId),
+            a.process,
+            a.killed === false ? 0 : 1,
+            new Date(a.occurred_at),
+            now,
+            a.event_id,
+            now,
+            now,
+          );
+        }
+        countedPerBatch.set(batch, counted);
+        if (counted > 0) addedPerTeam.set(batch.teamId, (addedPerTeam.get(batch.teamId) ?? 0) + counted);
+      }
+      const rowCount = params.length / 9;
+      if (rowCount > 0) {
+        await em.execute(
+          `insert into attempts (teams_id, contests_id, process, killed, occurred_at, received_at, event_id, created_at, updated_at) values ${Array.from({ length: rowCount }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+          params,
+          'run',
+        );
+        const moved = [...addedPerTeam.keys()];
+        await em.execute(
+          `update teams set number_attempts = number_attempts + case id ${moved.map(() => 'when ? then ?').join(' ')} end,
+            version = version + 1, agent_last_seen = ?, agent_online = 1 where id in (${marks(moved.length)})`,
+          [...moved.flatMap((id) => [id, addedPerTeam.get(id)!]), now, ...moved],
+          'run',
+        );
+      }
+
+      // Totals for the answers (every live team) and rows to push (the teams whose count moved).
+      const liveIds = [...new Set(live.map((b) => b.teamId))];
+      const rows = liveIds.length > 0 ? await boardTeams(em, liveIds) : [];
+      const rowOf = new Map(rows.map((r) => [r.id, r]));
+      const outcome = new Map<PendingBatch, AgentAttemptsResult | HttpError>();
+      for (const batch of group) {
+        const row = rowOf.get(batch.teamId);
+        outcome.set(
+          batch,
+          row
+            ? {
+                accepted: batch.attempts.map((a) => a.event_id),
+                counted: countedPerBatch.get(batch) ?? 0,
+                number_attempts: row.number_attempts,
+              }
+            : new HttpError(401, MESSAGES.agentKeyInvalid),
+        );
+      }
+      return { outcome, changed: rows.filter((r) => addedPerTeam.has(r.id)) };
+    });
+  }
+}
+
+const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
+// Lower case: the column's collation (utf8mb4_unicode_ci) compares event ids without case.
+const pairKey = (teamId: number, eventId: string): string => `${teamId}:${eventId.toLowerCase()}`;
