@@ -20,12 +20,18 @@ import type { BoardServer } from './socket.js';
  * to `BOARD_PUSH_WINDOW_MAX_MS`), so fanning out to thousands of sockets cannot take the whole event
  * loop from the API.
  *
+ * A screen that reads slower than the pushes come (a projector on poor Wi-Fi, an overloaded client)
+ * is not sent frame after frame into a growing buffer: it keeps the newest row of each team it missed
+ * and gets them in one frame once it catches up (see `holdBackForLagging`).
+ *
  * With several processes (Redis), a change is relayed to the other processes as data
  * (`serverSideEmit`) and each one pushes it in its own window: a screen gets one frame per window
  * whatever the number of processes, not one per process.
  */
 class BoardPublisher {
   private readonly pending = new Map<number, Map<number, BoardTeam>>();
+  /** Per socket that reads slower than we push: the newest row of each team it has not been sent. */
+  private readonly lagging = new Map<string, Map<number, BoardTeam>>();
   private timer: NodeJS.Timeout | null = null;
   private lastFlushAt = 0;
   private lastFlushMs = 0;
@@ -62,25 +68,59 @@ class BoardPublisher {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.pending.size === 0) return;
+    if (this.pending.size === 0 && this.lagging.size === 0) return;
     const started = performance.now();
     const all: BoardTeam[] = [];
+    for (const rows of this.pending.values()) all.push(...rows.values());
+    const skip = this.holdBackForLagging(all);
     for (const [levelsId, rows] of this.pending) {
-      const teams = [...rows.values()];
-      all.push(...teams);
       // Screens of one level (the projector's ?nivel=) get their level's frame...
-      send(this.io.local.to(levelRoom(levelsId)).except(ALL_LEVELS_ROOM), teams);
+      send(this.io.local.to(levelRoom(levelsId)).except([ALL_LEVELS_ROOM, ...skip]), [...rows.values()]);
     }
     // ...and screens of every level one frame with all of it.
-    send(this.io.local.to(ALL_LEVELS_ROOM), all);
+    send(this.io.local.to(ALL_LEVELS_ROOM).except(skip), all);
     this.pending.clear();
     this.lastFlushMs = performance.now() - started;
     this.lastFlushAt = Date.now();
+    if (this.lagging.size > 0) this.schedule(); // look again for screens that caught up
+  }
+
+  /**
+   * Conflation for slow screens: a socket whose previous frame has not yet been taken by the kernel
+   * (its transport is not writable: the screen reads slower than we push) is left out of this push
+   * and keeps only the newest row of each team it missed; once it catches up it gets them in one
+   * frame. Its memory is bounded by the number of teams instead of growing with every frame, and it
+   * still ends up showing the current board. Answers the ids of the sockets to leave out.
+   */
+  private holdBackForLagging(rows: BoardTeam[]): string[] {
+    const skip: string[] = [];
+    const sockets = this.io.of('/').sockets;
+    for (const id of this.lagging.keys()) if (!sockets.has(id)) this.lagging.delete(id);
+    for (const socket of sockets.values()) {
+      const backedUp = !socket.conn.transport.writable;
+      let held = this.lagging.get(socket.id);
+      if (!held) {
+        if (!backedUp || rows.length === 0) continue;
+        this.lagging.set(socket.id, (held = new Map()));
+      }
+      for (const row of rows) {
+        if (!socket.rooms.has(ALL_LEVELS_ROOM) && !socket.rooms.has(levelRoom(row.levels_id))) continue;
+        const previous = held.get(row.id);
+        if (!previous || previous.version <= row.version) held.set(row.id, row);
+      }
+      skip.push(socket.id);
+      if (backedUp) continue;
+      this.lagging.delete(socket.id);
+      if (held.size === 1) socket.emit('team.updated', [...held.values()][0]!);
+      else if (held.size > 1) socket.emit('teams.updated', [...held.values()]);
+    }
+    return skip;
   }
 
   /** A team left the board: drop its gathered row, push the rest, then tell the screens. */
   removed(payload: TeamRemovedPayload, relay = true): void {
     this.pending.get(payload.levels_id)?.delete(payload.id);
+    for (const held of this.lagging.values()) held.delete(payload.id);
     this.flush();
     this.io.local.to(levelRoom(payload.levels_id)).emit('team.removed', payload);
     if (relay && this.clustered) {
@@ -92,6 +132,7 @@ class BoardPublisher {
   /** Every screen refetches its snapshot. */
   reset(relay = true): void {
     this.flush();
+    this.lagging.clear(); // they refetch the whole snapshot after the reset anyway
     this.io.local.emit('board.reset');
     if (relay && this.clustered) {
       this.relay();
