@@ -5,7 +5,7 @@
  * - Every push carries whole board rows (`team.updated` one row, `teams.updated` several), and the
  *   server bumps a team's `version` with every change, so (team id, version) names one row. Screens
  *   store the arrival of each row they get under that pair (screen-worker.ts).
- * - The server gathers changes for `BOARD_PUSH_WINDOW_MS` and keeps only the newest row of each team,
+ * - The server gathers changes in a short push window and keeps only the newest row of each team,
  *   so a change may never travel as its own row: a later row of the same team carries it. A change
  *   therefore counts as ARRIVED on a screen when that screen got a row of the team at least as new:
  *     - a toggle's answer (`GET /api/descalificarTeam/{id}`) is the new row: arrived = first row of the
