@@ -2,6 +2,7 @@ import {
   ALL_LEVELS_ROOM,
   BOARD_PUSH_WINDOW_MAX_MS,
   BOARD_PUSH_WINDOW_MS,
+  LEVELS,
   levelRoom,
   type BoardTeam,
   type CatalogName,
@@ -21,17 +22,23 @@ import type { BoardServer } from './socket.js';
  * loop from the API.
  *
  * A screen that reads slower than the pushes come (a projector on poor Wi-Fi, an overloaded client)
- * is not sent frame after frame into a growing buffer: it keeps the newest row of each team it missed
- * and gets them in one frame once it catches up (see `holdBackForLagging`).
+ * is not sent frame after frame into a growing buffer: once it catches up it gets the newest row of
+ * each team it missed in one frame (see `holdBackForLagging`).
  *
  * With several processes (Redis), a change is relayed to the other processes as data
  * (`serverSideEmit`) and each one pushes it in its own window: a screen gets one frame per window
  * whatever the number of processes, not one per process.
  */
+/** Pushes remembered for screens that fall behind (about a minute at 10 pushes a second). */
+const PUSH_HISTORY = 600;
+
 class BoardPublisher {
   private readonly pending = new Map<number, Map<number, BoardTeam>>();
-  /** Per socket that reads slower than we push: the newest row of each team it has not been sent. */
-  private readonly lagging = new Map<string, Map<number, BoardTeam>>();
+  /** Pushes sent so far (`seq`) and the rows of the last `PUSH_HISTORY` of them, for slow screens. */
+  private seq = 0;
+  private history: Array<{ seq: number; rows: BoardTeam[] }> = [];
+  /** Sockets that read slower than we push → the `seq` of the last push they were given. */
+  private readonly lagging = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private lastFlushAt = 0;
   private lastFlushMs = 0;
@@ -72,7 +79,11 @@ class BoardPublisher {
     const started = performance.now();
     const all: BoardTeam[] = [];
     for (const rows of this.pending.values()) all.push(...rows.values());
-    const skip = this.holdBackForLagging(all);
+    if (all.length > 0) {
+      this.history.push({ seq: ++this.seq, rows: all });
+      if (this.history.length > PUSH_HISTORY) this.history.shift();
+    }
+    const skip = this.holdBackForLagging(all.length > 0);
     for (const [levelsId, rows] of this.pending) {
       // Screens of one level (the projector's ?nivel=) get their level's frame...
       send(this.io.local.to(levelRoom(levelsId)).except([ALL_LEVELS_ROOM, ...skip]), [...rows.values()]);
@@ -86,33 +97,56 @@ class BoardPublisher {
   }
 
   /**
-   * Conflation for slow screens: a socket whose previous frame has not yet been taken by the kernel
-   * (its transport is not writable: the screen reads slower than we push) is left out of this push
-   * and keeps only the newest row of each team it missed; once it catches up it gets them in one
-   * frame. Its memory is bounded by the number of teams instead of growing with every frame, and it
-   * still ends up showing the current board. Answers the ids of the sockets to leave out.
+   * Conflation for slow screens. A socket whose previous frame has not yet been taken by the kernel
+   * (its transport is not writable: the screen reads slower than we push) is left out of the pushes
+   * from then on; once it is writable again it gets, in one frame, the newest row of each team changed
+   * since the last push it was given (or `board.reset`, to refetch the snapshot, when that is older
+   * than the pushes kept). Sockets that caught up together at the same point share one encoded frame.
+   * So a slow screen costs no memory per missed frame and still ends up showing the current board.
+   * Answers the ids of the sockets to leave out of this push.
    */
-  private holdBackForLagging(rows: BoardTeam[]): string[] {
+  private holdBackForLagging(sentNow: boolean): string[] {
     const skip: string[] = [];
     const sockets = this.io.of('/').sockets;
     for (const id of this.lagging.keys()) if (!sockets.has(id)) this.lagging.delete(id);
+    const caughtUp = new Map<string, { since: number; levels: number[] | null; ids: string[] }>();
     for (const socket of sockets.values()) {
       const backedUp = !socket.conn.transport.writable;
-      let held = this.lagging.get(socket.id);
-      if (!held) {
-        if (!backedUp || rows.length === 0) continue;
-        this.lagging.set(socket.id, (held = new Map()));
-      }
-      for (const row of rows) {
-        if (!socket.rooms.has(ALL_LEVELS_ROOM) && !socket.rooms.has(levelRoom(row.levels_id))) continue;
-        const previous = held.get(row.id);
-        if (!previous || previous.version <= row.version) held.set(row.id, row);
+      const since = this.lagging.get(socket.id);
+      if (since === undefined) {
+        if (!backedUp || !sentNow) continue;
+        this.lagging.set(socket.id, this.seq - 1); // it has (queued) everything before this push
+        skip.push(socket.id);
+        continue;
       }
       skip.push(socket.id);
       if (backedUp) continue;
       this.lagging.delete(socket.id);
-      if (held.size === 1) socket.emit('team.updated', [...held.values()][0]!);
-      else if (held.size > 1) socket.emit('teams.updated', [...held.values()]);
+      const levels = socket.rooms.has(ALL_LEVELS_ROOM)
+        ? null
+        : Object.values(LEVELS).filter((id) => socket.rooms.has(levelRoom(id)));
+      const key = `${since}|${levels?.join(',') ?? 'all'}`;
+      const group = caughtUp.get(key);
+      if (group) group.ids.push(socket.id);
+      else caughtUp.set(key, { since, levels, ids: [socket.id] });
+    }
+    for (const { since, levels, ids } of caughtUp.values()) {
+      const target = this.io.local.to(ids);
+      const oldest = this.history[0]?.seq ?? this.seq + 1;
+      if (since < oldest - 1) {
+        target.emit('board.reset');
+        continue;
+      }
+      const newest = new Map<number, BoardTeam>();
+      for (const { seq, rows } of this.history) {
+        if (seq <= since) continue;
+        for (const row of rows) {
+          if (levels && !levels.includes(row.levels_id)) continue;
+          const held = newest.get(row.id);
+          if (!held || held.version <= row.version) newest.set(row.id, row);
+        }
+      }
+      send(target, [...newest.values()]);
     }
     return skip;
   }
@@ -120,7 +154,7 @@ class BoardPublisher {
   /** A team left the board: drop its gathered row, push the rest, then tell the screens. */
   removed(payload: TeamRemovedPayload, relay = true): void {
     this.pending.get(payload.levels_id)?.delete(payload.id);
-    for (const held of this.lagging.values()) held.delete(payload.id);
+    for (const entry of this.history) entry.rows = entry.rows.filter((r) => r.id !== payload.id);
     this.flush();
     this.io.local.to(levelRoom(payload.levels_id)).emit('team.removed', payload);
     if (relay && this.clustered) {
@@ -132,7 +166,9 @@ class BoardPublisher {
   /** Every screen refetches its snapshot. */
   reset(relay = true): void {
     this.flush();
-    this.lagging.clear(); // they refetch the whole snapshot after the reset anyway
+    // Every screen refetches the whole snapshot after it: nothing before it needs catching up.
+    this.history = [];
+    this.lagging.clear();
     this.io.local.emit('board.reset');
     if (relay && this.clustered) {
       this.relay();
