@@ -2,7 +2,8 @@
  * `npm run bench:projector`: the projector (/proyector) in Debian's Chromium with 3,000 teams while
  * the server applies a steady stream of changes (default 100 per second for 20 s: attempts and
  * toggles spread over random teams). Counts the page's long tasks (over 50 ms, PerformanceObserver
- * 'longtask') while events flow, and how many pushed rows reached the page. Prints JSON.
+ * 'longtask') while events flow, and the DOM changes inside projector rows (`row_dom_updates`: proof
+ * that the pushes were applied, not dropped). Prints JSON.
  * Needs the built web (`npm run build`).
  *
  * Options: --teams N (3000), --rate R events/s (100), --seconds S (20).
@@ -60,11 +61,19 @@ try {
   await page.getByTestId('connection-state').filter({ hasText: 'Conectado' }).waitFor();
   await page.getByTestId('projector-basico').waitFor();
   await page.evaluate(() => {
-    const w = window as unknown as { longTasks: number[] };
+    const w = window as unknown as { longTasks: number[]; rowUpdates: number };
     w.longTasks = [];
+    w.rowUpdates = 0;
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) w.longTasks.push(entry.duration);
     }).observe({ type: 'longtask' });
+    // Proof that the page really applied the pushes: changes of the rows on screen (counts, marks).
+    new MutationObserver((records) => {
+      for (const record of records) {
+        const el = record.target instanceof Element ? record.target : record.target.parentElement;
+        if (el?.closest('[data-testid^="projector-row-"]')) w.rowUpdates += 1;
+      }
+    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
   });
 
   // Steady stream: every 10 ms, RATE/100 changes; attempts on teams with keys, toggles on any team.
@@ -113,7 +122,10 @@ try {
   }
   await Promise.all(inflight);
   await new Promise((r) => setTimeout(r, 1_000));
-  const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
+  const { longTasks, rowUpdates } = await page.evaluate(() => {
+    const w = window as unknown as { longTasks: number[]; rowUpdates: number };
+    return { longTasks: w.longTasks, rowUpdates: w.rowUpdates };
+  });
   console.log(
     JSON.stringify(
       {
@@ -124,6 +136,7 @@ try {
         changes_failed: failed,
         long_tasks_over_50ms: longTasks.length,
         longest_task_ms: longTasks.length ? Math.round(Math.max(...longTasks)) : 0,
+        row_dom_updates: rowUpdates,
         viewport: '1920x1080',
       },
       null,
