@@ -7,20 +7,12 @@ import {
   createContest,
   createTeam,
   createUser,
+  freePort,
   login,
   nextEvent,
   startTestServer,
   type TestServer,
 } from './helpers.js';
-
-/** A free loopback port. */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 
 /** Polls `check` every 100 ms until it answers true, for at most `ms` (ms); answers the last result. */
 async function eventually(check: () => Promise<boolean>, ms: number): Promise<boolean> {

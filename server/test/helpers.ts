@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -206,3 +207,12 @@ export async function generateAgentKey(
   if (res.statusCode !== 200) throw new Error(`generateAgentKey ${teamId}: ${res.statusCode} ${res.body}`);
   return res.json().data.key as string;
 }
+
+/** A free loopback TCP port (for a server process or service a test starts itself). */
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });

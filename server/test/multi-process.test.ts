@@ -2,13 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
 import { LEVELS } from '@concurso/shared';
 import { dropDatabase } from '../src/db/database.js';
-import { connectSocket } from './helpers.js';
+import { connectSocket, freePort } from './helpers.js';
 
 const SERVER_URL = (process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/').replace(/\/[^/]*$/, '/');
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -19,15 +18,6 @@ const within = <T>(ms: number, promise: Promise<T>) =>
     promise,
     new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`nothing in ${ms} ms`)), ms)),
   ]);
-
-/** A free loopback port. */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 
 /**
  * Several server processes behind one address (DESIGN.md section 2): two real `npm start` server
