@@ -1,21 +1,16 @@
-import { useCallback, useMemo, useState } from 'react';
-import { Button, Field, Input } from '@chakra-ui/react';
+import { useCallback, useState } from 'react';
+import { Field, Input } from '@chakra-ui/react';
 import { useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { calendarOf, contestInputSchema, type ContestRow } from '@concurso/shared';
 import { createCatalogRow, updateCatalogRow } from '../api/catalog-api';
 import { AssignProcessesDialog } from '../components/catalog/assign-processes-dialog';
-import { CatalogFormDialog } from '../components/catalog/catalog-form-dialog';
-import { CatalogPage } from '../components/catalog/catalog-page';
 import { ContestProcessesDialog } from '../components/catalog/contest-processes-dialog';
 import { FormTextField } from '../components/catalog/form-text-field';
-import { EditDeleteButtons, RowActions, RowButton } from '../components/catalog/row-actions';
-import { actionsColumn } from '../components/data-table/actions-column';
-import { DataTable } from '../components/data-table/data-table';
+import { RowButton } from '../components/catalog/row-actions';
+import { CatalogScene } from '../components/catalog/catalog-scene';
 import type { DataColumn } from '../components/data-table/table-model';
-import { useCatalogDelete } from '../hooks/use-catalog-delete';
 import { useCatalogForm } from '../hooks/use-catalog-form';
-import { useCatalogList } from '../hooks/use-catalog-list';
 import type { CatalogueSceneProps } from './catalogue-scene-props';
 import { calendarPreview, todayIsoDate } from './contest-form-values';
 
@@ -36,14 +31,19 @@ interface ContestDialogState {
   open: 'view' | 'assign' | null;
 }
 
+const COLUMNS: DataColumn<ContestRow>[] = [
+  { accessorKey: 'id', header: 'ID' },
+  { accessorKey: 'calendar', header: 'CALENDAR' },
+  { accessorKey: 'date', header: 'DATE' },
+];
+const nameOf = (row: ContestRow) => `${row.calendar} ${row.date}`;
+
 /**
  * /contests: ID, CALENDAR, DATE, ACCIONES ('Ver procesos', 'Asignar procesos', 'Editar', 'Eliminar'),
  * 'Registrar concurso' with the 'Registrar Concurso' / 'Editar Concurso' modal (date, today by default,
  * and its calendar), and the blocked-processes dialogs (SPEC.md section 2).
  */
 export function ContestsScene({ title }: CatalogueSceneProps) {
-  const list = useCatalogList('contests');
-  const remove = useCatalogDelete('contests');
   const dialog = useCatalogForm({
     catalog: 'contests',
     resolver,
@@ -52,7 +52,6 @@ export function ContestsScene({ title }: CatalogueSceneProps) {
     save,
     titles: TITLES,
   });
-  const { openEdit } = dialog;
   const { errors } = dialog.form.formState;
   const date = useWatch({ control: dialog.form.control, name: 'date' });
   const [processesDialog, setProcessesDialog] = useState<ContestDialogState>({ contest: null, open: null });
@@ -67,56 +66,44 @@ export function ContestsScene({ title }: CatalogueSceneProps) {
   );
   const closeProcesses = useCallback(() => setProcessesDialog((state) => ({ ...state, open: null })), []);
 
-  const columns = useMemo<DataColumn<ContestRow>[]>(
-    () => [
-      { accessorKey: 'id', header: 'ID' },
-      { accessorKey: 'calendar', header: 'CALENDAR' },
-      { accessorKey: 'date', header: 'DATE' },
-      actionsColumn((row) => (
-        <RowActions>
-          <RowButton label="Ver procesos" palette="teal" onClick={() => showProcesses(row)} />
-          <RowButton label="Asignar procesos" onClick={() => assignProcesses(row)} />
-          <EditDeleteButtons
-            onEdit={() => openEdit(row)}
-            onDelete={() => void remove(row.id, `${row.calendar} ${row.date}`)}
-          />
-        </RowActions>
-      )),
-    ],
-    [openEdit, remove, showProcesses, assignProcesses],
+  const rowButtons = useCallback(
+    (row: ContestRow) => (
+      <>
+        <RowButton label="Ver procesos" palette="teal" onClick={() => showProcesses(row)} />
+        <RowButton label="Asignar procesos" onClick={() => assignProcesses(row)} />
+      </>
+    ),
+    [showProcesses, assignProcesses],
   );
 
   return (
-    <CatalogPage
+    <CatalogScene
+      catalog="contests"
       title={title}
-      actions={
-        <Button colorPalette="blue" onClick={dialog.openCreate}>
-          Registrar concurso
-        </Button>
+      createLabel="Registrar concurso"
+      exportName="concursos"
+      dialog={dialog}
+      columns={COLUMNS}
+      nameOf={nameOf}
+      rowButtons={rowButtons}
+      fields={
+        <>
+          <FormTextField
+            label="Fecha"
+            type="date"
+            error={errors.date?.message}
+            registration={dialog.form.register('date')}
+          />
+          <Field.Root readOnly>
+            <Field.Label>Calendario</Field.Label>
+            <Input value={calendarPreview(date)} readOnly tabIndex={-1} bg="bg.muted" />
+            <Field.HelperText>
+              Se deriva de la fecha: A de enero a junio, B de julio a diciembre.
+            </Field.HelperText>
+          </Field.Root>
+        </>
       }
     >
-      <DataTable
-        data={list.rows}
-        columns={columns}
-        title={title}
-        exportName="concursos"
-        loading={!list.loaded}
-      />
-      <CatalogFormDialog controls={dialog}>
-        <FormTextField
-          label="Fecha"
-          type="date"
-          error={errors.date?.message}
-          registration={dialog.form.register('date')}
-        />
-        <Field.Root readOnly>
-          <Field.Label>Calendario</Field.Label>
-          <Input value={calendarPreview(date)} readOnly tabIndex={-1} bg="bg.muted" />
-          <Field.HelperText>
-            Se deriva de la fecha: A de enero a junio, B de julio a diciembre.
-          </Field.HelperText>
-        </Field.Root>
-      </CatalogFormDialog>
       <ContestProcessesDialog
         contest={processesDialog.contest}
         open={processesDialog.open === 'view'}
@@ -127,6 +114,6 @@ export function ContestsScene({ title }: CatalogueSceneProps) {
         open={processesDialog.open === 'assign'}
         onClose={closeProcesses}
       />
-    </CatalogPage>
+    </CatalogScene>
   );
 }

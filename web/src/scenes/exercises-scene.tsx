@@ -1,17 +1,13 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Button, Text } from '@chakra-ui/react';
+import { Text } from '@chakra-ui/react';
 import type { ExerciseRow } from '@concurso/shared';
 import { saveExercise, type ExerciseUpload } from '../api/exercise-api';
-import { CatalogFormDialog } from '../components/catalog/catalog-form-dialog';
-import { CatalogPage } from '../components/catalog/catalog-page';
 import { ExerciseListDialog } from '../components/catalog/exercise-list-dialog';
 import { FormFileField } from '../components/catalog/form-file-field';
 import { FormSelectField } from '../components/catalog/form-select-field';
-import { EditDeleteButtons, RowActions, RowButton } from '../components/catalog/row-actions';
-import { actionsColumn } from '../components/data-table/actions-column';
-import { DataTable } from '../components/data-table/data-table';
+import { RowButton } from '../components/catalog/row-actions';
+import { CatalogScene } from '../components/catalog/catalog-scene';
 import type { DataColumn } from '../components/data-table/table-model';
-import { useCatalogDelete } from '../hooks/use-catalog-delete';
 import { useCatalogForm } from '../hooks/use-catalog-form';
 import { useCatalogList } from '../hooks/use-catalog-list';
 import { useOpenExercisePdf } from '../hooks/use-open-exercise-pdf';
@@ -40,6 +36,23 @@ interface ListDialogState {
   open: boolean;
 }
 
+const COLUMNS: DataColumn<ExerciseRow>[] = [
+  { accessorKey: 'id', header: 'ID' },
+  {
+    id: 'path',
+    accessorFn: (row) => row.original_name,
+    header: 'RUTA',
+    cell: ({ row }) => (
+      <Text as="span" title={row.original.path}>
+        {row.original.original_name}
+      </Text>
+    ),
+  },
+  { id: 'level', accessorFn: (row) => row.level?.level ?? '', header: 'NIVEL' },
+  { id: 'contest', accessorFn: (row) => row.contest?.calendar ?? '', header: 'CONCURSO' },
+];
+const nameOf = (row: ExerciseRow) => row.original_name;
+
 /**
  * /exercises: 'Información de los ejercicios por concurso'; ID, RUTA (the PDF's name, the stored file as
  * its tooltip), NIVEL, CONCURSO, ACCIONES ('Ver ejercicios', 'Ver PDF', 'Editar', 'Eliminar');
@@ -47,9 +60,7 @@ interface ListDialogState {
  * upload shows its progress, and the level) (SPEC.md section 2).
  */
 export function ExercisesScene({ title }: CatalogueSceneProps) {
-  const list = useCatalogList('exercises');
   const levels = useCatalogList('levels');
-  const remove = useCatalogDelete('exercises');
   const openPdf = useOpenExercisePdf();
   const dialog = useCatalogForm({
     catalog: 'exercises',
@@ -59,7 +70,7 @@ export function ExercisesScene({ title }: CatalogueSceneProps) {
     save,
     titles: TITLES,
   });
-  const { openEdit, editing } = dialog;
+  const { editing } = dialog;
   const { errors } = dialog.form.formState;
   const levelChoices = useMemo(() => levelOptions(levels.rows), [levels.rows]);
   const [listDialog, setListDialog] = useState<ListDialogState>({ exercise: null, open: false });
@@ -67,71 +78,49 @@ export function ExercisesScene({ title }: CatalogueSceneProps) {
   const showList = useCallback((exercise: ExerciseRow) => setListDialog({ exercise, open: true }), []);
   const closeList = useCallback(() => setListDialog((state) => ({ ...state, open: false })), []);
 
-  const columns = useMemo<DataColumn<ExerciseRow>[]>(
-    () => [
-      { accessorKey: 'id', header: 'ID' },
-      {
-        id: 'path',
-        accessorFn: (row) => row.original_name,
-        header: 'RUTA',
-        cell: ({ row }) => (
-          <Text as="span" title={row.original.path}>
-            {row.original.original_name}
-          </Text>
-        ),
-      },
-      { id: 'level', accessorFn: (row) => row.level?.level ?? '', header: 'NIVEL' },
-      { id: 'contest', accessorFn: (row) => row.contest?.calendar ?? '', header: 'CONCURSO' },
-      actionsColumn((row) => (
-        <RowActions>
-          <RowButton label="Ver ejercicios" palette="teal" onClick={() => showList(row)} />
-          <RowButton label="Ver PDF" onClick={() => void openPdf(row.id)} />
-          <EditDeleteButtons
-            onEdit={() => openEdit(row)}
-            onDelete={() => void remove(row.id, row.original_name)}
-          />
-        </RowActions>
-      )),
-    ],
-    [openEdit, remove, showList, openPdf],
+  const rowButtons = useCallback(
+    (row: ExerciseRow) => (
+      <>
+        <RowButton label="Ver ejercicios" palette="teal" onClick={() => showList(row)} />
+        <RowButton label="Ver PDF" onClick={() => void openPdf(row.id)} />
+      </>
+    ),
+    [showList, openPdf],
   );
 
   return (
-    <CatalogPage
+    <CatalogScene
+      catalog="exercises"
       title={title}
-      actions={
-        <Button colorPalette="blue" onClick={dialog.openCreate}>
-          Registrar ejercicios
-        </Button>
+      createLabel="Registrar ejercicios"
+      exportName="ejercicios"
+      dialog={dialog}
+      columns={COLUMNS}
+      nameOf={nameOf}
+      rowButtons={rowButtons}
+      fields={
+        <>
+          <FormFileField
+            label="Archivo PDF"
+            accept="application/pdf"
+            control={dialog.form.control}
+            name="file"
+            error={errors.file?.message}
+            helperText={
+              editing ? `Déjelo vacío para conservar el PDF actual (${editing.original_name}).` : undefined
+            }
+          />
+          <FormSelectField
+            label="Nivel"
+            placeholder="Seleccione el nivel..."
+            options={levelChoices}
+            error={errors.levels_id?.message}
+            registration={dialog.form.register('levels_id')}
+          />
+        </>
       }
     >
-      <DataTable
-        data={list.rows}
-        columns={columns}
-        title={title}
-        exportName="ejercicios"
-        loading={!list.loaded}
-      />
-      <CatalogFormDialog controls={dialog}>
-        <FormFileField
-          label="Archivo PDF"
-          accept="application/pdf"
-          control={dialog.form.control}
-          name="file"
-          error={errors.file?.message}
-          helperText={
-            editing ? `Déjelo vacío para conservar el PDF actual (${editing.original_name}).` : undefined
-          }
-        />
-        <FormSelectField
-          label="Nivel"
-          placeholder="Seleccione el nivel..."
-          options={levelChoices}
-          error={errors.levels_id?.message}
-          registration={dialog.form.register('levels_id')}
-        />
-      </CatalogFormDialog>
       <ExerciseListDialog exercise={listDialog.exercise} open={listDialog.open} onClose={closeList} />
-    </CatalogPage>
+    </CatalogScene>
   );
 }

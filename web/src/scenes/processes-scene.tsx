@@ -1,18 +1,11 @@
-import { useMemo } from 'react';
 import { Button } from '@chakra-ui/react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { processInputSchema, type ProcessRow } from '@concurso/shared';
 import { createCatalogRow, updateCatalogRow } from '../api/catalog-api';
-import { CatalogFormDialog } from '../components/catalog/catalog-form-dialog';
-import { CatalogPage } from '../components/catalog/catalog-page';
 import { FormTextField } from '../components/catalog/form-text-field';
-import { EditDeleteButtons, RowActions } from '../components/catalog/row-actions';
-import { actionsColumn } from '../components/data-table/actions-column';
-import { DataTable } from '../components/data-table/data-table';
+import { CatalogScene } from '../components/catalog/catalog-scene';
 import type { DataColumn } from '../components/data-table/table-model';
-import { useCatalogDelete } from '../hooks/use-catalog-delete';
 import { useCatalogForm } from '../hooks/use-catalog-form';
-import { useCatalogList } from '../hooks/use-catalog-list';
 import type { CatalogueSceneProps } from './catalogue-scene-props';
 import { useAddCommonProcesses } from '../hooks/use-add-common-processes';
 
@@ -24,11 +17,15 @@ const save = (values: { name: string }, editing: ProcessRow | null) =>
   editing ? updateCatalogRow('processes', editing.id, values) : createCatalogRow('processes', values);
 const TITLES = { create: 'Registrar Proceso', update: 'Editar Proceso' };
 
+const COLUMNS: DataColumn<ProcessRow>[] = [
+  { accessorKey: 'id', header: 'ID' },
+  { accessorKey: 'name', header: 'NOMBRE' },
+];
+const nameOf = (row: ProcessRow) => row.name;
+
 /** /process: ID, NOMBRE, ACCIONES, the 'Registrar Proceso' / 'Editar Proceso' modal (one field, an executable
  * file name) and 'Agregar catálogo común'. */
 export function ProcessesScene({ title }: CatalogueSceneProps) {
-  const list = useCatalogList('processes');
-  const remove = useCatalogDelete('processes');
   const dialog = useCatalogForm({
     catalog: 'processes',
     resolver,
@@ -38,44 +35,23 @@ export function ProcessesScene({ title }: CatalogueSceneProps) {
     titles: TITLES,
   });
   const addCommon = useAddCommonProcesses();
-  const { openEdit } = dialog;
   const { errors } = dialog.form.formState;
 
-  const columns = useMemo<DataColumn<ProcessRow>[]>(
-    () => [
-      { accessorKey: 'id', header: 'ID' },
-      { accessorKey: 'name', header: 'NOMBRE' },
-      actionsColumn((row) => (
-        <RowActions>
-          <EditDeleteButtons onEdit={() => openEdit(row)} onDelete={() => void remove(row.id, row.name)} />
-        </RowActions>
-      )),
-    ],
-    [openEdit, remove],
-  );
-
   return (
-    <CatalogPage
+    <CatalogScene
+      catalog="processes"
       title={title}
-      actions={
-        <>
-          <Button variant="outline" colorPalette="blue" onClick={() => void addCommon()}>
-            Agregar catálogo común
-          </Button>
-          <Button colorPalette="blue" onClick={dialog.openCreate}>
-            Registrar proceso
-          </Button>
-        </>
+      createLabel="Registrar proceso"
+      exportName="procesos"
+      dialog={dialog}
+      columns={COLUMNS}
+      nameOf={nameOf}
+      headerActions={
+        <Button variant="outline" colorPalette="blue" onClick={() => void addCommon()}>
+          Agregar catálogo común
+        </Button>
       }
-    >
-      <DataTable
-        data={list.rows}
-        columns={columns}
-        title={title}
-        exportName="procesos"
-        loading={!list.loaded}
-      />
-      <CatalogFormDialog controls={dialog}>
+      fields={
         <FormTextField
           label="Nombre"
           placeholder="Discord.exe"
@@ -83,7 +59,7 @@ export function ProcessesScene({ title }: CatalogueSceneProps) {
           error={errors.name?.message}
           registration={dialog.form.register('name')}
         />
-      </CatalogFormDialog>
-    </CatalogPage>
+      }
+    />
   );
 }

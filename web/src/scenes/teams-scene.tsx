@@ -1,21 +1,16 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Button } from '@chakra-ui/react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { teamInputSchema, type TeamInput, type TeamRow } from '@concurso/shared';
 import { createCatalogRow, updateCatalogRow } from '../api/catalog-api';
 import { AgentKeyDialog } from '../components/catalog/agent-key-dialog';
-import { CatalogFormDialog } from '../components/catalog/catalog-form-dialog';
-import { CatalogPage } from '../components/catalog/catalog-page';
 import { FormSelectField } from '../components/catalog/form-select-field';
 import { FormTextField } from '../components/catalog/form-text-field';
 import { RegisterMembersDialog } from '../components/catalog/register-members-dialog';
-import { EditDeleteButtons, RowActions, RowButton } from '../components/catalog/row-actions';
+import { RowButton } from '../components/catalog/row-actions';
 import { TeamMembersDialog } from '../components/catalog/team-members-dialog';
-import { actionsColumn } from '../components/data-table/actions-column';
-import { DataTable } from '../components/data-table/data-table';
+import { CatalogScene } from '../components/catalog/catalog-scene';
 import type { DataColumn } from '../components/data-table/table-model';
 import { useAgentKey } from '../hooks/use-agent-key';
-import { useCatalogDelete } from '../hooks/use-catalog-delete';
 import { useCatalogForm } from '../hooks/use-catalog-form';
 import { useCatalogList } from '../hooks/use-catalog-list';
 import { levelOptions, toOptions } from './catalog-labels';
@@ -42,6 +37,16 @@ interface MembersDialogState {
   open: 'view' | 'register' | null;
 }
 
+const COLUMNS: DataColumn<TeamRow>[] = [
+  { accessorKey: 'id', header: 'ID' },
+  { accessorKey: 'name', header: 'NOMBRE' },
+  { id: 'coach', accessorFn: (row) => row.coach?.name ?? '', header: 'COACH' },
+  { id: 'level', accessorFn: (row) => row.level?.level ?? '', header: 'NIVEL' },
+  { id: 'contest', accessorFn: (row) => row.contest?.calendar ?? '', header: 'CONCURSO' },
+  { id: 'status', accessorFn: (row) => row.status_team?.status ?? '', header: 'ESTATUS' },
+];
+const nameOf = (row: TeamRow) => row.name;
+
 /**
  * /teams: ID, NOMBRE, COACH, NIVEL, CONCURSO, ESTATUS, ACCIONES ('Ver integrantes', 'Registrar
  * integrantes', 'Clave del agente', 'Editar', 'Eliminar'), 'Registrar equipo' with the 'Registrar Equipo'
@@ -49,10 +54,8 @@ interface MembersDialogState {
  * section 2, DESIGN.md section 6). ESTATUS follows the judges' blocks live.
  */
 export function TeamsScene({ title }: CatalogueSceneProps) {
-  const list = useCatalogList('teams');
   const coaches = useCatalogList('coaches');
   const levels = useCatalogList('levels');
-  const remove = useCatalogDelete('teams', DELETE_WARNING);
   const agentKey = useAgentKey();
   const { generate } = agentKey;
   const dialog = useCatalogForm({
@@ -63,7 +66,6 @@ export function TeamsScene({ title }: CatalogueSceneProps) {
     save,
     titles: TITLES,
   });
-  const { openEdit } = dialog;
   const { errors } = dialog.form.formState;
   const coachOptions = useMemo(() => toOptions(coaches.rows, (row) => row.name), [coaches.rows]);
   const levelChoices = useMemo(() => levelOptions(levels.rows), [levels.rows]);
@@ -73,63 +75,52 @@ export function TeamsScene({ title }: CatalogueSceneProps) {
   const registerMembers = useCallback((team: TeamRow) => setMembers({ team, open: 'register' }), []);
   const closeMembers = useCallback(() => setMembers((state) => ({ ...state, open: null })), []);
 
-  const columns = useMemo<DataColumn<TeamRow>[]>(
-    () => [
-      { accessorKey: 'id', header: 'ID' },
-      { accessorKey: 'name', header: 'NOMBRE' },
-      { id: 'coach', accessorFn: (row) => row.coach?.name ?? '', header: 'COACH' },
-      { id: 'level', accessorFn: (row) => row.level?.level ?? '', header: 'NIVEL' },
-      { id: 'contest', accessorFn: (row) => row.contest?.calendar ?? '', header: 'CONCURSO' },
-      { id: 'status', accessorFn: (row) => row.status_team?.status ?? '', header: 'ESTATUS' },
-      actionsColumn((row) => (
-        <RowActions>
-          <RowButton label="Ver integrantes" palette="teal" onClick={() => showMembers(row)} />
-          <RowButton label="Registrar integrantes" onClick={() => registerMembers(row)} />
-          <RowButton label="Clave del agente" onClick={() => void generate(row)} />
-          <EditDeleteButtons onEdit={() => openEdit(row)} onDelete={() => void remove(row.id, row.name)} />
-        </RowActions>
-      )),
-    ],
-    [openEdit, remove, showMembers, registerMembers, generate],
+  const rowButtons = useCallback(
+    (row: TeamRow) => (
+      <>
+        <RowButton label="Ver integrantes" palette="teal" onClick={() => showMembers(row)} />
+        <RowButton label="Registrar integrantes" onClick={() => registerMembers(row)} />
+        <RowButton label="Clave del agente" onClick={() => void generate(row)} />
+      </>
+    ),
+    [showMembers, registerMembers, generate],
   );
 
   return (
-    <CatalogPage
+    <CatalogScene
+      catalog="teams"
       title={title}
-      actions={
-        <Button colorPalette="blue" onClick={dialog.openCreate}>
-          Registrar equipo
-        </Button>
+      createLabel="Registrar equipo"
+      exportName="equipos"
+      dialog={dialog}
+      columns={COLUMNS}
+      nameOf={nameOf}
+      deleteWarning={DELETE_WARNING}
+      rowButtons={rowButtons}
+      fields={
+        <>
+          <FormTextField
+            label="Nombre"
+            error={errors.name?.message}
+            registration={dialog.form.register('name')}
+          />
+          <FormSelectField
+            label="Coach"
+            placeholder="Seleccione el coach..."
+            options={coachOptions}
+            error={errors.coaches_id?.message}
+            registration={dialog.form.register('coaches_id')}
+          />
+          <FormSelectField
+            label="Nivel"
+            placeholder="Seleccione el nivel..."
+            options={levelChoices}
+            error={errors.levels_id?.message}
+            registration={dialog.form.register('levels_id')}
+          />
+        </>
       }
     >
-      <DataTable
-        data={list.rows}
-        columns={columns}
-        title={title}
-        exportName="equipos"
-        loading={!list.loaded}
-      />
-      <CatalogFormDialog controls={dialog}>
-        <FormTextField
-          label="Nombre"
-          error={errors.name?.message}
-          registration={dialog.form.register('name')}
-        />
-        <FormSelectField
-          label="Coach"
-          placeholder="Seleccione el coach..."
-          options={coachOptions}
-          error={errors.coaches_id?.message}
-          registration={dialog.form.register('coaches_id')}
-        />
-        <FormSelectField
-          label="Nivel"
-          placeholder="Seleccione el nivel..."
-          options={levelChoices}
-          error={errors.levels_id?.message}
-          registration={dialog.form.register('levels_id')}
-        />
-      </CatalogFormDialog>
       <TeamMembersDialog team={members.team} open={members.open === 'view'} onClose={closeMembers} />
       <RegisterMembersDialog team={members.team} open={members.open === 'register'} onClose={closeMembers} />
       <AgentKeyDialog
@@ -138,6 +129,6 @@ export function TeamsScene({ title }: CatalogueSceneProps) {
         onClose={agentKey.close}
         onExitComplete={agentKey.forget}
       />
-    </CatalogPage>
+    </CatalogScene>
   );
 }

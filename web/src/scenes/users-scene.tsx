@@ -1,19 +1,12 @@
 import { useMemo } from 'react';
-import { Button } from '@chakra-ui/react';
 import { useWatch } from 'react-hook-form';
 import { USER_TYPES, type UserInput, type UserRow, type UserTypeId } from '@concurso/shared';
 import { USER_LISTS, createCatalogRow, updateCatalogRow } from '../api/catalog-api';
-import { CatalogFormDialog } from '../components/catalog/catalog-form-dialog';
-import { CatalogPage } from '../components/catalog/catalog-page';
 import { FormCheckboxField } from '../components/catalog/form-checkbox-field';
 import { FormTextField } from '../components/catalog/form-text-field';
-import { EditDeleteButtons, RowActions } from '../components/catalog/row-actions';
-import { actionsColumn } from '../components/data-table/actions-column';
-import { DataTable } from '../components/data-table/data-table';
+import { CatalogScene } from '../components/catalog/catalog-scene';
 import type { DataColumn } from '../components/data-table/table-model';
-import { useCatalogDelete } from '../hooks/use-catalog-delete';
 import { useCatalogForm } from '../hooks/use-catalog-form';
-import { useCatalogList } from '../hooks/use-catalog-list';
 import type { CatalogueSceneProps } from './catalogue-scene-props';
 import { emptyUserValues, hasPasswordField, userFormResolver, userValuesOf } from './user-form';
 
@@ -30,6 +23,13 @@ export interface UsersSceneProps extends CatalogueSceneProps {
   type: UserTypeId;
 }
 
+const COLUMNS: DataColumn<UserRow>[] = [
+  { accessorKey: 'id', header: 'ID' },
+  { accessorKey: 'name', header: 'NOMBRE' },
+  { accessorKey: 'username', header: 'USERNAME' },
+];
+const nameOf = (row: UserRow) => row.username;
+
 /**
  * A users screen (SPEC.md section 2): ID, NOMBRE, USERNAME, ACCIONES ('Editar', 'Eliminar') and
  * 'Registrar usuario' with the 'Registrar Usuario' / 'Editar Usuario' modal ('Nombre completo',
@@ -38,8 +38,6 @@ export interface UsersSceneProps extends CatalogueSceneProps {
  */
 export function UsersScene({ title, type }: UsersSceneProps) {
   const catalog = USER_LISTS[type];
-  const list = useCatalogList(catalog);
-  const remove = useCatalogDelete(catalog);
   const resolver = useMemo(() => userFormResolver(type), [type]);
   const save = useMemo(
     () => (input: UserInput, editing: UserRow | null) =>
@@ -54,82 +52,60 @@ export function UsersScene({ title, type }: UsersSceneProps) {
     save,
     titles: TITLES,
   });
-  const { openEdit, form, mode } = dialog;
+  const { form, mode } = dialog;
   const { errors } = form.formState;
   const changePassword = useWatch({ control: form.control, name: 'change_password' });
   const withPassword = hasPasswordField(type);
 
-  const columns = useMemo<DataColumn<UserRow>[]>(
-    () => [
-      { accessorKey: 'id', header: 'ID' },
-      { accessorKey: 'name', header: 'NOMBRE' },
-      { accessorKey: 'username', header: 'USERNAME' },
-      actionsColumn((row) => (
-        <RowActions>
-          <EditDeleteButtons
-            onEdit={() => openEdit(row)}
-            onDelete={() => void remove(row.id, row.username)}
-          />
-        </RowActions>
-      )),
-    ],
-    [openEdit, remove],
-  );
-
   return (
-    <CatalogPage
+    <CatalogScene
+      catalog={catalog}
       title={title}
-      actions={
-        <Button colorPalette="blue" onClick={dialog.openCreate}>
-          Registrar usuario
-        </Button>
-      }
-    >
-      <DataTable
-        data={list.rows}
-        columns={columns}
-        title={title}
-        exportName={EXPORT_NAMES[type]}
-        loading={!list.loaded}
-      />
-      <CatalogFormDialog controls={dialog}>
-        <FormTextField
-          label="Nombre completo"
-          error={errors.name?.message}
-          registration={form.register('name')}
-        />
-        <FormTextField
-          label="Username"
-          error={errors.username?.message}
-          registration={form.register('username')}
-        />
-        {withPassword ? (
-          <FormCheckboxField
-            label="¿Cambiar contraseña?"
-            checked={changePassword}
-            // A new administrator or judge must get a password.
-            disabled={mode === 'create'}
-            onChange={(checked) => {
-              form.setValue('change_password', checked);
-              if (!checked) {
-                // An unticked box sends no password: forget what was typed and its error.
-                form.setValue('password', '');
-                form.clearErrors('password');
-              }
-            }}
-          />
-        ) : null}
-        {withPassword && changePassword ? (
+      createLabel="Registrar usuario"
+      exportName={EXPORT_NAMES[type]}
+      dialog={dialog}
+      columns={COLUMNS}
+      nameOf={nameOf}
+      fields={
+        <>
           <FormTextField
-            label="Password"
-            type="password"
-            autoComplete="new-password"
-            error={errors.password?.message}
-            registration={form.register('password')}
+            label="Nombre completo"
+            error={errors.name?.message}
+            registration={form.register('name')}
           />
-        ) : null}
-      </CatalogFormDialog>
-    </CatalogPage>
+          <FormTextField
+            label="Username"
+            error={errors.username?.message}
+            registration={form.register('username')}
+          />
+          {withPassword ? (
+            <FormCheckboxField
+              label="¿Cambiar contraseña?"
+              checked={changePassword}
+              // A new administrator or judge must get a password.
+              disabled={mode === 'create'}
+              onChange={(checked) => {
+                form.setValue('change_password', checked);
+                if (!checked) {
+                  // An unticked box sends no password: forget what was typed and its error.
+                  form.setValue('password', '');
+                  form.clearErrors('password');
+                }
+              }}
+            />
+          ) : null}
+          {withPassword && changePassword ? (
+            <FormTextField
+              label="Password"
+              type="password"
+              autoComplete="new-password"
+              error={errors.password?.message}
+              registration={form.register('password')}
+            />
+          ) : null}
+        </>
+      }
+    />
   );
 }
 
