@@ -28,7 +28,19 @@ export const EVENTS = {
   teamRemoved: 'team.removed',
   boardReset: 'board.reset',
   catalogChanged: 'catalog.changed',
+  sessionEnded: 'session.ended',
 } as const;
+
+/**
+ * Why the server ended a session's sockets (sent in `session.ended` just before it disconnects them):
+ * `logout` (the token was revoked), `password` (the password changed), `role` (the user's type
+ * changed), `deleted` (the user was removed), `expired` (the token's `exp` passed).
+ */
+export type SessionEndReason = 'logout' | 'password' | 'role' | 'deleted' | 'expired';
+
+export interface SessionEndedPayload {
+  reason: SessionEndReason;
+}
 
 /** Server-to-client events, typed for `socket.io` and `socket.io-client`. */
 export interface ServerToClientEvents {
@@ -44,6 +56,12 @@ export interface ServerToClientEvents {
   'board.reset': () => void;
   /** An admin changed a catalogue: open screens of it refetch their list. */
   'catalog.changed': (payload: CatalogChangedPayload) => void;
+  /**
+   * The session of this socket is over (logout, password or role changed, user deleted, token
+   * expired): the server disconnects it right after. The web goes to the login page with
+   * `MESSAGES.sessionEnded` instead of reconnecting.
+   */
+  'session.ended': (payload: SessionEndedPayload) => void;
 }
 
 /** Client-to-server events: none yet; rooms are chosen in the handshake. */

@@ -10,6 +10,8 @@ export const MESSAGES = {
   loginRateLimited: 'Demasiados intentos de inicio de sesión. Espere un minuto e intente de nuevo.',
   // Sessions and roles (DESIGN.md sections 4 and 5)
   unauthorized: 'Sesión no válida o expirada. Inicie sesión de nuevo.',
+  /** Shown on the login page when a session ended elsewhere (logout in another tab, password changed...). */
+  sessionEnded: 'Su sesión terminó. Inicie sesión de nuevo.',
   forbidden: 'No tiene permiso para realizar esta acción.',
   notFound: 'No se encontró el recurso solicitado.',
   validation: 'Por favor llene todos los campos correctamente',
