@@ -64,11 +64,13 @@ try {
   const entry = values.bundled
     ? ['agent/dist/package/concurso-agent.mjs']
     : ['--import', 'tsx', 'agent/src/cli.ts'];
+  // The key goes in the environment, never on the command line (the process list would show it).
   const agent = spawn(
     process.execPath,
-    [...entry, '--server', server.url, '--key', key, '--data-dir', path.join(tmp, 'data')],
+    [...entry, '--server', server.url, '--data-dir', path.join(tmp, 'data')],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, CONCURSO_AGENT_KEY: key },
     },
   );
   await new Promise<void>((resolve) => agent.stdout!.once('data', () => resolve()));

@@ -193,7 +193,11 @@ describe('teams, exercises and users screens in Chromium', () => {
     await teams.open();
     const { key, command, dialog } = await teams.generateAgentKey(catalog.row(teamId));
     expect(key.length).toBeGreaterThan(20);
-    expect(command).toBe(`npm run agent -- --server ${server.url} --key ${key}`);
+    // The key goes to an owner-only file, never on the agent's command line.
+    expect(command).toBe(
+      `(umask 077; printf '%s' '${key}' > ~/concurso-agent.key) && ` +
+        `npm run agent -- --server ${server.url} --key-file ~/concurso-agent.key`,
+    );
     await dialog.getByText('no se volverá a mostrar', { exact: false }).waitFor();
     await dialog.getByRole('button', { name: 'Cerrar' }).click();
     await dialog.waitFor({ state: 'hidden' });

@@ -3,7 +3,7 @@
  * Bundles the CLI with everything it imports (shared, zod, ps-list) into one file, copies ps-list's
  * Windows helper beside it (ps-list finds it next to the code), writes a package.json with no
  * dependencies, and packs `agent/dist/concurso-agent-<version>.tgz`. On the lab machine:
- * `npm install -g concurso-agent-<version>.tgz`, then `concurso-agent --server … --key …` —
+ * `npm install -g concurso-agent-<version>.tgz`, then `concurso-agent --server … --key-file …` —
  * no network needed for the install.
  */
 import { build } from 'esbuild';

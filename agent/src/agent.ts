@@ -24,6 +24,14 @@ export { AgentError, type AgentErrorCode } from './errors.js';
 /** How often the agent re-reads its config (blocked list) from the server (ms). Not in shared: agent-only. */
 export const AGENT_CONFIG_REFRESH_MS = 10_000;
 
+/**
+ * Time between two probes of the server while undelivered attempts wait out the backoff (ms). Each
+ * probe is one anonymous `GET /api/health`, and only while backing off; a lab of agents probing once a
+ * second is a handful of tiny requests, and since agents start at different moments their probes,
+ * and the sends that follow the server's return, are already spread over that second.
+ */
+export const AGENT_RETRY_PROBE_MS = 1_000;
+
 /** Shortest pause between two polls, even when a poll ran late (ms). */
 const MIN_POLL_GAP_MS = 50;
 
@@ -43,6 +51,11 @@ export interface AgentOptions {
   heartbeatMs?: number;
   /** Time between two reads of the config (ms). Default `AGENT_CONFIG_REFRESH_MS`. */
   configRefreshMs?: number;
+  /**
+   * Time between two probes of the server while attempts wait out the backoff after an outage (ms);
+   * they are sent as soon as a probe finds the server back. Default `AGENT_RETRY_PROBE_MS`.
+   */
+  retryProbeMs?: number;
   /** Detect and report only: no process is ended; attempts are reported with `killed: false`. */
   dryRun?: boolean;
   /** Receives one Spanish line per event (no timestamp; the caller adds one). */
@@ -165,6 +178,7 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
           if (batch.acknowledged > 0) log(TEXTS.sent(batch.acknowledged, batch.numberAttempts));
         },
         onFailed: (error, pending) => problem(error, (reason) => TEXTS.sendFailed(pending, reason)),
+        probe: () => client.probe(),
       })
     : null;
 
@@ -176,6 +190,7 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
   const pollMs = () => options.pollMs ?? sanePeriod(config.poll_ms, AGENT_POLL_MS, 100);
   const heartbeatMs = () => options.heartbeatMs ?? sanePeriod(config.heartbeat_ms, AGENT_HEARTBEAT_MS, 1_000);
   const refreshMs = options.configRefreshMs ?? AGENT_CONFIG_REFRESH_MS;
+  const retryProbeMs = options.retryProbeMs ?? AGENT_RETRY_PROBE_MS;
 
   /** Logs one report and answers the attempt to queue for it, if any. */
   const account = (report: KillReport, at: string): AgentAttempt | null => {
@@ -317,6 +332,15 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
       () => refreshMs,
       refreshMs,
     );
+    if (delivery) {
+      every(
+        async () => {
+          await delivery.probeServer();
+        },
+        () => retryProbeMs,
+        retryProbeMs,
+      );
+    }
   }
 
   let stopping: Promise<void> | null = null;
@@ -355,10 +379,14 @@ function checkOptions(options: AgentOptions): string {
   const server = normaliseServerUrl(options.server);
   if (server === null) throw new AgentError('invalid-options', TEXTS.invalidServer(options.server));
   if (!options.key || options.key.trim() === '') throw new AgentError('invalid-options', TEXTS.missingKey);
+  // Printable ASCII only: a space or a second line means a bad copy, and fetch would refuse the header
+  // with an error that quotes the key.
+  if (!/^[\x21-\x7e]+$/.test(options.key.trim())) throw new AgentError('invalid-options', TEXTS.malformedKey);
   const periods: [string, number | undefined, number][] = [
     ['pollMs', options.pollMs, 1],
     ['heartbeatMs', options.heartbeatMs, 1],
     ['configRefreshMs', options.configRefreshMs, 1],
+    ['retryProbeMs', options.retryProbeMs, 1],
     ['requestTimeoutMs', options.requestTimeoutMs, 1],
     ['graceMs', options.graceMs, 0],
   ];

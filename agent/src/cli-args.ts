@@ -1,14 +1,22 @@
 /**
  * Command-line and environment settings of the agent CLI. Pure (no I/O) so it is unit-tested; every
- * problem becomes one Spanish line.
+ * problem becomes one Spanish line. The key never comes from argv: the process list and npm's echo of
+ * the command would show it to anyone at the machine. It comes from a file (`--key-file`, read by
+ * `key-file.ts`) or from `CONCURSO_AGENT_KEY`.
  */
 import { parseArgs } from 'node:util';
 import { TEXTS } from './texts.js';
 
+/**
+ * Where the agent's key comes from: a file to read (`--key-file` or `AGENT_KEY_FILE`), or the key
+ * itself from `CONCURSO_AGENT_KEY` (already trimmed, never empty).
+ */
+export type KeySource = { kind: 'file'; path: string } | { kind: 'env'; key: string };
+
 /** What the CLI was asked to do. */
 export interface CliSettings {
   server: string;
-  key: string;
+  key: KeySource;
   dataDir?: string;
   /** Time between scans (ms). */
   pollMs?: number;
@@ -29,11 +37,15 @@ export type CliParse =
 export const USAGE = `Agente del concurso: termina los programas bloqueados y reporta cada intento al servidor.
 
 Uso:
-  npm run agent -- --server http://<servidor>:3000 --key <clave> [opciones]
+  npm run agent -- --server http://<servidor>:3000 --key-file <ruta> [opciones]
+
+La clave nunca va en la línea de comandos: guárdela en un archivo que solo su dueño pueda leer
+(umask 077; printf '%s' '<clave>' > <ruta>) o póngala en la variable CONCURSO_AGENT_KEY.
 
 Opciones:
   -s, --server <url>     Dirección del servidor (o la variable AGENT_SERVER).
-  -k, --key <clave>      Clave del agente del equipo (o la variable AGENT_KEY).
+      --key-file <ruta>  Archivo con la clave del agente del equipo (o AGENT_KEY_FILE); en Linux
+                         debe tener permisos 600. Sin archivo, se usa CONCURSO_AGENT_KEY.
       --data-dir <ruta>  Carpeta de datos (o AGENT_DATA_DIR; por omisión ~/.concurso-agent).
       --poll-ms <ms>     Tiempo entre revisiones de procesos (por omisión, el del servidor: ~1000).
       --grace-ms <ms>    Espera entre SIGTERM y SIGKILL (por omisión 500).
@@ -42,26 +54,30 @@ Opciones:
   -h, --help             Muestra esta ayuda.
   -v, --version          Muestra la versión.`;
 
-/** Reads argv (without `node` and the script) and the environment. Flags win over variables. */
+/** The options `parseCli` accepts. */
+const OPTIONS = {
+  server: { type: 'string', short: 's' },
+  'key-file': { type: 'string' },
+  'data-dir': { type: 'string' },
+  'poll-ms': { type: 'string' },
+  'grace-ms': { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  once: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+/**
+ * Reads argv (without `node` and the script) and the environment. Flags win over variables; a key
+ * file (`--key-file`, then `AGENT_KEY_FILE`) wins over `CONCURSO_AGENT_KEY`. The old `--key`/`-k`
+ * and `AGENT_KEY` are refused with a line saying what to use instead; no message ever repeats a key.
+ */
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliParse {
+  // Checked before the strict parse, so `--key <clave>` gets its own message whatever else is wrong.
+  if (keyOnCommandLine(argv)) return { kind: 'error', message: TEXTS.keyOnCommandLine };
   let values;
   try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        server: { type: 'string', short: 's' },
-        key: { type: 'string', short: 'k' },
-        'data-dir': { type: 'string' },
-        'poll-ms': { type: 'string' },
-        'grace-ms': { type: 'string' },
-        'dry-run': { type: 'boolean' },
-        once: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    }));
+    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (error) {
     return { kind: 'error', message: TEXTS.badArguments(describeParseError(error)) };
   }
@@ -70,8 +86,13 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliPa
 
   const server = (values.server ?? env.AGENT_SERVER ?? '').trim();
   if (server === '') return { kind: 'error', message: TEXTS.missingServer };
-  const key = (values.key ?? env.AGENT_KEY ?? '').trim();
-  if (key === '') return { kind: 'error', message: TEXTS.missingKey };
+  const keyFile = (values['key-file'] ?? env.AGENT_KEY_FILE ?? '').trim();
+  const envKey = (env.CONCURSO_AGENT_KEY ?? '').trim();
+  let key: KeySource;
+  if (keyFile !== '') key = { kind: 'file', path: keyFile };
+  else if (envKey !== '') key = { kind: 'env', key: envKey };
+  else if ((env.AGENT_KEY ?? '').trim() !== '') return { kind: 'error', message: TEXTS.oldKeyVariable };
+  else return { kind: 'error', message: TEXTS.missingKey };
 
   const pollMs = parseMs(values['poll-ms'], 1);
   if (pollMs === null) return { kind: 'error', message: TEXTS.invalidNumber('--poll-ms') };
@@ -91,6 +112,27 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliPa
       once: values.once ?? false,
     },
   };
+}
+
+/**
+ * Whether argv passes the key itself (`--key <clave>`, `--key=<clave>`, `-k <clave>`, `-k<clave>`,
+ * or `-k` closing a group of short flags such as `-hk`). A lenient parse that knows `key` consumes its
+ * value, so the value is never mistaken for a positional and never reaches an error message.
+ */
+function keyOnCommandLine(argv: readonly string[]): boolean {
+  try {
+    const { tokens } = parseArgs({
+      args: [...argv],
+      strict: false,
+      allowPositionals: true,
+      tokens: true,
+      options: { ...OPTIONS, key: { type: 'string', short: 'k' } },
+    });
+    return tokens.some((token) => token.kind === 'option' && token.name === 'key');
+  } catch {
+    // A lenient parse does not throw; if it ever did, fall back to a plain look at the words.
+    return argv.some((arg) => arg === '--key' || arg.startsWith('--key=') || /^-k/.test(arg));
+  }
 }
 
 /** A whole number of ms >= min; undefined when absent, null when invalid. */

@@ -1,11 +1,14 @@
 /**
- * Command line of the agent: `npm run agent -- --server <url> --key <clave>`.
+ * Command line of the agent: `npm run agent -- --server <url> --key-file <ruta>` (or the key in
+ * `CONCURSO_AGENT_KEY`; never on the command line, see cli-args.ts).
  * Prints one timestamped Spanish line per event on stdout. Any fatal problem (missing option, bad
- * key, unreachable server) is one Spanish line on stderr and exit code 1, never a stack trace.
+ * key, unreachable server) is one Spanish line on stderr and exit code 1, never a stack trace. No
+ * line ever holds the key: errors print only their own Spanish message, never a request or its headers.
  */
 import { startAgent, type AgentHandle } from './agent.js';
 import { parseCli, USAGE } from './cli-args.js';
 import { describeError } from './errors.js';
+import { readKeyFile } from './key-file.js';
 import { TEXTS } from './texts.js';
 import { AGENT_VERSION } from './version.js';
 
@@ -40,12 +43,21 @@ async function main(): Promise<void> {
   }
   if (parsed.kind === 'error') fail(parsed.message);
   const { settings } = parsed;
+  // The key now lives in `settings`; the helpers ps-list starts (ps, fastlist.exe) need not inherit it.
+  delete process.env.CONCURSO_AGENT_KEY;
+
+  let key: string;
+  try {
+    key = settings.key.kind === 'file' ? await readKeyFile(settings.key.path) : settings.key.key;
+  } catch (error) {
+    fail(describeError(error));
+  }
 
   let agent: AgentHandle;
   try {
     agent = await startAgent({
       server: settings.server,
-      key: settings.key,
+      key,
       ...(settings.dataDir !== undefined ? { dataDir: settings.dataDir } : {}),
       ...(settings.pollMs !== undefined ? { pollMs: settings.pollMs } : {}),
       ...(settings.graceMs !== undefined ? { graceMs: settings.graceMs } : {}),

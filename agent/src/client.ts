@@ -22,6 +22,9 @@ interface Schema<T> {
 /** Default time one request may take, connection included (ms). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
+/** Longest wait for one probe of `GET /api/health` (ms): a hung probe would delay noticing the server. */
+export const PROBE_TIMEOUT_MS = 2_000;
+
 export interface AgentClientOptions {
   /** Base URL of the server, as `normaliseServerUrl` returns it. */
   server: string;
@@ -82,6 +85,33 @@ export class AgentClient {
   /** `POST /api/agent/heartbeat`: keeps the team's `agent_online` true on the board. */
   async heartbeat(body: AgentHeartbeat): Promise<void> {
     await this.call('POST', '/api/agent/heartbeat', body, null);
+  }
+
+  /**
+   * `GET /api/health`, the server's public health check, as a cheap "is the server back?" probe
+   * while attempts wait out a backoff. Sends no key (the route is anonymous, and a probe proves
+   * nothing). Answers true when the server answers and says its database is reachable: 200, or a 503
+   * whose body says `database: "ok"` (only Redis is down: attempts are stored in MySQL and the
+   * screens refetch the board when Redis returns). A 503 with the database down answers false: the
+   * process is up but would refuse the attempts, and sending then would only grow the backoff.
+   * Any other answer, no answer, or more than `PROBE_TIMEOUT_MS` answers false. Never throws.
+   */
+  async probe(): Promise<boolean> {
+    try {
+      const timeout = AbortSignal.timeout(Math.min(this.timeoutMs, PROBE_TIMEOUT_MS));
+      const response = await this.fetchImpl(`${this.server}/api/health`, {
+        method: 'GET',
+        headers: { accept: 'application/json' },
+        signal: this.signal ? AbortSignal.any([this.signal, timeout]) : timeout,
+      });
+      const payload = safeJson(await response.text());
+      if (response.status === 200) return true;
+      if (response.status !== 503 || !payload || typeof payload !== 'object') return false;
+      const data = (payload as { data?: { database?: unknown } }).data;
+      return data?.database === 'ok';
+    } catch {
+      return false;
+    }
   }
 
   private async call<T>(

@@ -10,7 +10,27 @@ const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : 
 export const TEXTS = {
   // Start-up and options
   missingServer: 'Falta la dirección del servidor: use --server <url> o la variable AGENT_SERVER.',
-  missingKey: 'Falta la clave del agente: use --key <clave> o la variable AGENT_KEY.',
+  missingKey: 'Falta la clave del agente: use --key-file <ruta> o la variable CONCURSO_AGENT_KEY.',
+  // Never repeats what followed --key: that value is the key itself.
+  keyOnCommandLine:
+    'La clave no se acepta en la línea de comandos (otros usuarios la verían): ' +
+    'guárdela en un archivo y use --key-file <ruta>, o use la variable CONCURSO_AGENT_KEY.',
+  oldKeyVariable:
+    'La variable AGENT_KEY ya no se usa: ponga la clave en la variable CONCURSO_AGENT_KEY ' +
+    'o en un archivo y use --key-file <ruta>.',
+  malformedKey:
+    'La clave del agente no es válida: debe ser una sola línea sin espacios; cópiela completa desde la consola.',
+  keyFileMissing: (file: string) => `No existe el archivo de la clave: ${file}.`,
+  keyFileDenied: (file: string) => `No tiene permiso para leer el archivo de la clave: ${file}.`,
+  keyFileUnreadable: (file: string, reason: string) =>
+    `No se pudo leer el archivo de la clave ${file}: ${reason}.`,
+  keyFileNotAFile: (file: string) => `La ruta de la clave no es un archivo: ${file}.`,
+  keyFileOpen: (file: string, mode: string) =>
+    `Otros usuarios pueden leer o modificar el archivo de la clave ${file} (permisos ${mode}). ` +
+    `Déjelo solo para su dueño con: chmod 600 ${file}`,
+  keyFileEmpty: (file: string) => `El archivo de la clave está vacío: ${file}.`,
+  keyFileTooLarge: (file: string) =>
+    `El archivo de la clave ${file} es demasiado grande: debe contener solo la clave.`,
   invalidServer: (server: string) =>
     `La dirección del servidor no es válida: "${server}" (ejemplo: http://servidor:3000).`,
   invalidNumber: (name: string) => `El valor de ${name} debe ser un número entero positivo de milisegundos.`,

@@ -101,6 +101,16 @@ describe('startAgent: start-up errors', () => {
     expect((await startError({ server: 'ftp://x', key: 'k' })).code).toBe('invalid-options');
     expect((await startError({ server: server.url, key: '' })).message).toMatch(/Falta la clave/);
     expect((await startError({ server: server.url, key: 'k', pollMs: 0 })).code).toBe('invalid-options');
+    expect((await startError({ server: server.url, key: 'k', retryProbeMs: 0 })).code).toBe(
+      'invalid-options',
+    );
+    // A bad copy (a space, a second line): refused without the key in the message.
+    for (const key of ['ag_abc def', 'ag_abc\nag_def', 'ag_clave_ñ']) {
+      const error = await startError({ server: server.url, key });
+      expect(error.message).toBe(
+        'La clave del agente no es válida: debe ser una sola línea sin espacios; cópiela completa desde la consola.',
+      );
+    }
     expect(server.configCalls).toBe(0);
   });
 
@@ -186,6 +196,35 @@ describe('startAgent: running', () => {
     await second.handle.flush();
     expect(server.stored.size).toBe(1);
     expect(second.handle.stats.pending).toBe(0);
+  });
+
+  it('after an outage, sends its queue within 2 s of the server answering again, not after the backoff', async () => {
+    const name = uniqueName('discord');
+    const server = await fakeServer([name]);
+    // Heartbeat and config far apart: only the retry probe may notice the server's return.
+    const { handle, lines } = await agent(server, {
+      pollMs: 100,
+      heartbeatMs: 60_000,
+      configRefreshMs: 60_000,
+    });
+
+    await server.goDown();
+    const child = await spawnProcess(await blockedBinary(name), ['100']);
+    await within(2_000, child.exited, 'el agente termina el proceso bloqueado');
+    // A long outage, compressed: each failed send doubles the delay, up to its 24-30 s cap (jitter).
+    for (let i = 0; i < 6; i++) await handle.flush();
+    expect(handle.stats).toMatchObject({ killed: 1, pending: 1, online: false });
+
+    await server.comeBack();
+    const back = Date.now();
+    while (server.stored.size === 0 && Date.now() - back < 3_000) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(server.stored.size).toBe(1);
+    expect(Date.now() - back).toBeLessThan(2_000);
+    await handle.flush();
+    expect(handle.stats).toMatchObject({ pending: 0, acknowledged: 1, online: true });
+    expect(lines).toContain('Conexión con el servidor restablecida.');
   });
 
   it('applies a changed blocked list without restarting', async () => {

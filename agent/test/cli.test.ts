@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { chmod, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MESSAGES } from '@concurso/shared';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -21,12 +23,21 @@ interface Run {
 
 /**
  * Runs the CLI as the lab would, from an unrelated working folder and with its own HOME; `onLine`
- * sees each stdout line and may signal the process.
+ * sees each stdout line and may signal the process; `extraEnv` adds variables.
  */
-async function runCli(args: string[], onLine?: (line: string, pid: number) => void): Promise<Run> {
+async function runCli(
+  args: string[],
+  onLine?: (line: string, pid: number) => void,
+  extraEnv: Record<string, string> = {},
+): Promise<Run> {
   const home = await tempDir();
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('AGENT_')));
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: home, env: { ...env, HOME: home } });
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('AGENT_') && k !== 'CONCURSO_AGENT_KEY'),
+  );
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: home,
+    env: { ...env, HOME: home, ...extraEnv },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -40,6 +51,14 @@ async function runCli(args: string[], onLine?: (line: string, pid: number) => vo
 
 const lines = (text: string) => text.split('\n').filter(Boolean);
 
+/** Writes `key` to an owner-only file, as the README tells the lab to; answers its path. */
+async function keyFile(key: string, mode = 0o600): Promise<string> {
+  const file = path.join(await tempDir('agent-key-'), 'concurso-agent.key');
+  await writeFile(file, `${key}\n`);
+  await chmod(file, mode);
+  return file;
+}
+
 describe('agent CLI', () => {
   it('without a server: one Spanish line on stderr, exit code 1', async () => {
     const run = await runCli([]);
@@ -52,14 +71,42 @@ describe('agent CLI', () => {
   it('with a bad key: the Spanish key message, exit code 1, no stack trace', async () => {
     const server = await startFakeServer();
     servers.push(server);
-    const run = await runCli(['--server', server.url, '--key', 'equivocada']);
+    const run = await runCli(['--server', server.url, '--key-file', await keyFile('ag_equivocada')]);
     expect(run.code).toBe(1);
     expect(lines(run.stderr)).toEqual([MESSAGES.agentKeyInvalid]);
+    expect(run.stdout + run.stderr).not.toContain('ag_equivocada');
+  });
+
+  it('refuses --key <clave> with one line pointing to --key-file, never echoing the key', async () => {
+    const server = await startFakeServer();
+    servers.push(server);
+    const run = await runCli(['--server', server.url, '--key', server.key]);
+    expect(run.code).toBe(1);
+    expect(lines(run.stderr)).toEqual([
+      'La clave no se acepta en la línea de comandos (otros usuarios la verían): ' +
+        'guárdela en un archivo y use --key-file <ruta>, o use la variable CONCURSO_AGENT_KEY.',
+    ]);
+    expect(run.stdout + run.stderr).not.toContain(server.key);
+    expect(server.configCalls).toBe(0);
+  });
+
+  it('refuses a key file other users can read, giving the chmod fix', async () => {
+    const server = await startFakeServer();
+    servers.push(server);
+    const file = await keyFile(server.key, 0o644);
+    const run = await runCli(['--server', server.url, '--key-file', file]);
+    expect(run.code).toBe(1);
+    expect(lines(run.stderr)).toEqual([
+      `Otros usuarios pueden leer o modificar el archivo de la clave ${file} (permisos 644). ` +
+        `Déjelo solo para su dueño con: chmod 600 ${file}`,
+    ]);
+    expect(run.stdout + run.stderr).not.toContain(server.key);
+    expect(server.configCalls).toBe(0);
   });
 
   it('with an unreachable server: one line naming it, exit code 1', async () => {
     const url = await unreachableUrl();
-    const run = await runCli(['--server', url, '--key', 'k']);
+    const run = await runCli(['--server', url], undefined, { CONCURSO_AGENT_KEY: 'ag_k' });
     expect(run.code).toBe(1);
     expect(lines(run.stderr)).toEqual([
       `No se pudo conectar al servidor ${url}. Verifique la dirección y que el servidor esté en marcha.`,
@@ -75,14 +122,15 @@ describe('agent CLI', () => {
     const run = await runCli([
       '--server',
       server.url,
-      '--key',
-      server.key,
+      '--key-file',
+      await keyFile(server.key),
       '--data-dir',
       await tempDir(),
       '--once',
     ]);
 
     expect(run.stderr).toBe('');
+    expect(run.stdout).not.toContain(server.key);
     expect(run.code).toBe(0);
     expect((await child.exited).signal).toBe('SIGTERM');
     expect(run.stdout).toContain(`Proceso bloqueado terminado: ${name} (pid ${child.pid})`);
@@ -91,11 +139,34 @@ describe('agent CLI', () => {
     expect([...server.stored.values()].map((a) => a.process)).toEqual([`${name}.exe`]);
   });
 
+  it('--once with the server refusing attempts: the outbox keeps them, and no file or line holds the key', async () => {
+    const name = uniqueName('discord');
+    const server = await startFakeServer([name]);
+    servers.push(server);
+    server.attemptsDown = 503;
+    const child = await spawnProcess(await blockedBinary(name), ['100']);
+    const dataDir = await tempDir();
+
+    const run = await runCli(['--server', server.url, '--data-dir', dataDir, '--once'], undefined, {
+      CONCURSO_AGENT_KEY: server.key,
+    });
+
+    expect(run.code).toBe(0);
+    await child.exited;
+    expect(run.stdout).toContain('Sin enviar: 1 intento queda guardado; se reintentará.');
+    expect(run.stdout + run.stderr).not.toContain(server.key);
+    const files = await readdir(dataDir);
+    expect(files.some((f) => f.startsWith('outbox-'))).toBe(true);
+    for (const file of files) {
+      expect(await readFile(path.join(dataDir, file), 'utf8')).not.toContain(server.key);
+    }
+  });
+
   it('runs until Ctrl+C (SIGINT), sending heartbeats, then stops cleanly', async () => {
     const server = await startFakeServer([]);
     servers.push(server);
     const run = await runCli(
-      ['-s', server.url, '-k', server.key, '--data-dir', await tempDir()],
+      ['-s', server.url, '--key-file', await keyFile(server.key), '--data-dir', await tempDir()],
       (line, pid) => {
         if (!line.includes('Agente iniciado')) return;
         // Ctrl+C once the server has seen the agent alive.

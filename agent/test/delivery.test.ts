@@ -85,4 +85,86 @@ describe('Delivery', () => {
     expect(errors.map((e) => (e as AgentApiError).kind)).toEqual(['unauthorized', 'unreachable']);
     expect(outbox.size).toBe(1);
   });
+
+  it('after an outage, sends as soon as a probe finds the server back, not when the backoff fires', async () => {
+    const { server, outbox, client } = await setUp();
+    await outbox.add(...attempts(3));
+    const retries: number[] = [];
+    const backoff = new Backoff({ random: () => 0 });
+    const delivery = new Delivery(outbox, client, {
+      backoff,
+      probe: () => client.probe(),
+      onFailed: (_error, _pending, retryInMs) => retries.push(retryInMs),
+    });
+
+    await server.goDown();
+    for (let i = 0; i < 6; i++) await delivery.flush();
+    expect(retries.at(-1)).toBe(30_000);
+    expect(await delivery.probeServer()).toBe(false);
+    expect(backoff.due).toBe(false);
+
+    await server.comeBack();
+    expect(await delivery.probeServer()).toBe(true);
+    await delivery.idle();
+    expect(server.stored.size).toBe(3);
+    expect(outbox.size).toBe(0);
+    expect(backoff.failureCount).toBe(0);
+    // Nothing left to send: no more probes.
+    const calls = server.healthCalls;
+    expect(await delivery.probeServer()).toBe(false);
+    expect(server.healthCalls).toBe(calls);
+  });
+
+  it('waits while health answers 503 with the database down, and sends once it is back', async () => {
+    const { server, outbox, client } = await setUp();
+    await outbox.add(...attempts(1));
+    // A first delay far longer than the test: only a probe can start the second send.
+    const backoff = new Backoff({ baseMs: 60_000 });
+    const delivery = new Delivery(outbox, client, { backoff, probe: () => client.probe() });
+    server.attemptsDown = 503;
+    server.health.database = 'down';
+    await delivery.flush();
+
+    // The process answers, but would refuse the attempts: sending now would only grow the backoff.
+    expect(await delivery.probeServer()).toBe(false);
+    expect(server.posts).toHaveLength(1);
+
+    server.attemptsDown = null;
+    server.health.database = 'ok';
+    expect(await delivery.probeServer()).toBe(true);
+    await delivery.idle();
+    expect(server.stored.size).toBe(1);
+  });
+
+  it('keeps the backoff when the server is up but refused the batch, or the key is revoked', async () => {
+    const { server, outbox, client } = await setUp();
+    await outbox.add(...attempts(1));
+    const backoff = new Backoff({ baseMs: 60_000 });
+    const delivery = new Delivery(outbox, client, { backoff, probe: () => client.probe() });
+
+    // A live server that answered 500: the probe sees it up, but never saw it down.
+    server.attemptFailures.push({ status: 500, when: 'before-store' });
+    await delivery.flush();
+    expect(await delivery.probeServer()).toBe(false);
+    expect(await delivery.probeServer()).toBe(false);
+    expect(server.posts).toHaveLength(1);
+
+    // A 503 while health says the database is fine (an overloaded route): one retry on the probe's
+    // word, and if that fails too, the probe waits to see the server down before another.
+    server.attemptsDown = 503;
+    await delivery.flush();
+    expect(await delivery.probeServer()).toBe(true);
+    await delivery.idle();
+    expect(server.posts).toHaveLength(3);
+    expect(await delivery.probeServer()).toBe(false);
+    expect(server.posts).toHaveLength(3);
+    server.attemptsDown = null;
+
+    // A revoked key is not transient: no probe at all.
+    server.revoked = true;
+    await delivery.flush();
+    const calls = server.healthCalls;
+    expect(await delivery.probeServer()).toBe(false);
+    expect(server.healthCalls).toBe(calls);
+  });
 });

@@ -35,7 +35,9 @@ describe('the packaged agent', () => {
       const bin = path.join(prefix, 'bin', 'concurso-agent');
       const version = await run(bin, ['--version']);
       expect(version.stdout.trim()).toBe('0.1.0');
-      const failed = await run(bin, ['--server', 'http://127.0.0.1:9', '--key', 'ag_x']).then(
+      const failed = await run(bin, ['--server', 'http://127.0.0.1:9'], {
+        env: { ...process.env, CONCURSO_AGENT_KEY: 'ag_x' },
+      }).then(
         () => null,
         (err: { code: number; stderr: string }) => err,
       );

@@ -1,7 +1,8 @@
 /**
  * A tiny HTTP server that plays the agent endpoints' contract (DESIGN.md section 6) for the agent's
- * tests: Bearer key check, config, idempotent attempts by event_id, heartbeat. The real server has
- * its own end-to-end test.
+ * tests: Bearer key check, config, idempotent attempts by event_id, heartbeat, and the public
+ * `GET /api/health`. It can be taken away (port closed) and brought back on the same port. The real
+ * server has its own end-to-end test.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,12 +23,20 @@ export interface FakeServer {
   attemptFailures: AttemptsFailure[];
   /** Answer every attempts post with this status, without storing (server down); null: normal. */
   attemptsDown: number | null;
+  /** What `GET /api/health` reports; 503 when either is down, like the real server. */
+  health: { database: 'ok' | 'down'; redis: 'ok' | 'down' | 'off' };
+  /** Health checks received. */
+  healthCalls: number;
   /** Stored attempts by event id, in arrival order. */
   stored: Map<string, AgentAttempt>;
   /** Every attempts body received (batches), in order. */
   posts: AgentAttempt[][];
   heartbeats: { authorization: string | undefined; body: unknown }[];
   configCalls: number;
+  /** Closes the port (connections refused), keeping the state. */
+  goDown(): Promise<void>;
+  /** Listens again on the same port. */
+  comeBack(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,7 +57,7 @@ export async function startFakeServer(
   blocked: string[] = [],
   key = 'clave-de-prueba-123',
 ): Promise<FakeServer> {
-  const state: Omit<FakeServer, 'url' | 'close'> = {
+  const state: Omit<FakeServer, 'url' | 'goDown' | 'comeBack' | 'close'> = {
     key,
     config: {
       team: { id: 7, name: 'Los Compiladores', levels_id: 2 },
@@ -61,6 +70,8 @@ export async function startFakeServer(
     noContest: false,
     attemptFailures: [],
     attemptsDown: null,
+    health: { database: 'ok', redis: 'off' },
+    healthCalls: 0,
     stored: new Map(),
     posts: [],
     heartbeats: [],
@@ -69,6 +80,12 @@ export async function startFakeServer(
 
   const server = createServer((req, res) => {
     void (async () => {
+      if (req.method === 'GET' && req.url === '/api/health') {
+        state.healthCalls += 1;
+        const { database, redis } = state.health;
+        const ok = database === 'ok' && redis !== 'down';
+        return send(res, ok ? 200 : 503, { success: ok, data: { database, redis }, message: '' });
+      }
       const authorization = req.headers.authorization;
       if (state.revoked || authorization !== `Bearer ${state.key}`) {
         return send(res, 401, { success: false, message: 'Clave de agente no válida o revocada.' });
@@ -120,11 +137,22 @@ export async function startFakeServer(
   const { port } = server.address() as AddressInfo;
   const fake = state as FakeServer;
   fake.url = `http://127.0.0.1:${port}`;
-  fake.close = () =>
+  fake.goDown = () =>
     new Promise<void>((resolve) => {
+      if (!server.listening) return resolve();
       server.closeAllConnections();
       server.close(() => resolve());
     });
+  fake.comeBack = () =>
+    new Promise<void>((resolve, reject) => {
+      if (server.listening) return resolve();
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  fake.close = fake.goDown;
   return fake;
 }
 
