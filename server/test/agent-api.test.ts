@@ -216,6 +216,47 @@ describe('agent API (DESIGN.md section 6)', () => {
     expect(await countRows()).toEqual(before);
   });
 
+  it('refuses attempts dated year 0000 or 9999, or out of the window of the server clock, storing nothing (issue 10)', async () => {
+    const before = await countRows();
+    const day = 24 * 60 * 60 * 1000;
+    for (const occurred_at of [
+      '0000-01-01T00:00:00Z',
+      '9999-12-31T23:59:59Z',
+      new Date(Date.now() - 31 * day).toISOString(),
+      new Date(Date.now() + 2 * day).toISOString(),
+    ]) {
+      const res = await agentPost('/api/agent/attempts', {
+        attempts: [attempt(), { ...attempt(), occurred_at }],
+      });
+      expect([occurred_at, res.statusCode]).toEqual([occurred_at, 422]);
+      expect(Object.keys(res.json().errors)).toEqual(['attempts.1.occurred_at']);
+      expect(res.json().errors['attempts.1.occurred_at'][0]).toMatch(/^occurred_at: /);
+    }
+    expect(await countRows()).toEqual(before);
+    // An attempt that waited in an outbox for hours, or from a clock a few minutes ahead, counts.
+    const late = await agentPost('/api/agent/attempts', {
+      attempts: [
+        { ...attempt(), occurred_at: new Date(Date.now() - 6 * 60 * 60 * 1000).toISOString() },
+        { ...attempt(), occurred_at: new Date(Date.now() + 5 * 60 * 1000).toISOString() },
+      ],
+    });
+    expect(late.statusCode).toBe(200);
+    expect(late.json().data.counted).toBe(2);
+  });
+
+  it('refuses a process name with control characters and a killed that is not a boolean', async () => {
+    const before = await countRows();
+    const res = await agentPost('/api/agent/attempts', {
+      attempts: [
+        { ...attempt(), process: 'Disc\u0000ord.exe' },
+        { ...attempt(), killed: 1 },
+      ],
+    });
+    expect(res.statusCode).toBe(422);
+    expect(Object.keys(res.json().errors).sort()).toEqual(['attempts.0.process', 'attempts.1.killed']);
+    expect(await countRows()).toEqual(before);
+  });
+
   it('turns the team online on the boards at its first heartbeat', async () => {
     await server.orm.em
       .fork()

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMON_FORBIDDEN_PROCESSES, LEVELS, MESSAGES, USER_TYPES } from '@concurso/shared';
+import { COMMON_FORBIDDEN_PROCESSES, INPUT_MESSAGES, LEVELS, MESSAGES, USER_TYPES } from '@concurso/shared';
 import {
   connectSocket,
   createTeam,
@@ -377,6 +377,90 @@ describe('catalogue rules beyond CRUD', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({ schools_id: ['La escuela seleccionada no existe.'] });
     expect(await count('departaments')).toBe(before);
+  });
+});
+
+describe('strict input typing (issue 10)', () => {
+  const schoolNames = async () =>
+    (
+      await server.orm.em.fork().execute<Array<{ id: number; name: string }>>('select id, name from schools')
+    ).map((r) => `${r.id}:${r.name}`);
+
+  it('refuses {"id": true} instead of reading it as 1, and changes nothing', async () => {
+    const id = await created('createSchool', { name: unique('Escuela estricta') });
+    const before = await schoolNames();
+    for (const bad of [true, false, [id], 1.5, '1.0', ` ${id}`]) {
+      const res = await asAdmin('POST', '/api/updateSchool', { id: bad, name: 'Cambiada' });
+      expect([bad, res.statusCode]).toEqual([bad, 422]);
+      expect(res.json()).toMatchObject({ success: false, message: MESSAGES.validation });
+      expect(Object.keys(res.json().errors)).toEqual(['id']);
+    }
+    expect(await schoolNames()).toEqual(before);
+    // A canonical digit string is what a select or a path sends: still accepted.
+    const ok = await asAdmin('POST', '/api/updateSchool', {
+      id: String(id),
+      name: 'Escuela estricta cambiada',
+    });
+    expect(ok.statusCode).toBe(200);
+  });
+
+  it('refuses "0x10", exponents and unsafe integers in a body and in a path', async () => {
+    const school = await created('createSchool', { name: unique('Escuela hex') });
+    const before = await count('departaments');
+    for (const schools_id of ['0x10', '1e1', '9007199254740993', true]) {
+      const res = await asAdmin('POST', '/api/createDepartament', { name: 'Hex', type: 0, schools_id });
+      expect([schools_id, res.statusCode]).toEqual([schools_id, 422]);
+      expect(res.json().errors.schools_id).toHaveLength(1);
+    }
+    const typed = await asAdmin('POST', '/api/createDepartament', {
+      name: 'Hex',
+      type: true,
+      schools_id: school,
+    });
+    expect(typed.statusCode).toBe(422);
+    expect(typed.json().errors).toEqual({ type: ['Seleccione Interno o Externo'] });
+    expect(await count('departaments')).toBe(before);
+
+    const schools = await count('schools');
+    for (const url of [
+      `/api/deleteSchool/0x${school.toString(16)}`,
+      '/api/deleteSchool/1e1',
+      '/api/deleteSchool/-1',
+    ]) {
+      const res = await asAdmin('GET', url);
+      expect([url, res.statusCode]).toEqual([url, 422]);
+      expect(Object.keys(res.json().errors)).toEqual(['id']);
+    }
+    expect(await count('schools')).toBe(schools);
+    // The select's string form keeps working.
+    const ok = await asAdmin('POST', '/api/createDepartament', {
+      name: 'Dígitos',
+      type: '1',
+      schools_id: String(school),
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().data).toMatchObject({ type: 1, schools_id: school });
+  });
+
+  it('refuses names with a NUL, other control characters or a lone surrogate, storing nothing', async () => {
+    const before = await count('schools');
+    for (const [name, message] of [
+      ['CU\u0000CEI', INPUT_MESSAGES.controlCharacters],
+      ['CUCEI\u0007', INPUT_MESSAGES.controlCharacters],
+      ['Dos\nlíneas', INPUT_MESSAGES.controlCharacters],
+      ['C1\u0085', INPUT_MESSAGES.controlCharacters],
+      ['Mitad \ud83d', INPUT_MESSAGES.invalidCharacters],
+    ] as const) {
+      const res = await asAdmin('POST', '/api/createSchool', { name });
+      expect([name, res.statusCode]).toEqual([name, 422]);
+      expect(res.json().errors).toEqual({ name: [message] });
+    }
+    const level = await asAdmin('POST', '/api/createLevel', { level: 'Nivel\u0000' });
+    expect(level.statusCode).toBe(422);
+    expect(await count('schools')).toBe(before);
+    // Spaces around are trimmed; accents and emoji are printable.
+    const ok = await asAdmin('POST', '/api/createSchool', { name: '  Escuela de Ingeniería 🚀 ' });
+    expect(ok.json().data.name).toBe('Escuela de Ingeniería 🚀');
   });
 });
 

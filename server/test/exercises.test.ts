@@ -149,6 +149,19 @@ describe('exercises', () => {
     expect((await get('/api/getExercises')).json().data).toHaveLength(1);
   });
 
+  it('refuses a level that is not a canonical integer in the multipart fields (issue 10)', async () => {
+    const before = await storedFiles();
+    for (const levels_id of ['0x1', '1e0', '1.0', ' 1', 'true']) {
+      const res = await upload('/api/createExercise', { levels_id }, { name: 'h.pdf', data: pdf('H') });
+      expect([levels_id, res.status]).toEqual([levels_id, 422]);
+      expect(Object.keys((await res.json()).errors)).toEqual(['levels_id']);
+    }
+    const badId = await upload('/api/updateExercise', { id: '0x1', levels_id: '1' });
+    expect(badId.status).toBe(422);
+    expect(await storedFiles()).toEqual(before);
+    expect((await get('/api/getExercises')).json().data).toHaveLength(1);
+  });
+
   it('answers 401 anonymous and 403 to judges on writes', async () => {
     const res = await upload(
       '/api/createExercise',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEVELS, MESSAGES, USER_TYPES } from '@concurso/shared';
+import { INPUT_MESSAGES, LEVELS, MESSAGES, USER_TYPES } from '@concurso/shared';
 import {
   collect,
   connectSocket,
@@ -165,6 +165,18 @@ describe('teams and members', () => {
       { ...rows[1], careers_id: 99999 },
     ]);
     expect(badCareer.statusCode).toBe(422);
+    // Strict input (issue 10): no boolean semester, no hex id, no control characters in a name.
+    const strict = await call('POST', '/api/createMember', admin, [
+      { ...rows[0], semester: true },
+      { ...rows[1], teams_id: `0x${team.id.toString(16)}` },
+      { ...rows[2], name: 'María\u0000José' },
+    ]);
+    expect(strict.statusCode).toBe(422);
+    expect(strict.json().errors).toEqual({
+      '0.semester': [MESSAGES.required],
+      '1.teams_id': [INPUT_MESSAGES.notInteger],
+      '2.name': [INPUT_MESSAGES.controlCharacters],
+    });
     expect(await count('select count(*) as n from members')).toBe(0);
 
     const saved = await call('POST', '/api/createMember', admin, rows);

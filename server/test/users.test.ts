@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES, USER_TYPES } from '@concurso/shared';
+import { INPUT_MESSAGES, MESSAGES, PASSWORD_MESSAGES, USER_TYPES } from '@concurso/shared';
 import { connectSocket, createUser, login, startTestServer, type TestServer } from './helpers.js';
 
 /** Users of the three types (SPEC.md sections 2, 3, 7; DESIGN.md section 5). */
@@ -69,8 +69,8 @@ describe('users', () => {
 
   it('requires name, username, and a password for staff (422), writing nothing', async () => {
     for (const [field, body] of [
-      ['name', { username: 'a1', password: 'abcdefgh1', types_users_id: 2 }],
-      ['username', { name: 'A', password: 'abcdefgh1', types_users_id: 2 }],
+      ['name', { username: 'a1', password: 'sol-de-marzo-2026', types_users_id: 2 }],
+      ['username', { name: 'A', password: 'sol-de-marzo-2026', types_users_id: 2 }],
       ['password', { name: 'A', username: 'a2', types_users_id: 2 }],
     ] as const) {
       const res = await call('POST', '/api/createUser', admin, body);
@@ -81,11 +81,85 @@ describe('users', () => {
     expect(list.json().data).toHaveLength(2);
   });
 
+  it('refuses weak staff passwords with 422 and the Spanish message on password, writing nothing (issue 10)', async () => {
+    const before = (await call('GET', '/api/getUsersJuecez', admin)).json().data.length;
+    for (const [password, message] of [
+      ['12345678', PASSWORD_MESSAGES.tooShort],
+      ['password', PASSWORD_MESSAGES.tooShort],
+      ['jperez_juez', PASSWORD_MESSAGES.sameAsUsername],
+      ['JPEREZ_JUEZ-2026', PASSWORD_MESSAGES.containsUsername],
+      ['contraseña123', PASSWORD_MESSAGES.common],
+      ['Concurso2026', PASSWORD_MESSAGES.common],
+      ['1234567890', PASSWORD_MESSAGES.common],
+    ] as const) {
+      for (const types_users_id of [USER_TYPES.judge, USER_TYPES.admin]) {
+        const res = await call('POST', '/api/createUser', admin, {
+          name: 'Juan Pérez',
+          username: 'jperez_juez',
+          password,
+          types_users_id,
+        });
+        expect([password, res.statusCode]).toEqual([password, 422]);
+        expect(res.json()).toEqual({
+          success: false,
+          message: MESSAGES.validation,
+          errors: { password: [message] },
+        });
+      }
+    }
+    expect((await call('GET', '/api/getUsersJuecez', admin)).json().data).toHaveLength(before);
+
+    // The same policy on update; the stored password keeps working.
+    const judgeRow = (await call('GET', '/api/getUsersJuecez', admin)).json().data[1];
+    const weak = await call('POST', '/api/updateUser', admin, { ...judgeRow, password: 'rsalas' });
+    expect(weak.statusCode).toBe(422);
+    expect(weak.json().errors).toEqual({ password: [PASSWORD_MESSAGES.sameAsUsername] });
+    expect(await login(server.app, 'rsalas', 'juez-secreto-1')).toBeTruthy();
+  });
+
+  it('accepts a good staff password, a passphrase included, and signs in with it', async () => {
+    const res = await call('POST', '/api/createUser', admin, {
+      name: 'Juan Pérez',
+      username: 'jperez_juez',
+      password: 'sol de marzo en zapopan',
+      types_users_id: USER_TYPES.judge,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await login(server.app, 'jperez_juez', 'sol de marzo en zapopan')).toBeTruthy();
+    await call('GET', `/api/deleteUser/${res.json().data.id}`, admin);
+  });
+
+  it('refuses a user type that is not an integer, and unprintable names (issue 10)', async () => {
+    for (const types_users_id of [true, '0x2', 2.5, [2], '2 ']) {
+      const res = await call('POST', '/api/createUser', admin, {
+        name: 'Tipo Raro',
+        username: 'tipo_raro',
+        password: 'sol-de-marzo-2026',
+        types_users_id,
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errors).toEqual({ types_users_id: ['Tipo de usuario no válido'] });
+    }
+    const nul = await call('POST', '/api/createUser', admin, {
+      name: 'Ana\u0000Torres',
+      username: 'atorres2',
+      types_users_id: USER_TYPES.participant,
+    });
+    expect(nul.statusCode).toBe(422);
+    expect(nul.json().errors).toEqual({ name: [INPUT_MESSAGES.controlCharacters] });
+    const stored = await server.orm.em
+      .fork()
+      .execute<Array<{ n: number }>>(
+        "select count(*) as n from users where username in ('tipo_raro', 'atorres2')",
+      );
+    expect(Number(stored[0]!.n)).toBe(0);
+  });
+
   it('refuses a taken username with a message naming it', async () => {
     const res = await call('POST', '/api/createUser', admin, {
       name: 'Otro',
       username: 'RSALAS',
-      password: 'abcdefgh1',
+      password: 'sol-de-marzo-2026',
       types_users_id: 2,
     });
     expect(res.statusCode).toBe(409);
@@ -138,11 +212,11 @@ describe('users', () => {
     const created = await call('POST', '/api/createUser', admin, {
       name: 'Juez Temporal',
       username: 'temporal',
-      password: 'temporal-123',
+      password: 'reloj-de-arena-7',
       types_users_id: USER_TYPES.judge,
     });
     const id = created.json().data.id;
-    const token = await login(server.app, 'temporal', 'temporal-123');
+    const token = await login(server.app, 'temporal', 'reloj-de-arena-7');
     const socket = await connectSocket(server.url, token);
     const closed = new Promise<void>((resolve) => socket.once('disconnect', () => resolve()));
     expect((await call('GET', `/api/deleteUser/${id}`, admin)).json()).toEqual({
@@ -156,7 +230,9 @@ describe('users', () => {
 
   it('never answers a password or its hash', () => {
     for (const body of bodies) {
-      expect(body).not.toMatch(/argon2|juez-secreto-1|nueva-clave-22|temporal-123/);
+      expect(body).not.toMatch(
+        /argon2|juez-secreto-1|nueva-clave-22|reloj-de-arena-7|sol de marzo en zapopan/,
+      );
       // A field error may name `password`; a value never comes back.
       expect(body).not.toMatch(/"password":\s*"/);
     }

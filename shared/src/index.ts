@@ -9,3 +9,5 @@ export * from './schemas/agent.js';
 export * from './schemas/catalogs.js';
 export * from './common-processes.js';
 export * from './schemas/teams.js';
+export * from './schemas/password.js';
+export * from './common-passwords.js';

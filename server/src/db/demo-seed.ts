@@ -26,8 +26,11 @@ import { hashPassword } from '../lib/passwords.js';
 
 /** Username of the demo judge. */
 export const DEMO_JUDGE_USERNAME = 'juez';
-/** Password of the demo judge when `DEMO_JUDGE_PASSWORD` is unset. */
-export const DEFAULT_DEMO_JUDGE_PASSWORD = 'juez2026';
+/**
+ * Password of the demo judge when `DEMO_JUDGE_PASSWORD` is unset. It passes the staff password policy
+ * of `passwordProblem` (issue 10): 10 characters or more, without the username `juez`, not common.
+ */
+export const DEFAULT_DEMO_JUDGE_PASSWORD = 'jurado-concurso-2026';
 
 /** Forbidden executables of the demo blocked set: browsers, chat, remote desktop, streaming, AI assistants. */
 export const DEMO_PROCESSES: readonly string[] = [
@@ -304,7 +307,7 @@ export interface DemoSeedResult {
 
 /** Options of `seedDemo`, mainly for tests. */
 export interface DemoSeedOptions {
-  /** Judge password; default `DEMO_JUDGE_PASSWORD` or `juez2026`. */
+  /** Judge password; default `DEMO_JUDGE_PASSWORD` or `jurado-concurso-2026`. */
   judgePassword?: string;
   /** The contest's day; default today (local time). */
   today?: Date;

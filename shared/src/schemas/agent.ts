@@ -1,26 +1,76 @@
 import { z } from 'zod';
 import { AGENT_MAX_BATCH } from '../constants.js';
+import { MESSAGES } from '../messages.js';
+import { printableText } from './common.js';
+
+/**
+ * How far in the past an attempt's `occurred_at` may lie, by the clock of whoever parses it (the
+ * server). An agent's outbox keeps attempts while the server is away (DESIGN.md section 6), for hours
+ * or a long weekend, so the window is wide; an agent away longer than this has lost its contest. Year
+ * 0000 or 9999 is never an attempt (issue 10).
+ */
+export const AGENT_ATTEMPT_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+/**
+ * How far ahead of the parser's clock `occurred_at` may be: a lab machine's clock may be off by
+ * minutes (or a time zone set wrong by hours), never by days.
+ */
+export const AGENT_ATTEMPT_MAX_AHEAD_MS = 24 * 60 * 60 * 1000;
+
+const attemptDateMessages = {
+  invalid: 'occurred_at: fecha y hora ISO 8601 no válida',
+  tooOld: 'occurred_at: el intento tiene más de 30 días',
+  ahead: 'occurred_at: la fecha está más de un día adelante del reloj del servidor',
+} as const;
+
+/**
+ * `occurred_at`: an ISO 8601 date-time with its offset, within {@link AGENT_ATTEMPT_MAX_AGE_MS} before
+ * and {@link AGENT_ATTEMPT_MAX_AHEAD_MS} after now, now being read at parse time.
+ */
+const occurredAtSchema = z.iso
+  .datetime({
+    offset: true,
+    error: (issue) => (issue.input === undefined ? MESSAGES.required : attemptDateMessages.invalid),
+  })
+  .superRefine(
+    (value, ctx) => {
+      const at = Date.parse(value);
+      const now = Date.now();
+      if (Number.isNaN(at)) {
+        ctx.addIssue({ code: 'custom', message: attemptDateMessages.invalid, input: value });
+      } else if (at < now - AGENT_ATTEMPT_MAX_AGE_MS) {
+        ctx.addIssue({ code: 'custom', message: attemptDateMessages.tooOld, input: value });
+      } else if (at > now + AGENT_ATTEMPT_MAX_AHEAD_MS) {
+        ctx.addIssue({ code: 'custom', message: attemptDateMessages.ahead, input: value });
+      }
+    },
+    // Only a well-formed date-time has a place in time ('2026-02-30T…' would read as March 2).
+    { when: (payload) => payload.issues.length === 0 },
+  );
 
 /**
  * One attempt reported by an agent (DESIGN.md section 6): `event_id` is unique per team and
- * makes the report idempotent; `occurred_at` is the agent's clock (ISO 8601).
+ * makes the report idempotent; `occurred_at` is the agent's clock (ISO 8601), within a sane window of
+ * the parser's clock; `process` is a printable name.
  */
 export const agentAttemptSchema = z.object({
   event_id: z
-    .string()
-    .min(8)
-    .max(64)
+    .string({ error: MESSAGES.required })
+    .min(8, { error: 'event_id: entre 8 y 64 caracteres' })
+    .max(64, { error: 'event_id: entre 8 y 64 caracteres' })
     .regex(/^[A-Za-z0-9_-]+$/, { error: 'event_id: letras, dígitos, "-" o "_"' }),
-  process: z.string().trim().min(1).max(255),
-  occurred_at: z.iso.datetime({ offset: true }),
+  process: printableText(255).min(1, { error: MESSAGES.required }),
+  occurred_at: occurredAtSchema,
   /** False when the agent could not end the process (it still counts as an attempt). Default true. */
-  killed: z.boolean().optional(),
+  killed: z.boolean({ error: 'killed: debe ser true o false' }).optional(),
 });
 export type AgentAttempt = z.infer<typeof agentAttemptSchema>;
 
 /** Body of `POST /api/agent/attempts`: 1 to `AGENT_MAX_BATCH` attempts. */
 export const agentAttemptsBodySchema = z.object({
-  attempts: z.array(agentAttemptSchema).min(1).max(AGENT_MAX_BATCH),
+  attempts: z
+    .array(agentAttemptSchema, { error: MESSAGES.required })
+    .min(1, { error: MESSAGES.required })
+    .max(AGENT_MAX_BATCH, { error: `Máximo ${AGENT_MAX_BATCH} intentos por envío` }),
 });
 export type AgentAttemptsBody = z.infer<typeof agentAttemptsBodySchema>;
 
@@ -45,8 +95,8 @@ export type AgentConfig = z.infer<typeof agentConfigSchema>;
 /** Body of `POST /api/agent/heartbeat` (all optional; for the logs and the audit). */
 export const agentHeartbeatSchema = z
   .object({
-    hostname: z.string().max(255).optional(),
-    version: z.string().max(50).optional(),
+    hostname: printableText(255).optional(),
+    version: printableText(50).optional(),
   })
   .default({});
 export type AgentHeartbeat = z.infer<typeof agentHeartbeatSchema>;

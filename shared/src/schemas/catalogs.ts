@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEPARTAMENT_TYPES, EDUCATION_LEVELS } from '../constants.js';
 import { MESSAGES } from '../messages.js';
-import { idSchema, requiredText } from './common.js';
+import { idSchema, integerSchema, requiredText } from './common.js';
 
 /**
  * Inputs and rows of the first catalogues (SPEC.md sections 3, 5 and 7): contests, levels, schools,
@@ -9,25 +9,32 @@ import { idSchema, requiredText } from './common.js';
  * these same schemas; required fields answer 'Este campo es requerido' (SPEC.md section 5).
  */
 
-/** A required id chosen in a select: empty, missing or 0 is 'Este campo es requerido'. */
-export const requiredIdSchema = z.coerce
-  .number({ error: MESSAGES.required })
-  .int({ error: MESSAGES.required })
-  .positive({ error: MESSAGES.required });
+/**
+ * A required id chosen in a select: empty, missing or 0 is 'Este campo es requerido'. A select's value
+ * is a string, so canonical digit strings stay accepted; booleans, hex, floats... are refused (the
+ * strict integers of {@link idSchema}, issue 10).
+ */
+export const requiredIdSchema = idSchema;
 
-/** `YYYY-MM-DD`, a real calendar date. */
+const INVALID_DATE = 'Fecha no válida (AAAA-MM-DD)';
+
+/**
+ * `YYYY-MM-DD`, a real calendar date in the years 1000 to 9999 (the range of a MySQL DATE column:
+ * `0000-01-01` was accepted and stored as a zero date, issue 10).
+ */
 export const isoDateSchema = z
-  .string({ error: MESSAGES.required })
+  .string({
+    error: (issue) => (issue.input === undefined || issue.input === null ? MESSAGES.required : INVALID_DATE),
+  })
   .trim()
   .min(1, { error: MESSAGES.required })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Fecha no válida (AAAA-MM-DD)' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: INVALID_DATE })
   .refine(
     (value) =>
+      Number(value.slice(0, 4)) >= 1000 &&
       !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
       new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
-    {
-      error: 'Fecha no válida (AAAA-MM-DD)',
-    },
+    { error: INVALID_DATE },
   );
 
 /**
@@ -41,7 +48,7 @@ export function calendarOf(date: string): string {
 
 /** A calendar like `2026B`. */
 export const calendarSchema = z
-  .string()
+  .string({ error: 'Calendario no válido (p. ej. 2026B)' })
   .trim()
   .regex(/^\d{4}[AB]$/, { error: 'Calendario no válido (p. ej. 2026B)' });
 
@@ -71,12 +78,12 @@ export type SchoolRow = z.infer<typeof schoolRowSchema>;
 
 // Departaments --------------------------------------------------------------------------------
 /** `type`: 0 Interno, 1 Externo (SPEC.md section 2: TIPO). */
-export const departamentTypeSchema = z.coerce
-  .number({ error: MESSAGES.required })
-  .int()
-  .refine((v) => v === DEPARTAMENT_TYPES.internal || v === DEPARTAMENT_TYPES.external, {
-    error: 'Seleccione Interno o Externo',
-  });
+export const departamentTypeSchema = integerSchema({
+  min: DEPARTAMENT_TYPES.internal,
+  max: DEPARTAMENT_TYPES.external,
+  outOfRange: 'Seleccione Interno o Externo',
+  notInteger: 'Seleccione Interno o Externo',
+});
 export const departamentInputSchema = z.object({
   name: requiredText(),
   type: departamentTypeSchema,
@@ -119,16 +126,12 @@ export type CoachRow = z.infer<typeof coachRowSchema>;
 
 // Processes -----------------------------------------------------------------------------------
 /**
- * A forbidden executable's file name (`Discord.exe`, `firefox`): no folders, no control characters.
- * Unique ignoring case (the server answers 409 for a clash).
+ * A forbidden executable's file name (`Discord.exe`, `firefox`): no folders; control characters are
+ * already refused by {@link requiredText}. Unique ignoring case (the server answers 409 for a clash).
  */
-export const processNameSchema = requiredText().refine(
-  // eslint-disable-next-line no-control-regex
-  (v) => !/[\\/:*?"<>|\u0000-\u001f]/.test(v),
-  {
-    error: 'Escriba solo el nombre del ejecutable, sin carpetas (p. ej. Discord.exe)',
-  },
-);
+export const processNameSchema = requiredText().refine((v) => !/[\\/:*?"<>|]/.test(v), {
+  error: 'Escriba solo el nombre del ejecutable, sin carpetas (p. ej. Discord.exe)',
+});
 export const processInputSchema = z.object({ name: processNameSchema });
 export const processUpdateSchema = withId(processInputSchema.shape);
 export type ProcessInput = z.infer<typeof processInputSchema>;
@@ -138,7 +141,11 @@ export type ProcessRow = z.infer<typeof processRowSchema>;
 /** `POST /api/createBlockedProcessForContest`: replaces the contest's blocked set (no validation rule in the spec beyond ids). */
 export const blockedProcessesInputSchema = z.object({
   contests_id: requiredIdSchema,
-  processes_id: z.array(requiredIdSchema).max(1000),
+  processes_id: z
+    .array(requiredIdSchema, {
+      error: (issue) => (issue.input === undefined ? MESSAGES.required : 'Debe ser una lista de procesos'),
+    })
+    .max(1000, { error: 'Máximo 1000 procesos' }),
 });
 export type BlockedProcessesInput = z.infer<typeof blockedProcessesInputSchema>;
 

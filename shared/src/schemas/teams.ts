@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { USER_TYPES } from '../constants.js';
 import { MESSAGES } from '../messages.js';
-import { requiredText } from './common.js';
-import { idSchema } from './common.js';
+import { idSchema, integerSchema, requiredText } from './common.js';
 import { requiredIdSchema } from './catalogs.js';
+import { addPasswordIssue } from './password.js';
 
 /**
  * Teams, members, exercises and users (SPEC.md sections 3, 5 and 7), validated with these schemas by
@@ -38,11 +39,12 @@ export type TeamRow = z.infer<typeof teamRowSchema>;
 
 // Members -------------------------------------------------------------------------------------
 /** Semester 1..10; its error reuses the career message (SPEC.md section 5). */
-export const semesterSchema = z.coerce
-  .number({ error: MESSAGES.required })
-  .int({ error: MESSAGES.required })
-  .min(1, { error: MESSAGES.required })
-  .max(10, { error: MESSAGES.required });
+export const semesterSchema = integerSchema({
+  min: 1,
+  max: 10,
+  outOfRange: MESSAGES.required,
+  notInteger: MESSAGES.required,
+});
 
 /** One row of `POST /api/createMember`: code, name, semester, career required (SPEC.md section 5). */
 export const memberInputSchema = z.object({
@@ -56,9 +58,9 @@ export type MemberInput = z.infer<typeof memberInputSchema>;
 
 /** `POST /api/createMember`: the whole list, saved all or none. */
 export const membersInputSchema = z
-  .array(memberInputSchema)
+  .array(memberInputSchema, { error: 'Agregue al menos un integrante' })
   .min(1, { error: 'Agregue al menos un integrante' })
-  .max(20);
+  .max(20, { error: 'Máximo 20 integrantes' });
 
 /** A member as `GET /api/getParticipantTeam/{teamId}` lists it; `career` null shows 'Sin carrera'. */
 export const memberRowSchema = z.object({
@@ -97,39 +99,83 @@ export const exerciseComboItemSchema = z.object({ id: z.number().int(), name: z.
 export const DEFAULT_MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
 // Users ---------------------------------------------------------------------------------------
-const passwordSchema = z
-  .string({ error: MESSAGES.required })
-  .min(8, { error: 'La contraseña debe tener al menos 8 caracteres' })
-  .max(200);
+const usernameSchema = requiredText(100).regex(/^[A-Za-z0-9._@-]+$/, {
+  error: 'Use solo letras, dígitos, punto, guion, guion bajo o @',
+});
+
+/** `types_users_id`: 1 admin, 2 judge, 3 participant (SPEC.md section 9). */
+export const userTypeIdSchema = integerSchema({
+  min: USER_TYPES.admin,
+  max: USER_TYPES.participant,
+  outOfRange: 'Tipo de usuario no válido',
+  notInteger: 'Tipo de usuario no válido',
+});
+
+/**
+ * The password as sent: a text, or '' / null / absent for none (participants) or "keep the current
+ * one" (an update). Its policy needs the user type and the username, so the object checks it.
+ */
+const passwordFieldSchema = z
+  .union([z.string(), z.null()], { error: 'La contraseña debe ser un texto' })
+  .optional();
+
+const userFields = {
+  name: requiredText(),
+  username: usernameSchema,
+  password: passwordFieldSchema,
+  types_users_id: userTypeIdSchema,
+};
+
+/**
+ * The staff password rules of a user body: administrators and judges need a password when
+ * `required` (create), and any password they are given must pass `passwordProblem` with their
+ * username (reported on `password`, where the web form shows it). Participants have none (SPEC.md
+ * section 5); the server ignores one sent for them.
+ */
+function staffPasswordRule(required: boolean) {
+  return (
+    user: { username: string; password?: string | null; types_users_id: number },
+    ctx: z.RefinementCtx,
+  ) => {
+    if (user.types_users_id === USER_TYPES.participant) return;
+    if (!user.password) {
+      if (required) ctx.addIssue({ code: 'custom', path: ['password'], message: MESSAGES.required });
+      return;
+    }
+    addPasswordIssue(ctx, user.password, typeof user.username === 'string' ? user.username : undefined);
+  };
+}
+
+/**
+ * Run the password rule even when another field (the name, the username) failed, so a form shows
+ * every problem at once; skip it when the password or the type themselves are malformed.
+ */
+const whenPasswordAndTypeParsed = {
+  when: (payload: z.core.ParsePayload) =>
+    typeof payload.value === 'object' &&
+    payload.value !== null &&
+    !payload.issues.some((issue) => issue.path?.[0] === 'password' || issue.path?.[0] === 'types_users_id'),
+};
 
 /**
  * `POST /api/createUser {name, username, password?, types_users_id}`: admins and judges need a
- * password; participants have none (SPEC.md sections 2 and 5).
+ * password that passes the policy (`passwordProblem`); participants have none (SPEC.md sections 2
+ * and 5).
  */
 export const userInputSchema = z
-  .object({
-    name: requiredText(),
-    username: requiredText(100).regex(/^[A-Za-z0-9._@-]+$/, {
-      error: 'Use solo letras, dígitos, punto, guion, guion bajo o @',
-    }),
-    password: z.union([passwordSchema, z.literal(''), z.null()]).optional(),
-    types_users_id: z.coerce.number().int().min(1).max(3, { error: MESSAGES.required }),
-  })
-  .superRefine((user, ctx) => {
-    if (user.types_users_id !== 3 && !user.password) {
-      ctx.addIssue({ code: 'custom', path: ['password'], message: MESSAGES.required });
-    }
-  });
+  .object(userFields)
+  .superRefine(staffPasswordRule(true), whenPasswordAndTypeParsed);
 /** `POST /api/updateUser`: like create plus `id`; an empty password keeps the current one. */
-export const userUpdateSchema = z.object({
-  id: idSchema,
-  name: requiredText(),
-  username: requiredText(100).regex(/^[A-Za-z0-9._@-]+$/, {
-    error: 'Use solo letras, dígitos, punto, guion, guion bajo o @',
-  }),
-  password: z.union([passwordSchema, z.literal(''), z.null()]).optional(),
-  types_users_id: z.coerce.number().int().min(1).max(3),
-});
+export const userUpdateSchema = z
+  .object({ id: idSchema, ...userFields })
+  .superRefine(staffPasswordRule(false), whenPasswordAndTypeParsed);
+/**
+ * The update rules without `id` (which travels apart), for the web's user modal: zod cannot `omit`
+ * from a refined object, so the modal builds on this one.
+ */
+export const userFieldsSchema = z
+  .object(userFields)
+  .superRefine(staffPasswordRule(false), whenPasswordAndTypeParsed);
 export type UserInput = z.infer<typeof userInputSchema>;
 /** A user as the lists answer it: never a password. */
 export const userRowSchema = z.object({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ResolverOptions } from 'react-hook-form';
-import { USER_TYPES } from '@concurso/shared';
+import { PASSWORD_MESSAGES, USER_TYPES } from '@concurso/shared';
 import {
   emptyUserValues,
   hasPasswordField,
@@ -87,7 +87,28 @@ describe('userFormResolver', () => {
     });
     expect(result.errors).toMatchObject({
       username: { message: 'Use solo letras, dígitos, punto, guion, guion bajo o @' },
-      password: { message: 'La contraseña debe tener al menos 8 caracteres' },
+      password: { message: PASSWORD_MESSAGES.tooShort },
+    });
+  });
+
+  it('shows the password policy under the Password field: not the username, not a common one', async () => {
+    const values = { name: 'Mtro. Ricardo Salas', username: 'rsalas', change_password: true };
+    for (const [password, message] of [
+      ['rsalas', PASSWORD_MESSAGES.sameAsUsername],
+      ['clave-RSALAS-2026', PASSWORD_MESSAGES.containsUsername],
+      ['contraseña123', PASSWORD_MESSAGES.common],
+      ['1234567890', PASSWORD_MESSAGES.common],
+    ] as const) {
+      const result = await resolve(judge, { ...values, password });
+      expect(result.errors).toEqual({ password: { type: 'validate', message } });
+    }
+    const good = await resolve(judge, { ...values, password: 'sol de marzo en zapopan' });
+    expect(good.errors).toEqual({});
+    expect(good.values).toEqual({
+      name: 'Mtro. Ricardo Salas',
+      username: 'rsalas',
+      password: 'sol de marzo en zapopan',
+      types_users_id: 2,
     });
   });
 

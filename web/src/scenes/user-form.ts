@@ -6,7 +6,7 @@
 import {
   MESSAGES,
   USER_TYPES,
-  userUpdateSchema,
+  userFieldsSchema,
   type UserInput,
   type UserRow,
   type UserTypeId,
@@ -52,8 +52,9 @@ export function toUserInput(values: UserFormValues, type: UserTypeId): UserInput
   return input;
 }
 
-// The update rules without the id (the id travels apart); a password that is sent must not be empty.
-const userFieldsSchema = userUpdateSchema.omit({ id: true }).superRefine((user, ctx) => {
+// The shared update rules without the id (the id travels apart), password policy included (at least
+// 10 characters, not the username, not a common one); a password that is sent must not be empty.
+const userFormSchema = userFieldsSchema.superRefine((user, ctx) => {
   if (user.password !== undefined && !user.password) {
     ctx.addIssue({ code: 'custom', path: ['password'], message: MESSAGES.required });
   }
@@ -62,5 +63,5 @@ const userFieldsSchema = userUpdateSchema.omit({ id: true }).superRefine((user, 
 /** The modal's resolver for users of `type`: the shared rules on the body {@link toUserInput} builds. */
 export function userFormResolver(type: UserTypeId): Resolver<UserFormValues, unknown, UserInput> {
   return (values) =>
-    resolveParse<UserFormValues, UserInput>(userFieldsSchema.safeParse(toUserInput(values, type)));
+    resolveParse<UserFormValues, UserInput>(userFormSchema.safeParse(toUserInput(values, type)));
 }
