@@ -1,0 +1,125 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { LineTail, exitOf, onProcessExit, shortLogLine } from './processes.js';
+
+/**
+ * A real server process (`node --import tsx server/src/server.ts`, what `npm start` runs) that a test
+ * starts, kills and starts again on the same port.
+ */
+export interface ServerProcess {
+  readonly port: number;
+  /** `http://127.0.0.1:<port>`. */
+  readonly url: string;
+  /** True while the process runs. */
+  readonly alive: boolean;
+  /** How the last run ended (`exit code 1`, `signal SIGKILL`), or null while it runs. */
+  readonly exit: string | null;
+  /** Starts the process (again) with the same port and environment; resolves once `/api/health` answers 200. */
+  start(): Promise<void>;
+  /** Ends the process with `signal` (default SIGKILL: a crash) and waits for it. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Stops it gracefully (SIGTERM), with SIGKILL after `graceMs` (ms, default 5 000). Idempotent. */
+  stop(graceMs?: number): Promise<void>;
+  /**
+   * The last lines the process wrote (stdout and stderr, of every run, JSON log lines shortened and
+   * repeats counted), with the test's notes between them, for failure messages.
+   */
+  output(lines?: number): string;
+  /** Adds a timestamped line of the test's own to `output` (e.g. when a fault began). */
+  note(text: string): void;
+}
+
+/** Options of `startServerProcess`. */
+export interface ServerProcessOptions {
+  port: number;
+  /** Variables set on top of the test's environment (DATABASE_URL, REDIS_URL, JWT_SECRET...). */
+  env: Record<string, string>;
+  /** How long `start()` waits for health 200, in ms (default 60 000). */
+  readyTimeoutMs?: number;
+  /** Working folder (default: the test's, the repository root under Vitest). */
+  cwd?: string;
+}
+
+/** Starts a server process and waits until it is healthy. */
+export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
+  const { port } = options;
+  const url = `http://127.0.0.1:${port}`;
+  const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
+  const output = new LineTail(300, shortLogLine);
+  let child: ChildProcess | undefined;
+  const alive = () => Boolean(child && child.exitCode === null && child.signalCode === null);
+  const removeExitHook = onProcessExit(() => {
+    if (alive()) child!.kill('SIGKILL');
+  });
+
+  const start = async () => {
+    if (alive()) throw new Error(`el servidor en ${port} ya está corriendo`);
+    const run = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
+      cwd: options.cwd ?? process.cwd(),
+      env: { ...process.env, ...options.env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = run;
+    output.push(`[${new Date().toISOString()} proceso ${port} iniciado]\n`);
+    run.stdout!.on('data', (chunk) => output.push(chunk));
+    run.stderr!.on('data', (chunk) => output.push(chunk));
+    run.once('exit', (code, signal) =>
+      output.push(`[${new Date().toISOString()} proceso ${port} terminó: ${signal ?? `código ${code}`}]\n`),
+    );
+    const deadline = Date.now() + readyTimeoutMs;
+    for (;;) {
+      if (run.exitCode !== null || run.signalCode !== null) {
+        throw new Error(`el servidor en ${port} terminó al iniciar:\n${output.text(30)}`);
+      }
+      const status = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) })
+        .then((res) => res.status)
+        .catch(() => 0);
+      if (status === 200) return;
+      if (Date.now() > deadline) {
+        throw new Error(`el servidor en ${port} no estuvo sano en ${readyTimeoutMs} ms:\n${output.text(30)}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const kill = async (signal: NodeJS.Signals = 'SIGKILL') => {
+    const current = child;
+    if (!current || !alive()) return;
+    const exited = exitOf(current);
+    current.kill(signal);
+    await exited;
+  };
+
+  try {
+    await start();
+  } catch (err) {
+    await kill();
+    removeExitHook();
+    throw err;
+  }
+
+  return {
+    port,
+    url,
+    get alive() {
+      return alive();
+    },
+    get exit() {
+      if (!child || alive()) return null;
+      return child.signalCode ? `señal ${child.signalCode}` : `código ${child.exitCode}`;
+    },
+    start,
+    kill,
+    async stop(graceMs = 5_000) {
+      const current = child;
+      if (current && alive()) {
+        const exited = exitOf(current);
+        current.kill('SIGTERM');
+        const timer = setTimeout(() => current.kill('SIGKILL'), graceMs);
+        await exited;
+        clearTimeout(timer);
+      }
+      removeExitHook();
+    },
+    output: (lines = 60) => output.text(lines),
+    note: (text) => output.push(`[${new Date().toISOString()} ${text}]\n`),
+  };
+}
