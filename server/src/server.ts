@@ -1,3 +1,4 @@
+import closeWithGrace from 'close-with-grace';
 import { loadConfig } from './config.js';
 import { buildApp, WEB_DIST_DIR } from './app.js';
 import { DatabaseUnreachableError, openDatabase, safeUrl } from './db/database.js';
@@ -5,7 +6,7 @@ import { ensureFirstAdmin } from './db/first-admin.js';
 
 /**
  * Entry point of `npm start`: opens (creates, migrates) the database, creates the first
- * administrator when none exists, listens, and closes gracefully on SIGINT/SIGTERM.
+ * administrator when none exists, listens, and closes gracefully on SIGINT/SIGTERM (close-with-grace).
  */
 async function main(): Promise<void> {
   const config = loadConfig(process.env, { webDistDir: WEB_DIST_DIR });
@@ -32,16 +33,18 @@ async function main(): Promise<void> {
     },
   });
 
-  let closing = false;
-  const close = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info(`${signal}: cerrando`);
-    await app.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void close('SIGINT'));
-  process.on('SIGTERM', () => void close('SIGTERM'));
+  // SIGINT/SIGTERM (Ctrl+C, systemd, `docker restart`) close gracefully: pushes gathered so far leave,
+  // sockets are closed at the transport level so every screen reconnects by itself to the next
+  // process (see socket.ts), the database pool closes. A close that hangs (a frozen database) is cut
+  // after 10 s, and an uncaught error exits the same way rather than serving half-broken.
+  closeWithGrace(
+    { delay: 10_000, logger: { error: (m: string) => app.log.error(m) } },
+    async ({ signal, err }) => {
+      if (err) app.log.error({ err }, 'error no controlado: cerrando');
+      else app.log.info(`${signal}: cerrando`);
+      await app.close();
+    },
+  );
 
   await app.listen({ port: config.port, host: '0.0.0.0' });
   app.log.info(

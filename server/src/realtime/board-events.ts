@@ -243,6 +243,14 @@ export function emitBoardReset(io: BoardServer): void {
   publisherOf(io).reset();
 }
 
+/**
+ * Makes this process's own screens refetch their snapshot, without telling the other processes
+ * (the Redis link came back: what was relayed meanwhile is lost, and each process resets its own).
+ */
+export function resetLocalBoards(io: BoardServer): void {
+  publisherOf(io).reset(false);
+}
+
 /** Tells every open screen that `catalog` changed, so lists and selects of it refetch. */
 export function emitCatalogChanged(io: BoardServer, catalog: CatalogName): void {
   io.emit('catalog.changed', { catalog });

@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
 import { Server } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
-import { createClient } from 'redis';
 import {
   ALL_LEVELS_ROOM,
   LEVELS,
@@ -13,7 +12,8 @@ import {
   type ServerToClientEvents,
 } from '@concurso/shared';
 import { activeSessionType } from '../modules/auth/session.js';
-import { flushBoardEvents, startBoardEvents } from './board-events.js';
+import { flushBoardEvents, resetLocalBoards, startBoardEvents } from './board-events.js';
+import { openRedisLink, REDIS_STREAM_BLOCK_MS } from './redis-link.js';
 import { STAFF_ACCESS, type JwtClaims } from '../plugins/access.js';
 
 /** Data kept on each staff socket. */
@@ -66,26 +66,22 @@ export default fp<{ redisUrl?: string }>(
       cors: undefined,
     });
 
-    let redis: ReturnType<typeof createClient> | undefined;
-    if (redisUrl) {
-      // The client reconnects by itself (backoff up to 2 s); log only changes of state, not every retry.
-      redis = createClient({
-        url: redisUrl,
-        socket: { reconnectStrategy: (retries) => Math.min(retries * 100, 2_000) },
-      });
-      let healthy = true;
-      redis.on('error', (err) => {
-        if (healthy) app.log.error({ err }, 'redis unavailable; retrying');
-        healthy = false;
-      });
-      redis.on('ready', () => {
-        if (!healthy) app.log.info('redis available again');
-        healthy = true;
-      });
-      await redis.connect();
-      io.adapter(createAdapter(redis, { streamName: 'concurso:socket.io' }));
+    const redis = redisUrl
+      ? openRedisLink(redisUrl, app.log, {
+          // Rows relayed while Redis was away never reached the other processes' screens: every
+          // process makes its own screens refetch their snapshot when its link comes back.
+          onRecovered: () => resetLocalBoards(io),
+        })
+      : undefined;
+    if (redis) {
+      io.adapter(
+        createAdapter(redis.client, {
+          streamName: 'concurso:socket.io',
+          blockTimeInMs: REDIS_STREAM_BLOCK_MS,
+        }),
+      );
     }
-    app.decorate('redisState', () => (redis ? (redis.isReady ? 'ok' : 'down') : 'off'));
+    app.decorate('redisState', () => (redis ? (redis.isReady() ? 'ok' : 'down') : 'off'));
     startBoardEvents(io, Boolean(redis));
     app.decorate('forgetAgentKeys', () => {
       app.agentKeys.clear();
@@ -128,9 +124,11 @@ export default fp<{ redisUrl?: string }>(
     app.decorate('io', io);
     app.addHook('preClose', async () => {
       flushBoardEvents(io);
-      io.disconnectSockets(true);
+      // Not `disconnectSockets`: a server-side disconnect tells socket.io-client not to reconnect, and
+      // every screen would stay on "Sin conexión" after a restart. `io.close()` ends the transports
+      // instead, which clients treat as a dropped connection: they reconnect and refetch by themselves.
       await new Promise<void>((resolve) => io.close(() => resolve()));
-      if (redis) await redis.quit().catch(() => undefined);
+      if (redis) await redis.quit();
     });
   },
   { name: 'socket', dependencies: ['orm', 'guard'] },
