@@ -33,4 +33,9 @@ export class BoardPage {
     const dialog = this.page.getByRole('alertdialog', { name: '¿Desea cambiar el estatus del equipo?' });
     await dialog.getByRole('button', { name: 'Sí' }).click();
   }
+
+  /** Presses the shared header's 'Cerrar Sesión'. */
+  async signOut(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Cerrar Sesión' }).click();
+  }
 }

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /** Page model of the login screen `/` (SPEC.md section 2). */
 export class LoginPage {
@@ -21,5 +21,10 @@ export class LoginPage {
   /** The open error dialog's text. */
   errorDialog() {
     return this.page.getByRole('alertdialog');
+  }
+
+  /** The notice of a session that ended elsewhere: 'Su sesión terminó. Inicie sesión de nuevo.'. */
+  sessionEndedNotice(): Locator {
+    return this.page.getByTestId('session-ended');
   }
 }

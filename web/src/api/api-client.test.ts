@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '@concurso/shared';
-import { apiRequest } from './api-client';
+import { useSessionStore } from '../stores/session-store';
+import { apiBlob, apiRequest } from './api-client';
 import { ApiRequestError, describeError } from './api-error';
+import { login, logout } from './auth-api';
+import { onSessionEnd } from './session-end';
 
 /** A minimal localStorage for Node, where the client reads the token. */
 function stubStorage(initial: Record<string, string>): void {
@@ -27,7 +30,23 @@ const json = (status: number, body: unknown) =>
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  useSessionStore.setState({ user: null, ended: false });
 });
+
+const JUDGE = { id: 2, name: 'Juez Uno', username: 'juez_uno', types_users_id: 2, bool: true };
+const unauthorized = () => json(401, { success: false, message: MESSAGES.unauthorized });
+
+/** Records session ends while `run` runs. */
+async function sessionEndsDuring(run: () => Promise<unknown>): Promise<string[]> {
+  const causes: string[] = [];
+  const off = onSessionEnd((cause) => causes.push(cause));
+  try {
+    await run().catch(() => undefined);
+  } finally {
+    off();
+  }
+  return causes;
+}
 
 describe('apiRequest', () => {
   it('sends the XMLHttpRequest marker, the bearer token and a JSON body', async () => {
@@ -96,5 +115,56 @@ describe('apiRequest', () => {
     expect(error.kind).toBe('network');
     expect(error.status).toBe(0);
     expect(describeError(error)).toBe(MESSAGES.connectionError);
+  });
+});
+
+describe('a 401 answer (issue 10)', () => {
+  it('ends the session of the token it was sent with, and still rejects for the caller', async () => {
+    stubStorage({ token: 'abc.def' });
+    stubFetch(unauthorized());
+    let error: unknown;
+    const causes = await sessionEndsDuring(async () => {
+      error = await apiRequest('/api/descalificarTeam/3').catch((e: unknown) => e);
+    });
+    expect(causes).toEqual(['unauthorized']);
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(useSessionStore.getState().ended).toBe(true);
+    expect((error as ApiRequestError).status).toBe(401);
+  });
+
+  it('ends a signed-in tab whose token another tab removed at its logout', async () => {
+    stubStorage({});
+    useSessionStore.getState().setUser(JUDGE);
+    stubFetch(unauthorized());
+    expect(await sessionEndsDuring(() => apiRequest('/api/descalificarTeam/3'))).toEqual(['unauthorized']);
+    expect(useSessionStore.getState()).toMatchObject({ user: null, ended: true });
+  });
+
+  it("does not for the login's own 401 (wrong password) nor for logout", async () => {
+    stubStorage({ token: 'old.token' });
+    useSessionStore.getState().setUser(JUDGE);
+    stubFetch(json(401, { success: false, message: MESSAGES.loginInvalid }));
+    expect(await sessionEndsDuring(() => login({ username: 'juez_uno', password: 'x' }))).toEqual([]);
+    stubFetch(unauthorized());
+    expect(await sessionEndsDuring(() => logout())).toEqual([]);
+    expect(localStorage.getItem('token')).toBe('old.token');
+    expect(useSessionStore.getState().ended).toBe(false);
+  });
+
+  it('does not for other statuses, nor without a session', async () => {
+    stubStorage({ token: 'abc.def' });
+    stubFetch(json(403, { success: false, message: 'No autorizado' }));
+    expect(
+      await sessionEndsDuring(() => apiRequest('/api/createUser', { method: 'POST', body: {} })),
+    ).toEqual([]);
+    stubStorage({});
+    stubFetch(unauthorized());
+    expect(await sessionEndsDuring(() => apiRequest('/api/teamAttempts'))).toEqual([]);
+  });
+
+  it('ends the session for a file download too', async () => {
+    stubStorage({ token: 'abc.def' });
+    stubFetch(unauthorized());
+    expect(await sessionEndsDuring(() => apiBlob('/api/exercisePdf/1'))).toEqual(['unauthorized']);
   });
 });

@@ -1,4 +1,5 @@
 import { ApiRequestError } from './api-error';
+import { reportUnauthorized } from './session-end';
 import { getToken } from './token-storage';
 
 /** Options of one API call. A `FormData` body is sent as multipart; any other body as JSON. */
@@ -6,30 +7,37 @@ export interface ApiRequestOptions {
   method?: 'GET' | 'POST';
   body?: unknown;
   signal?: AbortSignal;
+  /**
+   * True for the calls of signing in and out (login, the login's own session check, logout): their 401
+   * is about the credentials, so it does not end the session with 'Su sesión terminó'.
+   */
+  keepSessionOn401?: boolean;
+}
+
+/**
+ * The headers of every API call (SPEC.md section 7): the `X-Requested-With: XMLHttpRequest` marker and,
+ * with a token (the stored one by default), `Authorization: Bearer <token>`. Shared by fetch calls and
+ * the upload's XHR.
+ */
+export function apiHeaders(accept = 'application/json', token = getToken()): Record<string, string> {
+  const headers: Record<string, string> = {
+    Accept: accept,
+    'X-Requested-With': 'XMLHttpRequest',
+  };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  return headers;
 }
 
 /**
  * Calls the API on the page's own origin (SPEC.md section 7): every request carries the
  * `X-Requested-With: XMLHttpRequest` marker and, once a token is stored, `Authorization: Bearer <token>`.
  * Resolves with the parsed JSON answer for statuses 200..299; rejects with an {@link ApiRequestError}
- * otherwise. An aborted call rejects with the browser's own `AbortError`, untouched.
+ * otherwise. A 401 first ends the tab's session (`session-end.ts`) unless `keepSessionOn401`. An aborted
+ * call rejects with the browser's own `AbortError`, untouched.
  */
-/**
- * The headers of every API call (SPEC.md section 7): the `X-Requested-With: XMLHttpRequest` marker and,
- * once a token is stored, `Authorization: Bearer <token>`. Shared by fetch calls and the upload's XHR.
- */
-export function apiHeaders(accept = 'application/json'): Record<string, string> {
-  const headers: Record<string, string> = {
-    Accept: accept,
-    'X-Requested-With': 'XMLHttpRequest',
-  };
-  const token = getToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
-  return headers;
-}
-
 export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
-  const headers = apiHeaders();
+  const sentToken = getToken();
+  const headers = apiHeaders('application/json', sentToken);
 
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
@@ -56,22 +64,29 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions = {
   }
 
   const payload = parseJson(await response.text().catch(() => ''));
+  if (response.status === 401 && !options.keepSessionOn401) reportUnauthorized(sentToken);
   if (!response.ok) throw httpError(response.status, payload);
   return payload as T;
 }
 
 /**
  * `GET path` for a file (a PDF): resolves with its bytes as a Blob for statuses 200..299; rejects with
- * an {@link ApiRequestError} carrying the server's JSON message otherwise.
+ * an {@link ApiRequestError} carrying the server's JSON message otherwise (a 401 ends the session first).
  */
 export async function apiBlob(path: string, signal?: AbortSignal): Promise<Blob> {
+  const sentToken = getToken();
   let response: Response;
   try {
-    response = await fetch(path, { headers: apiHeaders('*/*'), signal, credentials: 'same-origin' });
+    response = await fetch(path, {
+      headers: apiHeaders('*/*', sentToken),
+      signal,
+      credentials: 'same-origin',
+    });
   } catch (cause) {
     if (signal?.aborted) throw cause;
     throw new ApiRequestError({ kind: 'network', status: 0, cause });
   }
+  if (response.status === 401) reportUnauthorized(sentToken);
   if (!response.ok) throw httpError(response.status, parseJson(await response.text().catch(() => '')));
   return response.blob();
 }

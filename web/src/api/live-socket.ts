@@ -1,10 +1,17 @@
+import { EVENTS, type SessionEndedPayload } from '@concurso/shared';
 import { openBoardSocket, type BoardSocket } from './board-socket';
+import { afterConnectError, afterDisconnect, retryDelayMs } from './live-socket-policy';
+import { endSession, onSessionEnd } from './session-end';
 
 /**
  * The tab's one push-channel socket (DESIGN.md section 6), shared by the live board and the catalogue
  * screens. Each user holds a lease; the socket closes a moment after the last lease is released, so
  * moving between screens (or React's StrictMode double effects) reuses the connection instead of
  * reconnecting.
+ *
+ * The socket also watches its own session (issue 10): `session.ended`, or a reconnect refused as
+ * 'unauthorized', ends the tab's session (`session-end.ts`); any other disconnect or refusal by the
+ * server is retried (`live-socket-policy.ts`), so a restarted server never leaves a screen offline.
  */
 export type LiveSocket = BoardSocket;
 
@@ -23,15 +30,75 @@ interface Shared {
   token: string;
   holders: number;
   closeTimer: ReturnType<typeof setTimeout> | null;
+  /** The pending reconnection of a socket the server disconnected or refused; null when none. */
+  retryTimer: ReturnType<typeof setTimeout> | null;
+  /** Retries since the last successful connect (for the backoff). */
+  retries: number;
+  /** Removes this module's own listeners from the socket. */
+  unwatch: () => void;
 }
 
 let shared: Shared | null = null;
 
 function close(): void {
   if (!shared) return;
-  if (shared.closeTimer) clearTimeout(shared.closeTimer);
-  shared.socket.disconnect();
+  const closing = shared;
   shared = null;
+  if (closing.closeTimer) clearTimeout(closing.closeTimer);
+  if (closing.retryTimer) clearTimeout(closing.retryTimer);
+  closing.unwatch();
+  closing.socket.disconnect();
+}
+
+// An ended session's token is revoked: its socket must not linger or retry.
+onSessionEnd(() => close());
+
+/** Connects `entry`'s inactive socket again after the backoff, unless it was closed meanwhile. */
+function scheduleRetry(entry: Shared): void {
+  if (entry.retryTimer) return;
+  entry.retryTimer = setTimeout(() => {
+    entry.retryTimer = null;
+    if (shared !== entry || entry.socket.active) return;
+    entry.retries += 1;
+    entry.socket.connect();
+  }, retryDelayMs(entry.retries));
+}
+
+function open(token: string): Shared {
+  const socket = openBoardSocket(token);
+  const onSessionEnded = (payload: SessionEndedPayload) => {
+    if (shared?.socket === socket) endSession(payload?.reason ?? 'unauthorized', token);
+  };
+  const onDisconnect = (reason: string) => {
+    if (shared?.socket === socket && afterDisconnect(reason) === 'retry') scheduleRetry(shared);
+  };
+  const onConnectError = (error: Error) => {
+    if (shared?.socket !== socket) return;
+    const outcome = afterConnectError(error.message, socket.active);
+    if (outcome === 'session-ended') endSession('unauthorized', token);
+    else if (outcome === 'retry') scheduleRetry(shared);
+  };
+  const onConnect = () => {
+    if (shared?.socket === socket) shared.retries = 0;
+  };
+  socket.on(EVENTS.sessionEnded, onSessionEnded);
+  socket.on('disconnect', onDisconnect);
+  socket.on('connect_error', onConnectError);
+  socket.on('connect', onConnect);
+  return {
+    socket,
+    token,
+    holders: 0,
+    closeTimer: null,
+    retryTimer: null,
+    retries: 0,
+    unwatch: () => {
+      socket.off(EVENTS.sessionEnded, onSessionEnded);
+      socket.off('disconnect', onDisconnect);
+      socket.off('connect_error', onConnectError);
+      socket.off('connect', onConnect);
+    },
+  };
 }
 
 /**
@@ -39,10 +106,11 @@ function close(): void {
  * open one belongs to another session).
  */
 export function acquireLiveSocket(token: string): LiveSocketLease {
-  // A socket of another session, or one the server refused for good (`active` false), is not reused.
-  if (shared && (shared.token !== token || !shared.socket.active)) close();
-  if (!shared) shared = { socket: openBoardSocket(token), token, holders: 0, closeTimer: null };
+  if (shared && shared.token !== token) close();
+  shared ??= open(token);
   const mine = shared;
+  // Inactive with no retry pending: connect the same socket again (other screens' listeners stay on it).
+  if (!mine.socket.active && !mine.retryTimer) mine.socket.connect();
   if (mine.closeTimer) {
     clearTimeout(mine.closeTimer);
     mine.closeTimer = null;

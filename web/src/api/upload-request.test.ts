@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiRequestError } from './api-error';
+import { onSessionEnd } from './session-end';
 import { isAbortError, uploadPercent, uploadRequest, type UploadXhr } from './upload-request';
 
 /** A fake XMLHttpRequest the test drives: it records what was sent and plays the server. */
@@ -95,6 +96,25 @@ describe('uploadRequest', () => {
       status: 413,
       serverMessage: 'El archivo supera el límite de 20 MB.',
     });
+  });
+
+  it('ends the session on a 401 before rejecting (issue 10)', async () => {
+    const storage = new Map([['token', 'jwt-123']]);
+    vi.stubGlobal('localStorage', {
+      getItem: (key: string) => storage.get(key) ?? null,
+      removeItem: (key: string) => void storage.delete(key),
+    });
+    const ended = vi.fn();
+    const off = onSessionEnd(ended);
+    try {
+      const { xhr, promise } = start();
+      xhr.answer(401, { success: false, message: 'Sesión no válida o expirada. Inicie sesión de nuevo.' });
+      await expect(promise).rejects.toMatchObject({ status: 401 });
+      expect(ended).toHaveBeenCalledWith('unauthorized');
+      expect(storage.has('token')).toBe(false);
+    } finally {
+      off();
+    }
   });
 
   it('rejects without an answer as a network error', async () => {

@@ -1,5 +1,7 @@
 import { ApiRequestError } from './api-error';
 import { apiHeaders, httpError, parseJson } from './api-client';
+import { reportUnauthorized } from './session-end';
+import { getToken } from './token-storage';
 
 /** A browser upload progress event (`XMLHttpRequest.upload.onprogress`). */
 export interface UploadProgressEvent {
@@ -52,7 +54,7 @@ export function isAbortError(error: unknown): boolean {
  * `POST path` with a multipart body through XMLHttpRequest, because fetch reports no upload progress.
  * Sends the same headers as every API call; resolves with the parsed JSON answer for 200..299 and
  * rejects like `apiRequest` otherwise (an {@link ApiRequestError} with the server's message, or
- * `network` without an answer), or with an `AbortError` when `signal` aborts.
+ * `network` without an answer; a 401 ends the session first), or with an `AbortError` when `signal` aborts.
  */
 export function uploadRequest<T>(path: string, body: FormData, options: UploadOptions = {}): Promise<T> {
   const { onProgress, signal } = options;
@@ -65,13 +67,17 @@ export function uploadRequest<T>(path: string, body: FormData, options: UploadOp
     const onAbortSignal = () => xhr.abort();
     const finish = () => signal?.removeEventListener('abort', onAbortSignal);
 
+    const sentToken = getToken();
     xhr.open('POST', path);
     // The browser writes the multipart Content-Type with its boundary itself.
-    for (const [name, value] of Object.entries(apiHeaders())) xhr.setRequestHeader(name, value);
+    for (const [name, value] of Object.entries(apiHeaders('application/json', sentToken))) {
+      xhr.setRequestHeader(name, value);
+    }
     xhr.upload.onprogress = (event) => onProgress?.(uploadPercent(event));
     xhr.onload = () => {
       finish();
       const payload = parseJson(xhr.responseText);
+      if (xhr.status === 401) reportUnauthorized(sentToken);
       if (xhr.status >= 200 && xhr.status < 300) resolve(payload as T);
       else reject(httpError(xhr.status, payload));
     };

@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { fetchMe } from '../api/auth-api';
 import { isApiRequestError } from '../api/api-error';
+import { onSessionEnd } from '../api/session-end';
 import { clearToken, getToken } from '../api/token-storage';
 import { JUDGE_HOME_PATH, LOGIN_PATH, isAdminOnlyPath, isJudge } from '../app-routes';
 import { useSessionStore } from '../stores/session-store';
@@ -12,7 +13,9 @@ import { FullPageSpinner } from './full-page-spinner';
  * - no token: any path but / goes to /;
  * - token: `POST /api/auth/me` with it; `bool` false (path not /) goes to /; a failed call is logged
  *   and goes to /; otherwise navigation continues.
- * Plus DESIGN.md section 5: a judge opening an admin-only path goes to /homeJuez.
+ * Plus DESIGN.md section 5: a judge opening an admin-only path goes to /homeJuez; and issue 10: a
+ * session that ends while a screen is open (`api/session-end.ts`) goes to /, where the login screen
+ * says 'Su sesión terminó. Inicie sesión de nuevo.'.
  * The first check of a session blocks the screen; later ones run while the screen stays visible.
  */
 export function RouteGuard({ children }: { children: ReactNode }) {
@@ -22,6 +25,8 @@ export function RouteGuard({ children }: { children: ReactNode }) {
   const path = location.pathname;
   const navigationKey = location.key;
   const token = getToken();
+
+  useEffect(() => onSessionEnd(() => navigate(LOGIN_PATH, { replace: true })), [navigate]);
 
   useEffect(() => {
     const session = useSessionStore.getState();

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Card, Center, Field, Heading, Input, Stack, Text, chakra } from '@chakra-ui/react';
+import { Alert, Button, Card, Center, Field, Heading, Input, Stack, Text, chakra } from '@chakra-ui/react';
 import { useNavigate } from 'react-router-dom';
 import { MESSAGES } from '@concurso/shared';
 import { fetchMe, login } from '../api/auth-api';
@@ -13,10 +13,12 @@ type FieldErrors = LoginErrorView['fieldErrors'];
 
 /**
  * Login (/): username and password, 'Iniciar Sesión'. On success the token is stored, the user is
- * fetched and routed by type (SPEC.md section 4): 2 to /homeJuez, anything else to /home.
+ * fetched and routed by type (SPEC.md section 4): 2 to /homeJuez, anything else to /home. After a
+ * session ended elsewhere it says so ('Su sesión terminó. Inicie sesión de nuevo.') until the next login.
  */
 export function LoginScene() {
   const navigate = useNavigate();
+  const sessionEnded = useSessionStore((state) => state.ended);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
@@ -37,7 +39,7 @@ export function LoginScene() {
     try {
       const answer = await login({ username: username.trim(), password });
       setToken(answer.access_token);
-      const me = await fetchMe();
+      const me = await fetchMe(undefined, { signingIn: true });
       useSessionStore.getState().setUser(me);
       navigate(homePathFor(me.types_users_id), { replace: true });
     } catch (error) {
@@ -65,6 +67,12 @@ export function LoginScene() {
           </Text>
         </Card.Header>
         <Card.Body>
+          {sessionEnded ? (
+            <Alert.Root status="warning" mb="4" data-testid="session-ended">
+              <Alert.Indicator />
+              <Alert.Title>{MESSAGES.sessionEnded}</Alert.Title>
+            </Alert.Root>
+          ) : null}
           <chakra.form onSubmit={(event) => void handleSubmit(event)} noValidate>
             <Stack gap="4">
               <Field.Root invalid={Boolean(fieldErrors.username)}>

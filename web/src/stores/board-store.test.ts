@@ -12,6 +12,9 @@ class FakeSocket {
   disconnect = vi.fn(() => {
     this.active = false;
   });
+  connect = vi.fn(() => {
+    this.active = true;
+  });
   on(event: string, handler: Handler) {
     if (!this.handlers.has(event)) this.handlers.set(event, new Set());
     this.handlers.get(event)?.add(handler);
@@ -52,6 +55,10 @@ vi.mock('../api/board-api', () => ({
 
 const { useBoardStore } = await import('./board-store');
 const { LIVE_SOCKET_LINGER_MS, closeLiveSocket } = await import('../api/live-socket');
+const { useSessionStore } = await import('./session-store');
+
+/** The board's own events: none may stay attached after `stop`. */
+const BOARD_EVENTS = ['team.updated', 'teams.updated', 'team.removed', 'board.reset'];
 
 function team(id: number, version: number, extra: Partial<BoardTeam> = {}): BoardTeam {
   return {
@@ -73,12 +80,18 @@ function answer(basico: BoardTeam[], contest: TeamAttempts['contest'] = null): T
 /** Lets awaited promises inside the store settle. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+let storage: Map<string, string>;
+
 beforeEach(() => {
   sockets.length = 0;
   fetches.length = 0;
-  const storage = new Map([['token', 'jwt']]);
-  vi.stubGlobal('localStorage', { getItem: (key: string) => storage.get(key) ?? null });
+  storage = new Map([['token', 'jwt']]);
+  vi.stubGlobal('localStorage', {
+    getItem: (key: string) => storage.get(key) ?? null,
+    removeItem: (key: string) => void storage.delete(key),
+  });
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  useSessionStore.setState({ user: null, ended: false });
 });
 
 afterEach(() => {
@@ -166,15 +179,76 @@ describe('board store', () => {
     expect(fetches).toHaveLength(2);
   });
 
-  it('shows "sin conexión" when the server refuses the handshake, "reconectando" while retrying', () => {
+  it('shows "reconectando" while retrying, a refused handshake included, and connects again by itself', () => {
+    vi.useFakeTimers();
+    try {
+      useBoardStore.getState().start();
+      const socket = sockets[0];
+      if (!socket) throw new Error('no socket');
+      socket.fire('connect_error', new Error('xhr poll error'));
+      expect(useBoardStore.getState().connection).toBe('reconectando');
+      // The server could not check the session (its database was down): not an ended session.
+      socket.active = false;
+      socket.fire('connect_error', new Error('unavailable'));
+      expect(useBoardStore.getState().connection).toBe('reconectando');
+      vi.advanceTimersByTime(1_000);
+      expect(socket.connect).toHaveBeenCalledTimes(1);
+      expect(useSessionStore.getState().ended).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('reconnects after a server disconnect without session.ended (a server closing on restart)', async () => {
+    vi.useFakeTimers();
+    try {
+      useBoardStore.getState().start();
+      const socket = sockets[0];
+      if (!socket) throw new Error('no socket');
+      socket.fire('connect');
+      socket.active = false;
+      socket.fire('disconnect', 'io server disconnect');
+      expect(useBoardStore.getState().connection).toBe('reconectando');
+      vi.advanceTimersByTime(1_000);
+      expect(socket.connect).toHaveBeenCalledTimes(1);
+      // The same socket connects again: the board refetches its snapshot.
+      socket.connected = true;
+      socket.fire('connect');
+      expect(useBoardStore.getState().connection).toBe('conectado');
+      expect(fetches).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it.each([
+    ['session.ended', (socket: FakeSocket) => socket.fire('session.ended', { reason: 'logout' })],
+    [
+      'a reconnect refused as unauthorized',
+      (socket: FakeSocket) => {
+        socket.active = false;
+        socket.fire('connect_error', new Error('unauthorized'));
+      },
+    ],
+  ])('ends the session on %s: empty board, socket closed, token gone, login notice', async (_, end) => {
+    useSessionStore.setState({
+      user: { id: 2, name: 'Juez', username: 'juez', types_users_id: 2, bool: true },
+    });
     useBoardStore.getState().start();
+    fetches[0]?.resolve(answer([team(1, 1)]));
+    await settle();
     const socket = sockets[0];
     if (!socket) throw new Error('no socket');
-    socket.fire('connect_error', new Error('xhr poll error'));
-    expect(useBoardStore.getState().connection).toBe('reconectando');
-    socket.active = false;
-    socket.fire('connect_error', new Error('Sesión no válida'));
+
+    end(socket);
+
+    expect(socket.disconnect).toHaveBeenCalled();
+    expect(useBoardStore.getState().teams).toEqual({});
     expect(useBoardStore.getState().connection).toBe('sin conexión');
+    expect(storage.has('token')).toBe(false);
+    expect(useSessionStore.getState()).toMatchObject({ user: null, ended: true });
+    // No retry of a socket whose session ended.
+    expect(socket.connect).not.toHaveBeenCalled();
   });
 
   it('keeps the board and reports the error when the snapshot fails', async () => {
@@ -200,7 +274,7 @@ describe('board store', () => {
     try {
       useBoardStore.getState().stop();
       // The board's listeners go at once; the shared socket closes after the linger (no other user).
-      expect(socket?.listenerCount()).toBe(0);
+      for (const event of BOARD_EVENTS) expect(socket?.handlers.get(event)?.size ?? 0).toBe(0);
       expect(socket?.disconnect).not.toHaveBeenCalled();
       vi.advanceTimersByTime(LIVE_SOCKET_LINGER_MS);
       expect(socket?.disconnect).toHaveBeenCalled();

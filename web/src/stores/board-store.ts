@@ -9,9 +9,11 @@ import { EVENTS, type BoardTeam, type TeamRemovedPayload } from '@concurso/share
 import { fetchTeamAttempts } from '../api/board-api';
 import { describeError } from '../api/api-error';
 import { acquireLiveSocket, type LiveSocketLease } from '../api/live-socket';
+import { afterConnectError, afterDisconnect } from '../api/live-socket-policy';
+import { onSessionEnd } from '../api/session-end';
 import { getToken } from '../api/token-storage';
 import { EMPTY_BOARD, applyBoardEvents, applySnapshot, type BoardData, type BoardEvent } from './board-state';
-import type { ConnectionState } from './connection-state';
+import { connectionAfter, type ConnectionState } from './connection-state';
 
 /** State and actions of the board store. */
 export interface BoardStore extends BoardData {
@@ -22,7 +24,7 @@ export interface BoardStore extends BoardData {
   error: string | null;
   /** Opens the socket and loads the snapshot (the board screen mounts). */
   start: () => void;
-  /** Releases the socket and empties the board (the board screen unmounts, logout). */
+  /** Releases the socket and empties the board (the board screen unmounts, logout, an ended session). */
   stop: () => void;
   /** Fetches the snapshot again and replaces the board with it. */
   refresh: () => Promise<void>;
@@ -89,15 +91,12 @@ export const useBoardStore = create<BoardStore>()((set, get) => {
       set({ connection: 'conectado' });
       void refresh();
     };
-    const onDisconnect = (reason: string) => {
-      // Only a deliberate close (ours or the server's) stops the automatic reconnection.
-      const gone = reason === 'io client disconnect' || reason === 'io server disconnect';
-      set({ connection: gone ? 'sin conexión' : 'reconectando' });
-    };
+    // Only our own close, or an ended session, is final; the shared socket reconnects after anything
+    // else, a server restart included (live-socket-policy.ts).
+    const onDisconnect = (reason: string) => set({ connection: connectionAfter(afterDisconnect(reason)) });
     const onConnectError = (error: Error) => {
-      // `active` false: the server refused the handshake (bad or revoked token); no retry follows.
       if (!current.active) console.error('Conexión en vivo rechazada', error.message);
-      set({ connection: current.active ? 'reconectando' : 'sin conexión' });
+      set({ connection: connectionAfter(afterConnectError(error.message, current.active)) });
     };
     const onTeamUpdated = (team: BoardTeam) => receive({ type: 'updated', team });
     // One frame with several rows: one store update, one render.
@@ -142,3 +141,6 @@ export const useBoardStore = create<BoardStore>()((set, get) => {
     applyTeam: (team) => receive({ type: 'updated', team }),
   };
 });
+
+// An ended session's board is not shown any more (the screen is leaving for the login page).
+onSessionEnd(() => useBoardStore.getState().stop());

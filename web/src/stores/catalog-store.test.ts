@@ -53,6 +53,7 @@ vi.mock('../api/catalog-api', async (importOriginal) => ({
 const { useCatalogStore } = await import('./catalog-store');
 const { closeLiveSocket } = await import('../api/live-socket');
 const { ApiRequestError } = await import('../api/api-error');
+const { endSession } = await import('../api/session-end');
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 const ok = (data: unknown[]): ListAnswer<unknown> => ({ success: true, data, message: '' });
@@ -194,6 +195,23 @@ describe('catalogue store', () => {
       id: 2,
       status: 'Descalificado',
     });
+    stop();
+  });
+
+  it('forgets its lists, drops late answers and closes the socket when the session ends', async () => {
+    vi.stubGlobal('localStorage', { getItem: () => 'jwt', removeItem: () => undefined });
+    const stop = useCatalogStore.getState().subscribe('schools');
+    callsFor('schools')[0]?.resolve(ok([{ id: 1, name: 'CUCEI' }]));
+    await settle();
+    void useCatalogStore.getState().reload('schools');
+
+    endSession('deleted', 'jwt');
+    expect(sockets[0]?.disconnect).toHaveBeenCalled();
+    expect(useCatalogStore.getState().lists.schools).toEqual({ rows: [], loaded: false });
+    // The load that was on its way fails with the 401: no dialog for it.
+    callsFor('schools')[1]?.reject(new ApiRequestError({ kind: 'http', status: 401 }));
+    await settle();
+    expect(useCatalogStore.getState().loadError).toBeNull();
     stop();
   });
 });

@@ -16,6 +16,7 @@ import {
 } from '@concurso/shared';
 import { fetchCatalog, LIST_CATALOGS, type CatalogRows, type ListCatalog } from '../api/catalog-api';
 import { acquireLiveSocket, type LiveSocketLease } from '../api/live-socket';
+import { onSessionEnd } from '../api/session-end';
 import { getToken } from '../api/token-storage';
 import {
   ListWarning,
@@ -198,3 +199,6 @@ export const useCatalogStore = create<CatalogStore>()((set) => {
     },
   };
 });
+
+// An ended session's lists are forgotten, and answers still on their way are dropped.
+onSessionEnd(() => useCatalogStore.getState().reset());

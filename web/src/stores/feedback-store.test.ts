@@ -1,5 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { endSession } from '../api/session-end';
 import { useFeedbackStore } from './feedback-store';
+import { useSessionStore } from './session-store';
+
+afterEach(() => {
+  useSessionStore.setState({ user: null, ended: false });
+  vi.unstubAllGlobals();
+});
 
 describe('feedback store', () => {
   it('answers a question through its promise', async () => {
@@ -68,5 +75,25 @@ describe('feedback store', () => {
       progress.report(null);
       expect(useFeedbackStore.getState().transfer?.percent).toBeNull();
     });
+  });
+
+  it('drops its question and message when the session ends, and shows none until the next sign-in', async () => {
+    vi.stubGlobal('localStorage', { getItem: () => null, removeItem: () => undefined });
+    const question = useFeedbackStore.getState().ask({ title: '¿Eliminar?', confirmLabel: 'Sí, eliminar' });
+    useFeedbackStore.getState().showMessage({ title: 'Info', message: 'Antes' });
+
+    endSession('logout', null);
+    await expect(question).resolves.toBe(false);
+    expect(useFeedbackStore.getState()).toMatchObject({ questionOpen: false, messageOpen: false });
+
+    // The flow whose call ended the session fails afterwards: its error is not kept for later.
+    useFeedbackStore.getState().showMessage({ title: 'Error', message: 'Ocurrió un problema' });
+    expect(useFeedbackStore.getState().messageOpen).toBe(false);
+
+    useSessionStore
+      .getState()
+      .setUser({ id: 1, name: 'Ana', username: 'ana', types_users_id: 1, bool: true });
+    useFeedbackStore.getState().showMessage({ title: 'Info', message: 'Después' });
+    expect(useFeedbackStore.getState().messageOpen).toBe(true);
   });
 });

@@ -6,6 +6,8 @@
  */
 import { create } from 'zustand';
 import { MESSAGES } from '@concurso/shared';
+import { onSessionEnd } from '../api/session-end';
+import { useSessionStore } from './session-store';
 
 /** A message dialog: title, text and its only button ('Listo!' by default). */
 export interface MessageView {
@@ -47,6 +49,7 @@ export interface FeedbackStore {
   busy: number;
   /** The progress a running task reported (an upload); null for a plain request. */
   transfer: TransferView | null;
+  /** Opens a message; ignored between an ended session and the next sign-in (issue 10). */
   showMessage: (view: MessageView) => void;
   closeMessage: () => void;
   /** Asks and resolves true for the confirm button, false for cancel, Escape or an outside click. */
@@ -68,7 +71,12 @@ export const useFeedbackStore = create<FeedbackStore>()((set) => ({
   questionOpen: false,
   busy: 0,
   transfer: null,
-  showMessage: (view) => set({ message: view, messageOpen: true }),
+  showMessage: (view) => {
+    // A flow failing because the session ended would otherwise leave its error for the next session's
+    // first catalogue screen; the login screen already says why.
+    if (useSessionStore.getState().ended) return;
+    set({ message: view, messageOpen: true });
+  },
   closeMessage: () => set({ messageOpen: false }),
   ask: (view) => {
     // A question still open is answered "no": only one at a time.
@@ -106,6 +114,12 @@ export const useFeedbackStore = create<FeedbackStore>()((set) => ({
     }
   },
 }));
+
+// An ended session's open message and question are dropped (a question answers "no").
+onSessionEnd(() => {
+  useFeedbackStore.getState().answer(false);
+  useFeedbackStore.getState().closeMessage();
+});
 
 /** The invalid-submit warning of SPEC.md section 5: 'Información' / 'Por favor llene…' / 'Listo!'. */
 export const INVALID_FORM_MESSAGE: MessageView = {

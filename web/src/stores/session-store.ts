@@ -6,12 +6,23 @@ import type { MeResponse } from '@concurso/shared';
 export interface SessionStore {
   /** Null until the session was checked (and after logout). */
   user: MeResponse | null;
+  /**
+   * True from a session ended without the user asking (see `api/session-end.ts`) until the next
+   * sign-in: the login screen shows 'Su sesión terminó. Inicie sesión de nuevo.'.
+   */
+  ended: boolean;
+  /** A checked session: its user; any earlier end is over. */
   setUser: (user: MeResponse) => void;
+  /** No user (logout, or the guard found no session); keeps `ended` as it is. */
   clear: () => void;
+  /** The session ended elsewhere: no user, and the login screen says so. */
+  end: () => void;
 }
 
 export const useSessionStore = create<SessionStore>()((set) => ({
   user: null,
-  setUser: (user) => set({ user }),
+  ended: false,
+  setUser: (user) => set({ user, ended: false }),
   clear: () => set({ user: null }),
+  end: () => set({ user: null, ended: true }),
 }));

@@ -1,0 +1,134 @@
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import type { SessionEndListener } from './session-end';
+
+type Handler = (...args: unknown[]) => void;
+
+/** A fake socket.io-client socket: records handlers so the test can play the server. */
+class FakeSocket {
+  active = true;
+  handlers = new Map<string, Set<Handler>>();
+  disconnect = vi.fn(() => {
+    this.active = false;
+  });
+  connect = vi.fn(() => {
+    this.active = true;
+  });
+  on(event: string, handler: Handler) {
+    if (!this.handlers.has(event)) this.handlers.set(event, new Set());
+    this.handlers.get(event)?.add(handler);
+    return this;
+  }
+  off(event: string, handler: Handler) {
+    this.handlers.get(event)?.delete(handler);
+    return this;
+  }
+  fire(event: string, ...args: unknown[]) {
+    for (const handler of this.handlers.get(event) ?? []) handler(...args);
+  }
+  /** The server refuses the handshake (socket.io-client turns the socket inactive). */
+  refuse(message: string) {
+    this.active = false;
+    this.fire('connect_error', new Error(message));
+  }
+}
+
+const sockets: FakeSocket[] = [];
+vi.mock('./board-socket', () => ({
+  openBoardSocket: vi.fn(() => {
+    const socket = new FakeSocket();
+    sockets.push(socket);
+    return socket;
+  }),
+}));
+
+const { acquireLiveSocket, closeLiveSocket } = await import('./live-socket');
+const { onSessionEnd } = await import('./session-end');
+
+let ended: Mock<SessionEndListener>;
+let offEnded: () => void;
+
+beforeEach(() => {
+  sockets.length = 0;
+  vi.useFakeTimers();
+  vi.stubGlobal('localStorage', { getItem: () => 'jwt', removeItem: () => undefined });
+  ended = vi.fn<SessionEndListener>();
+  offEnded = onSessionEnd(ended);
+});
+
+afterEach(() => {
+  offEnded();
+  closeLiveSocket();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('live socket', () => {
+  it('connects the same socket again after a server disconnect, backing off while refused', () => {
+    const lease = acquireLiveSocket('jwt');
+    const socket = sockets[0]!;
+    socket.active = false;
+    socket.fire('disconnect', 'io server disconnect');
+    vi.advanceTimersByTime(999);
+    expect(socket.connect).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(socket.connect).toHaveBeenCalledTimes(1);
+
+    // The database was down when it tried: the next try waits twice as long.
+    socket.refuse('unavailable');
+    vi.advanceTimersByTime(1_999);
+    expect(socket.connect).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1);
+    expect(socket.connect).toHaveBeenCalledTimes(2);
+
+    // A good connect resets the backoff.
+    socket.fire('connect');
+    socket.refuse('unavailable');
+    vi.advanceTimersByTime(1_000);
+    expect(socket.connect).toHaveBeenCalledTimes(3);
+    expect(sockets).toHaveLength(1);
+    expect(ended).not.toHaveBeenCalled();
+    lease.release();
+  });
+
+  it('ends the session on session.ended or an unauthorized refusal, and closes without retrying', () => {
+    acquireLiveSocket('jwt');
+    sockets[0]!.fire('session.ended', { reason: 'password' });
+    expect(ended).toHaveBeenCalledWith('password');
+    expect(sockets[0]!.disconnect).toHaveBeenCalled();
+
+    acquireLiveSocket('jwt');
+    const second = sockets[1]!;
+    second.refuse('unauthorized');
+    expect(ended).toHaveBeenLastCalledWith('unauthorized');
+    vi.advanceTimersByTime(60_000);
+    expect(second.connect).not.toHaveBeenCalled();
+  });
+
+  it('does not retry a socket this tab closed, nor listen to a replaced one', () => {
+    acquireLiveSocket('jwt');
+    const first = sockets[0]!;
+    first.active = false;
+    first.fire('disconnect', 'io server disconnect');
+    closeLiveSocket();
+    vi.advanceTimersByTime(10_000);
+    expect(first.connect).not.toHaveBeenCalled();
+    // Its listeners are gone: a late refusal of the closed socket ends nothing.
+    first.refuse('unauthorized');
+    expect(ended).not.toHaveBeenCalled();
+
+    acquireLiveSocket('jwt');
+    acquireLiveSocket('otro-jwt');
+    expect(sockets).toHaveLength(3);
+    sockets[1]!.fire('session.ended', { reason: 'logout' });
+    expect(ended).not.toHaveBeenCalled();
+  });
+
+  it('connects a leased socket left inactive when another screen acquires it', () => {
+    const board = acquireLiveSocket('jwt');
+    const socket = sockets[0]!;
+    socket.active = false; // refused, its retry already spent
+    const lists = acquireLiveSocket('jwt');
+    expect(lists.socket).toBe(board.socket);
+    expect(socket.connect).toHaveBeenCalledTimes(1);
+  });
+});
