@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { LEVELS, USER_TYPES } from '@concurso/shared';
+import { launchChromium } from './browser.js';
+import { BoardPage } from './pages/board-page.js';
+import { LoginPage } from './pages/login-page.js';
+import { ProjectorPage } from './pages/projector-page.js';
+import { PROCESS_ADMIN, ServerProcess } from './server-process.js';
+
+const JUDGE = { name: 'Mtra. Elena Paredes', username: 'juez_reinicio', password: 'Pizarra-Viva-2026' };
+/** socket.io's DISCONNECT packet of the main namespace, as a WebSocket frame ('4' message, '1' disconnect). */
+const SERVER_DISCONNECT_FRAME = '41';
+
+/**
+ * Boards survive a restart of their server (issue 10, DESIGN.md section 6): a judge's board (/homeJuez)
+ * and the projector (/proyector) stay open in Chromium while the real server process is stopped with
+ * SIGTERM, then with SIGKILL, and started again on the same port. After each restart a block made
+ * through the API as an admin shows on both screens without a reload: they reconnected by themselves
+ * and refetched their snapshot.
+ */
+describe('boards across a server restart', () => {
+  let server: ServerProcess;
+  let browser: Browser;
+  let context: BrowserContext;
+  let adminToken: string;
+  let boardTab: Page;
+  let projectorTab: Page;
+  let board: BoardPage;
+  let projector: ProjectorPage;
+  /** WebSocket frames the two tabs received from the server. */
+  const frames: string[] = [];
+  const teams: Array<{ id: number; name: string }> = [];
+  /** Keeps every frame of `tab`'s WebSockets, from before the tab opens any. */
+  const recordFrames = (tab: Page) =>
+    tab.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => frames.push(String(payload))));
+
+  beforeAll(async () => {
+    server = await ServerProcess.create();
+    adminToken = await server.login(PROCESS_ADMIN.username, PROCESS_ADMIN.password);
+    await server.api('/api/createContest', adminToken, { date: '2026-11-21' });
+    const coach = await server.api<{ data: { id: number } }>('/api/createCoach', adminToken, {
+      name: 'Dr. Tomás Ibarra',
+      educationalLevel: 'Doctorado',
+    });
+    for (const name of ['Los Resilientes', 'Reinicio Limpio']) {
+      const created = await server.api<{ data: { id: number; name: string } }>(
+        '/api/createTeam',
+        adminToken,
+        {
+          name,
+          levels_id: LEVELS.intermedio,
+          coaches_id: coach.data.id,
+        },
+      );
+      teams.push(created.data);
+    }
+    await server.api('/api/createUser', adminToken, { ...JUDGE, types_users_id: USER_TYPES.judge });
+
+    browser = await launchChromium();
+    // One browser, two tabs: the judge's board and the projector the judge opened next to it.
+    context = await browser.newContext({ viewport: { width: 1600, height: 900 } });
+    boardTab = await context.newPage();
+    recordFrames(boardTab);
+    const login = new LoginPage(boardTab, server.url);
+    await login.open();
+    await login.signIn(JUDGE.username, JUDGE.password);
+    await boardTab.waitForURL(`${server.url}/homeJuez`);
+    board = new BoardPage(boardTab);
+    await board.connectionState().filter({ hasText: 'Conectado' }).waitFor();
+    projectorTab = await context.newPage();
+    recordFrames(projectorTab);
+    projector = new ProjectorPage(projectorTab, server.url);
+    await projector.open();
+    for (const team of teams) {
+      await board.row(team.id).waitFor();
+      await projector.row(team.id).waitFor();
+    }
+    for (const tab of [boardTab, projectorTab]) {
+      // Gone if the tab reloads: proof the screens recovered by themselves.
+      await tab.evaluate(() => Object.assign(window, { sinRecargar: true }));
+    }
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.dispose();
+  });
+
+  it.each([
+    ['SIGTERM', 0],
+    ['SIGKILL', 1],
+  ] as const)(
+    'after %s and a start on the same port, both screens show a block made through the API',
+    async (signal, index) => {
+      const team = teams[index]!;
+      expect(await board.toggleButton(team.id).textContent()).toBe('Bloquear');
+      frames.length = 0;
+
+      await server.stop(signal);
+      // Both screens know the server is gone and are trying again: not a final 'Sin conexión'.
+      for (const tab of [boardTab, projectorTab]) {
+        await tab
+          .getByTestId('connection-state')
+          .filter({ hasText: 'Reconectando' })
+          .waitFor({ timeout: 5_000 });
+      }
+
+      await server.start();
+      await server.api(`/api/descalificarTeam/${team.id}`, adminToken);
+
+      // The push may have been sent before a screen was back: its snapshot refetch brings the block then.
+      await board.toggleButton(team.id).filter({ hasText: 'Desbloquear' }).waitFor({ timeout: 20_000 });
+      await projector.row(team.id).getByText('DESCALIFICADO').waitFor({ timeout: 20_000 });
+      expect(await projector.row(team.id).getAttribute('data-status')).toBe('2');
+      for (const tab of [boardTab, projectorTab]) {
+        await tab
+          .getByTestId('connection-state')
+          .filter({ hasText: 'Conectado' })
+          .waitFor({ timeout: 20_000 });
+        expect(await tab.evaluate(() => (window as { sinRecargar?: boolean }).sinRecargar)).toBe(true);
+      }
+      // A graceful stop ends the connections at the transport, never with socket.io's server disconnect,
+      // which tells every socket.io client (agents and scripts too, not only this web) not to reconnect.
+      expect(frames).not.toContain(SERVER_DISCONNECT_FRAME);
+    },
+    120_000,
+  );
+});
