@@ -1,6 +1,7 @@
 import { MikroORM } from '@mikro-orm/mysql';
 import mysql from 'mysql2/promise';
 import { ormOptions } from './orm-options.js';
+import { DB_QUERY_TIMEOUT_MS, queryLimit } from './timeouts.js';
 
 /** Raised when MySQL cannot be reached at start; its message is one line saying what to do. */
 export class DatabaseUnreachableError extends Error {
@@ -59,11 +60,15 @@ export async function openDatabase(databaseUrl: string): Promise<MikroORM> {
       throw new Error('No se obtuvo el candado de migraciones en 120 s.');
     }
     const orm = await MikroORM.init(ormOptions(databaseUrl));
+    // A migration may rewrite a big table: no query limit while they run.
+    queryLimit.ms = 0;
     try {
       await orm.getMigrator().up();
     } catch (err) {
       await orm.close();
       throw err;
+    } finally {
+      queryLimit.ms = DB_QUERY_TIMEOUT_MS;
     }
     return orm;
   } finally {

@@ -2,10 +2,11 @@ import { defineConfig } from '@mikro-orm/mysql';
 import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './entities/index.js';
 import { migrationsList } from '../../../migrations/index.js';
+import { DB_ACQUIRE_TIMEOUT_MS, DB_CONNECT_TIMEOUT_MS, limitConnection } from './timeouts.js';
 
 /**
  * MikroORM options for one database URL (DESIGN.md sections 2 and 3): utf8mb4 with
- * `utf8mb4_unicode_ci`, UTC, migrations from `migrations/` listed statically so they run the same
+ * `utf8mb4_unicode_ci`, UTC, time limits on connections and queries (`timeouts.ts`), migrations from `migrations/` listed statically so they run the same
  * under tsx and in tests.
  */
 export function ormOptions(databaseUrl: string) {
@@ -19,7 +20,12 @@ export function ormOptions(databaseUrl: string) {
     forceUtcTimezone: true,
     allowGlobalContext: false,
     ensureDatabase: false,
-    pool: { min: 0, max: 20 },
+    // Time limits (issue 10: a frozen database answers 503 within seconds instead of hanging).
+    pool: { min: 0, max: 20, afterCreate: limitConnection },
+    driverOptions: {
+      connection: { connectTimeout: DB_CONNECT_TIMEOUT_MS },
+      acquireConnectionTimeout: DB_ACQUIRE_TIMEOUT_MS,
+    },
     migrations: {
       tableName: 'mikro_orm_migrations',
       path: 'migrations',

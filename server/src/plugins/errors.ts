@@ -9,6 +9,7 @@ import {
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES } from '@concurso/shared';
 import { HttpError } from '../lib/http-error.js';
+import { isDatabaseUnavailable } from '../db/timeouts.js';
 
 /** `/name/0/field` → `name.0.field`; the whole body → `_`. */
 function fieldOf(instancePath: string): string {
@@ -19,7 +20,8 @@ function fieldOf(instancePath: string): string {
 /**
  * The one error handler (as in mikro-orm/guide): every failure becomes
  * `{ success: false, message, errors? }` with the status of DESIGN.md section 4. Validation → 422 with
- * each field's Spanish messages; ORM unique/foreign-key violations → 409; database down → 503;
+ * each field's Spanish messages; ORM unique/foreign-key violations → 409; database down, unreachable
+ * or not answering in time (db/timeouts.ts) → 503;
  * anything else → 500 without stack or SQL (those go to the log only).
  */
 export default fp(
@@ -54,7 +56,7 @@ export default fp(
           .code(409)
           .send({ success: false, message: 'El dato está en uso por otros registros y no puede cambiarse.' });
       }
-      if (error instanceof ConnectionException || (error as { code?: string }).code === 'ECONNREFUSED') {
+      if (error instanceof ConnectionException || isDatabaseUnavailable(error)) {
         request.log.error({ err: error }, 'database unavailable');
         return reply.code(503).send({ success: false, message: MESSAGES.databaseDown });
       }
