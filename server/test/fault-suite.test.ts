@@ -141,15 +141,15 @@ describe('fault suite: the contest survives database, server and Redis outages',
     const diff: string[] = [];
     for (const team of teams) {
       const row = board.teams.get(team.id);
-      if (!row) diff.push(`falta el equipo ${team.id}`);
+      if (!row) diff.push(`team ${team.id} missing`);
       else if (row.number_attempts !== team.count || row.status_team.id !== team.status) {
         diff.push(
-          `equipo ${team.id}: tablero ${row.number_attempts}/${row.status_team.id}, base ${team.count}/${team.status}`,
+          `team ${team.id}: board ${row.number_attempts}/${row.status_team.id}, database ${team.count}/${team.status}`,
         );
       }
     }
     for (const id of board.teams.keys())
-      if (!teams.some((t) => t.id === id)) diff.push(`sobra el equipo ${id}`);
+      if (!teams.some((t) => t.id === id)) diff.push(`team ${id} not in the database`);
     return diff;
   };
 
@@ -245,12 +245,12 @@ describe('fault suite: the contest survives database, server and Redis outages',
    */
   const runScenario = async (scenario: Scenario) => {
     onTestFailed(() => {
-      for (const server of servers) console.error(`--- servidor ${server.port} ---\n${server.output(30)}`);
+      for (const server of servers) console.error(`--- server ${server.port} ---\n${server.output(30)}`);
       console.error(`--- mariadb ---\n${db?.logTail(15)}\n--- redis ---\n${redis?.logTail(10)}`);
       boards.forEach((b, i) =>
         console.error(
-          `tablero ${i}: conexiones ${b.connects.length}, caídas [${b.disconnects.join(', ')}], ` +
-            `rechazos [${b.connectErrors.join(', ')}], errores de snapshot [${b.snapshotErrors.join(', ')}]`,
+          `board ${i}: connects ${b.connects.length}, drops [${b.disconnects.join(', ')}], ` +
+            `refused [${b.connectErrors.join(', ')}], snapshot errors [${b.snapshotErrors.join(', ')}]`,
         ),
       );
     });
@@ -266,9 +266,9 @@ describe('fault suite: the contest survives database, server and Redis outages',
       for (const server of servers) {
         if (server.alive && (await isHealthy(server))) continue;
         console.warn(
-          `${scenario.name}: el servidor ${server.port} no estaba sano antes de la falla; se reinicia`,
+          `${scenario.name}: server ${server.port} was not healthy before the fault; restarting it`,
         );
-        server.note('reiniciado por la prueba: no estaba sano antes de la falla');
+        server.note('restarted by the test: not healthy before the fault');
         await server.kill();
         // One retry: a start can fail while the machine is still busy with the previous scenario.
         await server.start().catch(() => server.start());
@@ -282,7 +282,7 @@ describe('fault suite: the contest survives database, server and Redis outages',
     a.resume();
     await sleep(1_500);
     const faultAt = Date.now();
-    servers.forEach((server) => server.note(`${scenario.name}: falla`));
+    servers.forEach((server) => server.note(`${scenario.name}: fault`));
     await scenario.fault();
     // A judge blocks or unblocks the quiet team during the outage, through a process left running.
     const judgeUrl = servers[scenario.killedServer === 0 ? 1 : 0]!.url;
@@ -298,7 +298,7 @@ describe('fault suite: the contest survives database, server and Redis outages',
     const restoreAt = Date.now();
     await scenario.restore();
     const restoredAt = Date.now();
-    servers.forEach((server) => server.note(`${scenario.name}: restaurado`));
+    servers.forEach((server) => server.note(`${scenario.name}: restored`));
 
     const affected =
       scenario.killedServer === undefined ? servers.map((s) => s.url) : [servers[scenario.killedServer]!.url];
@@ -362,10 +362,10 @@ describe('fault suite: the contest survives database, server and Redis outages',
 
     // 1. No process died but the one killed on purpose (which runs again), and the instances run.
     servers.forEach((server, i) =>
-      expect.soft(server.alive, `servidor ${i} (${server.port}) vivo; terminó: ${server.exit}`).toBe(true),
+      expect.soft(server.alive, `server ${i} (${server.port}) alive; ended: ${server.exit}`).toBe(true),
     );
-    expect.soft(db!.running && !db!.frozen, 'MariaDB corre').toBe(true);
-    expect.soft(redis!.running, 'Redis corre').toBe(true);
+    expect.soft(db!.running && !db!.frozen, 'MariaDB runs').toBe(true);
+    expect.soft(redis!.running, 'Redis runs').toBe(true);
 
     // 2. Health said so during the outage, and recovered.
     servers.forEach((server, i) => {
@@ -375,24 +375,27 @@ describe('fault suite: the contest survives database, server and Redis outages',
         expect
           .soft(
             outage.filter((p) => p.status !== 200).map((p) => p.status),
-            `servidor ${i}: salud 200 mientras el otro proceso estaba caído`,
+            `server ${i}: health 200 while the other process was down`,
           )
           .toEqual([]);
       } else {
         const probe = first503[i];
-        expect.soft(probe, `servidor ${i}: /api/health respondió 503 durante la falla`).toBeDefined();
+        expect.soft(probe, `server ${i}: /api/health answered 503 during the fault`).toBeDefined();
         expect
-          .soft(probe?.data?.[scenario.down], `servidor ${i}: ${scenario.down} 'down' en la salud`)
+          .soft(probe?.data?.[scenario.down], `server ${i}: ${scenario.down} 'down' in the health answer`)
           .toBe('down');
         expect
           .soft(
             result.first503[i] ?? Infinity,
-            `servidor ${i}: primer 503 a los ${result.first503[i]} ms de la falla`,
+            `server ${i}: first 503 ${result.first503[i]} ms after the fault`,
           )
           .toBeLessThanOrEqual(FIRST_503_LIMIT_MS);
       }
       expect
-        .soft(result.healthOk[i] ?? Infinity, `servidor ${i}: salud 200 a los ${result.healthOk[i]} ms`)
+        .soft(
+          result.healthOk[i] ?? Infinity,
+          `server ${i}: health 200 ${result.healthOk[i]} ms after the restore`,
+        )
         .toBeLessThanOrEqual(RECOVERY_LIMIT_MS);
     });
     if (scenario.killedServer !== undefined) {
@@ -400,7 +403,7 @@ describe('fault suite: the contest survives database, server and Redis outages',
       expect
         .soft(
           result.healthOk[i] ?? Infinity,
-          `servidor ${i} reiniciado: salud 200 a los ${result.healthOk[i]} ms`,
+          `server ${i} restarted: health 200 ${result.healthOk[i]} ms after the restart began`,
         )
         .toBeLessThanOrEqual(RECOVERY_LIMIT_MS + 30_000);
     }
@@ -421,9 +424,9 @@ describe('fault suite: the contest survives database, server and Redis outages',
     expect
       .soft(
         badAnswers
-          .map((r) => `${r.status} ${JSON.stringify(r.failure ?? {})} en ${r.answeredAt - r.sentAt} ms`)
+          .map((r) => `${r.status} ${JSON.stringify(r.failure ?? {})} in ${r.answeredAt - r.sentAt} ms`)
           .slice(0, 10),
-        'respuestas al agente durante la falla: solo 200 o 503 {success:false, message}',
+        'agent answers during the fault: only 200, or 503 {success:false, message}',
       )
       .toEqual([]);
     if (scenario.down === 'redis') {
@@ -432,32 +435,32 @@ describe('fault suite: the contest survives database, server and Redis outages',
         expect
           .soft(
             during.some((r) => r.url === server.url && r.acked > 0 && r.answeredAt < restoreAt),
-            `servidor ${server.port}: intentos reconocidos sin Redis`,
+            `server ${server.port}: attempts acknowledged without Redis`,
           )
           .toBe(true);
       }
     }
     if (scenario.down === 'database') {
       expect
-        .soft(outageStatuses['503'] ?? 0, 'el agente recibió 503 durante la caída de la base')
+        .soft(outageStatuses['503'] ?? 0, 'the agent got 503 while the database was down')
         .toBeGreaterThan(0);
     }
     expect
-      .soft(result.firstAck ?? Infinity, `primer intento reconocido a los ${result.firstAck} ms del arreglo`)
+      .soft(result.firstAck ?? Infinity, `first attempt acknowledged ${result.firstAck} ms after the restore`)
       .toBeLessThanOrEqual(RECOVERY_LIMIT_MS);
     expect
       .soft(
         typeof toggleStatus === 'number' && [200, 503].includes(toggleStatus),
-        `bloqueo durante la falla: ${toggleStatus}`,
+        `judge's block during the fault answered ${toggleStatus}`,
       )
       .toBe(true);
 
     // 4. Nothing lost or counted twice: sent = acknowledged = rows = sum of the counters.
-    expect.soft(drained, `bandeja vaciada (quedan ${a.pending})`).toBe(true);
-    expect.soft(a.acknowledged, 'reconocidos = enviados').toBe(a.sent);
+    expect.soft(drained, `outbox drained (${a.pending} left)`).toBe(true);
+    expect.soft(a.acknowledged, 'acknowledged = sent').toBe(a.sent);
     const database = await readDatabase();
-    expect.soft(database.rows, 'filas de attempts = reconocidos').toBe(a.acknowledged);
-    expect.soft(database.sum, 'suma de number_attempts = filas').toBe(database.rows);
+    expect.soft(database.rows, 'attempt rows = acknowledged').toBe(a.acknowledged);
+    expect.soft(database.sum, 'sum of number_attempts = rows').toBe(database.rows);
 
     // 5. Every board ends equal to the database.
     let diffs: string[][] = [];
@@ -467,7 +470,7 @@ describe('fault suite: the contest survives database, server and Redis outages',
       return diffs.every((d) => d.length === 0);
     }, BOARD_SETTLE_MS);
     boards.forEach((board, i) =>
-      expect.soft(diffs[i]!.slice(0, 10), `tablero ${i} (${board.url}) igual a la base de datos`).toEqual([]),
+      expect.soft(diffs[i]!.slice(0, 10), `board ${i} (${board.url}) equals the database`).toEqual([]),
     );
   };
 
@@ -523,17 +526,17 @@ function formatTable(results: ScenarioResult[]): string {
   const ms = (values: Array<number | undefined>) =>
     values.map((v) => (v === undefined ? '-' : String(v))).join('/');
   const header = [
-    'escenario',
-    'falla→503 (ms)',
-    'caído',
-    'restaurar (ms)',
-    '→salud 200 (ms)',
-    '→1er ack (ms)',
-    'enviados',
-    'reconocidos',
-    'salud en la falla',
-    'agente en la falla',
-    'más lenta (ms)',
+    'scenario',
+    'fault→503 (ms)',
+    'down',
+    'restore (ms)',
+    '→health 200 (ms)',
+    '→1st ack (ms)',
+    'sent',
+    'acked',
+    'health during fault',
+    'agent during fault',
+    'slowest (ms)',
   ];
   const rows = results.map((r) => [
     r.name,

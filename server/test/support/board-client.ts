@@ -57,7 +57,7 @@ export class BoardClient {
     });
     this.socket.on('disconnect', (reason) => this.disconnects.push(reason));
     this.socket.on('connect_error', (err) =>
-      this.connectErrors.push(`${err.message}${this.socket.active ? '' : ' (sin reintento)'}`),
+      this.connectErrors.push(`${err.message}${this.socket.active ? '' : ' (no retry)'}`),
     );
     this.socket.on(EVENTS.teamUpdated, (team) => this.receive(() => this.upsert(team)));
     this.socket.on(EVENTS.teamsUpdated, (teams) =>
@@ -85,7 +85,7 @@ export class BoardClient {
     while (!this.socket.connected || this.snapshots === 0) {
       if (Date.now() > deadline) {
         throw new Error(
-          `el tablero en ${this.url} no se conectó en ${timeoutMs} ms: ${this.connectErrors.join('; ')}`,
+          `the board on ${this.url} did not connect in ${timeoutMs} ms: ${this.connectErrors.join('; ')}`,
         );
       }
       await new Promise((r) => setTimeout(r, 50));

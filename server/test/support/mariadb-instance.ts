@@ -53,10 +53,10 @@ function run(command: string, args: string[]): Promise<void> {
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
     child.once('error', (err) =>
-      reject(new Error(`${command} no se pudo ejecutar (${err.message}); instale MariaDB (mariadb-server).`)),
+      reject(new Error(`${command} could not run (${err.message}); install MariaDB (mariadb-server).`)),
     );
     child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${command} terminó con ${code}:\n${output.slice(-2_000)}`)),
+      code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}:\n${output.slice(-2_000)}`)),
     );
   });
 }
@@ -92,7 +92,7 @@ export async function startMariaDb(options: MariaDbOptions = {}): Promise<MariaD
     const deadline = Date.now() + readyTimeoutMs;
     for (;;) {
       if (!child || child.exitCode !== null || child.signalCode !== null) {
-        throw new Error(`mariadbd terminó al iniciar:\n${logTail(20)}`);
+        throw new Error(`mariadbd exited while starting:\n${logTail(20)}`);
       }
       try {
         const conn = await mysql.createConnection({
@@ -106,7 +106,7 @@ export async function startMariaDb(options: MariaDbOptions = {}): Promise<MariaD
         return;
       } catch {
         if (Date.now() > deadline)
-          throw new Error(`mariadbd no aceptó conexiones en ${readyTimeoutMs} ms:\n${logTail(20)}`);
+          throw new Error(`mariadbd accepted no connection in ${readyTimeoutMs} ms:\n${logTail(20)}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     }
@@ -115,14 +115,14 @@ export async function startMariaDb(options: MariaDbOptions = {}): Promise<MariaD
     try {
       return readFileSync(errorLog, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
     } catch {
-      return '(sin registro de errores)';
+      return '(no error log)';
     }
   };
 
   const start = async () => {
-    if (destroyed) throw new Error('la instancia de MariaDB ya se destruyó');
+    if (destroyed) throw new Error('this MariaDB instance was destroyed');
     if (child && child.exitCode === null && child.signalCode === null)
-      throw new Error('mariadbd ya está corriendo');
+      throw new Error('mariadbd is already running');
     frozen = false;
     child = spawn(
       'mariadbd',

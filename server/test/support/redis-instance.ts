@@ -72,8 +72,8 @@ export async function startRedis(options: RedisOptions = {}): Promise<RedisInsta
   });
 
   const start = async () => {
-    if (destroyed) throw new Error('la instancia de Redis ya se destruyó');
-    if (alive()) throw new Error('redis-server ya está corriendo');
+    if (destroyed) throw new Error('this Redis instance was destroyed');
+    if (alive()) throw new Error('redis-server is already running');
     let spawnError: Error | undefined;
     child = spawn(
       'redis-server',
@@ -86,10 +86,10 @@ export async function startRedis(options: RedisOptions = {}): Promise<RedisInsta
     const deadline = Date.now() + readyTimeoutMs;
     while (!(await ping(port))) {
       if (spawnError)
-        throw new Error(`redis-server no se pudo ejecutar (${spawnError.message}); instale redis-server.`);
-      if (!alive()) throw new Error(`redis-server terminó al iniciar:\n${output.text(20)}`);
+        throw new Error(`redis-server could not run (${spawnError.message}); install redis-server.`);
+      if (!alive()) throw new Error(`redis-server exited while starting:\n${output.text(20)}`);
       if (Date.now() > deadline)
-        throw new Error(`redis-server no respondió en ${readyTimeoutMs} ms:\n${output.text(20)}`);
+        throw new Error(`redis-server did not answer PING in ${readyTimeoutMs} ms:\n${output.text(20)}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   };

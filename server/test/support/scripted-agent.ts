@@ -35,7 +35,10 @@ export interface AgentRequest {
 export interface ScriptedAgentOptions {
   /** New attempts per second over all teams (default 20). */
   ratePerSecond?: number;
-  /** A request with no answer after this is abandoned and its attempts resent, in ms (default 10 000). */
+  /**
+   * A request with no answer after this is abandoned and its attempts resent, in ms (default 10 000, the
+   * real agent's `DEFAULT_REQUEST_TIMEOUT_MS`): an answer later than this is a hang to an agent.
+   */
   requestTimeoutMs?: number;
   /** Pause of a team after a failed request, in ms (default 250). */
   retryDelayMs?: number;

@@ -11,7 +11,7 @@ export interface ServerProcess {
   readonly url: string;
   /** True while the process runs. */
   readonly alive: boolean;
-  /** How the last run ended (`exit code 1`, `signal SIGKILL`), or null while it runs. */
+  /** How the last run ended (`code 1`, `signal SIGKILL`), or null while it runs. */
   readonly exit: string | null;
   /** Starts the process (again) with the same port and environment; resolves once `/api/health` answers 200. */
   start(): Promise<void>;
@@ -52,30 +52,30 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   });
 
   const start = async () => {
-    if (alive()) throw new Error(`el servidor en ${port} ya está corriendo`);
+    if (alive()) throw new Error(`the server on ${port} is already running`);
     const run = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
       cwd: options.cwd ?? process.cwd(),
       env: { ...process.env, ...options.env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = run;
-    output.push(`[${new Date().toISOString()} proceso ${port} iniciado]\n`);
+    output.push(`[${new Date().toISOString()} process ${port} started]\n`);
     run.stdout!.on('data', (chunk) => output.push(chunk));
     run.stderr!.on('data', (chunk) => output.push(chunk));
     run.once('exit', (code, signal) =>
-      output.push(`[${new Date().toISOString()} proceso ${port} terminó: ${signal ?? `código ${code}`}]\n`),
+      output.push(`[${new Date().toISOString()} process ${port} ended: ${signal ?? `code ${code}`}]\n`),
     );
     const deadline = Date.now() + readyTimeoutMs;
     for (;;) {
       if (run.exitCode !== null || run.signalCode !== null) {
-        throw new Error(`el servidor en ${port} terminó al iniciar:\n${output.text(30)}`);
+        throw new Error(`the server on ${port} exited while starting:\n${output.text(30)}`);
       }
       const status = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) })
         .then((res) => res.status)
         .catch(() => 0);
       if (status === 200) return;
       if (Date.now() > deadline) {
-        throw new Error(`el servidor en ${port} no estuvo sano en ${readyTimeoutMs} ms:\n${output.text(30)}`);
+        throw new Error(`the server on ${port} was not healthy in ${readyTimeoutMs} ms:\n${output.text(30)}`);
       }
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -104,7 +104,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     },
     get exit() {
       if (!child || alive()) return null;
-      return child.signalCode ? `señal ${child.signalCode}` : `código ${child.exitCode}`;
+      return child.signalCode ? `signal ${child.signalCode}` : `code ${child.exitCode}`;
     },
     start,
     kill,
