@@ -55,15 +55,15 @@ interface ScenarioResult {
   first503: Array<number | undefined>;
   /** Per process: which parts the first 503 said were down. */
   downParts: string[];
-  /** Restart or thaw → the faulty component answers again. */
+  /** Restart or thaw → the faulty component answers again (the fault's end). */
   restoreMs: number;
-  /** Per process: restart or thaw → first health 200 of a probe sent after it. */
+  /** Per process: the fault's end → first health 200 of a probe sent after it. */
   healthOk: Array<number | undefined>;
-  /** Restart or thaw → first acknowledged attempt (through the affected processes). */
+  /** The fault's end → first acknowledged attempt through each affected process (the latest of them). */
   firstAck: number | undefined;
   sent: number;
   acked: number;
-  /** Agent answers during the outage, by status. */
+  /** Agent answers to the requests sent during the outage (fault to its end), by status. */
   outageStatuses: Record<string, number>;
   /** Per process: health answers to the probes sent during the outage, by status. */
   healthDuring: Array<Record<string, number>>;
@@ -297,16 +297,18 @@ describe('fault suite: the contest survives database, server and Redis outages',
     await sleep(faultAt + scenario.outageMs - Date.now());
     const restoreAt = Date.now();
     await scenario.restore();
+    // The fault ends when the component answers again (a restarted MariaDB, Redis or server process);
+    // the outage window and the recovery times are measured from here.
     const restoredAt = Date.now();
     servers.forEach((server) => server.note(`${scenario.name}: restored`));
 
     const affected =
       scenario.killedServer === undefined ? servers.map((s) => s.url) : [servers[scenario.killedServer]!.url];
     const firstAckAfter = (url: string) =>
-      a.requests.find((r) => r.url === url && r.acked > 0 && r.answeredAt >= restoreAt);
+      a.requests.find((r) => r.url === url && r.acked > 0 && r.answeredAt >= restoredAt);
     await eventually(
       () =>
-        servers.every((s) => m.first(s.url, restoreAt, (p) => p.status === 200, restoreAt)) &&
+        servers.every((s) => m.first(s.url, restoredAt, (p) => p.status === 200, restoredAt)) &&
         affected.every((url) => firstAckAfter(url)),
       RECOVERY_LIMIT_MS + 5_000,
     );
@@ -319,11 +321,11 @@ describe('fault suite: the contest survives database, server and Redis outages',
     // Measures.
     // Only probes sent during the outage count: a 503 after it would be a late one, not the report.
     const first503 = servers.map((s) =>
-      m.first(s.url, faultAt, (p) => p.status === 503 && p.sentAt < restoreAt),
+      m.first(s.url, faultAt, (p) => p.status === 503 && p.sentAt < restoredAt),
     );
-    const healthOk = servers.map((s) => m.first(s.url, restoreAt, (p) => p.status === 200, restoreAt));
+    const healthOk = servers.map((s) => m.first(s.url, restoredAt, (p) => p.status === 200, restoredAt));
     const acks = affected.map(firstAckAfter);
-    const during = a.requests.filter((r) => r.sentAt >= faultAt && r.sentAt < restoreAt);
+    const during = a.requests.filter((r) => r.sentAt >= faultAt && r.sentAt < restoredAt);
     const countBy = (statuses: Array<number | string>) => {
       const counts: Record<string, number> = {};
       for (const status of statuses) counts[String(status)] = (counts[String(status)] ?? 0) + 1;
@@ -333,7 +335,7 @@ describe('fault suite: the contest survives database, server and Redis outages',
     const healthDuring = servers.map((s) =>
       countBy(
         m.probes
-          .filter((p) => p.url === s.url && p.sentAt >= faultAt && p.sentAt < restoreAt)
+          .filter((p) => p.url === s.url && p.sentAt >= faultAt && p.sentAt < restoredAt)
           .map((p) => p.status),
       ),
     );
@@ -349,8 +351,8 @@ describe('fault suite: the contest survives database, server and Redis outages',
           : '-',
       ),
       restoreMs: restoredAt - restoreAt,
-      healthOk: healthOk.map((p) => (p ? p.answeredAt - restoreAt : undefined)),
-      firstAck: acks.every(Boolean) ? Math.max(...acks.map((r) => r!.answeredAt - restoreAt)) : undefined,
+      healthOk: healthOk.map((p) => (p ? p.answeredAt - restoredAt : undefined)),
+      firstAck: acks.every(Boolean) ? Math.max(...acks.map((r) => r!.answeredAt - restoredAt)) : undefined,
       sent: a.sent,
       acked: a.acknowledged,
       outageStatuses,
@@ -370,7 +372,7 @@ describe('fault suite: the contest survives database, server and Redis outages',
     // 2. Health said so during the outage, and recovered.
     servers.forEach((server, i) => {
       if (i === scenario.killedServer) return;
-      const outage = m.between(server.url, faultAt, restoreAt);
+      const outage = m.between(server.url, faultAt, restoredAt);
       if (scenario.down === null) {
         expect
           .soft(
@@ -398,16 +400,6 @@ describe('fault suite: the contest survives database, server and Redis outages',
         )
         .toBeLessThanOrEqual(RECOVERY_LIMIT_MS);
     });
-    if (scenario.killedServer !== undefined) {
-      const i = scenario.killedServer;
-      expect
-        .soft(
-          result.healthOk[i] ?? Infinity,
-          `server ${i} restarted: health 200 ${result.healthOk[i]} ms after the restart began`,
-        )
-        .toBeLessThanOrEqual(RECOVERY_LIMIT_MS + 30_000);
-    }
-
     // 3. Agents were answered 200 or 503 with a Spanish message, never hung, and were acknowledged again.
     const answeredBy = (r: AgentRequest) => servers.findIndex((s) => s.url === r.url);
     const badAnswers = during.filter(
@@ -434,7 +426,7 @@ describe('fault suite: the contest survives database, server and Redis outages',
       for (const server of servers) {
         expect
           .soft(
-            during.some((r) => r.url === server.url && r.acked > 0 && r.answeredAt < restoreAt),
+            during.some((r) => r.url === server.url && r.acked > 0 && r.answeredAt < restoredAt),
             `server ${server.port}: attempts acknowledged without Redis`,
           )
           .toBe(true);
