@@ -87,6 +87,13 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   ) {
     if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
     if (e.name === 'KnexTimeoutError' || e.name === 'ConnectionException') return true;
+    // A COMMIT that timed out completes knex's transaction; MikroORM's rollback then throws this and
+    // the original timeout is lost. Nothing else completes a transaction under a running query.
+    if (
+      typeof (e as { message?: unknown }).message === 'string' &&
+      (e as { message: string }).message.startsWith('Transaction query already complete')
+    )
+      return true;
     e = e.cause as typeof e;
   }
   return false;

@@ -10,6 +10,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES } from '@concurso/shared';
 import { HttpError } from '../lib/http-error.js';
 import { isDatabaseUnavailable } from '../db/timeouts.js';
+import { isRetryableTransactionError } from '../db/transaction.js';
 
 /** `/name/0/field` → `name.0.field`; the whole body → `_`. */
 function fieldOf(instancePath: string): string {
@@ -56,7 +57,12 @@ export default fp(
           .code(409)
           .send({ success: false, message: 'El dato está en uso por otros registros y no puede cambiarse.' });
       }
-      if (error instanceof ConnectionException || isDatabaseUnavailable(error)) {
+      if (
+        error instanceof ConnectionException ||
+        isDatabaseUnavailable(error) ||
+        // Still deadlocked after `transaction()`'s retries: busy, not broken; the client may retry.
+        isRetryableTransactionError(error)
+      ) {
         request.log.error({ err: error }, 'database unavailable');
         return reply.code(503).send({ success: false, message: MESSAGES.databaseDown });
       }

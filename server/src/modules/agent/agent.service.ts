@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/mysql';
+import { transaction } from '../../db/transaction.js';
 import type { BoardTeam } from '@concurso/shared';
 import { boardTeam, boardTeams } from '../board/board.service.js';
 
@@ -15,7 +16,7 @@ export async function recordHeartbeat(em: EntityManager, teamId: number): Promis
     'run',
   );
   if (Number(touched.affectedRows) > 0) return null;
-  return em.transactional(async (tem) => {
+  return transaction(em, async (tem) => {
     const rows = await tem.execute<Array<{ agent_online: number }>>(
       'select agent_online from teams where id = ? for update',
       [teamId],
@@ -35,7 +36,7 @@ export async function recordHeartbeat(em: EntityManager, teamId: number): Promis
  * processes sweep at once each change is announced once.
  */
 export async function sweepSilentAgents(em: EntityManager, offlineAfterMs: number): Promise<BoardTeam[]> {
-  return em.transactional(async (tem) => {
+  return transaction(em, async (tem) => {
     const silent = await tem.execute<Array<{ id: number }>>(
       'select id from teams where agent_online = 1 and agent_last_seen < ? for update skip locked',
       [new Date(Date.now() - offlineAfterMs)],

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/mysql';
 import { MESSAGES, type AgentAttempt, type AgentAttemptsResult, type BoardTeam } from '@concurso/shared';
 import { boardTeams } from '../board/board.service.js';
 import { HttpError } from '../../lib/http-error.js';
+import { isRetryableTransactionError } from '../../db/transaction.js';
 
 /** One `POST /api/agent/attempts` waiting for its group's commit. */
 interface PendingBatch {
@@ -17,9 +18,6 @@ interface PendingBatch {
  * of the team; below it the lookup is one range probe per pair.
  */
 export const MAX_GROUP_ATTEMPTS = 900;
-
-/** MySQL/MariaDB "Deadlock found" and "Lock wait timeout": the group is retried once. */
-const RETRYABLE_ERRNOS = new Set([1213, 1205]);
 
 /**
  * Group commit of agents' attempt batches (DESIGN.md section 6; BENCHMARKS.md "attempts path").
@@ -103,7 +101,8 @@ export class AttemptWriter {
       try {
         ({ outcome, changed } = await this.write(group));
       } catch (err) {
-        if (!RETRYABLE_ERRNOS.has(Number((err as { errno?: unknown }).errno))) throw err;
+        // A deadlock or lock wait timeout (db/transaction.ts): the group is retried once.
+        if (!isRetryableTransactionError(err)) throw err;
         ({ outcome, changed } = await this.write(group));
       }
     } catch (err) {

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/mysql';
+import { transaction } from '../../db/transaction.js';
 import { LEVELS, TEAM_STATUS, type BoardTeam, type TeamAttempts } from '@concurso/shared';
 import { HttpError } from '../../lib/http-error.js';
 
@@ -93,7 +94,7 @@ export async function toggleTeamStatus(
   teamId: number,
   userId: number,
 ): Promise<BoardTeam> {
-  return em.transactional(async (tem) => {
+  return transaction(em, async (tem) => {
     const rows = await tem.execute<Array<{ status_team_id: number }>>(
       'select status_team_id from teams where id = ? for update',
       [teamId],

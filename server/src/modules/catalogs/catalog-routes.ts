@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { transaction } from '../../db/transaction.js';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { EntityManager } from '@mikro-orm/mysql';
 import { z } from 'zod';
@@ -93,7 +94,7 @@ export function catalogRoutes<Row extends { id: number }, Input extends object, 
         },
       },
       async (request) => {
-        const row = await app.orm.em.transactional((em) => resource.create(em, request.body as Input));
+        const row = await transaction(app.orm.em, (em) => resource.create(em, request.body as Input));
         announce(app, resource);
         await resource.afterCommit?.(app, { kind: 'create', id: row.id, before: null });
         return { success: true as const, data: row, message: MESSAGES.created };
@@ -114,7 +115,7 @@ export function catalogRoutes<Row extends { id: number }, Input extends object, 
       async (request) => {
         const { id, ...input } = request.body as Input & { id: number };
         let before: Snapshot | null = null;
-        const row = await app.orm.em.transactional(async (em) => {
+        const row = await transaction(app.orm.em, async (em) => {
           before = (await resource.snapshot?.(em, id)) ?? null;
           return resource.update(em, id, input as Input);
         });
@@ -139,7 +140,7 @@ export function catalogRoutes<Row extends { id: number }, Input extends object, 
       async (request) => {
         const { id } = request.params;
         let before: Snapshot | null = null;
-        await app.orm.em.transactional(async (em) => {
+        await transaction(app.orm.em, async (em) => {
           const reason = await resource.inUse(em, id);
           if (reason) throw new HttpError(409, reason);
           before = (await resource.snapshot?.(em, id)) ?? null;

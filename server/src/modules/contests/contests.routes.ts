@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { transaction } from '../../db/transaction.js';
 import { z } from 'zod';
 import {
   MESSAGES,
@@ -113,7 +114,7 @@ const contestsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { contests_id, processes_id } = request.body;
-      const data = await app.orm.em.transactional(async (em) => {
+      const data = await transaction(app.orm.em, async (em) => {
         await requireContest(em, contests_id);
         await replaceBlockedSet(em, contests_id, processes_id);
         return contestProcesses(em, contests_id);

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { transaction } from '../../db/transaction.js';
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyReply } from 'fastify';
@@ -94,7 +95,7 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
       const { file, fields } = await receivePdfForm(request, dataDir, maxUploadBytes, true);
       try {
         const input = parseFields(fields);
-        const data = await app.orm.em.transactional(async (em) => {
+        const data = await transaction(app.orm.em, async (em) => {
           await requireReference(
             em,
             'levels',
@@ -137,7 +138,7 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
         const id = idSchema.safeParse(fields.id);
         if (!id.success) throw new HttpError(422, MESSAGES.validation, { id: [MESSAGES.required] });
         const input = parseFields(fields);
-        const data = await app.orm.em.transactional(async (em) => {
+        const data = await transaction(app.orm.em, async (em) => {
           const rows = await em.execute<Array<{ path: string }>>(
             'select path from exercises where id = ? for update',
             [id.data],
@@ -180,7 +181,7 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
       },
     },
     async (request) => {
-      const stored = await app.orm.em.transactional(async (em) => {
+      const stored = await transaction(app.orm.em, async (em) => {
         const rows = await em.execute<Array<{ path: string }>>(
           'select path from exercises where id = ? for update',
           [request.params.id],

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { transaction } from '../../db/transaction.js';
 import { z } from 'zod';
 import { MESSAGES, idParamsSchema, memberRowSchema, membersInputSchema, okEnvelope } from '@concurso/shared';
 import { ADMIN_ACCESS, STAFF_ACCESS } from '../../plugins/access.js';
@@ -45,7 +46,7 @@ const membersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const data = await app.orm.em.transactional((em) => saveMembers(em, request.body));
+      const data = await transaction(app.orm.em, (em) => saveMembers(em, request.body));
       emitCatalogChanged(app.io, 'members');
       return { success: true as const, data, message: MESSAGES.created };
     },

@@ -1,0 +1,36 @@
+import { DeadlockException, LockWaitTimeoutException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/mysql';
+
+/** MySQL/MariaDB "Deadlock found" (1213) and "Lock wait timeout exceeded" (1205). */
+export const RETRYABLE_ERRNOS: ReadonlySet<number> = new Set([1213, 1205]);
+
+/** Tries of one transaction before its deadlock or lock timeout is answered (as 503). */
+export const TRANSACTION_TRIES = 4;
+
+/** True for the errors InnoDB asks the client to retry: the transaction was rolled back whole. */
+export function isRetryableTransactionError(err: unknown): boolean {
+  return (
+    err instanceof DeadlockException ||
+    err instanceof LockWaitTimeoutException ||
+    RETRYABLE_ERRNOS.has(Number((err as { errno?: unknown } | null)?.errno))
+  );
+}
+
+/**
+ * Runs `work` in a transaction (`em.transactional`) and, when InnoDB rolls it back for a deadlock or a
+ * lock wait timeout, runs it again from the start, up to {@link TRANSACTION_TRIES} times with a short
+ * random pause (issue 10: two admins deleting or demoting each other at once got a 500). `work` must
+ * only touch the database: it may run more than once. Any other error, or the last retryable one,
+ * is thrown (the error handler answers a retryable one with 503).
+ */
+export async function transaction<T>(em: EntityManager, work: (em: EntityManager) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await em.transactional(work);
+    } catch (err) {
+      if (attempt >= TRANSACTION_TRIES || !isRetryableTransactionError(err)) throw err;
+      // Both sides of a deadlock retry: a random pause keeps them from meeting again.
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+    }
+  }
+}
