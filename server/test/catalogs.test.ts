@@ -147,8 +147,8 @@ const cases: Record<string, Case> = {
       await server.orm.em
         .fork()
         .execute(
-          "insert into members (code, name, semester, teams_id, careers_id) values ('219000001', 'Ana', 3, ?, ?)",
-          [team.id, id],
+          "insert into members (code, name, semester, teams_id, contests_id, careers_id) values ('219000001', 'Ana', 3, ?, ?, ?)",
+          [team.id, contest, id],
         );
       return '1 integrante';
     },

@@ -393,7 +393,7 @@ export async function seedDemo(em: EntityManager, options: DemoSeedOptions = {})
           members += 1;
           // About one member in twelve has no career on record ('Sin carrera').
           const career = members % 12 === 5 ? null : pick(random, school.careers);
-          tem.create(Member, { code, name, semester, team, career });
+          tem.create(Member, { code, name, semester, team, contest, career });
         }
       });
     }

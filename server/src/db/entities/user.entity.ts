@@ -15,6 +15,8 @@ export const User = defineEntity({
     username: p.string().length(100).unique(),
     password: p.string().length(255).nullable().hidden(),
     type: () => p.manyToOne(TypeUser).fieldName('types_users_id'),
+    /** Signed into tokens; bumped when the password or the role changes, which ends older sessions. */
+    session_version: p.integer().unsigned().default(0).fieldName('session_version'),
   },
 });
 export type IUser = InferEntity<typeof User>;

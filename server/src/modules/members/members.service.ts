@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/mysql';
+import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/mysql';
 import { MESSAGES, type MemberInput, type MemberRow } from '@concurso/shared';
 import { HttpError } from '../../lib/http-error.js';
 
@@ -35,7 +35,8 @@ export async function listMembers(em: EntityManager, teamId: number): Promise<Me
 /**
  * Saves a list of members in the caller's transaction (SPEC.md section 7 `createMember`): every row
  * names the same existing team and an existing career; no code twice in the list; no code already in
- * another team of the same contest (409 naming it). Answers the team's members afterwards.
+ * another team of the same contest (409 naming it; the unique (`contests_id`, `code`) index decides
+ * when two requests race). Answers the team's members afterwards.
  * @throws HttpError 422 (field errors as `<row>.<field>`), 404 (team), 409 (code taken).
  */
 export async function saveMembers(em: EntityManager, members: MemberInput[]): Promise<MemberRow[]> {
@@ -70,24 +71,36 @@ export async function saveMembers(em: EntityManager, members: MemberInput[]): Pr
   if (Object.keys(errors).length > 0) throw new HttpError(422, MESSAGES.validation, errors);
 
   const codes = members.map((m) => m.code);
-  const taken = await em.execute<Array<{ code: string; team: string }>>(
-    `select m.code, t.name as team from members m join teams t on t.id = m.teams_id
-      where t.contests_id = ? and m.code in (${codes.map(() => '?').join(', ')})`,
-    [contestId, ...codes],
-  );
-  if (taken[0]) {
-    throw new HttpError(
-      409,
-      `El código ${taken[0].code} ya está registrado en el equipo "${taken[0].team}" de este concurso.`,
+  // `latest`: a locking read, which sees rows committed after this transaction's snapshot.
+  const takenAnswer = async (latest = false) => {
+    const taken = await em.execute<Array<{ code: string; team: string }>>(
+      `select m.code, t.name as team from members m join teams t on t.id = m.teams_id
+        where m.contests_id = ? and m.code in (${codes.map(() => '?').join(', ')})${latest ? ' lock in share mode' : ''}`,
+      [contestId, ...codes],
     );
-  }
+    return taken[0]
+      ? new HttpError(
+          409,
+          `El código ${taken[0].code} ya está registrado en el equipo "${taken[0].team}" de este concurso.`,
+        )
+      : null;
+  };
+  const taken = await takenAnswer();
+  if (taken) throw taken;
 
   const now = new Date();
-  await em.execute(
-    `insert into members (code, name, semester, teams_id, careers_id, created_at, updated_at) values ${members
-      .map(() => '(?, ?, ?, ?, ?, ?, ?)')
-      .join(', ')}`,
-    members.flatMap((m) => [m.code, m.name, m.semester, teamId, m.careers_id, now, now]),
-  );
+  try {
+    await em.execute(
+      `insert into members (code, name, semester, teams_id, contests_id, careers_id, created_at, updated_at) values ${members
+        .map(() => '(?, ?, ?, ?, ?, ?, ?, ?)')
+        .join(', ')}`,
+      members.flatMap((m) => [m.code, m.name, m.semester, teamId, contestId, m.careers_id, now, now]),
+    );
+  } catch (err) {
+    // Two requests raced past the check: the unique (contests_id, code) index refused the second.
+    // The first one has committed by now, so the check names the team that holds the code.
+    if (err instanceof UniqueConstraintViolationException) throw (await takenAnswer(true)) ?? err;
+    throw err;
+  }
   return listMembers(em, teamId);
 }
