@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import fastifyJwt from '@fastify/jwt';
-import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import {
@@ -13,7 +13,6 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { MikroORM } from '@mikro-orm/mysql';
-import { MESSAGES } from '@concurso/shared';
 import type { AppConfig } from './config.js';
 import ormPlugin from './plugins/orm.js';
 import errorsPlugin from './plugins/errors.js';
@@ -52,14 +51,18 @@ export interface BuildAppOptions {
 
 /**
  * Builds the Fastify app, registering plugins in order as in fastify/demo: external plugins
- * (JWT, rate limit, OpenAPI), then the app's own (ORM context, error handler, role guard, push
+ * (security headers, JWT, OpenAPI), then the app's own (ORM context, error handler, role guard, push
  * channel, web client), then one route module per resource under `/api`.
  */
 export async function buildApp({ config, orm, logger = false }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
-    // Behind nginx in docker-compose the client address comes from X-Forwarded-For.
-    trustProxy: true,
+    // X-Forwarded-For/-Proto are believed only from the proxies named in TRUST_PROXY (the compose
+    // nginx); from anyone else a client could pick its own address and dodge the login limits.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    // Fastify answers HEAD by running the GET handler, and the spec's deletes and toggles are GETs: no
+    // route answers HEAD, so a HEAD never changes data (DESIGN.md section 4).
+    exposeHeadRoutes: false,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -68,15 +71,35 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
   // External plugins.
   // gzip only: brotli on the fly costs the CPU the live board needs; the web client's JS is ~200 KB gzip.
   await app.register(fastifyCompress, { encodings: ['gzip'], threshold: 1024 });
-  await app.register(fastifyJwt, { secret: config.jwtSecret });
-  await app.register(fastifyRateLimit, {
-    global: false,
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: context.statusCode,
-      success: false,
-      message: context.statusCode === 429 ? MESSAGES.loginRateLimited : MESSAGES.tooManyRequests,
-    }),
+  await app.register(fastifyHelmet, {
+    // The web is a bundle of files: no inline script runs. Chakra UI (emotion) writes <style> tags, so
+    // styles may be inline. A PDF opens in a tab as a blob: URL, which keeps this policy.
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'self'", 'blob:'],
+        frameSrc: ["'self'", 'blob:'],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+    },
+    referrerPolicy: { policy: 'no-referrer' },
+    // HSTS only when the request came over TLS (see the hook below): on a lab's plain-HTTP server it
+    // would only break the next visit.
+    strictTransportSecurity: false,
   });
+  app.addHook('onSend', async (request, reply) => {
+    if (request.protocol === 'https') {
+      reply.header('strict-transport-security', 'max-age=15552000; includeSubDomains');
+    }
+  });
+  await app.register(fastifyJwt, { secret: config.jwtSecret });
   await app.register(fastifyMultipart, { limits: { fileSize: config.maxUploadBytes, files: 1 } });
   await app.register(fastifySwagger, {
     openapi: {
@@ -92,7 +115,12 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+  // staticCSP: the documentation page gets a policy that allows its own scripts and styles.
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/api/docs',
+    uiConfig: { docExpansion: 'list' },
+    staticCSP: true,
+  });
 
   // The app's own plugins.
   await app.register(ormPlugin, { orm });
@@ -108,7 +136,7 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
       await api.register(healthRoutes);
       await api.register(authRoutes, {
         expiresInS: config.jwtExpiresInS,
-        loginRateLimitMax: config.loginRateLimitMax,
+        limits: { perAddressMax: config.loginRateLimitMax, perAccountMax: config.loginAccountLimitMax },
       });
       await api.register(boardRoutes);
       await api.register(agentRoutes);

@@ -1,10 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { AGENT_OFFLINE_AFTER_MS, DEFAULT_MAX_UPLOAD_BYTES } from '@concurso/shared';
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import {
+  AGENT_OFFLINE_AFTER_MS,
+  DEFAULT_MAX_UPLOAD_BYTES,
+  LOGIN_LIMITS,
+  passwordProblem,
+} from '@concurso/shared';
 
 /**
- * Settings of DESIGN.md section 7, read from the environment; every variable is optional.
+ * Settings of DESIGN.md section 7, read from the environment and checked by one zod schema; every
+ * variable is optional.
  * `jwtSecret` is generated once and kept in `DATA_DIR/jwt-secret` when `JWT_SECRET` is unset,
  * so tokens survive a restart and every process on one data folder agrees.
  */
@@ -25,8 +33,15 @@ export interface AppConfig {
   logLevel: string;
   /** Built web client to serve, when present (`web/dist`). */
   webDistDir?: string;
-  /** Login attempts per client address per minute. */
+  /**
+   * Addresses (IPs, CIDRs or `loopback`) of the reverse proxies whose `X-Forwarded-*` headers are
+   * believed (`TRUST_PROXY`); empty: none, the client is the TCP peer (issue 10).
+   */
+  trustProxy: string[];
+  /** Failed logins per client address per minute (`LOGIN_RATE_LIMIT_MAX`). */
   loginRateLimitMax: number;
+  /** Failed logins per account per hour (`LOGIN_ACCOUNT_LIMIT_MAX`). */
+  loginAccountLimitMax: number;
   /** Most bytes of an uploaded exercise PDF (`MAX_UPLOAD_BYTES`, default 20 MB). */
   maxUploadBytes: number;
   /** An agent silent this long (ms) shows offline on the boards (`AGENT_OFFLINE_AFTER_MS`, default 30 s). */
@@ -34,6 +49,14 @@ export interface AppConfig {
 }
 
 export const DEFAULT_DATABASE_URL = 'mysql://root@127.0.0.1:3306/concurso';
+
+/** Raised for a bad environment variable; its message is one Spanish line naming the variable. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
 
 /** Reads the secret kept in the data folder, or creates it (mode 0600). */
 function dataDirSecret(dataDir: string): string {
@@ -50,26 +73,133 @@ function dataDirSecret(dataDir: string): string {
   return secret;
 }
 
-/** Builds the configuration from `env` (default `process.env`), with `overrides` on top (tests). */
+/** Names proxy-addr understands for whole ranges (Fastify's `trustProxy`). */
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An IPv4/IPv6 address, optionally with a `/prefix`, or one of `PROXY_RANGES`. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGES.has(entry)) return true;
+  const [address, prefix, extra] = entry.split('/');
+  if (extra !== undefined || !address || isIP(address) === 0) return false;
+  if (prefix === undefined) return true;
+  const max = isIP(address) === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= max;
+}
+
+const wholeNumber = (name: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, { error: `${name} debe ser un número entero.` })
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, { error: `${name} debe estar entre ${min} y ${max}.` });
+
+const urlOf = (name: string, protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .refine(
+      (value) => {
+        try {
+          return protocols.includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      },
+      { error: `${name} debe ser una URL ${protocols.map((p) => p.replace(':', '://…')).join(' o ')}.` },
+    );
+
+/**
+ * The environment of DESIGN.md section 7, parsed once: every variable optional, an empty one counts
+ * as unset. Checked here so a bad value stops the start with one line instead of failing later.
+ */
+const envSchema = z.object({
+  PORT: wholeNumber('PORT', 0, 65_535).default(3000),
+  DATABASE_URL: urlOf('DATABASE_URL', ['mysql:', 'mariadb:']).default(DEFAULT_DATABASE_URL),
+  REDIS_URL: urlOf('REDIS_URL', ['redis:', 'rediss:']).optional(),
+  JWT_SECRET: z
+    .string()
+    .min(32, { error: 'JWT_SECRET debe tener al menos 32 caracteres (o no la defina: se genera una).' })
+    .optional(),
+  DATA_DIR: z.string().default('data'),
+  ADMIN_USERNAME: z
+    .string()
+    .trim()
+    .regex(/^[\w.@-]{1,100}$/, { error: 'ADMIN_USERNAME: letras, dígitos, ".", "@", "-" o "_" (hasta 100).' })
+    .default('admin'),
+  ADMIN_PASSWORD: z.string().optional(),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'LOG_LEVEL debe ser fatal, error, warn, info, debug, trace o silent.',
+    })
+    .default('info'),
+  TRUST_PROXY: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .refine((entries) => entries.every(isProxyAddress), {
+      error:
+        'TRUST_PROXY debe ser una lista de direcciones IP o redes (p. ej. 172.28.0.10 o 10.0.0.0/8) separadas por comas, o loopback.',
+    })
+    .optional(),
+  LOGIN_RATE_LIMIT_MAX: wholeNumber('LOGIN_RATE_LIMIT_MAX', 1).default(LOGIN_LIMITS.perAddress.max),
+  LOGIN_ACCOUNT_LIMIT_MAX: wholeNumber('LOGIN_ACCOUNT_LIMIT_MAX', 1).default(LOGIN_LIMITS.perAccount.max),
+  MAX_UPLOAD_BYTES: wholeNumber('MAX_UPLOAD_BYTES', 1024).default(DEFAULT_MAX_UPLOAD_BYTES),
+  AGENT_OFFLINE_AFTER_MS: wholeNumber('AGENT_OFFLINE_AFTER_MS', 1_000).default(AGENT_OFFLINE_AFTER_MS),
+});
+
+/**
+ * Parses `env` with {@link envSchema}; an empty variable counts as unset.
+ * @throws ConfigError with the first problem, naming the variable.
+ */
+function parseEnv(env: NodeJS.ProcessEnv) {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(
+      ([key, value]) => key in envSchema.shape && value !== undefined && value !== '',
+    ),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`Configuración no válida: ${issue.message}`);
+  }
+  const values = parsed.data;
+  if (values.ADMIN_PASSWORD !== undefined) {
+    const problem = passwordProblem(values.ADMIN_PASSWORD, values.ADMIN_USERNAME);
+    if (problem) throw new ConfigError(`Configuración no válida: ADMIN_PASSWORD: ${problem}`);
+  }
+  return values;
+}
+
+/**
+ * Builds the configuration from `env` (default `process.env`), with `overrides` on top (tests).
+ * @throws ConfigError when a variable holds a bad value (one Spanish line naming it).
+ */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   overrides: Partial<AppConfig> = {},
 ): AppConfig {
-  const dataDir = path.resolve(overrides.dataDir ?? env.DATA_DIR ?? 'data');
-  const port = Number(env.PORT ?? 3000);
+  const values = parseEnv(env);
+  const dataDir = path.resolve(overrides.dataDir ?? values.DATA_DIR);
   return {
-    port: Number.isInteger(port) && port >= 0 ? port : 3000,
-    databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
-    redisUrl: env.REDIS_URL || undefined,
-    jwtSecret: overrides.jwtSecret ?? (env.JWT_SECRET || dataDirSecret(dataDir)),
+    port: values.PORT,
+    databaseUrl: values.DATABASE_URL,
+    redisUrl: values.REDIS_URL,
+    jwtSecret: overrides.jwtSecret ?? values.JWT_SECRET ?? dataDirSecret(dataDir),
     jwtExpiresInS: 12 * 60 * 60,
     dataDir,
-    adminUsername: env.ADMIN_USERNAME || 'admin',
-    adminPassword: env.ADMIN_PASSWORD || undefined,
-    logLevel: env.LOG_LEVEL || 'info',
-    loginRateLimitMax: Number(env.LOGIN_RATE_LIMIT_MAX ?? 10),
-    maxUploadBytes: Number(env.MAX_UPLOAD_BYTES ?? DEFAULT_MAX_UPLOAD_BYTES),
-    agentOfflineAfterMs: Number(env.AGENT_OFFLINE_AFTER_MS ?? AGENT_OFFLINE_AFTER_MS),
+    adminUsername: values.ADMIN_USERNAME,
+    adminPassword: values.ADMIN_PASSWORD,
+    logLevel: values.LOG_LEVEL,
+    trustProxy: values.TRUST_PROXY ?? [],
+    loginRateLimitMax: values.LOGIN_RATE_LIMIT_MAX,
+    loginAccountLimitMax: values.LOGIN_ACCOUNT_LIMIT_MAX,
+    maxUploadBytes: values.MAX_UPLOAD_BYTES,
+    agentOfflineAfterMs: values.AGENT_OFFLINE_AFTER_MS,
     ...overrides,
   };
 }

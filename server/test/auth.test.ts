@@ -48,15 +48,29 @@ describe('auth (SPEC.md section 7, DESIGN.md sections 4 and 5)', () => {
     expect(res.json().errors).toEqual({ username: [MESSAGES.required], password: [MESSAGES.required] });
   });
 
-  it('refuses participants with a Spanish 403', async () => {
+  it('answers a participant with a wrong password as any wrong password, and 403 only with the right one', async () => {
     const participant = await createUser(server.orm, USER_TYPES.participant, 'alumno_t', null);
-    const res = await server.app.inject({
+    const guess = await server.app.inject({
       method: 'POST',
       url: '/api/auth/login',
       payload: { username: participant.username, password: 'cualquiera' },
     });
-    expect(res.statusCode).toBe(403);
-    expect(res.json().message).toBe(MESSAGES.participantRefused);
+    const stranger = await server.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'nadie_registrado', password: 'cualquiera' },
+    });
+    // Issue 10: the answer must not tell that this username exists.
+    expect([guess.statusCode, guess.json().message]).toEqual([401, MESSAGES.loginInvalid]);
+    expect(stranger.json()).toEqual(guess.json());
+    // A participant who somehow has a password (set in the database) gets the Spanish 403.
+    await createUser(server.orm, USER_TYPES.participant, 'alumno_con_clave', 'Clave-Alumno-2026');
+    const right = await server.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'alumno_con_clave', password: 'Clave-Alumno-2026' },
+    });
+    expect([right.statusCode, right.json().message]).toEqual([403, MESSAGES.participantRefused]);
   });
 
   it('stores passwords as argon2id hashes', async () => {

@@ -63,8 +63,10 @@ describe('users', () => {
     expect(stored[0]!.password).toBeNull();
     const list = await call('GET', '/api/getUsersParticipants', admin);
     expect(list.json().data).toEqual([expect.objectContaining({ username: 'atorres' })]);
+    // The same answer as any wrong password: a login never tells which usernames exist (issue 10).
     const signIn = await call('POST', '/api/auth/login', undefined, { username: 'atorres', password: 'x' });
-    expect(signIn.statusCode).toBe(403);
+    expect(signIn.statusCode).toBe(401);
+    expect(signIn.json().message).toBe(MESSAGES.loginInvalid);
   });
 
   it('requires name, username, and a password for staff (422), writing nothing', async () => {

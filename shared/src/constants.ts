@@ -97,5 +97,11 @@ export const BOARD_PUSH_WINDOW_MAX_MS = 250;
 /** Socket.IO path (DESIGN.md section 6). */
 export const SOCKET_PATH = '/socket.io';
 
-/** Login attempts allowed per client address and window (DESIGN.md section 4: 429). */
-export const LOGIN_RATE_LIMIT = { max: 10, timeWindowMs: 60_000 } as const;
+/**
+ * Failed logins allowed before 429 (DESIGN.md section 4; issue 10 after OWASP ASVS 2.2.1): per client
+ * address and per account (username), each in its window (ms). A blocked key waits for its window.
+ */
+export const LOGIN_LIMITS = {
+  perAddress: { max: 10, windowMs: 60_000 },
+  perAccount: { max: 100, windowMs: 60 * 60_000 },
+} as const;

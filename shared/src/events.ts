@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import type { socketAuthSchema } from './schemas/board.js';
+
 /**
  * The push channel's contract (DESIGN.md section 6): event names, payloads and room names,
  * declared once and used by the Socket.IO server and every client (web, tests, bench).
@@ -70,12 +73,9 @@ export interface ClientToServerEvents {}
 
 /**
  * Handshake `auth` of a staff socket: the JWT and, optionally, the levels to follow
- * (default: every level). The projector may follow one.
+ * (default: every level). The projector may follow one. Checked by `socketAuthSchema`.
  */
-export interface SocketAuth {
-  token: string;
-  levels?: number[];
-}
+export type SocketAuth = z.infer<typeof socketAuthSchema>;
 
 /** Room of the sockets following one level. */
 export const levelRoom = (levelsId: number): string => `level:${levelsId}`;

@@ -70,4 +70,10 @@ export function saveFailedMessage(mode: 'create' | 'update', thing: string): str
   return `Hubo un problema al ${mode === 'create' ? 'registrar' : 'actualizar'} ${thing}. Intente de nuevo.`;
 }
 
+/** 429 for an account with too many failed logins (issue 10): how long to wait, in whole minutes. */
+export function loginAccountLockedMessage(minutes: number): string {
+  const wait = Math.max(1, minutes);
+  return `Demasiados intentos fallidos para este usuario. Intente de nuevo en ${wait} ${wait === 1 ? 'minuto' : 'minutos'}.`;
+}
+
 export type MessageKey = keyof typeof MESSAGES;

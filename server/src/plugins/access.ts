@@ -30,6 +30,8 @@ export interface JwtClaims {
   sub: string;
   typ: number;
   jti: string;
+  /** The user's `session_version` when the token was signed (see modules/auth/session.ts). */
+  ver: number;
   exp?: number;
   iat?: number;
 }

@@ -1,9 +1,8 @@
 import fp from 'fastify-plugin';
 import { MESSAGES } from '@concurso/shared';
 import { HttpError } from '../lib/http-error.js';
-import { activeSessionType } from '../modules/auth/session.js';
+import { activeSessionType, verifySessionToken } from '../modules/auth/session.js';
 import { AgentKeyCache } from '../modules/agent/agent-keys.js';
-import type { JwtClaims } from './access.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,7 +21,8 @@ export function bearerToken(header: string | undefined): string | undefined {
  * The one role guard (DESIGN.md section 5). Every route declares `config.access`: `'public'`,
  * `'agent'` (a team's agent key) or the list of user types allowed. A route that declares nothing
  * under `/api` is refused, so a forgotten declaration fails closed.
- * Answers 401 (no, bad, expired or revoked session; deleted user) and 403 (role).
+ * Answers 401 (no, bad, expired or revoked session; deleted user; password or role changed since the
+ * token was signed) and 403 (role).
  */
 export default fp(
   async (app) => {
@@ -42,15 +42,11 @@ export default fp(
       }
       if (!access) throw new HttpError(403, MESSAGES.forbidden);
       if (!token) throw new HttpError(401, MESSAGES.unauthorized);
-      let claims: JwtClaims;
-      try {
-        claims = app.jwt.verify<JwtClaims>(token);
-      } catch {
-        throw new HttpError(401, MESSAGES.unauthorized);
-      }
-      const type = await activeSessionType(app.orm.em, Number(claims.sub), claims.jti);
+      const session = verifySessionToken(app, token);
+      if (!session) throw new HttpError(401, MESSAGES.unauthorized);
+      const type = await activeSessionType(app.orm.em, session);
       if (type === null) throw new HttpError(401, MESSAGES.unauthorized);
-      request.staff = { id: Number(claims.sub), types_users_id: type, jti: claims.jti, exp: claims.exp ?? 0 };
+      request.staff = { id: session.userId, types_users_id: type, jti: session.jti, exp: session.exp };
       if (!(access as readonly number[]).includes(type)) throw new HttpError(403, MESSAGES.forbidden);
     });
   },

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { Server } from 'socket.io';
+import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import {
   ALL_LEVELS_ROOM,
@@ -10,16 +10,41 @@ import {
   type ClientToServerEvents,
   type TeamRemovedPayload,
   type ServerToClientEvents,
+  type SessionEndReason,
+  socketAuthSchema,
 } from '@concurso/shared';
-import { activeSessionType } from '../modules/auth/session.js';
+import {
+  activeSessionType,
+  endedSessions,
+  verifySessionToken,
+  type SessionClaims,
+} from '../modules/auth/session.js';
 import { flushBoardEvents, resetLocalBoards, startBoardEvents } from './board-events.js';
-import { openRedisLink, REDIS_STREAM_BLOCK_MS } from './redis-link.js';
-import { STAFF_ACCESS, type JwtClaims } from '../plugins/access.js';
+import { openRedisLink, REDIS_STREAM_BLOCK_MS, type RedisClient } from './redis-link.js';
+import { STAFF_ACCESS } from '../plugins/access.js';
 
-/** Data kept on each staff socket. */
+/** Data kept on each staff socket: the session it was opened with. */
 export interface SocketData {
-  userId: number;
-  jti: string;
+  session: SessionClaims;
+}
+
+/** How often each process checks that its open sockets' sessions still hold (ms). */
+export const SESSION_SWEEP_MS = 15_000;
+
+/** Tells one socket its session is over (`session.ended`), then closes it. */
+function endSocket(socket: BoardSocket, reason: SessionEndReason): void {
+  socket.emit('session.ended', { reason });
+  socket.disconnect(true);
+}
+
+/**
+ * Ends the sessions of every socket in `room` (a token's or a user's), in every server process: each
+ * gets `session.ended` with `reason`, then is disconnected, so the web goes to the login page instead
+ * of reconnecting. A process Redis could not reach ends them at its next session sweep.
+ */
+export function endSocketSessions(io: BoardServer, room: string, reason: SessionEndReason): void {
+  io.in(room).emit('session.ended', { reason });
+  io.in(room).disconnectSockets(true);
 }
 
 /** What server processes tell each other through Redis (`serverSideEmit`); none without Redis. */
@@ -35,10 +60,13 @@ export interface InterServerEvents {
 }
 
 export type BoardServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type BoardSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 declare module 'fastify' {
   interface FastifyInstance {
     io: BoardServer;
+    /** The Redis client shared by the push channel and the login limits; undefined without `REDIS_URL`. */
+    redis: RedisClient | undefined;
     /** `'off'` without `REDIS_URL`; otherwise whether the Redis fan-out is connected. */
     redisState(): 'off' | 'ok' | 'down';
     /** Forgets cached agent keys in this and every other server process (a key was regenerated). */
@@ -53,8 +81,10 @@ export const userRoom = (userId: number): string => `user:${userId}`;
 
 /**
  * The push channel (DESIGN.md section 6): Socket.IO on Fastify's HTTP server at `/socket.io`.
- * The handshake must carry a valid, unrevoked staff JWT in `auth.token`; the socket then joins
- * `level:<id>` for the levels it asks for in `auth.levels` (default: all). With `redisUrl`, events
+ * The handshake must carry a valid, unrevoked staff JWT in `auth.token` (refused: `unauthorized`) and
+ * nothing but real level ids in `auth.levels` (refused: `invalid`); the socket then joins `level:<id>`
+ * for those levels (default: all). It is closed with `session.ended` when its token expires, is
+ * revoked, or its user's password or role changes or the user is deleted. With `redisUrl`, events
  * fan out to every server process through the Redis streams adapter.
  */
 export default fp<{ redisUrl?: string }>(
@@ -81,6 +111,7 @@ export default fp<{ redisUrl?: string }>(
         }),
       );
     }
+    app.decorate('redis', redis?.client);
     app.decorate('redisState', () => (redis ? (redis.isReady() ? 'ok' : 'down') : 'off'));
     startBoardEvents(io, Boolean(redis));
     app.decorate('forgetAgentKeys', () => {
@@ -89,40 +120,75 @@ export default fp<{ redisUrl?: string }>(
     });
     if (redis) io.on('agentKeys.changed', () => app.agentKeys.clear());
 
-    io.use(async (socket, next) => {
-      const auth = socket.handshake.auth as { token?: unknown; levels?: unknown };
-      const refuse = () => next(new Error('unauthorized'));
-      if (typeof auth.token !== 'string') return refuse();
-      let claims: JwtClaims;
-      try {
-        claims = app.jwt.verify<JwtClaims>(auth.token);
-      } catch {
-        return refuse();
+    // Levels that exist, for the handshake's check; read once a minute at most.
+    let knownLevels: { ids: Set<number>; at: number } | null = null;
+    const levelsExist = async (ids: number[]): Promise<boolean> => {
+      if (
+        !knownLevels ||
+        Date.now() - knownLevels.at > 60_000 ||
+        ids.some((id) => !knownLevels!.ids.has(id))
+      ) {
+        const rows = await app.orm.em.fork().execute<Array<{ id: number }>>('select id from levels');
+        knownLevels = { ids: new Set(rows.map((r) => Number(r.id))), at: Date.now() };
       }
+      return ids.every((id) => knownLevels!.ids.has(id));
+    };
+
+    io.use(async (socket, next) => {
+      const refuse = () => next(new Error('unauthorized'));
+      const raw = socket.handshake.auth as { token?: unknown };
+      if (typeof raw.token !== 'string' || raw.token === '') return refuse();
+      const auth = socketAuthSchema.safeParse(raw);
+      if (!auth.success) return next(new Error('invalid'));
+      const session = verifySessionToken(app, auth.data.token);
+      if (!session) return refuse();
       try {
-        const type = await activeSessionType(app.orm.em.fork(), Number(claims.sub), claims.jti);
+        const type = await activeSessionType(app.orm.em.fork(), session);
         if (type === null || !(STAFF_ACCESS as readonly number[]).includes(type)) return refuse();
+        if (auth.data.levels && !(await levelsExist(auth.data.levels))) return next(new Error('invalid'));
       } catch (err) {
         app.log.error({ err }, 'socket auth failed');
         return next(new Error('unavailable'));
       }
-      socket.data = { userId: Number(claims.sub), jti: claims.jti };
-      const wanted = Array.isArray(auth.levels)
-        ? auth.levels.map(Number).filter((n) => Number.isInteger(n) && n > 0)
-        : [];
-      const levels = wanted.length > 0 ? wanted : Object.values(LEVELS);
+      socket.data = { session };
+      const levels = auth.data.levels ?? Object.values(LEVELS);
       const everyLevel = Object.values(LEVELS).every((id) => levels.includes(id));
       await socket.join([
         ...levels.map(levelRoom),
         ...(everyLevel ? [ALL_LEVELS_ROOM] : []),
-        tokenRoom(claims.jti),
-        userRoom(Number(claims.sub)),
+        tokenRoom(session.jti),
+        userRoom(session.userId),
       ]);
+      // A socket never outlives its token (issue 10).
+      const untilExpiry = session.exp * 1000 - Date.now();
+      const expiry = setTimeout(() => endSocket(socket, 'expired'), Math.max(0, untilExpiry));
+      socket.once('disconnect', () => clearTimeout(expiry));
       next();
     });
 
+    // Sessions ended while this process could not be told (Redis away when a password changed, a
+    // user was deleted or a token revoked) end here too: every SESSION_SWEEP_MS the open sockets'
+    // sessions are checked in two queries.
+    const sweep = setInterval(() => {
+      const sockets = [...io.of('/').sockets.values()];
+      if (sockets.length === 0) return;
+      endedSessions(
+        app.orm.em.fork(),
+        sockets.map((s) => s.data.session),
+      )
+        .then((ended) => {
+          for (const socket of sockets) {
+            const reason = ended.get(socket.data.session.jti);
+            if (reason) endSocket(socket, reason);
+          }
+        })
+        .catch((err: unknown) => app.log.warn({ err }, 'session sweep failed'));
+    }, SESSION_SWEEP_MS);
+    sweep.unref();
+
     app.decorate('io', io);
     app.addHook('preClose', async () => {
+      clearInterval(sweep);
       flushBoardEvents(io);
       // Not `disconnectSockets`: a server-side disconnect tells socket.io-client not to reconnect, and
       // every screen would stay on "Sin conexión" after a restart. `io.close()` ends the transports

@@ -42,3 +42,24 @@ export const statusChangeRowSchema = z.object({
   at: z.string(),
 });
 export type StatusChangeRow = z.infer<typeof statusChangeRowSchema>;
+
+/** Most levels one socket may ask to follow; the boards follow every level by asking none. */
+export const SOCKET_MAX_LEVELS = 20;
+
+/**
+ * Handshake `auth` of a staff socket (DESIGN.md section 6, `SocketAuth`): the JWT and, optionally, the
+ * levels to follow. Strict (issue 10: a handshake asking for 100,000 levels held memory for good):
+ * nothing else is accepted, ids are positive integers, at most `SOCKET_MAX_LEVELS` distinct ones;
+ * the server also refuses ids that are not real levels.
+ */
+export const socketAuthSchema = z
+  .object({
+    token: z.string().min(1).max(4096),
+    levels: z
+      .array(z.number().int().positive().max(2_147_483_647))
+      .min(1)
+      .max(SOCKET_MAX_LEVELS)
+      .refine((ids) => new Set(ids).size === ids.length)
+      .optional(),
+  })
+  .strict();

@@ -1,23 +1,101 @@
+import { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
 import type { EntityManager } from '@mikro-orm/mysql';
+import type { SessionEndReason } from '@concurso/shared';
 import { RevokedToken } from '../../db/entities/index.js';
+import type { JwtClaims } from '../../plugins/access.js';
+
+/**
+ * The claims a staff token must carry (DESIGN.md section 4; issue 10: a token whose `sub` is not a user
+ * id, or without `exp`, is refused with 401, never a 500 and never "forever"). Signed by login.
+ */
+const claimsSchema = z.object({
+  sub: z.string().regex(/^[1-9]\d{0,9}$/),
+  typ: z.number().int().positive(),
+  jti: z.string().min(8).max(64),
+  ver: z.number().int().nonnegative(),
+  exp: z.number().int().positive(),
+  iat: z.number().int().optional(),
+});
+
+/** A verified token's session: who, which token, which session version, until when (s since epoch). */
+export interface SessionClaims {
+  userId: number;
+  jti: string;
+  version: number;
+  exp: number;
+}
+
+/**
+ * Verifies a staff JWT's signature and expiry and checks its claims' shapes. Answers null for any
+ * token that does not open a session (bad signature, expired, no `exp`, `sub` not an id...).
+ * Used by the REST role guard and the socket handshake alike.
+ */
+export function verifySessionToken(app: FastifyInstance, token: string): SessionClaims | null {
+  let payload: unknown;
+  try {
+    payload = app.jwt.verify<JwtClaims>(token);
+  } catch {
+    return null;
+  }
+  const claims = claimsSchema.safeParse(payload);
+  if (!claims.success) return null;
+  return {
+    userId: Number(claims.data.sub),
+    jti: claims.data.jti,
+    version: claims.data.ver,
+    exp: claims.data.exp,
+  };
+}
 
 /**
  * One round trip that says whether a token still opens a session: its user exists (a deleted user
- * loses every session) and its `jti` was not revoked by logout. Returns the user's current type, or
- * null when the session is over. Used by the REST role guard and the socket handshake alike.
+ * loses every session), its session version is the user's current one (a changed password or role
+ * ends older sessions) and its `jti` was not revoked by logout. Returns the user's current type, or
+ * null when the session is over.
  */
-export async function activeSessionType(
-  em: EntityManager,
-  userId: number,
-  jti: string,
-): Promise<number | null> {
-  const rows = await em.execute<Array<{ types_users_id: number; revoked: number | null }>>(
-    'select u.types_users_id, (select 1 from revoked_tokens r where r.jti = ?) as revoked from users u where u.id = ?',
-    [jti, userId],
+export async function activeSessionType(em: EntityManager, session: SessionClaims): Promise<number | null> {
+  const rows = await em.execute<
+    Array<{ types_users_id: number; session_version: number; revoked: number | null }>
+  >(
+    'select u.types_users_id, u.session_version, (select 1 from revoked_tokens r where r.jti = ?) as revoked from users u where u.id = ?',
+    [session.jti, session.userId],
   );
   const row = rows[0];
-  if (!row || row.revoked) return null;
+  if (!row || row.revoked || Number(row.session_version) !== session.version) return null;
   return Number(row.types_users_id);
+}
+
+/**
+ * Of the given open sessions, the ones that are over (user gone, version changed, token revoked),
+ * with why. Two queries whatever the number of sessions: the periodic check of open sockets
+ * (socket.ts) uses it so a session ended while another process could not be told still ends here.
+ */
+export async function endedSessions(
+  em: EntityManager,
+  sessions: SessionClaims[],
+): Promise<Map<string, SessionEndReason>> {
+  const ended = new Map<string, SessionEndReason>();
+  if (sessions.length === 0) return ended;
+  const userIds = [...new Set(sessions.map((s) => s.userId))];
+  const jtis = [...new Set(sessions.map((s) => s.jti))];
+  const users = await em.execute<Array<{ id: number; session_version: number }>>(
+    `select id, session_version from users where id in (${userIds.map(() => '?').join(', ')})`,
+    userIds,
+  );
+  const revoked = await em.execute<Array<{ jti: string }>>(
+    `select jti from revoked_tokens where jti in (${jtis.map(() => '?').join(', ')})`,
+    jtis,
+  );
+  const versions = new Map(users.map((u) => [Number(u.id), Number(u.session_version)]));
+  const revokedJtis = new Set(revoked.map((r) => r.jti));
+  for (const session of sessions) {
+    const version = versions.get(session.userId);
+    if (version === undefined) ended.set(session.jti, 'deleted');
+    else if (revokedJtis.has(session.jti)) ended.set(session.jti, 'logout');
+    else if (version !== session.version) ended.set(session.jti, 'password');
+  }
+  return ended;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { transaction } from '../../db/transaction.js';
 import { z } from 'zod';
 import {
   MESSAGES,
@@ -12,7 +13,7 @@ import {
 import { ADMIN_ACCESS } from '../../plugins/access.js';
 import { HttpError } from '../../lib/http-error.js';
 import { emitCatalogChanged } from '../../realtime/board-events.js';
-import { userRoom } from '../../realtime/socket.js';
+import { endSocketSessions, userRoom } from '../../realtime/socket.js';
 import { createUser, deleteUser, listUsers, updateUser } from './users.service.js';
 
 const LISTS = [
@@ -51,13 +52,16 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const data = await app.orm.em.transactional((em) => createUser(em, request.body));
+      const data = await transaction(app.orm.em, (em) => createUser(em, request.body));
       emitCatalogChanged(app.io, 'users');
       return { success: true as const, data, message: MESSAGES.created };
     },
   );
 
-  /** `POST /api/updateUser {id, name, username, password?, types_users_id}`: an empty password keeps the current one. */
+  /**
+   * `POST /api/updateUser {id, name, username, password?, types_users_id}`: an empty password keeps the
+   * current one. A new password or role ends the user's sessions and sockets in every process.
+   */
   app.post(
     '/updateUser',
     {
@@ -71,10 +75,12 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { id, ...input } = request.body;
-      const data = await app.orm.em.transactional((em) => updateUser(em, id, input));
-      if (!data) throw new HttpError(404, 'No se encontró el usuario.');
+      const updated = await transaction(app.orm.em, (em) => updateUser(em, id, input));
+      if (!updated) throw new HttpError(404, 'No se encontró el usuario.');
+      // Their tokens already fail the guard (session_version moved); open sockets close now.
+      if (updated.sessionsEnded) endSocketSessions(app.io, userRoom(id), updated.sessionsEnded);
       emitCatalogChanged(app.io, 'users');
-      return { success: true as const, data, message: MESSAGES.saved };
+      return { success: true as const, data: updated.row, message: MESSAGES.saved };
     },
   );
 
@@ -92,10 +98,10 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { id } = request.params;
-      const removed = await app.orm.em.transactional((em) => deleteUser(em, id, request.staff!.id));
+      const removed = await transaction(app.orm.em, (em) => deleteUser(em, id, request.staff!.id));
       if (!removed) throw new HttpError(404, 'No se encontró el usuario.');
       // Their tokens already fail the guard (the user is gone); open sockets close now.
-      app.io.in(userRoom(id)).disconnectSockets(true);
+      endSocketSessions(app.io, userRoom(id), 'deleted');
       emitCatalogChanged(app.io, 'users');
       return { success: true as const, message: MESSAGES.deleted };
     },

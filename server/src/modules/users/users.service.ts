@@ -57,12 +57,23 @@ export async function createUser(em: EntityManager, input: UserWrite): Promise<U
   return (await userRow(em, Number(result.insertId)))!;
 }
 
+/** A user after an update, and why their sessions ended (null: they go on). */
+export interface UserUpdate {
+  row: UserRow;
+  sessionsEnded: 'password' | 'role' | null;
+}
+
 /**
  * Updates a user; an empty password keeps the current one, a participant never keeps one. Staff
  * without a password (a participant promoted) must be given one (422). The last administrator cannot
- * stop being one (409). Answers null when the id does not exist.
+ * stop being one (409). A new password or a new role bumps `session_version`, which ends every
+ * session the user had (issue 10). Answers null when the id does not exist.
  */
-export async function updateUser(em: EntityManager, id: number, input: UserWrite): Promise<UserRow | null> {
+export async function updateUser(
+  em: EntityManager,
+  id: number,
+  input: UserWrite,
+): Promise<UserUpdate | null> {
   const rows = await em.execute<Array<{ types_users_id: number; has_password: number }>>(
     'select types_users_id, password is not null as has_password from users where id = ? for update',
     [id],
@@ -86,8 +97,12 @@ export async function updateUser(em: EntityManager, id: number, input: UserWrite
     sets.push('password = ?');
     params.push(await hashPassword(input.password));
   }
+  const roleChanged = Number(current.types_users_id) !== input.types_users_id;
+  const passwordChanged = staff && Boolean(input.password);
+  if (roleChanged || passwordChanged) sets.push('session_version = session_version + 1');
   await em.execute(`update users set ${sets.join(', ')} where id = ?`, [...params, id]);
-  return userRow(em, id);
+  const row = (await userRow(em, id))!;
+  return { row, sessionsEnded: roleChanged ? 'role' : passwordChanged ? 'password' : null };
 }
 
 async function assertNotLastAdmin(em: EntityManager): Promise<void> {
