@@ -9,7 +9,11 @@ COPY agent/package.json agent/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
+# The server runs as the image's unprivileged `node` user: it owns only the data folder (uploads and
+# the generated secret), never the code it runs.
+RUN mkdir -p /data && chown node:node /data
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
 VOLUME /data
+USER node
 EXPOSE 3000
-CMD ["npx", "tsx", "server/src/server.ts"]
+CMD ["node", "--import", "tsx", "server/src/server.ts"]
