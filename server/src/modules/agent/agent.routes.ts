@@ -9,6 +9,7 @@ import {
   agentConfigSchema,
   agentHeartbeatSchema,
   okEnvelope,
+  idSchema,
 } from '@concurso/shared';
 import { Team } from '../../db/entities/index.js';
 import { ADMIN_ACCESS } from '../../plugins/access.js';
@@ -39,7 +40,7 @@ const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['agente'],
         summary: 'Genera la clave del agente de un equipo',
-        params: z.object({ teamId: z.coerce.number().int().positive() }),
+        params: z.object({ teamId: idSchema }),
         response: { 200: okEnvelope(z.object({ key: z.string(), teams_id: z.number().int() })) },
       },
     },

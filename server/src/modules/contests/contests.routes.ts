@@ -11,6 +11,7 @@ import {
   contestUpdateSchema,
   okEnvelope,
   type ContestRow,
+  idSchema,
 } from '@concurso/shared';
 import { Contest } from '../../db/entities/index.js';
 import { catalogRoutes, countWhere, plural } from '../catalogs/catalog-routes.js';
@@ -82,7 +83,7 @@ const contestsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['concursos'],
         summary: 'Procesos bloqueados de un concurso',
-        params: z.object({ contestId: z.coerce.number().int().positive() }),
+        params: z.object({ contestId: idSchema }),
         response: { 200: okEnvelope(z.array(contestProcessRowSchema)) },
       },
     },

@@ -1,10 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { TEAM_STATUS_NAMES, attemptLogRowSchema, okEnvelope, statusChangeRowSchema } from '@concurso/shared';
+import {
+  TEAM_STATUS_NAMES,
+  attemptLogRowSchema,
+  idSchema,
+  okEnvelope,
+  statusChangeRowSchema,
+} from '@concurso/shared';
 import { STAFF_ACCESS } from '../../plugins/access.js';
 import { HttpError } from '../../lib/http-error.js';
 
-const params = z.object({ teamId: z.coerce.number().int().positive() });
+const params = z.object({ teamId: idSchema });
 const iso = (d: Date | string) => new Date(d).toISOString();
 
 /**

@@ -1,7 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { transaction } from '../../db/transaction.js';
 import { z } from 'zod';
-import { MESSAGES, idParamsSchema, memberRowSchema, membersInputSchema, okEnvelope } from '@concurso/shared';
+import {
+  MESSAGES,
+  idParamsSchema,
+  idSchema,
+  memberRowSchema,
+  membersInputSchema,
+  okEnvelope,
+} from '@concurso/shared';
 import { ADMIN_ACCESS, STAFF_ACCESS } from '../../plugins/access.js';
 import { HttpError } from '../../lib/http-error.js';
 import { emitCatalogChanged } from '../../realtime/board-events.js';
@@ -17,7 +24,7 @@ const membersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['equipos'],
         summary: 'Integrantes de un equipo',
-        params: z.object({ teamId: z.coerce.number().int().positive() }),
+        params: z.object({ teamId: idSchema }),
         response: { 200: okEnvelope(z.array(memberRowSchema)) },
       },
     },
