@@ -102,7 +102,10 @@ describe('two server processes over Redis', () => {
   it('a toggle made through the first process reaches a socket on the second', async () => {
     const [first, second] = urls as [string, string];
     const token = (
-      await api(first, '/api/auth/login', undefined, { username: 'admin', password: 'Clave-Jurado-Multi-2026' })
+      await api(first, '/api/auth/login', undefined, {
+        username: 'admin',
+        password: 'Clave-Jurado-Multi-2026',
+      })
     ).access_token as string;
     await api(first, '/api/createContest', token, { date: '2026-11-21' });
     const coach = (
@@ -132,7 +135,10 @@ describe('two server processes over Redis', () => {
   it('a key regenerated through the first process stops working on the second at once', async () => {
     const [first, second] = urls as [string, string];
     const token = (
-      await api(first, '/api/auth/login', undefined, { username: 'admin', password: 'Clave-Jurado-Multi-2026' })
+      await api(first, '/api/auth/login', undefined, {
+        username: 'admin',
+        password: 'Clave-Jurado-Multi-2026',
+      })
     ).access_token as string;
     const team = (await api(first, '/api/teamAttempts', token)).basico[0] as { id: number };
     const oldKey = (await api(first, `/api/generateAgentKey/${team.id}`, token, {})).data.key as string;
