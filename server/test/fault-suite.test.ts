@@ -250,7 +250,8 @@ describe('fault suite: the contest survives database, server and Redis outages',
       boards.forEach((b, i) =>
         console.error(
           `board ${i}: connects ${b.connects.length}, drops [${b.disconnects.join(', ')}], ` +
-            `refused [${b.connectErrors.join(', ')}], snapshot errors [${b.snapshotErrors.join(', ')}]`,
+            `refused [${b.connectErrors.join(', ')}], snapshot errors [${b.snapshotErrors.join(', ')}]` +
+            (b.sessionEnded ? ', session ended' : ''),
         ),
       );
     });
@@ -464,8 +465,11 @@ describe('fault suite: the contest survives database, server and Redis outages',
     await eventually(async () => {
       const now = await readDatabase();
       diffs = boards.map((board) => boardDiff(board, now.teams));
-      return diffs.every((d) => d.length === 0);
+      return diffs.every((d) => d.length === 0) && boards.every((board) => board.connected);
     }, BOARD_SETTLE_MS);
+    boards.forEach((board, i) =>
+      expect.soft(board.connected, `board ${i} (${board.url}) connected again by itself`).toBe(true),
+    );
     boards.forEach((board, i) =>
       expect.soft(diffs[i]!.slice(0, 10), `board ${i} (${board.url}) equals the database`).toEqual([]),
     );

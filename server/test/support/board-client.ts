@@ -15,8 +15,13 @@ import {
  * browser: a snapshot from `GET /api/teamAttempts` after every connect and reconnect and on
  * `board.reset`, then `team.updated` / `teams.updated` / `team.removed` upserts that keep the row with
  * the higher `version`. Events that arrive while a snapshot is in flight are applied and replayed on
- * top of it. The socket reconnects by itself, as the web's does.
+ * top of it. The socket reconnects by itself, as the web's does: socket.io-client after a dropped
+ * transport, and (web/src/api/live-socket.ts and live-socket-policy.ts) a refused handshake other than
+ * 'unauthorized', or a bare server disconnect, is connected again after 1 s, 2 s, 4 s... up to 10 s.
  */
+
+/** Wait before the `attempt`-th (0-based) reconnection of an inactive socket, as the web's (ms). */
+const retryDelayMs = (attempt: number) => Math.min(10_000, 1_000 * 2 ** Math.max(0, attempt));
 export class BoardClient {
   /** The board: team id → row. */
   readonly teams = new Map<number, BoardTeam>();
@@ -30,9 +35,14 @@ export class BoardClient {
   readonly snapshotErrors: string[] = [];
   /** Snapshots applied. */
   snapshots = 0;
+  /** True once the server ended the session (`session.ended` or an 'unauthorized' refusal): no retry follows. */
+  sessionEnded = false;
   private readonly socket: Socket<ServerToClientEvents, ClientToServerEvents>;
   private snapshotSeq = 0;
   private pendingEvents: Array<() => void> | null = null;
+  private retries = 0;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private closed = false;
 
   /**
    * Connects to `url` (`http://127.0.0.1:<port>`) with a staff `token`. `reconnectionDelayMaxMs` caps
@@ -53,12 +63,20 @@ export class BoardClient {
     });
     this.socket.on('connect', () => {
       this.connects.push(Date.now());
+      this.retries = 0;
       void this.refresh();
     });
-    this.socket.on('disconnect', (reason) => this.disconnects.push(reason));
-    this.socket.on('connect_error', (err) =>
-      this.connectErrors.push(`${err.message}${this.socket.active ? '' : ' (no retry)'}`),
-    );
+    this.socket.on('disconnect', (reason) => {
+      this.disconnects.push(reason);
+      if (reason === 'io server disconnect') this.scheduleRetry();
+    });
+    this.socket.on('connect_error', (err) => {
+      this.connectErrors.push(`${err.message}${this.socket.active ? '' : ' (refused)'}`);
+      if (this.socket.active) return; // socket.io-client retries by itself
+      if (err.message === 'unauthorized') this.sessionEnded = true;
+      else this.scheduleRetry();
+    });
+    this.socket.on(EVENTS.sessionEnded, () => (this.sessionEnded = true));
     this.socket.on(EVENTS.teamUpdated, (team) => this.receive(() => this.upsert(team)));
     this.socket.on(EVENTS.teamsUpdated, (teams) =>
       this.receive(() => teams.forEach((team) => this.upsert(team))),
@@ -94,7 +112,20 @@ export class BoardClient {
 
   /** Closes the socket for good. */
   close(): void {
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     this.socket.close();
+  }
+
+  /** Connects the inactive socket again after the backoff, unless the session ended or it was closed. */
+  private scheduleRetry(): void {
+    if (this.retryTimer || this.closed || this.sessionEnded) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (this.closed || this.sessionEnded || this.socket.active) return;
+      this.retries += 1;
+      this.socket.connect();
+    }, retryDelayMs(this.retries));
   }
 
   private upsert(team: BoardTeam): void {
