@@ -1,5 +1,6 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -216,3 +217,53 @@ export const freePort = () =>
       probe.close(() => resolve(port));
     });
   });
+
+/** Polls `check` every 100 ms until it answers true, for at most `ms`; answers whether it did. */
+export async function eventually(check: () => Promise<boolean>, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A redis-server of one test's own, on a free loopback port (never the shared 6379). */
+export interface OwnRedis {
+  /** `redis://127.0.0.1:<port>` */
+  url: string;
+  /** Kills this redis-server (only it) and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/** Starts a redis-server of the test's own without persistence and waits until it accepts connections. */
+export async function startOwnRedis(): Promise<OwnRedis> {
+  const port = await freePort();
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  const accepts = () =>
+    new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+  if (!(await eventually(accepts, 10_000))) {
+    child.kill('SIGKILL');
+    throw new Error('redis-server did not start');
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
+  };
+}
