@@ -4,7 +4,7 @@ import path from 'node:path';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { jsPDF } from 'jspdf';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { USER_TYPES } from '@concurso/shared';
+import { MESSAGES, USER_TYPES } from '@concurso/shared';
 import { startAgent, type AgentHandle } from '../agent/src/agent.js';
 import {
   blockedBinary,
@@ -319,7 +319,7 @@ describe('teams, exercises and users screens in Chromium', () => {
     await judgePage.waitForURL(`${server.url}/homeJuez`);
   });
 
-  it('registers a participant (no password), who is refused at the login', async () => {
+  it('registers a participant (no password), whose login is answered as any wrong password', async () => {
     const users = new UsersPage(catalog);
     await users.open('/usersParticipants', 'Información de los usuarios Participantes');
     const dialog = await users.openCreate();
@@ -331,9 +331,7 @@ describe('teams, exercises and users screens in Chromium', () => {
 
     const participantPage = await newPage();
     await signIn(participantPage, 'ana_participante', 'cualquier-clave');
-    await participantPage
-      .getByRole('alertdialog')
-      .getByText('Los participantes no tienen acceso a la consola del concurso.')
-      .waitFor();
+    // Issue 10: the answer must not tell that the username exists.
+    await participantPage.getByRole('alertdialog').getByText(MESSAGES.loginInvalid).waitFor();
   });
 });

@@ -10,8 +10,11 @@
 export const DB_CONNECT_TIMEOUT_MS = 3_000;
 /** A request that waits this long for a free pooled connection fails (ms). */
 export const DB_ACQUIRE_TIMEOUT_MS = 4_000;
-/** A query with no answer for this long fails and its connection is destroyed (ms). */
-export const DB_QUERY_TIMEOUT_MS = 8_000;
+/**
+ * A query with no answer for this long fails and its connection is destroyed (ms). Below the agent's
+ * 10 s request timeout, so an agent hears 503 from a stalled database instead of giving up unanswered.
+ */
+export const DB_QUERY_TIMEOUT_MS = 6_000;
 /**
  * InnoDB's row-lock wait on our connections (s), instead of the server default of 50 s: a lock held
  * that long is a stuck transaction, and the waiter is retried (`withRetry`) or answered 503 well

@@ -3,6 +3,7 @@ import { MESSAGES, type AgentAttempt, type AgentAttemptsResult, type BoardTeam }
 import { boardTeams } from '../board/board.service.js';
 import { HttpError } from '../../lib/http-error.js';
 import { isRetryableTransactionError } from '../../db/transaction.js';
+import { isDatabaseUnavailable } from '../../db/timeouts.js';
 
 /** One `POST /api/agent/attempts` waiting for its group's commit. */
 interface PendingBatch {
@@ -107,6 +108,9 @@ export class AttemptWriter {
       }
     } catch (err) {
       for (const batch of group) batch.reject(err);
+      // The database is down or stalled: what queued meanwhile would wait for its own timeout after
+      // this one, past the agent's patience (issue 10). It is answered 503 now and resent by the agent.
+      if (isDatabaseUnavailable(err)) for (const batch of this.queue.splice(0)) batch.reject(err);
       return;
     }
     if (changed.length > 0) this.onCommitted(changed);
