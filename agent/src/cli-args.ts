@@ -49,7 +49,7 @@ Opciones:
       --data-dir <ruta>  Carpeta de datos (o AGENT_DATA_DIR; por omisión ~/.concurso-agent).
       --poll-ms <ms>     Tiempo entre revisiones de procesos (por omisión, el del servidor: ~1000).
       --grace-ms <ms>    Espera entre SIGTERM y SIGKILL (por omisión 500).
-      --dry-run          Modo de prueba: solo informa, no termina procesos ni envía nada.
+      --dry-run          Modo de prueba: no termina procesos; reporta los intentos como no terminados.
       --once             Una revisión y un envío, luego termina.
   -h, --help             Muestra esta ayuda.
   -v, --version          Muestra la versión.`;

@@ -16,7 +16,8 @@ export interface AgentKeyDialogProps {
 
 /**
  * The team's new agent key, shown once (DESIGN.md section 6): the key and the command to run on the
- * team's lab machine (`npm run agent -- --server <this site> --key <key>`), each with a copy button,
+ * team's lab machine (`agentCommand`: save the key to an owner-only file, then run the agent with
+ * `--key-file`; the key never goes on a command line), each with a copy button,
  * and the warning that it will not be shown again. An outside click does not close it, so the key is
  * not lost by accident.
  */
