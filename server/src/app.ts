@@ -87,8 +87,12 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
         frameAncestors: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
+        // Helmet's default would send every request of a page served over plain HTTP (a lab server
+        // at http://192.168.x.x:3000) to https://, where nothing listens: the web would not load.
+        upgradeInsecureRequests: null,
       },
     },
+    frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
     // HSTS only when the request came over TLS (see the hook below): on a lab's plain-HTTP server it
     // would only break the next visit.
@@ -120,6 +124,9 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
     routePrefix: '/api/docs',
     uiConfig: { docExpansion: 'list' },
     staticCSP: true,
+    // Swagger UI sets a few inline styles.
+    transformStaticCSP: (header) =>
+      header.replace("style-src 'self' https:", "style-src 'self' https: 'unsafe-inline'"),
   });
 
   // The app's own plugins.
