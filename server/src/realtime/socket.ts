@@ -160,7 +160,8 @@ export default fp<{ redisUrl?: string }>(
         userRoom(session.userId),
       ]);
       // A socket never outlives its token (issue 10).
-      const untilExpiry = session.exp * 1000 - Date.now();
+      // (setTimeout holds at most 2^31-1 ms, ~24.8 days; tokens live 12 h.)
+      const untilExpiry = Math.min(session.exp * 1000 - Date.now(), 2 ** 31 - 1);
       const expiry = setTimeout(() => endSocket(socket, 'expired'), Math.max(0, untilExpiry));
       socket.once('disconnect', () => clearTimeout(expiry));
       next();
