@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
 import { LEVELS } from '@concurso/shared';
-import { freePort } from './helpers.js';
+import { eventually, freePort } from './helpers.js';
 import { BoardClient } from './support/board-client.js';
 import { HealthMonitor } from './support/health-monitor.js';
 import { startMariaDb, type MariaDbInstance } from './support/mariadb-instance.js';
@@ -37,16 +37,6 @@ const RECOVERY_LIMIT_MS = 15_000;
 const BOARD_SETTLE_MS = 10_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `check` every 100 ms until it answers true or `ms` (ms) passed; answers the last result. */
-async function eventually(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > deadline) return false;
-    await sleep(100);
-  }
-}
 
 /** What one scenario measured, for the table at the end. Times in ms. */
 interface ScenarioResult {

@@ -1,28 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { LEVELS, USER_TYPES } from '@concurso/shared';
 import {
   connectSocket,
   createContest,
   createTeam,
   createUser,
-  freePort,
+  eventually,
   login,
   nextEvent,
   startTestServer,
   type TestServer,
 } from './helpers.js';
-
-/** Polls `check` every 100 ms until it answers true, for at most `ms` (ms); answers the last result. */
-async function eventually(check: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { startRedis, type RedisInstance } from './support/redis-instance.js';
 
 /**
  * A process that loses Redis says so on `/api/health` and recovers by itself when it returns
@@ -31,58 +20,27 @@ async function eventually(check: () => Promise<boolean>, ms: number): Promise<bo
  * staged here.)
  */
 describe('losing Redis and getting it back', () => {
-  let redis: ChildProcess | undefined;
-  let redisPort: number;
+  let redis: RedisInstance;
   let server: TestServer;
 
-  const startRedis = async () => {
-    redis = spawn(
-      'redis-server',
-      ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      {
-        stdio: 'ignore',
-      },
-    );
-    const up = await eventually(
-      () =>
-        new Promise<boolean>((resolve) => {
-          const socket = createServer().listen(redisPort, '127.0.0.1', () =>
-            socket.close(() => resolve(false)),
-          );
-          socket.on('error', () => resolve(true)); // the port is taken: redis is listening
-        }),
-      10_000,
-    );
-    if (!up) throw new Error('redis-server did not start');
-  };
-  const stopRedis = async () => {
-    const child = redis;
-    redis = undefined;
-    if (!child || child.exitCode !== null) return;
-    await new Promise((resolve) => {
-      child.once('exit', resolve);
-      child.kill('SIGKILL');
-    });
-  };
   const health = async () => {
     const res = await fetch(`${server.url}/api/health`);
     return { status: res.status, body: (await res.json()) as { data: { database: string; redis: string } } };
   };
 
   beforeAll(async () => {
-    redisPort = await freePort();
-    await startRedis();
-    server = await startTestServer({ redisUrl: `redis://127.0.0.1:${redisPort}` });
+    redis = await startRedis();
+    server = await startTestServer({ redisUrl: redis.url });
   });
   afterAll(async () => {
     await server?.close();
-    await stopRedis();
+    await redis?.destroy();
   });
 
   it('reports Redis down with 503, keeps serving, and is healthy again once Redis is back', async () => {
     expect(await health()).toMatchObject({ status: 200, body: { data: { database: 'ok', redis: 'ok' } } });
 
-    await stopRedis();
+    await redis.kill();
     const down = await eventually(async () => (await health()).status === 503, 10_000);
     expect(down).toBe(true);
     expect((await health()).body.data).toEqual({ database: 'ok', redis: 'down' });
@@ -104,7 +62,7 @@ describe('losing Redis and getting it back', () => {
       screen.close();
     }
 
-    await startRedis();
+    await redis.start();
     const back = await eventually(async () => (await health()).status === 200, 15_000);
     expect(back).toBe(true);
     expect((await health()).body.data).toEqual({ database: 'ok', redis: 'ok' });

@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { connect, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -218,8 +217,11 @@ export const freePort = () =>
     });
   });
 
-/** Polls `check` every 100 ms until it answers true, for at most `ms`; answers whether it did. */
-export async function eventually(check: () => Promise<boolean>, ms: number): Promise<boolean> {
+/**
+ * Polls `check` every 100 ms until it answers true, for at most `ms` (ms); answers whether it did.
+ * `check` may answer at once or through a promise.
+ */
+export async function eventually(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   for (;;) {
     if (await check()) return true;
@@ -228,42 +230,51 @@ export async function eventually(check: () => Promise<boolean>, ms: number): Pro
   }
 }
 
-/** A redis-server of one test's own, on a free loopback port (never the shared 6379). */
-export interface OwnRedis {
-  /** `redis://127.0.0.1:<port>` */
-  url: string;
-  /** Kills this redis-server (only it) and waits for it to exit. */
-  stop(): Promise<void>;
+/** Two test servers on one database over one Redis, as two processes of one deployment. */
+export interface ServerPair {
+  /** Made the database (throwaway, dropped by `close()`). */
+  first: TestServer;
+  /** Same database, Redis and JWT secret as `first`, so a token issued by one is valid on the other. */
+  second: TestServer;
+  /** Closes `second`, then `first` (which drops the database). The Redis is the caller's to stop. */
+  close(): Promise<void>;
 }
 
-/** Starts a redis-server of the test's own without persistence and waits until it accepts connections. */
-export async function startOwnRedis(): Promise<OwnRedis> {
-  const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
-  const accepts = () =>
-    new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-  if (!(await eventually(accepts, 10_000))) {
-    child.kill('SIGKILL');
-    throw new Error('redis-server did not start');
-  }
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGKILL');
-      }),
+/**
+ * Starts `first` on a throwaway database and `second` on the same database with the same JWT secret,
+ * both on `redisUrl` (a Redis of the test's own, e.g. `startRedis()` of `support/redis-instance.ts`),
+ * and waits until both report `redis: 'ok'` on `/api/health` (at most 10 000 ms each).
+ * `overrides` apply to both servers' configuration.
+ * @throws when a server does not report Redis ok in time (both are closed first).
+ */
+export async function startServerPair(
+  redisUrl: string,
+  overrides: Partial<AppConfig> = {},
+): Promise<ServerPair> {
+  const first = await startTestServer({ ...overrides, redisUrl });
+  let second: TestServer | undefined;
+  const close = async () => {
+    await second?.close();
+    await first.close();
   };
+  try {
+    second = await startTestServer(
+      { ...overrides, redisUrl, jwtSecret: first.config.jwtSecret },
+      { databaseUrl: first.config.databaseUrl, keepDatabase: true },
+    );
+    for (const [name, server] of [
+      ['first', first],
+      ['second', second],
+    ] as const) {
+      const ready = await eventually(async () => {
+        const res = await server.app.inject({ method: 'GET', url: '/api/health' });
+        return res.statusCode === 200 && res.json().data.redis === 'ok';
+      }, 10_000);
+      if (!ready) throw new Error(`the ${name} test server did not report redis 'ok' within 10 000 ms`);
+    }
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { first, second, close };
 }

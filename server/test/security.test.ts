@@ -20,11 +20,12 @@ import {
   eventually,
   login,
   nextEvent,
-  startOwnRedis,
+  startServerPair,
   startTestServer,
-  type OwnRedis,
+  type ServerPair,
   type TestServer,
 } from './helpers.js';
+import { startRedis, type RedisInstance } from './support/redis-instance.js';
 
 /** Issue 10, "Live-contest resilience and security": headers, HEAD, tokens, login limits, handshake, config. */
 
@@ -381,30 +382,20 @@ describe('login limits per account', () => {
 });
 
 describe('login limits shared by two server processes through Redis', () => {
-  let redis: OwnRedis;
+  let redis: RedisInstance;
+  let pair: ServerPair;
   let first: TestServer;
   let second: TestServer;
 
   beforeAll(async () => {
-    redis = await startOwnRedis();
-    first = await startTestServer({ redisUrl: redis.url, loginAccountLimitMax: 3 });
-    second = await startTestServer(
-      { redisUrl: redis.url, loginAccountLimitMax: 3, jwtSecret: first.config.jwtSecret },
-      { databaseUrl: first.config.databaseUrl, keepDatabase: true },
-    );
+    redis = await startRedis();
+    pair = await startServerPair(redis.url, { loginAccountLimitMax: 3 });
+    ({ first, second } = pair);
     await createUser(first.orm, USER_TYPES.judge, 'juez_redis', 'Clave-Jurado-Norte-7');
-    for (const server of [first, second]) {
-      const ready = await eventually(async () => {
-        const res = await server.app.inject({ method: 'GET', url: '/api/health' });
-        return res.statusCode === 200 && res.json().data.redis === 'ok';
-      }, 10_000);
-      expect(ready).toBe(true);
-    }
   });
   afterAll(async () => {
-    await second?.close();
-    await first?.close();
-    await redis?.stop();
+    await pair?.close();
+    await redis?.destroy();
   });
 
   it("counts an account's failures on one process against a login on the other", async () => {

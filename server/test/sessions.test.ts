@@ -5,15 +5,15 @@ import {
   collect,
   connectSocket,
   createUser,
-  eventually,
   login,
   nextEvent,
-  startOwnRedis,
+  startServerPair,
   startTestServer,
   type BoardSocket,
-  type OwnRedis,
+  type ServerPair,
   type TestServer,
 } from './helpers.js';
+import { startRedis, type RedisInstance } from './support/redis-instance.js';
 
 /**
  * Issue 10: a session ends (REST 401, and the open sockets get `session.ended` then are disconnected)
@@ -221,29 +221,19 @@ describe('sessions end with session.ended', () => {
 });
 
 describe('sessions end in every server process (Redis)', () => {
-  let redis: OwnRedis;
+  let redis: RedisInstance;
+  let pair: ServerPair;
   let first: TestServer;
   let second: TestServer;
 
   beforeAll(async () => {
-    redis = await startOwnRedis();
-    first = await startTestServer({ redisUrl: redis.url });
-    second = await startTestServer(
-      { redisUrl: redis.url, jwtSecret: first.config.jwtSecret },
-      { databaseUrl: first.config.databaseUrl, keepDatabase: true },
-    );
-    for (const server of [first, second]) {
-      const ready = await eventually(async () => {
-        const res = await server.app.inject({ method: 'GET', url: '/api/health' });
-        return res.statusCode === 200 && res.json().data.redis === 'ok';
-      }, 10_000);
-      expect(ready).toBe(true);
-    }
+    redis = await startRedis();
+    pair = await startServerPair(redis.url);
+    ({ first, second } = pair);
   });
   afterAll(async () => {
-    await second?.close();
-    await first?.close();
-    await redis?.stop();
+    await pair?.close();
+    await redis?.destroy();
   });
 
   it('a password changed through one process ends the socket open on the other at once', async () => {
