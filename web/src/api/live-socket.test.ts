@@ -1,45 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import type { SessionEndListener } from './session-end';
-
-type Handler = (...args: unknown[]) => void;
-
-/** A fake socket.io-client socket: records handlers so the test can play the server. */
-class FakeSocket {
-  active = true;
-  handlers = new Map<string, Set<Handler>>();
-  disconnect = vi.fn(() => {
-    this.active = false;
-  });
-  connect = vi.fn(() => {
-    this.active = true;
-  });
-  on(event: string, handler: Handler) {
-    if (!this.handlers.has(event)) this.handlers.set(event, new Set());
-    this.handlers.get(event)?.add(handler);
-    return this;
-  }
-  off(event: string, handler: Handler) {
-    this.handlers.get(event)?.delete(handler);
-    return this;
-  }
-  fire(event: string, ...args: unknown[]) {
-    for (const handler of this.handlers.get(event) ?? []) handler(...args);
-  }
-  /** The server refuses the handshake (socket.io-client turns the socket inactive). */
-  refuse(message: string) {
-    this.active = false;
-    this.fire('connect_error', new Error(message));
-  }
-}
+import { fakeBoardSocketModule, type FakeSocket } from './fake-socket.test-support';
 
 const sockets: FakeSocket[] = [];
-vi.mock('./board-socket', () => ({
-  openBoardSocket: vi.fn(() => {
-    const socket = new FakeSocket();
-    sockets.push(socket);
-    return socket;
-  }),
-}));
+vi.mock('./board-socket', () => fakeBoardSocketModule(sockets));
 
 const { acquireLiveSocket, closeLiveSocket } = await import('./live-socket');
 const { onSessionEnd } = await import('./session-end');

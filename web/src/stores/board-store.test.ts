@@ -1,36 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BoardTeam, TeamAttempts } from '@concurso/shared';
 import type { TeamAttemptsResponse } from '../api/board-api';
-
-type Handler = (...args: unknown[]) => void;
-
-/** A fake socket: records handlers so the test can play the server. */
-class FakeSocket {
-  active = true;
-  connected = false;
-  handlers = new Map<string, Set<Handler>>();
-  disconnect = vi.fn(() => {
-    this.active = false;
-  });
-  connect = vi.fn(() => {
-    this.active = true;
-  });
-  on(event: string, handler: Handler) {
-    if (!this.handlers.has(event)) this.handlers.set(event, new Set());
-    this.handlers.get(event)?.add(handler);
-    return this;
-  }
-  off(event: string, handler: Handler) {
-    this.handlers.get(event)?.delete(handler);
-    return this;
-  }
-  fire(event: string, ...args: unknown[]) {
-    for (const handler of this.handlers.get(event) ?? []) handler(...args);
-  }
-  listenerCount() {
-    return [...this.handlers.values()].reduce((sum, set) => sum + set.size, 0);
-  }
-}
+import { fakeBoardSocketModule, type FakeSocket } from '../api/fake-socket.test-support';
 
 interface Deferred {
   resolve: (value: TeamAttemptsResponse) => void;
@@ -40,13 +11,7 @@ interface Deferred {
 const sockets: FakeSocket[] = [];
 const fetches: Deferred[] = [];
 
-vi.mock('../api/board-socket', () => ({
-  openBoardSocket: vi.fn(() => {
-    const socket = new FakeSocket();
-    sockets.push(socket);
-    return socket;
-  }),
-}));
+vi.mock('../api/board-socket', () => fakeBoardSocketModule(sockets));
 vi.mock('../api/board-api', () => ({
   fetchTeamAttempts: vi.fn(
     () => new Promise<TeamAttemptsResponse>((resolve, reject) => fetches.push({ resolve, reject })),

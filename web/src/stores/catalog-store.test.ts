@@ -1,30 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as CatalogApi from '../api/catalog-api';
 import type { ListAnswer } from '../api/catalog-api';
-
-type Handler = (...args: unknown[]) => void;
-
-/** A fake shared socket: records handlers so the test can play the server. */
-class FakeSocket {
-  active = true;
-  connected = true;
-  handlers = new Map<string, Set<Handler>>();
-  disconnect = vi.fn(() => {
-    this.active = false;
-  });
-  on(event: string, handler: Handler) {
-    if (!this.handlers.has(event)) this.handlers.set(event, new Set());
-    this.handlers.get(event)?.add(handler);
-    return this;
-  }
-  off(event: string, handler: Handler) {
-    this.handlers.get(event)?.delete(handler);
-    return this;
-  }
-  fire(event: string, ...args: unknown[]) {
-    for (const handler of this.handlers.get(event) ?? []) handler(...args);
-  }
-}
+import { fakeBoardSocketModule, type FakeSocket } from '../api/fake-socket.test-support';
 
 interface Call {
   catalog: string;
@@ -35,13 +12,7 @@ interface Call {
 const sockets: FakeSocket[] = [];
 const calls: Call[] = [];
 
-vi.mock('../api/board-socket', () => ({
-  openBoardSocket: vi.fn(() => {
-    const socket = new FakeSocket();
-    sockets.push(socket);
-    return socket;
-  }),
-}));
+vi.mock('../api/board-socket', () => fakeBoardSocketModule(sockets, true));
 vi.mock('../api/catalog-api', async (importOriginal) => ({
   ...(await importOriginal<typeof CatalogApi>()),
   fetchCatalog: vi.fn(
