@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as ioClient } from 'socket.io-client';
 import {
@@ -544,7 +546,7 @@ describe('createMember racing with one student code', () => {
 
 describe('configuration (loadConfig)', () => {
   // A secret given, so a good configuration never writes one to DATA_DIR.
-  const base = { JWT_SECRET: 'x'.repeat(48), DATA_DIR: '/tmp/concurso-config-test' };
+  const base = { JWT_SECRET: 'x'.repeat(48), DATA_DIR: path.join(os.tmpdir(), 'concurso-config-test') };
   const problem = (env: Record<string, string>): string => {
     try {
       loadConfig({ ...base, ...env });
