@@ -85,6 +85,8 @@ export interface AgentStats {
   queued: number;
   /** Attempts the server acknowledged. */
   acknowledged: number;
+  /** Attempts the server refused (422), set aside in the refused file. */
+  refused: number;
   /** Attempts waiting in the outbox. */
   pending: number;
   /** Whether the last request to the server succeeded. */
@@ -146,6 +148,7 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
     detected: 0,
     queued: 0,
     acknowledged: 0,
+    refused: 0,
     pending: 0,
     online: true,
     lastError: null,
@@ -176,6 +179,10 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
           stats.acknowledged += batch.acknowledged;
           healthy();
           if (batch.acknowledged > 0) log(TEXTS.sent(batch.acknowledged, batch.numberAttempts));
+        },
+        onRefused: (refusal) => {
+          stats.refused += refusal.count;
+          if (!stopped) log(TEXTS.refused(refusal.count, refusal.reasons, refusal.file));
         },
         onFailed: (error, pending) => problem(error, (reason) => TEXTS.sendFailed(pending, reason)),
         probe: () => client.probe(),
@@ -439,6 +446,7 @@ async function openStorage(
   }
   try {
     const outbox = await Outbox.open(path.join(dataDir, `outbox-${name}.json`), {
+      refusedFile: path.join(dataDir, `refused-${name}.json`),
       onCorrupt: (file, movedTo) => log(TEXTS.outboxCorrupt(file, movedTo)),
     });
     return { outbox, lock };

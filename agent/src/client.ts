@@ -150,7 +150,10 @@ export class AgentClient {
       throw new AgentApiError('not-found', message || TEXTS.noContest, 404);
     }
     if (!response.ok) {
-      throw new AgentApiError('http', TEXTS.serverError(response.status, message), response.status);
+      throw new AgentApiError('http', TEXTS.serverError(response.status, message), response.status, {
+        serverMessage: message,
+        errors: errorsOf(payload),
+      });
     }
     if (schema === null) return undefined as T;
     const data = schema.safeParse(
@@ -184,6 +187,15 @@ function safeJson(text: string): unknown {
 /** Whether a body is the contract's `{ success: false, ... }`. */
 function isContractFailure(payload: unknown): boolean {
   return !!payload && typeof payload === 'object' && (payload as { success?: unknown }).success === false;
+}
+
+/** The `errors` of the contract's `{ success: false, message, errors }` answers, when it is an object. */
+function errorsOf(payload: unknown): Record<string, unknown> | undefined {
+  if (!payload || typeof payload !== 'object' || !('errors' in payload)) return undefined;
+  const errors = (payload as { errors: unknown }).errors;
+  return errors && typeof errors === 'object' && !Array.isArray(errors)
+    ? (errors as Record<string, unknown>)
+    : undefined;
 }
 
 /** The `message` of the contract's `{ success, message }` answers, or ''. */

@@ -3,13 +3,17 @@
  * an attempt only once the server acknowledged its `event_id`. On failure it backs off
  * exponentially; since the server counts an `event_id` once, resending after a lost answer is safe.
  * While it backs off after an outage, a cheap probe (`probeServer`) lets it send as soon as the
- * server answers again instead of waiting out a delay of up to 30 s.
+ * server answers again instead of waiting out a delay of up to 30 s. A batch the server refuses (422)
+ * is never retried as is: the attempts it names, or the whole batch when it names none, are set aside
+ * in the outbox's refused file with the server's reasons, and the rest are sent at once.
  */
-import { AGENT_MAX_BATCH } from '@concurso/shared';
+import { AGENT_MAX_BATCH, type AgentAttempt } from '@concurso/shared';
 import { Backoff } from './backoff.js';
 import type { AgentClient } from './client.js';
 import { AgentApiError } from './errors.js';
 import type { Outbox } from './outbox.js';
+import { bodyMessages, refusedIndexes } from './refusals.js';
+import { TEXTS } from './texts.js';
 
 /** What one successful batch did. */
 export interface BatchSent {
@@ -21,12 +25,24 @@ export interface BatchSent {
   numberAttempts: number;
 }
 
+/** What one 422 answer set aside. */
+export interface AttemptsRefused {
+  /** Attempts moved out of the outbox into the refused file. */
+  count: number;
+  /** The server's reasons, without repeats. */
+  reasons: string[];
+  /** The refused file. */
+  file: string;
+}
+
 /** What a flush did. */
 export interface FlushResult {
   /** Attempts acknowledged during this flush. */
   acknowledged: number;
   /** Attempts still waiting. */
   pending: number;
+  /** Attempts the server refused (422) during this flush, set aside; present only when any. */
+  refused?: number;
   /** Why it stopped early, when it did. */
   error?: unknown;
 }
@@ -36,6 +52,8 @@ export interface DeliveryOptions {
   /** Largest batch (default and maximum `AGENT_MAX_BATCH`). */
   batchSize?: number;
   onSent?: (batch: BatchSent) => void;
+  /** The server refused attempts (422); they were set aside and the rest keep going. */
+  onRefused?: (refusal: AttemptsRefused) => void;
   /** A batch failed; the next automatic try is in `retryInMs` (ms). */
   onFailed?: (error: unknown, pending: number, retryInMs: number) => void;
   /**
@@ -91,7 +109,8 @@ export class Delivery {
    * or a probe answering false. Why require it: a live server that refused the batch (a 500 from a
    * bug, a 429) answers the probe too, and would otherwise get the batch again every second; such
    * failures keep the backoff. For the same reason a probe-started send that fails again needs a probe
-   * to see the server down before the next one. A 401 or 422 never probes: retrying will not help.
+   * to see the server down before the next one. A 401 never probes: retrying will not help (and a 422
+   * never waits: its attempts are set aside at once).
    */
   async probeServer(): Promise<boolean> {
     const probe = this.options.probe;
@@ -131,39 +150,85 @@ export class Delivery {
 
   private async sendAll(): Promise<FlushResult> {
     let acknowledged = 0;
+    let refused = 0;
+    const result = (pending: number, error?: unknown): FlushResult => ({
+      acknowledged,
+      pending,
+      ...(refused > 0 ? { refused } : {}),
+      ...(error === undefined ? {} : { error }),
+    });
     while (this.outbox.size > 0) {
       const batch = this.outbox.pending().slice(0, this.batchSize);
       try {
-        const result = await this.client.postAttempts(batch);
+        const answer = await this.client.postAttempts(batch);
         const sent = new Set(batch.map((a) => a.event_id));
-        const accepted = result.accepted.filter((id) => sent.has(id));
+        const accepted = answer.accepted.filter((id) => sent.has(id));
         await this.outbox.ack(accepted);
         acknowledged += accepted.length;
         this.backoff.succeed();
         this.transientFailure = false;
         this.options.onSent?.({
           acknowledged: accepted.length,
-          counted: result.counted,
-          numberAttempts: result.number_attempts,
+          counted: answer.counted,
+          numberAttempts: answer.number_attempts,
         });
         // The server kept some back: try them again later rather than in a tight loop.
         if (accepted.length < batch.length) {
-          return this.failed(new Error('El servidor no confirmó todos los intentos.'), acknowledged);
+          return this.failed(new Error('El servidor no confirmó todos los intentos.'), result);
         }
       } catch (error) {
-        return this.failed(error, acknowledged);
+        if (!isRefusal(error)) return this.failed(error, result);
+        // Resending the same body would be refused forever and block everything queued behind it.
+        let moved: number;
+        try {
+          moved = await this.setAside(batch, error);
+        } catch (writeError) {
+          return this.failed(writeError, result);
+        }
+        if (moved === 0) return this.failed(error, result);
+        refused += moved;
+        this.backoff.succeed();
+        this.transientFailure = false;
       }
     }
-    return { acknowledged, pending: 0 };
+    return result(0);
   }
 
-  private failed(error: unknown, acknowledged: number): FlushResult {
+  /**
+   * Sets aside what a 422 refused: the attempts it names (`attempts.<index>...`), or the whole batch
+   * when it names none. Answers how many left the outbox.
+   */
+  private async setAside(batch: AgentAttempt[], error: AgentApiError): Promise<number> {
+    const named = refusedIndexes(error.errors, batch.length);
+    const forBody = bodyMessages(error.errors);
+    const fallback = forBody.length > 0 ? forBody : [error.serverMessage || TEXTS.refusedNoReason];
+    const refusals =
+      named.size > 0
+        ? [...named].map(([index, reasons]) => ({
+            attempt: batch[index]!,
+            reasons: reasons.length > 0 ? reasons : fallback,
+          }))
+        : batch.map((attempt) => ({ attempt, reasons: fallback }));
+    const moved = await this.outbox.setAside(refusals);
+    if (moved > 0) {
+      const reasons = [...new Set(refusals.flatMap((r) => r.reasons))];
+      this.options.onRefused?.({ count: moved, reasons, file: this.outbox.refusedFile });
+    }
+    return moved;
+  }
+
+  private failed(error: unknown, result: (pending: number, error: unknown) => FlushResult): FlushResult {
     this.transientFailure = error instanceof AgentApiError && error.transient;
     if (!this.sentByProbe && isServerDown(error)) this.sawServerDown = true;
     const retryInMs = this.backoff.fail();
     this.options.onFailed?.(error, this.outbox.size, retryInMs);
-    return { acknowledged, pending: this.outbox.size, error };
+    return result(this.outbox.size, error);
   }
+}
+
+/** Whether a failed send is the server refusing the body as invalid (422): resending cannot help. */
+function isRefusal(error: unknown): error is AgentApiError {
+  return error instanceof AgentApiError && error.kind === 'http' && error.status === 422;
 }
 
 /** Whether a failed send means the server could not be reached (rather than refused the batch). */

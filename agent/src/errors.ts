@@ -22,14 +22,27 @@ export type ApiErrorKind =
 export class AgentApiError extends Error {
   override readonly name = 'AgentApiError';
 
+  /** The `message` of the server's answer, or ''. */
+  readonly serverMessage: string;
+  /** The `errors` of the server's answer, when it had them (a 422's messages by field path). */
+  readonly errors: Record<string, unknown> | undefined;
+
   constructor(
     readonly kind: ApiErrorKind,
     message: string,
     /** HTTP status, when the server answered. */
     readonly status?: number,
-    options?: { cause?: unknown },
+    options?: {
+      cause?: unknown;
+      /** The `message` of the server's answer, when it had one. */
+      serverMessage?: string;
+      /** The `errors` of the server's answer (a 422's messages by field path), when it had them. */
+      errors?: Record<string, unknown>;
+    },
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.serverMessage = options?.serverMessage ?? '';
+    this.errors = options?.errors;
   }
 
   /** True when retrying later may help without anyone changing anything (network, 5xx, 429). */

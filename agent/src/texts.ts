@@ -63,6 +63,12 @@ export const TEXTS = {
     `Pendientes de enviar: ${count(n, 'intento guardado', 'intentos guardados')}.`,
   sendFailed: (n: number, reason: string) =>
     `Sin enviar: ${count(n, 'intento queda guardado', 'intentos quedan guardados')}; se reintentará. ${reason}`,
+  // One line per 422: how many attempts and the server's reasons (never the body's field paths).
+  refused: (n: number, reasons: readonly string[], file: string) =>
+    `El servidor rechazó ${count(n, 'intento', 'intentos')} por datos no válidos ` +
+    `(${reasons.map((r) => r.replace(/[.\s]+$/, '')).join('; ')}); ` +
+    `${n === 1 ? 'se apartó' : 'se apartaron'} en ${file} y los demás se siguen enviando.`,
+  refusedNoReason: 'el servidor no indicó el motivo',
   offline: (reason: string) => `Problema con el servidor: ${reason}`,
   online: 'Conexión con el servidor restablecida.',
   blockedUpdated: (n: number) =>
@@ -70,7 +76,7 @@ export const TEXTS = {
   keepsRunning: 'El agente sigue terminando procesos con la última lista conocida.',
   scanFailed: (reason: string) => `No se pudo leer la lista de procesos: ${reason}`,
   outboxCorrupt: (file: string, movedTo: string) =>
-    `El archivo de intentos pendientes ${file} estaba dañado; se apartó como ${movedTo}.`,
+    `El archivo de intentos ${file} estaba dañado; se apartó como ${movedTo}.`,
   stopping: 'Deteniendo el agente...',
   stopped: (pending: number) =>
     pending > 0

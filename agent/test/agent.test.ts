@@ -198,6 +198,39 @@ describe('startAgent: running', () => {
     expect(second.handle.stats.pending).toBe(0);
   });
 
+  it('sets aside an attempt the server refuses (422) with one Spanish line, and keeps sending the next', async () => {
+    const name = uniqueName('discord');
+    const server = await fakeServer([name]);
+    const dataDir = await tempDir();
+    const why = 'occurred_at: la fecha está más de un día adelante del reloj del servidor';
+    server.refuse = () => ({ field: 'occurred_at', message: why });
+    const { handle, lines } = await agent(server, { dataDir, loop: false });
+    const first = await spawnProcess(await blockedBinary(name), ['100']);
+    await handle.sweep();
+    await first.exited;
+    await handle.flush();
+
+    const refusedFile = path.join(dataDir, `refused-127.0.0.1_${new URL(server.url).port}-team-7.json`);
+    expect(handle.stats).toMatchObject({ refused: 1, pending: 0, acknowledged: 0 });
+    const refusedLines = lines.filter((line) => line.startsWith('El servidor rechazó'));
+    expect(refusedLines).toEqual([
+      `El servidor rechazó 1 intento por datos no válidos (${why}); se apartó en ${refusedFile} ` +
+        'y los demás se siguen enviando.',
+    ]);
+    expect(lines.join('\n')).not.toContain('attempts.');
+    expect(lines.join('\n')).not.toContain(server.key);
+    const onDisk = JSON.parse(await readFile(refusedFile, 'utf8')) as { refused: { reasons: string[] }[] };
+    expect(onDisk.refused.map((r) => r.reasons)).toEqual([[why]]);
+
+    server.refuse = null;
+    const second = await spawnProcess(await blockedBinary(name), ['100']);
+    await handle.sweep();
+    await second.exited;
+    await handle.flush();
+    expect(server.stored.size).toBe(1);
+    expect(handle.stats).toMatchObject({ refused: 1, pending: 0, acknowledged: 1 });
+  });
+
   it('after an outage, sends its queue within 2 s of the server answering again, not after the backoff', async () => {
     const name = uniqueName('discord');
     const server = await fakeServer([name]);

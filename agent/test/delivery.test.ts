@@ -4,7 +4,7 @@ import type { AgentAttempt } from '@concurso/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Backoff } from '../src/backoff.js';
 import { AgentClient } from '../src/client.js';
-import { Delivery } from '../src/delivery.js';
+import { Delivery, type AttemptsRefused } from '../src/delivery.js';
 import { AgentApiError } from '../src/errors.js';
 import { Outbox } from '../src/outbox.js';
 import { startFakeServer, type FakeServer } from './helpers/fake-server.js';
@@ -166,5 +166,70 @@ describe('Delivery', () => {
     const calls = server.healthCalls;
     expect(await delivery.probeServer()).toBe(false);
     expect(server.healthCalls).toBe(calls);
+  });
+
+  it('sets aside the attempt a 422 names, sends the rest at once, and later attempts keep flowing', async () => {
+    const { server, outbox, client } = await setUp();
+    const queued = attempts(5);
+    const bad = queued[2]!;
+    const why = 'occurred_at: la fecha está más de un día adelante del reloj del servidor';
+    server.refuse = (a) => (a.event_id === bad.event_id ? { field: 'occurred_at', message: why } : null);
+    await outbox.add(...queued);
+    const refusals: AttemptsRefused[] = [];
+    const failures: unknown[] = [];
+    const backoff = new Backoff({ baseMs: 60_000 });
+    const delivery = new Delivery(outbox, client, {
+      backoff,
+      onRefused: (r) => refusals.push(r),
+      onFailed: (e) => failures.push(e),
+    });
+
+    expect(await delivery.flush()).toEqual({ acknowledged: 4, pending: 0, refused: 1 });
+    expect(server.posts.map((batch) => batch.length)).toEqual([5, 4]);
+    expect([...server.stored.keys()]).toEqual(queued.filter((a) => a !== bad).map((a) => a.event_id));
+    expect(refusals).toEqual([{ count: 1, reasons: [why], file: outbox.refusedFile }]);
+    expect(failures).toEqual([]);
+    expect(backoff.due).toBe(true);
+    // Set aside with the server's reasons, not deleted.
+    expect(await outbox.refused()).toEqual([
+      { attempt: bad, reasons: [why], refused_at: expect.any(String) },
+    ]);
+
+    // The next attempts go through the normal path, without waiting.
+    const later = attempts(3);
+    await outbox.add(...later);
+    delivery.kick();
+    await delivery.idle();
+    expect(outbox.size).toBe(0);
+    expect(server.stored.size).toBe(7);
+    expect(server.posts.at(-1)!.map((a) => a.event_id)).toEqual(later.map((a) => a.event_id));
+  });
+
+  it('sets aside the whole batch when a 422 names no attempt, instead of sending it again forever', async () => {
+    const { server, outbox, client } = await setUp();
+    const queued = attempts(3);
+    await outbox.add(...queued);
+    server.attemptFailures.push({
+      status: 422,
+      when: 'before-store',
+      errors: { _: ['La solicitud no es válida.'] },
+    });
+    const refusals: AttemptsRefused[] = [];
+    const delivery = new Delivery(outbox, client, { batchSize: 2, onRefused: (r) => refusals.push(r) });
+
+    expect(await delivery.flush()).toEqual({ acknowledged: 1, pending: 0, refused: 2 });
+    expect(refusals.map((r) => [r.count, r.reasons])).toEqual([[2, ['La solicitud no es válida.']]]);
+    expect([...server.stored.keys()]).toEqual([queued[2]!.event_id]);
+    expect((await outbox.refused()).map((r) => r.attempt)).toEqual(queued.slice(0, 2));
+
+    // Without messages by field, the answer's own message is the reason.
+    server.attemptFailures.push({ status: 422, when: 'before-store' });
+    await outbox.add(...attempts(1));
+    await delivery.flush();
+    expect(refusals.at(-1)).toMatchObject({
+      count: 1,
+      reasons: ['Por favor llene todos los campos correctamente'],
+    });
+    expect(await outbox.refused()).toHaveLength(3);
   });
 });

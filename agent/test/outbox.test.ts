@@ -76,4 +76,36 @@ describe('Outbox', () => {
     await writeFile(file, JSON.stringify({ version: 1, attempts: [{ event_id: 'x' }, good, good] }));
     expect((await Outbox.open(file)).pending()).toEqual([good]);
   });
+
+  it('sets refused attempts aside in the refused file with their reasons, never deleting them', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'outbox-x-team-7.json');
+    const outbox = await Outbox.open(file);
+    const [a, b, c] = [attempt(), attempt(), attempt()];
+    await outbox.add(a, b, c);
+    expect(outbox.refusedFile).toBe(path.join(dir, 'refused-x-team-7.json'));
+
+    expect(
+      await outbox.setAside([{ attempt: b, reasons: ['occurred_at: el intento tiene más de 30 días'] }]),
+    ).toBe(1);
+    expect(outbox.pending()).toEqual([a, c]);
+    expect((await Outbox.open(file)).pending()).toEqual([a, c]);
+    // Set aside again (a crash left it in both files): replaced, not repeated; a gone attempt is skipped.
+    await outbox.add(b);
+    await outbox.setAside([
+      { attempt: b, reasons: ['otra razón'] },
+      { attempt: attempt(), reasons: ['no está en la cola'] },
+    ]);
+    expect((await outbox.refused()).map((r) => [r.attempt, r.reasons])).toEqual([[b, ['otra razón']]]);
+
+    // A damaged refused file is moved aside, never overwritten.
+    await writeFile(outbox.refusedFile, '{"refused": [');
+    const told: string[] = [];
+    const reopened = await Outbox.open(file, { onCorrupt: (_f, movedTo) => told.push(movedTo) });
+    await reopened.setAside([{ attempt: a, reasons: ['x'] }]);
+    expect(told).toHaveLength(1);
+    expect(await readFile(told[0]!, 'utf8')).toBe('{"refused": [');
+    expect((await reopened.refused()).map((r) => r.attempt)).toEqual([a]);
+    expect(reopened.pending()).toEqual([c]);
+  });
 });

@@ -8,8 +8,18 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { agentAttemptsBodySchema, type AgentAttempt, type AgentConfig } from '@concurso/shared';
 
-/** How the next POST /api/agent/attempts fails: before storing, or after storing (lost answer). */
-export type AttemptsFailure = { status: number; when: 'before-store' | 'after-store' };
+/**
+ * How the next POST /api/agent/attempts fails: before storing, or after storing (lost answer); with
+ * `errors`, the answer carries them (a 422's messages by field path).
+ */
+export type AttemptsFailure = {
+  status: number;
+  when: 'before-store' | 'after-store';
+  errors?: Record<string, string[]>;
+};
+
+/** Why the server's validation refuses one attempt: the field and its message. */
+export type AttemptRefusal = { field: string; message: string };
 
 export interface FakeServer {
   url: string;
@@ -21,6 +31,12 @@ export interface FakeServer {
   noContest: boolean;
   /** Failures for the next attempts posts, consumed one per post. */
   attemptFailures: AttemptsFailure[];
+  /**
+   * Validation the real server does with its own clock (an `occurred_at` too far ahead or too old):
+   * a post with any attempt this refuses is answered 422 with `errors` keyed
+   * `attempts.<index>.<field>`, like the real server, and nothing of it is stored.
+   */
+  refuse: ((attempt: AgentAttempt) => AttemptRefusal | null) | null;
   /** Answer every attempts post with this status, without storing (server down); null: normal. */
   attemptsDown: number | null;
   /** What `GET /api/health` reports; 503 when either is down, like the real server. */
@@ -39,6 +55,9 @@ export interface FakeServer {
   comeBack(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The real server's message on a 422 (`MESSAGES.validation`). */
+const VALIDATION = 'Por favor llene todos los campos correctamente';
 
 const send = (res: ServerResponse, status: number, body: unknown) => {
   res.writeHead(status, { 'content-type': 'application/json' });
@@ -69,6 +88,7 @@ export async function startFakeServer(
     revoked: false,
     noContest: false,
     attemptFailures: [],
+    refuse: null,
     attemptsDown: null,
     health: { database: 'ok', redis: 'off' },
     healthCalls: 0,
@@ -101,14 +121,31 @@ export async function startFakeServer(
       }
       if (req.method === 'POST' && req.url === '/api/agent/attempts') {
         const parsed = agentAttemptsBodySchema.safeParse(await readBody(req));
-        if (!parsed.success) return send(res, 422, { success: false, message: 'Datos no válidos' });
+        if (!parsed.success) {
+          const errors: Record<string, string[]> = {};
+          for (const issue of parsed.error.issues)
+            (errors[issue.path.join('.') || '_'] ??= []).push(issue.message);
+          return send(res, 422, { success: false, message: VALIDATION, errors });
+        }
         state.posts.push(parsed.data.attempts);
         if (state.attemptsDown !== null) {
           return send(res, state.attemptsDown, { success: false, message: 'Servidor caído' });
         }
+        const refusals: Record<string, string[]> = {};
+        parsed.data.attempts.forEach((attempt, index) => {
+          const refusal = state.refuse?.(attempt);
+          if (refusal) refusals[`attempts.${index}.${refusal.field}`] = [refusal.message];
+        });
+        if (Object.keys(refusals).length > 0) {
+          return send(res, 422, { success: false, message: VALIDATION, errors: refusals });
+        }
         const failure = state.attemptFailures.shift();
         if (failure?.when === 'before-store') {
-          return send(res, failure.status, { success: false, message: 'Algo salió mal en el servidor.' });
+          return send(res, failure.status, {
+            success: false,
+            message: failure.status === 422 ? VALIDATION : 'Algo salió mal en el servidor.',
+            ...(failure.errors ? { errors: failure.errors } : {}),
+          });
         }
         let counted = 0;
         for (const attempt of parsed.data.attempts) {
