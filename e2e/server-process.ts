@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -6,6 +5,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dropDatabase } from '../server/src/db/database.js';
 import { freePort } from '../server/test/helpers.js';
+import {
+  startServerProcess,
+  type ServerProcess as SupportServerProcess,
+} from '../server/test/support/server-process.js';
 
 /** Server URL of the test MySQL/MariaDB, without a database (as in server/test/helpers.ts). */
 const SERVER_URL = (process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/').replace(/\/[^/]*$/, '/');
@@ -18,14 +21,12 @@ export const PROCESS_ADMIN = { username: 'admin_proceso', password: 'Reinicio-Se
  * A real server process, as `npm start` runs it (`node --import tsx server/src/server.ts`, serving the
  * built web from web/dist), on a free port, a throwaway database and a data folder of its own, with no
  * Redis. It can be stopped with any signal and started again on the same port, database and JWT
- * secret, like a restarted server.
+ * secret, like a restarted server. Spawning and waiting for health is the server tests' own
+ * `startServerProcess`; this adds the throwaway database, the first administrator and API calls.
  */
 export class ServerProcess {
-  private child: ChildProcess | null = null;
-  private stderr = '';
-
   private constructor(
-    readonly port: number,
+    private readonly child: SupportServerProcess,
     readonly databaseUrl: string,
     private readonly dataDir: string,
   ) {}
@@ -34,66 +35,42 @@ export class ServerProcess {
   static async create(): Promise<ServerProcess> {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'concurso-restart-'));
     const databaseUrl = `${SERVER_URL}concurso_test_${randomBytes(5).toString('hex')}`;
-    const server = new ServerProcess(await freePort(), databaseUrl, dataDir);
-    await server.start();
-    return server;
-  }
-
-  /** `http://127.0.0.1:<port>` */
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  /** Spawns the process and resolves once `GET /api/health` answers 200 (rejects if it exits first). */
-  async start(): Promise<void> {
-    if (this.child) throw new Error('the server process is already running');
-    // A Redis of the environment is left out: this process is alone, with the in-memory adapter.
-    const { REDIS_URL: _redis, ...env } = process.env;
-    this.stderr = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
+    const child = await startServerProcess({
+      port: await freePort(),
       cwd: REPO_ROOT,
       env: {
-        ...env,
-        PORT: String(this.port),
-        DATABASE_URL: this.databaseUrl,
-        DATA_DIR: this.dataDir,
+        // Empty counts as unset: this process is alone, with the in-memory adapter.
+        REDIS_URL: '',
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: dataDir,
         // The same secret on every start: tokens issued before a restart stay valid after it.
         JWT_SECRET: 'secreto-de-reinicio-0123456789abcdef0123456789',
         ADMIN_USERNAME: PROCESS_ADMIN.username,
         ADMIN_PASSWORD: PROCESS_ADMIN.password,
         LOG_LEVEL: 'warn',
       },
-      stdio: ['ignore', 'ignore', 'pipe'],
     });
-    child.stderr!.on('data', (chunk) => (this.stderr += chunk));
-    this.child = child;
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null || child.signalCode !== null) {
-        this.child = null;
-        throw new Error(`the server process exited while starting: ${this.stderr}`);
-      }
-      const health = await fetch(`${this.url}/api/health`).catch(() => null);
-      if (health?.status === 200) return;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    throw new Error(`the server process is not healthy after 60 s: ${this.stderr}`);
+    return new ServerProcess(child, databaseUrl, dataDir);
+  }
+
+  /** `http://127.0.0.1:<port>` */
+  get url(): string {
+    return this.child.url;
+  }
+
+  /** Starts the process again; resolves once `GET /api/health` answers 200 (rejects if it exits first). */
+  start(): Promise<void> {
+    return this.child.start();
   }
 
   /** Sends `signal` and resolves once the process has exited. */
-  async stop(signal: NodeJS.Signals): Promise<void> {
-    const child = this.child;
-    if (!child) return;
-    this.child = null;
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill(signal);
-    await exited;
+  stop(signal: NodeJS.Signals): Promise<void> {
+    return this.child.kill(signal);
   }
 
   /** Stops the process (SIGTERM) and removes its database and data folder. */
   async dispose(): Promise<void> {
-    await this.stop('SIGTERM');
+    await this.child.stop();
     await dropDatabase(this.databaseUrl);
     await rm(this.dataDir, { recursive: true, force: true });
   }

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -9,6 +8,7 @@ import { LEVELS } from '@concurso/shared';
 import { dropDatabase } from '../src/db/database.js';
 import { migrationsList } from '../../migrations/index.js';
 import { connectSocket, freePort } from './helpers.js';
+import { startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const SERVER_URL = (process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/').replace(/\/[^/]*$/, '/');
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -27,15 +27,14 @@ const within = <T>(ms: number, promise: Promise<T>) =>
  */
 describe('two server processes over Redis', () => {
   const databaseUrl = `${SERVER_URL}concurso_test_${randomBytes(5).toString('hex')}`;
-  const processes: ChildProcess[] = [];
+  const processes: ServerProcess[] = [];
   const urls: string[] = [];
   let dataDir: string;
 
   const startServer = async (port: number) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
+    const server = await startServerProcess({
+      port,
       env: {
-        ...process.env,
-        PORT: String(port),
         DATABASE_URL: databaseUrl,
         REDIS_URL,
         DATA_DIR: dataDir,
@@ -44,20 +43,9 @@ describe('two server processes over Redis', () => {
         ADMIN_PASSWORD: 'Clave-Jurado-Multi-2026',
         LOG_LEVEL: 'warn',
       },
-      stdio: ['ignore', 'ignore', 'pipe'],
     });
-    let stderr = '';
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
-    processes.push(child);
-    const url = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`server on ${port} exited: ${stderr}`);
-      const health = await fetch(`${url}/api/health`).catch(() => null);
-      if (health?.status === 200) return url;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error(`server on ${port} not healthy: ${stderr}`);
+    processes.push(server);
+    return server.url;
   };
 
   beforeAll(async () => {
@@ -66,10 +54,7 @@ describe('two server processes over Redis', () => {
     urls.push(...(await Promise.all(ports.map(startServer))));
   });
   afterAll(async () => {
-    for (const child of processes) child.kill('SIGTERM');
-    await Promise.all(
-      processes.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
-    );
+    await Promise.all(processes.map((server) => server.stop()));
     await dropDatabase(databaseUrl);
     await rm(dataDir, { recursive: true, force: true });
   });
