@@ -4,7 +4,7 @@ import path from 'node:path';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { jsPDF } from 'jspdf';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { MESSAGES, USER_TYPES } from '@concurso/shared';
+import { MESSAGES, PASSWORD_MESSAGES, USER_TYPES } from '@concurso/shared';
 import { startAgent, type AgentHandle } from '../agent/src/agent.js';
 import {
   blockedBinary,
@@ -303,6 +303,12 @@ describe('teams, exercises and users screens in Chromium', () => {
     const box = dialog.getByRole('checkbox', { name: '¿Cambiar contraseña?' });
     expect(await box.isChecked()).toBe(true);
     expect(await box.isDisabled()).toBe(true);
+    // A password with the username in it is refused under its field, in Spanish, before any request
+    // (with SPEC.md section 5's 'Información' warning first).
+    await users.fill(dialog, { name: 'Juez Nuevo', username: 'juez_nuevo', password: 'juez_nuevo-2026' });
+    await dialog.getByRole('button', { name: 'Guardar' }).click();
+    await catalog.dismiss(catalog.messageDialog(MESSAGES.info));
+    await dialog.getByText(PASSWORD_MESSAGES.containsUsername).waitFor();
     await users.fill(dialog, { name: 'Juez Nuevo', username: 'juez_nuevo', password: 'clave-juez-9' });
     await catalog.save(dialog);
     const judgeId = await catalog.idOf('juez_nuevo');
