@@ -11,3 +11,4 @@ export * from './common-processes.js';
 export * from './schemas/teams.js';
 export * from './schemas/password.js';
 export * from './common-passwords.js';
+export * from './api/index.js';

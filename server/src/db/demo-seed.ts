@@ -15,7 +15,7 @@ import {
   Team,
   TypeUser,
   User,
-} from './entities/index.js';
+} from './entities.js';
 import { hashPassword } from '../lib/passwords.js';
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/mysql';
 import { USER_TYPES } from '@concurso/shared';
-import { User, TypeUser } from './entities/index.js';
+import { User, TypeUser } from './entities.js';
 import { hashPassword } from '../lib/passwords.js';
 
 /**

@@ -1,6 +1,6 @@
 import { defineConfig } from '@mikro-orm/mysql';
 import { Migrator } from '@mikro-orm/migrations';
-import { entities } from './entities/index.js';
+import { entities } from './entities.js';
 import { migrationsList } from '../../../migrations/index.js';
 import { DB_ACQUIRE_TIMEOUT_MS, DB_CONNECT_TIMEOUT_MS, limitConnection } from './timeouts.js';
 

@@ -1,12 +1,8 @@
-import { USER_TYPES } from '@concurso/shared';
+import type { Access } from '@concurso/shared';
 
-/** Who may call a route (DESIGN.md section 5). Every route declares one in `config.access`. */
-export type Access = 'public' | 'agent' | ReadonlyArray<(typeof USER_TYPES)[keyof typeof USER_TYPES]>;
-
-/** Admins and judges: reads of the boards, catalogues and logs, blocks and unblocks (DESIGN.md section 5). */
-export const STAFF_ACCESS = [USER_TYPES.admin, USER_TYPES.judge] as const;
-/** Admins only: every catalogue write (DESIGN.md section 5). */
-export const ADMIN_ACCESS = [USER_TYPES.admin] as const;
+// Who may call a route lives in the shared route map (shared/src/api/access.ts); re-exported for the
+// guard and for routes not declared through the map (the socket handshake, the web's files).
+export { ADMIN_ACCESS, STAFF_ACCESS, type Access } from '@concurso/shared';
 
 /** A signed-in staff member, set on `request.staff` by the role guard. */
 export interface StaffPrincipal {

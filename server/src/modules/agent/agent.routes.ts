@@ -11,7 +11,7 @@ import {
   okEnvelope,
   idSchema,
 } from '@concurso/shared';
-import { Team } from '../../db/entities/index.js';
+import { Team } from '../teams/team.entity.js';
 import { ADMIN_ACCESS } from '../../plugins/access.js';
 import { HttpError } from '../../lib/http-error.js';
 import { hashAgentKey, newAgentKey } from './agent-keys.js';

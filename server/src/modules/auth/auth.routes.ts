@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MESSAGES, USER_TYPES, loginResponseSchema, loginSchema, meResponseSchema } from '@concurso/shared';
-import { User } from '../../db/entities/index.js';
+import { User } from '../users/user.entity.js';
 import { STAFF_ACCESS } from '../../plugins/access.js';
 import { HttpError } from '../../lib/http-error.js';
 import { DUMMY_HASH_PROMISE, verifyPassword } from '../../lib/passwords.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { SessionEndReason } from '@concurso/shared';
-import { RevokedToken } from '../../db/entities/index.js';
+import { RevokedToken } from './revoked-token.entity.js';
 import type { JwtClaims } from '../../plugins/access.js';
 
 /**

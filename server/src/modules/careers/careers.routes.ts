@@ -1,6 +1,8 @@
-import { careerInputSchema, careerRowSchema, careerUpdateSchema, type CareerRow } from '@concurso/shared';
-import { Career, Departament } from '../../db/entities/index.js';
-import type { ICareer } from '../../db/entities/career.entity.js';
+import { type CareerRow } from '@concurso/shared';
+import { careersApi } from '@concurso/shared';
+import { Career } from './career.entity.js';
+import { Departament } from '../departaments/departament.entity.js';
+import type { ICareer } from './career.entity.js';
 import { catalogRoutes, countWhere, plural, requireReference } from '../catalogs/catalog-routes.js';
 
 /** A career row with its departament's name embedded (SPEC.md section 3). */
@@ -18,12 +20,7 @@ const MISSING_DEPARTAMENT = 'El departamento seleccionado no existe.';
  */
 export default catalogRoutes({
   catalog: 'careers',
-  routes: { list: 'getCareers', create: 'createCareer', update: 'updateCareer', remove: 'deleteCareer' },
-  tag: 'carreras',
-  thing: 'la carrera',
-  inputSchema: careerInputSchema,
-  updateSchema: careerUpdateSchema,
-  rowSchema: careerRowSchema,
+  api: careersApi,
   async list(em) {
     return (await em.find(Career, {}, { orderBy: { id: 'asc' }, populate: ['departament'] })).map(toRow);
   },

@@ -1,38 +1,34 @@
 import type { FastifyInstance } from 'fastify';
-import { transaction } from '../../db/transaction.js';
-import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { EntityManager } from '@mikro-orm/mysql';
-import { z } from 'zod';
-import { MESSAGES, idParamsSchema, okEnvelope, type CatalogName } from '@concurso/shared';
-import { ADMIN_ACCESS, STAFF_ACCESS } from '../../plugins/access.js';
+import type { z } from 'zod';
+import { MESSAGES, type CatalogApiOf, type CatalogName } from '@concurso/shared';
+import { transaction } from '../../db/transaction.js';
 import { HttpError } from '../../lib/http-error.js';
+import { addRoute } from '../../lib/route.js';
 import { emitBoardReset, emitCatalogChanged } from '../../realtime/board-events.js';
-
-/** Who reads catalogue lists and who writes them (DESIGN.md section 5). */
 
 /**
  * What one catalogue needs to get its four calls of SPEC.md section 7
  * (`GET get<Plural>`, `POST create<One>`, `POST update<One>`, `GET delete<One>/{id}`), answered as
- * DESIGN.md section 4 says. Each resource module describes itself with one of these; the shapes come
- * from the shared zod schemas, so validation, serialization and OpenAPI agree with the web.
+ * DESIGN.md section 4 says. Each resource module describes itself with one of these; its `api` is the
+ * shared route map's entry (shared/src/api/catalogs.ts), so paths, access and schemas are the web's.
  */
-export interface CatalogResource<Row, Input extends object, Snapshot = never> {
+export interface CatalogResource<
+  Row extends z.ZodType,
+  Input extends z.ZodType,
+  Update extends z.ZodType,
+  Snapshot = never,
+> {
   /** Sent in `catalog.changed` after every write. */
   catalog: CatalogName;
-  /** Route names: e.g. `{ list: 'getSchools', create: 'createSchool', update: 'updateSchool', remove: 'deleteSchool' }`. */
-  routes: { list: string; create: string; update: string; remove: string };
-  /** OpenAPI tag and the thing's Spanish name with its article ('la escuela'), for summaries. */
-  tag: string;
-  thing: string;
-  inputSchema: z.ZodType<Input>;
-  updateSchema: z.ZodType<Input & { id: number }>;
-  rowSchema: z.ZodType<Row>;
+  /** The four calls in the shared route map. */
+  api: CatalogApiOf<Row, Input, Update>;
   /** Every row, oldest first (the web sorts). */
-  list(em: EntityManager): Promise<Row[]>;
+  list(em: EntityManager): Promise<Array<z.input<Row>>>;
   /** Inserts and answers the new row. Throw HttpError 422 for a bad reference. */
-  create(em: EntityManager, input: Input): Promise<Row>;
+  create(em: EntityManager, input: z.output<Input>): Promise<z.input<Row>>;
   /** Updates and answers the row, or null when the id does not exist. */
-  update(em: EntityManager, id: number, input: Input): Promise<Row | null>;
+  update(em: EntityManager, id: number, input: z.output<Input>): Promise<z.input<Row> | null>;
   /** Why the row cannot be deleted (a Spanish sentence naming what uses it), or null. */
   inUse(em: EntityManager, id: number): Promise<string | null>;
   /** Deletes; answers false when the id does not exist. */
@@ -62,95 +58,55 @@ function announce(app: FastifyInstance, resource: { catalog: CatalogName; resets
 }
 
 /** Registers the four calls of a catalogue on `app` (inside the `/api` prefix). */
-export function catalogRoutes<Row extends { id: number }, Input extends object, Snapshot = never>(
-  resource: CatalogResource<Row, Input, Snapshot>,
-): FastifyPluginAsyncZod {
-  return async (plugin) => {
-    const app = plugin.withTypeProvider<ZodTypeProvider>();
-    const { routes, tag, thing } = resource;
+export function catalogRoutes<
+  Row extends z.ZodType,
+  Input extends z.ZodType,
+  Update extends z.ZodType,
+  Snapshot = never,
+>(resource: CatalogResource<Row, Input, Update, Snapshot>) {
+  return async (app: FastifyInstance) => {
+    const { api } = resource;
 
-    app.get(
-      `/${routes.list}`,
-      {
-        config: { access: STAFF_ACCESS },
-        schema: {
-          tags: [tag],
-          summary: `Lista: ${tag}`,
-          response: { 200: okEnvelope(z.array(resource.rowSchema)) },
-        },
-      },
-      async () => ({ success: true as const, data: await resource.list(app.orm.em), message: '' }),
-    );
+    addRoute(app, api.list, async () => ({
+      success: true as const,
+      data: await resource.list(app.orm.em),
+      message: '',
+    }));
 
-    app.post(
-      `/${routes.create}`,
-      {
-        config: { access: ADMIN_ACCESS },
-        schema: {
-          tags: [tag],
-          summary: `Registra ${thing}`,
-          body: resource.inputSchema,
-          response: { 200: okEnvelope(resource.rowSchema) },
-        },
-      },
-      async (request) => {
-        const row = await transaction(app.orm.em, (em) => resource.create(em, request.body as Input));
-        announce(app, resource);
-        await resource.afterCommit?.(app, { kind: 'create', id: row.id, before: null });
-        return { success: true as const, data: row, message: MESSAGES.created };
-      },
-    );
+    addRoute(app, api.create, async (request) => {
+      const input = request.body as z.output<Input>;
+      const row = await transaction(app.orm.em, (em) => resource.create(em, input));
+      announce(app, resource);
+      await resource.afterCommit?.(app, { kind: 'create', id: (row as { id: number }).id, before: null });
+      return { success: true as const, data: row, message: MESSAGES.created };
+    });
 
-    app.post(
-      `/${routes.update}`,
-      {
-        config: { access: ADMIN_ACCESS },
-        schema: {
-          tags: [tag],
-          summary: `Actualiza ${thing}`,
-          body: resource.updateSchema,
-          response: { 200: okEnvelope(resource.rowSchema) },
-        },
-      },
-      async (request) => {
-        const { id, ...input } = request.body as Input & { id: number };
-        let before: Snapshot | null = null;
-        const row = await transaction(app.orm.em, async (em) => {
-          before = (await resource.snapshot?.(em, id)) ?? null;
-          return resource.update(em, id, input as Input);
-        });
-        if (row === null) throw new HttpError(404, notFoundMessage(thing));
-        announce(app, resource);
-        await resource.afterCommit?.(app, { kind: 'update', id, before });
-        return { success: true as const, data: row, message: MESSAGES.saved };
-      },
-    );
+    addRoute(app, api.update, async (request) => {
+      const { id, ...input } = request.body as z.output<Update> & { id: number };
+      let before: Snapshot | null = null;
+      const row = await transaction(app.orm.em, async (em) => {
+        before = (await resource.snapshot?.(em, id)) ?? null;
+        return resource.update(em, id, input as z.output<Input>);
+      });
+      if (row === null) throw new HttpError(404, notFoundMessage(api.thing));
+      announce(app, resource);
+      await resource.afterCommit?.(app, { kind: 'update', id, before });
+      return { success: true as const, data: row, message: MESSAGES.saved };
+    });
 
-    app.get(
-      `/${routes.remove}/:id`,
-      {
-        config: { access: ADMIN_ACCESS },
-        schema: {
-          tags: [tag],
-          summary: `Elimina ${thing}`,
-          params: idParamsSchema,
-          response: { 200: z.object({ success: z.literal(true), message: z.string() }) },
-        },
-      },
-      async (request) => {
-        const { id } = request.params;
-        let before: Snapshot | null = null;
-        await transaction(app.orm.em, async (em) => {
-          const reason = await resource.inUse(em, id);
-          if (reason) throw new HttpError(409, reason);
-          before = (await resource.snapshot?.(em, id)) ?? null;
-          if (!(await resource.remove(em, id))) throw new HttpError(404, notFoundMessage(thing));
-        });
-        announce(app, resource);
-        await resource.afterCommit?.(app, { kind: 'remove', id, before });
-        return { success: true as const, message: MESSAGES.deleted };
-      },
-    );
+    addRoute(app, api.remove, async (request) => {
+      const { id } = request.params;
+      let before: Snapshot | null = null;
+      await transaction(app.orm.em, async (em) => {
+        const reason = await resource.inUse(em, id);
+        if (reason) throw new HttpError(409, reason);
+        before = (await resource.snapshot?.(em, id)) ?? null;
+        if (!(await resource.remove(em, id))) throw new HttpError(404, notFoundMessage(api.thing));
+      });
+      announce(app, resource);
+      await resource.afterCommit?.(app, { kind: 'remove', id, before });
+      return { success: true as const, message: MESSAGES.deleted };
+    });
   };
 }
 

@@ -1,5 +1,6 @@
-import { coachInputSchema, coachRowSchema, coachUpdateSchema, type CoachRow } from '@concurso/shared';
-import { Coach } from '../../db/entities/index.js';
+import { type CoachRow } from '@concurso/shared';
+import { coachesApi } from '@concurso/shared';
+import { Coach } from './coach.entity.js';
 import { catalogRoutes, countWhere, plural } from '../catalogs/catalog-routes.js';
 
 const toRow = (c: { id: number; name: string; educationalLevel: string }): CoachRow => ({
@@ -11,12 +12,7 @@ const toRow = (c: { id: number; name: string; educationalLevel: string }): Coach
 /** Coaches (SPEC.md sections 2, 3, 7): `getCoaches`, `createCoach {name, educationalLevel}`, `updateCoach`, `deleteCoach/{id}`. */
 export default catalogRoutes({
   catalog: 'coaches',
-  routes: { list: 'getCoaches', create: 'createCoach', update: 'updateCoach', remove: 'deleteCoach' },
-  tag: 'coaches',
-  thing: 'el coach',
-  inputSchema: coachInputSchema,
-  updateSchema: coachUpdateSchema,
-  rowSchema: coachRowSchema,
+  api: coachesApi,
   async list(em) {
     return (await em.find(Coach, {}, { orderBy: { id: 'asc' } })).map(toRow);
   },

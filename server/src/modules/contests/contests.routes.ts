@@ -5,15 +5,13 @@ import {
   MESSAGES,
   blockedProcessesInputSchema,
   calendarOf,
-  contestInputSchema,
   contestProcessRowSchema,
-  contestRowSchema,
-  contestUpdateSchema,
   okEnvelope,
   type ContestRow,
   idSchema,
 } from '@concurso/shared';
-import { Contest } from '../../db/entities/index.js';
+import { contestsCatalogApi } from '@concurso/shared';
+import { Contest } from './contest.entity.js';
 import { catalogRoutes, countWhere, plural } from '../catalogs/catalog-routes.js';
 import { ADMIN_ACCESS, STAFF_ACCESS } from '../../plugins/access.js';
 import { toIsoDate } from '../board/board.service.js';
@@ -33,12 +31,7 @@ const toRow = (c: { id: number; calendar: string; date: string | Date }): Contes
  */
 const crud = catalogRoutes({
   catalog: 'contests',
-  routes: { list: 'getContests', create: 'createContest', update: 'updateContest', remove: 'deleteContest' },
-  tag: 'concursos',
-  thing: 'el concurso',
-  inputSchema: contestInputSchema,
-  updateSchema: contestUpdateSchema,
-  rowSchema: contestRowSchema,
+  api: contestsCatalogApi,
   resetsBoard: true,
   async list(em) {
     return (await em.find(Contest, {}, { orderBy: { id: 'asc' } })).map(toRow);

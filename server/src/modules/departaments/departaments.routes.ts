@@ -1,11 +1,8 @@
-import {
-  departamentInputSchema,
-  departamentRowSchema,
-  departamentUpdateSchema,
-  type DepartamentRow,
-} from '@concurso/shared';
-import { Departament, School } from '../../db/entities/index.js';
-import type { IDepartament } from '../../db/entities/departament.entity.js';
+import { type DepartamentRow } from '@concurso/shared';
+import { departamentsApi } from '@concurso/shared';
+import { Departament } from './departament.entity.js';
+import { School } from '../schools/school.entity.js';
+import type { IDepartament } from './departament.entity.js';
 import { catalogRoutes, countWhere, plural, requireReference } from '../catalogs/catalog-routes.js';
 
 /** A departament row with its school's name embedded (SPEC.md section 3). */
@@ -24,17 +21,7 @@ const MISSING_SCHOOL = 'La escuela seleccionada no existe.';
  */
 export default catalogRoutes({
   catalog: 'departaments',
-  routes: {
-    list: 'getDepartaments',
-    create: 'createDepartament',
-    update: 'updateDepartament',
-    remove: 'deleteDepartament',
-  },
-  tag: 'departamentos',
-  thing: 'el departamento',
-  inputSchema: departamentInputSchema,
-  updateSchema: departamentUpdateSchema,
-  rowSchema: departamentRowSchema,
+  api: departamentsApi,
   async list(em) {
     return (await em.find(Departament, {}, { orderBy: { id: 'asc' }, populate: ['school'] })).map(toRow);
   },

@@ -1,5 +1,6 @@
-import { LEVELS, levelInputSchema, levelRowSchema, levelUpdateSchema, type LevelRow } from '@concurso/shared';
-import { Level } from '../../db/entities/index.js';
+import { LEVELS, type LevelRow } from '@concurso/shared';
+import { levelsApi } from '@concurso/shared';
+import { Level } from './level.entity.js';
 import { catalogRoutes, countWhere, plural } from '../catalogs/catalog-routes.js';
 
 const toRow = (l: { id: number; level: string }): LevelRow => ({ id: l.id, level: l.level });
@@ -8,12 +9,7 @@ const BOARD_LEVEL_IDS: readonly number[] = Object.values(LEVELS);
 /** Levels (SPEC.md sections 2, 3, 7): `getLevels`, `createLevel`, `updateLevel`, `deleteLevel/{id}`. */
 export default catalogRoutes({
   catalog: 'levels',
-  routes: { list: 'getLevels', create: 'createLevel', update: 'updateLevel', remove: 'deleteLevel' },
-  tag: 'niveles',
-  thing: 'el nivel',
-  inputSchema: levelInputSchema,
-  updateSchema: levelUpdateSchema,
-  rowSchema: levelRowSchema,
+  api: levelsApi,
   async list(em) {
     return (await em.find(Level, {}, { orderBy: { id: 'asc' } })).map(toRow);
   },

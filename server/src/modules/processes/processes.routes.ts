@@ -1,13 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  commonProcessesResultSchema,
-  okEnvelope,
-  processInputSchema,
-  processRowSchema,
-  processUpdateSchema,
-  type ProcessRow,
-} from '@concurso/shared';
-import { Process } from '../../db/entities/index.js';
+import { commonProcessesResultSchema, okEnvelope, type ProcessRow } from '@concurso/shared';
+import { processesCatalogApi } from '@concurso/shared';
+import { Process } from './process.entity.js';
 import { catalogRoutes, countWhere, plural } from '../catalogs/catalog-routes.js';
 import { ADMIN_ACCESS } from '../../plugins/access.js';
 import { addCommonProcesses, assertProcessNameFree } from './processes.service.js';
@@ -21,12 +15,7 @@ const toRow = (p: { id: number; name: string }): ProcessRow => ({ id: p.id, name
  */
 const crud = catalogRoutes({
   catalog: 'processes',
-  routes: { list: 'getProcesses', create: 'createProcess', update: 'updateProcess', remove: 'deleteProcess' },
-  tag: 'procesos',
-  thing: 'el proceso',
-  inputSchema: processInputSchema,
-  updateSchema: processUpdateSchema,
-  rowSchema: processRowSchema,
+  api: processesCatalogApi,
   async list(em) {
     return (await em.find(Process, {}, { orderBy: { id: 'asc' } })).map(toRow);
   },

@@ -1,5 +1,6 @@
-import { schoolInputSchema, schoolRowSchema, schoolUpdateSchema, type SchoolRow } from '@concurso/shared';
-import { School } from '../../db/entities/index.js';
+import { type SchoolRow } from '@concurso/shared';
+import { schoolsApi } from '@concurso/shared';
+import { School } from './school.entity.js';
 import { catalogRoutes, countWhere, plural } from '../catalogs/catalog-routes.js';
 
 const toRow = (s: { id: number; name: string }): SchoolRow => ({ id: s.id, name: s.name });
@@ -7,12 +8,7 @@ const toRow = (s: { id: number; name: string }): SchoolRow => ({ id: s.id, name:
 /** Schools (SPEC.md sections 2, 3, 7): `getSchools`, `createSchool`, `updateSchool`, `deleteSchool/{id}`. */
 export default catalogRoutes({
   catalog: 'schools',
-  routes: { list: 'getSchools', create: 'createSchool', update: 'updateSchool', remove: 'deleteSchool' },
-  tag: 'escuelas',
-  thing: 'la escuela',
-  inputSchema: schoolInputSchema,
-  updateSchema: schoolUpdateSchema,
-  rowSchema: schoolRowSchema,
+  api: schoolsApi,
   async list(em) {
     return (await em.find(School, {}, { orderBy: { id: 'asc' } })).map(toRow);
   },

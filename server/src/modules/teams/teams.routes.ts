@@ -1,6 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { teamInputSchema, teamRowSchema, teamUpdateSchema } from '@concurso/shared';
-import { Coach, Contest, Level, Team } from '../../db/entities/index.js';
+import {
+  teamsCatalogApi,
+  type teamInputSchema,
+  type teamRowSchema,
+  type teamUpdateSchema,
+} from '@concurso/shared';
+import { Coach } from '../coaches/coach.entity.js';
+import { Contest } from '../contests/contest.entity.js';
+import { Level } from '../levels/level.entity.js';
+import { Team } from './team.entity.js';
 import { catalogRoutes } from '../catalogs/catalog-routes.js';
 import { checkTeamInput, listTeams, requireCurrentContestId, teamRow } from './teams.service.js';
 import { boardTeam, currentContest } from '../board/board.service.js';
@@ -13,17 +21,13 @@ import { emitTeamRemoved, emitTeamUpdated } from '../../realtime/board-events.js
  * level change also removes it from the old level's screens, a deleted one is `team.removed`.
  */
 const teamsRoutes: FastifyPluginAsyncZod = catalogRoutes<
-  ReturnType<typeof teamRowSchema.parse>,
-  ReturnType<typeof teamInputSchema.parse>,
+  typeof teamRowSchema,
+  typeof teamInputSchema,
+  typeof teamUpdateSchema,
   { levels_id: number }
 >({
   catalog: 'teams',
-  routes: { list: 'getTeams', create: 'createTeam', update: 'updateTeam', remove: 'deleteTeam' },
-  tag: 'equipos',
-  thing: 'el equipo',
-  inputSchema: teamInputSchema,
-  updateSchema: teamUpdateSchema,
-  rowSchema: teamRowSchema,
+  api: teamsCatalogApi,
   list: listTeams,
   async create(em, input) {
     const contestId = await requireCurrentContestId(em);

@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { baseProperties } from './base.js';
-import { Team } from './team.entity.js';
-import { Contest } from './contest.entity.js';
+import { baseProperties } from '../../db/base-entity.js';
+import { Team } from '../teams/team.entity.js';
+import { Contest } from '../contests/contest.entity.js';
 
 /**
  * `attempts`: one forbidden process an agent killed. `event_id` is unique per team, which makes

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { baseProperties } from './base.js';
+import { baseProperties } from '../../db/base-entity.js';
 
 /** `types_users`: 1 Administrador, 2 Juez, 3 Participante (seeded; DESIGN.md section 3). */
 export const TypeUser = defineEntity({

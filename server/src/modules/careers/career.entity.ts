@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { baseProperties } from './base.js';
-import { Departament } from './departament.entity.js';
+import { baseProperties } from '../../db/base-entity.js';
+import { Departament } from '../departaments/departament.entity.js';
 
 /** `careers`. */
 export const Career = defineEntity({

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { baseProperties } from './base.js';
+import { baseProperties } from '../../db/base-entity.js';
 
 /** `coaches`: `educationalLevel` is one of EDUCATION_LEVELS (shared). */
 export const Coach = defineEntity({

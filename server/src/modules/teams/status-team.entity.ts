@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { baseProperties } from './base.js';
+import { baseProperties } from '../../db/base-entity.js';
 
 /** `status_team`: seeded 1 Activo, 2 Descalificado. */
 export const StatusTeam = defineEntity({

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { baseProperties } from './base.js';
+import { baseProperties } from '../../db/base-entity.js';
 
 /** `levels`: seeded 1 Básico, 2 Intermedio, 3 Avanzado (DESIGN.md section 3). */
 export const Level = defineEntity({

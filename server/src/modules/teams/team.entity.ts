@@ -1,8 +1,8 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { baseProperties } from './base.js';
-import { Level } from './level.entity.js';
-import { Coach } from './coach.entity.js';
-import { Contest } from './contest.entity.js';
+import { baseProperties } from '../../db/base-entity.js';
+import { Level } from '../levels/level.entity.js';
+import { Coach } from '../coaches/coach.entity.js';
+import { Contest } from '../contests/contest.entity.js';
 import { StatusTeam } from './status-team.entity.js';
 
 /**

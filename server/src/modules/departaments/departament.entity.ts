@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { baseProperties } from './base.js';
-import { School } from './school.entity.js';
+import { baseProperties } from '../../db/base-entity.js';
+import { School } from '../schools/school.entity.js';
 
 /** `departaments` (the spec's spelling): type 0 internal, 1 external. */
 export const Departament = defineEntity({

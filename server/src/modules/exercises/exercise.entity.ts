@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { baseProperties } from './base.js';
-import { Level } from './level.entity.js';
-import { Contest } from './contest.entity.js';
+import { baseProperties } from '../../db/base-entity.js';
+import { Level } from '../levels/level.entity.js';
+import { Contest } from '../contests/contest.entity.js';
 
 /** `exercises`: a PDF stored under DATA_DIR with a generated `path`; `originalName` is for display. */
 export const Exercise = defineEntity({

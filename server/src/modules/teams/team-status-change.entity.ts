@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { baseProperties } from './base.js';
+import { baseProperties } from '../../db/base-entity.js';
 import { Team } from './team.entity.js';
-import { User } from './user.entity.js';
+import { User } from '../users/user.entity.js';
 
 /** `team_status_changes`: audit of every block and unblock, with the judge and the time. */
 export const TeamStatusChange = defineEntity({

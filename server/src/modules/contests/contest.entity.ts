@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { baseProperties } from './base.js';
+import { baseProperties } from '../../db/base-entity.js';
 
 /**
  * `contests`: `calendar` is the term derived from `date` (`2026B`), DESIGN.md section 3.

@@ -1,0 +1,56 @@
+/** Every entity of DESIGN.md section 3, for the ORM's discovery. */
+export { TypeUser } from '../modules/users/type-user.entity.js';
+export { User } from '../modules/users/user.entity.js';
+export { Level } from '../modules/levels/level.entity.js';
+export { School } from '../modules/schools/school.entity.js';
+export { Departament } from '../modules/departaments/departament.entity.js';
+export { Career } from '../modules/careers/career.entity.js';
+export { Coach } from '../modules/coaches/coach.entity.js';
+export { Contest } from '../modules/contests/contest.entity.js';
+export { Process } from '../modules/processes/process.entity.js';
+export { ContestProcess } from '../modules/contests/contest-process.entity.js';
+export { StatusTeam } from '../modules/teams/status-team.entity.js';
+export { Team } from '../modules/teams/team.entity.js';
+export { Member } from '../modules/members/member.entity.js';
+export { Exercise } from '../modules/exercises/exercise.entity.js';
+export { Attempt } from '../modules/agent/attempt.entity.js';
+export { TeamStatusChange } from '../modules/teams/team-status-change.entity.js';
+export { RevokedToken } from '../modules/auth/revoked-token.entity.js';
+
+import { TypeUser } from '../modules/users/type-user.entity.js';
+import { User } from '../modules/users/user.entity.js';
+import { Level } from '../modules/levels/level.entity.js';
+import { School } from '../modules/schools/school.entity.js';
+import { Departament } from '../modules/departaments/departament.entity.js';
+import { Career } from '../modules/careers/career.entity.js';
+import { Coach } from '../modules/coaches/coach.entity.js';
+import { Contest } from '../modules/contests/contest.entity.js';
+import { Process } from '../modules/processes/process.entity.js';
+import { ContestProcess } from '../modules/contests/contest-process.entity.js';
+import { StatusTeam } from '../modules/teams/status-team.entity.js';
+import { Team } from '../modules/teams/team.entity.js';
+import { Member } from '../modules/members/member.entity.js';
+import { Exercise } from '../modules/exercises/exercise.entity.js';
+import { Attempt } from '../modules/agent/attempt.entity.js';
+import { TeamStatusChange } from '../modules/teams/team-status-change.entity.js';
+import { RevokedToken } from '../modules/auth/revoked-token.entity.js';
+
+export const entities = [
+  TypeUser,
+  User,
+  Level,
+  School,
+  Departament,
+  Career,
+  Coach,
+  Contest,
+  Process,
+  ContestProcess,
+  StatusTeam,
+  Team,
+  Member,
+  Exercise,
+  Attempt,
+  TeamStatusChange,
+  RevokedToken,
+];

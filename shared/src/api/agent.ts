@@ -1,0 +1,5 @@
+/**
+ * The agent module's calls beyond a catalogue's four (SPEC.md section 7), declared with `defineRoute`.
+ * Filled in as the module is moved onto the route map (issue 11).
+ */
+export const agentRoutes = {} as const;

@@ -1,0 +1,19 @@
+/**
+ * The REST contract (SPEC.md section 7, DESIGN.md section 4) as one typed map: the server registers
+ * every route from it and the web's client is typed by it. One file per module; `API` gathers them.
+ */
+export * from './access.js';
+export * from './route.js';
+export * from './catalog.js';
+export * from './catalogs.js';
+export * from './contests.js';
+export * from './processes.js';
+export * from './teams.js';
+export * from './members.js';
+export * from './users.js';
+export * from './auth.js';
+export * from './exercises.js';
+export * from './logs.js';
+export * from './health.js';
+export * from './board.js';
+export * from './agent.js';
