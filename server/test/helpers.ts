@@ -16,7 +16,12 @@ import { buildApp } from '../src/app.js';
 import { loadConfig, type AppConfig } from '../src/config.js';
 import { dropDatabase, openDatabase } from '../src/db/database.js';
 import { hashPassword } from '../src/lib/passwords.js';
-import { Coach, Contest, Team, User, TypeUser, Level } from '../src/db/entities/index.js';
+import { Coach } from '../src/modules/coaches/coach.entity.js';
+import { Contest } from '../src/modules/contests/contest.entity.js';
+import { Team } from '../src/modules/teams/team.entity.js';
+import { User } from '../src/modules/users/user.entity.js';
+import { TypeUser } from '../src/modules/users/type-user.entity.js';
+import { Level } from '../src/modules/levels/level.entity.js';
 
 /** Server URL of the test MySQL/MariaDB, without a database. */
 const SERVER_URL = (process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/').replace(/\/[^/]*$/, '/');
