@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredText } from './common.js';
+import { requiredText, rowIntSchema } from './common.js';
 
 /** Body of `POST /api/auth/login` (SPEC.md section 7). */
 export const loginSchema = z.object({
@@ -15,16 +15,16 @@ export type LoginInput = z.infer<typeof loginSchema>;
 export const loginResponseSchema = z.object({
   access_token: z.string(),
   token_type: z.literal('bearer'),
-  expires_in: z.number().int(),
+  expires_in: rowIntSchema,
 });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 /** Answer of `POST /api/auth/me` (DESIGN.md section 4). */
 export const meResponseSchema = z.object({
-  id: z.number().int(),
+  id: rowIntSchema,
   name: z.string(),
   username: z.string(),
-  types_users_id: z.number().int(),
+  types_users_id: rowIntSchema,
   bool: z.boolean(),
 });
 export type MeResponse = z.infer<typeof meResponseSchema>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEPARTAMENT_TYPES, EDUCATION_LEVELS } from '../constants.js';
 import { MESSAGES } from '../messages.js';
-import { idSchema, integerSchema, requiredText } from './common.js';
+import { idSchema, integerSchema, requiredText, embeddedRowSchema, rowIntSchema } from './common.js';
 
 /**
  * Inputs and rows of the first catalogues (SPEC.md sections 3, 5 and 7): contests, levels, schools,
@@ -59,21 +59,21 @@ const withId = <T extends z.ZodRawShape>(shape: T) => z.object({ id: idSchema, .
 export const contestInputSchema = z.object({ calendar: calendarSchema.optional(), date: isoDateSchema });
 export const contestUpdateSchema = withId(contestInputSchema.shape);
 export type ContestInput = z.infer<typeof contestInputSchema>;
-export const contestRowSchema = z.object({ id: z.number().int(), calendar: z.string(), date: z.string() });
+export const contestRowSchema = z.object({ id: rowIntSchema, calendar: z.string(), date: z.string() });
 export type ContestRow = z.infer<typeof contestRowSchema>;
 
 // Levels --------------------------------------------------------------------------------------
 export const levelInputSchema = z.object({ level: requiredText(100) });
 export const levelUpdateSchema = withId(levelInputSchema.shape);
 export type LevelInput = z.infer<typeof levelInputSchema>;
-export const levelRowSchema = z.object({ id: z.number().int(), level: z.string() });
+export const levelRowSchema = embeddedRowSchema('level');
 export type LevelRow = z.infer<typeof levelRowSchema>;
 
 // Schools -------------------------------------------------------------------------------------
 export const schoolInputSchema = z.object({ name: requiredText() });
 export const schoolUpdateSchema = withId(schoolInputSchema.shape);
 export type SchoolInput = z.infer<typeof schoolInputSchema>;
-export const schoolRowSchema = z.object({ id: z.number().int(), name: z.string() });
+export const schoolRowSchema = embeddedRowSchema('name');
 export type SchoolRow = z.infer<typeof schoolRowSchema>;
 
 // Departaments --------------------------------------------------------------------------------
@@ -92,11 +92,11 @@ export const departamentInputSchema = z.object({
 export const departamentUpdateSchema = withId(departamentInputSchema.shape);
 export type DepartamentInput = z.infer<typeof departamentInputSchema>;
 export const departamentRowSchema = z.object({
-  id: z.number().int(),
+  id: rowIntSchema,
   name: z.string(),
-  type: z.number().int(),
-  schools_id: z.number().int(),
-  school: z.object({ id: z.number().int(), name: z.string() }),
+  type: rowIntSchema,
+  schools_id: rowIntSchema,
+  school: embeddedRowSchema('name'),
 });
 export type DepartamentRow = z.infer<typeof departamentRowSchema>;
 
@@ -105,10 +105,10 @@ export const careerInputSchema = z.object({ name: requiredText(), departaments_i
 export const careerUpdateSchema = withId(careerInputSchema.shape);
 export type CareerInput = z.infer<typeof careerInputSchema>;
 export const careerRowSchema = z.object({
-  id: z.number().int(),
+  id: rowIntSchema,
   name: z.string(),
-  departaments_id: z.number().int(),
-  departament: z.object({ id: z.number().int(), name: z.string() }),
+  departaments_id: rowIntSchema,
+  departament: embeddedRowSchema('name'),
 });
 export type CareerRow = z.infer<typeof careerRowSchema>;
 
@@ -118,7 +118,7 @@ export const coachInputSchema = z.object({ name: requiredText(), educationalLeve
 export const coachUpdateSchema = withId(coachInputSchema.shape);
 export type CoachInput = z.infer<typeof coachInputSchema>;
 export const coachRowSchema = z.object({
-  id: z.number().int(),
+  id: rowIntSchema,
   name: z.string(),
   educationalLevel: z.string(),
 });
@@ -135,7 +135,7 @@ export const processNameSchema = requiredText().refine((v) => !/[\\/:*?"<>|]/.te
 export const processInputSchema = z.object({ name: processNameSchema });
 export const processUpdateSchema = withId(processInputSchema.shape);
 export type ProcessInput = z.infer<typeof processInputSchema>;
-export const processRowSchema = z.object({ id: z.number().int(), name: z.string() });
+export const processRowSchema = embeddedRowSchema('name');
 export type ProcessRow = z.infer<typeof processRowSchema>;
 
 /** `POST /api/createBlockedProcessForContest`: replaces the contest's blocked set (no validation rule in the spec beyond ids). */
@@ -151,12 +151,12 @@ export type BlockedProcessesInput = z.infer<typeof blockedProcessesInputSchema>;
 
 /** One row of `GET /api/processContest/{contestId}`: SPEC.md section 7 reads `processes.name`. */
 export const contestProcessRowSchema = z.object({
-  id: z.number().int(),
-  contests_id: z.number().int(),
-  processes_id: z.number().int(),
-  processes: z.object({ id: z.number().int(), name: z.string() }),
+  id: rowIntSchema,
+  contests_id: rowIntSchema,
+  processes_id: rowIntSchema,
+  processes: embeddedRowSchema('name'),
 });
 export type ContestProcessRow = z.infer<typeof contestProcessRowSchema>;
 
 /** `POST /api/addCommonProcesses` answer: how many of the ready catalogue were added. */
-export const commonProcessesResultSchema = z.object({ added: z.number().int(), skipped: z.number().int() });
+export const commonProcessesResultSchema = z.object({ added: rowIntSchema, skipped: rowIntSchema });

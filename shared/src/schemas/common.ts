@@ -137,3 +137,16 @@ export const idSchema = integerSchema({ min: 1, tooSmall: MESSAGES.required });
 /** `{ id }` path parameters of `get .../{id}` routes. */
 export const idParamsSchema = z.object({ id: idSchema });
 export type IdParams = z.infer<typeof idParamsSchema>;
+
+/** An integer as the server answers it (answer schemas only: user input goes through `integerSchema`). */
+export const rowIntSchema = z.number().int();
+
+/**
+ * A referenced row embedded in an answer with its label (SPEC.md section 3 embeds names):
+ * `embeddedRowSchema('name')` is `{ id: number, name: string }`.
+ */
+export function embeddedRowSchema<K extends string>(label: K) {
+  return z.object({ id: rowIntSchema, [label]: z.string() } as { id: typeof rowIntSchema } & {
+    [P in K]: z.ZodString;
+  });
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { USER_TYPES } from '../constants.js';
 import { MESSAGES } from '../messages.js';
-import { idSchema, integerSchema, requiredText } from './common.js';
+import { idSchema, integerSchema, requiredText, embeddedRowSchema, rowIntSchema } from './common.js';
 import { requiredIdSchema } from './catalogs.js';
 import { addPasswordIssue } from './password.js';
 
@@ -22,16 +22,16 @@ export type TeamInput = z.infer<typeof teamInputSchema>;
 
 /** A row of `GET /api/getTeams` with the names SPEC.md section 3 embeds. */
 export const teamRowSchema = z.object({
-  id: z.number().int(),
+  id: rowIntSchema,
   name: z.string(),
-  levels_id: z.number().int(),
-  coaches_id: z.number().int(),
-  contests_id: z.number().int(),
-  number_attempts: z.number().int(),
-  status_team: z.object({ id: z.number().int(), status: z.string() }),
-  coach: z.object({ id: z.number().int(), name: z.string() }),
-  level: z.object({ id: z.number().int(), level: z.string() }),
-  contest: z.object({ id: z.number().int(), calendar: z.string() }),
+  levels_id: rowIntSchema,
+  coaches_id: rowIntSchema,
+  contests_id: rowIntSchema,
+  number_attempts: rowIntSchema,
+  status_team: embeddedRowSchema('status'),
+  coach: embeddedRowSchema('name'),
+  level: embeddedRowSchema('level'),
+  contest: embeddedRowSchema('calendar'),
   /** True once an agent key was generated for the team (the key itself is never sent again). */
   has_agent_key: z.boolean(),
 });
@@ -64,13 +64,13 @@ export const membersInputSchema = z
 
 /** A member as `GET /api/getParticipantTeam/{teamId}` lists it; `career` null shows 'Sin carrera'. */
 export const memberRowSchema = z.object({
-  id: z.number().int(),
+  id: rowIntSchema,
   code: z.string(),
   name: z.string(),
-  semester: z.number().int(),
-  teams_id: z.number().int(),
-  careers_id: z.number().int().nullable(),
-  career: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  semester: rowIntSchema,
+  teams_id: rowIntSchema,
+  careers_id: rowIntSchema.nullable(),
+  career: embeddedRowSchema('name').nullable(),
   type_participant: z.string().nullable(),
 });
 export type MemberRow = z.infer<typeof memberRowSchema>;
@@ -82,18 +82,18 @@ export const exerciseFieldsSchema = z.object({
   contests_id: requiredIdSchema.optional(),
 });
 export const exerciseRowSchema = z.object({
-  id: z.number().int(),
+  id: rowIntSchema,
   /** The stored file's generated name (RUTA). */
   path: z.string(),
   original_name: z.string(),
-  levels_id: z.number().int(),
-  contests_id: z.number().int(),
-  level: z.object({ id: z.number().int(), level: z.string() }),
-  contest: z.object({ id: z.number().int(), calendar: z.string() }),
+  levels_id: rowIntSchema,
+  contests_id: rowIntSchema,
+  level: embeddedRowSchema('level'),
+  contest: embeddedRowSchema('calendar'),
 });
 export type ExerciseRow = z.infer<typeof exerciseRowSchema>;
 /** An item of `GET /api/exercisesCombo/{contestId}/{levelId}`. */
-export const exerciseComboItemSchema = z.object({ id: z.number().int(), name: z.string() });
+export const exerciseComboItemSchema = embeddedRowSchema('name');
 
 /** Default most bytes of an exercise PDF (20 MB; `MAX_UPLOAD_BYTES` overrides). */
 export const DEFAULT_MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
@@ -179,9 +179,9 @@ export const userFieldsSchema = z
 export type UserInput = z.infer<typeof userInputSchema>;
 /** A user as the lists answer it: never a password. */
 export const userRowSchema = z.object({
-  id: z.number().int(),
+  id: rowIntSchema,
   name: z.string(),
   username: z.string(),
-  types_users_id: z.number().int(),
+  types_users_id: rowIntSchema,
 });
 export type UserRow = z.infer<typeof userRowSchema>;
