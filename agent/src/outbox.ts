@@ -186,16 +186,11 @@ export class Outbox {
 
 /** The attempts of a queue file, or null when the file is not a queue file at all. */
 function parseFile(text: string): AgentAttempt[] | null {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (!data || typeof data !== 'object' || !Array.isArray((data as OutboxFile).attempts)) return null;
+  const items = jsonArrayField(text, 'attempts');
+  if (items === null) return null;
   const seen = new Set<string>();
   const attempts: AgentAttempt[] = [];
-  for (const item of (data as OutboxFile).attempts) {
+  for (const item of items) {
     const valid = agentAttemptSchema.safeParse(item);
     if (valid.success && !seen.has(valid.data.event_id)) {
       seen.add(valid.data.event_id);
@@ -207,14 +202,23 @@ function parseFile(text: string): AgentAttempt[] | null {
 
 /** The entries of a refused file as written, or null when the file is not a refused file at all. */
 function parseRefusedFile(text: string): unknown[] | null {
+  return jsonArrayField(text, 'refused');
+}
+
+/**
+ * The array under `key` of a JSON object (`attempts` of a queue file, `refused` of a refused file), or
+ * null when the text is not JSON or has no such array: such a file is not ours and is left alone.
+ */
+function jsonArrayField(text: string, key: keyof OutboxFile | keyof RefusedFile): unknown[] | null {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
     return null;
   }
-  if (!data || typeof data !== 'object' || !Array.isArray((data as RefusedFile).refused)) return null;
-  return (data as { refused: unknown[] }).refused;
+  if (!data || typeof data !== 'object') return null;
+  const items = (data as Record<string, unknown>)[key];
+  return Array.isArray(items) ? items : null;
 }
 
 /** The `event_id` of a refused file's entry, when it has one. */
