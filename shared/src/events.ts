@@ -1,24 +1,13 @@
 import type { z } from 'zod';
-import type { socketAuthSchema } from './schemas/board.js';
+import type { BoardTeam, socketAuthSchema } from './schemas/board.js';
 
 /**
  * The push channel's contract (DESIGN.md section 6): event names, payloads and room names,
- * declared once and used by the Socket.IO server and every client (web, tests, bench).
+ * declared once and used by the Socket.IO server and every client (web, tests, bench). A board row
+ * (`BoardTeam`) is the zod schema `boardTeamSchema` of schemas/board.ts, shared with the REST snapshot.
  */
 
-/** One row of the live board: what `team.updated` carries and what `GET /api/teamAttempts` lists. */
-export interface BoardTeam {
-  id: number;
-  name: string;
-  levels_id: number;
-  number_attempts: number;
-  status_team: { id: number; status: string };
-  /** True while the team's agent sent a heartbeat in the last `AGENT_OFFLINE_AFTER_MS`. */
-  agent_online: boolean;
-  /** Grows with every change of the team; a client drops an event older than what it holds. */
-  version: number;
-}
-
+/** Payload of `team.removed`: the team that left the board and the level room it was shown in. */
 export interface TeamRemovedPayload {
   id: number;
   levels_id: number;

@@ -1,5 +1,65 @@
+import { z } from 'zod';
+import { idSchema } from '../schemas/common.js';
+import { okEnvelope } from '../schemas/api.js';
+import {
+  agentAttemptsBodySchema,
+  agentAttemptsResultSchema,
+  agentConfigSchema,
+  agentHeartbeatSchema,
+  agentKeySchema,
+} from '../schemas/agent.js';
+import { ADMIN_ACCESS } from './access.js';
+import { defineRoute } from './route.js';
+
 /**
- * The agent module's calls beyond a catalogue's four (SPEC.md section 7), declared with `defineRoute`.
- * Filled in as the module is moved onto the route map (issue 11).
+ * The agent's side of the API and the admin's key generation (DESIGN.md section 6). The agent calls
+ * carry the team's agent key as the bearer token (`access: 'agent'`; 401 `MESSAGES.agentKeyInvalid` otherwise).
  */
-export const agentRoutes = {} as const;
+export const agentRoutes = {
+  /**
+   * `POST /api/generateAgentKey/{teamId}` (admin): a new key for the team's agent, answered once in
+   * `data.key` and stored only as its SHA-256; the previous key stops working at once. 404 unknown team.
+   */
+  generateKey: defineRoute({
+    method: 'POST',
+    path: '/api/generateAgentKey/:teamId',
+    access: ADMIN_ACCESS,
+    tag: 'agente',
+    summary: 'Genera la clave del agente de un equipo',
+    params: z.object({ teamId: idSchema }),
+    reply: okEnvelope(agentKeySchema),
+  }),
+  /** `GET /api/agent/config`: the team, its contest, the contest's blocked names and the agent's periods. */
+  config: defineRoute({
+    method: 'GET',
+    path: '/api/agent/config',
+    access: 'agent',
+    tag: 'agente',
+    summary: 'Configuración del agente',
+    reply: okEnvelope(agentConfigSchema),
+  }),
+  /**
+   * `POST /api/agent/attempts` `{attempts: [{event_id, process, occurred_at, killed?}]}`: stores them,
+   * each `event_id` once per team, and answers after the commit which ids are stored, how many were
+   * new and the team's total. 401 when the team was deleted; 503 when the database is down.
+   */
+  attempts: defineRoute({
+    method: 'POST',
+    path: '/api/agent/attempts',
+    access: 'agent',
+    tag: 'agente',
+    summary: 'Reporta intentos de procesos bloqueados',
+    body: agentAttemptsBodySchema,
+    reply: okEnvelope(agentAttemptsResultSchema),
+  }),
+  /** `POST /api/agent/heartbeat` `{hostname?, version?}`: keeps the team's `agent_online` true on the boards. */
+  heartbeat: defineRoute({
+    method: 'POST',
+    path: '/api/agent/heartbeat',
+    access: 'agent',
+    tag: 'agente',
+    summary: 'Latido del agente',
+    body: agentHeartbeatSchema.optional(),
+    reply: z.object({ success: z.literal(true), message: z.string() }),
+  }),
+} as const;

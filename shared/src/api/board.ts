@@ -1,5 +1,37 @@
-/**
- * The board module's calls beyond a catalogue's four (SPEC.md section 7), declared with `defineRoute`.
- * Filled in as the module is moved onto the route map (issue 11).
- */
-export const boardRoutes = {} as const;
+import { z } from 'zod';
+import { idParamsSchema } from '../schemas/common.js';
+import { okEnvelope } from '../schemas/api.js';
+import { boardTeamSchema, teamAttemptsSchema } from '../schemas/board.js';
+import { STAFF_ACCESS } from './access.js';
+import { defineRoute } from './route.js';
+
+/** The live board's REST side (SPEC.md section 7, DESIGN.md section 6); its pushes are in events.ts. */
+export const boardRoutes = {
+  /**
+   * `GET /api/teamAttempts`: the current contest and its teams per level (`basico`, `intermedio`,
+   * `avanzado`, each by name), every row with the fields of `team.updated`, beside `success` and
+   * `message` (SPEC.md section 7 reads the lists at the top level). Admin and judge.
+   */
+  teamAttempts: defineRoute({
+    method: 'GET',
+    path: '/api/teamAttempts',
+    access: STAFF_ACCESS,
+    tag: 'tablero',
+    summary: 'Equipos del concurso actual por nivel, con sus intentos',
+    reply: teamAttemptsSchema.extend({ success: z.literal(true), message: z.string() }),
+  }),
+  /**
+   * `GET /api/descalificarTeam/{id}`: toggles the team between Activo (1) and Descalificado (2)
+   * (SPEC.md section 4), audits it with the judge and time, and answers the new board row, also pushed
+   * as `team.updated`. Admin and judge. 404 'No se encontró el equipo.'
+   */
+  toggleTeamStatus: defineRoute({
+    method: 'GET',
+    path: '/api/descalificarTeam/:id',
+    access: STAFF_ACCESS,
+    tag: 'tablero',
+    summary: 'Bloquea o desbloquea un equipo',
+    params: idParamsSchema,
+    reply: okEnvelope(boardTeamSchema),
+  }),
+} as const;

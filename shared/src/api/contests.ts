@@ -1,5 +1,38 @@
+import { z } from 'zod';
+import { idSchema } from '../schemas/common.js';
+import { okEnvelope } from '../schemas/api.js';
+import { blockedProcessesInputSchema, contestProcessRowSchema } from '../schemas/catalogs.js';
+import { ADMIN_ACCESS, STAFF_ACCESS } from './access.js';
+import { defineRoute } from './route.js';
+
 /**
- * The contests module's calls beyond a catalogue's four (SPEC.md section 7), declared with `defineRoute`.
- * Filled in as the module is moved onto the route map (issue 11).
+ * The contests module's calls beyond a catalogue's four (those are `contestsCatalogApi` in
+ * catalogs.ts): a contest's blocked processes (SPEC.md section 7), which every agent of the contest
+ * kills (DESIGN.md section 6).
  */
-export const contestsRoutes = {} as const;
+export const contestsRoutes = {
+  /** `GET /api/processContest/{contestId}`: the contest's blocked processes by name (`processes.name`). 404 unknown contest. */
+  blockedProcesses: defineRoute({
+    method: 'GET',
+    path: '/api/processContest/:contestId',
+    access: STAFF_ACCESS,
+    tag: 'concursos',
+    summary: 'Procesos bloqueados de un concurso',
+    params: z.object({ contestId: idSchema }),
+    reply: okEnvelope(z.array(contestProcessRowSchema)),
+  }),
+  /**
+   * `POST /api/createBlockedProcessForContest {contests_id, processes_id[]}` (admin): replaces the
+   * contest's blocked set and answers it. 404 unknown contest; 422 on `processes_id` when one no longer
+   * exists.
+   */
+  replaceBlockedProcesses: defineRoute({
+    method: 'POST',
+    path: '/api/createBlockedProcessForContest',
+    access: ADMIN_ACCESS,
+    tag: 'concursos',
+    summary: 'Asigna los procesos bloqueados de un concurso',
+    body: blockedProcessesInputSchema,
+    reply: okEnvelope(z.array(contestProcessRowSchema)),
+  }),
+} as const;

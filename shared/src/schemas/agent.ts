@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { AGENT_MAX_BATCH } from '../constants.js';
 import { MESSAGES } from '../messages.js';
-import { printableText } from './common.js';
+import { printableText, rowIntSchema } from './common.js';
+import { contestRowSchema } from './catalogs.js';
 
 /**
  * How far in the past an attempt's `occurred_at` may lie, by the clock of whoever parses it (the
@@ -77,18 +78,21 @@ export type AgentAttemptsBody = z.infer<typeof agentAttemptsBodySchema>;
 /** Answer data of `POST /api/agent/attempts`: which event ids are now stored (new or already). */
 export const agentAttemptsResultSchema = z.object({
   accepted: z.array(z.string()),
-  counted: z.number().int(),
-  number_attempts: z.number().int(),
+  counted: rowIntSchema,
+  number_attempts: rowIntSchema,
 });
 export type AgentAttemptsResult = z.infer<typeof agentAttemptsResultSchema>;
 
-/** Answer data of `GET /api/agent/config`. */
+/**
+ * Answer data of `GET /api/agent/config`: the team, its contest, the names blocked in it (sorted) and
+ * how often the agent polls and beats (ms).
+ */
 export const agentConfigSchema = z.object({
-  team: z.object({ id: z.number().int(), name: z.string(), levels_id: z.number().int() }),
-  contest: z.object({ id: z.number().int(), calendar: z.string(), date: z.string() }),
+  team: z.object({ id: rowIntSchema, name: z.string(), levels_id: rowIntSchema }),
+  contest: contestRowSchema,
   blocked: z.array(z.string()),
-  poll_ms: z.number().int(),
-  heartbeat_ms: z.number().int(),
+  poll_ms: rowIntSchema,
+  heartbeat_ms: rowIntSchema,
 });
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
 
@@ -100,3 +104,10 @@ export const agentHeartbeatSchema = z
   })
   .default({});
 export type AgentHeartbeat = z.infer<typeof agentHeartbeatSchema>;
+
+/**
+ * Answer data of `POST /api/generateAgentKey/{teamId}`: the new key, shown once (the server keeps only
+ * its SHA-256, DESIGN.md section 6), and the team it belongs to.
+ */
+export const agentKeySchema = z.object({ key: z.string(), teams_id: rowIntSchema });
+export type AgentKey = z.infer<typeof agentKeySchema>;

@@ -1,19 +1,30 @@
 import { z } from 'zod';
+import { contestRowSchema } from './catalogs.js';
+import { embeddedRowSchema, rowIntSchema } from './common.js';
 
-/** One row of the board (same fields as the `team.updated` event, DESIGN.md section 6). */
+/**
+ * One row of the live board: what `team.updated` carries and what `GET /api/teamAttempts` lists
+ * (DESIGN.md section 6). `agent_online` is true while the team's agent sent a heartbeat in the last
+ * `AGENT_OFFLINE_AFTER_MS`; `version` grows with every change of the team, and a client drops an event
+ * older than what it holds.
+ */
 export const boardTeamSchema = z.object({
-  id: z.number().int(),
+  id: rowIntSchema,
   name: z.string(),
-  levels_id: z.number().int(),
-  number_attempts: z.number().int(),
-  status_team: z.object({ id: z.number().int(), status: z.string() }),
+  levels_id: rowIntSchema,
+  number_attempts: rowIntSchema,
+  status_team: embeddedRowSchema('status'),
   agent_online: z.boolean(),
-  version: z.number().int(),
+  version: rowIntSchema,
 });
+export type BoardTeam = z.infer<typeof boardTeamSchema>;
 
-/** Answer of `GET /api/teamAttempts`: the current contest's teams per level (SPEC.md section 7). */
+/**
+ * Answer of `GET /api/teamAttempts`: the current contest (DESIGN.md section 3; null when there is
+ * none) and its teams per level (SPEC.md section 7).
+ */
 export const teamAttemptsSchema = z.object({
-  contest: z.object({ id: z.number().int(), calendar: z.string(), date: z.string() }).nullable(),
+  contest: contestRowSchema.nullable(),
   basico: z.array(boardTeamSchema),
   intermedio: z.array(boardTeamSchema),
   avanzado: z.array(boardTeamSchema),
@@ -22,7 +33,7 @@ export type TeamAttempts = z.infer<typeof teamAttemptsSchema>;
 
 /** One row of `GET /api/teamAttemptsLog/{teamId}`: what the agent reported, newest first. */
 export const attemptLogRowSchema = z.object({
-  id: z.number().int(),
+  id: rowIntSchema,
   process: z.string(),
   killed: z.boolean(),
   /** The agent's clock, ISO 8601. */
@@ -34,11 +45,11 @@ export type AttemptLogRow = z.infer<typeof attemptLogRowSchema>;
 
 /** One row of `GET /api/teamStatusLog/{teamId}`: a block or unblock, who and when, newest first. */
 export const statusChangeRowSchema = z.object({
-  id: z.number().int(),
-  from: z.object({ id: z.number().int(), status: z.string() }),
-  to: z.object({ id: z.number().int(), status: z.string() }),
+  id: rowIntSchema,
+  from: embeddedRowSchema('status'),
+  to: embeddedRowSchema('status'),
   /** Null when the judge's account was deleted since. */
-  user: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  user: embeddedRowSchema('name').nullable(),
   at: z.string(),
 });
 export type StatusChangeRow = z.infer<typeof statusChangeRowSchema>;
