@@ -3,7 +3,7 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import { ADMIN_HOME_PATH, CATALOGUE_ROUTES, JUDGE_HOME_PATH, LOGIN_PATH, PROJECTOR_PATH } from './app-routes';
 import { CATALOGUE_SCENES } from './catalogue-scenes';
 import { AppLayout } from './components/app-layout';
-import { FullPageSpinner } from './components/full-page-spinner';
+import { FullPageSpinner } from './ui/layout/full-page-spinner';
 import { RouteGuard } from './components/route-guard';
 import { LoginScene } from './scenes/login-scene';
 

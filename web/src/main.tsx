@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from './app';
-import { AppToaster } from './components/app-toaster';
+import { AppToaster } from './ui/app-toaster';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Falta el elemento #root en index.html');

@@ -1,9 +1,9 @@
 import { Suspense } from 'react';
 import { Container, Flex } from '@chakra-ui/react';
 import { Outlet } from 'react-router-dom';
-import { AppFooter } from './app-footer';
+import { AppFooter } from '../ui/layout/app-footer';
 import { AppHeader } from './app-header';
-import { FullPageSpinner } from './full-page-spinner';
+import { FullPageSpinner } from '../ui/layout/full-page-spinner';
 import { WelcomeBanner } from './welcome-banner';
 
 /** The shared layout of every route except / : header, welcome banner, the screen, footer. */

@@ -6,12 +6,12 @@ import { useTeamStatusToggle } from '../hooks/use-team-status-toggle';
 import { teamsOfLevel } from '../stores/board-state';
 import { useBoardStore } from '../stores/board-store';
 import { BoardTable } from './board-table';
-import { ConfirmDialog } from './confirm-dialog';
-import { ConnectionIndicator } from './connection-indicator';
+import { ConfirmDialog } from '../ui/dialog/confirm-dialog';
+import { ConnectionIndicator } from '../ui/connection-indicator';
 import { ContestSummary } from './contest-summary';
-import { FullPageSpinner } from './full-page-spinner';
-import { MessageDialog } from './message-dialog';
-import { ProgressDialog } from './progress-dialog';
+import { FullPageSpinner } from '../ui/layout/full-page-spinner';
+import { MessageDialog } from '../ui/dialog/message-dialog';
+import { ProgressDialog } from '../ui/dialog/progress-dialog';
 
 /**
  * The live board shared by /home and /homeJuez: the current contest, the connection state and the

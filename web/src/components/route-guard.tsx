@@ -6,7 +6,7 @@ import { onSessionEnd } from '../api/session-end';
 import { clearToken, getToken } from '../api/token-storage';
 import { JUDGE_HOME_PATH, LOGIN_PATH, isAdminOnlyPath, isJudge } from '../app-routes';
 import { useSessionStore } from '../stores/session-store';
-import { FullPageSpinner } from './full-page-spinner';
+import { FullPageSpinner } from '../ui/layout/full-page-spinner';
 
 /**
  * The route guard of SPEC.md section 2, run on every navigation:

@@ -1,6 +1,6 @@
 import { MESSAGES } from '@concurso/shared';
 import type { DeleteAnswer } from '../api/catalog-api';
-import { toaster } from '../components/toaster';
+import { toaster } from '../ui/toaster';
 import { useFeedbackStore } from '../stores/feedback-store';
 import { describeDeleteFailure } from './catalog-failures';
 

@@ -9,7 +9,7 @@ import {
 } from 'react-hook-form';
 import { MESSAGES } from '@concurso/shared';
 import type { ListCatalog } from '../api/catalog-api';
-import { toaster } from '../components/toaster';
+import { toaster } from '../ui/toaster';
 import { useCatalogStore } from '../stores/catalog-store';
 import { INVALID_FORM_MESSAGE, useFeedbackStore, type ProgressHandle } from '../stores/feedback-store';
 import { isAbortError } from '../api/upload-request';

@@ -8,7 +8,7 @@ import {
 } from 'react-hook-form';
 import { MESSAGES } from '@concurso/shared';
 import { createMembers } from '../api/team-api';
-import { toaster } from '../components/toaster';
+import { toaster } from '../ui/toaster';
 import {
   memberFieldNames,
   memberFormField,

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { MESSAGES, type BoardTeam } from '@concurso/shared';
 import { toggleTeamStatus } from '../api/board-api';
-import { toaster } from '../components/toaster';
+import { toaster } from '../ui/toaster';
 import { useBoardStore } from '../stores/board-store';
 
 /** State and actions of the block/unblock flow (SPEC.md section 4). */

@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { EDUCATION_LEVELS, coachInputSchema, type CoachInput, type CoachRow } from '@concurso/shared';
 import { createCatalogRow, updateCatalogRow } from '../api/catalog-api';
-import { FormSelectField } from '../components/catalog/form-select-field';
-import { FormTextField } from '../components/catalog/form-text-field';
+import { FormSelectField } from '../ui/form/form-select-field';
+import { FormTextField } from '../ui/form/form-text-field';
 import { CatalogScene } from '../components/catalog/catalog-scene';
-import type { DataColumn } from '../components/data-table/table-model';
+import type { DataColumn } from '../ui/data-table/table-model';
 import { useCatalogForm } from '../hooks/use-catalog-form';
 import type { CatalogueSceneProps } from './catalogue-scene-props';
 

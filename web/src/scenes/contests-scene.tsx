@@ -6,10 +6,10 @@ import { calendarOf, contestInputSchema, type ContestRow } from '@concurso/share
 import { createCatalogRow, updateCatalogRow } from '../api/catalog-api';
 import { AssignProcessesDialog } from '../components/catalog/assign-processes-dialog';
 import { ContestProcessesDialog } from '../components/catalog/contest-processes-dialog';
-import { FormTextField } from '../components/catalog/form-text-field';
-import { RowButton } from '../components/catalog/row-actions';
+import { FormTextField } from '../ui/form/form-text-field';
+import { RowButton } from '../ui/data-table/row-actions';
 import { CatalogScene } from '../components/catalog/catalog-scene';
-import type { DataColumn } from '../components/data-table/table-model';
+import type { DataColumn } from '../ui/data-table/table-model';
 import { useCatalogForm } from '../hooks/use-catalog-form';
 import type { CatalogueSceneProps } from './catalogue-scene-props';
 import { calendarPreview, todayIsoDate } from './contest-form-values';

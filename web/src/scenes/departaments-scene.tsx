@@ -7,10 +7,10 @@ import {
   type DepartamentRow,
 } from '@concurso/shared';
 import { createCatalogRow, updateCatalogRow } from '../api/catalog-api';
-import { FormSelectField } from '../components/catalog/form-select-field';
-import { FormTextField } from '../components/catalog/form-text-field';
+import { FormSelectField } from '../ui/form/form-select-field';
+import { FormTextField } from '../ui/form/form-text-field';
 import { CatalogScene } from '../components/catalog/catalog-scene';
-import type { DataColumn } from '../components/data-table/table-model';
+import type { DataColumn } from '../ui/data-table/table-model';
 import { useCatalogForm } from '../hooks/use-catalog-form';
 import { useCatalogList } from '../hooks/use-catalog-list';
 import { DEPARTAMENT_TYPE_OPTIONS, departamentTypeLabel, toOptions } from './catalog-labels';

@@ -5,7 +5,7 @@
 import { MESSAGES, exerciseFieldsSchema, type ExerciseRow } from '@concurso/shared';
 import type { FieldErrors, Resolver } from 'react-hook-form';
 import type { ExerciseUpload } from '../api/exercise-api';
-import { issuesToFieldErrors } from '../hooks/schema-resolver';
+import { issuesToFieldErrors } from '../ui/form/schema-resolver';
 
 /** The modal's fields: `id` is null when creating. */
 export interface ExerciseFormValues {

@@ -2,8 +2,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { levelInputSchema, type LevelRow } from '@concurso/shared';
 import { createCatalogRow, updateCatalogRow } from '../api/catalog-api';
 import { CatalogScene } from '../components/catalog/catalog-scene';
-import { FormTextField } from '../components/catalog/form-text-field';
-import type { DataColumn } from '../components/data-table/table-model';
+import { FormTextField } from '../ui/form/form-text-field';
+import type { DataColumn } from '../ui/data-table/table-model';
 import { useCatalogForm } from '../hooks/use-catalog-form';
 import type { CatalogueSceneProps } from './catalogue-scene-props';
 

@@ -5,7 +5,7 @@ import { MESSAGES } from '@concurso/shared';
 import { fetchMe, login } from '../api/auth-api';
 import { clearToken, setToken } from '../api/token-storage';
 import { homePathFor } from '../app-routes';
-import { MessageDialog } from '../components/message-dialog';
+import { MessageDialog } from '../ui/dialog/message-dialog';
 import { useSessionStore } from '../stores/session-store';
 import { describeLoginError, type LoginErrorView } from './login-error';
 

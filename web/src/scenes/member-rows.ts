@@ -5,7 +5,7 @@
  */
 import { SEMESTERS, membersInputSchema, type MemberInput } from '@concurso/shared';
 import type { Resolver } from 'react-hook-form';
-import { resolveParse } from '../hooks/schema-resolver';
+import { resolveParse } from '../ui/form/schema-resolver';
 
 /** One row as the form holds it (select values are strings). */
 export interface MemberFormRow {

@@ -2,7 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { Box, Flex, Grid, Heading, Text } from '@chakra-ui/react';
 import { useSearchParams } from 'react-router-dom';
 import { MESSAGES } from '@concurso/shared';
-import { ConnectionIndicator } from '../components/connection-indicator';
+import { ConnectionIndicator } from '../ui/connection-indicator';
 import { ProjectorClock } from '../components/projector/projector-clock';
 import { ProjectorColumn } from '../components/projector/projector-column';
 import { useThrottledBoardTeams } from '../hooks/use-throttled-board-teams';

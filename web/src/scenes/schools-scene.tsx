@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { schoolInputSchema, type SchoolRow } from '@concurso/shared';
 import { createCatalogRow, updateCatalogRow } from '../api/catalog-api';
-import { FormTextField } from '../components/catalog/form-text-field';
+import { FormTextField } from '../ui/form/form-text-field';
 import { CatalogScene } from '../components/catalog/catalog-scene';
-import type { DataColumn } from '../components/data-table/table-model';
+import type { DataColumn } from '../ui/data-table/table-model';
 import { useCatalogForm } from '../hooks/use-catalog-form';
 import type { CatalogueSceneProps } from './catalogue-scene-props';
 

@@ -12,7 +12,7 @@ import {
   type UserTypeId,
 } from '@concurso/shared';
 import type { Resolver } from 'react-hook-form';
-import { resolveParse } from '../hooks/schema-resolver';
+import { resolveParse } from '../ui/form/schema-resolver';
 
 /** The modal's fields. `change_password` is the checkbox, not sent. */
 export interface UserFormValues {

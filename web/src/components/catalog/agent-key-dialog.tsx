@@ -1,8 +1,9 @@
-import { Alert, Button, Dialog, Portal, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, Stack, Text } from '@chakra-ui/react';
 import { MESSAGES } from '@concurso/shared';
 import type { GeneratedAgentKey } from '../../hooks/use-agent-key';
 import { agentCommand } from '../../scenes/agent-command';
-import { CopyableValue } from './copyable-value';
+import { CopyableValue } from '../../ui/copyable-value';
+import { AppDialog } from '../../ui/dialog/app-dialog';
 
 /** Props of {@link AgentKeyDialog}. */
 export interface AgentKeyDialogProps {
@@ -25,57 +26,44 @@ export function AgentKeyDialog({ shown, open, onClose, onExitComplete }: AgentKe
   const key = shown?.key ?? '';
   const command = agentCommand(window.location.origin, key);
   return (
-    <Dialog.Root
+    <AppDialog
       open={open}
-      onOpenChange={(details) => {
-        if (!details.open) onClose();
-      }}
+      onClose={onClose}
       onExitComplete={onExitComplete}
       closeOnInteractOutside={false}
-      placement="center"
+      title={`Clave del agente del equipo: ${shown?.team.name ?? ''}`}
       size="lg"
+      testId="agent-key-dialog"
+      footer={
+        <Button colorPalette="blue" onClick={onClose}>
+          Cerrar
+        </Button>
+      }
     >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content data-testid="agent-key-dialog">
-            <Dialog.Header>
-              <Dialog.Title>Clave del agente del equipo: {shown?.team.name ?? ''}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Stack gap="4">
-                <Alert.Root status="warning">
-                  <Alert.Indicator />
-                  <Alert.Title>{MESSAGES.agentKeyGenerated}</Alert.Title>
-                </Alert.Root>
-                <CopyableValue
-                  label="Clave del agente"
-                  value={key}
-                  testId="agent-key"
-                  copyLabel="Copiar clave"
-                  copiedText="Clave copiada."
-                />
-                <CopyableValue
-                  label="Comando para la máquina del equipo"
-                  value={command}
-                  testId="agent-command"
-                  copyLabel="Copiar comando"
-                  copiedText="Comando copiado."
-                />
-                <Text color="fg.muted" fontSize="sm">
-                  Ejecútelo en la máquina del laboratorio del equipo, desde la carpeta del proyecto. Si se
-                  pierde la clave, genere otra: la anterior dejará de funcionar.
-                </Text>
-              </Stack>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button colorPalette="blue" onClick={onClose}>
-                Cerrar
-              </Button>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      <Stack gap="4">
+        <Alert.Root status="warning">
+          <Alert.Indicator />
+          <Alert.Title>{MESSAGES.agentKeyGenerated}</Alert.Title>
+        </Alert.Root>
+        <CopyableValue
+          label="Clave del agente"
+          value={key}
+          testId="agent-key"
+          copyLabel="Copiar clave"
+          copiedText="Clave copiada."
+        />
+        <CopyableValue
+          label="Comando para la máquina del equipo"
+          value={command}
+          testId="agent-command"
+          copyLabel="Copiar comando"
+          copiedText="Comando copiado."
+        />
+        <Text color="fg.muted" fontSize="sm">
+          Ejecútelo en la máquina del laboratorio del equipo, desde la carpeta del proyecto. Si se pierde la
+          clave, genere otra: la anterior dejará de funcionar.
+        </Text>
+      </Stack>
+    </AppDialog>
   );
 }

@@ -1,12 +1,14 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Box, Button, Dialog, HStack, Input, Portal, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, HStack, Input, Spinner, Stack, Text } from '@chakra-ui/react';
 import { Virtuoso } from 'react-virtuoso';
 import { MESSAGES, type ContestRow } from '@concurso/shared';
 import { fetchContestProcesses, saveContestProcesses } from '../../api/catalog-api';
 import { useCatalogList } from '../../hooks/use-catalog-list';
 import { ListWarning, describeListError } from '../../stores/catalog-state';
 import { useFeedbackStore } from '../../stores/feedback-store';
-import { toaster } from '../toaster';
+import { toaster } from '../../ui/toaster';
+import { AppDialog } from '../../ui/dialog/app-dialog';
+import { FormButtons } from '../../ui/form/form-buttons';
 import { ProcessCheckbox } from './process-checkbox';
 import { filterProcesses, selectedSummary } from './process-selection';
 
@@ -94,101 +96,71 @@ export function AssignProcessesDialog({ contest, open, onClose }: AssignProcesse
   }
 
   return (
-    <Dialog.Root
+    <AppDialog
       open={open}
-      onOpenChange={(details) => {
-        if (!details.open && !saving) onClose();
-      }}
-      closeOnInteractOutside={!saving}
-      placement="center"
-      scrollBehavior="inside"
+      onClose={onClose}
+      busy={saving}
+      title="Asignar procesos bloqueados al concurso"
       size="lg"
+      scrollBehavior="inside"
+      footer={
+        <FormButtons onCancel={onClose} saving={saving} onSave={() => void save()} saveDisabled={!ready} />
+      }
     >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            <Dialog.Header>
-              <Dialog.Title>Asignar procesos bloqueados al concurso</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Stack gap="3">
-                <Text color="fg.muted">
-                  Concurso {contest?.calendar ?? ''} ({contest?.date ?? ''})
-                </Text>
-                <Input
-                  type="search"
-                  size="sm"
-                  aria-label="Buscar proceso"
-                  placeholder="Buscar proceso…"
-                  value={search}
-                  onChange={(event) => setSearch(event.currentTarget.value)}
-                />
-                <HStack gap="2">
-                  <Button
-                    size="xs"
-                    variant="outline"
-                    disabled={!ready}
-                    onClick={() =>
-                      setSelected((previous) => new Set([...previous, ...visible.map((p) => p.id)]))
-                    }
-                  >
-                    Marcar los mostrados
-                  </Button>
-                  <Button
-                    size="xs"
-                    variant="outline"
-                    disabled={!ready}
-                    onClick={() => setSelected(new Set())}
-                  >
-                    Quitar todos
-                  </Button>
-                </HStack>
-                <Box
-                  role="group"
-                  aria-label="Procesos"
-                  borderWidth="1px"
-                  rounded="md"
-                  px="3"
-                  py="2"
-                  data-testid="process-options"
-                >
-                  {!ready ? (
-                    <Spinner size="sm" aria-label="Cargando…" />
-                  ) : visible.length === 0 ? (
-                    <Text color="fg.muted">{MESSAGES.noProcesses}</Text>
-                  ) : (
-                    // Virtualised: a catalogue may hold thousands of processes.
-                    <Virtuoso
-                      style={{ height: Math.min(300, visible.length * OPTION_HEIGHT) }}
-                      data={visible}
-                      computeItemKey={(_, process) => process.id}
-                      itemContent={(_, process) => (
-                        <ProcessCheckbox
-                          process={process}
-                          checked={selected.has(process.id)}
-                          onToggle={toggle}
-                        />
-                      )}
-                    />
-                  )}
-                </Box>
-                <Text data-testid="selected-processes" fontWeight="medium">
-                  {selectedSummary(sorted, selected)}
-                </Text>
-              </Stack>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" onClick={onClose} disabled={saving}>
-                Cancelar
-              </Button>
-              <Button colorPalette="blue" onClick={() => void save()} disabled={!ready} loading={saving}>
-                Guardar
-              </Button>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      <Stack gap="3">
+        <Text color="fg.muted">
+          Concurso {contest?.calendar ?? ''} ({contest?.date ?? ''})
+        </Text>
+        <Input
+          type="search"
+          size="sm"
+          aria-label="Buscar proceso"
+          placeholder="Buscar proceso…"
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+        />
+        <HStack gap="2">
+          <Button
+            size="xs"
+            variant="outline"
+            disabled={!ready}
+            onClick={() => setSelected((previous) => new Set([...previous, ...visible.map((p) => p.id)]))}
+          >
+            Marcar los mostrados
+          </Button>
+          <Button size="xs" variant="outline" disabled={!ready} onClick={() => setSelected(new Set())}>
+            Quitar todos
+          </Button>
+        </HStack>
+        <Box
+          role="group"
+          aria-label="Procesos"
+          borderWidth="1px"
+          rounded="md"
+          px="3"
+          py="2"
+          data-testid="process-options"
+        >
+          {!ready ? (
+            <Spinner size="sm" aria-label="Cargando…" />
+          ) : visible.length === 0 ? (
+            <Text color="fg.muted">{MESSAGES.noProcesses}</Text>
+          ) : (
+            // Virtualised: a catalogue may hold thousands of processes.
+            <Virtuoso
+              style={{ height: Math.min(300, visible.length * OPTION_HEIGHT) }}
+              data={visible}
+              computeItemKey={(_, process) => process.id}
+              itemContent={(_, process) => (
+                <ProcessCheckbox process={process} checked={selected.has(process.id)} onToggle={toggle} />
+              )}
+            />
+          )}
+        </Box>
+        <Text data-testid="selected-processes" fontWeight="medium">
+          {selectedSummary(sorted, selected)}
+        </Text>
+      </Stack>
+    </AppDialog>
   );
 }

@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
-import { Button, CloseButton, Dialog, Portal, Stack, chakra } from '@chakra-ui/react';
+import { Stack } from '@chakra-ui/react';
 import type { CatalogFormControls } from '../../hooks/use-catalog-form';
+import { AppDialog } from '../../ui/dialog/app-dialog';
+import { FormButtons } from '../../ui/form/form-buttons';
 
 /** Props of {@link CatalogFormDialog}. */
 export interface CatalogFormDialogProps {
@@ -18,42 +20,17 @@ export interface CatalogFormDialogProps {
 export function CatalogFormDialog({ controls, children }: CatalogFormDialogProps) {
   const { open, title, submitting, submit, close: onClose, afterClose: onExitComplete } = controls;
   return (
-    <Dialog.Root
+    <AppDialog
       open={open}
-      onOpenChange={(details) => {
-        if (!details.open && !submitting) onClose();
-      }}
+      onClose={onClose}
+      busy={submitting}
       onExitComplete={onExitComplete}
-      closeOnInteractOutside={!submitting}
-      closeOnEscape={!submitting}
-      placement="center"
+      title={title}
+      closeButton
+      onSubmit={(event) => void submit(event)}
+      footer={<FormButtons onCancel={onClose} saving={submitting} />}
     >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            <chakra.form noValidate onSubmit={(event) => void submit(event)}>
-              <Dialog.Header>
-                <Dialog.Title>{title}</Dialog.Title>
-              </Dialog.Header>
-              <Dialog.Body>
-                <Stack gap="4">{children}</Stack>
-              </Dialog.Body>
-              <Dialog.Footer>
-                <Button variant="outline" onClick={onClose} disabled={submitting}>
-                  Cancelar
-                </Button>
-                <Button type="submit" colorPalette="blue" loading={submitting}>
-                  Guardar
-                </Button>
-              </Dialog.Footer>
-            </chakra.form>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label="Cerrar" disabled={submitting} />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      <Stack gap="4">{children}</Stack>
+    </AppDialog>
   );
 }

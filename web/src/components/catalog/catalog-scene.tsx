@@ -4,12 +4,13 @@ import type { CatalogRows, ListCatalog } from '../../api/catalog-api';
 import type { CatalogFormControls } from '../../hooks/use-catalog-form';
 import { useCatalogDelete } from '../../hooks/use-catalog-delete';
 import { useCatalogList } from '../../hooks/use-catalog-list';
-import { actionsColumn } from '../data-table/actions-column';
-import { DataTable } from '../data-table/data-table';
-import type { DataColumn } from '../data-table/table-model';
+import { actionsColumn } from '../../ui/data-table/actions-column';
+import { DataTable } from '../../ui/data-table/data-table';
+import type { DataColumn } from '../../ui/data-table/table-model';
 import { CatalogFormDialog } from './catalog-form-dialog';
-import { CatalogPage } from './catalog-page';
-import { EditDeleteButtons, RowActions } from './row-actions';
+import { FeedbackHost } from './feedback-host';
+import { PageFrame } from '../../ui/layout/page-frame';
+import { EditDeleteButtons, RowActions } from '../../ui/data-table/row-actions';
 
 /** Props of {@link CatalogScene}. */
 export interface CatalogSceneProps<K extends ListCatalog> {
@@ -77,7 +78,7 @@ export function CatalogScene<K extends ListCatalog>({
   );
 
   return (
-    <CatalogPage
+    <PageFrame
       title={title}
       actions={
         <>
@@ -97,6 +98,7 @@ export function CatalogScene<K extends ListCatalog>({
       />
       <CatalogFormDialog controls={dialog}>{fields}</CatalogFormDialog>
       {children}
-    </CatalogPage>
+      <FeedbackHost />
+    </PageFrame>
   );
 }

@@ -1,9 +1,9 @@
 import { MESSAGES } from '@concurso/shared';
 import { useCatalogStore } from '../../stores/catalog-store';
 import { useFeedbackStore } from '../../stores/feedback-store';
-import { ConfirmDialog } from '../confirm-dialog';
-import { MessageDialog } from '../message-dialog';
-import { ProgressDialog } from '../progress-dialog';
+import { ConfirmDialog } from '../../ui/dialog/confirm-dialog';
+import { MessageDialog } from '../../ui/dialog/message-dialog';
+import { ProgressDialog } from '../../ui/dialog/progress-dialog';
 
 /**
  * Renders the catalogue screens' modal feedback: the feedback store's message, question and

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Alert, Button, Dialog, Portal, Spinner, Text } from '@chakra-ui/react';
+import { Alert, Button, Spinner, Text } from '@chakra-ui/react';
 import type { CatalogName } from '@concurso/shared';
 import type { ListAnswer } from '../../api/catalog-api';
 import { ListWarning, describeListError } from '../../stores/catalog-state';
 import { useCatalogStore } from '../../stores/catalog-store';
+import { AppDialog } from '../../ui/dialog/app-dialog';
 
 /** Props of {@link ListDialog}. */
 export interface ListDialogProps<T> {
@@ -74,44 +75,31 @@ export function ListDialog<T>({
   const current = loaded && loaded.key === listKey ? loaded : null;
 
   return (
-    <Dialog.Root
+    <AppDialog
       open={open}
-      onOpenChange={(details) => {
-        if (!details.open) onClose();
-      }}
-      placement="center"
-      scrollBehavior="inside"
+      onClose={onClose}
+      title={title}
       size={size}
+      scrollBehavior="inside"
+      testId={testId}
+      footer={
+        <Button colorPalette="blue" onClick={onClose}>
+          Cerrar
+        </Button>
+      }
     >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content data-testid={testId}>
-            <Dialog.Header>
-              <Dialog.Title>{title}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              {!current ? (
-                <Spinner size="sm" aria-label="Cargando…" />
-              ) : current.error ? (
-                <Alert.Root status="error">
-                  <Alert.Indicator />
-                  <Alert.Title>{current.error}</Alert.Title>
-                </Alert.Root>
-              ) : current.rows.length === 0 ? (
-                <Text color="fg.muted">{emptyText}</Text>
-              ) : (
-                children(current.rows, () => setReloads((count) => count + 1))
-              )}
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button colorPalette="blue" onClick={onClose}>
-                Cerrar
-              </Button>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      {!current ? (
+        <Spinner size="sm" aria-label="Cargando…" />
+      ) : current.error ? (
+        <Alert.Root status="error">
+          <Alert.Indicator />
+          <Alert.Title>{current.error}</Alert.Title>
+        </Alert.Root>
+      ) : current.rows.length === 0 ? (
+        <Text color="fg.muted">{emptyText}</Text>
+      ) : (
+        children(current.rows, () => setReloads((count) => count + 1))
+      )}
+    </AppDialog>
   );
 }

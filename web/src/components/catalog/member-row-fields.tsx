@@ -1,8 +1,8 @@
 import { Box, Button, Flex, SimpleGrid, Text } from '@chakra-ui/react';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import { SEMESTER_OPTIONS, type MembersFormValues } from '../../scenes/member-rows';
-import { FormSelectField, type SelectOption } from './form-select-field';
-import { FormTextField } from './form-text-field';
+import { FormSelectField, type SelectOption } from '../../ui/form/form-select-field';
+import { FormTextField } from '../../ui/form/form-text-field';
 
 /** Props of {@link MemberRowFields}. */
 export interface MemberRowFieldsProps {

@@ -1,5 +1,5 @@
 import { MESSAGES, type ProcessRow } from '@concurso/shared';
-import { normalizeForSearch } from '../data-table/search-normalize';
+import { normalizeForSearch } from '../../ui/data-table/search-normalize';
 
 /** 'Seleccionaste: ' followed by the chosen names, comma separated, in the list's order. */
 export function selectedSummary(processes: readonly ProcessRow[], selected: ReadonlySet<number>): string {

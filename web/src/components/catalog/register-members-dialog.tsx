@@ -1,10 +1,12 @@
 import { useEffect, useMemo } from 'react';
-import { Button, CloseButton, Dialog, Portal, Stack, chakra } from '@chakra-ui/react';
+import { Button, Stack } from '@chakra-ui/react';
 import type { TeamRow } from '@concurso/shared';
 import { useCatalogList } from '../../hooks/use-catalog-list';
 import { useMembersForm } from '../../hooks/use-members-form';
 import { careerOptionLabel, toOptions } from '../../scenes/catalog-labels';
 import { MAX_MEMBER_ROWS, emptyMemberRow } from '../../scenes/member-rows';
+import { AppDialog } from '../../ui/dialog/app-dialog';
+import { FormButtons } from '../../ui/form/form-buttons';
 import { MemberRowFields } from './member-row-fields';
 
 /** Props of {@link RegisterMembersDialog}. */
@@ -33,63 +35,38 @@ export function RegisterMembersDialog({ team, open, onClose }: RegisterMembersDi
   }, [open, teamId, restart]);
 
   return (
-    <Dialog.Root
+    <AppDialog
       open={open}
-      onOpenChange={(details) => {
-        if (!details.open && !submitting) onClose();
-      }}
-      closeOnInteractOutside={!submitting}
-      closeOnEscape={!submitting}
-      placement="center"
-      scrollBehavior="inside"
+      onClose={onClose}
+      busy={submitting}
+      title={`Registrar integrantes del equipo: ${team?.name ?? ''}`}
       size="xl"
+      scrollBehavior="inside"
+      closeButton
+      onSubmit={(event) => void submit(event)}
+      footer={<FormButtons onCancel={onClose} saving={submitting} />}
     >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            <chakra.form noValidate onSubmit={(event) => void submit(event)} display="contents">
-              <Dialog.Header>
-                <Dialog.Title>Registrar integrantes del equipo: {team?.name ?? ''}</Dialog.Title>
-              </Dialog.Header>
-              <Dialog.Body>
-                <Stack gap="3">
-                  {rows.fields.map((row, index) => (
-                    <MemberRowFields
-                      key={row.id}
-                      index={index}
-                      register={form.register}
-                      errors={errors}
-                      careerOptions={careerOptions}
-                      onRemove={rows.fields.length > 1 ? () => rows.remove(index) : null}
-                    />
-                  ))}
-                  <Button
-                    variant="outline"
-                    colorPalette="blue"
-                    alignSelf="start"
-                    disabled={rows.fields.length >= MAX_MEMBER_ROWS}
-                    onClick={() => rows.append(emptyMemberRow())}
-                  >
-                    Agregar participante
-                  </Button>
-                </Stack>
-              </Dialog.Body>
-              <Dialog.Footer>
-                <Button variant="outline" onClick={onClose} disabled={submitting}>
-                  Cancelar
-                </Button>
-                <Button type="submit" colorPalette="blue" loading={submitting}>
-                  Guardar
-                </Button>
-              </Dialog.Footer>
-            </chakra.form>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label="Cerrar" disabled={submitting} />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      <Stack gap="3">
+        {rows.fields.map((row, index) => (
+          <MemberRowFields
+            key={row.id}
+            index={index}
+            register={form.register}
+            errors={errors}
+            careerOptions={careerOptions}
+            onRemove={rows.fields.length > 1 ? () => rows.remove(index) : null}
+          />
+        ))}
+        <Button
+          variant="outline"
+          colorPalette="blue"
+          alignSelf="start"
+          disabled={rows.fields.length >= MAX_MEMBER_ROWS}
+          onClick={() => rows.append(emptyMemberRow())}
+        >
+          Agregar participante
+        </Button>
+      </Stack>
+    </AppDialog>
   );
 }

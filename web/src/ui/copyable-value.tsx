@@ -1,6 +1,6 @@
 import { Button, Field, HStack, Input } from '@chakra-ui/react';
-import { copyToClipboard } from '../data-table/copy-to-clipboard';
-import { toaster } from '../toaster';
+import { copyToClipboard } from './data-table/copy-to-clipboard';
+import { toaster } from './toaster';
 
 /** Props of {@link CopyableValue}. */
 export interface CopyableValueProps {

@@ -1,10 +1,9 @@
 import type { ReactNode } from 'react';
 import { Flex, Heading, HStack, Stack } from '@chakra-ui/react';
-import { FeedbackHost } from './feedback-host';
 
-/** Props of {@link CatalogPage}. */
-export interface CatalogPageProps {
-  /** 'Información de los concursos'… */
+/** Props of {@link PageFrame}. */
+export interface PageFrameProps {
+  /** The screen's heading: 'Información de los concursos'… */
   title: string;
   /** The buttons beside the title ('Registrar …'). */
   actions: ReactNode;
@@ -12,8 +11,8 @@ export interface CatalogPageProps {
   children: ReactNode;
 }
 
-/** The frame of a catalogue screen: title, its buttons, the content and the modal feedback. */
-export function CatalogPage({ title, actions, children }: CatalogPageProps) {
+/** The frame of a screen: its title and buttons on one line, the content under them. */
+export function PageFrame({ title, actions, children }: PageFrameProps) {
   return (
     <Stack gap="5">
       <Flex justify="space-between" align="center" gap="3" wrap="wrap">
@@ -25,7 +24,6 @@ export function CatalogPage({ title, actions, children }: CatalogPageProps) {
         </HStack>
       </Flex>
       {children}
-      <FeedbackHost />
     </Stack>
   );
 }

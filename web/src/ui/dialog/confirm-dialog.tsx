@@ -1,0 +1,45 @@
+import { Button, Dialog } from '@chakra-ui/react';
+import { AppDialog } from './app-dialog';
+
+/** Props of {@link ConfirmDialog}. */
+export interface ConfirmDialogProps {
+  open: boolean;
+  title: string;
+  message?: string;
+  confirmLabel?: string;
+  cancelLabel?: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+/** A yes/no question before a change (status changes, deletes: SPEC.md section 4). */
+export function ConfirmDialog({
+  open,
+  title,
+  message,
+  confirmLabel = 'Sí',
+  cancelLabel = 'Cancelar',
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
+  return (
+    <AppDialog
+      open={open}
+      onClose={onCancel}
+      role="alertdialog"
+      title={title}
+      footer={
+        <>
+          <Button variant="outline" onClick={onCancel}>
+            {cancelLabel}
+          </Button>
+          <Button colorPalette="blue" onClick={onConfirm}>
+            {confirmLabel}
+          </Button>
+        </>
+      }
+    >
+      {message ? <Dialog.Description>{message}</Dialog.Description> : null}
+    </AppDialog>
+  );
+}
