@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { BrowserRouter } from 'react-router-dom';
-import { App } from './app';
+import { App } from './app/app';
 import { AppToaster } from './ui/app-toaster';
 
 const container = document.getElementById('root');

@@ -1,0 +1,88 @@
+import { useEffect, useMemo } from 'react';
+import { Alert, Button, Flex, Link, SimpleGrid, Stack } from '@chakra-ui/react';
+import { BOARD_LEVEL_KEYS, MESSAGES } from '@concurso/shared';
+import { PROJECTOR_PATH } from '../../app/app-routes';
+import { useTeamStatusToggle } from './use-team-status-toggle';
+import { teamsOfLevel } from '../../stores/board-state';
+import { useBoardStore } from '../../stores/board-store';
+import { BoardTable } from './board-table';
+import { ConfirmDialog } from '../../ui/dialog/confirm-dialog';
+import { ConnectionIndicator } from '../../ui/connection-indicator';
+import { ContestSummary } from './contest-summary';
+import { FullPageSpinner } from '../../ui/layout/full-page-spinner';
+import { MessageDialog } from '../../ui/dialog/message-dialog';
+import { ProgressDialog } from '../../ui/dialog/progress-dialog';
+
+/**
+ * The live board shared by /home and /homeJuez: the current contest, the connection state and the
+ * three level tables, kept current by the board store while mounted.
+ */
+export function LiveBoard() {
+  const teams = useBoardStore((state) => state.teams);
+  const contest = useBoardStore((state) => state.contest);
+  const connection = useBoardStore((state) => state.connection);
+  const loaded = useBoardStore((state) => state.loaded);
+  const error = useBoardStore((state) => state.error);
+  const toggle = useTeamStatusToggle();
+
+  useEffect(() => {
+    const board = useBoardStore.getState();
+    board.start();
+    return () => board.stop();
+  }, []);
+
+  const levels = useMemo(
+    () => BOARD_LEVEL_KEYS.map((level) => ({ level, teams: teamsOfLevel(teams, level) })),
+    [teams],
+  );
+
+  return (
+    <Stack gap="6">
+      <Flex justify="space-between" align="center" gap="3" wrap="wrap">
+        <ContestSummary contest={contest} />
+        <Flex align="center" gap="4">
+          {/* A new tab, so the judge's own board stays open. */}
+          <Link href={PROJECTOR_PATH} target="_blank" rel="noopener" colorPalette="blue" fontWeight="medium">
+            Abrir proyector
+          </Link>
+          <ConnectionIndicator state={connection} />
+        </Flex>
+      </Flex>
+
+      {error ? (
+        <Alert.Root status="error" alignItems="center">
+          <Alert.Indicator />
+          <Alert.Title flex="1">{error}</Alert.Title>
+          <Button size="sm" variant="outline" onClick={() => void useBoardStore.getState().refresh()}>
+            Reintentar
+          </Button>
+        </Alert.Root>
+      ) : null}
+
+      {loaded ? (
+        <SimpleGrid columns={{ base: 1, xl: 3 }} gap="6" alignItems="start">
+          {levels.map(({ level, teams: rows }) => (
+            <BoardTable key={level} level={level} teams={rows} onToggle={toggle.request} />
+          ))}
+        </SimpleGrid>
+      ) : (
+        <FullPageSpinner label="Cargando tablero…" />
+      )}
+
+      <ConfirmDialog
+        open={toggle.asking}
+        title={MESSAGES.confirmStatusChange}
+        message={toggle.target ? `Equipo: ${toggle.target.name}` : undefined}
+        onConfirm={() => void toggle.confirm()}
+        onCancel={toggle.cancel}
+      />
+      <ProgressDialog open={toggle.processing} />
+      <MessageDialog
+        open={toggle.error !== null}
+        title={MESSAGES.error}
+        message={toggle.error ?? ''}
+        onClose={toggle.dismissError}
+      />
+    </Stack>
+  );
+}

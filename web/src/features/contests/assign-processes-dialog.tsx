@@ -1,0 +1,166 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Box, Button, HStack, Input, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Virtuoso } from 'react-virtuoso';
+import { MESSAGES, type ContestRow } from '@concurso/shared';
+import { fetchContestProcesses, saveContestProcesses } from '../../api/catalog-api';
+import { useCatalogList } from '../../api/catalog-cache/use-catalog-list';
+import { ListWarning, describeListError } from '../../api/catalog-cache/catalog-state';
+import { useFeedbackStore } from '../../stores/feedback-store';
+import { toaster } from '../../ui/toaster';
+import { AppDialog } from '../../ui/dialog/app-dialog';
+import { FormButtons } from '../../ui/form/form-buttons';
+import { ProcessCheckbox } from './process-checkbox';
+import { filterProcesses, selectedSummary } from './process-selection';
+
+/** Height of one process row in the list (px), for sizing a short list without empty space. */
+const OPTION_HEIGHT = 32;
+
+/** Props of {@link AssignProcessesDialog}. */
+export interface AssignProcessesDialogProps {
+  contest: ContestRow | null;
+  open: boolean;
+  onClose: () => void;
+}
+
+/**
+ * 'Asignar procesos bloqueados al concurso': every process as a searchable checkbox list, preselected
+ * with the contest's current set, 'Seleccionaste: ' with the chosen names; saving replaces the set
+ * (SPEC.md sections 2 and 5: no validation; failure 'Hubo un problema al registrar los procesos').
+ */
+export function AssignProcessesDialog({ contest, open, onClose }: AssignProcessesDialogProps) {
+  const processes = useCatalogList('processes');
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [loadedFor, setLoadedFor] = useState<number | null>(null);
+  const [search, setSearch] = useState('');
+  const [saving, setSaving] = useState(false);
+  const contestId = contest?.id ?? null;
+
+  useEffect(() => {
+    if (!open || contestId === null) return;
+    const controller = new AbortController();
+    setLoadedFor(null);
+    setSearch('');
+    fetchContestProcesses(contestId, controller.signal)
+      .then((answer) => {
+        if (answer.success === false) throw new ListWarning(answer.message);
+        setSelected(new Set(answer.data.map((row) => row.processes_id)));
+        setLoadedFor(contestId);
+      })
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        console.error('No se pudieron cargar los procesos del concurso', error);
+        setSelected(new Set());
+        setLoadedFor(contestId);
+        const view = describeListError(error);
+        useFeedbackStore.getState().showMessage({ title: view.title, message: view.message });
+      });
+    return () => controller.abort();
+  }, [open, contestId]);
+
+  const sorted = useMemo(() => filterProcesses(processes.rows, ''), [processes.rows]);
+  const visible = useMemo(() => filterProcesses(processes.rows, search), [processes.rows, search]);
+  const ready = loadedFor !== null && loadedFor === contestId && processes.loaded;
+
+  const toggle = useCallback(
+    (id: number, checked: boolean) =>
+      setSelected((previous) => {
+        const next = new Set(previous);
+        if (checked) next.add(id);
+        else next.delete(id);
+        return next;
+      }),
+    [],
+  );
+
+  async function save() {
+    if (contestId === null || saving) return;
+    setSaving(true);
+    const feedback = useFeedbackStore.getState();
+    try {
+      // Only ids still in the catalogue: a process deleted meanwhile would be refused.
+      const known = new Set(processes.rows.map((process) => process.id));
+      const answer = await feedback.withProgress(() =>
+        saveContestProcesses({
+          contests_id: contestId,
+          processes_id: [...selected].filter((id) => known.has(id)),
+        }),
+      );
+      toaster.create({ type: 'success', title: answer.message || MESSAGES.created, duration: 2500 });
+      onClose();
+    } catch (error) {
+      console.error('No se pudieron asignar los procesos', error);
+      feedback.showMessage({ title: MESSAGES.error, message: MESSAGES.processesAssignFailed });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <AppDialog
+      open={open}
+      onClose={onClose}
+      busy={saving}
+      title="Asignar procesos bloqueados al concurso"
+      size="lg"
+      scrollBehavior="inside"
+      footer={
+        <FormButtons onCancel={onClose} saving={saving} onSave={() => void save()} saveDisabled={!ready} />
+      }
+    >
+      <Stack gap="3">
+        <Text color="fg.muted">
+          Concurso {contest?.calendar ?? ''} ({contest?.date ?? ''})
+        </Text>
+        <Input
+          type="search"
+          size="sm"
+          aria-label="Buscar proceso"
+          placeholder="Buscar proceso…"
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+        />
+        <HStack gap="2">
+          <Button
+            size="xs"
+            variant="outline"
+            disabled={!ready}
+            onClick={() => setSelected((previous) => new Set([...previous, ...visible.map((p) => p.id)]))}
+          >
+            Marcar los mostrados
+          </Button>
+          <Button size="xs" variant="outline" disabled={!ready} onClick={() => setSelected(new Set())}>
+            Quitar todos
+          </Button>
+        </HStack>
+        <Box
+          role="group"
+          aria-label="Procesos"
+          borderWidth="1px"
+          rounded="md"
+          px="3"
+          py="2"
+          data-testid="process-options"
+        >
+          {!ready ? (
+            <Spinner size="sm" aria-label="Cargando…" />
+          ) : visible.length === 0 ? (
+            <Text color="fg.muted">{MESSAGES.noProcesses}</Text>
+          ) : (
+            // Virtualised: a catalogue may hold thousands of processes.
+            <Virtuoso
+              style={{ height: Math.min(300, visible.length * OPTION_HEIGHT) }}
+              data={visible}
+              computeItemKey={(_, process) => process.id}
+              itemContent={(_, process) => (
+                <ProcessCheckbox process={process} checked={selected.has(process.id)} onToggle={toggle} />
+              )}
+            />
+          )}
+        </Box>
+        <Text data-testid="selected-processes" fontWeight="medium">
+          {selectedSummary(sorted, selected)}
+        </Text>
+      </Stack>
+    </AppDialog>
+  );
+}

@@ -1,0 +1,37 @@
+import { useCallback } from 'react';
+import { COMMON_FORBIDDEN_PROCESSES, MESSAGES } from '@concurso/shared';
+import { describeError } from '../../api/api-error';
+import { addCommonProcesses } from '../../api/catalog-api';
+import { useCatalogStore } from '../../api/catalog-cache/catalog-store';
+import { useFeedbackStore } from '../../stores/feedback-store';
+import { commonProcessesReport } from './common-processes-report';
+
+/**
+ * 'Agregar catálogo común': after a confirmation, adds the ready list of commonly forbidden executables
+ * (browsers, chat, remote desktop, recorders, AI assistants), skipping names already registered, and
+ * reports 'Se agregaron N procesos (M ya existían).'.
+ */
+export function useAddCommonProcesses(): () => Promise<void> {
+  return useCallback(async () => {
+    const feedback = useFeedbackStore.getState();
+    const yes = await feedback.ask({
+      title: '¿Agregar el catálogo común de procesos?',
+      message: `Se registrarán ${COMMON_FORBIDDEN_PROCESSES.length} ejecutables que suelen prohibirse (navegadores, chat, escritorio remoto, grabadores de pantalla y asistentes de IA). Los que ya existan se omitirán.`,
+      confirmLabel: 'Sí, agregar',
+      cancelLabel: 'Cancelar',
+    });
+    if (!yes) return;
+    try {
+      const answer = await feedback.withProgress(() => addCommonProcesses());
+      feedback.showMessage({
+        title: MESSAGES.correct,
+        message: commonProcessesReport(answer.data.added, answer.data.skipped),
+      });
+    } catch (error) {
+      console.error('No se pudo agregar el catálogo común', error);
+      feedback.showMessage({ title: MESSAGES.error, message: describeError(error) });
+    } finally {
+      void useCatalogStore.getState().reload('processes');
+    }
+  }, []);
+}

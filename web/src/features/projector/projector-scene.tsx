@@ -1,0 +1,84 @@
+import { useEffect, useMemo } from 'react';
+import { Box, Flex, Grid, Heading, Text } from '@chakra-ui/react';
+import { useSearchParams } from 'react-router-dom';
+import { MESSAGES } from '@concurso/shared';
+import { ConnectionIndicator } from '../../ui/connection-indicator';
+import { ProjectorClock } from './projector-clock';
+import { ProjectorColumn } from './projector-column';
+import { useThrottledBoardTeams } from './use-throttled-board-teams';
+import { useBoardStore } from '../../stores/board-store';
+import { projectorColumns, projectorLevels } from './projector-model';
+
+// Type scales with the screen: readable from the back of a hall at 1280x720 and 1920x1080.
+const CSS = `
+  .projector {
+    --projector-name: clamp(18px, 1.45vw, 34px);
+    --projector-count: clamp(24px, 2.1vw, 48px);
+    --projector-title: clamp(22px, 1.9vw, 44px);
+    --projector-small: clamp(12px, 0.9vw, 20px);
+  }
+`;
+
+/** How often the projector re-sorts its columns at most (ms). */
+const SORT_INTERVAL_MS = 250;
+
+/**
+ * /proyector: the kiosk view for the contest hall (no header, footer or buttons). The current
+ * contest and a clock, the connection state, and the levels side by side (or one with
+ * `?nivel=<id>`), teams sorted by attempts, live through the same store and events as the boards.
+ */
+export function ProjectorScene() {
+  const [params] = useSearchParams();
+  const nivel = params.get('nivel');
+  const levels = useMemo(() => projectorLevels(nivel), [nivel]);
+  // Re-sorting thousands of teams on every event would block the page: a few times a second is live enough.
+  const teams = useThrottledBoardTeams(SORT_INTERVAL_MS);
+  const contest = useBoardStore((state) => state.contest);
+  const connection = useBoardStore((state) => state.connection);
+  const loaded = useBoardStore((state) => state.loaded);
+  const columns = useMemo(() => projectorColumns(teams, levels), [teams, levels]);
+
+  useEffect(() => {
+    const board = useBoardStore.getState();
+    board.start();
+    return () => board.stop();
+  }, []);
+
+  return (
+    <Box
+      className="projector"
+      h="100vh"
+      bg="gray.950"
+      color="white"
+      display="flex"
+      flexDirection="column"
+      p="4"
+      gap="4"
+    >
+      <style>{CSS}</style>
+      <Flex align="center" justify="space-between" gap="6">
+        <Heading as="h1" fontSize="var(--projector-title)">
+          {contest ? `Concurso ${contest.calendar}` : MESSAGES.noCurrentContest}
+        </Heading>
+        <Flex align="center" gap="6">
+          <Box fontSize="var(--projector-small)" color="white">
+            <ConnectionIndicator state={connection} />
+          </Box>
+          <ProjectorClock />
+        </Flex>
+      </Flex>
+      {loaded ? (
+        <Grid flex="1" minH="0" gap="4" templateColumns={`repeat(${columns.length}, minmax(0, 1fr))`}>
+          {columns.map((column) => (
+            <ProjectorColumn key={column.level} column={column} />
+          ))}
+        </Grid>
+      ) : (
+        <Text fontSize="var(--projector-name)">Cargando el tablero…</Text>
+      )}
+      <Text fontSize="var(--projector-small)" color="whiteAlpha.600">
+        Intentos de ejecutar programas bloqueados, en vivo.
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,11 @@
+import type { CareerRow, MemberRow } from '@concurso/shared';
+
+/** A career in the members' select: its name and its departament, as two departaments may share a name. */
+export function careerOptionLabel(row: Pick<CareerRow, 'name' | 'departament'>): string {
+  return row.departament?.name ? `${row.name} (${row.departament.name})` : row.name;
+}
+
+/** A member's career as 'Ver integrantes' shows it: its name, or 'Sin carrera' (SPEC.md section 2). */
+export function memberCareerName(member: Pick<MemberRow, 'career'>): string {
+  return member.career?.name || 'Sin carrera';
+}

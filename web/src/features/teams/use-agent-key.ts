@@ -1,0 +1,63 @@
+import { useCallback, useState } from 'react';
+import { MESSAGES, type TeamRow } from '@concurso/shared';
+import { describeError } from '../../api/api-error';
+import { generateAgentKey } from '../../api/team-api';
+import { useCatalogStore } from '../../api/catalog-cache/catalog-store';
+import { useFeedbackStore, type QuestionView } from '../../stores/feedback-store';
+
+/** A key just generated, shown once. */
+export interface GeneratedAgentKey {
+  team: TeamRow;
+  key: string;
+}
+
+/** The 'Clave del agente' flow and the key it shows. */
+export interface AgentKeyFlow {
+  /** The last key generated; kept while its dialog closes, then forgotten. */
+  shown: GeneratedAgentKey | null;
+  open: boolean;
+  generate: (team: TeamRow) => Promise<void>;
+  close: () => void;
+  /** After the closing animation: the key leaves memory. */
+  forget: () => void;
+}
+
+/** The question before replacing a team's key: the old key stops working and its agent disconnects. */
+export function replaceKeyQuestion(teamName: string): QuestionView {
+  return {
+    title: '¿Generar una nueva clave del agente?',
+    message: `El equipo ${teamName} ya tiene una clave. Si genera otra, la anterior dejará de funcionar y el agente que la usa se desconectará hasta que se configure con la nueva.`,
+    confirmLabel: 'Sí, generar',
+    cancelLabel: 'Cancelar',
+  };
+}
+
+/**
+ * 'Clave del agente' (DESIGN.md section 6): asks first when the team already has a key, then
+ * `POST /api/generateAgentKey/{teamId}` under 'Procesando…' and shows the key once; the teams list
+ * reloads so the row knows it has a key. A failure shows the server's message.
+ */
+export function useAgentKey(): AgentKeyFlow {
+  const [shown, setShown] = useState<GeneratedAgentKey | null>(null);
+  const [open, setOpen] = useState(false);
+
+  const generate = useCallback(async (team: TeamRow) => {
+    const feedback = useFeedbackStore.getState();
+    if (team.has_agent_key && !(await feedback.ask(replaceKeyQuestion(team.name)))) return;
+    try {
+      const answer = await feedback.withProgress(() => generateAgentKey(team.id));
+      setShown({ team, key: answer.data.key });
+      setOpen(true);
+    } catch (error) {
+      console.error(`No se pudo generar la clave del agente (equipo ${team.id})`, error);
+      feedback.showMessage({ title: MESSAGES.error, message: describeError(error) });
+    } finally {
+      // The server announces no catalogue change for a key: reload so `has_agent_key` is current.
+      void useCatalogStore.getState().reload('teams');
+    }
+  }, []);
+
+  const close = useCallback(() => setOpen(false), []);
+  const forget = useCallback(() => setShown(null), []);
+  return { shown, open, generate, close, forget };
+}

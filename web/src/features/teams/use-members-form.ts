@@ -1,0 +1,82 @@
+import { useCallback, useState, type FormEvent } from 'react';
+import {
+  useFieldArray,
+  useForm,
+  type Path,
+  type UseFieldArrayReturn,
+  type UseFormReturn,
+} from 'react-hook-form';
+import { MESSAGES } from '@concurso/shared';
+import { createMembers } from '../../api/team-api';
+import { toaster } from '../../ui/toaster';
+import {
+  memberFieldNames,
+  memberFormField,
+  membersFormValues,
+  membersResolver,
+  type MembersFormOutput,
+  type MembersFormValues,
+} from './member-rows';
+import { INVALID_FORM_MESSAGE, useFeedbackStore } from '../../stores/feedback-store';
+import { describeSaveFailure } from '../../catalog-screen/catalog-failures';
+
+/** The state and actions of the 'Registrar integrantes' form. */
+export interface MembersForm {
+  form: UseFormReturn<MembersFormValues, unknown, MembersFormOutput>;
+  /** The repeatable rows (`useFieldArray` of `members`). */
+  rows: UseFieldArrayReturn<MembersFormValues, 'members'>;
+  submitting: boolean;
+  submit: (event?: FormEvent<HTMLFormElement>) => Promise<void>;
+  /** Starts over for a team: one empty row, no errors. */
+  restart: (teamId: number) => void;
+}
+
+/**
+ * The 'Registrar integrantes' form (SPEC.md sections 2, 5, 7 and 8): rows validated with the shared
+ * member rules ('Este campo es requerido' under each field, the 'Información' warning on an invalid
+ * submit), sent as one `createMember` list under 'Procesando…'; 'Registrado' then `onSaved`; a failure
+ * shows 'Hubo un problema al registrar a los integrantes', or the server's text of a code already in
+ * another team, with 422 messages under their row's field.
+ */
+export function useMembersForm(onSaved: () => void): MembersForm {
+  const form = useForm<MembersFormValues, unknown, MembersFormOutput>({
+    resolver: membersResolver,
+    defaultValues: membersFormValues(0),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  const rows = useFieldArray({ control: form.control, name: 'members' });
+  const [submitting, setSubmitting] = useState(false);
+
+  const restart = useCallback((teamId: number) => form.reset(membersFormValues(teamId)), [form]);
+
+  const onValid = async ({ members }: MembersFormOutput) => {
+    const feedback = useFeedbackStore.getState();
+    setSubmitting(true);
+    try {
+      const answer = await feedback.withProgress(() => createMembers(members));
+      toaster.create({ type: 'success', title: answer.message || MESSAGES.created, duration: 2500 });
+      onSaved();
+    } catch (error) {
+      console.error('No se pudieron registrar los integrantes', error);
+      const view = describeSaveFailure(
+        error,
+        MESSAGES.membersCreateFailed,
+        memberFieldNames(form.getValues('members').length),
+        memberFormField,
+      );
+      for (const [field, message] of Object.entries(view.fieldErrors)) {
+        form.setError(field as Path<MembersFormValues>, { type: 'server', message });
+      }
+      if (view.message) feedback.showMessage(view.message);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const submit = form.handleSubmit(onValid, () =>
+    useFeedbackStore.getState().showMessage(INVALID_FORM_MESSAGE),
+  );
+
+  return { form, rows, submitting, submit, restart };
+}
