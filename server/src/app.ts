@@ -19,7 +19,8 @@ import errorsPlugin from './plugins/errors.js';
 import guardPlugin from './plugins/guard.js';
 import webPlugin from './plugins/web.js';
 import socketPlugin from './realtime/socket.js';
-import agentPresencePlugin from './realtime/agent-presence.js';
+import boardPlugin from './modules/board/board.plugin.js';
+import agentPresencePlugin from './modules/agent/agent-presence.js';
 import authRoutes from './modules/auth/auth.routes.js';
 import boardRoutes from './modules/board/board.routes.js';
 import agentRoutes from './modules/agent/agent.routes.js';
@@ -52,7 +53,8 @@ export interface BuildAppOptions {
 /**
  * Builds the Fastify app, registering plugins in order as in fastify/demo: external plugins
  * (security headers, JWT, OpenAPI), then the app's own (ORM context, error handler, role guard, push
- * channel, web client), then one route module per resource under `/api`.
+ * channel: the Socket.IO transport, then the `board` publisher and the agent presence sweeper that
+ * push through it; web client), then one route module per resource under `/api`.
  */
 export async function buildApp({ config, orm, logger = false }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -134,6 +136,7 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
   await app.register(errorsPlugin);
   await app.register(guardPlugin);
   await app.register(socketPlugin, { redisUrl: config.redisUrl });
+  await app.register(boardPlugin);
   await app.register(agentPresencePlugin, { offlineAfterMs: config.agentOfflineAfterMs });
   await app.register(webPlugin, { root: config.webDistDir });
 

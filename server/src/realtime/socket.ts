@@ -19,9 +19,9 @@ import {
   verifySessionToken,
   type SessionClaims,
 } from '../modules/auth/session.js';
-import { flushBoardEvents, resetLocalBoards, startBoardEvents } from './board-events.js';
 import { openRedisLink, REDIS_STREAM_BLOCK_MS, type RedisClient } from './redis-link.js';
 import { STAFF_ACCESS } from '../plugins/access.js';
+import { Level } from '../modules/levels/level.entity.js';
 
 /** Data kept on each staff socket: the session it was opened with. */
 export interface SocketData {
@@ -51,9 +51,9 @@ export function endSocketSessions(io: BoardServer, room: string, reason: Session
 export interface InterServerEvents {
   /** Board rows changed in the sending process, for this one to push to its own screens. */
   'board.rows': (rows: BoardTeam[]) => void;
-  /** A team left the board (see `emitTeamRemoved`). */
+  /** A team left the board (see `app.board.teamRemoved`). */
   'board.removed': (payload: TeamRemovedPayload) => void;
-  /** Every screen must refetch its snapshot (see `emitBoardReset`). */
+  /** Every screen must refetch its snapshot (see `app.board.reset`). */
   'board.reset': () => void;
   /** An agent key was regenerated: forget the cached ones. */
   'agentKeys.changed': () => void;
@@ -71,6 +71,16 @@ declare module 'fastify' {
     redisState(): 'off' | 'ok' | 'down';
     /** Forgets cached agent keys in this and every other server process (a key was regenerated). */
     forgetAgentKeys(): void;
+    /**
+     * Runs `listener` each time the Redis link comes back after being down: what was relayed to the
+     * other processes meanwhile was lost (the board plugin makes this process's screens refetch).
+     */
+    onRedisRecovered(listener: () => void): void;
+    /**
+     * Runs `listener` when the app closes, just before the sockets are closed, so what is still
+     * gathered reaches the screens (the board plugin's last push).
+     */
+    onSocketsClosing(listener: () => void): void;
   }
 }
 
@@ -96,11 +106,14 @@ export default fp<{ redisUrl?: string }>(
       cors: undefined,
     });
 
+    const recovered: Array<() => void> = [];
+    const closing: Array<() => void> = [];
+    app.decorate('onRedisRecovered', (listener: () => void) => void recovered.push(listener));
+    app.decorate('onSocketsClosing', (listener: () => void) => void closing.push(listener));
+
     const redis = redisUrl
       ? openRedisLink(redisUrl, app.log, {
-          // Rows relayed while Redis was away never reached the other processes' screens: every
-          // process makes its own screens refetch their snapshot when its link comes back.
-          onRecovered: () => resetLocalBoards(io),
+          onRecovered: () => recovered.forEach((listener) => listener()),
         })
       : undefined;
     if (redis) {
@@ -113,7 +126,6 @@ export default fp<{ redisUrl?: string }>(
     }
     app.decorate('redis', redis?.client);
     app.decorate('redisState', () => (redis ? (redis.isReady() ? 'ok' : 'down') : 'off'));
-    startBoardEvents(io, Boolean(redis));
     app.decorate('forgetAgentKeys', () => {
       app.agentKeys.clear();
       if (redis) io.serverSideEmit('agentKeys.changed');
@@ -128,8 +140,8 @@ export default fp<{ redisUrl?: string }>(
         Date.now() - knownLevels.at > 60_000 ||
         ids.some((id) => !knownLevels!.ids.has(id))
       ) {
-        const rows = await app.orm.em.fork().execute<Array<{ id: number }>>('select id from levels');
-        knownLevels = { ids: new Set(rows.map((r) => Number(r.id))), at: Date.now() };
+        const levels = await app.orm.em.fork().findAll(Level, { fields: ['id'] });
+        knownLevels = { ids: new Set(levels.map((level) => level.id)), at: Date.now() };
       }
       return ids.every((id) => knownLevels!.ids.has(id));
     };
@@ -190,7 +202,7 @@ export default fp<{ redisUrl?: string }>(
     app.decorate('io', io);
     app.addHook('preClose', async () => {
       clearInterval(sweep);
-      flushBoardEvents(io);
+      closing.forEach((listener) => listener());
       // Not `disconnectSockets`: a server-side disconnect tells socket.io-client not to reconnect, and
       // every screen would stay on "Sin conexión" after a restart. `io.close()` ends the transports
       // instead, which clients treat as a dropped connection: they reconnect and refetch by themselves.

@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin';
-import { sweepSilentAgents } from '../modules/agent/agent.service.js';
-import { emitTeamUpdated } from './board-events.js';
+import { sweepSilentAgents } from './agent.service.js';
 
 /**
  * Turns a team's `agent_online` false on every board once its agent has been silent for
@@ -15,7 +14,7 @@ export default fp<{ offlineAfterMs: number }>(
       if (running) return; // A slow database: never pile sweeps up.
       running = true;
       sweepSilentAgents(app.orm.em.fork(), offlineAfterMs)
-        .then((rows) => rows.forEach((row) => emitTeamUpdated(app.io, row)))
+        .then((rows) => rows.forEach((row) => app.board.teamUpdated(row)))
         .catch((err) => app.log.warn({ err }, 'agent presence sweep failed'))
         .finally(() => {
           running = false;
@@ -24,5 +23,5 @@ export default fp<{ offlineAfterMs: number }>(
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
   },
-  { name: 'agent-presence', dependencies: ['orm', 'socket'] },
+  { name: 'agent-presence', dependencies: ['orm', 'board'] },
 );

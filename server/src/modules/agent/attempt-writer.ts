@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/mysql';
 import { MESSAGES, type AgentAttempt, type AgentAttemptsResult, type BoardTeam } from '@concurso/shared';
-import { boardTeams } from '../board/board.service.js';
+import { boardTeams } from '../board/board.repository.js';
+import { lockTeamContests, storeAttempts, storedAttempts, type NewAttempt } from './agent.repository.js';
 import { HttpError } from '../../lib/http-error.js';
 import { isRetryableTransactionError } from '../../db/transaction.js';
 import { isDatabaseUnavailable } from '../../db/timeouts.js';
@@ -21,7 +22,8 @@ interface PendingBatch {
 export const MAX_GROUP_ATTEMPTS = 900;
 
 /**
- * Group commit of agents' attempt batches (DESIGN.md section 6; BENCHMARKS.md "attempts path").
+ * Group commit of agents' attempt batches (DESIGN.md section 6; BENCHMARKS.md "Capacity of the attempts
+ * path"); its statements are in agent.repository.ts.
  *
  * Every POST is queued; while fewer than `maxConcurrent` groups are being written, everything queued
  * (up to `MAX_GROUP_ATTEMPTS` attempts) becomes one transaction: lock the groups' team rows in id
@@ -127,11 +129,7 @@ export class AttemptWriter {
   }> {
     return this.fork().transactional(async (em) => {
       const teamIds = [...new Set(group.map((b) => b.teamId))].sort((a, b) => a - b);
-      const locked = await em.execute<Array<{ id: number; contests_id: number }>>(
-        `select id, contests_id from teams where id in (${marks(teamIds.length)}) order by id for update`,
-        teamIds,
-      );
-      const contestOf = new Map(locked.map((r) => [Number(r.id), Number(r.contests_id)]));
+      const contestOf = await lockTeamContests(em, teamIds);
       const live = group.filter((b) => contestOf.has(b.teamId));
 
       // Which (team, event id) pairs are stored already: the team rows are locked, so no other
@@ -142,18 +140,11 @@ export class AttemptWriter {
           asked.set(pairKey(batch.teamId, a.event_id), [batch.teamId, a.event_id]);
       }
       const stored = new Set<string>();
-      if (asked.size > 0) {
-        const pairs = [...asked.values()];
-        const rows = await em.execute<Array<{ teams_id: number; event_id: string }>>(
-          `select teams_id, event_id from attempts where (teams_id, event_id) in (${pairs.map(() => '(?, ?)').join(', ')})`,
-          pairs.flat(),
-        );
-        for (const r of rows) stored.add(pairKey(Number(r.teams_id), r.event_id));
-      }
+      for (const r of await storedAttempts(em, [...asked.values()]))
+        stored.add(pairKey(r.teams_id, r.event_id));
 
       // New rows, each pair once even if two queued requests carry it (an agent's retry).
-      const now = new Date();
-      const params: unknown[] = [];
+      const fresh: NewAttempt[] = [];
       const addedPerTeam = new Map<number, number>();
       const countedPerBatch = new Map<PendingBatch, number>();
       for (const batch of live) {
@@ -163,40 +154,22 @@ export class AttemptWriter {
           if (stored.has(key)) continue;
           stored.add(key);
           counted++;
-          params.push(
-            batch.teamId,
-            contestOf.get(batch.teamId),
-            a.process,
-            a.killed === false ? 0 : 1,
-            new Date(a.occurred_at),
-            now,
-            a.event_id,
-            now,
-            now,
-          );
+          fresh.push({
+            teamId: batch.teamId,
+            contestId: contestOf.get(batch.teamId)!,
+            process: a.process,
+            killed: a.killed !== false,
+            occurredAt: new Date(a.occurred_at),
+            eventId: a.event_id,
+          });
         }
         countedPerBatch.set(batch, counted);
         if (counted > 0) addedPerTeam.set(batch.teamId, (addedPerTeam.get(batch.teamId) ?? 0) + counted);
       }
-      const rowCount = params.length / 9;
-      if (rowCount > 0) {
-        await em.execute(
-          `insert into attempts (teams_id, contests_id, process, killed, occurred_at, received_at, event_id, created_at, updated_at) values ${Array.from({ length: rowCount }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-          params,
-          'run',
-        );
-        const moved = [...addedPerTeam.keys()];
-        await em.execute(
-          `update teams set number_attempts = number_attempts + case id ${moved.map(() => 'when ? then ?').join(' ')} end,
-            version = version + 1, agent_last_seen = ?, agent_online = 1 where id in (${marks(moved.length)})`,
-          [...moved.flatMap((id) => [id, addedPerTeam.get(id)!]), now, ...moved],
-          'run',
-        );
-      }
+      await storeAttempts(em, fresh, addedPerTeam, new Date());
 
       // Totals for the answers (every live team) and rows to push (the teams whose count moved).
-      const liveIds = [...new Set(live.map((b) => b.teamId))];
-      const rows = liveIds.length > 0 ? await boardTeams(em, liveIds) : [];
+      const rows = await boardTeams(em, [...new Set(live.map((b) => b.teamId))]);
       const rowOf = new Map(rows.map((r) => [r.id, r]));
       const outcome = new Map<PendingBatch, AgentAttemptsResult | HttpError>();
       for (const batch of group) {
@@ -217,6 +190,5 @@ export class AttemptWriter {
   }
 }
 
-const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 // Lower case: the column's collation (utf8mb4_unicode_ci) compares event ids without case.
 const pairKey = (teamId: number, eventId: string): string => `${teamId}:${eventId.toLowerCase()}`;

@@ -5,13 +5,16 @@ import {
   LEVELS,
   levelRoom,
   type BoardTeam,
-  type CatalogName,
   type TeamRemovedPayload,
 } from '@concurso/shared';
-import type { BoardServer } from './socket.js';
+import type { BoardServer } from '../../realtime/socket.js';
+
+/** Pushes remembered for screens that fall behind (about a minute at 10 pushes a second). */
+const PUSH_HISTORY = 600;
 
 /**
- * The board's push side (DESIGN.md section 6), one per server process.
+ * The board's push side (DESIGN.md section 6), one per app (the `board` plugin, board.plugin.ts, owns
+ * it and hands it the Socket.IO server).
  *
  * Rows are gathered per window and pushed to this process's own sockets: one frame per window to the
  * screens of every level and one per level room to screens of a single level (`teams.updated`, or
@@ -29,10 +32,7 @@ import type { BoardServer } from './socket.js';
  * (`serverSideEmit`) and each one pushes it in its own window: a screen gets one frame per window
  * whatever the number of processes, not one per process.
  */
-/** Pushes remembered for screens that fall behind (about a minute at 10 pushes a second). */
-const PUSH_HISTORY = 600;
-
-class BoardPublisher {
+export class BoardPublisher {
   private readonly pending = new Map<number, Map<number, BoardTeam>>();
   /** Pushes sent so far (`seq`) and the rows of the last `PUSH_HISTORY` of them, for slow screens. */
   private seq = 0;
@@ -45,10 +45,20 @@ class BoardPublisher {
   private relayQueue: BoardTeam[] = [];
   private relayScheduled = false;
 
+  /**
+   * @param io this process's Socket.IO server.
+   * @param clustered true with the Redis adapter: changes are relayed to the other processes, and
+   *   theirs (`board.rows`, `board.removed`, `board.reset`) are pushed to this process's own sockets.
+   */
   constructor(
     private readonly io: BoardServer,
     private readonly clustered: boolean,
-  ) {}
+  ) {
+    if (!clustered) return;
+    io.on('board.rows', (rows) => rows.forEach((row) => this.enqueue(row, false)));
+    io.on('board.removed', (payload) => this.removed(payload, false));
+    io.on('board.reset', () => this.reset(false));
+  }
 
   /** Adds a row to the window; `relay` false for rows that came from another process. */
   enqueue(team: BoardTeam, relay = true): void {
@@ -197,61 +207,4 @@ class BoardPublisher {
 function send(target: ReturnType<BoardServer['to']>, teams: BoardTeam[]): void {
   if (teams.length === 1) target.emit('team.updated', teams[0]!);
   else if (teams.length > 1) target.emit('teams.updated', teams);
-}
-
-const publishers = new WeakMap<BoardServer, BoardPublisher>();
-const publisherOf = (io: BoardServer): BoardPublisher => {
-  let publisher = publishers.get(io);
-  if (!publisher) publishers.set(io, (publisher = new BoardPublisher(io, false)));
-  return publisher;
-};
-
-/**
- * Sets up the process's board publisher. With `clustered` (the Redis adapter) it relays changes to the
- * other processes and pushes theirs to its own sockets.
- */
-export function startBoardEvents(io: BoardServer, clustered: boolean): void {
-  const publisher = new BoardPublisher(io, clustered);
-  publishers.set(io, publisher);
-  if (!clustered) return;
-  io.on('board.rows', (rows) => rows.forEach((row) => publisher.enqueue(row, false)));
-  io.on('board.removed', (payload) => publisher.removed(payload, false));
-  io.on('board.reset', () => publisher.reset(false));
-}
-
-/**
- * Pushes a whole board row to every screen following its level (DESIGN.md section 6), within the
- * push window (`BOARD_PUSH_WINDOW_MS`). Call it after the transaction that changed the team has
- * committed, with the row read inside it.
- */
-export function emitTeamUpdated(io: BoardServer, team: BoardTeam): void {
-  publisherOf(io).enqueue(team);
-}
-
-/** Sends any gathered rows at once (the server is closing). */
-export function flushBoardEvents(io: BoardServer): void {
-  publishers.get(io)?.flush();
-}
-
-/** Tells the screens of a level that a team left the board. */
-export function emitTeamRemoved(io: BoardServer, payload: TeamRemovedPayload): void {
-  publisherOf(io).removed(payload);
-}
-
-/** Tells every screen to refetch its snapshot (a catalogue changed). */
-export function emitBoardReset(io: BoardServer): void {
-  publisherOf(io).reset();
-}
-
-/**
- * Makes this process's own screens refetch their snapshot, without telling the other processes
- * (the Redis link came back: what was relayed meanwhile is lost, and each process resets its own).
- */
-export function resetLocalBoards(io: BoardServer): void {
-  publisherOf(io).reset(false);
-}
-
-/** Tells every open screen that `catalog` changed, so lists and selects of it refetch. */
-export function emitCatalogChanged(io: BoardServer, catalog: CatalogName): void {
-  io.emit('catalog.changed', { catalog });
 }

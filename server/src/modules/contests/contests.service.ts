@@ -1,58 +1,62 @@
 import type { EntityManager } from '@mikro-orm/mysql';
-import { MESSAGES, type ContestProcessRow } from '@concurso/shared';
+import { MESSAGES, calendarOf, type ContestInput, type ContestRow } from '@concurso/shared';
 import { HttpError } from '../../lib/http-error.js';
+import { describeUses } from '../catalogs/in-use-message.js';
+import {
+  contestExists,
+  contestUses,
+  countProcesses,
+  currentContest,
+  replaceContestProcesses,
+} from './contests.repository.js';
 
-/** The blocked set of a contest as SPEC.md section 7 lists it (`processes.name`), by process name. */
-export async function contestProcesses(em: EntityManager, contestId: number): Promise<ContestProcessRow[]> {
-  const rows = await em.execute<Array<{ id: number; processes_id: number; name: string }>>(
-    `select cp.id, cp.processes_id, p.name from contest_processes cp
-       join processes p on p.id = cp.processes_id where cp.contests_id = ? order by p.name`,
-    [contestId],
-  );
-  return rows.map((r) => ({
-    id: Number(r.id),
-    contests_id: contestId,
-    processes_id: Number(r.processes_id),
-    processes: { id: Number(r.processes_id), name: r.name },
-  }));
-}
-
-/** 404 unless the contest exists. */
+/** 404 'No se encontró el concurso.' unless contest `contestId` exists. */
 export async function requireContest(em: EntityManager, contestId: number): Promise<void> {
-  const rows = await em.execute('select id from contests where id = ?', [contestId]);
-  if (rows.length === 0) throw new HttpError(404, 'No se encontró el concurso.');
+  if (!(await contestExists(em, contestId))) throw new HttpError(404, 'No se encontró el concurso.');
 }
 
 /**
- * Replaces a contest's blocked set with `processIds` (duplicates ignored) in the caller's
- * transaction. Unknown process ids answer 422 on `processes_id` and change nothing.
+ * The current contest's id (DESIGN.md section 3: new teams and exercises join it).
+ * @throws HttpError 422 `MESSAGES.noCurrentContest` on `contests_id` when there is no contest yet.
+ */
+export async function requireCurrentContestId(em: EntityManager): Promise<number> {
+  const contest = await currentContest(em);
+  if (!contest)
+    throw new HttpError(422, MESSAGES.noCurrentContest, { contests_id: [MESSAGES.noCurrentContest] });
+  return contest.id;
+}
+
+/** A contest's stored fields: `calendar` derived from the date when missing (DESIGN.md section 3). */
+export function contestData({ date, calendar }: ContestInput): Omit<ContestRow, 'id'> {
+  return { date, calendar: calendar ?? calendarOf(date) };
+}
+
+/**
+ * Why contest `id` cannot be deleted ('No se puede eliminar el concurso: tiene 2 equipos y 1
+ * ejercicio.'), or null when no team or exercise belongs to it.
+ */
+export async function contestInUse(em: EntityManager, id: number): Promise<string | null> {
+  const described = describeUses(await contestUses(em, id));
+  return described ? `No se puede eliminar el concurso: tiene ${described}.` : null;
+}
+
+/**
+ * Replaces a contest's blocked set with `processIds` (duplicates ignored) in the caller's transaction,
+ * holding the contest's row lock so concurrent replacements queue.
+ * @throws HttpError 404 when the contest does not exist; 422 on `processes_id` when a process no
+ *   longer exists (nothing changes).
  */
 export async function replaceBlockedSet(
   em: EntityManager,
   contestId: number,
   processIds: number[],
 ): Promise<void> {
-  await em.execute('select id from contests where id = ? for update', [contestId]);
+  if (!(await contestExists(em, contestId, true))) throw new HttpError(404, 'No se encontró el concurso.');
   const ids = [...new Set(processIds)];
-  if (ids.length > 0) {
-    const found = await em.execute<Array<{ id: number }>>(
-      `select id from processes where id in (${ids.map(() => '?').join(', ')})`,
-      ids,
-    );
-    if (found.length !== ids.length) {
-      throw new HttpError(422, MESSAGES.validation, {
-        processes_id: ['Alguno de los procesos ya no existe.'],
-      });
-    }
+  if ((await countProcesses(em, ids)) !== ids.length) {
+    throw new HttpError(422, MESSAGES.validation, {
+      processes_id: ['Alguno de los procesos ya no existe.'],
+    });
   }
-  await em.execute('delete from contest_processes where contests_id = ?', [contestId]);
-  if (ids.length > 0) {
-    const now = new Date();
-    await em.execute(
-      `insert into contest_processes (contests_id, processes_id, created_at, updated_at) values ${ids
-        .map(() => '(?, ?, ?, ?)')
-        .join(', ')}`,
-      ids.flatMap((id) => [contestId, id, now, now]),
-    );
-  }
+  await replaceContestProcesses(em, contestId, ids);
 }

@@ -1,0 +1,195 @@
+import { LockMode, raw } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/mysql';
+import type { ContestRow } from '@concurso/shared';
+import type { AgentPrincipal } from '../../plugins/access.js';
+import { Team } from '../teams/team.entity.js';
+
+/*
+ * The agent module's reads and writes (DESIGN.md section 6): its `attempts` table and the agent's
+ * columns of `teams` (`agent_key_hash`, `agent_last_seen`, `agent_online`, and `number_attempts` /
+ * `version` when attempts are counted). Every function takes the EntityManager first, so it runs in
+ * the caller's transaction. Through the EntityManager, except the two measured hot paths below, which
+ * stay as SQL text: the heartbeat's one statement and the attempts group commit.
+ */
+
+// Keys and configuration ----------------------------------------------------------------------------
+
+/**
+ * The team whose agent key has SHA-256 `hash`, as the guard's principal; null for no team. Read past
+ * the identity map: the guard's partial read must not stand in for the team later in the request.
+ */
+export async function teamByAgentKeyHash(em: EntityManager, hash: string): Promise<AgentPrincipal | null> {
+  const team = await em.findOne(
+    Team,
+    { agentKeyHash: hash },
+    { fields: ['level', 'contest'], disableIdentityMap: true },
+  );
+  return team ? { id: team.id, levels_id: team.level.id, contests_id: team.contest.id } : null;
+}
+
+/** Stores the SHA-256 of team `teamId`'s new agent key (the previous one stops matching); false for no team. */
+export async function setAgentKeyHash(em: EntityManager, teamId: number, hash: string): Promise<boolean> {
+  const team = await em.findOne(Team, teamId);
+  if (!team) return false;
+  team.agentKeyHash = hash;
+  await em.flush();
+  return true;
+}
+
+/** Team `teamId`'s name and contest, for the agent's configuration (the team exists: its key matched). */
+export async function agentTeam(
+  em: EntityManager,
+  teamId: number,
+): Promise<{ name: string; contest: ContestRow }> {
+  const team = await em.findOneOrFail(Team, teamId, { populate: ['contest'] });
+  const { id, calendar, date } = team.contest;
+  return { name: team.name, contest: { id, calendar, date } };
+}
+
+// Presence ------------------------------------------------------------------------------------------
+
+/**
+ * A heartbeat of an agent the boards already show online: `agent_last_seen` = `at`, one statement
+ * without a transaction; false when it changed no row (the agent is offline, or the same millisecond).
+ * SQL text because it is the hot path of presence: BENCHMARKS.md, "What changed in the server",
+ * "One-statement heartbeats" (500 agents sent 50 transactions/s before).
+ */
+export async function touchOnlineAgent(em: EntityManager, teamId: number, at: Date): Promise<boolean> {
+  const result = await em.execute<{ affectedRows: number }>(
+    'update teams set agent_last_seen = ? where id = ? and agent_online = 1',
+    [at, teamId],
+    'run',
+  );
+  return result.affectedRows > 0;
+}
+
+/** Whether the boards show team `teamId`'s agent online, its row locked until the transaction ends. */
+export async function lockAgentOnline(em: EntityManager, teamId: number): Promise<boolean> {
+  const team = await em.findOne(Team, teamId, {
+    fields: ['agentOnline'],
+    lockMode: LockMode.PESSIMISTIC_WRITE,
+  });
+  return team?.agentOnline ?? false;
+}
+
+/** `agent_last_seen` = `at`; with `cameOnline`, also `agent_online` and a new `version` for the boards. */
+export async function markAgentSeen(
+  em: EntityManager,
+  teamId: number,
+  at: Date,
+  cameOnline: boolean,
+): Promise<void> {
+  await em.nativeUpdate(
+    Team,
+    { id: teamId },
+    cameOnline
+      ? { agentLastSeen: at, agentOnline: true, version: raw('version + 1') }
+      : { agentLastSeen: at },
+  );
+}
+
+/**
+ * Ids of the teams shown online whose agent was last seen before `before`, their rows locked; rows
+ * another process is sweeping are skipped (`skip locked`), so each change is announced once.
+ */
+export async function lockSilentAgents(em: EntityManager, before: Date): Promise<number[]> {
+  const teams = await em.find(
+    Team,
+    { agentOnline: true, agentLastSeen: { $lt: before } },
+    { fields: ['id'], lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
+  );
+  return teams.map((team) => team.id);
+}
+
+/** Marks the agents of `teamIds` offline and bumps the teams' `version` for the boards. */
+export async function markAgentsOffline(em: EntityManager, teamIds: readonly number[]): Promise<void> {
+  await em.nativeUpdate(
+    Team,
+    { id: { $in: [...teamIds] } },
+    { agentOnline: false, version: raw('version + 1') },
+  );
+}
+
+// Attempts group commit -----------------------------------------------------------------------------
+//
+// SQL text: this is the measured hot path of the product, BENCHMARKS.md "Capacity of the attempts path"
+// and "What changed in the server", "Group commit of attempts" (7 round trips per group of requests,
+// whatever its size; one multi-row INSERT and one CASE UPDATE). Run inside the group's transaction.
+
+/** One attempt to insert (`attempts` row), its team's contest already known. */
+export interface NewAttempt {
+  teamId: number;
+  contestId: number;
+  process: string;
+  killed: boolean;
+  occurredAt: Date;
+  eventId: string;
+}
+
+const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
+
+/**
+ * Locks the rows of `teamIds` in id order (so concurrent groups, toggles and heartbeats queue instead
+ * of deadlocking) and answers each existing team's contest id; deleted teams are missing.
+ */
+export async function lockTeamContests(
+  em: EntityManager,
+  teamIds: readonly number[],
+): Promise<Map<number, number>> {
+  const rows = await em.execute<Array<{ id: number; contests_id: number }>>(
+    `select id, contests_id from teams where id in (${marks(teamIds.length)}) order by id for update`,
+    [...teamIds],
+  );
+  return new Map(rows.map((row) => [row.id, row.contests_id]));
+}
+
+/**
+ * Which of the (team id, event id) `pairs` are stored already, as stored (the column compares event
+ * ids without case). Lock the teams first: then no other transaction can add one before this commits.
+ */
+export async function storedAttempts(
+  em: EntityManager,
+  pairs: ReadonlyArray<readonly [number, string]>,
+): Promise<Array<{ teams_id: number; event_id: string }>> {
+  if (pairs.length === 0) return [];
+  return em.execute<Array<{ teams_id: number; event_id: string }>>(
+    `select teams_id, event_id from attempts where (teams_id, event_id) in (${pairs.map(() => '(?, ?)').join(', ')})`,
+    pairs.flat(),
+  );
+}
+
+/**
+ * Stores `attempts` received at `now` in one INSERT and adds each team's new ones to its
+ * `number_attempts` in one UPDATE, bumping `version` and marking its agent seen and online (an agent
+ * that reports attempts is alive). `addedPerTeam` is how many of `attempts` each team gets.
+ */
+export async function storeAttempts(
+  em: EntityManager,
+  attempts: readonly NewAttempt[],
+  addedPerTeam: ReadonlyMap<number, number>,
+  now: Date,
+): Promise<void> {
+  if (attempts.length === 0) return;
+  await em.execute(
+    `insert into attempts (teams_id, contests_id, process, killed, occurred_at, received_at, event_id, created_at, updated_at) values ${attempts.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+    attempts.flatMap((a) => [
+      a.teamId,
+      a.contestId,
+      a.process,
+      a.killed ? 1 : 0,
+      a.occurredAt,
+      now,
+      a.eventId,
+      now,
+      now,
+    ]),
+    'run',
+  );
+  const moved = [...addedPerTeam.keys()];
+  await em.execute(
+    `update teams set number_attempts = number_attempts + case id ${moved.map(() => 'when ? then ?').join(' ')} end,
+      version = version + 1, agent_last_seen = ?, agent_online = 1 where id in (${marks(moved.length)})`,
+    [...moved.flatMap((id) => [id, addedPerTeam.get(id)!]), now, ...moved],
+    'run',
+  );
+}

@@ -1,0 +1,72 @@
+import fp from 'fastify-plugin';
+import type { BoardTeam, CatalogName, TeamRemovedPayload } from '@concurso/shared';
+import type { BoardServer } from '../../realtime/socket.js';
+import { BoardPublisher } from './board-publisher.js';
+
+/**
+ * What the rest of the server tells the screens (DESIGN.md section 6), as `app.board`. Call it after
+ * the transaction that made the change has committed, with rows read inside that transaction.
+ */
+export interface BoardChannel {
+  /**
+   * Pushes a whole board row (`team.updated`, or within `teams.updated`) to every screen following its
+   * level, within the push window (`BOARD_PUSH_WINDOW_MS`); newest `version` of each team wins.
+   */
+  teamUpdated(team: BoardTeam): void;
+  /** Tells the screens of a level that a team left it (`team.removed`), after the rows gathered so far. */
+  teamRemoved(payload: TeamRemovedPayload): void;
+  /** Every screen refetches its snapshot (`board.reset`): a catalogue changed what the board shows. */
+  reset(): void;
+  /** Tells every open screen that `catalog` changed (`catalog.changed`), so its lists and selects refetch. */
+  catalogChanged(catalog: CatalogName): void;
+  /** Sends what is gathered now instead of at the end of the window (closing; tests). */
+  flush(): void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The live board's push side (board.plugin.ts). */
+    board: BoardChannel;
+  }
+}
+
+/**
+ * The channel of each Socket.IO server, for the free functions of realtime/board-events.ts only: they
+ * take `app.io` and are kept while call sites and tests move to `app.board`. Goes away with them.
+ */
+const channels = new WeakMap<BoardServer, BoardChannel>();
+
+/**
+ * The channel of the app whose Socket.IO server is `io` (realtime/board-events.ts).
+ * @throws Error when no `board` plugin was registered on it: nothing would reach the screens.
+ */
+export function boardChannelOf(io: BoardServer): BoardChannel {
+  const channel = channels.get(io);
+  if (!channel) throw new Error('El plugin board no está registrado en este servidor.');
+  return channel;
+}
+
+/**
+ * The `board` plugin: owns this app's one `BoardPublisher` (board-publisher.ts) on the Socket.IO
+ * server of the `socket` plugin, relaying through Redis when the app has it, and decorates `app.board`.
+ * When the Redis link comes back, this process's own screens refetch their snapshot (rows relayed
+ * meanwhile never reached the other processes' screens, and each process resets its own); when the
+ * app closes, gathered rows are pushed before the sockets close.
+ */
+export default fp(
+  async (app) => {
+    const publisher = new BoardPublisher(app.io, app.redis !== undefined);
+    app.onRedisRecovered(() => publisher.reset(false));
+    app.onSocketsClosing(() => publisher.flush());
+    const channel: BoardChannel = {
+      teamUpdated: (team) => publisher.enqueue(team),
+      teamRemoved: (payload) => publisher.removed(payload),
+      reset: () => publisher.reset(),
+      catalogChanged: (catalog) => app.io.emit('catalog.changed', { catalog }),
+      flush: () => publisher.flush(),
+    };
+    app.decorate('board', channel);
+    channels.set(app.io, channel);
+  },
+  { name: 'board', dependencies: ['socket'] },
+);
