@@ -1,6 +1,7 @@
 import { Box, Button, Flex, HStack, Link, Spacer } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
-import { ADMIN_HOME_PATH, CATALOGUE_ROUTES, JUDGE_HOME_PATH, MENU_GROUPS, isJudge } from './app-routes';
+import { ADMIN_HOME_PATH, JUDGE_HOME_PATH, isJudge } from './paths';
+import { MENU_GROUPS, menuRoutes } from './route-table';
 import { useLogout } from '../features/auth/use-logout';
 import { useSessionStore } from '../stores/session-store';
 import { NavMenu } from './nav-menu';
@@ -23,7 +24,7 @@ export function AppHeader() {
         {judge ? null : (
           <HStack as="nav" aria-label="Menú principal" gap="1" wrap="wrap">
             {MENU_GROUPS.map((group) => {
-              const routes = CATALOGUE_ROUTES.filter((route) => route.menu === group);
+              const routes = menuRoutes(group);
               const [single] = routes;
               // 'Procesos' is a single link (SPEC.md section 2), the others are dropdowns.
               return routes.length === 1 && single ? (

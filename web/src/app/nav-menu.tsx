@@ -1,11 +1,11 @@
 import { Button, Menu, Portal } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
-import type { CatalogueRoute } from './app-routes';
+import type { MenuRoute } from './route-table';
 
 /** Props of {@link NavMenu}. */
 export interface NavMenuProps {
   label: string;
-  routes: readonly CatalogueRoute[];
+  routes: readonly MenuRoute[];
 }
 
 /** One header dropdown (Concursos, Equipos, Usuarios) whose items are router links. */

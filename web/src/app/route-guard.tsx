@@ -4,7 +4,8 @@ import { fetchMe } from '../api/auth-api';
 import { isApiRequestError } from '../api/api-error';
 import { onSessionEnd } from '../api/session-end';
 import { clearToken, getToken } from '../api/token-storage';
-import { JUDGE_HOME_PATH, LOGIN_PATH, isAdminOnlyPath, isJudge } from './app-routes';
+import { JUDGE_HOME_PATH, LOGIN_PATH, isJudge } from './paths';
+import { isAdminOnlyPath } from './route-table';
 import { useSessionStore } from '../stores/session-store';
 import { FullPageSpinner } from '../ui/layout/full-page-spinner';
 

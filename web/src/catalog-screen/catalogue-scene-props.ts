@@ -1,4 +1,4 @@
-/** Props every catalogue scene receives from the router: its title from `CATALOGUE_ROUTES`. */
+/** Props every catalogue scene receives from the router: its title from the route table (`app/route-table.ts`). */
 export interface CatalogueSceneProps {
   title: string;
 }

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { MESSAGES } from '@concurso/shared';
 import { fetchMe, login } from '../../api/auth-api';
 import { clearToken, setToken } from '../../api/token-storage';
-import { homePathFor } from '../../app/app-routes';
+import { homePathFor } from '../../app/paths';
 import { MessageDialog } from '../../ui/dialog/message-dialog';
 import { useSessionStore } from '../../stores/session-store';
 import { describeLoginError, type LoginErrorView } from './login-error';

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { logout } from '../../api/auth-api';
 import { clearToken } from '../../api/token-storage';
-import { LOGIN_PATH } from '../../app/app-routes';
+import { LOGIN_PATH } from '../../app/paths';
 import { useSessionStore } from '../../stores/session-store';
 
 /**

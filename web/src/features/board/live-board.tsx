@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { Alert, Button, Flex, Link, SimpleGrid, Stack } from '@chakra-ui/react';
 import { BOARD_LEVEL_KEYS, MESSAGES } from '@concurso/shared';
-import { PROJECTOR_PATH } from '../../app/app-routes';
+import { PROJECTOR_PATH } from '../../app/paths';
 import { useTeamStatusToggle } from './use-team-status-toggle';
 import { teamsOfLevel } from '../../stores/board-state';
 import { useBoardStore } from '../../stores/board-store';

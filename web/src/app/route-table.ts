@@ -1,0 +1,129 @@
+/**
+ * Every client route in one table (SPEC.md section 2, plus the projector): its path, who may open it,
+ * whether it is drawn inside the shared layout, its header link and title, and its screen, loaded on
+ * demand (React.lazy) so each screen's tables, forms and schemas stay out of the other screens' bundles.
+ * The router (`app.tsx`), the header's menus and the route guard all read it.
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { CatalogueSceneProps } from '../catalog-screen/catalogue-scene-props';
+import { ADMIN_HOME_PATH, JUDGE_HOME_PATH, LOGIN_PATH, PROJECTOR_PATH } from './paths';
+
+/**
+ * Who may open a route. The client only steers (DESIGN.md section 5: the server refuses every call a
+ * role may not make): `anyone` without a session, `staff` judges and administrators, `admin`
+ * administrators only (a judge is sent to /homeJuez).
+ */
+export type RouteAccess = 'anyone' | 'staff' | 'admin';
+
+/** Menus of the shared layout; `Procesos` is a single link, not a menu. */
+export type MenuGroup = 'Concursos' | 'Equipos' | 'Procesos' | 'Usuarios';
+
+/**
+ * A screen loaded on first visit. Every screen is given its route's title; only the catalogue screens
+ * show it (the others have their own heading, or none).
+ */
+export type LazyScene = LazyExoticComponent<ComponentType<CatalogueSceneProps>>;
+
+/** One route of the app. */
+export interface AppRoute {
+  path: string;
+  access: RouteAccess;
+  /** 'layout': inside the header, welcome banner and footer; 'bare': alone (login, the hall's kiosk). */
+  frame: 'layout' | 'bare';
+  scene: LazyScene;
+  /** The header menu that links to it; none for the login, the homes and the projector. */
+  menu?: MenuGroup;
+  /** The link text in its menu. */
+  label?: string;
+  /** The page title (catalogue screens). */
+  title?: string;
+}
+
+/** `React.lazy` of one named export of a screen module (the modules export named components). */
+function lazyScene<K extends string>(
+  load: () => Promise<Record<K, ComponentType<CatalogueSceneProps>>>,
+  name: K,
+): LazyScene {
+  return lazy(() => load().then((module) => ({ default: module[name] })));
+}
+
+// The screens, each loaded on its first visit.
+const LoginScene = lazyScene(() => import('../features/auth/login-scene'), 'LoginScene');
+const HomeScene = lazyScene(() => import('../features/board/home-scene'), 'HomeScene');
+const ProjectorScene = lazyScene(() => import('../features/projector/projector-scene'), 'ProjectorScene');
+const ContestsScene = lazyScene(() => import('../features/contests/contests-scene'), 'ContestsScene');
+const ExercisesScene = lazyScene(() => import('../features/exercises/exercises-scene'), 'ExercisesScene');
+const LevelsScene = lazyScene(() => import('../features/levels/levels-scene'), 'LevelsScene');
+const SchoolsScene = lazyScene(() => import('../features/schools/schools-scene'), 'SchoolsScene');
+const DepartamentsScene = lazyScene(
+  () => import('../features/departaments/departaments-scene'),
+  'DepartamentsScene',
+);
+const CareersScene = lazyScene(() => import('../features/careers/careers-scene'), 'CareersScene');
+const CoachesScene = lazyScene(() => import('../features/coaches/coaches-scene'), 'CoachesScene');
+const TeamsScene = lazyScene(() => import('../features/teams/teams-scene'), 'TeamsScene');
+const ProcessesScene = lazyScene(() => import('../features/processes/processes-scene'), 'ProcessesScene');
+// The three user screens share one module (one scene, three user types).
+const usersModule = () => import('../features/users/users-scene');
+const AdminsScene = lazyScene(usersModule, 'AdminUsersScene');
+const JudgesScene = lazyScene(usersModule, 'JudgeUsersScene');
+const ParticipantsScene = lazyScene(usersModule, 'ParticipantUsersScene');
+
+/** A header menu's catalogue screens (administrators only, in the layout): path, link text, page title. */
+function menu(group: MenuGroup, screens: ReadonlyArray<[string, string, string, LazyScene]>): AppRoute[] {
+  return screens.map(([path, label, title, scene]) => ({
+    path,
+    access: 'admin',
+    frame: 'layout',
+    menu: group,
+    label,
+    title,
+    scene,
+  }));
+}
+
+/** The routes; the catalogue screens in menu order (SPEC.md section 2, "Shared layout"). */
+export const ROUTES: readonly AppRoute[] = [
+  { path: LOGIN_PATH, access: 'anyone', frame: 'bare', scene: LoginScene },
+  { path: ADMIN_HOME_PATH, access: 'admin', frame: 'layout', scene: HomeScene },
+  { path: JUDGE_HOME_PATH, access: 'staff', frame: 'layout', scene: HomeScene },
+  { path: PROJECTOR_PATH, access: 'staff', frame: 'bare', scene: ProjectorScene },
+  ...menu('Concursos', [
+    ['/contests', 'Concursos', 'Información de los concursos', ContestsScene],
+    ['/exercises', 'Ejercicios', 'Información de los ejercicios por concurso', ExercisesScene],
+  ]),
+  ...menu('Equipos', [
+    ['/levels', 'Niveles', 'Información de los niveles', LevelsScene],
+    ['/schools', 'Escuelas', 'Información de las escuelas', SchoolsScene],
+    ['/departaments', 'Departamentos', 'Información de los departamentos', DepartamentsScene],
+    ['/careers', 'Carreras', 'Información de las carreras', CareersScene],
+    ['/coaches', 'Coaches', 'Información de los coaches', CoachesScene],
+    ['/teams', 'Equipos', 'Información de los equipos', TeamsScene],
+  ]),
+  ...menu('Procesos', [['/process', 'Procesos', 'Información de los procesos', ProcessesScene]]),
+  ...menu('Usuarios', [
+    ['/usersAdmin', 'Administradores', 'Información de los usuarios Administradores', AdminsScene],
+    ['/usersJuez', 'Jueces', 'Información de los usuarios Jueces', JudgesScene],
+    ['/usersParticipants', 'Participantes', 'Información de los usuarios Participantes', ParticipantsScene],
+  ]),
+];
+
+/** The menus of the header, in order. */
+export const MENU_GROUPS: readonly MenuGroup[] = ['Concursos', 'Equipos', 'Procesos', 'Usuarios'];
+
+/** A header link: a route that has a menu and a label. */
+export type MenuRoute = AppRoute & { menu: MenuGroup; label: string };
+
+/** The links of one header menu, in table order. */
+export function menuRoutes(group: MenuGroup): MenuRoute[] {
+  return ROUTES.filter((route): route is MenuRoute => route.menu === group && route.label !== undefined);
+}
+
+/**
+ * True when a judge opening `path` must be sent to the judge home instead (DESIGN.md section 5): the
+ * administrators' routes, and any path not in the table.
+ */
+export function isAdminOnlyPath(path: string): boolean {
+  const route = ROUTES.find((candidate) => candidate.path === path);
+  return route ? route.access === 'admin' : true;
+}
