@@ -7,65 +7,60 @@ import { defineRoute } from './route.js';
 /** The answer of a delete (SPEC.md section 7): `{ success, message: 'Dato Eliminado.' }`. */
 export const deletedReplySchema = z.object({ success: z.literal(true), message: z.string() });
 
-/** How a catalogue names its four calls and itself (SPEC.md section 7, spelling included). */
-export interface CatalogNames<L extends string, C extends string, U extends string, D extends string> {
-  list: L;
-  create: C;
-  update: U;
-  remove: D;
-  /** OpenAPI tag: 'escuelas'. */
-  tag: string;
-  /** The thing with its article, for summaries and 404s: 'la escuela'. */
-  thing: string;
+/** The row, input and update schemas of a catalogue (shared/src/schemas). */
+export interface CatalogSchemas<Row extends z.ZodType, Input extends z.ZodType, Update extends z.ZodType> {
+  row: Row;
+  input: Input;
+  update: Update;
 }
 
 /**
- * The four calls of a catalogue (SPEC.md section 7): `GET get<Plural>` (staff), `POST create<One>`,
- * `POST update<One>` with `id` (admin) and `GET delete<One>/{id}` (admin), typed by its row, input and
- * update schemas.
+ * The four calls of a catalogue (SPEC.md section 7, spelling included): `GET get<Many>` (staff),
+ * `POST create<One>`, `POST update<One>` with `id` (admin) and `GET delete<One>/{id}` (admin), typed by
+ * its row, input and update schemas. `names` is `[one, many, tag, thing]`:
+ * - `one`, the row in the write calls' names: 'School' → `createSchool`, `updateSchool`, `deleteSchool`;
+ * - `many`, the list in the read call's name: 'Schools' → `getSchools`;
+ * - `tag`, the OpenAPI tag: 'escuelas';
+ * - `thing`, with its article, for summaries, 404s and 409s: 'la escuela'.
  */
 export function catalogApi<
-  L extends string,
-  C extends string,
-  U extends string,
-  D extends string,
+  One extends string,
+  Many extends string,
   Row extends z.ZodType,
   Input extends z.ZodType,
   Update extends z.ZodType,
->(names: CatalogNames<L, C, U, D>, schemas: { row: Row; input: Input; update: Update }) {
-  const { tag, thing } = names;
+>(
+  names: readonly [one: One, many: Many, tag: string, thing: string],
+  schemas: CatalogSchemas<Row, Input, Update>,
+) {
+  const [one, many, tag, thing] = names;
+  /** An admin write: `POST /api/<name>` with a JSON `body`, answering the row as listed. */
+  const write = <P extends `/api/${string}`, B extends z.ZodType>(path: P, summary: string, body: B) =>
+    defineRoute({
+      method: 'POST',
+      path,
+      access: ADMIN_ACCESS,
+      tag,
+      summary,
+      body,
+      reply: okEnvelope(schemas.row),
+    });
   return {
     tag,
     thing,
     list: defineRoute({
       method: 'GET',
-      path: `/api/${names.list}`,
+      path: `/api/get${many}`,
       access: STAFF_ACCESS,
       tag,
       summary: `Lista: ${tag}`,
       reply: okEnvelope(z.array(schemas.row)),
     }),
-    create: defineRoute({
-      method: 'POST',
-      path: `/api/${names.create}`,
-      access: ADMIN_ACCESS,
-      tag,
-      summary: `Registra ${thing}`,
-      body: schemas.input,
-      reply: okEnvelope(schemas.row),
-    }),
-    update: defineRoute({
-      method: 'POST',
-      path: `/api/${names.update}`,
-      access: ADMIN_ACCESS,
-      tag,
-      summary: `Actualiza ${thing}`,
-      body: schemas.update,
-      reply: okEnvelope(schemas.row),
-    }),
+    create: write(`/api/create${one}` as const, `Registra ${thing}`, schemas.input),
+    update: write(`/api/update${one}` as const, `Actualiza ${thing}`, schemas.update),
     remove: defineRoute({
       method: 'GET',
-      path: `/api/${names.remove}/:id`,
+      path: `/api/delete${one}/:id`,
       access: ADMIN_ACCESS,
       tag,
       summary: `Elimina ${thing}`,
@@ -83,4 +78,4 @@ export type CatalogApiOf<
   Row extends z.ZodType,
   Input extends z.ZodType,
   Update extends z.ZodType,
-> = ReturnType<typeof catalogApi<string, string, string, string, Row, Input, Update>>;
+> = ReturnType<typeof catalogApi<string, string, Row, Input, Update>>;

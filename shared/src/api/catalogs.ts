@@ -24,99 +24,59 @@ import {
 import { teamInputSchema, teamRowSchema, teamUpdateSchema } from '../schemas/teams.js';
 import { catalogApi } from './catalog.js';
 
-/** The catalogues whose four calls have the plain shape of `catalogApi` (SPEC.md section 7). */
-export const contestsCatalogApi = catalogApi(
-  {
-    list: 'getContests',
-    create: 'createContest',
-    update: 'updateContest',
-    remove: 'deleteContest',
-    tag: 'concursos',
-    thing: 'el concurso',
-  },
-  { row: contestRowSchema, input: contestInputSchema, update: contestUpdateSchema },
-);
+// The catalogues whose four calls have the plain shape of `catalogApi` (SPEC.md section 7). A row that
+// others use is refused with 409 naming them (DESIGN.md section 4); a reference to a missing row is 422.
 
-export const levelsApi = catalogApi(
-  {
-    list: 'getLevels',
-    create: 'createLevel',
-    update: 'updateLevel',
-    remove: 'deleteLevel',
-    tag: 'niveles',
-    thing: 'el nivel',
-  },
-  { row: levelRowSchema, input: levelInputSchema, update: levelUpdateSchema },
-);
+/** Each catalogue's names: the row and the list in its call names, its OpenAPI tag, the thing. */
+const NAMES = {
+  contest: ['Contest', 'Contests', 'concursos', 'el concurso'],
+  level: ['Level', 'Levels', 'niveles', 'el nivel'],
+  school: ['School', 'Schools', 'escuelas', 'la escuela'],
+  departament: ['Departament', 'Departaments', 'departamentos', 'el departamento'],
+  career: ['Career', 'Careers', 'carreras', 'la carrera'],
+  coach: ['Coach', 'Coaches', 'coaches', 'el coach'],
+  process: ['Process', 'Processes', 'procesos', 'el proceso'],
+  team: ['Team', 'Teams', 'equipos', 'el equipo'],
+} as const;
 
-export const schoolsApi = catalogApi(
-  {
-    list: 'getSchools',
-    create: 'createSchool',
-    update: 'updateSchool',
-    remove: 'deleteSchool',
-    tag: 'escuelas',
-    thing: 'la escuela',
-  },
-  { row: schoolRowSchema, input: schoolInputSchema, update: schoolUpdateSchema },
-);
+const contestSchemas = { row: contestRowSchema, input: contestInputSchema, update: contestUpdateSchema };
+const levelSchemas = { row: levelRowSchema, input: levelInputSchema, update: levelUpdateSchema };
+const schoolSchemas = { row: schoolRowSchema, input: schoolInputSchema, update: schoolUpdateSchema };
+const departamentSchemas = {
+  row: departamentRowSchema,
+  input: departamentInputSchema,
+  update: departamentUpdateSchema,
+};
+const careerSchemas = { row: careerRowSchema, input: careerInputSchema, update: careerUpdateSchema };
+const coachSchemas = { row: coachRowSchema, input: coachInputSchema, update: coachUpdateSchema };
+const processSchemas = { row: processRowSchema, input: processInputSchema, update: processUpdateSchema };
+const teamSchemas = { row: teamRowSchema, input: teamInputSchema, update: teamUpdateSchema };
 
-export const departamentsApi = catalogApi(
-  {
-    list: 'getDepartaments',
-    create: 'createDepartament',
-    update: 'updateDepartament',
-    remove: 'deleteDepartament',
-    tag: 'departamentos',
-    thing: 'el departamento',
-  },
-  { row: departamentRowSchema, input: departamentInputSchema, update: departamentUpdateSchema },
-);
+/** Contests: `calendar` is derived from `date` when missing; one with teams or exercises stays. */
+export const contestsCatalogApi = catalogApi(NAMES.contest, contestSchemas);
 
-export const careersApi = catalogApi(
-  {
-    list: 'getCareers',
-    create: 'createCareer',
-    update: 'updateCareer',
-    remove: 'deleteCareer',
-    tag: 'carreras',
-    thing: 'la carrera',
-  },
-  { row: careerRowSchema, input: careerInputSchema, update: careerUpdateSchema },
-);
+/** Levels: Básico, Intermedio and Avanzado hold the live board's tables and are never deleted. */
+export const levelsApi = catalogApi(NAMES.level, levelSchemas);
 
-export const coachesApi = catalogApi(
-  {
-    list: 'getCoaches',
-    create: 'createCoach',
-    update: 'updateCoach',
-    remove: 'deleteCoach',
-    tag: 'coaches',
-    thing: 'el coach',
-  },
-  { row: coachRowSchema, input: coachInputSchema, update: coachUpdateSchema },
-);
+/** Schools, used by departaments. */
+export const schoolsApi = catalogApi(NAMES.school, schoolSchemas);
 
-export const processesCatalogApi = catalogApi(
-  {
-    list: 'getProcesses',
-    create: 'createProcess',
-    update: 'updateProcess',
-    remove: 'deleteProcess',
-    tag: 'procesos',
-    thing: 'el proceso',
-  },
-  { row: processRowSchema, input: processInputSchema, update: processUpdateSchema },
-);
+/**
+ * Departaments (the spec's spelling): each of one school, listed with `school.name`; used by careers.
+ */
+export const departamentsApi = catalogApi(NAMES.departament, departamentSchemas);
 
-export const teamsCatalogApi = catalogApi(
-  {
-    list: 'getTeams',
-    create: 'createTeam',
-    update: 'updateTeam',
-    remove: 'deleteTeam',
-    tag: 'equipos',
-    thing: 'el equipo',
-  },
-  { row: teamRowSchema, input: teamInputSchema, update: teamUpdateSchema },
-);
+/** Careers: each of one departament, listed with `departament.name`; members study them. */
+export const careersApi = catalogApi(NAMES.career, careerSchemas);
+
+/** Coaches with their `educationalLevel`; each team has one. */
+export const coachesApi = catalogApi(NAMES.coach, coachSchemas);
+
+/**
+ * Processes, the forbidden executables: names unique ignoring case (409); one blocked in a contest
+ * stays. Its other call is `processesRoutes.addCommon` (processes.ts).
+ */
+export const processesCatalogApi = catalogApi(NAMES.process, processSchemas);
+
+/** Teams of the current contest, with their level, coach and status; the board shows them. */
+export const teamsCatalogApi = catalogApi(NAMES.team, teamSchemas);
