@@ -3,6 +3,13 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import boundaries from 'eslint-plugin-boundaries';
+
+/** A boundaries policy: files of the web's `from` element may import the `to` elements. */
+const webMayImport = (from, to) => ({
+  from: { element: { type: from } },
+  allow: { to: { element: { types: { anyOf: to } } } },
+});
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'bench/out/**'] },
@@ -37,5 +44,49 @@ export default tseslint.config(
   {
     files: ['web/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['@concurso/server*', '**/server/**'] }] },
+  },
+  {
+    // The web's folders (web/src/features/README.md): a feature imports the generic pieces (ui/), the
+    // catalogue frame (catalog-screen/), the API and its caches (api/), the app-wide client state
+    // (stores/), the fixed paths (app/paths.ts) and its own folder, never another feature (a piece two
+    // features need moves to ui/ or catalog-screen/). ui/ imports no feature, nor the frame or the
+    // shell. Only the shell (app/) and the entry know every feature: the route table loads them.
+    files: ['web/src/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } },
+      'boundaries/include': ['web/src/**/*'],
+      'boundaries/elements': [
+        { type: 'feature', pattern: 'web/src/features/*', capture: ['feature'] },
+        { type: 'catalog-screen', pattern: 'web/src/catalog-screen' },
+        { type: 'ui', pattern: 'web/src/ui' },
+        { type: 'api', pattern: 'web/src/api' },
+        { type: 'stores', pattern: 'web/src/stores' },
+        { type: 'app', pattern: 'web/src/app' },
+      ],
+      // The shell's one module a feature may read: the fixed paths, free of the screens.
+      'boundaries/files': [{ category: 'paths', pattern: 'web/src/app/paths.ts' }],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          // Imports inside one element (a feature's own files) are not checked: always allowed.
+          policies: [
+            webMayImport('feature', ['ui', 'catalog-screen', 'api', 'stores']),
+            {
+              from: { element: { type: 'feature' } },
+              allow: { to: { element: { type: 'app' }, file: { categories: 'paths' } } },
+            },
+            webMayImport('catalog-screen', ['ui', 'api', 'stores']),
+            webMayImport('ui', ['stores']),
+            webMayImport('api', ['stores']),
+            webMayImport('stores', ['api']),
+            webMayImport('app', ['feature', 'catalog-screen', 'ui', 'api', 'stores']),
+          ],
+        },
+      ],
+    },
   },
 );
