@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { EDUCATION_LEVELS } from '@concurso/shared';
-import { LEVELS, TEAM_STATUS, USER_TYPES } from '@concurso/shared';
+import { DEPARTAMENT_TYPES, LEVELS, TEAM_STATUS, USER_TYPES } from '@concurso/shared';
 import {
   Career,
   Coach,
@@ -57,76 +57,60 @@ export const DEMO_PROCESSES: readonly string[] = [
   'telegram-desktop',
 ];
 
+/** One school of the demo: its departaments (name → careers) and coaches (name, educational level). */
 interface SchoolSeed {
   name: string;
-  departaments: Array<{ name: string; type: 0 | 1; careers: string[] }>;
-  coaches: Array<{ name: string; educationalLevel: (typeof EDUCATION_LEVELS)[number] }>;
+  departaments: Readonly<Record<string, readonly string[]>>;
+  coaches: ReadonlyArray<readonly [name: string, educationalLevel: (typeof EDUCATION_LEVELS)[number]]>;
 }
 
-/** The host school (CUCEI) has internal departments (type 0); the guests' are external (type 1). */
+/** The host school (CUCEI, first) has internal departments (type 0); the guests' are external (type 1). */
 const SCHOOLS: readonly SchoolSeed[] = [
   {
     name: 'Centro Universitario de Ciencias Exactas e Ingenierías',
-    departaments: [
-      {
-        name: 'Departamento de Ciencias Computacionales',
-        type: 0,
-        careers: ['Ingeniería en Computación', 'Licenciatura en Informática'],
-      },
-      {
-        name: 'Departamento de Electrónica',
-        type: 0,
-        careers: ['Ingeniería en Comunicaciones y Electrónica'],
-      },
-    ],
+    departaments: {
+      'Departamento de Ciencias Computacionales': [
+        'Ingeniería en Computación',
+        'Licenciatura en Informática',
+      ],
+      'Departamento de Electrónica': ['Ingeniería en Comunicaciones y Electrónica'],
+    },
     coaches: [
-      { name: 'Dra. María Fernanda López Ruiz', educationalLevel: 'Doctorado' },
-      { name: 'Mtro. José Luis Hernández Castillo', educationalLevel: 'Maestría' },
+      ['Dra. María Fernanda López Ruiz', 'Doctorado'],
+      ['Mtro. José Luis Hernández Castillo', 'Maestría'],
     ],
   },
   {
     name: 'Instituto Tecnológico de Morelia',
-    departaments: [
-      {
-        name: 'Departamento de Sistemas y Computación',
-        type: 1,
-        careers: [
-          'Ingeniería en Sistemas Computacionales',
-          'Ingeniería en Tecnologías de la Información y Comunicaciones',
-        ],
-      },
-    ],
+    departaments: {
+      'Departamento de Sistemas y Computación': [
+        'Ingeniería en Sistemas Computacionales',
+        'Ingeniería en Tecnologías de la Información y Comunicaciones',
+      ],
+    },
     coaches: [
-      { name: 'Ing. Ricardo Sánchez Villanueva', educationalLevel: 'Licenciatura/Ingeniería' },
-      { name: 'Dra. Adriana Gómez Cervantes', educationalLevel: 'Doctorado' },
+      ['Ing. Ricardo Sánchez Villanueva', 'Licenciatura/Ingeniería'],
+      ['Dra. Adriana Gómez Cervantes', 'Doctorado'],
     ],
   },
   {
     name: 'Facultad de Ingeniería UNAM',
-    departaments: [
-      {
-        name: 'División de Ingeniería Eléctrica',
-        type: 1,
-        careers: ['Ingeniería en Computación', 'Ingeniería en Telecomunicaciones'],
-      },
-    ],
+    departaments: {
+      'División de Ingeniería Eléctrica': ['Ingeniería en Computación', 'Ingeniería en Telecomunicaciones'],
+    },
     coaches: [
-      { name: 'Dr. Alejandro Ramírez Ortega', educationalLevel: 'PosDoctorado' },
-      { name: 'Mtra. Gabriela Torres Medina', educationalLevel: 'Maestría' },
+      ['Dr. Alejandro Ramírez Ortega', 'PosDoctorado'],
+      ['Mtra. Gabriela Torres Medina', 'Maestría'],
     ],
   },
   {
     name: 'Instituto Tecnológico y de Estudios Superiores de Occidente',
-    departaments: [
-      {
-        name: 'Departamento de Electrónica, Sistemas e Informática',
-        type: 1,
-        careers: ['Ingeniería en Sistemas Computacionales'],
-      },
-    ],
+    departaments: {
+      'Departamento de Electrónica, Sistemas e Informática': ['Ingeniería en Sistemas Computacionales'],
+    },
     coaches: [
-      { name: 'Mtro. Fernando Aguilar Rosas', educationalLevel: 'Maestría' },
-      { name: 'Lic. Patricia Navarro Delgado', educationalLevel: 'Licenciatura/Ingeniería' },
+      ['Mtro. Fernando Aguilar Rosas', 'Maestría'],
+      ['Lic. Patricia Navarro Delgado', 'Licenciatura/Ingeniería'],
     ],
   },
 ];
@@ -339,13 +323,16 @@ export async function seedDemo(em: EntityManager, options: DemoSeedOptions = {})
     const contest = tem.create(Contest, { calendar, date });
 
     // Schools, departments, careers and coaches, kept per school for the teams below.
-    const perSchool = SCHOOLS.map((seed) => {
+    const perSchool = SCHOOLS.map((seed, i) => {
       const school = tem.create(School, { name: seed.name });
-      const careers = seed.departaments.flatMap((d) => {
-        const departament = tem.create(Departament, { name: d.name, type: d.type, school });
-        return d.careers.map((name) => tem.create(Career, { name, departament }));
+      const type = i === 0 ? DEPARTAMENT_TYPES.internal : DEPARTAMENT_TYPES.external;
+      const careers = Object.entries(seed.departaments).flatMap(([name, careerNames]) => {
+        const departament = tem.create(Departament, { name, type, school });
+        return careerNames.map((career) => tem.create(Career, { name: career, departament }));
       });
-      const coaches = seed.coaches.map((c) => tem.create(Coach, c));
+      const coaches = seed.coaches.map(([name, educationalLevel]) =>
+        tem.create(Coach, { name, educationalLevel }),
+      );
       return { careers, coaches, teams: 0 };
     });
 

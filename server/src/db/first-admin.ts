@@ -25,7 +25,7 @@ export async function ensureFirstAdmin(
     type: em.getReference(TypeUser, USER_TYPES.admin),
   });
   try {
-    await em.persistAndFlush(user);
+    await em.persist(user).flush();
   } catch (err) {
     // Another server process starting at the same moment created it first.
     if (err instanceof UniqueConstraintViolationException) return undefined;
