@@ -1,19 +1,43 @@
-# The app image for docker-compose.yml: installs, builds the web client and serves web + API on 3000.
-FROM node:20-bookworm-slim
+# The app image for docker-compose.yml: serves web + API on 3000 from compiled JavaScript
+# (`node server/dist/server.js`, as `npm start` runs it once built; no tsx, no TypeScript at run time).
+
+# Build stage: every dependency (esbuild, Vite), then web/dist and server/dist (scripts/build.mjs).
+FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY shared/package.json shared/
 COPY server/package.json server/
 COPY web/package.json web/
 COPY agent/package.json agent/
+COPY testkit/package.json testkit/
+COPY bench/package.json bench/
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build
+# --force: whatever dates the copied files carry, both outputs are built here.
+RUN node scripts/build.mjs --force
+
+# Run stage: the server workspace's npm packages only (the bundle inlines our own code, the
+# migrations and @concurso/shared; build and test tools stay behind) and the two compiled outputs,
+# side by side as in the repository (the server finds web/dist from its own folder). Every
+# workspace's package.json is copied because `npm ci` checks them against the lockfile.
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+COPY shared/package.json shared/
+COPY server/package.json server/
+COPY web/package.json web/
+COPY agent/package.json agent/
+COPY testkit/package.json testkit/
+COPY bench/package.json bench/
+RUN npm ci --omit=dev --workspace server --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/server/dist server/dist
+COPY --from=build /app/web/dist web/dist
 # The server runs as the image's unprivileged `node` user: it owns only the data folder (uploads and
 # the generated secret), never the code it runs.
 RUN mkdir -p /data && chown node:node /data
-ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
+ENV PORT=3000 DATA_DIR=/data
 VOLUME /data
 USER node
 EXPOSE 3000
-CMD ["node", "--import", "tsx", "server/src/server.ts"]
+CMD ["node", "server/dist/server.js"]

@@ -13,15 +13,7 @@ import { chmod, copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { LEVELS, USER_TYPES } from '@concurso/shared';
-import {
-  createContest,
-  createTeam,
-  createUser,
-  generateAgentKey,
-  login,
-  startTestServer,
-} from '../server/test/helpers.js';
+import { agentTeam, attemptCounts, repoRoot, startContest, startTestServer } from '@concurso/testkit';
 
 const { values } = parseArgs({
   options: {
@@ -50,27 +42,23 @@ const server = await startTestServer();
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'bench-agent-'));
 const name = `forbidden-${randomBytes(3).toString('hex')}`;
 try {
-  await createUser(server.orm, USER_TYPES.admin, 'bench_admin', 'clave-bench');
-  const token = await login(server.app, 'bench_admin', 'clave-bench');
-  const contest = await createContest(server.orm);
-  const team = await createTeam(server.orm, contest.id, LEVELS.basico, 'Banco de Pruebas');
-  const em = server.orm.em.fork();
-  await em.execute('insert into processes (name) values (?)', [`${name}.exe`]);
-  await em.execute('insert into contest_processes (contests_id, processes_id) select ?, id from processes', [
-    contest.id,
-  ]);
-  const key = await generateAgentKey(server.app, token, team.id);
+  const { adminToken, contestId } = await startContest(server, 'bench_admin');
+  const team = await agentTeam(server, adminToken, {
+    contestId,
+    name: 'Banco de Pruebas',
+    blocked: [`${name}.exe`],
+  });
 
   const entry = values.bundled
-    ? ['agent/dist/package/concurso-agent.mjs']
-    : ['--import', 'tsx', 'agent/src/cli.ts'];
+    ? [path.join(repoRoot, 'agent/dist/package/concurso-agent.mjs')]
+    : ['--import', 'tsx', path.join(repoRoot, 'agent/src/cli.ts')];
   // The key goes in the environment, never on the command line (the process list would show it).
   const agent = spawn(
     process.execPath,
     [...entry, '--server', server.url, '--data-dir', path.join(tmp, 'data')],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, CONCURSO_AGENT_KEY: key },
+      env: { ...process.env, CONCURSO_AGENT_KEY: team.key },
     },
   );
   await new Promise<void>((resolve) => agent.stdout!.once('data', () => resolve()));
@@ -101,10 +89,7 @@ try {
   agent.kill('SIGINT');
   await new Promise((r) => agent.once('exit', r));
 
-  const rows = await em.execute<Array<{ n: number }>>(
-    'select count(*) as n from attempts where teams_id = ?',
-    [team.id],
-  );
+  const counted = await attemptCounts(server.orm, team.id);
   const sorted = [...times].sort((a, b) => a - b);
   console.log(
     JSON.stringify(
@@ -118,7 +103,7 @@ try {
           worst: Math.round(sorted.at(-1)!),
           best: Math.round(sorted[0]!),
         },
-        attempts_counted: Number(rows[0]!.n),
+        attempts_counted: counted.rows,
         idle: {
           seconds: IDLE_S,
           cpu_pct: Number(cpuPct.toFixed(2)),

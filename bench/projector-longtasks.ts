@@ -8,18 +8,17 @@
  *
  * Options: --teams N (3000), --rate R events/s (100), --seconds S (20).
  */
-import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { LEVELS, USER_TYPES } from '@concurso/shared';
-import { WEB_DIST_DIR } from '../server/src/app.js';
 import {
   createContest,
-  createUser,
   generateAgentKey,
-  login,
+  launchChromium,
+  sendAttempt,
+  signIn,
   startTestServer,
-} from '../server/test/helpers.js';
-import { launchChromium } from '../e2e/browser.js';
+  WEB_DIST_DIR,
+} from '@concurso/testkit';
 
 const { values } = parseArgs({
   options: {
@@ -35,8 +34,7 @@ const SECONDS = Number(values.seconds);
 const server = await startTestServer({ webDistDir: WEB_DIST_DIR });
 const browser = await launchChromium();
 try {
-  await createUser(server.orm, USER_TYPES.admin, 'bench_sala', 'clave-bench');
-  const token = await login(server.app, 'bench_sala', 'clave-bench');
+  const token = await signIn(server, USER_TYPES.admin, 'bench_sala', 'clave-bench');
   const contest = await createContest(server.orm);
   const em = server.orm.em.fork();
   await em.execute("insert into coaches (name, educationalLevel) values ('Coach de prueba', 'Maestría')");
@@ -90,18 +88,7 @@ try {
     for (; budget >= 1; budget -= 1) {
       const attempt = Math.random() < 0.8;
       const request = attempt
-        ? (() => {
-            const id = teamsWithKeys[Math.floor(Math.random() * teamsWithKeys.length)]!;
-            return fetch(`${server.url}/api/agent/attempts`, {
-              method: 'POST',
-              headers: { authorization: `Bearer ${keys.get(id)}`, 'content-type': 'application/json' },
-              body: JSON.stringify({
-                attempts: [
-                  { event_id: randomUUID(), process: 'chrome.exe', occurred_at: new Date().toISOString() },
-                ],
-              }),
-            });
-          })()
+        ? sendAttempt(server.url, keys.get(teamsWithKeys[Math.floor(Math.random() * teamsWithKeys.length)]!)!)
         : fetch(`${server.url}/api/descalificarTeam/${ids[Math.floor(Math.random() * ids.length)]}`, {
             headers: { authorization: `Bearer ${token}` },
           });

@@ -5,16 +5,13 @@
  * until the page is idle. Prints JSON, in KB (1,000 bytes).
  */
 import { USER_TYPES } from '@concurso/shared';
-import { WEB_DIST_DIR } from '../server/src/app.js';
-import { createContest, createUser, login, startTestServer } from '../server/test/helpers.js';
-import { launchChromium } from '../e2e/browser.js';
+import { createContest, launchChromium, signIn, startTestServer, WEB_DIST_DIR } from '@concurso/testkit';
 
 const server = await startTestServer({ webDistDir: WEB_DIST_DIR });
 const browser = await launchChromium();
 try {
-  await createUser(server.orm, USER_TYPES.judge, 'juez_peso', 'clave-peso');
   await createContest(server.orm);
-  const token = await login(server.app, 'juez_peso', 'clave-peso');
+  const token = await signIn(server, USER_TYPES.judge, 'juez_peso', 'clave-peso');
   const result: Record<string, { scripts: number; kb_gzip: number }> = {};
   for (const [name, url, signedIn] of [
     ['/', '/', false],

@@ -15,15 +15,15 @@ import {
   uniqueName,
   within,
 } from '../agent/test/helpers/processes.js';
-import { WEB_DIST_DIR } from '../server/src/app.js';
 import {
   createContest,
   createUser,
+  launchChromium,
   login,
   startTestServer,
   type TestServer,
-} from '../server/test/helpers.js';
-import { launchChromium } from './browser.js';
+  WEB_DIST_DIR,
+} from '@concurso/testkit';
 import { BoardPage } from './pages/board-page.js';
 import { CatalogPage } from './pages/catalog-page.js';
 import { ExercisesPage } from './pages/exercises-page.js';

@@ -5,9 +5,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { USER_TYPES } from '@concurso/shared';
-import { WEB_DIST_DIR } from '../server/src/app.js';
-import { createUser, startTestServer, type TestServer } from '../server/test/helpers.js';
-import { launchChromium } from './browser.js';
+import {
+  createUser,
+  launchChromium,
+  startTestServer,
+  type TestServer,
+  WEB_DIST_DIR,
+} from '@concurso/testkit';
 import { CatalogPage } from './pages/catalog-page.js';
 import { ContestProcessesDialogs } from './pages/contest-processes.js';
 import { LoginPage } from './pages/login-page.js';

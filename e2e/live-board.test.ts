@@ -1,18 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { LEVELS, USER_TYPES } from '@concurso/shared';
-import { WEB_DIST_DIR } from '../server/src/app.js';
 import {
-  createContest,
+  agentTeam,
   createTeam,
   createUser,
-  generateAgentKey,
-  login,
+  launchChromium,
+  sendAttempt,
+  startContest,
   startTestServer,
   type TestServer,
-} from '../server/test/helpers.js';
-import { launchChromium } from './browser.js';
+  WEB_DIST_DIR,
+} from '@concurso/testkit';
 import { LoginPage } from './pages/login-page.js';
 import { BoardPage } from './pages/board-page.js';
 
@@ -24,23 +23,19 @@ describe('live judge board in Chromium', () => {
   let server: TestServer;
   let browser: Browser;
   const contexts: BrowserContext[] = [];
-  let team: { id: number; name: string };
-  let agentKey: string;
+  let team: { id: number; name: string; key: string };
 
   beforeAll(async () => {
     server = await startTestServer({ webDistDir: WEB_DIST_DIR });
     await createUser(server.orm, USER_TYPES.judge, 'juez_uno', 'clave-uno');
     await createUser(server.orm, USER_TYPES.judge, 'juez_dos', 'clave-dos');
-    const admin = await createUser(server.orm, USER_TYPES.admin, 'admin_e2e', 'clave-admin');
-    const contest = await createContest(server.orm);
-    team = await createTeam(server.orm, contest.id, LEVELS.intermedio, 'Los Punteros Locos');
-    await createTeam(server.orm, contest.id, LEVELS.basico, 'Hola Mundo');
-
-    agentKey = await generateAgentKey(
-      server.app,
-      await login(server.app, admin.username, 'clave-admin'),
-      team.id,
-    );
+    const { adminToken, contestId } = await startContest(server, 'admin_e2e');
+    team = await agentTeam(server, adminToken, {
+      contestId,
+      levelsId: LEVELS.intermedio,
+      name: 'Los Punteros Locos',
+    });
+    await createTeam(server.orm, contestId, LEVELS.basico, 'Hola Mundo');
     browser = await launchChromium();
   });
 
@@ -80,14 +75,7 @@ describe('live judge board in Chromium', () => {
     const screen = await judgeScreen('juez_uno', 'clave-uno');
     const before = Number(await screen.attempts(team.id).textContent());
 
-    const res = await fetch(`${server.url}/api/agent/attempts`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${agentKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        attempts: [{ event_id: randomUUID(), process: 'Discord.exe', occurred_at: new Date().toISOString() }],
-      }),
-    });
-    expect(res.status).toBe(200);
+    expect((await sendAttempt(server.url, team.key, 'Discord.exe')).status).toBe(200);
 
     await screen
       .attempts(team.id)

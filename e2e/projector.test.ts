@@ -1,18 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LEVELS, USER_TYPES } from '@concurso/shared';
-import { WEB_DIST_DIR } from '../server/src/app.js';
 import {
-  createContest,
   createTeam,
   createUser,
   generateAgentKey,
-  login,
+  launchChromium,
+  sendAttempt,
+  startContest,
   startTestServer,
   type TestServer,
-} from '../server/test/helpers.js';
-import { launchChromium } from './browser.js';
+  WEB_DIST_DIR,
+} from '@concurso/testkit';
 import { LoginPage } from './pages/login-page.js';
 import { ProjectorPage } from './pages/projector-page.js';
 
@@ -29,12 +28,11 @@ describe('projector display', () => {
   beforeAll(async () => {
     server = await startTestServer({ webDistDir: WEB_DIST_DIR });
     await createUser(server.orm, USER_TYPES.judge, 'juez_sala', 'clave-sala');
-    await createUser(server.orm, USER_TYPES.admin, 'admin_sala', 'clave-admin');
-    adminToken = await login(server.app, 'admin_sala', 'clave-admin');
-    const contest = await createContest(server.orm);
-    teams.a = await createTeam(server.orm, contest.id, LEVELS.basico, 'Alfa');
-    teams.b = await createTeam(server.orm, contest.id, LEVELS.basico, 'Beta');
-    teams.c = await createTeam(server.orm, contest.id, LEVELS.intermedio, 'Gamma');
+    const { contestId, ...admin } = await startContest(server, 'admin_sala');
+    adminToken = admin.adminToken;
+    teams.a = await createTeam(server.orm, contestId, LEVELS.basico, 'Alfa');
+    teams.b = await createTeam(server.orm, contestId, LEVELS.basico, 'Beta');
+    teams.c = await createTeam(server.orm, contestId, LEVELS.intermedio, 'Gamma');
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
     page = await context.newPage();
@@ -71,18 +69,7 @@ describe('projector display', () => {
 
   it('moves a team up as its attempts grow, flashes the row and marks a disqualified team', async () => {
     const key = await generateAgentKey(server.app, adminToken, teams.b!.id);
-    for (let i = 0; i < 2; i++) {
-      const res = await fetch(`${server.url}/api/agent/attempts`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          attempts: [
-            { event_id: randomUUID(), process: 'chrome.exe', occurred_at: new Date().toISOString() },
-          ],
-        }),
-      });
-      expect(res.status).toBe(200);
-    }
+    for (let i = 0; i < 2; i++) expect((await sendAttempt(server.url, key)).status).toBe(200);
     await projector.attempts(teams.b!.id).filter({ hasText: '2' }).waitFor({ timeout: 2_000 });
     await expect
       .poll(() => projector.order('basico'), { timeout: 3_000 })

@@ -1,11 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LEVELS, USER_TYPES } from '@concurso/shared';
-import { launchChromium } from './browser.js';
+import {
+  launchChromium,
+  startDeployment,
+  type Deployment,
+  type HttpApi,
+  type ServerProcess,
+} from '@concurso/testkit';
 import { BoardPage } from './pages/board-page.js';
 import { LoginPage } from './pages/login-page.js';
 import { ProjectorPage } from './pages/projector-page.js';
-import { PROCESS_ADMIN, ServerProcess } from './server-process.js';
 
 const JUDGE = { name: 'Mtra. Elena Paredes', username: 'juez_reinicio', password: 'Pizarra-Viva-2026' };
 /** socket.io's DISCONNECT packet of the main namespace, as a WebSocket frame ('4' message, '1' disconnect). */
@@ -19,10 +24,12 @@ const SERVER_DISCONNECT_FRAME = '41';
  * and refetched their snapshot.
  */
 describe('boards across a server restart', () => {
+  let deployment: Deployment;
+  /** The one real server process, as `npm start` runs it (no Redis). */
   let server: ServerProcess;
+  let admin: HttpApi;
   let browser: Browser;
   let context: BrowserContext;
-  let adminToken: string;
   let boardTab: Page;
   let projectorTab: Page;
   let board: BoardPage;
@@ -35,26 +42,16 @@ describe('boards across a server restart', () => {
     tab.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => frames.push(String(payload))));
 
   beforeAll(async () => {
-    server = await ServerProcess.create();
-    adminToken = await server.login(PROCESS_ADMIN.username, PROCESS_ADMIN.password);
-    await server.api('/api/createContest', adminToken, { date: '2026-11-21' });
-    const coach = await server.api<{ data: { id: number } }>('/api/createCoach', adminToken, {
-      name: 'Dr. Tomás Ibarra',
-      educationalLevel: 'Doctorado',
-    });
+    // Its JWT secret stays the same across restarts: tokens issued before one stay valid after it.
+    deployment = await startDeployment();
+    server = deployment.servers[0]!;
+    admin = await deployment.admin();
+    await admin.createContest();
+    const coach = await admin.createCoach('Dr. Tomás Ibarra');
     for (const name of ['Los Resilientes', 'Reinicio Limpio']) {
-      const created = await server.api<{ data: { id: number; name: string } }>(
-        '/api/createTeam',
-        adminToken,
-        {
-          name,
-          levels_id: LEVELS.intermedio,
-          coaches_id: coach.data.id,
-        },
-      );
-      teams.push(created.data);
+      teams.push(await admin.createTeam(name, LEVELS.intermedio, coach));
     }
-    await server.api('/api/createUser', adminToken, { ...JUDGE, types_users_id: USER_TYPES.judge });
+    await admin.call('/api/createUser', { ...JUDGE, types_users_id: USER_TYPES.judge });
 
     browser = await launchChromium();
     // One browser, two tabs: the judge's board and the projector the judge opened next to it.
@@ -84,7 +81,7 @@ describe('boards across a server restart', () => {
   afterAll(async () => {
     await context?.close();
     await browser?.close();
-    await server?.dispose();
+    await deployment?.stop();
   });
 
   it.each([
@@ -97,7 +94,7 @@ describe('boards across a server restart', () => {
       expect(await board.toggleButton(team.id).textContent()).toBe('Bloquear');
       frames.length = 0;
 
-      await server.stop(signal);
+      await server.kill(signal);
       // Both screens know the server is gone and are trying again: not a final 'Sin conexión'.
       for (const tab of [boardTab, projectorTab]) {
         await tab
@@ -107,7 +104,7 @@ describe('boards across a server restart', () => {
       }
 
       await server.start();
-      await server.api(`/api/descalificarTeam/${team.id}`, adminToken);
+      await admin.call(`/api/descalificarTeam/${team.id}`);
 
       // The push may have been sent before a screen was back: its snapshot refetch brings the block then.
       await board.toggleButton(team.id).filter({ hasText: 'Desbloquear' }).waitFor({ timeout: 20_000 });

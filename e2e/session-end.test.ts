@@ -1,15 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LEVELS, MESSAGES, USER_TYPES } from '@concurso/shared';
-import { WEB_DIST_DIR } from '../server/src/app.js';
 import {
   createContest,
   createTeam,
   createUser,
+  launchChromium,
   startTestServer,
   type TestServer,
-} from '../server/test/helpers.js';
-import { launchChromium } from './browser.js';
+  WEB_DIST_DIR,
+} from '@concurso/testkit';
 import { BoardPage } from './pages/board-page.js';
 import { LoginPage } from './pages/login-page.js';
 import { ProjectorPage } from './pages/projector-page.js';

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
-import { dropDatabase, serverPart } from './server-runner.js';
+import { dropDatabase, serverPart } from '@concurso/testkit/environment';
 
 /** Baseline settings. */
 export interface MysqlBaselineOptions {
@@ -138,6 +138,6 @@ export async function runMysqlBaseline(o: MysqlBaselineOptions): Promise<MysqlBa
     };
   } finally {
     await pool.end();
-    await dropDatabase(o.mysqlServerUrl, database);
+    await dropDatabase(`${serverPart(o.mysqlServerUrl)}${database}`);
   }
 }

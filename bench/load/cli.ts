@@ -2,7 +2,7 @@
  * `npm run bench -- --screens <N> --agents <M> --duration <s> [--processes <P>] [--url <server>] --out <file.json>`
  *
  * The load tester (DESIGN.md section 6, the load-testing issue). Unless `--url` is given it starts P
- * server processes itself on a throwaway database (server-runner.ts), then: seeds a contest, a coach,
+ * server processes itself on a throwaway database (testkit's `startDeployment`), then: seeds a contest, a coach,
  * a judge, M teams and their agent keys through the API (seed.ts); connects N socket.io screens in
  * every level room, round-robin over the processes (screens.ts); runs M agents sending heartbeats and
  * attempts at a steady total rate (agents.ts) and a judge toggling teams (toggles.ts); times every
@@ -18,6 +18,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import mysql from 'mysql2/promise';
+import { throwawayDatabaseUrl, userPath } from '@concurso/testkit/environment';
+import { startDeployment, type Deployment } from '@concurso/testkit/deployment';
+import { consecutiveFreePorts } from '@concurso/testkit/waiting';
 import { AgentFleet, type SimAgent } from './agents.js';
 import { runMysqlBaseline, type MysqlBaselineResult } from './baseline-mysql.js';
 import { runWsBaseline, type WsBaselineResult } from './baseline-ws.js';
@@ -28,7 +31,6 @@ import { ProcSampler, findPids, machineBusy, mean, waitForQuiet } from './proc-s
 import { renderHtmlReport } from './report-html.js';
 import { ScreenPool, type ScreenClient } from './screens.js';
 import { seed } from './seed.js';
-import { startServers, type RunningServers } from './server-runner.js';
 import { TogglePump } from './toggles.js';
 
 const { values: args } = parseArgs({
@@ -113,7 +115,7 @@ const BASELINE_S = int(
   1,
   600,
 );
-const OUT = path.resolve(args.out);
+const OUT = userPath(args.out);
 const SCREEN_CLIENT = args['screen-client'] as ScreenClient;
 if (SCREEN_CLIENT !== 'socket.io' && SCREEN_CLIENT !== 'raw') {
   process.stderr.write('--screen-client must be socket.io or raw\n');
@@ -143,7 +145,7 @@ function externalUrls(): string[] | undefined {
 }
 
 interface Cleanup {
-  servers?: RunningServers;
+  servers?: Deployment;
   pool?: ScreenPool;
   fleet?: AgentFleet;
   toggles?: TogglePump;
@@ -151,6 +153,8 @@ interface Cleanup {
   http?: HttpClient;
 }
 const live: Cleanup = {};
+/** The process ids of the servers this run started (none with `--url`). */
+const serverPids = () => live.servers?.servers.map((server) => server.pid!) ?? [];
 
 async function cleanup(): Promise<void> {
   live.sampler?.stop();
@@ -211,20 +215,24 @@ async function main(): Promise<void> {
     log(`using ${urls.join(', ')}`);
   } else {
     log(`starting ${PROCESSES} server process(es)…`);
-    live.servers = await startServers({
+    // The compiled server as `npm start` runs it; the first migrates the throwaway database alone.
+    live.servers = await startDeployment({
       processes: PROCESSES,
-      mysqlServerUrl: MYSQL_URL,
-      redisUrl: args['redis-url']!,
-      adminUser,
-      adminPassword,
-      log,
+      databaseUrl: throwawayDatabaseUrl('concurso_bench', MYSQL_URL),
+      dropDatabase: true,
+      redisUrl: PROCESSES > 1 ? args['redis-url']! : '',
+      ports: await consecutiveFreePorts(PROCESSES),
+      start: 'first',
+      admin: { username: adminUser, password: adminPassword },
+      env: { LOGIN_RATE_LIMIT_MAX: '100000' },
+      onLine: log,
       nodeFlags: args['server-cpu-prof']
-        ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['server-cpu-prof'])}`]
+        ? ['--cpu-prof', `--cpu-prof-dir=${userPath(args['server-cpu-prof'])}`]
         : [],
     });
     urls = live.servers.urls;
     databaseUrl = live.servers.databaseUrl;
-    log(`servers ready: ${urls.join(', ')} (pids ${live.servers.pids.join(', ')}), database ${databaseUrl}`);
+    log(`servers ready: ${urls.join(', ')} (pids ${serverPids().join(', ')}), database ${databaseUrl}`);
   }
 
   const http = (live.http = new HttpClient(CONCURRENCY + 64));
@@ -253,7 +261,7 @@ async function main(): Promise<void> {
   log(`agents: ${agents.length} configured and online`);
 
   const sampler = (live.sampler = new ProcSampler(
-    live.servers?.pids ?? [],
+    serverPids(),
     {
       load_tester: [process.pid],
       mysql: findPids(['mariadbd', 'mysqld']),
@@ -411,7 +419,7 @@ async function main(): Promise<void> {
   // Figures.
   const runSamples = sampler.window(runStart, runEnd);
   const allSamples = sampler.samples;
-  const serverRssPerProcess = (live.servers?.pids ?? []).map((_, i) =>
+  const serverRssPerProcess = serverPids().map((_, i) =>
     round(Math.max(0, ...allSamples.map((s) => s.serverRss[i] ?? 0)), 1),
   );
   const httpAll = new Histogram();
@@ -548,7 +556,7 @@ async function main(): Promise<void> {
       push_p99_ms: match.perSecond.p99(seconds),
       pushes_per_s: pushesPerSecond.slice(0, seconds),
       server_cpu_pct: perSecond((s) => s.serverCpu),
-      server_rss_mb: (live.servers?.pids ?? []).map((_, i) => perSecond((s) => s.serverRss[i] ?? 0)),
+      server_rss_mb: serverPids().map((_, i) => perSecond((s) => s.serverRss[i] ?? 0)),
       load_tester_cpu_pct: perSecond((s) => s.others.load_tester ?? 0),
       mysql_cpu_pct: perSecond((s) => s.others.mysql ?? 0),
       kernel_irq_cpu_pct: perSecond((s) => s.irqCpu),

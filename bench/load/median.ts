@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { userPath } from '@concurso/testkit/environment';
 
 /** Percentiles in ms, as `Histogram.summary()` writes them. */
 interface LatencyFields {
@@ -223,7 +224,7 @@ function main(): void {
   const runs = files.map((file): NamedReport => {
     let report: unknown;
     try {
-      report = JSON.parse(readFileSync(file, 'utf8'));
+      report = JSON.parse(readFileSync(userPath(file), 'utf8'));
     } catch (err) {
       fail(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
     }

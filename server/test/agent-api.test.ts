@@ -1,18 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { LEVELS, MESSAGES, USER_TYPES } from '@concurso/shared';
+import { LEVELS, MESSAGES } from '@concurso/shared';
 import {
   attemptCounts,
+  blockProcesses,
   connectSocket,
-  createContest,
   createTeam,
-  createUser,
   generateAgentKey,
-  login,
   nextEvent,
+  startContest,
   startTestServer,
   type TestServer,
-} from './helpers.js';
+} from '@concurso/testkit';
 import { boardTeam } from '../src/modules/board/board.service.js';
 import { emitTeamUpdated } from '../src/realtime/board-events.js';
 
@@ -25,17 +24,9 @@ describe('agent API (DESIGN.md section 6)', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    const admin = await createUser(server.orm, USER_TYPES.admin, 'admin_agent', 'clave-admin');
-    adminToken = await login(server.app, admin.username, 'clave-admin');
-    const contest = await createContest(server.orm);
-    contestId = contest.id;
-    team = await createTeam(server.orm, contest.id, LEVELS.intermedio, 'Los Recursivos');
-    const em = server.orm.em.fork();
-    await em.execute("insert into processes (name) values ('Discord.exe'), ('chrome.exe')");
-    await em.execute(
-      'insert into contest_processes (contests_id, processes_id) select ?, id from processes',
-      [contest.id],
-    );
+    ({ adminToken, contestId } = await startContest(server, 'admin_agent'));
+    team = await createTeam(server.orm, contestId, LEVELS.intermedio, 'Los Recursivos');
+    await blockProcesses(server.orm, contestId, ['Discord.exe', 'chrome.exe']);
   });
   afterAll(async () => server?.close());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEVELS, USER_TYPES } from '@concurso/shared';
+import { LEVELS } from '@concurso/shared';
 import { startAgent, type AgentHandle } from '../../agent/src/agent.js';
 import {
   blockedBinary,
@@ -9,16 +9,13 @@ import {
   uniqueName,
 } from '../../agent/test/helpers/processes.js';
 import {
+  agentTeam,
   attemptCounts,
   connectSocket,
-  generateAgentKey,
-  createContest,
-  createTeam,
-  createUser,
-  login,
+  startContest,
   startTestServer,
   type TestServer,
-} from './helpers.js';
+} from '@concurso/testkit';
 
 /**
  * The agent path end to end on Linux (DESIGN.md section 6): the real agent, the real server and
@@ -27,25 +24,21 @@ import {
 describe('agent against the real server', () => {
   let server: TestServer;
   let agent: AgentHandle | undefined;
-  let team: { id: number };
-  let key: string;
+  let team: { id: number; key: string };
   let adminToken: string;
   const blockedName = uniqueName('discord');
 
   beforeAll(async () => {
     server = await startTestServer();
-    const admin = await createUser(server.orm, USER_TYPES.admin, 'admin_e2e_agent', 'clave-admin');
-    adminToken = await login(server.app, admin.username, 'clave-admin');
-    const contest = await createContest(server.orm);
-    team = await createTeam(server.orm, contest.id, LEVELS.avanzado, 'Los Kernel Panic');
-    const em = server.orm.em.fork();
-    // Blocked as a Windows name: the agent matches ignoring case and `.exe`.
-    await em.execute('insert into processes (name) values (?)', [`${blockedName.toUpperCase()}.exe`]);
-    await em.execute(
-      'insert into contest_processes (contests_id, processes_id) select ?, id from processes',
-      [contest.id],
-    );
-    key = await generateAgentKey(server.app, adminToken, team.id);
+    let contestId: number;
+    ({ adminToken, contestId } = await startContest(server, 'admin_e2e_agent'));
+    team = await agentTeam(server, adminToken, {
+      contestId,
+      levelsId: LEVELS.avanzado,
+      name: 'Los Kernel Panic',
+      // Blocked as a Windows name: the agent matches ignoring case and `.exe`.
+      blocked: [`${blockedName.toUpperCase()}.exe`],
+    });
   });
 
   afterAll(async () => {
@@ -61,7 +54,7 @@ describe('agent against the real server', () => {
     try {
       agent = await startAgent({
         server: server.url,
-        key,
+        key: team.key,
         dataDir: await tempDir('agent-data-'),
         pollMs: 200,
         log: () => undefined,

@@ -1,33 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEVELS, USER_TYPES, type BoardTeam } from '@concurso/shared';
+import { LEVELS, type BoardTeam } from '@concurso/shared';
 import { startAgent } from '../../agent/src/agent.js';
 import { tempDir, cleanUp } from '../../agent/test/helpers/processes.js';
-import {
-  connectSocket,
-  createContest,
-  createTeam,
-  createUser,
-  generateAgentKey,
-  login,
-  startTestServer,
-  type TestServer,
-} from './helpers.js';
+import { agentTeam, connectSocket, startContest, startTestServer, type TestServer } from '@concurso/testkit';
 
 /** DESIGN.md section 6: the board's `agent_online` follows the real agent's heartbeats. */
 describe('agent presence on the boards', () => {
   const OFFLINE_AFTER_MS = 1_500;
   let server: TestServer;
   let token: string;
-  let team: { id: number };
-  let key: string;
+  let team: { id: number; key: string };
 
   beforeAll(async () => {
     server = await startTestServer({ agentOfflineAfterMs: OFFLINE_AFTER_MS });
-    await createUser(server.orm, USER_TYPES.admin, 'admin_presence', 'clave-admin');
-    token = await login(server.app, 'admin_presence', 'clave-admin');
-    const contest = await createContest(server.orm);
-    team = await createTeam(server.orm, contest.id, LEVELS.basico, 'Los Latidos');
-    key = await generateAgentKey(server.app, token, team.id);
+    const { adminToken, contestId } = await startContest(server, 'admin_presence');
+    token = adminToken;
+    team = await agentTeam(server, token, { contestId, name: 'Los Latidos' });
   });
   afterAll(async () => {
     await cleanUp();
@@ -50,7 +38,7 @@ describe('agent presence on the boards', () => {
     try {
       const agent = await startAgent({
         server: server.url,
-        key,
+        key: team.key,
         dataDir: await tempDir('agent-presence-'),
         heartbeatMs: 300,
         pollMs: 500,

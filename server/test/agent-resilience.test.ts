@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LEVELS, USER_TYPES } from '@concurso/shared';
 import { startAgent, type AgentHandle } from '../../agent/src/agent.js';
 import {
   blockedBinary,
@@ -12,15 +11,13 @@ import {
   within,
 } from '../../agent/test/helpers/processes.js';
 import {
+  agentTeam,
   attemptCounts,
-  createContest,
-  createTeam,
-  createUser,
-  generateAgentKey,
-  login,
+  dropDatabase,
+  startContest,
   startTestServer,
   type TestServer,
-} from './helpers.js';
+} from '@concurso/testkit';
 
 /**
  * The agent in a lab (DESIGN.md section 6), with real processes, the real server and database:
@@ -36,18 +33,8 @@ describe('the agent in a lab', () => {
   let contestId: number;
   const agents: AgentHandle[] = [];
 
-  const newTeam = async (name: string, blocked: string[]) => {
-    const team = await createTeam(server.orm, contestId, LEVELS.basico, name);
-    const em = server.orm.em.fork();
-    for (const process of blocked) {
-      await em.execute('insert ignore into processes (name) values (?)', [process]);
-      await em.execute(
-        'insert ignore into contest_processes (contests_id, processes_id) select ?, id from processes where name = ?',
-        [contestId, process],
-      );
-    }
-    return { ...team, key: await generateAgentKey(server.app, adminToken, team.id) };
-  };
+  const newTeam = (name: string, blocked: string[]) =>
+    agentTeam(server, adminToken, { contestId, name, blocked });
   const agent = async (key: string, options: Partial<Parameters<typeof startAgent>[0]> = {}) => {
     const handle = await startAgent({
       server: `http://127.0.0.1:${port}`,
@@ -66,9 +53,7 @@ describe('the agent in a lab', () => {
     server = await startTestServer({}, { keepDatabase: true });
     databaseUrl = server.config.databaseUrl;
     port = new URL(server.url).port as unknown as number;
-    await createUser(server.orm, USER_TYPES.admin, 'admin_lab', 'clave-admin');
-    adminToken = await login(server.app, 'admin_lab', 'clave-admin');
-    contestId = (await createContest(server.orm)).id;
+    ({ adminToken, contestId } = await startContest(server, 'admin_lab'));
   });
   // Every team shares the contest's blocked set: an agent left running would end the next test's processes.
   afterEach(async () => {
@@ -78,7 +63,6 @@ describe('the agent in a lab', () => {
     await cleanUp();
     // The last server started drops the database.
     await server?.close();
-    const { dropDatabase } = await import('../src/db/database.js');
     await dropDatabase(databaseUrl);
   });
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { MESSAGES } from '@concurso/shared';
-import { startTestServer, type TestServer } from './helpers.js';
+import { startTestServer, type TestServer } from '@concurso/testkit';
 
 const run = promisify(execFile);
 const BIG = 'console.log("concurso");\n'.repeat(200);

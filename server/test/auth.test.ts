@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, USER_TYPES } from '@concurso/shared';
-import { connectSocket, createUser, login, startTestServer, type TestServer } from './helpers.js';
+import { connectSocket, createUser, login, startTestServer, type TestServer } from '@concurso/testkit';
 
 describe('auth (SPEC.md section 7, DESIGN.md sections 4 and 5)', () => {
   let server: TestServer;

@@ -10,7 +10,7 @@ import {
   nextEvent,
   startTestServer,
   type TestServer,
-} from './helpers.js';
+} from '@concurso/testkit';
 import { boardTeam } from '../src/modules/board/board.service.js';
 import { emitTeamUpdated } from '../src/realtime/board-events.js';
 

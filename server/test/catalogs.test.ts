@@ -3,12 +3,11 @@ import { COMMON_FORBIDDEN_PROCESSES, INPUT_MESSAGES, LEVELS, MESSAGES, USER_TYPE
 import {
   connectSocket,
   createTeam,
-  createUser,
-  login,
   nextEvent,
+  signIn,
   startTestServer,
   type TestServer,
-} from './helpers.js';
+} from '@concurso/testkit';
 
 /**
  * The first catalogues' calls (SPEC.md section 7, DESIGN.md sections 4 and 5), every one against the
@@ -21,10 +20,8 @@ let judgeToken: string;
 
 beforeAll(async () => {
   server = await startTestServer();
-  await createUser(server.orm, USER_TYPES.admin, 'admin_cat', 'clave-admin');
-  await createUser(server.orm, USER_TYPES.judge, 'juez_cat', 'clave-juez');
-  adminToken = await login(server.app, 'admin_cat', 'clave-admin');
-  judgeToken = await login(server.app, 'juez_cat', 'clave-juez');
+  adminToken = await signIn(server, USER_TYPES.admin, 'admin_cat', 'clave-admin');
+  judgeToken = await signIn(server, USER_TYPES.judge, 'juez_cat', 'clave-juez');
 });
 afterAll(async () => server?.close());
 

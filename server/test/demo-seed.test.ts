@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { teamAttemptsSchema } from '@concurso/shared';
 import { DEFAULT_DEMO_JUDGE_PASSWORD, calendarOf, seedDemo } from '../src/db/demo-seed.js';
-import { login, startTestServer, type TestServer } from './helpers.js';
+import { login, startTestServer, type TestServer } from '@concurso/testkit';
 
 /** Row counts of the tables the demo fills, to prove a second run changes nothing. */
 async function counts(server: TestServer): Promise<Record<string, number>> {

@@ -2,14 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { LEVELS, MESSAGES, USER_TYPES } from '@concurso/shared';
-import {
-  createTeam,
-  createUser,
-  generateAgentKey,
-  login,
-  startTestServer,
-  type TestServer,
-} from './helpers.js';
+import { createTeam, generateAgentKey, signIn, startTestServer, type TestServer } from '@concurso/testkit';
 
 /** A small valid PDF (one empty page). */
 function pdf(text = 'Ejercicio'): Buffer {
@@ -50,10 +43,8 @@ describe('exercises', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ maxUploadBytes: 64 * 1024 });
-    await createUser(server.orm, USER_TYPES.admin, 'admin_ex', 'clave-admin');
-    await createUser(server.orm, USER_TYPES.judge, 'juez_ex', 'clave-juez');
-    admin = await login(server.app, 'admin_ex', 'clave-admin');
-    judge = await login(server.app, 'juez_ex', 'clave-juez');
+    admin = await signIn(server, USER_TYPES.admin, 'admin_ex', 'clave-admin');
+    judge = await signIn(server, USER_TYPES.judge, 'juez_ex', 'clave-juez');
     const res = await server.app.inject({
       method: 'POST',
       url: '/api/createContest',

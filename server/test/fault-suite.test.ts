@@ -1,17 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import mysql from 'mysql2/promise';
 import { LEVELS } from '@concurso/shared';
-import { eventually, freePort } from './helpers.js';
+import {
+  type Deployment,
+  eventually,
+  type MariaDbInstance,
+  type RedisInstance,
+  type ServerProcess,
+  startDeployment,
+  startMariaDb,
+  startRedis,
+} from '@concurso/testkit';
 import { BoardClient } from './support/board-client.js';
 import { HealthMonitor } from './support/health-monitor.js';
-import { startMariaDb, type MariaDbInstance } from './support/mariadb-instance.js';
-import { startRedis, type RedisInstance } from './support/redis-instance.js';
 import { ScriptedAgent, type AgentRequest } from './support/scripted-agent.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
 
 /**
  * The fault suite of issue 10 (live-contest resilience, DESIGN.md section 8). It runs a MariaDB and a
@@ -24,8 +26,6 @@ import { startServerProcess, type ServerProcess } from './support/server-process
  */
 
 const DATABASE = 'concurso_fault';
-const ADMIN_USERNAME = 'admin';
-const ADMIN_PASSWORD = 'Clave-Fallas-Jurado-2026';
 const TEAMS_PER_LEVEL = 4;
 /** New attempts per second over all the teams with an agent. */
 const ATTEMPTS_PER_S = 20;
@@ -78,8 +78,8 @@ interface Scenario {
 describe('fault suite: the contest survives database, server and Redis outages', () => {
   let db: MariaDbInstance | undefined;
   let redis: RedisInstance | undefined;
-  let dataDir: string | undefined;
-  const servers: ServerProcess[] = [];
+  let deployment: Deployment | undefined;
+  let servers: ServerProcess[] = [];
   const boards: BoardClient[] = [];
   let agent: ScriptedAgent | undefined;
   let monitor: HealthMonitor | undefined;
@@ -88,19 +88,6 @@ describe('fault suite: the contest survives database, server and Redis outages',
   let quietTeamId = 0;
   const agentTeams: Array<{ id: number; key: string; url: string }> = [];
   const results: ScenarioResult[] = [];
-
-  /** A JSON call to a server process as the admin; throws on a non-2xx answer. */
-  const api = async <T = { data: unknown }>(base: string, url: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${base}${url}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(15_000),
-    });
-    const json = (await res.json()) as T;
-    if (!res.ok) throw new Error(`${url}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
 
   /** The database as the boards must end: each team's count and status, plus the attempt rows. */
   const readDatabase = async () => {
@@ -145,60 +132,24 @@ describe('fault suite: the contest survives database, server and Redis outages',
 
   beforeAll(async () => {
     [db, redis] = await Promise.all([startMariaDb(), startRedis()]);
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'concurso-fallas-'));
-    const env = {
-      DATABASE_URL: db.url(DATABASE),
-      REDIS_URL: redis.url,
-      DATA_DIR: dataDir,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      ADMIN_USERNAME,
-      ADMIN_PASSWORD,
-      LOG_LEVEL: 'warn',
-    };
     // Started together, as in production: the migration lock lets one of them migrate.
-    const ports = [await freePort(), await freePort()];
-    servers.push(...(await Promise.all(ports.map((port) => startServerProcess({ port, env })))));
-    const [first] = servers as [ServerProcess];
-
-    const login = await fetch(`${first.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
-    });
-    expect(login.status).toBe(200);
-    token = ((await login.json()) as { access_token: string }).access_token;
+    deployment = await startDeployment({ processes: 2, databaseUrl: db.url(DATABASE), redisUrl: redis.url });
+    servers = deployment.servers;
+    const admin = await deployment.admin();
+    token = admin.token!;
     // The first contest becomes the active one by itself.
-    contestId = (await api<{ data: { id: number } }>(first.url, '/api/createContest', { date: '2026-11-21' }))
-      .data.id;
-    const coach = (
-      await api<{ data: { id: number } }>(first.url, '/api/createCoach', {
-        name: 'Dra. Elena Ruiz',
-        educationalLevel: 'Doctorado',
-      })
-    ).data.id;
+    contestId = await admin.createContest();
+    const coach = await admin.createCoach('Dra. Elena Ruiz');
     for (const levelsId of Object.values(LEVELS)) {
       for (let i = 1; i <= TEAMS_PER_LEVEL; i++) {
-        const team = (
-          await api<{ data: { id: number } }>(first.url, '/api/createTeam', {
-            name: `Equipo ${levelsId}-${i}`,
-            levels_id: levelsId,
-            coaches_id: coach,
-          })
-        ).data;
-        const key = (await api<{ data: { key: string } }>(first.url, `/api/generateAgentKey/${team.id}`, {}))
-          .data.key;
+        const team = await admin.createTeam(`Equipo ${levelsId}-${i}`, levelsId, coach);
+        const key = await admin.generateAgentKey(team.id);
         // Each lab machine reports to one process, as behind a fixed address.
         agentTeams.push({ id: team.id, key, url: servers[agentTeams.length % servers.length]!.url });
       }
     }
     // A team whose agent is quiet: only a judge's block changes it, so only a push or a refetch shows it.
-    quietTeamId = (
-      await api<{ data: { id: number } }>(first.url, '/api/createTeam', {
-        name: 'Equipo sin agente',
-        levels_id: LEVELS.basico,
-        coaches_id: coach,
-      })
-    ).data.id;
+    quietTeamId = (await admin.createTeam('Equipo sin agente', LEVELS.basico, coach)).id;
 
     monitor = new HealthMonitor(servers.map((s) => s.url));
     agent = new ScriptedAgent(agentTeams, { ratePerSecond: ATTEMPTS_PER_S });
@@ -214,10 +165,10 @@ describe('fault suite: the contest survives database, server and Redis outages',
       () => agent?.stop(),
       () => monitor?.stop(),
       () => db?.running && db.frozen && db.thaw(),
-      () => Promise.all(servers.map((server) => server.stop())),
+      // The processes and their data folder; the database goes with its MariaDB.
+      () => deployment?.stop(),
       () => redis?.destroy(),
       () => db?.destroy(),
-      () => dataDir && rm(dataDir, { recursive: true, force: true }),
     ];
     for (const step of steps) {
       try {

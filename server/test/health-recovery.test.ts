@@ -4,14 +4,14 @@ import {
   connectSocket,
   createContest,
   createTeam,
-  createUser,
   eventually,
-  login,
   nextEvent,
+  type RedisInstance,
+  signIn,
+  startRedis,
   startTestServer,
   type TestServer,
-} from './helpers.js';
-import { startRedis, type RedisInstance } from './support/redis-instance.js';
+} from '@concurso/testkit';
 
 /**
  * A process that loses Redis says so on `/api/health` and recovers by itself when it returns
@@ -46,8 +46,7 @@ describe('losing Redis and getting it back', () => {
     expect((await health()).body.data).toEqual({ database: 'ok', redis: 'down' });
 
     // Without Redis the process still answers and still pushes to its own screens.
-    await createUser(server.orm, USER_TYPES.judge, 'juez_sin_redis', 'clave-juez');
-    const token = await login(server.app, 'juez_sin_redis', 'clave-juez');
+    const token = await signIn(server, USER_TYPES.judge, 'juez_sin_redis', 'clave-juez');
     const contest = await createContest(server.orm);
     const team = await createTeam(server.orm, contest.id, LEVELS.basico, 'Los Resilientes');
     const screen = await connectSocket(server.url, token, [LEVELS.basico]);

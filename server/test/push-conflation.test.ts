@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { SOCKET_PATH, USER_TYPES, type BoardTeam } from '@concurso/shared';
 import { emitTeamUpdated, flushBoardEvents } from '../src/realtime/board-events.js';
-import { createUser, login, startTestServer, type TestServer } from './helpers.js';
+import { signIn, startTestServer, type TestServer } from '@concurso/testkit';
 
 /**
  * A screen that stops reading (DESIGN.md section 6, the push channel under load): the server must not
@@ -14,8 +14,7 @@ describe('push to a screen that reads slower than the pushes come', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    await createUser(server.orm, USER_TYPES.judge, 'juez_lento', 'clave-juez');
-    token = await login(server.app, 'juez_lento', 'clave-juez');
+    token = await signIn(server, USER_TYPES.judge, 'juez_lento', 'clave-juez');
   });
   afterAll(async () => server?.close());
 

@@ -11,23 +11,24 @@ import {
   loginAccountLockedMessage,
   type BoardTeam,
 } from '@concurso/shared';
-import { WEB_DIST_DIR } from '../src/app.js';
-import { ConfigError, loadConfig } from '../src/config.js';
-import type { JwtClaims } from '../src/plugins/access.js';
 import {
   connectSocket,
   createContest,
   createTeam,
   createUser,
   eventually,
-  login,
   nextEvent,
+  type RedisInstance,
+  type ServerPair,
+  signIn,
+  startRedis,
   startServerPair,
   startTestServer,
-  type ServerPair,
   type TestServer,
-} from './helpers.js';
-import { startRedis, type RedisInstance } from './support/redis-instance.js';
+  WEB_DIST_DIR,
+} from '@concurso/testkit';
+import { ConfigError, loadConfig } from '../src/config.js';
+import type { JwtClaims } from '../src/plugins/access.js';
 
 /** Issue 10, "Live-contest resilience and security": headers, HEAD, tokens, login limits, handshake, config. */
 
@@ -72,8 +73,7 @@ describe('security headers (helmet)', () => {
   beforeAll(async () => {
     server = await startTestServer({ webDistDir: WEB_DIST_DIR });
     proxied = await startTestServer({ trustProxy: ['127.0.0.1'] });
-    await createUser(server.orm, USER_TYPES.admin, 'admin_headers', 'clave-admin');
-    admin = await login(server.app, 'admin_headers', 'clave-admin');
+    admin = await signIn(server, USER_TYPES.admin, 'admin_headers', 'clave-admin');
   });
   afterAll(async () => {
     await server?.close();
@@ -144,8 +144,7 @@ describe('HEAD never runs a GET that changes data', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    await createUser(server.orm, USER_TYPES.admin, 'admin_head', 'clave-admin');
-    admin = await login(server.app, 'admin_head', 'clave-admin');
+    admin = await signIn(server, USER_TYPES.admin, 'admin_head', 'clave-admin');
   });
   afterAll(async () => server?.close());
 
@@ -423,10 +422,8 @@ describe('socket handshake levels', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    await createUser(server.orm, USER_TYPES.judge, 'juez_niveles', 'clave-juez');
-    await createUser(server.orm, USER_TYPES.admin, 'admin_niveles', 'clave-admin');
-    judge = await login(server.app, 'juez_niveles', 'clave-juez');
-    admin = await login(server.app, 'admin_niveles', 'clave-admin');
+    judge = await signIn(server, USER_TYPES.judge, 'juez_niveles', 'clave-juez');
+    admin = await signIn(server, USER_TYPES.admin, 'admin_niveles', 'clave-admin');
   });
   afterAll(async () => server?.close());
 
@@ -499,8 +496,7 @@ describe('createMember racing with one student code', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    await createUser(server.orm, USER_TYPES.admin, 'admin_codigos', 'clave-admin');
-    admin = await login(server.app, 'admin_codigos', 'clave-admin');
+    admin = await signIn(server, USER_TYPES.admin, 'admin_codigos', 'clave-admin');
     const school = await ok('/api/createSchool', { name: 'CUCEI' });
     const dep = await ok('/api/createDepartament', { name: 'Computación', type: 0, schools_id: school });
     career = await ok('/api/createCareer', { name: 'Ingeniería en Computación', departaments_id: dep });

@@ -2,18 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, USER_TYPES, type SessionEndedPayload } from '@concurso/shared';
 import {
+  type BoardSocket,
   collect,
   connectSocket,
   createUser,
   login,
   nextEvent,
+  type RedisInstance,
+  type ServerPair,
+  signIn,
+  startRedis,
   startServerPair,
   startTestServer,
-  type BoardSocket,
-  type ServerPair,
   type TestServer,
-} from './helpers.js';
-import { startRedis, type RedisInstance } from './support/redis-instance.js';
+} from '@concurso/testkit';
 
 /**
  * Issue 10: a session ends (REST 401, and the open sockets get `session.ended` then are disconnected)
@@ -85,8 +87,7 @@ describe('sessions end with session.ended', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    await createUser(server.orm, USER_TYPES.admin, 'admin_sesiones', 'clave-admin');
-    admin = await login(server.app, 'admin_sesiones', 'clave-admin');
+    admin = await signIn(server, USER_TYPES.admin, 'admin_sesiones', 'clave-admin');
   });
   afterAll(async () => server?.close());
 
@@ -237,9 +238,8 @@ describe('sessions end in every server process (Redis)', () => {
   });
 
   it('a password changed through one process ends the socket open on the other at once', async () => {
-    await createUser(first.orm, USER_TYPES.admin, 'admin_redis', 'clave-admin');
     const judge = await createUser(first.orm, USER_TYPES.judge, 'juez_redis', 'Clave-Jurado-Norte-7');
-    const admin = await login(first.app, 'admin_redis', 'clave-admin');
+    const admin = await signIn(first, USER_TYPES.admin, 'admin_redis', 'clave-admin');
     const token = await login(second.app, 'juez_redis', 'Clave-Jurado-Norte-7');
     const socket = await connectSocket(second.url, token);
     try {

@@ -3,12 +3,11 @@ import { INPUT_MESSAGES, LEVELS, MESSAGES, USER_TYPES } from '@concurso/shared';
 import {
   collect,
   connectSocket,
-  createUser,
-  login,
   nextEvent,
+  signIn,
   startTestServer,
   type TestServer,
-} from './helpers.js';
+} from '@concurso/testkit';
 
 /** Teams and members (SPEC.md sections 2, 3, 5, 7) and how the live boards follow them. */
 describe('teams and members', () => {
@@ -36,10 +35,8 @@ describe('teams and members', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    await createUser(server.orm, USER_TYPES.admin, 'admin_teams', 'clave-admin');
-    await createUser(server.orm, USER_TYPES.judge, 'juez_teams', 'clave-juez');
-    admin = await login(server.app, 'admin_teams', 'clave-admin');
-    judge = await login(server.app, 'juez_teams', 'clave-juez');
+    admin = await signIn(server, USER_TYPES.admin, 'admin_teams', 'clave-admin');
+    judge = await signIn(server, USER_TYPES.judge, 'juez_teams', 'clave-juez');
   });
   afterAll(async () => server?.close());
 

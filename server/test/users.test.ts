@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INPUT_MESSAGES, MESSAGES, PASSWORD_MESSAGES, USER_TYPES } from '@concurso/shared';
-import { connectSocket, createUser, login, startTestServer, type TestServer } from './helpers.js';
+import {
+  connectSocket,
+  createUser,
+  login,
+  signIn,
+  startTestServer,
+  type TestServer,
+} from '@concurso/testkit';
 
 /** Users of the three types (SPEC.md sections 2, 3, 7; DESIGN.md section 5). */
 describe('users', () => {
@@ -24,9 +31,8 @@ describe('users', () => {
   beforeAll(async () => {
     server = await startTestServer();
     adminId = (await createUser(server.orm, USER_TYPES.admin, 'admin_users', 'clave-admin')).id;
-    await createUser(server.orm, USER_TYPES.judge, 'juez_users', 'clave-juez');
     admin = await login(server.app, 'admin_users', 'clave-admin');
-    judge = await login(server.app, 'juez_users', 'clave-juez');
+    judge = await signIn(server, USER_TYPES.judge, 'juez_users', 'clave-juez');
   });
   afterAll(async () => server?.close());
 

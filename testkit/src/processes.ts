@@ -2,9 +2,31 @@ import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 /**
- * Small process helpers shared by the instance helpers of this folder (MariaDB, Redis, server
- * processes a test starts itself).
+ * Small process helpers shared by the instance helpers of this package (MariaDB, Redis, server
+ * processes a test or measurement starts itself).
  */
+
+/**
+ * A service daemon a test starts itself (`mariadb-instance.ts`, `redis-instance.ts`) on a free
+ * loopback port, and may crash, freeze and start again without touching the shared one.
+ */
+export interface DaemonInstance {
+  readonly port: number;
+  /** True while the daemon runs (frozen included). */
+  readonly running: boolean;
+  /** Ends it with SIGKILL (a crash: no shutdown) and waits for it. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port and folder; resolves once it answers. */
+  start(): Promise<void>;
+  /** SIGSTOP: it keeps its sockets open but answers nothing (a hung service). */
+  freeze(): void;
+  /** SIGCONT after `freeze`. */
+  thaw(): void;
+  /** The last `lines` lines it logged (for failure messages). */
+  logTail(lines?: number): string;
+  /** Kills it and removes its folder. Idempotent; also runs when the test process exits. */
+  destroy(): Promise<void>;
+}
 
 /**
  * The environment for the database and Redis binaries: the test's own, with the usual system

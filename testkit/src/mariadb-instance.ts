@@ -3,38 +3,23 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
-import { freePort } from '../helpers.js';
-import { exitOf, onProcessExit, toolEnv } from './processes.js';
+import { freePort } from './waiting.js';
+import { exitOf, onProcessExit, toolEnv, type DaemonInstance } from './processes.js';
 
 /**
  * A MariaDB server of a test's own (DESIGN.md section 8: the fault suite kills and freezes its own
  * database, never the shared one on 3306): a fresh datadir from `mariadb-install-db` under
  * `os.tmpdir()`, `mariadbd` on a free loopback port, `root@127.0.0.1` without a password.
  */
-export interface MariaDbInstance {
-  readonly port: number;
+export interface MariaDbInstance extends DaemonInstance {
   /** `mysql://root@127.0.0.1:<port>/` (no database). */
   readonly serverUrl: string;
   /** The temporary folder holding the datadir, socket, pid and error log (removed by `destroy`). */
   readonly dir: string;
-  /** True while `mariadbd` runs (frozen included). */
-  readonly running: boolean;
   /** True between `freeze()` and `thaw()`. */
   readonly frozen: boolean;
-  /** `mysql://root@127.0.0.1:<port>/<database>`. */
+  /** `mysql://root@127.0.0.1:<port>/<database>`. After `kill()`, InnoDB recovers on the next `start()`. */
   url(database: string): string;
-  /** Ends `mariadbd` with SIGKILL (a crash: no shutdown, InnoDB recovers on the next start) and waits for it. */
-  kill(): Promise<void>;
-  /** Starts `mariadbd` again on the same datadir and port; resolves once it accepts connections. */
-  start(): Promise<void>;
-  /** SIGSTOP: the server keeps its sockets open but answers nothing (a hung database). */
-  freeze(): void;
-  /** SIGCONT after `freeze`. */
-  thaw(): void;
-  /** The last `lines` lines of the server's error log (for failure messages). */
-  logTail(lines?: number): string;
-  /** Kills the server and removes its folder. Idempotent; also runs when the test process exits. */
-  destroy(): Promise<void>;
 }
 
 /** Options of `startMariaDb`. */

@@ -3,31 +3,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../helpers.js';
-import { LineTail, exitOf, onProcessExit, toolEnv } from './processes.js';
+import { freePort } from './waiting.js';
+import { LineTail, exitOf, onProcessExit, toolEnv, type DaemonInstance } from './processes.js';
 
 /**
  * A Redis of a test's own (`redis-server` on a free loopback port, no persistence), so a test may
  * kill or freeze it without touching the shared one on 6379.
  */
-export interface RedisInstance {
-  readonly port: number;
-  /** `redis://127.0.0.1:<port>`. */
+export interface RedisInstance extends DaemonInstance {
+  /** `redis://127.0.0.1:<port>`. Nothing is persisted: after `kill()` its data is gone. */
   readonly url: string;
-  /** True while `redis-server` runs (frozen included). */
-  readonly running: boolean;
-  /** Ends `redis-server` with SIGKILL and waits for it (its data is gone: nothing is persisted). */
-  kill(): Promise<void>;
-  /** Starts `redis-server` again on the same port; resolves once it answers PING. */
-  start(): Promise<void>;
-  /** SIGSTOP: connections stay open, nothing is answered. */
-  freeze(): void;
-  /** SIGCONT after `freeze`. */
-  thaw(): void;
-  /** The last lines `redis-server` printed (for failure messages). */
-  logTail(lines?: number): string;
-  /** Kills the server and removes its working folder. Idempotent; also runs when the test process exits. */
-  destroy(): Promise<void>;
 }
 
 /** Options of `startRedis`. */

@@ -1,14 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { repoRoot } from './environment.js';
 import { LineTail, exitOf, onProcessExit, shortLogLine } from './processes.js';
+import { SERVER_ENTRY, ensureServerBuilt } from './server-build.js';
 
 /**
- * A real server process (`node --import tsx server/src/server.ts`, what `npm start` runs) that a test
+ * A real server process (`node server/dist/server.js`, what `npm start` runs once built) that a test
  * starts, kills and starts again on the same port.
  */
 export interface ServerProcess {
   readonly port: number;
   /** `http://127.0.0.1:<port>`. */
   readonly url: string;
+  /** The process id of the current (or last) run, e.g. to sample its CPU from /proc. */
+  readonly pid: number | undefined;
   /** True while the process runs. */
   readonly alive: boolean;
   /** How the last run ended (`code 1`, `signal SIGKILL`), or null while it runs. */
@@ -35,11 +39,19 @@ export interface ServerProcessOptions {
   env: Record<string, string>;
   /** How long `start()` waits for health 200, in ms (default 60 000). */
   readyTimeoutMs?: number;
-  /** Working folder (default: the test's, the repository root under Vitest). */
+  /** Working folder (default: the repository root). */
   cwd?: string;
+  /** Node flags before the script (e.g. `--cpu-prof`). */
+  nodeFlags?: string[];
+  /** Where the process's output goes besides `output()`, line by line (e.g. a measurement's log). */
+  onLine?: (line: string) => void;
 }
 
-/** Starts a server process and waits until it is healthy. */
+/**
+ * Starts a server process (building server/dist first when the sources changed) and waits until it
+ * is healthy.
+ * @throws when it exits while starting or is not healthy within `readyTimeoutMs`.
+ */
 export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
   const { port } = options;
   const url = `http://127.0.0.1:${port}`;
@@ -53,15 +65,23 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
 
   const start = async () => {
     if (alive()) throw new Error(`the server on ${port} is already running`);
-    const run = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
-      cwd: options.cwd ?? process.cwd(),
+    await ensureServerBuilt();
+    const run = spawn(process.execPath, [...(options.nodeFlags ?? []), SERVER_ENTRY], {
+      cwd: options.cwd ?? repoRoot,
       env: { ...process.env, ...options.env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = run;
     output.push(`[${new Date().toISOString()} process ${port} started]\n`);
-    run.stdout!.on('data', (chunk) => output.push(chunk));
-    run.stderr!.on('data', (chunk) => output.push(chunk));
+    const onChunk = (chunk: Buffer) => {
+      output.push(chunk);
+      if (options.onLine) {
+        for (const line of chunk.toString().split('\n'))
+          if (line.trim()) options.onLine(`[server :${port}] ${line}`);
+      }
+    };
+    run.stdout!.on('data', onChunk);
+    run.stderr!.on('data', onChunk);
     run.once('exit', (code, signal) =>
       output.push(`[${new Date().toISOString()} process ${port} ended: ${signal ?? `code ${code}`}]\n`),
     );
@@ -99,6 +119,9 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   return {
     port,
     url,
+    get pid() {
+      return child?.pid;
+    },
     get alive() {
       return alive();
     },

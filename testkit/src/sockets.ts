@@ -1,0 +1,53 @@
+import { io as ioClient, type Socket } from 'socket.io-client';
+import { SOCKET_PATH, type ClientToServerEvents, type ServerToClientEvents } from '@concurso/shared';
+
+/** A board screen's push channel, as the web opens it (socket.io-client, websocket transport). */
+export type BoardSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/**
+ * Opens a real socket.io-client to a server (`url`, in process or spawned) as `token`, in the rooms of
+ * `levels` (default: every level), and waits until it connects.
+ * @throws the handshake's error when the server refuses it (e.g. `unauthorized`).
+ */
+export function connectSocket(url: string, token: string, levels?: number[]): Promise<BoardSocket> {
+  const socket: BoardSocket = ioClient(url, {
+    path: SOCKET_PATH,
+    auth: { token, ...(levels ? { levels } : {}) },
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+  });
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', (err) => {
+      socket.close();
+      reject(err);
+    });
+  });
+}
+
+/** Resolves with the next `event` on `socket`, or rejects after `timeoutMs`. */
+export function nextEvent<E extends keyof ServerToClientEvents>(
+  socket: BoardSocket,
+  event: E,
+  timeoutMs = 3_000,
+): Promise<Parameters<ServerToClientEvents[E]>[0]> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.off(event, handler as never);
+      reject(new Error(`no '${event}' within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const handler = (payload: unknown) => {
+      clearTimeout(timer);
+      resolve(payload as Parameters<ServerToClientEvents[E]>[0]);
+    };
+    socket.once(event, handler as never);
+  });
+}
+
+/** Collects every `event` received on `socket` into an array. */
+export function collect<E extends keyof ServerToClientEvents>(socket: BoardSocket, event: E) {
+  const seen: Array<Parameters<ServerToClientEvents[E]>[0]> = [];
+  socket.on(event, ((payload: Parameters<ServerToClientEvents[E]>[0]) => seen.push(payload)) as never);
+  return seen;
+}

@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { MikroORM } from '@mikro-orm/mysql';
+import { buildApp } from '../../server/src/app.js';
+import { loadConfig, type AppConfig } from '../../server/src/config.js';
+import { openDatabase } from '../../server/src/db/database.js';
+import { dropDatabase, throwawayDatabaseUrl } from './environment.js';
+import { eventually } from './waiting.js';
+
+/** A running test server (the app built in the test's own process) on its own throwaway database. */
+export interface TestServer {
+  app: FastifyInstance;
+  orm: MikroORM;
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  config: AppConfig;
+  close(): Promise<void>;
+}
+
+/** Where a test server runs, to start one again on the same database and port (a server restart). */
+export interface RestartOptions {
+  databaseUrl?: string;
+  port?: number;
+  /** Leave the database in place on `close()` (default: drop it). */
+  keepDatabase?: boolean;
+}
+
+/**
+ * Makes a throwaway database (`concurso_test_<random>`), migrates it, builds the app on it and
+ * listens on a free loopback port. `close()` stops the app and drops the database. With `restart`, it
+ * reuses a database and port instead, as a restarted server would. `overrides` replace configuration
+ * values (e.g. `webDistDir` to serve the built web, `agentOfflineAfterMs`); the login limit is 1 000
+ * unless overridden, so a file's many sign-ins are not refused.
+ */
+export async function startTestServer(
+  overrides: Partial<AppConfig> = {},
+  restart: RestartOptions = {},
+): Promise<TestServer> {
+  const databaseUrl = restart.databaseUrl ?? throwawayDatabaseUrl();
+  const config = loadConfig(
+    {},
+    {
+      databaseUrl,
+      jwtSecret: randomBytes(32).toString('hex'),
+      dataDir: path.join(os.tmpdir(), `concurso-test-${randomBytes(4).toString('hex')}`),
+      loginRateLimitMax: 1000,
+      ...overrides,
+    },
+  );
+  const orm = await openDatabase(databaseUrl);
+  const app = await buildApp({ config, orm });
+  await app.listen({ port: restart.port ?? 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    app,
+    orm,
+    url: `http://127.0.0.1:${port}`,
+    config,
+    async close() {
+      await app.close();
+      if (!restart.keepDatabase) await dropDatabase(databaseUrl);
+    },
+  };
+}
+
+/** Two test servers on one database over one Redis, as two processes of one deployment. */
+export interface ServerPair {
+  /** Made the database (throwaway, dropped by `close()`). */
+  first: TestServer;
+  /** Same database, Redis and JWT secret as `first`, so a token issued by one is valid on the other. */
+  second: TestServer;
+  /** Closes `second`, then `first` (which drops the database). The Redis is the caller's to stop. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `first` on a throwaway database and `second` on the same database with the same JWT secret,
+ * both on `redisUrl` (a Redis of the test's own, e.g. `startRedis()` of `redis-instance.ts`),
+ * and waits until both report `redis: 'ok'` on `/api/health` (at most 10 000 ms each).
+ * `overrides` apply to both servers' configuration.
+ * @throws when a server does not report Redis ok in time (both are closed first).
+ */
+export async function startServerPair(
+  redisUrl: string,
+  overrides: Partial<AppConfig> = {},
+): Promise<ServerPair> {
+  const first = await startTestServer({ ...overrides, redisUrl });
+  let second: TestServer | undefined;
+  const close = async () => {
+    await second?.close();
+    await first.close();
+  };
+  try {
+    second = await startTestServer(
+      { ...overrides, redisUrl, jwtSecret: first.config.jwtSecret },
+      { databaseUrl: first.config.databaseUrl, keepDatabase: true },
+    );
+    for (const [name, server] of [
+      ['first', first],
+      ['second', second],
+    ] as const) {
+      const ready = await eventually(async () => {
+        const res = await server.app.inject({ method: 'GET', url: '/api/health' });
+        return res.statusCode === 200 && res.json().data.redis === 'ok';
+      }, 10_000);
+      if (!ready) throw new Error(`the ${name} test server did not report redis 'ok' within 10 000 ms`);
+    }
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { first, second, close };
+}
+
+/** The built web client's folder (web/dist): `startTestServer({ webDistDir: WEB_DIST_DIR })` serves it. */
+export { WEB_DIST_DIR } from '../../server/src/app.js';
