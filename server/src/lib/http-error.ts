@@ -1,3 +1,5 @@
+import { MESSAGES } from '@concurso/shared';
+
 /**
  * An error with an HTTP status and a Spanish message for the user; the error handler answers it
  * as `{ success: false, message, errors? }` (DESIGN.md section 4).
@@ -11,4 +13,18 @@ export class HttpError extends Error {
     super(message);
     this.name = 'HttpError';
   }
+}
+
+/**
+ * The 422 of DESIGN.md section 4 for field errors found beyond the route's schema (a reference that
+ * does not exist, a multipart field): 'Por favor llene todos los campos correctamente' with each
+ * field's messages.
+ */
+export function validationError(errors: Record<string, string[]>): HttpError {
+  return new HttpError(422, MESSAGES.validation, errors);
+}
+
+/** {@link validationError} with one message on one field: `fieldError('levels_id', 'El nivel ... no existe.')`. */
+export function fieldError(field: string, message: string): HttpError {
+  return validationError({ [field]: [message] });
 }
