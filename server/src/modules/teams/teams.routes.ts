@@ -5,14 +5,19 @@ import {
   type teamRowSchema,
   type teamUpdateSchema,
 } from '@concurso/shared';
-import { Coach } from '../coaches/coach.entity.js';
-import { Contest } from '../contests/contest.entity.js';
-import { Level } from '../levels/level.entity.js';
-import { Team } from './team.entity.js';
 import { catalogRoutes } from '../catalogs/catalog-routes.js';
-import { checkTeamInput, listTeams, requireCurrentContestId, teamRow } from './teams.service.js';
-import { boardTeam, currentContest } from '../board/board.service.js';
+import { boardTeam } from '../board/board.repository.js';
+import { currentContest } from '../contests/contests.repository.js';
 import { emitTeamRemoved, emitTeamUpdated } from '../../realtime/board-events.js';
+import { requireCurrentContestId } from './teams.service.js';
+import {
+  checkTeamInput,
+  deleteTeam,
+  findTeam,
+  insertTeam,
+  listTeamRows,
+  updateTeam,
+} from './teams.repository.js';
 
 /**
  * Teams (SPEC.md sections 2, 3, 5, 7): `getTeams`, `createTeam {name, levels_id, coaches_id}` (joins the
@@ -28,49 +33,26 @@ const teamsRoutes: FastifyPluginAsyncZod = catalogRoutes<
 >({
   catalog: 'teams',
   api: teamsCatalogApi,
-  list: listTeams,
+  list: listTeamRows,
   async create(em, input) {
     const contestId = await requireCurrentContestId(em);
     await checkTeamInput(em, input, contestId);
-    const team = em.create(
-      Team,
-      {
-        name: input.name,
-        level: em.getReference(Level, input.levels_id),
-        coach: em.getReference(Coach, input.coaches_id),
-        contest: em.getReference(Contest, contestId),
-      },
-      { partial: true },
-    );
-    await em.flush();
-    return (await teamRow(em, team.id))!;
+    return insertTeam(em, input, contestId);
   },
   async update(em, id, input) {
-    const team = await em.findOne(Team, id);
+    const team = await findTeam(em, id);
     if (!team) return null;
     await checkTeamInput(em, input, team.contest.id, id);
-    em.assign(team, {
-      name: input.name,
-      level: em.getReference(Level, input.levels_id),
-      coach: em.getReference(Coach, input.coaches_id),
-    });
-    await em.flush();
-    // In SQL, not from the loaded value: agents' attempts bump it concurrently.
-    await em.execute('update teams set version = version + 1 where id = ?', [id]);
-    return teamRow(em, id);
+    return updateTeam(em, team, input);
   },
   async inUse() {
     return null; // Members, attempts and audit rows are the team's own: they go with it.
   },
   async snapshot(em, id) {
-    const rows = await em.execute<Array<{ levels_id: number }>>('select levels_id from teams where id = ?', [
-      id,
-    ]);
-    return rows[0] ? { levels_id: Number(rows[0].levels_id) } : null;
+    const team = await findTeam(em, id);
+    return team ? { levels_id: team.level.id } : null;
   },
-  async remove(em, id) {
-    return (await em.nativeDelete(Team, { id })) > 0;
-  },
+  remove: deleteTeam,
   async afterCommit(app, { kind, id, before }) {
     // A cached agent key must not keep a deleted team, or its old level and contest, alive.
     if (kind !== 'create') app.forgetAgentKeys();
@@ -79,17 +61,14 @@ const teamsRoutes: FastifyPluginAsyncZod = catalogRoutes<
       return;
     }
     const em = app.orm.em.fork();
-    const row = await boardTeam(em, id);
-    if (!row) return;
+    const team = await findTeam(em, id);
+    const row = team && (await boardTeam(em, id));
+    if (!team || !row) return;
     if (before && before.levels_id !== row.levels_id)
       emitTeamRemoved(app.io, { id, levels_id: before.levels_id });
     // Only the current contest's teams are on the boards.
     const contest = await currentContest(em);
-    const rows = await em.execute<Array<{ contests_id: number }>>(
-      'select contests_id from teams where id = ?',
-      [id],
-    );
-    if (contest && Number(rows[0]?.contests_id) === contest.id) emitTeamUpdated(app.io, row);
+    if (contest && team.contest.id === contest.id) emitTeamUpdated(app.io, row);
   },
 });
 

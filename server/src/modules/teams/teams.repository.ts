@@ -1,0 +1,115 @@
+import { raw, type Loaded } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/mysql';
+import type { TeamInput, TeamRow } from '@concurso/shared';
+import { HttpError, fieldError } from '../../lib/http-error.js';
+import { Coach } from '../coaches/coach.entity.js';
+import { Contest } from '../contests/contest.entity.js';
+import { Level } from '../levels/level.entity.js';
+import { Team, type ITeam } from './team.entity.js';
+
+/**
+ * The teams module's reads and writes of `teams` (DESIGN.md section 3): the `getTeams` rows, the
+ * catalogue writes and the checks a team's input needs. (The board rows every push carries, and the
+ * status toggle, are the board module's: board.repository.ts.) Functions take the EntityManager first
+ * so they run inside `transaction(em, work)` forks.
+ */
+
+/** What a `getTeams` row embeds (SPEC.md section 3). */
+const TEAM_ROW_POPULATE = ['statusTeam', 'coach', 'level', 'contest'] as const;
+type TeamWithNames = Loaded<ITeam, (typeof TEAM_ROW_POPULATE)[number]>;
+
+function toTeamRow(team: TeamWithNames): TeamRow {
+  return {
+    id: team.id,
+    name: team.name,
+    levels_id: team.level.id,
+    coaches_id: team.coach.id,
+    contests_id: team.contest.id,
+    number_attempts: team.number_attempts,
+    status_team: { id: team.statusTeam.id, status: team.statusTeam.status },
+    coach: { id: team.coach.id, name: team.coach.name },
+    level: { id: team.level.id, level: team.level.level },
+    contest: { id: team.contest.id, calendar: team.contest.calendar },
+    has_agent_key: team.agentKeyHash != null,
+  };
+}
+
+/** Every team of every contest with the names SPEC.md section 3 embeds, oldest first (one joined query). */
+export async function listTeamRows(em: EntityManager): Promise<TeamRow[]> {
+  const teams = await em.find(Team, {}, { populate: TEAM_ROW_POPULATE, orderBy: { id: 'asc' } });
+  return teams.map(toTeamRow);
+}
+
+/** One team as `getTeams` lists it, or null. */
+export async function findTeamRow(em: EntityManager, id: number): Promise<TeamRow | null> {
+  const team = await em.findOne(Team, id, { populate: TEAM_ROW_POPULATE });
+  return team ? toTeamRow(team) : null;
+}
+
+/** A team entity, or null; later reads of it through the same `em` answer from its identity map. */
+export function findTeam(em: EntityManager, id: number) {
+  return em.findOne(Team, id);
+}
+
+/** 404 'No se encontró el equipo.' unless the team exists (a team's members and logs ask first). */
+export async function requireTeam(em: EntityManager, id: number): Promise<void> {
+  if ((await em.count(Team, { id })) === 0) throw new HttpError(404, 'No se encontró el equipo.');
+}
+
+/**
+ * Checks a team's references and that its name is free in `contestId` (names are unique within a
+ * contest, DESIGN.md section 3). 422 for a missing level or coach, 409 for a taken name.
+ */
+export async function checkTeamInput(
+  em: EntityManager,
+  input: TeamInput,
+  contestId: number,
+  exceptId = 0,
+): Promise<void> {
+  if ((await em.count(Level, { id: input.levels_id })) === 0) {
+    throw fieldError('levels_id', 'El nivel seleccionado no existe.');
+  }
+  if ((await em.count(Coach, { id: input.coaches_id })) === 0) {
+    throw fieldError('coaches_id', 'El coach seleccionado no existe.');
+  }
+  if ((await em.count(Team, { contest: contestId, name: input.name, id: { $ne: exceptId } })) > 0) {
+    throw new HttpError(409, `Ya existe un equipo llamado "${input.name}" en este concurso.`);
+  }
+}
+
+/** Inserts a team of `contestId` (status Activo, no attempts) and answers its `getTeams` row. */
+export async function insertTeam(em: EntityManager, input: TeamInput, contestId: number): Promise<TeamRow> {
+  const team = em.create(
+    Team,
+    {
+      name: input.name,
+      level: em.getReference(Level, input.levels_id),
+      coach: em.getReference(Coach, input.coaches_id),
+      contest: em.getReference(Contest, contestId),
+    },
+    { partial: true },
+  );
+  await em.flush();
+  return (await findTeamRow(em, team.id))!;
+}
+
+/**
+ * Renames a team or moves it to another level or coach, and bumps its `version` so the boards take
+ * the change (DESIGN.md section 6). Answers its `getTeams` row.
+ */
+export async function updateTeam(em: EntityManager, team: Loaded<ITeam>, input: TeamInput): Promise<TeamRow> {
+  em.assign(team, {
+    name: input.name,
+    level: em.getReference(Level, input.levels_id),
+    coach: em.getReference(Coach, input.coaches_id),
+  });
+  // In SQL (`version = version + 1`), not from the loaded value: agents' attempts bump it concurrently.
+  team.version = raw('version + 1');
+  await em.flush();
+  return (await findTeamRow(em, team.id))!;
+}
+
+/** Deletes a team; its members, attempts and audit rows go with it (DESIGN.md section 3). False when unknown. */
+export async function deleteTeam(em: EntityManager, id: number): Promise<boolean> {
+  return (await em.nativeDelete(Team, { id })) > 0;
+}
