@@ -1,0 +1,96 @@
+import { LockMode, type Loaded } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/mysql';
+import type { MemberInput, MemberRow } from '@concurso/shared';
+import { Career } from '../careers/career.entity.js';
+import { Team } from '../teams/team.entity.js';
+import { Member, type IMember } from './member.entity.js';
+
+/**
+ * The only place that reads and writes `members` (DESIGN.md section 3). Functions take the
+ * EntityManager first so they run inside `transaction(em, work)` forks.
+ */
+
+function toMemberRow(member: Loaded<IMember, 'career'>): MemberRow {
+  const career = member.career;
+  return {
+    id: member.id,
+    code: member.code,
+    name: member.name,
+    semester: member.semester,
+    teams_id: member.team.id,
+    careers_id: career ? career.id : null,
+    career: career ? { id: career.id, name: career.name } : null,
+    type_participant: member.type_participant ?? null,
+  };
+}
+
+/** A team's members with their career's name, in the order they were registered. */
+export async function listMemberRows(em: EntityManager, teamId: number): Promise<MemberRow[]> {
+  const members = await em.find(Member, { team: teamId }, { populate: ['career'], orderBy: { id: 'asc' } });
+  return members.map(toMemberRow);
+}
+
+/**
+ * The contest of a team, locking the team's row until the transaction ends (members join their team's
+ * contest; the lock keeps two saves of one team in line). Null when the team does not exist.
+ */
+export async function lockTeamContest(em: EntityManager, teamId: number): Promise<number | null> {
+  const team = await em.findOne(Team, teamId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  return team ? team.contest.id : null;
+}
+
+/** Which of `ids` are careers that exist. */
+export async function existingCareerIds(em: EntityManager, ids: readonly number[]): Promise<Set<number>> {
+  const careers = await em.find(Career, { id: { $in: [...ids] } }, { fields: ['id'] });
+  return new Set(careers.map((career) => career.id));
+}
+
+/**
+ * A member of `contestId` whose code is one of `codes` (codes compare ignoring case), with its team's
+ * name, or null. `latest`: a locking read, which sees rows committed after this transaction's snapshot.
+ */
+export async function findTakenCode(
+  em: EntityManager,
+  contestId: number,
+  codes: readonly string[],
+  latest = false,
+): Promise<{ code: string; team: string } | null> {
+  const member = await em.findOne(
+    Member,
+    { contest: contestId, code: { $in: [...codes] } },
+    { populate: ['team'], ...(latest && { lockMode: LockMode.PESSIMISTIC_READ }) },
+  );
+  return member ? { code: member.code, team: member.team.name } : null;
+}
+
+/**
+ * Inserts the members of one team in one statement (`em.insertMany`: no entity is kept, so a refused
+ * insert leaves nothing half-saved in the EntityManager). The unique (`contests_id`, `code`) index may
+ * refuse it with `UniqueConstraintViolationException`.
+ */
+export async function insertMembers(
+  em: EntityManager,
+  teamId: number,
+  contestId: number,
+  members: readonly MemberInput[],
+): Promise<void> {
+  const now = new Date();
+  await em.insertMany(
+    Member,
+    members.map((m) => ({
+      code: m.code,
+      name: m.name,
+      semester: m.semester,
+      team: teamId,
+      contest: contestId,
+      career: m.careers_id,
+      createdAt: now,
+      updatedAt: now,
+    })),
+  );
+}
+
+/** Deletes one member; false when the id does not exist. */
+export async function deleteMember(em: EntityManager, id: number): Promise<boolean> {
+  return (await em.nativeDelete(Member, { id })) > 0;
+}
