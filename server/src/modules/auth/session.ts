@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { SessionEndReason } from '@concurso/shared';
-import { RevokedToken } from './revoked-token.entity.js';
+import { findSessionState, revokedJtis, sessionVersions } from './auth.repository.js';
 import type { JwtClaims } from '../../plugins/access.js';
 
 /**
@@ -55,15 +55,9 @@ export function verifySessionToken(app: FastifyInstance, token: string): Session
  * null when the session is over.
  */
 export async function activeSessionType(em: EntityManager, session: SessionClaims): Promise<number | null> {
-  const rows = await em.execute<
-    Array<{ types_users_id: number; session_version: number; revoked: number | null }>
-  >(
-    'select u.types_users_id, u.session_version, (select 1 from revoked_tokens r where r.jti = ?) as revoked from users u where u.id = ?',
-    [session.jti, session.userId],
-  );
-  const row = rows[0];
-  if (!row || row.revoked || Number(row.session_version) !== session.version) return null;
-  return Number(row.types_users_id);
+  const state = await findSessionState(em, session.userId, session.jti);
+  if (!state || state.revoked || state.session_version !== session.version) return null;
+  return state.type;
 }
 
 /**
@@ -77,35 +71,13 @@ export async function endedSessions(
 ): Promise<Map<string, SessionEndReason>> {
   const ended = new Map<string, SessionEndReason>();
   if (sessions.length === 0) return ended;
-  const userIds = [...new Set(sessions.map((s) => s.userId))];
-  const jtis = [...new Set(sessions.map((s) => s.jti))];
-  const users = await em.execute<Array<{ id: number; session_version: number }>>(
-    `select id, session_version from users where id in (${userIds.map(() => '?').join(', ')})`,
-    userIds,
-  );
-  const revoked = await em.execute<Array<{ jti: string }>>(
-    `select jti from revoked_tokens where jti in (${jtis.map(() => '?').join(', ')})`,
-    jtis,
-  );
-  const versions = new Map(users.map((u) => [Number(u.id), Number(u.session_version)]));
-  const revokedJtis = new Set(revoked.map((r) => r.jti));
+  const versions = await sessionVersions(em, [...new Set(sessions.map((s) => s.userId))]);
+  const revoked = await revokedJtis(em, [...new Set(sessions.map((s) => s.jti))]);
   for (const session of sessions) {
     const version = versions.get(session.userId);
     if (version === undefined) ended.set(session.jti, 'deleted');
-    else if (revokedJtis.has(session.jti)) ended.set(session.jti, 'logout');
+    else if (revoked.has(session.jti)) ended.set(session.jti, 'logout');
     else if (version !== session.version) ended.set(session.jti, 'password');
   }
   return ended;
-}
-
-/**
- * Revokes a token for good (DESIGN.md section 4): its `jti` is kept until `expSeconds`, after which
- * the token is dead anyway. Also forgets revocations that have expired, so the table stays small.
- */
-export async function revokeToken(em: EntityManager, jti: string, expSeconds: number): Promise<void> {
-  await em.execute('insert ignore into revoked_tokens (jti, expires_at) values (?, ?)', [
-    jti,
-    new Date(expSeconds * 1000),
-  ]);
-  await em.nativeDelete(RevokedToken, { expiresAt: { $lt: new Date() } });
 }
