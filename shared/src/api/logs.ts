@@ -1,9 +1,5 @@
-import { z } from 'zod';
-import { okEnvelope } from '../schemas/api.js';
 import { attemptLogRowSchema, statusChangeRowSchema } from '../schemas/board.js';
-import { STAFF_ACCESS } from './access.js';
-import { defineRoute } from './route.js';
-import { teamIdParamsSchema } from './teams.js';
+import { teamListRoute } from './teams.js';
 
 const tag = 'tablero';
 
@@ -13,23 +9,12 @@ const tag = 'tablero';
  */
 export const logsRoutes = {
   /** A team's attempts as its agent reported them: `{id, process, killed, occurred_at, received_at}`. */
-  attempts: defineRoute({
-    method: 'GET',
-    path: '/api/teamAttemptsLog/:teamId',
-    access: STAFF_ACCESS,
-    tag,
-    summary: 'Intentos de un equipo',
-    params: teamIdParamsSchema,
-    reply: okEnvelope(z.array(attemptLogRowSchema)),
-  }),
+  attempts: teamListRoute('teamAttemptsLog', tag, 'Intentos de un equipo', attemptLogRowSchema),
   /** A team's blocks and unblocks with the judge and the time: `{id, from, to, user, at}`. */
-  statusChanges: defineRoute({
-    method: 'GET',
-    path: '/api/teamStatusLog/:teamId',
-    access: STAFF_ACCESS,
+  statusChanges: teamListRoute(
+    'teamStatusLog',
     tag,
-    summary: 'Bloqueos y desbloqueos de un equipo',
-    params: teamIdParamsSchema,
-    reply: okEnvelope(z.array(statusChangeRowSchema)),
-  }),
+    'Bloqueos y desbloqueos de un equipo',
+    statusChangeRowSchema,
+  ),
 } as const;

@@ -2,25 +2,17 @@ import { z } from 'zod';
 import { idParamsSchema } from '../schemas/common.js';
 import { okEnvelope } from '../schemas/api.js';
 import { memberRowSchema, membersInputSchema } from '../schemas/teams.js';
-import { ADMIN_ACCESS, STAFF_ACCESS } from './access.js';
+import { ADMIN_ACCESS } from './access.js';
 import { deletedReplySchema } from './catalog.js';
 import { defineRoute } from './route.js';
-import { teamIdParamsSchema } from './teams.js';
+import { teamListRoute } from './teams.js';
 
 const tag = 'equipos';
 
 /** A team's members (SPEC.md sections 2, 3, 5, 7). */
 export const membersRoutes = {
   /** A team's members with `career.name` (null: 'Sin carrera'), oldest first. 404 unknown team. */
-  list: defineRoute({
-    method: 'GET',
-    path: '/api/getParticipantTeam/:teamId',
-    access: STAFF_ACCESS,
-    tag,
-    summary: 'Integrantes de un equipo',
-    params: teamIdParamsSchema,
-    reply: okEnvelope(z.array(memberRowSchema)),
-  }),
+  list: teamListRoute('getParticipantTeam', tag, 'Integrantes de un equipo', memberRowSchema),
   /**
    * `[{code, name, semester, teams_id, careers_id}, ...]`: the whole list in one transaction, all rows
    * or none; answers the team's members. 409 for a student code already in another team of the same
