@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { EDUCATION_LEVELS } from '@concurso/shared';
-import { DEPARTAMENT_TYPES, LEVELS, TEAM_STATUS, USER_TYPES } from '@concurso/shared';
+import { DEPARTAMENT_TYPES, LEVELS, TEAM_STATUS, USER_TYPES, calendarOf } from '@concurso/shared';
 import {
   Career,
   Coach,
@@ -263,13 +263,8 @@ function localIsoDate(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
-/**
- * The term of a `YYYY-MM-DD` date (DESIGN.md section 3): the year plus `A` for January to June,
- * `B` for July to December (`2026-11-21` → `2026B`).
- */
-export function calendarOf(isoDate: string): string {
-  return `${isoDate.slice(0, 4)}${Number(isoDate.slice(5, 7)) <= 6 ? 'A' : 'B'}`;
-}
+/** The term of a `YYYY-MM-DD` date (`2026-11-21` → `2026B`), the shared rule of DESIGN.md section 3. */
+export { calendarOf };
 
 /** What `seedDemo` did. */
 export interface DemoSeedResult {

@@ -128,33 +128,3 @@ export function catalogRoutes<
     });
   };
 }
-
-// Kept only for callers that have not moved to the ORM yet (contests.routes, teams.service,
-// exercises.routes, issue 11): remove once none imports them.
-export { plural } from './in-use-message.js';
-
-/** @deprecated Count with the other module's entity: `em.count(Team, { level: id })`. */
-export async function countWhere(
-  em: EntityManager,
-  table: string,
-  column: string,
-  id: number,
-): Promise<number> {
-  const rows = await em.execute<Array<{ n: number }>>(
-    `select count(*) as n from \`${table}\` where \`${column}\` = ?`,
-    [id],
-  );
-  return Number(rows[0]?.n ?? 0);
-}
-
-/** @deprecated Use `requireExisting(em, Entity, id, field, message)` of catalog-rows.ts. */
-export async function requireReference(
-  em: EntityManager,
-  table: string,
-  id: number,
-  field: string,
-  message: string,
-): Promise<void> {
-  const rows = await em.execute<Array<{ id: number }>>(`select id from \`${table}\` where id = ?`, [id]);
-  if (rows.length === 0) throw new HttpError(422, MESSAGES.validation, { [field]: [message] });
-}
