@@ -9,17 +9,25 @@
  *
  * Options: --runs N (5, warm runs after the first), --cwd DIR (where the command runs; default the
  * repository root), --mysql-url URL (server without a database; default TEST_DATABASE_URL or
- * `mysql://root@127.0.0.1:3306/`). Examples: `npm run bench:startup -- -- npm start`,
+ * `mysql://root@127.0.0.1:3306/`), --wait-quiet S (before each run, wait up to S seconds for the
+ * machine to be under 30 % of one core busy; each run reports how busy it was just before, since a
+ * start-up time is only as good as the machine is idle). Examples: `npm run bench:startup -- -- npm start`,
  * `npm run bench:startup -- -- node --import tsx server/src/server.ts`.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { dropDatabase, repoRoot, testServerUrl, userPath } from '@concurso/testkit/environment';
+import {
+  dropDatabase,
+  repoRoot,
+  testServerUrl,
+  throwawayDatabaseUrl,
+  userPath,
+} from '@concurso/testkit/environment';
 import { freePort } from '@concurso/testkit/waiting';
+import { machineBusy, waitForQuiet } from './load/proc-sampler.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -27,14 +35,24 @@ const { values, positionals } = parseArgs({
     runs: { type: 'string', default: '5' },
     cwd: { type: 'string', default: repoRoot },
     'mysql-url': { type: 'string', default: testServerUrl },
+    'wait-quiet': { type: 'string', default: '0' },
   },
 });
 const [command = process.execPath, ...args] =
   positionals.length > 0 ? positionals : [process.execPath, 'server/dist/server.js'];
 const RUNS = Number(values.runs);
+const WAIT_QUIET_S = Number(values['wait-quiet']);
 const cwd = userPath(values.cwd);
-const database = `concurso_startup_${randomBytes(5).toString('hex')}`;
-const databaseUrl = `${values['mysql-url'].replace(/\/[^/]*$/, '/')}${database}`;
+const databaseUrl = throwawayDatabaseUrl('concurso_startup', values['mysql-url']);
+/** The command's process group while it runs: Ctrl+C must not leave a server behind. */
+let running: number | undefined;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    if (running) process.kill(-running, 'SIGKILL');
+    console.error(`stopped; drop ${databaseUrl} by hand`);
+    process.exit(130);
+  });
+}
 
 /** One start: spawn → health 200, in ms; then the process group is stopped. */
 async function timeOneStart(dataDir: string): Promise<number> {
@@ -57,6 +75,7 @@ async function timeOneStart(dataDir: string): Promise<number> {
       LOG_LEVEL: 'warn',
     },
   });
+  running = child.pid;
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4_000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -77,14 +96,23 @@ async function timeOneStart(dataDir: string): Promise<number> {
       await exited;
       clearTimeout(timer);
     }
+    running = undefined;
   }
 }
+
+/** How busy the machine is (% of one core, over 1 s), after waiting for it to calm down if asked. */
+const busyBefore = () =>
+  WAIT_QUIET_S > 0 ? waitForQuiet(WAIT_QUIET_S, 30, (line) => console.error(line)) : machineBusy();
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'concurso-startup-'));
 try {
   const first = await timeOneStart(dataDir);
   const runs: number[] = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await timeOneStart(dataDir));
+  const busy: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    busy.push(await busyBefore());
+    runs.push(await timeOneStart(dataDir));
+  }
   const sorted = [...runs].sort((a, b) => a - b);
   const round = (ms: number) => Math.round(ms);
   console.log(
@@ -97,6 +125,8 @@ try {
         median_ms: round(sorted[Math.floor(sorted.length / 2)]!),
         min_ms: round(sorted[0]!),
         max_ms: round(sorted.at(-1)!),
+        machine_busy_before_pct: busy.map(round),
+        cores: os.availableParallelism(),
       },
       null,
       2,
