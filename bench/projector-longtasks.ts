@@ -10,15 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { LEVELS, USER_TYPES } from '@concurso/shared';
-import {
-  createContest,
-  generateAgentKey,
-  launchChromium,
-  sendAttempt,
-  signIn,
-  startTestServer,
-  WEB_DIST_DIR,
-} from '@concurso/testkit';
+import { createContest, generateAgentKey, sendAttempt, signIn, startWebTestBed } from '@concurso/testkit';
 
 const { values } = parseArgs({
   options: {
@@ -31,8 +23,8 @@ const TEAMS = Number(values.teams);
 const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
 
-const server = await startTestServer({ webDistDir: WEB_DIST_DIR });
-const browser = await launchChromium();
+const bed = await startWebTestBed();
+const { server, browser } = bed;
 try {
   const token = await signIn(server, USER_TYPES.admin, 'bench_sala', 'clave-bench');
   const contest = await createContest(server.orm);
@@ -131,6 +123,5 @@ try {
     ),
   );
 } finally {
-  await browser.close();
-  await server.close();
+  await bed.close();
 }

@@ -5,10 +5,10 @@
  * until the page is idle. Prints JSON, in KB (1,000 bytes).
  */
 import { USER_TYPES } from '@concurso/shared';
-import { createContest, launchChromium, signIn, startTestServer, WEB_DIST_DIR } from '@concurso/testkit';
+import { createContest, signIn, startWebTestBed } from '@concurso/testkit';
 
-const server = await startTestServer({ webDistDir: WEB_DIST_DIR });
-const browser = await launchChromium();
+const bed = await startWebTestBed();
+const { server, browser } = bed;
 try {
   await createContest(server.orm);
   const token = await signIn(server, USER_TYPES.judge, 'juez_peso', 'clave-peso');
@@ -34,6 +34,5 @@ try {
   }
   console.log(JSON.stringify({ target_kb_gzip: 300, pages: result }, null, 2));
 } finally {
-  await browser.close();
-  await server.close();
+  await bed.close();
 }

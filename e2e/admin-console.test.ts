@@ -18,11 +18,10 @@ import {
 import {
   createContest,
   createUser,
-  launchChromium,
   login,
-  startTestServer,
+  startWebTestBed,
   type TestServer,
-  WEB_DIST_DIR,
+  type WebTestBed,
 } from '@concurso/testkit';
 import { BoardPage } from './pages/board-page.js';
 import { CatalogPage } from './pages/catalog-page.js';
@@ -60,6 +59,7 @@ async function writePdf(dir: string, name: string, text: string): Promise<string
  * refused.
  */
 describe('teams, exercises and users screens in Chromium', () => {
+  let bed: WebTestBed;
   let server: TestServer;
   let browser: Browser;
   let context: BrowserContext;
@@ -97,7 +97,8 @@ describe('teams, exercises and users screens in Chromium', () => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer({ webDistDir: WEB_DIST_DIR });
+    bed = await startWebTestBed();
+    ({ server, browser } = bed);
     await createUser(server.orm, USER_TYPES.admin, ADMIN.username, ADMIN.password);
     adminToken = await login(server.app, ADMIN.username, ADMIN.password);
     contestId = (await createContest(server.orm)).id;
@@ -111,7 +112,6 @@ describe('teams, exercises and users screens in Chromium', () => {
     await api('/api/createCareer', { name: CAREER, departaments_id: departament.id });
 
     files = await mkdtemp(path.join(os.tmpdir(), 'consola-e2e-'));
-    browser = await launchChromium();
     context = await browser.newContext();
     page = await context.newPage();
     catalog = new CatalogPage(page, server.url);
@@ -124,8 +124,7 @@ describe('teams, exercises and users screens in Chromium', () => {
     await cleanUp();
     await Promise.all(others.map((other) => other.close()));
     await context?.close();
-    await browser?.close();
-    await server?.close();
+    await bed?.close();
     if (files) await rm(files, { recursive: true, force: true });
   });
 

@@ -5,13 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { USER_TYPES } from '@concurso/shared';
-import {
-  createUser,
-  launchChromium,
-  startTestServer,
-  type TestServer,
-  WEB_DIST_DIR,
-} from '@concurso/testkit';
+import { createUser, startWebTestBed, type TestServer, type WebTestBed } from '@concurso/testkit';
 import { CatalogPage } from './pages/catalog-page.js';
 import { ContestProcessesDialogs } from './pages/contest-processes.js';
 import { LoginPage } from './pages/login-page.js';
@@ -30,6 +24,7 @@ const COACH = 'Mtra. Laura Méndez';
  * delete of a school in use; deletes an unused one. A second admin screen follows a change live.
  */
 describe('catalogue screens in Chromium', () => {
+  let bed: WebTestBed;
   let server: TestServer;
   let browser: Browser;
   let context: BrowserContext;
@@ -45,10 +40,10 @@ describe('catalogue screens in Chromium', () => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer({ webDistDir: WEB_DIST_DIR });
+    bed = await startWebTestBed();
+    ({ server, browser } = bed);
     await createUser(server.orm, USER_TYPES.admin, 'admin_catalogos', 'clave-admin');
     downloads = await mkdtemp(path.join(os.tmpdir(), 'catalogos-e2e-'));
-    browser = await launchChromium();
     context = await browser.newContext({ acceptDownloads: true });
     page = await context.newPage();
     catalog = new CatalogPage(page, server.url);
@@ -57,8 +52,7 @@ describe('catalogue screens in Chromium', () => {
 
   afterAll(async () => {
     await context?.close();
-    await browser?.close();
-    await server?.close();
+    await bed?.close();
     if (downloads) await rm(downloads, { recursive: true, force: true });
   });
 

@@ -5,12 +5,11 @@ import {
   agentTeam,
   createTeam,
   createUser,
-  launchChromium,
   sendAttempt,
   startContest,
-  startTestServer,
+  startWebTestBed,
   type TestServer,
-  WEB_DIST_DIR,
+  type WebTestBed,
 } from '@concurso/testkit';
 import { LoginPage } from './pages/login-page.js';
 import { BoardPage } from './pages/board-page.js';
@@ -20,13 +19,15 @@ import { BoardPage } from './pages/board-page.js';
  * one shown on the other without reloading, an agent's attempt raising INTENTOS, and the route guard.
  */
 describe('live judge board in Chromium', () => {
+  let bed: WebTestBed;
   let server: TestServer;
   let browser: Browser;
   const contexts: BrowserContext[] = [];
   let team: { id: number; name: string; key: string };
 
   beforeAll(async () => {
-    server = await startTestServer({ webDistDir: WEB_DIST_DIR });
+    bed = await startWebTestBed();
+    ({ server, browser } = bed);
     await createUser(server.orm, USER_TYPES.judge, 'juez_uno', 'clave-uno');
     await createUser(server.orm, USER_TYPES.judge, 'juez_dos', 'clave-dos');
     const { adminToken, contestId } = await startContest(server, 'admin_e2e');
@@ -36,13 +37,11 @@ describe('live judge board in Chromium', () => {
       name: 'Los Punteros Locos',
     });
     await createTeam(server.orm, contestId, LEVELS.basico, 'Hola Mundo');
-    browser = await launchChromium();
   });
 
   afterAll(async () => {
     await Promise.all(contexts.map((c) => c.close()));
-    await browser?.close();
-    await server?.close();
+    await bed?.close();
   });
 
   async function judgeScreen(username: string, password: string): Promise<BoardPage> {

@@ -5,18 +5,18 @@ import {
   createTeam,
   createUser,
   generateAgentKey,
-  launchChromium,
   sendAttempt,
   startContest,
-  startTestServer,
+  startWebTestBed,
   type TestServer,
-  WEB_DIST_DIR,
+  type WebTestBed,
 } from '@concurso/testkit';
 import { LoginPage } from './pages/login-page.js';
 import { ProjectorPage } from './pages/projector-page.js';
 
 /** The hall's projector (/proyector) live in Chromium, read-only, at the sizes of a hall screen. */
 describe('projector display', () => {
+  let bed: WebTestBed;
   let server: TestServer;
   let browser: Browser;
   let context: BrowserContext;
@@ -26,14 +26,14 @@ describe('projector display', () => {
   const teams: Record<string, { id: number }> = {};
 
   beforeAll(async () => {
-    server = await startTestServer({ webDistDir: WEB_DIST_DIR });
+    bed = await startWebTestBed();
+    ({ server, browser } = bed);
     await createUser(server.orm, USER_TYPES.judge, 'juez_sala', 'clave-sala');
     const { contestId, ...admin } = await startContest(server, 'admin_sala');
     adminToken = admin.adminToken;
     teams.a = await createTeam(server.orm, contestId, LEVELS.basico, 'Alfa');
     teams.b = await createTeam(server.orm, contestId, LEVELS.basico, 'Beta');
     teams.c = await createTeam(server.orm, contestId, LEVELS.intermedio, 'Gamma');
-    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
     page = await context.newPage();
     const loginPage = new LoginPage(page, server.url);
@@ -44,8 +44,7 @@ describe('projector display', () => {
   });
   afterAll(async () => {
     await context?.close();
-    await browser?.close();
-    await server?.close();
+    await bed?.close();
   });
 
   it('shows the three levels side by side, with the contest and a clock, and no buttons', async () => {

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LEVELS, USER_TYPES } from '@concurso/shared';
 import {
-  launchChromium,
-  startDeployment,
   type Deployment,
   type HttpApi,
+  launchChromium,
   type ServerProcess,
+  startDeployment,
 } from '@concurso/testkit';
 import { BoardPage } from './pages/board-page.js';
 import { LoginPage } from './pages/login-page.js';

@@ -5,10 +5,9 @@ import {
   createContest,
   createTeam,
   createUser,
-  launchChromium,
-  startTestServer,
+  startWebTestBed,
   type TestServer,
-  WEB_DIST_DIR,
+  type WebTestBed,
 } from '@concurso/testkit';
 import { BoardPage } from './pages/board-page.js';
 import { LoginPage } from './pages/login-page.js';
@@ -22,25 +21,25 @@ const JUDGE = { username: 'juez_pestanas', password: 'Tablero-Vivo-2026' };
  * 'Su sesión terminó. Inicie sesión de nuevo.', not fail with a generic error or stay on 'Sin conexión'.
  */
 describe('a session ended in another tab', () => {
+  let bed: WebTestBed;
   let server: TestServer;
   let browser: Browser;
   let context: BrowserContext | undefined;
   let team: { id: number };
 
   beforeAll(async () => {
-    server = await startTestServer({ webDistDir: WEB_DIST_DIR });
+    bed = await startWebTestBed();
+    ({ server, browser } = bed);
     await createUser(server.orm, USER_TYPES.judge, JUDGE.username, JUDGE.password);
     const contest = await createContest(server.orm);
     team = await createTeam(server.orm, contest.id, LEVELS.basico, 'Los Pestañeos');
-    browser = await launchChromium();
   });
   afterEach(async () => {
     await context?.close();
     context = undefined;
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await bed?.close();
   });
 
   /** A new browser context whose first tab signed in as the judge and shows the board. */

@@ -18,10 +18,8 @@ import {
   createUser,
   eventually,
   nextEvent,
-  type RedisInstance,
   type ServerPair,
   signIn,
-  startRedis,
   startServerPair,
   startTestServer,
   type TestServer,
@@ -383,21 +381,16 @@ describe('login limits per account', () => {
 });
 
 describe('login limits shared by two server processes through Redis', () => {
-  let redis: RedisInstance;
   let pair: ServerPair;
   let first: TestServer;
   let second: TestServer;
 
   beforeAll(async () => {
-    redis = await startRedis();
-    pair = await startServerPair(redis.url, { loginAccountLimitMax: 3 });
+    pair = await startServerPair({ loginAccountLimitMax: 3 });
     ({ first, second } = pair);
     await createUser(first.orm, USER_TYPES.judge, 'juez_redis', 'Clave-Jurado-Norte-7');
   });
-  afterAll(async () => {
-    await pair?.close();
-    await redis?.destroy();
-  });
+  afterAll(async () => pair?.close());
 
   it("counts an account's failures on one process against a login on the other", async () => {
     const login = (server: TestServer, password: string) =>

@@ -8,10 +8,8 @@ import {
   createUser,
   login,
   nextEvent,
-  type RedisInstance,
   type ServerPair,
   signIn,
-  startRedis,
   startServerPair,
   startTestServer,
   type TestServer,
@@ -222,20 +220,15 @@ describe('sessions end with session.ended', () => {
 });
 
 describe('sessions end in every server process (Redis)', () => {
-  let redis: RedisInstance;
   let pair: ServerPair;
   let first: TestServer;
   let second: TestServer;
 
   beforeAll(async () => {
-    redis = await startRedis();
-    pair = await startServerPair(redis.url);
+    pair = await startServerPair();
     ({ first, second } = pair);
   });
-  afterAll(async () => {
-    await pair?.close();
-    await redis?.destroy();
-  });
+  afterAll(async () => pair?.close());
 
   it('a password changed through one process ends the socket open on the other at once', async () => {
     const judge = await createUser(first.orm, USER_TYPES.judge, 'juez_redis', 'Clave-Jurado-Norte-7');

@@ -16,3 +16,4 @@ export * from './processes.js';
 export * from './redis-instance.js';
 export * from './mariadb-instance.js';
 export * from './browser.js';
+export * from './web-test-bed.js';

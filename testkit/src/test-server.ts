@@ -7,6 +7,7 @@ import { buildApp } from '../../server/src/app.js';
 import { loadConfig, type AppConfig } from '../../server/src/config.js';
 import { openDatabase } from '../../server/src/db/database.js';
 import { dropDatabase, throwawayDatabaseUrl } from './environment.js';
+import { startRedis } from './redis-instance.js';
 import { eventually } from './waiting.js';
 
 /** A running test server (the app built in the test's own process) on its own throwaway database. */
@@ -72,28 +73,29 @@ export interface ServerPair {
   first: TestServer;
   /** Same database, Redis and JWT secret as `first`, so a token issued by one is valid on the other. */
   second: TestServer;
-  /** Closes `second`, then `first` (which drops the database). The Redis is the caller's to stop. */
+  /** Closes `second`, then `first` (which drops the database), then the pair's own Redis. */
   close(): Promise<void>;
 }
 
 /**
  * Starts `first` on a throwaway database and `second` on the same database with the same JWT secret,
- * both on `redisUrl` (a Redis of the test's own, e.g. `startRedis()` of `redis-instance.ts`),
- * and waits until both report `redis: 'ok'` on `/api/health` (at most 10 000 ms each).
+ * both on a Redis of their own (`startRedis()`, so the test never touches the shared one; `close()`
+ * ends it), and waits until both report `redis: 'ok'` on `/api/health` (at most 10 000 ms each).
  * `overrides` apply to both servers' configuration.
- * @throws when a server does not report Redis ok in time (both are closed first).
+ * @throws when a server does not report Redis ok in time (everything is closed first).
  */
-export async function startServerPair(
-  redisUrl: string,
-  overrides: Partial<AppConfig> = {},
-): Promise<ServerPair> {
-  const first = await startTestServer({ ...overrides, redisUrl });
+export async function startServerPair(overrides: Partial<AppConfig> = {}): Promise<ServerPair> {
+  const redis = await startRedis();
+  const redisUrl = redis.url;
+  let first: TestServer | undefined;
   let second: TestServer | undefined;
   const close = async () => {
     await second?.close();
-    await first.close();
+    await first?.close();
+    await redis.destroy();
   };
   try {
+    first = await startTestServer({ ...overrides, redisUrl });
     second = await startTestServer(
       { ...overrides, redisUrl, jwtSecret: first.config.jwtSecret },
       { databaseUrl: first.config.databaseUrl, keepDatabase: true },

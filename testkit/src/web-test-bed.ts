@@ -1,0 +1,38 @@
+import type { Browser } from 'playwright-core';
+import type { AppConfig } from '../../server/src/config.js';
+import { launchChromium } from './browser.js';
+import { WEB_DIST_DIR, startTestServer, type TestServer } from './test-server.js';
+
+/** What a browser journey (or a measurement in Chromium) runs against. */
+export interface WebTestBed {
+  /** An in-process test server serving the built web (web/dist) on its own throwaway database. */
+  server: TestServer;
+  /** Debian's Chromium, headless (`launchChromium`). */
+  browser: Browser;
+  /** Closes the browser (every context left open with it), then the server (dropping its database). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a test server serving the built web (`npm run build` first) with `overrides` on its
+ * configuration, and Chromium: the start of every browser journey.
+ * @throws when the server or the browser does not start (whichever started is closed first).
+ */
+export async function startWebTestBed(overrides: Partial<AppConfig> = {}): Promise<WebTestBed> {
+  const server = await startTestServer({ webDistDir: WEB_DIST_DIR, ...overrides });
+  let browser: Browser;
+  try {
+    browser = await launchChromium();
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
+  return {
+    server,
+    browser,
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
