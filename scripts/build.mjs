@@ -55,31 +55,35 @@ function mtime(file) {
   }
 }
 
-/** The newest modification time among `paths` (files, or folders walked recursively). */
+/**
+ * The newest modification time among `paths` and, for folders, everything below them. Folders count
+ * too: deleting or renaming a file changes only its folder's time.
+ */
 function newest(paths) {
   let latest = -Infinity;
   for (const p of paths) {
     const full = path.join(root, p);
     if (!existsSync(full)) continue;
-    if (!statSync(full).isDirectory()) {
-      latest = Math.max(latest, mtime(full));
-      continue;
-    }
+    latest = Math.max(latest, mtime(full));
+    if (!statSync(full).isDirectory()) continue;
     for (const entry of readdirSync(full, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile()) latest = Math.max(latest, mtime(path.join(entry.parentPath, entry.name)));
+      latest = Math.max(latest, mtime(path.join(entry.parentPath, entry.name)));
     }
   }
   return latest;
 }
 
-/** Whether the server bundle is older than one of its inputs (or than this script), or missing. */
+/** Whether the server bundle is missing, older than one of its inputs or this script, or an input is gone. */
 function serverStale() {
   if (!existsSync(SERVER_META)) return true;
   const built = Math.min(
     ...Object.keys(SERVER_ENTRIES).map((name) => mtime(path.join(SERVER_OUT, `${name}.js`))),
   );
   const inputs = Object.keys(JSON.parse(readFileSync(SERVER_META, 'utf8')).inputs);
-  return [thisScript, ...inputs.map((input) => path.join(root, input))].some((file) => mtime(file) > built);
+  return [thisScript, ...inputs.map((input) => path.join(root, input))].some((file) => {
+    const changed = mtime(file);
+    return changed === -Infinity || changed > built;
+  });
 }
 
 /**
