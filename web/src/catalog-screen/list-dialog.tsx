@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Alert, Button, Spinner, Text } from '@chakra-ui/react';
+import { Alert, Spinner, Text } from '@chakra-ui/react';
 import type { CatalogName } from '@concurso/shared';
 import type { ListAnswer } from '../api/catalog-api';
 import { ListWarning, describeListError } from '../api/catalog-cache/catalog-state';
@@ -82,11 +82,7 @@ export function ListDialog<T>({
       size={size}
       scrollBehavior="inside"
       testId={testId}
-      footer={
-        <Button colorPalette="blue" onClick={onClose}>
-          Cerrar
-        </Button>
-      }
+      closeLabel="Cerrar"
     >
       {!current ? (
         <Spinner size="sm" aria-label="Cargando…" />

@@ -3,7 +3,6 @@ import {
   useForm,
   type DefaultValues,
   type FieldValues,
-  type Path,
   type Resolver,
   type UseFormReturn,
 } from 'react-hook-form';
@@ -11,9 +10,10 @@ import { MESSAGES } from '@concurso/shared';
 import type { ListCatalog } from '../api/catalog-api';
 import { toaster } from '../ui/toaster';
 import { useCatalogStore } from '../api/catalog-cache/catalog-store';
-import { INVALID_FORM_MESSAGE, useFeedbackStore, type ProgressHandle } from '../stores/feedback-store';
+import { useFeedbackStore, type ProgressHandle } from '../stores/feedback-store';
 import { isAbortError } from '../api/upload-request';
 import { describeSaveFailure, saveFailureText, type FormMode } from './catalog-failures';
+import { showSaveFailure, submitOrWarn } from './form-feedback';
 
 /** What a catalogue's create / edit form needs. */
 export interface CatalogFormOptions<TValues extends FieldValues, TOutput, TRow> {
@@ -120,19 +120,13 @@ export function useCatalogForm<TValues extends FieldValues, TOutput, TRow>(
       }
       console.error(`No se pudo guardar (${catalog})`, error);
       const fields = Object.keys(form.getValues());
-      const view = describeSaveFailure(error, saveFailureText(catalog, saveMode), fields);
-      for (const [field, message] of Object.entries(view.fieldErrors)) {
-        form.setError(field as Path<TValues>, { type: 'server', message });
-      }
-      if (view.message) feedback.showMessage(view.message);
+      showSaveFailure(form, describeSaveFailure(error, saveFailureText(catalog, saveMode), fields));
     } finally {
       setSubmitting(false);
     }
   };
 
-  const submit = form.handleSubmit(onValid, () =>
-    useFeedbackStore.getState().showMessage(INVALID_FORM_MESSAGE),
-  );
+  const submit = submitOrWarn(form, onValid);
 
   return {
     form,

@@ -1,4 +1,4 @@
-import { Alert, Button, Stack, Text } from '@chakra-ui/react';
+import { Alert, Stack, Text } from '@chakra-ui/react';
 import { MESSAGES } from '@concurso/shared';
 import type { GeneratedAgentKey } from './use-agent-key';
 import { agentCommand } from './agent-command';
@@ -34,11 +34,7 @@ export function AgentKeyDialog({ shown, open, onClose, onExitComplete }: AgentKe
       title={`Clave del agente del equipo: ${shown?.team.name ?? ''}`}
       size="lg"
       testId="agent-key-dialog"
-      footer={
-        <Button colorPalette="blue" onClick={onClose}>
-          Cerrar
-        </Button>
-      }
+      closeLabel="Cerrar"
     >
       <Stack gap="4">
         <Alert.Root status="warning">

@@ -1,9 +1,8 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect } from 'react';
 import { Button, Stack } from '@chakra-ui/react';
 import type { TeamRow } from '@concurso/shared';
-import { useCatalogList } from '../../api/catalog-cache/use-catalog-list';
 import { useMembersForm } from './use-members-form';
-import { toOptions } from '../../catalog-screen/select-options';
+import { useCatalogOptions } from '../../catalog-screen/use-catalog-options';
 import { careerOptionLabel } from './member-labels';
 import { MAX_MEMBER_ROWS, emptyMemberRow } from './member-rows';
 import { AppDialog } from '../../ui/dialog/app-dialog';
@@ -24,9 +23,8 @@ export interface RegisterMembersDialogProps {
  * dismissed while saving.
  */
 export function RegisterMembersDialog({ team, open, onClose }: RegisterMembersDialogProps) {
-  const careers = useCatalogList('careers');
+  const careerOptions = useCatalogOptions('careers', careerOptionLabel);
   const { form, rows, submitting, submit, restart } = useMembersForm(onClose);
-  const careerOptions = useMemo(() => toOptions(careers.rows, careerOptionLabel), [careers.rows]);
   const teamId = team?.id ?? null;
   const { errors } = form.formState;
 

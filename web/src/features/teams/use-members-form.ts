@@ -1,11 +1,5 @@
 import { useCallback, useState, type FormEvent } from 'react';
-import {
-  useFieldArray,
-  useForm,
-  type Path,
-  type UseFieldArrayReturn,
-  type UseFormReturn,
-} from 'react-hook-form';
+import { useFieldArray, useForm, type UseFieldArrayReturn, type UseFormReturn } from 'react-hook-form';
 import { MESSAGES } from '@concurso/shared';
 import { createMembers } from '../../api/team-api';
 import { toaster } from '../../ui/toaster';
@@ -17,8 +11,9 @@ import {
   type MembersFormOutput,
   type MembersFormValues,
 } from './member-rows';
-import { INVALID_FORM_MESSAGE, useFeedbackStore } from '../../stores/feedback-store';
+import { useFeedbackStore } from '../../stores/feedback-store';
 import { describeSaveFailure } from '../../catalog-screen/catalog-failures';
+import { showSaveFailure, submitOrWarn } from '../../catalog-screen/form-feedback';
 
 /** The state and actions of the 'Registrar integrantes' form. */
 export interface MembersForm {
@@ -59,24 +54,17 @@ export function useMembersForm(onSaved: () => void): MembersForm {
       onSaved();
     } catch (error) {
       console.error('No se pudieron registrar los integrantes', error);
-      const view = describeSaveFailure(
-        error,
-        MESSAGES.membersCreateFailed,
-        memberFieldNames(form.getValues('members').length),
-        memberFormField,
+      const fields = memberFieldNames(form.getValues('members').length);
+      showSaveFailure(
+        form,
+        describeSaveFailure(error, MESSAGES.membersCreateFailed, fields, memberFormField),
       );
-      for (const [field, message] of Object.entries(view.fieldErrors)) {
-        form.setError(field as Path<MembersFormValues>, { type: 'server', message });
-      }
-      if (view.message) feedback.showMessage(view.message);
     } finally {
       setSubmitting(false);
     }
   };
 
-  const submit = form.handleSubmit(onValid, () =>
-    useFeedbackStore.getState().showMessage(INVALID_FORM_MESSAGE),
-  );
+  const submit = submitOrWarn(form, onValid);
 
   return { form, rows, submitting, submit, restart };
 }

@@ -1,5 +1,5 @@
 import type { FormEvent, ReactNode } from 'react';
-import { CloseButton, Dialog, Portal, chakra, type DialogBodyProps } from '@chakra-ui/react';
+import { Button, CloseButton, Dialog, Portal, chakra, type DialogBodyProps } from '@chakra-ui/react';
 
 /** Props of {@link AppDialog}. */
 export interface AppDialogProps {
@@ -19,6 +19,10 @@ export interface AppDialogProps {
   title?: ReactNode;
   /** The footer's buttons; none: no footer. */
   footer?: ReactNode;
+  /** A footer of one button with this text that closes the dialog ('Cerrar', 'Listo!'), instead of `footer`. */
+  closeLabel?: string;
+  /** A message as the body, read out as the dialog's description. */
+  description?: ReactNode;
   /** The body; none: no body (a question without details). */
   children?: ReactNode;
   /** 'alertdialog' for a question or a message the user must answer (SPEC.md section 4). */
@@ -54,6 +58,8 @@ export function AppDialog({
   onExitComplete,
   title,
   footer,
+  closeLabel,
+  description,
   children,
   role,
   size,
@@ -65,6 +71,15 @@ export function AppDialog({
   onSubmit,
 }: AppDialogProps) {
   const dismissible = onClose !== undefined && !busy;
+  const body = description !== undefined ? <Dialog.Description>{description}</Dialog.Description> : children;
+  const buttons =
+    closeLabel !== undefined ? (
+      <Button colorPalette="blue" onClick={onClose}>
+        {closeLabel}
+      </Button>
+    ) : (
+      footer
+    );
   const parts = (
     <>
       {title !== undefined ? (
@@ -72,10 +87,8 @@ export function AppDialog({
           <Dialog.Title>{title}</Dialog.Title>
         </Dialog.Header>
       ) : null}
-      {children !== undefined && children !== null ? (
-        <Dialog.Body {...bodyProps}>{children}</Dialog.Body>
-      ) : null}
-      {footer !== undefined ? <Dialog.Footer>{footer}</Dialog.Footer> : null}
+      {body !== undefined && body !== null ? <Dialog.Body {...bodyProps}>{body}</Dialog.Body> : null}
+      {buttons !== undefined ? <Dialog.Footer>{buttons}</Dialog.Footer> : null}
     </>
   );
   return (

@@ -1,4 +1,4 @@
-import { Button, Dialog } from '@chakra-ui/react';
+import { Button } from '@chakra-ui/react';
 import { AppDialog } from './app-dialog';
 
 /** Props of {@link ConfirmDialog}. */
@@ -28,6 +28,8 @@ export function ConfirmDialog({
       onClose={onCancel}
       role="alertdialog"
       title={title}
+      // No body for a question without details.
+      description={message || undefined}
       footer={
         <>
           <Button variant="outline" onClick={onCancel}>
@@ -38,8 +40,6 @@ export function ConfirmDialog({
           </Button>
         </>
       }
-    >
-      {message ? <Dialog.Description>{message}</Dialog.Description> : null}
-    </AppDialog>
+    />
   );
 }

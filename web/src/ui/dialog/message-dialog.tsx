@@ -1,4 +1,3 @@
-import { Button, Dialog } from '@chakra-ui/react';
 import { MESSAGES } from '@concurso/shared';
 import { AppDialog } from './app-dialog';
 
@@ -26,13 +25,8 @@ export function MessageDialog({
       onClose={onClose}
       role="alertdialog"
       title={title}
-      footer={
-        <Button colorPalette="blue" onClick={onClose}>
-          {buttonLabel}
-        </Button>
-      }
-    >
-      <Dialog.Description>{message}</Dialog.Description>
-    </AppDialog>
+      description={message}
+      closeLabel={buttonLabel}
+    />
   );
 }

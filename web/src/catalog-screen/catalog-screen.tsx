@@ -1,0 +1,97 @@
+import { useMemo, type ReactNode } from 'react';
+import { Button } from '@chakra-ui/react';
+import type { FieldValues } from 'react-hook-form';
+import type { CatalogRows, ListCatalog } from '../api/catalog-api';
+import { useCatalogList } from '../api/catalog-cache/use-catalog-list';
+import { actionsColumn } from '../ui/data-table/actions-column';
+import { DataTable } from '../ui/data-table/data-table';
+import { EditDeleteButtons, RowActions } from '../ui/data-table/row-actions';
+import type { SelectOption } from '../ui/form/form-select-field';
+import { PageFrame } from '../ui/layout/page-frame';
+import { CatalogFields } from './catalog-fields';
+import { CatalogFormDialog } from './catalog-form-dialog';
+import type { CatalogScreenSpec } from './catalog-screen-spec';
+import { FeedbackHost } from './feedback-host';
+import { useCatalogDelete } from './use-catalog-delete';
+import { useCatalogForm } from './use-catalog-form';
+
+/** Props of {@link CatalogScreen}. */
+export interface CatalogScreenProps<K extends ListCatalog, TValues extends FieldValues, TOutput> {
+  /** The screen's declaration (`catalogScreenSpec`, at module level). */
+  spec: CatalogScreenSpec<K, TValues, TOutput>;
+  /** The route's title (SPEC.md section 2), also the table's print and PDF title. */
+  title: string;
+  /** Choices of the selects without fixed ones, by field name (another catalogue's list). */
+  options?: Readonly<Record<string, readonly SelectOption[]>>;
+  /** Buttons before 'Editar' and 'Eliminar' in ACCIONES; keep the function stable (`useCallback`). */
+  rowButtons?: (row: CatalogRows[K]) => ReactNode;
+  /** The screen's other dialogs. */
+  children?: ReactNode;
+}
+
+/**
+ * The shape every catalogue screen shares (SPEC.md sections 2 and 4): the title and a create button,
+ * the live table of the catalogue with ACCIONES ('Editar', 'Eliminar' after a confirmation, plus the
+ * screen's own buttons), the create / edit modal with the declared fields, and the modal feedback.
+ */
+export function CatalogScreen<K extends ListCatalog, TValues extends FieldValues, TOutput>({
+  spec,
+  title,
+  options = {},
+  rowButtons,
+  children,
+}: CatalogScreenProps<K, TValues, TOutput>) {
+  const { catalog, columns, nameOf, texts } = spec;
+  const list = useCatalogList(catalog);
+  const remove = useCatalogDelete(catalog, spec.deleteWarning);
+  const dialog = useCatalogForm({
+    catalog,
+    resolver: spec.resolver,
+    emptyValues: spec.emptyValues,
+    valuesOf: spec.valuesOf,
+    save: spec.save,
+    titles: { create: texts.titles[0], update: texts.titles[1] },
+  });
+  // Read here, by the form's owner, so its error state re-renders the fields.
+  const { errors } = dialog.form.formState;
+  const { openEdit } = dialog;
+  const withActions = useMemo(
+    () => [
+      ...columns,
+      actionsColumn<CatalogRows[K]>((row) => (
+        <RowActions>
+          {rowButtons?.(row)}
+          <EditDeleteButtons onEdit={() => openEdit(row)} onDelete={() => void remove(row.id, nameOf(row))} />
+        </RowActions>
+      )),
+    ],
+    [columns, rowButtons, openEdit, remove, nameOf],
+  );
+
+  return (
+    <PageFrame
+      title={title}
+      actions={
+        <>
+          {spec.headerActions}
+          <Button colorPalette="blue" onClick={dialog.openCreate}>
+            {texts.add}
+          </Button>
+        </>
+      }
+    >
+      <DataTable
+        data={list.rows}
+        columns={withActions}
+        title={title}
+        exportName={texts.file}
+        loading={!list.loaded}
+      />
+      <CatalogFormDialog controls={dialog}>
+        <CatalogFields fields={spec.fields} dialog={dialog} errors={errors} options={options} />
+      </CatalogFormDialog>
+      {children}
+      <FeedbackHost />
+    </PageFrame>
+  );
+}
