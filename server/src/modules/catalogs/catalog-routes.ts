@@ -5,7 +5,6 @@ import { MESSAGES, type CatalogApiOf, type CatalogName } from '@concurso/shared'
 import { transaction } from '../../db/transaction.js';
 import { HttpError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
-import { emitBoardReset, emitCatalogChanged } from '../../realtime/board-events.js';
 import { inUseMessage, type Use } from './in-use-message.js';
 
 /**
@@ -59,8 +58,8 @@ export const notFoundMessage = (thing: string) => `No se encontró ${thing}.`;
 
 /** After a committed write: tell open screens (and boards when needed). */
 function announce(app: FastifyInstance, resource: { catalog: CatalogName; resetsBoard?: boolean }): void {
-  emitCatalogChanged(app.io, resource.catalog);
-  if (resource.resetsBoard) emitBoardReset(app.io);
+  app.board.catalogChanged(resource.catalog);
+  if (resource.resetsBoard) app.board.reset();
 }
 
 /** Registers the four calls of a catalogue on `app` (inside the `/api` prefix). */

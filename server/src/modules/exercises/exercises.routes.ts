@@ -14,7 +14,6 @@ import {
 import { transaction } from '../../db/transaction.js';
 import { HttpError, fieldError, validationError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
-import { emitCatalogChanged } from '../../realtime/board-events.js';
 import { requireCurrentContestId } from '../teams/teams.service.js';
 import {
   deleteExercise,
@@ -88,7 +87,7 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
         const contestId = await requireCurrentContestId(em);
         return insertExercise(em, input.levels_id, contestId, file!);
       });
-      emitCatalogChanged(app.io, 'exercises');
+      app.board.catalogChanged('exercises');
       return { success: true as const, data, message: MESSAGES.created };
     } catch (err) {
       await removeFile(file!.storedName);
@@ -111,7 +110,7 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
         return updateExercise(em, exercise, input.levels_id, file);
       });
       if (oldFile) await removeFile(oldFile);
-      emitCatalogChanged(app.io, 'exercises');
+      app.board.catalogChanged('exercises');
       return { success: true as const, data, message: MESSAGES.saved };
     } catch (err) {
       if (file) await removeFile(file.storedName);
@@ -123,7 +122,7 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
     const stored = await transaction(app.orm.em, (em) => deleteExercise(em, request.params.id));
     if (stored === null) throw new HttpError(404, NOT_FOUND);
     await removeFile(stored);
-    emitCatalogChanged(app.io, 'exercises');
+    app.board.catalogChanged('exercises');
     return { success: true as const, message: MESSAGES.deleted };
   });
 

@@ -3,7 +3,6 @@ import { MESSAGES, membersRoutes as api } from '@concurso/shared';
 import { transaction } from '../../db/transaction.js';
 import { HttpError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
-import { emitCatalogChanged } from '../../realtime/board-events.js';
 import { requireTeam } from '../teams/teams.repository.js';
 import { deleteMember, listMemberRows } from './members.repository.js';
 import { saveMembers } from './members.service.js';
@@ -18,7 +17,7 @@ const membersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   addRoute(app, api.create, async (request) => {
     const data = await transaction(app.orm.em, (em) => saveMembers(em, request.body));
-    emitCatalogChanged(app.io, 'members');
+    app.board.catalogChanged('members');
     return { success: true as const, data, message: MESSAGES.created };
   });
 
@@ -26,7 +25,7 @@ const membersRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!(await deleteMember(app.orm.em, request.params.id))) {
       throw new HttpError(404, 'No se encontró el integrante.');
     }
-    emitCatalogChanged(app.io, 'members');
+    app.board.catalogChanged('members');
     return { success: true as const, message: MESSAGES.deleted };
   });
 };

@@ -4,7 +4,6 @@ import { addRoute } from '../../lib/route.js';
 import { catalogRoutes } from '../catalogs/catalog-routes.js';
 import { describeUses } from '../catalogs/in-use-message.js';
 import { addCommonProcesses, processRows } from './processes.repository.js';
-import { emitCatalogChanged } from '../../realtime/board-events.js';
 
 /**
  * Processes, the forbidden executables (SPEC.md sections 2, 3, 7): `getProcesses`, `createProcess {name}`,
@@ -28,7 +27,7 @@ export default async function processesModule(app: FastifyInstance): Promise<voi
 
   addRoute(app, processesRoutes.addCommon, async () => {
     const data = await addCommonProcesses(app.orm.em);
-    if (data.added > 0) emitCatalogChanged(app.io, 'processes');
+    if (data.added > 0) app.board.catalogChanged('processes');
     return {
       success: true as const,
       data,

@@ -8,7 +8,6 @@ import {
 import { catalogRoutes } from '../catalogs/catalog-routes.js';
 import { boardTeam } from '../board/board.repository.js';
 import { currentContest } from '../contests/contests.repository.js';
-import { emitTeamRemoved, emitTeamUpdated } from '../../realtime/board-events.js';
 import { requireCurrentContestId } from './teams.service.js';
 import {
   checkTeamInput,
@@ -57,7 +56,7 @@ const teamsRoutes: FastifyPluginAsyncZod = catalogRoutes<
     // A cached agent key must not keep a deleted team, or its old level and contest, alive.
     if (kind !== 'create') app.forgetAgentKeys();
     if (kind === 'remove') {
-      if (before) emitTeamRemoved(app.io, { id, levels_id: before.levels_id });
+      if (before) app.board.teamRemoved({ id, levels_id: before.levels_id });
       return;
     }
     const em = app.orm.em.fork();
@@ -65,10 +64,10 @@ const teamsRoutes: FastifyPluginAsyncZod = catalogRoutes<
     const row = team && (await boardTeam(em, id));
     if (!team || !row) return;
     if (before && before.levels_id !== row.levels_id)
-      emitTeamRemoved(app.io, { id, levels_id: before.levels_id });
+      app.board.teamRemoved({ id, levels_id: before.levels_id });
     // Only the current contest's teams are on the boards.
     const contest = await currentContest(em);
-    if (contest && team.contest.id === contest.id) emitTeamUpdated(app.io, row);
+    if (contest && team.contest.id === contest.id) app.board.teamUpdated(row);
   },
 });
 

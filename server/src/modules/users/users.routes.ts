@@ -3,7 +3,6 @@ import { MESSAGES, USER_TYPES, type SessionEndReason, usersRoutes as api } from 
 import { transaction } from '../../db/transaction.js';
 import { HttpError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
-import { emitCatalogChanged } from '../../realtime/board-events.js';
 import { endSocketSessions, userRoom } from '../../realtime/socket.js';
 import { listUserRows } from './users.repository.js';
 import { createUser, deleteUser, updateUser } from './users.service.js';
@@ -18,7 +17,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   /** After a committed write: end the user's open sockets (their tokens already fail the guard), tell screens. */
   const announce = (userId: number, sessionsEnded: SessionEndReason | null) => {
     if (sessionsEnded) endSocketSessions(app.io, userRoom(userId), sessionsEnded);
-    emitCatalogChanged(app.io, 'users');
+    app.board.catalogChanged('users');
   };
 
   for (const [route, type] of [
