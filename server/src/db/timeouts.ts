@@ -79,6 +79,14 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 
 /**
+ * Messages that mean "the database is not answering" when the error that carried them lost its name:
+ * a COMMIT that timed out completes knex's transaction and MikroORM's rollback then throws the first
+ * one; MikroORM wraps knex's pool timeout (`KnexTimeoutError`) in a plain `DriverException` that keeps
+ * only its message.
+ */
+const UNAVAILABLE_MESSAGES = ['Transaction query already complete', 'Knex: Timeout acquiring a connection'];
+
+/**
  * True when `err` (as thrown by MikroORM, knex or mysql2) means the database is not available right
  * now, as opposed to a bad query: the caller answers 503 and the client may try again.
  */
@@ -90,13 +98,10 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   ) {
     if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
     if (e.name === 'KnexTimeoutError' || e.name === 'ConnectionException') return true;
-    // A COMMIT that timed out completes knex's transaction; MikroORM's rollback then throws this and
-    // the original timeout is lost. Nothing else completes a transaction under a running query.
-    if (
-      typeof (e as { message?: unknown }).message === 'string' &&
-      (e as { message: string }).message.startsWith('Transaction query already complete')
-    )
-      return true;
+    if (typeof (e as { message?: unknown }).message === 'string') {
+      const message = (e as { message: string }).message;
+      if (UNAVAILABLE_MESSAGES.some((start) => message.startsWith(start))) return true;
+    }
     e = e.cause as typeof e;
   }
   return false;
