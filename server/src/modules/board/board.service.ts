@@ -5,9 +5,9 @@ import { HttpError } from '../../lib/http-error.js';
 import { currentContest } from '../contests/contests.repository.js';
 import { boardTeam, changeTeamStatus, contestBoardTeams, lockTeam } from './board.repository.js';
 
-// Compatibility (issue 11): teams and the server tests import these from here; their home is the
-// board repository and the contests module. Remove once they import them from there.
-export { boardTeam, boardTeams } from './board.repository.js';
+// Compatibility (issue 11): server tests import `boardTeam` from here (and teams imported
+// `currentContest`); their home is the board repository and the contests module. Remove when unused.
+export { boardTeam } from './board.repository.js';
 export { currentContest } from '../contests/contests.repository.js';
 
 /**
