@@ -12,8 +12,7 @@ import {
   startTestServer,
   type TestServer,
 } from '@concurso/testkit';
-import { boardTeam } from '../src/modules/board/board.service.js';
-import { emitTeamUpdated } from '../src/realtime/board-events.js';
+import { boardTeam } from '../src/modules/board/board.repository.js';
 
 describe('agent API (DESIGN.md section 6)', () => {
   let server: TestServer;
@@ -107,9 +106,9 @@ describe('agent API (DESIGN.md section 6)', () => {
       const theirs = (await boardTeam(em, other.id))!;
       const frame = nextEvent(screen, 'teams.updated');
       // Three changes in one window: two versions of one team and one of another.
-      emitTeamUpdated(server.app.io, { ...mine, version: mine.version + 1, number_attempts: 100 });
-      emitTeamUpdated(server.app.io, { ...mine, version: mine.version + 2, number_attempts: 101 });
-      emitTeamUpdated(server.app.io, theirs);
+      server.app.board.teamUpdated({ ...mine, version: mine.version + 1, number_attempts: 100 });
+      server.app.board.teamUpdated({ ...mine, version: mine.version + 2, number_attempts: 101 });
+      server.app.board.teamUpdated(theirs);
       const rows = await frame;
       expect(rows).toHaveLength(2);
       expect(rows.find((r) => r.id === team.id)).toMatchObject({

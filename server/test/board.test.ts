@@ -11,8 +11,7 @@ import {
   startTestServer,
   type TestServer,
 } from '@concurso/testkit';
-import { boardTeam } from '../src/modules/board/board.service.js';
-import { emitTeamUpdated } from '../src/realtime/board-events.js';
+import { boardTeam } from '../src/modules/board/board.repository.js';
 
 describe('live board (SPEC.md section 7, DESIGN.md section 6)', () => {
   let server: TestServer;
@@ -139,8 +138,8 @@ describe('live board (SPEC.md section 7, DESIGN.md section 6)', () => {
       const frame = nextEvent(everyLevel, 'teams.updated');
       const basicRow = nextEvent(basicOnly, 'team.updated');
       // Two changes of two levels in the same window.
-      emitTeamUpdated(server.app.io, rowA);
-      emitTeamUpdated(server.app.io, rowB);
+      server.app.board.teamUpdated(rowA);
+      server.app.board.teamUpdated(rowB);
       expect((await frame).map((r) => r.id).sort()).toEqual([teamA.id, teamB.id].sort());
       expect((await basicRow).id).toBe(teamA.id); // a one-level screen gets its level's row only
       expect(single).toEqual([]);

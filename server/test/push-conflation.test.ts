@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { SOCKET_PATH, USER_TYPES, type BoardTeam } from '@concurso/shared';
-import { emitTeamUpdated, flushBoardEvents } from '../src/realtime/board-events.js';
 import { signIn, startTestServer, type TestServer } from '@concurso/testkit';
 
 /**
@@ -60,8 +59,8 @@ describe('push to a screen that reads slower than the pushes come', () => {
       screen.ws.pause();
       // 300 frames of ~100 KB: far more than the kernel buffers of a socket nobody reads.
       for (let version = 1; version <= WINDOWS; version++) {
-        for (let id = 1; id <= TEAMS; id++) emitTeamUpdated(server.app.io, row(id, version));
-        flushBoardEvents(server.app.io);
+        for (let id = 1; id <= TEAMS; id++) server.app.board.teamUpdated(row(id, version));
+        server.app.board.flush();
         await new Promise((r) => setTimeout(r, 2));
       }
       screen.ws.resume();

@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin';
 import type { BoardTeam, CatalogName, TeamRemovedPayload } from '@concurso/shared';
-import type { BoardServer } from '../../realtime/socket.js';
 import { BoardPublisher } from './board-publisher.js';
 
 /**
@@ -31,22 +30,6 @@ declare module 'fastify' {
 }
 
 /**
- * The channel of each Socket.IO server, for the free functions of realtime/board-events.ts only: they
- * take `app.io` and are kept while call sites and tests move to `app.board`. Goes away with them.
- */
-const channels = new WeakMap<BoardServer, BoardChannel>();
-
-/**
- * The channel of the app whose Socket.IO server is `io` (realtime/board-events.ts).
- * @throws Error when no `board` plugin was registered on it: nothing would reach the screens.
- */
-export function boardChannelOf(io: BoardServer): BoardChannel {
-  const channel = channels.get(io);
-  if (!channel) throw new Error('El plugin board no está registrado en este servidor.');
-  return channel;
-}
-
-/**
  * The `board` plugin: owns this app's one `BoardPublisher` (board-publisher.ts) on the Socket.IO
  * server of the `socket` plugin, relaying through Redis when the app has it, and decorates `app.board`.
  * When the Redis link comes back, this process's own screens refetch their snapshot (rows relayed
@@ -66,7 +49,6 @@ export default fp(
       flush: () => publisher.flush(),
     };
     app.decorate('board', channel);
-    channels.set(app.io, channel);
   },
   { name: 'board', dependencies: ['socket'] },
 );

@@ -5,11 +5,6 @@ import { HttpError } from '../../lib/http-error.js';
 import { currentContest } from '../contests/contests.repository.js';
 import { boardTeam, changeTeamStatus, contestBoardTeams, lockTeam } from './board.repository.js';
 
-// Compatibility (issue 11): server tests import `boardTeam` from here (and teams imported
-// `currentContest`); their home is the board repository and the contests module. Remove when unused.
-export { boardTeam } from './board.repository.js';
-export { currentContest } from '../contests/contests.repository.js';
-
 /**
  * The snapshot of `GET /api/teamAttempts` (SPEC.md section 7): the current contest's teams split into
  * `basico`, `intermedio` and `avanzado` by the seeded level ids, each sorted by name; a team of any

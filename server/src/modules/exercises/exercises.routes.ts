@@ -14,7 +14,7 @@ import {
 import { transaction } from '../../db/transaction.js';
 import { HttpError, fieldError, validationError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
-import { requireCurrentContestId } from '../teams/teams.service.js';
+import { requireCurrentContestId } from '../contests/contests.service.js';
 import {
   deleteExercise,
   findExerciseRow,

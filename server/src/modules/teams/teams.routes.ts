@@ -8,7 +8,7 @@ import {
 import { catalogRoutes } from '../catalogs/catalog-routes.js';
 import { boardTeam } from '../board/board.repository.js';
 import { currentContest } from '../contests/contests.repository.js';
-import { requireCurrentContestId } from './teams.service.js';
+import { requireCurrentContestId } from '../contests/contests.service.js';
 import {
   checkTeamInput,
   deleteTeam,
