@@ -1,4 +1,4 @@
-import { p } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 
 /**
  * Columns every table has beyond its own (DESIGN.md section 3): `id`, `created_at`, `updated_at`.
@@ -16,3 +16,16 @@ export const baseProperties = {
     .onUpdate(() => new Date())
     .defaultRaw('CURRENT_TIMESTAMP'),
 };
+
+/**
+ * A table of DESIGN.md section 3 with the columns every table has (`baseProperties`) plus its own:
+ * `tableEntity('Level', 'levels', { level: p.string().length(100) })`. Entities with table options
+ * (unique indexes) call `defineEntity` themselves.
+ */
+export function tableEntity<const Name extends string, Properties extends Record<string, unknown>>(
+  name: Name,
+  tableName: string,
+  properties: Properties,
+) {
+  return defineEntity({ name, tableName, properties: { ...baseProperties, ...properties } });
+}

@@ -1,13 +1,8 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { baseProperties } from '../../db/base-entity.js';
+import { p, type InferEntity } from '@mikro-orm/core';
+import { tableEntity } from '../../db/base-entity.js';
 
 /** `levels`: seeded 1 Básico, 2 Intermedio, 3 Avanzado (DESIGN.md section 3). */
-export const Level = defineEntity({
-  name: 'Level',
-  tableName: 'levels',
-  properties: {
-    ...baseProperties,
-    level: p.string().length(100),
-  },
+export const Level = tableEntity('Level', 'levels', {
+  level: p.string().length(100),
 });
 export type ILevel = InferEntity<typeof Level>;

@@ -1,19 +1,14 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { baseProperties } from '../../db/base-entity.js';
+import { p, type InferEntity } from '@mikro-orm/core';
+import { tableEntity } from '../../db/base-entity.js';
 import { Team } from './team.entity.js';
 import { User } from '../users/user.entity.js';
 
 /** `team_status_changes`: audit of every block and unblock, with the judge and the time. */
-export const TeamStatusChange = defineEntity({
-  name: 'TeamStatusChange',
-  tableName: 'team_status_changes',
-  properties: {
-    ...baseProperties,
-    team: () => p.manyToOne(Team).fieldName('teams_id').deleteRule('cascade'),
-    from: p.tinyint().unsigned().fieldName('from'),
-    to: p.tinyint().unsigned().fieldName('to'),
-    user: () => p.manyToOne(User).fieldName('users_id').nullable().deleteRule('set null'),
-    at: p.datetime(),
-  },
+export const TeamStatusChange = tableEntity('TeamStatusChange', 'team_status_changes', {
+  team: () => p.manyToOne(Team).fieldName('teams_id').deleteRule('cascade'),
+  from: p.tinyint().unsigned().fieldName('from'),
+  to: p.tinyint().unsigned().fieldName('to'),
+  user: () => p.manyToOne(User).fieldName('users_id').nullable().deleteRule('set null'),
+  at: p.datetime(),
 });
 export type ITeamStatusChange = InferEntity<typeof TeamStatusChange>;
