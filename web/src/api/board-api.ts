@@ -1,15 +1,18 @@
-import type { ApiOk, BoardTeam, TeamAttempts } from '@concurso/shared';
-import { apiRequest } from './api-client';
+import { boardRoutes, type RouteReply } from '@concurso/shared';
+import { callApi } from './call-api';
 
-/** Answer of `GET /api/teamAttempts`: the current contest and its teams per level. */
-export type TeamAttemptsResponse = TeamAttempts & { success: true; message: string };
+/** Answer of `GET /api/teamAttempts` (`boardRoutes.teamAttempts`): the current contest and its teams per level. */
+export type TeamAttemptsResponse = RouteReply<typeof boardRoutes.teamAttempts>;
 
 /** `GET /api/teamAttempts`: the board snapshot. */
 export function fetchTeamAttempts(signal?: AbortSignal): Promise<TeamAttemptsResponse> {
-  return apiRequest<TeamAttemptsResponse>('/api/teamAttempts', { signal });
+  return callApi(boardRoutes.teamAttempts, { signal });
 }
 
-/** `GET /api/descalificarTeam/{id}`: toggles a team between active (1) and disqualified (2). */
-export function toggleTeamStatus(teamId: number): Promise<ApiOk<BoardTeam>> {
-  return apiRequest<ApiOk<BoardTeam>>(`/api/descalificarTeam/${teamId}`);
+/**
+ * `GET /api/descalificarTeam/{id}` (`boardRoutes.toggleTeamStatus`): toggles a team between active (1)
+ * and disqualified (2); answers the new board row.
+ */
+export function toggleTeamStatus(teamId: number): Promise<RouteReply<typeof boardRoutes.toggleTeamStatus>> {
+  return callApi(boardRoutes.toggleTeamStatus, { params: { id: teamId } });
 }

@@ -1,92 +1,89 @@
-import type {
-  ApiOk,
-  BlockedProcessesInput,
-  CareerInput,
-  CareerRow,
-  CoachInput,
-  CoachRow,
-  ContestInput,
-  ContestProcessRow,
-  ContestRow,
-  DepartamentInput,
-  DepartamentRow,
-  ExerciseRow,
-  LevelInput,
-  LevelRow,
-  ProcessInput,
-  ProcessRow,
-  SchoolInput,
-  SchoolRow,
-  TeamInput,
-  TeamRow,
-  UserInput,
-  UserRow,
+import {
+  USER_TYPES,
+  careersApi,
+  coachesApi,
+  contestsCatalogApi,
+  departamentsApi,
+  exercisesRoutes,
+  levelsApi,
+  processesCatalogApi,
+  schoolsApi,
+  teamsCatalogApi,
+  usersRoutes,
+  type CatalogName,
+  type RouteArgs,
+  type RouteReply,
+  type RouteSpec,
+  type UserTypeId,
 } from '@concurso/shared';
-import { USER_TYPES, type CatalogName, type UserTypeId } from '@concurso/shared';
-import { apiRequest } from './api-client';
+import { callRoute } from './call-api';
+
+/** The three user calls every user list shares (one table, SPEC.md section 7). */
+const userWrites = { create: usersRoutes.create, update: usersRoutes.update, remove: usersRoutes.remove };
 
 /**
- * Each list catalogue's row type (what `GET /api/get…` answers). The users are three lists (one per
- * user type, each with its own screen and call) of one table.
+ * Each list screen's calls, as the shared route map declares them (`shared/src/api`, SPEC.md section 7,
+ * spelling included): `list` for its table, and `create`, `update` (JSON, with the id) and `remove`.
+ * Exercises have no JSON create or update: they are uploads (`exercise-api.ts`). The users are three
+ * lists (one per user type, each with its own screen and call) of one table.
  */
-export interface CatalogRows {
-  contests: ContestRow;
-  levels: LevelRow;
-  schools: SchoolRow;
-  departaments: DepartamentRow;
-  careers: CareerRow;
-  coaches: CoachRow;
-  processes: ProcessRow;
-  teams: TeamRow;
-  exercises: ExerciseRow;
-  adminUsers: UserRow;
-  judgeUsers: UserRow;
-  participantUsers: UserRow;
-}
+export const CATALOG_ROUTES = {
+  contests: contestsCatalogApi,
+  exercises: { list: exercisesRoutes.list, remove: exercisesRoutes.remove },
+  levels: levelsApi,
+  schools: schoolsApi,
+  departaments: departamentsApi,
+  careers: careersApi,
+  coaches: coachesApi,
+  teams: teamsCatalogApi,
+  processes: processesCatalogApi,
+  adminUsers: { ...userWrites, list: usersRoutes.listAdmins },
+  judgeUsers: { ...userWrites, list: usersRoutes.listJudges },
+  participantUsers: { ...userWrites, list: usersRoutes.listParticipants },
+} as const;
 
-/**
- * Each JSON catalogue's create / update body (without `id`). Exercises are not here: they are sent as
- * multipart with their PDF (`exercise-api.ts`).
- */
-export interface CatalogInputs {
-  contests: ContestInput;
-  levels: LevelInput;
-  schools: SchoolInput;
-  departaments: DepartamentInput;
-  careers: CareerInput;
-  coaches: CoachInput;
-  processes: ProcessInput;
-  teams: TeamInput;
-  adminUsers: UserInput;
-  judgeUsers: UserInput;
-  participantUsers: UserInput;
-}
+type CatalogRoutes = typeof CATALOG_ROUTES;
 
 /** A catalogue with a list screen. */
-export type ListCatalog = keyof CatalogRows;
+export type ListCatalog = keyof CatalogRoutes;
 
-/** A catalogue saved as JSON through `createCatalogRow` / `updateCatalogRow`. */
-export type JsonCatalog = keyof CatalogInputs;
+/** The item type of a list route's `data`. */
+type ListItem<R extends RouteSpec> = RouteReply<R> extends { data: ReadonlyArray<infer Row> } ? Row : never;
 
-/** The list catalogues, in menu order. */
-export const LIST_CATALOGS: readonly ListCatalog[] = [
-  'contests',
-  'exercises',
-  'levels',
-  'schools',
-  'departaments',
-  'careers',
-  'coaches',
-  'teams',
-  'processes',
-  'adminUsers',
-  'judgeUsers',
-  'participantUsers',
-];
+/** A catalogue saved as JSON through `createCatalogRow` / `updateCatalogRow` (all but exercises). */
+export type JsonCatalog = {
+  [K in ListCatalog]: CatalogRoutes[K] extends { create: RouteSpec } ? K : never;
+}[ListCatalog];
+
+/** The `create` route of a JSON catalogue. */
+type CreateRoute<K extends JsonCatalog> = CatalogRoutes[K] extends { create: infer R extends RouteSpec }
+  ? R
+  : never;
+
+type MappedRows = { [K in ListCatalog]: ListItem<CatalogRoutes[K]['list']> };
+type MappedInputs = { [K in JsonCatalog]: RouteArgs<CreateRoute<K>>['body'] };
+type MappedSaveReplies = { [K in JsonCatalog]: RouteReply<CreateRoute<K>> };
+
+// Interfaces over the mapped types: an interface's member, unlike a mapped type's, still reads as an
+// object (`row.id`, `answer.message`) for a generic catalogue `K`. They add no member of their own.
+/* eslint-disable @typescript-eslint/no-empty-object-type */
+/** Each list catalogue's row, as its `list` route answers it. */
+export interface CatalogRows extends MappedRows {}
+/** Each JSON catalogue's create body, as its `create` route declares it (`update` adds the `id`). */
+export interface CatalogInputs extends MappedInputs {}
+/** Each JSON catalogue's create or update answer: the saved row as listed, and 'Registrado' / 'Guardado'. */
+export interface SaveReplies extends MappedSaveReplies {}
+/* eslint-enable @typescript-eslint/no-empty-object-type */
+
+/** The answer of a list route: the envelope of SPEC.md section 7 around the rows. */
+export type ListReply<K extends ListCatalog> = RouteReply<CatalogRoutes[K]['list']>;
+
+/** The answer of a delete: 'Dato Eliminado.'. */
+export type DeleteReply = RouteReply<typeof usersRoutes.remove>;
 
 /**
  * The catalogue of `catalog.changed` whose announcement makes each list stale (the three user lists
- * share the server's `users`).
+ * share the server's `users`); the first element of each list's query key.
  */
 export const LIST_SOURCES: Readonly<Record<ListCatalog, CatalogName>> = {
   contests: 'contests',
@@ -103,6 +100,9 @@ export const LIST_SOURCES: Readonly<Record<ListCatalog, CatalogName>> = {
   participantUsers: 'users',
 };
 
+/** The list catalogues, in menu order. */
+export const LIST_CATALOGS = Object.keys(CATALOG_ROUTES) as ListCatalog[];
+
 /** The user list of each user type (SPEC.md section 2: /usersAdmin, /usersJuez, /usersParticipants). */
 export const USER_LISTS: Readonly<Record<UserTypeId, 'adminUsers' | 'judgeUsers' | 'participantUsers'>> = {
   [USER_TYPES.admin]: 'adminUsers',
@@ -110,65 +110,21 @@ export const USER_LISTS: Readonly<Record<UserTypeId, 'adminUsers' | 'judgeUsers'
   [USER_TYPES.participant]: 'participantUsers',
 };
 
-/**
- * The spec's names of each catalogue's calls (SPEC.md section 7, spelling included):
- * `get{plural}`, `create{one}`, `update{one}`, `delete{one}/{id}`.
- */
-const ENTITY_NAMES: Record<ListCatalog, { list: string; one: string }> = {
-  contests: { list: 'Contests', one: 'Contest' },
-  exercises: { list: 'Exercises', one: 'Exercise' },
-  levels: { list: 'Levels', one: 'Level' },
-  schools: { list: 'Schools', one: 'School' },
-  departaments: { list: 'Departaments', one: 'Departament' },
-  careers: { list: 'Careers', one: 'Career' },
-  coaches: { list: 'Coaches', one: 'Coach' },
-  teams: { list: 'Teams', one: 'Team' },
-  processes: { list: 'Processes', one: 'Process' },
-  adminUsers: { list: 'UsersAdmin', one: 'User' },
-  judgeUsers: { list: 'UsersJuecez', one: 'User' },
-  participantUsers: { list: 'UsersParticipants', one: 'User' },
-};
-
-/** The paths of one catalogue's calls. */
-export interface CatalogPaths {
-  list: string;
-  create: string;
-  update: string;
-  remove: (id: number) => string;
-}
-
-/** The paths of `catalog`'s list, create, update and delete calls. */
-export function catalogPaths(catalog: ListCatalog): CatalogPaths {
-  const { list, one } = ENTITY_NAMES[catalog];
-  return {
-    list: `/api/get${list}`,
-    create: `/api/create${one}`,
-    update: `/api/update${one}`,
-    remove: (id) => `/api/delete${one}/${id}`,
-  };
-}
-
-/** A list answer; `success` may be false with a warning message (SPEC.md section 8). */
-export interface ListAnswer<T> {
-  success: boolean;
-  data: T[];
-  message: string;
-}
+// The calls below pick their route by a catalogue's name, which TypeScript cannot narrow to one
+// route inside the function: they go through `callRoute`, and their signatures give the answer the
+// type the map derives for that catalogue (what the callers are checked against).
 
 /** `GET /api/get…`: every row of a catalogue. */
-export function fetchCatalog<K extends ListCatalog>(
-  catalog: K,
-  signal?: AbortSignal,
-): Promise<ListAnswer<CatalogRows[K]>> {
-  return apiRequest<ListAnswer<CatalogRows[K]>>(catalogPaths(catalog).list, { signal });
+export function fetchCatalog<K extends ListCatalog>(catalog: K, signal?: AbortSignal): Promise<ListReply<K>> {
+  return callRoute(CATALOG_ROUTES[catalog].list, { signal }) as Promise<ListReply<K>>;
 }
 
 /** `POST /api/create…`: answers the new row and 'Registrado'. */
 export function createCatalogRow<K extends JsonCatalog>(
   catalog: K,
   input: CatalogInputs[K],
-): Promise<ApiOk<CatalogRows[K]>> {
-  return apiRequest<ApiOk<CatalogRows[K]>>(catalogPaths(catalog).create, { method: 'POST', body: input });
+): Promise<SaveReplies[K]> {
+  return callRoute(CATALOG_ROUTES[catalog].create, { body: input }) as Promise<SaveReplies[K]>;
 }
 
 /** `POST /api/update…` with the id: answers the saved row and 'Guardado'. */
@@ -176,47 +132,11 @@ export function updateCatalogRow<K extends JsonCatalog>(
   catalog: K,
   id: number,
   input: CatalogInputs[K],
-): Promise<ApiOk<CatalogRows[K]>> {
-  return apiRequest<ApiOk<CatalogRows[K]>>(catalogPaths(catalog).update, {
-    method: 'POST',
-    body: { ...input, id },
-  });
-}
-
-/** Answer of a delete: 'Dato Eliminado.'. */
-export interface DeleteAnswer {
-  success: boolean;
-  message: string;
+): Promise<SaveReplies[K]> {
+  return callRoute(CATALOG_ROUTES[catalog].update, { body: { ...input, id } }) as Promise<SaveReplies[K]>;
 }
 
 /** `GET /api/delete…/{id}`: 409 with a Spanish message when other rows use it. */
-export function deleteCatalogRow(catalog: ListCatalog, id: number): Promise<DeleteAnswer> {
-  return apiRequest<DeleteAnswer>(catalogPaths(catalog).remove(id));
-}
-
-/** `GET /api/processContest/{contestId}`: the contest's blocked processes. */
-export function fetchContestProcesses(
-  contestId: number,
-  signal?: AbortSignal,
-): Promise<ListAnswer<ContestProcessRow>> {
-  return apiRequest<ListAnswer<ContestProcessRow>>(`/api/processContest/${contestId}`, { signal });
-}
-
-/** `POST /api/createBlockedProcessForContest`: replaces the contest's blocked set. */
-export function saveContestProcesses(input: BlockedProcessesInput): Promise<ApiOk<ContestProcessRow[]>> {
-  return apiRequest<ApiOk<ContestProcessRow[]>>('/api/createBlockedProcessForContest', {
-    method: 'POST',
-    body: input,
-  });
-}
-
-/** Answer data of `POST /api/addCommonProcesses`. */
-export interface CommonProcessesResult {
-  added: number;
-  skipped: number;
-}
-
-/** `POST /api/addCommonProcesses`: adds the ready catalogue of forbidden executables, skipping present ones. */
-export function addCommonProcesses(): Promise<ApiOk<CommonProcessesResult>> {
-  return apiRequest<ApiOk<CommonProcessesResult>>('/api/addCommonProcesses', { method: 'POST' });
+export function deleteCatalogRow(catalog: ListCatalog, id: number): Promise<DeleteReply> {
+  return callRoute(CATALOG_ROUTES[catalog].remove, { params: { id } }) as Promise<DeleteReply>;
 }

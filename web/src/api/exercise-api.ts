@@ -1,22 +1,6 @@
-import type { ApiOk, ExerciseRow } from '@concurso/shared';
-import { apiBlob, apiRequest } from './api-client';
-import type { ListAnswer } from './catalog-api';
+import { exercisesRoutes, routePath, type RouteReply } from '@concurso/shared';
+import { apiBlob } from './api-client';
 import { uploadRequest, type UploadOptions } from './upload-request';
-
-/** An item of `GET /api/exercisesCombo/{contestId}/{levelId}`: the exercise's PDF name. */
-export interface ExerciseComboItem {
-  id: number;
-  name: string;
-}
-
-/** `GET /api/exercisesCombo/{contestId}/{levelId}`: the exercises of one contest and level. */
-export function fetchExercisesCombo(
-  contestId: number,
-  levelId: number,
-  signal?: AbortSignal,
-): Promise<ListAnswer<ExerciseComboItem>> {
-  return apiRequest<ListAnswer<ExerciseComboItem>>(`/api/exercisesCombo/${contestId}/${levelId}`, { signal });
-}
 
 /**
  * What an exercise save sends: the PDF (optional on update: the current one stays), the level and, on
@@ -41,21 +25,25 @@ export function exerciseFormData(upload: ExerciseUpload): FormData {
   return form;
 }
 
+/** The answer of an exercise save: the saved row as listed, and 'Registrado' / 'Guardado'. */
+export type ExerciseSaveReply = RouteReply<typeof exercisesRoutes.create>;
+
 /**
- * `POST /api/createExercise` (no id) or `POST /api/updateExercise` (with id), reporting the upload's
- * progress; 413 (too large) and 415 (not a PDF) reject with the server's message.
+ * `POST /api/createExercise` (no id, `exercisesRoutes.create`) or `POST /api/updateExercise` (with id,
+ * `exercisesRoutes.update`), reporting the upload's progress; 413 (too large) and 415 (not a PDF)
+ * reject with the server's message.
  */
 export function saveExercise(
   upload: ExerciseUpload,
   options: UploadOptions = {},
-): Promise<ApiOk<ExerciseRow>> {
-  const path = upload.id === undefined ? '/api/createExercise' : '/api/updateExercise';
-  return uploadRequest<ApiOk<ExerciseRow>>(path, exerciseFormData(upload), options);
+): Promise<ExerciseSaveReply> {
+  const route = upload.id === undefined ? exercisesRoutes.create : exercisesRoutes.update;
+  return uploadRequest(route, exerciseFormData(upload), options);
 }
 
-/** `GET /api/exercisePdf/{id}` with the session's bearer token: the PDF's bytes. */
+/** `GET /api/exercisePdf/{id}` (`exercisesRoutes.pdf`) with the session's bearer token: the PDF's bytes. */
 export async function fetchExercisePdf(id: number, signal?: AbortSignal): Promise<Blob> {
-  const blob = await apiBlob(`/api/exercisePdf/${id}`, signal);
+  const blob = await apiBlob(routePath(exercisesRoutes.pdf, { id }), signal);
   // Typed as PDF whatever the answer said, so the new tab opens the browser's PDF viewer.
   return blob.type === 'application/pdf' ? blob : new Blob([blob], { type: 'application/pdf' });
 }

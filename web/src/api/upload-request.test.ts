@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { exercisesRoutes } from '@concurso/shared';
 import { ApiRequestError } from './api-error';
 import { onSessionEnd } from './session-end';
 import { isAbortError, uploadPercent, uploadRequest, type UploadXhr } from './upload-request';
@@ -46,7 +47,7 @@ function start(options: { signal?: AbortSignal } = {}) {
   const percents: Array<number | null> = [];
   const form = new FormData();
   form.append('levels_id', '2');
-  const promise = uploadRequest<{ success: boolean; message: string }>('/api/createExercise', form, {
+  const promise = uploadRequest(exercisesRoutes.create, form, {
     createXhr: () => xhr,
     onProgress: (percent) => percents.push(percent),
     signal: options.signal,

@@ -1,3 +1,4 @@
+import type { RouteReply, RouteSpec } from '@concurso/shared';
 import { ApiRequestError } from './api-error';
 import { apiHeaders, httpError, parseJson } from './api-client';
 import { reportUnauthorized } from './session-end';
@@ -50,15 +51,23 @@ export function isAbortError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError';
 }
 
+/** A route of the shared map whose body is `multipart/form-data` (an upload). */
+export type MultipartRoute = RouteSpec & { multipart: NonNullable<RouteSpec['multipart']> };
+
 /**
- * `POST path` with a multipart body through XMLHttpRequest, because fetch reports no upload progress.
- * Sends the same headers as every API call; resolves with the parsed JSON answer for 200..299 and
- * rejects like `apiRequest` otherwise (an {@link ApiRequestError} with the server's message, or
- * `network` without an answer; a 401 ends the session first), or with an `AbortError` when `signal` aborts.
+ * Sends `body` to a multipart route of the shared map (its method and path, `shared/src/api`) through
+ * XMLHttpRequest, because fetch reports no upload progress. Sends the same headers as every API call;
+ * resolves with the parsed JSON answer for 200..299, typed by the route's `reply`, and rejects like
+ * `apiRequest` otherwise (an {@link ApiRequestError} with the server's message, or `network` without
+ * an answer; a 401 ends the session first), or with an `AbortError` when `signal` aborts.
  */
-export function uploadRequest<T>(path: string, body: FormData, options: UploadOptions = {}): Promise<T> {
+export function uploadRequest<R extends MultipartRoute>(
+  route: R,
+  body: FormData,
+  options: UploadOptions = {},
+): Promise<RouteReply<R>> {
   const { onProgress, signal } = options;
-  return new Promise<T>((resolve, reject) => {
+  return new Promise<RouteReply<R>>((resolve, reject) => {
     if (signal?.aborted) {
       reject(abortError());
       return;
@@ -68,7 +77,7 @@ export function uploadRequest<T>(path: string, body: FormData, options: UploadOp
     const finish = () => signal?.removeEventListener('abort', onAbortSignal);
 
     const sentToken = getToken();
-    xhr.open('POST', path);
+    xhr.open(route.method, route.path);
     // The browser writes the multipart Content-Type with its boundary itself.
     for (const [name, value] of Object.entries(apiHeaders('application/json', sentToken))) {
       xhr.setRequestHeader(name, value);
@@ -78,7 +87,7 @@ export function uploadRequest<T>(path: string, body: FormData, options: UploadOp
       finish();
       const payload = parseJson(xhr.responseText);
       if (xhr.status === 401) reportUnauthorized(sentToken);
-      if (xhr.status >= 200 && xhr.status < 300) resolve(payload as T);
+      if (xhr.status >= 200 && xhr.status < 300) resolve(payload as RouteReply<R>);
       else reject(httpError(xhr.status, payload));
     };
     xhr.onerror = () => {

@@ -1,5 +1,5 @@
 import { MESSAGES } from '@concurso/shared';
-import type { DeleteAnswer } from '../api/catalog-api';
+import type { DeleteReply } from '../api/catalog-api';
 import { toaster } from '../ui/toaster';
 import { useFeedbackStore } from '../stores/feedback-store';
 import { describeDeleteFailure } from './catalog-failures';
@@ -11,7 +11,7 @@ export interface ConfirmedDeleteOptions {
   /** A sentence added to the question: what else goes with the row. */
   warning?: string;
   /** The delete call. */
-  remove: () => Promise<DeleteAnswer>;
+  remove: () => Promise<DeleteReply>;
   /** Runs after the call, whether it succeeded or not (reload what shows the row). */
   after?: () => void;
   /** Names the row in the console log of a failure. */

@@ -1,8 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Alert, Spinner, Text } from '@chakra-ui/react';
 import type { CatalogName } from '@concurso/shared';
-import type { ListAnswer } from '../api/catalog-api';
-import { ListWarning, describeListError } from '../api/catalog-cache/catalog-state';
+import { describeListError, listRows, type ListEnvelope } from '../api/catalog-cache/catalog-state';
 import { useCatalogStore } from '../api/catalog-cache/catalog-store';
 import { AppDialog } from '../ui/dialog/app-dialog';
 
@@ -19,7 +18,7 @@ export interface ListDialogProps<T> {
    */
   listKey: string | null;
   /** Fetches the rows of `listKey`; read at fetch time, so it need not be stable. */
-  fetchRows: (signal: AbortSignal) => Promise<ListAnswer<T>>;
+  fetchRows: (signal: AbortSignal) => Promise<ListEnvelope<T>>;
   /** The catalogue whose `catalog.changed` refetches the list while the dialog is open. */
   follows: CatalogName;
   /** Shown when the list is empty (a SPEC.md text such as `MESSAGES.noProcesses`). */
@@ -60,10 +59,7 @@ export function ListDialog<T>({
     const controller = new AbortController();
     fetcher
       .current(controller.signal)
-      .then((answer) => {
-        if (answer.success === false) throw new ListWarning(answer.message);
-        setLoaded({ key: listKey, rows: answer.data, error: null });
-      })
+      .then((answer) => setLoaded({ key: listKey, rows: listRows(answer), error: null }))
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
         console.error(`No se pudieron cargar ${what}`, error);

@@ -58,6 +58,22 @@ export class ListWarning extends Error {
   }
 }
 
+/**
+ * The shape every list answer shares (SPEC.md section 7). The map declares `success: true`; SPEC.md
+ * section 8 still has the web tell a `success: false` answer as a warning, so it is read as a boolean.
+ */
+export interface ListEnvelope<T> {
+  success: boolean;
+  data: readonly T[];
+  message: string;
+}
+
+/** The rows of a list answer; one with `success: false` throws a {@link ListWarning} with its message. */
+export function listRows<T>(answer: ListEnvelope<T>): T[] {
+  if (answer.success === false) throw new ListWarning(answer.message);
+  return Array.isArray(answer.data) ? [...answer.data] : [];
+}
+
 /** The dialog for a failed list load. */
 export interface ListErrorView {
   title: string;

@@ -19,8 +19,8 @@ import { acquireLiveSocket, type LiveSocketLease } from '../live-socket';
 import { onSessionEnd } from '../session-end';
 import { getToken } from '../token-storage';
 import {
-  ListWarning,
   describeListError,
+  listRows,
   listCatalogsOf,
   patchTeamRows,
   staleCatalogs,
@@ -73,13 +73,8 @@ export const useCatalogStore = create<CatalogStore>()((set) => {
     try {
       const answer = await fetchCatalog(catalog);
       if (started !== generation) return;
-      if (answer.success === false) throw new ListWarning(answer.message);
-      set((state) => ({
-        lists: {
-          ...state.lists,
-          [catalog]: { rows: Array.isArray(answer.data) ? answer.data : [], loaded: true },
-        },
-      }));
+      const rows = listRows<unknown>(answer);
+      set((state) => ({ lists: { ...state.lists, [catalog]: { rows, loaded: true } } }));
     } catch (error) {
       if (started !== generation) return;
       console.error(`No se pudo cargar la lista ${catalog}`, error);

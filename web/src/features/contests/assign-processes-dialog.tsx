@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Box, Button, HStack, Input, Spinner, Stack, Text } from '@chakra-ui/react';
 import { Virtuoso } from 'react-virtuoso';
-import { MESSAGES, type ContestRow } from '@concurso/shared';
-import { fetchContestProcesses, saveContestProcesses } from '../../api/catalog-api';
+import { MESSAGES, contestsRoutes, type ContestRow } from '@concurso/shared';
+import { callApi } from '../../api/call-api';
 import { useCatalogList } from '../../api/catalog-cache/use-catalog-list';
-import { ListWarning, describeListError } from '../../api/catalog-cache/catalog-state';
+import { describeListError, listRows } from '../../api/catalog-cache/catalog-state';
 import { useFeedbackStore } from '../../stores/feedback-store';
 import { toaster } from '../../ui/toaster';
 import { AppDialog } from '../../ui/dialog/app-dialog';
@@ -40,10 +40,9 @@ export function AssignProcessesDialog({ contest, open, onClose }: AssignProcesse
     const controller = new AbortController();
     setLoadedFor(null);
     setSearch('');
-    fetchContestProcesses(contestId, controller.signal)
+    callApi(contestsRoutes.blockedProcesses, { params: { contestId }, signal: controller.signal })
       .then((answer) => {
-        if (answer.success === false) throw new ListWarning(answer.message);
-        setSelected(new Set(answer.data.map((row) => row.processes_id)));
+        setSelected(new Set(listRows(answer).map((row) => row.processes_id)));
         setLoadedFor(contestId);
       })
       .catch((error: unknown) => {
@@ -80,9 +79,8 @@ export function AssignProcessesDialog({ contest, open, onClose }: AssignProcesse
       // Only ids still in the catalogue: a process deleted meanwhile would be refused.
       const known = new Set(processes.rows.map((process) => process.id));
       const answer = await feedback.withProgress(() =>
-        saveContestProcesses({
-          contests_id: contestId,
-          processes_id: [...selected].filter((id) => known.has(id)),
+        callApi(contestsRoutes.replaceBlockedProcesses, {
+          body: { contests_id: contestId, processes_id: [...selected].filter((id) => known.has(id)) },
         }),
       );
       toaster.create({ type: 'success', title: answer.message || MESSAGES.created, duration: 2500 });

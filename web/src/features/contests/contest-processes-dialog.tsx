@@ -1,6 +1,6 @@
 import { List } from '@chakra-ui/react';
-import { MESSAGES, type ContestProcessRow, type ContestRow } from '@concurso/shared';
-import { fetchContestProcesses } from '../../api/catalog-api';
+import { MESSAGES, contestsRoutes, type ContestProcessRow, type ContestRow } from '@concurso/shared';
+import { callApi } from '../../api/call-api';
 import { ListDialog } from '../../catalog-screen/list-dialog';
 
 /** Props of {@link ContestProcessesDialog}. */
@@ -23,7 +23,9 @@ export function ContestProcessesDialog({ contest, open, onClose }: ContestProces
       testId="contest-processes-dialog"
       title={`Procesos bloqueados del concurso ${contest?.calendar ?? ''} (${contest?.date ?? ''})`}
       listKey={contest ? String(contest.id) : null}
-      fetchRows={(signal) => fetchContestProcesses(contest!.id, signal)}
+      fetchRows={(signal) =>
+        callApi(contestsRoutes.blockedProcesses, { params: { contestId: contest!.id }, signal })
+      }
       follows="contest_processes"
       emptyText={MESSAGES.noProcesses}
       what="los procesos del concurso"

@@ -1,7 +1,10 @@
 import { List } from '@chakra-ui/react';
-import { MESSAGES, type ExerciseRow } from '@concurso/shared';
-import { fetchExercisesCombo, type ExerciseComboItem } from '../../api/exercise-api';
+import { MESSAGES, exercisesRoutes, type ExerciseRow, type RouteReply } from '@concurso/shared';
+import { callApi } from '../../api/call-api';
 import { ListDialog } from '../../catalog-screen/list-dialog';
+
+/** An item of 'Ver ejercicios': the exercise's id and PDF name. */
+type ExerciseComboItem = RouteReply<typeof exercisesRoutes.combo>['data'][number];
 
 /** Props of {@link ExerciseListDialog}. */
 export interface ExerciseListDialogProps {
@@ -24,7 +27,12 @@ export function ExerciseListDialog({ exercise, open, onClose }: ExerciseListDial
       testId="exercise-list-dialog"
       title={`Ejercicios del concurso ${exercise?.contest.calendar ?? ''}, nivel ${exercise?.level.level ?? ''}`}
       listKey={exercise ? `${exercise.contests_id}/${exercise.levels_id}` : null}
-      fetchRows={(signal) => fetchExercisesCombo(exercise!.contests_id, exercise!.levels_id, signal)}
+      fetchRows={(signal) =>
+        callApi(exercisesRoutes.combo, {
+          params: { contestId: exercise!.contests_id, levelId: exercise!.levels_id },
+          signal,
+        })
+      }
       follows="exercises"
       emptyText={MESSAGES.noExercises}
       what="los ejercicios"

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
-import { COMMON_FORBIDDEN_PROCESSES, MESSAGES } from '@concurso/shared';
+import { COMMON_FORBIDDEN_PROCESSES, MESSAGES, processesRoutes } from '@concurso/shared';
 import { describeError } from '../../api/api-error';
-import { addCommonProcesses } from '../../api/catalog-api';
+import { callApi } from '../../api/call-api';
 import { useCatalogStore } from '../../api/catalog-cache/catalog-store';
 import { useFeedbackStore } from '../../stores/feedback-store';
 import { commonProcessesReport } from './common-processes-report';
@@ -22,7 +22,7 @@ export function useAddCommonProcesses(): () => Promise<void> {
     });
     if (!yes) return;
     try {
-      const answer = await feedback.withProgress(() => addCommonProcesses());
+      const answer = await feedback.withProgress(() => callApi(processesRoutes.addCommon));
       feedback.showMessage({
         title: MESSAGES.correct,
         message: commonProcessesReport(answer.data.added, answer.data.skipped),

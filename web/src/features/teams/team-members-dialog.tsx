@@ -1,6 +1,6 @@
 import { Button, Table } from '@chakra-ui/react';
-import { MESSAGES, type MemberRow, type TeamRow } from '@concurso/shared';
-import { deleteMember, fetchTeamMembers } from '../../api/team-api';
+import { MESSAGES, membersRoutes, type MemberRow, type TeamRow } from '@concurso/shared';
+import { callApi } from '../../api/call-api';
 import { confirmedDelete } from '../../catalog-screen/confirmed-delete';
 import { memberCareerName } from './member-labels';
 import { ListDialog } from '../../catalog-screen/list-dialog';
@@ -18,7 +18,7 @@ const remove = (member: MemberRow, reload: () => void) =>
   void confirmedDelete({
     name: member.name,
     what: `integrante ${member.id}`,
-    remove: () => deleteMember(member.id),
+    remove: () => callApi(membersRoutes.remove, { params: { id: member.id } }),
     after: reload,
   });
 
@@ -36,7 +36,7 @@ export function TeamMembersDialog({ team, open, onClose }: TeamMembersDialogProp
       testId="team-members-dialog"
       title={`Integrantes del equipo: ${team?.name ?? ''}`}
       listKey={team ? String(team.id) : null}
-      fetchRows={(signal) => fetchTeamMembers(team!.id, signal)}
+      fetchRows={(signal) => callApi(membersRoutes.list, { params: { teamId: team!.id }, signal })}
       follows="members"
       emptyText={MESSAGES.noParticipants}
       what="los integrantes del equipo"

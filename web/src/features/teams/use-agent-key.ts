@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
-import { MESSAGES, type TeamRow } from '@concurso/shared';
+import { MESSAGES, agentRoutes, type TeamRow } from '@concurso/shared';
 import { describeError } from '../../api/api-error';
-import { generateAgentKey } from '../../api/team-api';
+import { callApi } from '../../api/call-api';
 import { useCatalogStore } from '../../api/catalog-cache/catalog-store';
 import { useFeedbackStore, type QuestionView } from '../../stores/feedback-store';
 
@@ -45,7 +45,9 @@ export function useAgentKey(): AgentKeyFlow {
     const feedback = useFeedbackStore.getState();
     if (team.has_agent_key && !(await feedback.ask(replaceKeyQuestion(team.name)))) return;
     try {
-      const answer = await feedback.withProgress(() => generateAgentKey(team.id));
+      const answer = await feedback.withProgress(() =>
+        callApi(agentRoutes.generateKey, { params: { teamId: team.id } }),
+      );
       setShown({ team, key: answer.data.key });
       setOpen(true);
     } catch (error) {

@@ -1,7 +1,7 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import { useFieldArray, useForm, type UseFieldArrayReturn, type UseFormReturn } from 'react-hook-form';
-import { MESSAGES } from '@concurso/shared';
-import { createMembers } from '../../api/team-api';
+import { MESSAGES, membersRoutes } from '@concurso/shared';
+import { callApi } from '../../api/call-api';
 import { toaster } from '../../ui/toaster';
 import {
   memberFieldNames,
@@ -49,7 +49,7 @@ export function useMembersForm(onSaved: () => void): MembersForm {
     const feedback = useFeedbackStore.getState();
     setSubmitting(true);
     try {
-      const answer = await feedback.withProgress(() => createMembers(members));
+      const answer = await feedback.withProgress(() => callApi(membersRoutes.create, { body: members }));
       toaster.create({ type: 'success', title: answer.message || MESSAGES.created, duration: 2500 });
       onSaved();
     } catch (error) {
