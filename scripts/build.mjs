@@ -29,7 +29,6 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const thisScript = fileURLToPath(import.meta.url);
@@ -105,6 +104,8 @@ async function buildServer() {
     return;
   }
   const started = Date.now();
+  // Loaded only when there is something to build: the date check alone stays a few milliseconds.
+  const { build } = await import('esbuild');
   const result = await build({
     absWorkingDir: root,
     entryPoints: SERVER_ENTRIES,
@@ -149,7 +150,7 @@ const WEB_INPUTS = [
 
 function buildWeb() {
   const built = mtime(path.join(root, 'web', 'dist', 'index.html'));
-  if (!force && newest([...WEB_INPUTS, path.relative(root, thisScript)]) <= built) {
+  if (!force && newest(WEB_INPUTS) <= built) {
     console.log('web: al día (web/dist)');
     return;
   }
