@@ -1,7 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router-dom';
+import { queryClient } from './api/queries/query-client';
 import { App } from './app/app';
 import { AppToaster } from './ui/app-toaster';
 
@@ -10,11 +12,13 @@ if (!container) throw new Error('Falta el elemento #root en index.html');
 
 createRoot(container).render(
   <StrictMode>
-    <ChakraProvider value={defaultSystem}>
-      <BrowserRouter>
-        <App />
-      </BrowserRouter>
-      <AppToaster />
-    </ChakraProvider>
+    <QueryClientProvider client={queryClient}>
+      <ChakraProvider value={defaultSystem}>
+        <BrowserRouter>
+          <App />
+        </BrowserRouter>
+        <AppToaster />
+      </ChakraProvider>
+    </QueryClientProvider>
   </StrictMode>,
 );

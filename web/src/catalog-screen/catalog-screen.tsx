@@ -2,7 +2,7 @@ import { useMemo, type ReactNode } from 'react';
 import { Button } from '@chakra-ui/react';
 import type { FieldValues } from 'react-hook-form';
 import type { CatalogRows, ListCatalog } from '../api/catalog-api';
-import { useCatalogList } from '../api/catalog-cache/use-catalog-list';
+import { useCatalogRows } from '../api/queries/catalog-queries';
 import { actionsColumn } from '../ui/data-table/actions-column';
 import { DataTable } from '../ui/data-table/data-table';
 import { EditDeleteButtons, RowActions } from '../ui/data-table/row-actions';
@@ -42,7 +42,7 @@ export function CatalogScreen<K extends ListCatalog, TValues extends FieldValues
   children,
 }: CatalogScreenProps<K, TValues, TOutput>) {
   const { catalog, columns, nameOf, texts } = spec;
-  const list = useCatalogList(catalog);
+  const list = useCatalogRows(catalog);
   const remove = useCatalogDelete(catalog, spec.deleteWarning);
   const dialog = useCatalogForm({
     catalog,

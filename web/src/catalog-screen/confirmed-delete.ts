@@ -10,10 +10,8 @@ export interface ConfirmedDeleteOptions {
   name?: string;
   /** A sentence added to the question: what else goes with the row. */
   warning?: string;
-  /** The delete call. */
+  /** The delete call (a mutation that marks the lists showing the row stale once it settles). */
   remove: () => Promise<DeleteReply>;
-  /** Runs after the call, whether it succeeded or not (reload what shows the row). */
-  after?: () => void;
   /** Names the row in the console log of a failure. */
   what: string;
 }
@@ -51,8 +49,5 @@ export async function confirmedDelete(options: ConfirmedDeleteOptions): Promise<
     console.error(`No se pudo eliminar (${options.what})`, error);
     feedback.showMessage(describeDeleteFailure(error));
     return false;
-  } finally {
-    // Also after a refusal: the row may be gone (404) or the list stale.
-    options.after?.();
   }
 }

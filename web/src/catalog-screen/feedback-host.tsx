@@ -1,5 +1,4 @@
 import { MESSAGES } from '@concurso/shared';
-import { useCatalogStore } from '../api/catalog-cache/catalog-store';
 import { useFeedbackStore } from '../stores/feedback-store';
 import { ConfirmDialog } from '../ui/dialog/confirm-dialog';
 import { MessageDialog } from '../ui/dialog/message-dialog';
@@ -17,7 +16,7 @@ export function FeedbackHost() {
   const questionOpen = useFeedbackStore((state) => state.questionOpen);
   const busy = useFeedbackStore((state) => state.busy);
   const transfer = useFeedbackStore((state) => state.transfer);
-  const loadError = useCatalogStore((state) => state.loadError);
+  const listError = useFeedbackStore((state) => state.listError);
 
   return (
     <>
@@ -44,10 +43,10 @@ export function FeedbackHost() {
         onClose={() => useFeedbackStore.getState().closeMessage()}
       />
       <MessageDialog
-        open={loadError !== null}
-        title={loadError?.title ?? ''}
-        message={loadError?.message ?? ''}
-        onClose={() => useCatalogStore.getState().dismissError()}
+        open={listError !== null}
+        title={listError?.title ?? ''}
+        message={listError?.message ?? ''}
+        onClose={() => useFeedbackStore.getState().dismissListError()}
       />
     </>
   );

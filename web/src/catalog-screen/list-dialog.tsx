@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Alert, Spinner, Text } from '@chakra-ui/react';
-import type { CatalogName } from '@concurso/shared';
-import { describeListError, listRows, type ListEnvelope } from '../api/catalog-cache/catalog-state';
-import { useCatalogStore } from '../api/catalog-cache/catalog-store';
+import { skipToken, useQuery } from '@tanstack/react-query';
+import { describeListError } from '../api/queries/list-errors';
+import type { ListQuery } from '../api/queries/list-query';
 import { AppDialog } from '../ui/dialog/app-dialog';
 
 /** Props of {@link ListDialog}. */
@@ -13,27 +13,23 @@ export interface ListDialogProps<T> {
   testId: string;
   size?: 'md' | 'lg' | 'xl';
   /**
-   * What is listed (e.g. `"contest:4"`), or null when nothing is. Rows fetched for another key are
-   * never shown, not even for a moment.
+   * What is listed (`listQuery` of a list route, e.g. a contest's blocked processes), or null when
+   * nothing is. Its key names the catalogue whose `catalog.changed` refetches it while the dialog is
+   * open; rows of another key are never shown, not even for a moment.
    */
-  listKey: string | null;
-  /** Fetches the rows of `listKey`; read at fetch time, so it need not be stable. */
-  fetchRows: (signal: AbortSignal) => Promise<ListEnvelope<T>>;
-  /** The catalogue whose `catalog.changed` refetches the list while the dialog is open. */
-  follows: CatalogName;
+  query: ListQuery<T> | null;
   /** Shown when the list is empty (a SPEC.md text such as `MESSAGES.noProcesses`). */
   emptyText: string;
-  /** For the console when the fetch fails (Spanish, like every log the staff may read). */
-  what: string;
-  /** The rows; `reload` refetches them (after a change made from the dialog itself). */
-  children: (rows: T[], reload: () => void) => ReactNode;
+  children: (rows: T[]) => ReactNode;
 }
+
+const NOTHING_LISTED = ['nada'];
 
 /**
  * A read-only list in a modal (contest processes, exercises of a contest and level, team members):
- * fetched when it opens, aborted when it closes or moves to another key, refetched while open when
- * another admin changes `follows`, with a spinner, a Spanish error or `emptyText` in place of rows,
- * and a 'Cerrar' button.
+ * fetched when it opens (cached rows of the same list show meanwhile), refetched while open when the
+ * push channel says it is stale or a write from the dialog settles, with a spinner, a Spanish error
+ * (SPEC.md section 8) or `emptyText` in place of rows, and a 'Cerrar' button.
  */
 export function ListDialog<T>({
   open,
@@ -41,34 +37,15 @@ export function ListDialog<T>({
   title,
   testId,
   size,
-  listKey,
-  fetchRows,
-  follows,
+  query,
   emptyText,
-  what,
   children,
 }: ListDialogProps<T>) {
-  const version = useCatalogStore((state) => state.versions[follows]);
-  const [loaded, setLoaded] = useState<{ key: string; rows: T[]; error: string | null } | null>(null);
-  const [reloads, setReloads] = useState(0);
-  const fetcher = useRef(fetchRows);
-  fetcher.current = fetchRows;
-
-  useEffect(() => {
-    if (!open || listKey === null) return;
-    const controller = new AbortController();
-    fetcher
-      .current(controller.signal)
-      .then((answer) => setLoaded({ key: listKey, rows: listRows(answer), error: null }))
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        console.error(`No se pudieron cargar ${what}`, error);
-        setLoaded({ key: listKey, rows: [], error: describeListError(error).message });
-      });
-    return () => controller.abort();
-  }, [open, listKey, version, reloads, what]);
-
-  const current = loaded && loaded.key === listKey ? loaded : null;
+  const list = useQuery({
+    queryKey: query?.queryKey ?? NOTHING_LISTED,
+    queryFn: open && query ? query.queryFn : skipToken,
+    meta: query?.meta,
+  });
 
   return (
     <AppDialog
@@ -80,17 +57,17 @@ export function ListDialog<T>({
       testId={testId}
       closeLabel="Cerrar"
     >
-      {!current ? (
-        <Spinner size="sm" aria-label="Cargando…" />
-      ) : current.error ? (
+      {list.isError ? (
         <Alert.Root status="error">
           <Alert.Indicator />
-          <Alert.Title>{current.error}</Alert.Title>
+          <Alert.Title>{describeListError(list.error).message}</Alert.Title>
         </Alert.Root>
-      ) : current.rows.length === 0 ? (
+      ) : !list.data ? (
+        <Spinner size="sm" aria-label="Cargando…" />
+      ) : list.data.length === 0 ? (
         <Text color="fg.muted">{emptyText}</Text>
       ) : (
-        children(current.rows, () => setReloads((count) => count + 1))
+        children(list.data)
       )}
     </AppDialog>
   );

@@ -9,7 +9,8 @@ import {
 import { MESSAGES } from '@concurso/shared';
 import type { ListCatalog } from '../api/catalog-api';
 import { toaster } from '../ui/toaster';
-import { useCatalogStore } from '../api/catalog-cache/catalog-store';
+import { catalogListKey } from '../api/queries/catalog-queries';
+import { useInvalidatingMutation } from '../api/queries/use-invalidating-mutation';
 import { useFeedbackStore, type ProgressHandle } from '../stores/feedback-store';
 import { isAbortError } from '../api/upload-request';
 import { describeSaveFailure, saveFailureText, type FormMode } from './catalog-failures';
@@ -17,7 +18,7 @@ import { showSaveFailure, submitOrWarn } from './form-feedback';
 
 /** What a catalogue's create / edit form needs. */
 export interface CatalogFormOptions<TValues extends FieldValues, TOutput, TRow> {
-  /** The catalogue saved (its list reloads, its failure texts apply). */
+  /** The catalogue saved (its list refetches, its failure texts apply). */
   catalog: ListCatalog;
   /** `zodResolver(<the shared input schema>)`: the same rules as the server. */
   resolver: Resolver<TValues, unknown, TOutput>;
@@ -59,9 +60,10 @@ export interface CatalogForm<TValues extends FieldValues, TOutput, TRow> extends
  * The shared behaviour of every catalogue modal (SPEC.md sections 4 and 5): create and edit modes,
  * validation by the shared zod schema with 'Este campo es requerido' under each field, the 'Información'
  * warning on an invalid submit, server 422 messages mapped onto the fields, 'Procesando…' while saving,
- * 'Registrado' / 'Guardado' on success (then the modal closes, resets and the list reloads), and the
- * SPEC.md section 8 failure texts (or the server's own text of a duplicate, a missing row or a refused
- * file). An upload shows its progress, and 'Cancelar' aborts it leaving the modal open.
+ * 'Registrado' / 'Guardado' on success (then the modal closes and resets; the save is a mutation
+ * after which the list refetches), and the SPEC.md section 8 failure texts (or the server's own text
+ * of a duplicate, a missing row or a refused file). An upload shows its progress, and 'Cancelar'
+ * aborts it leaving the modal open.
  */
 export function useCatalogForm<TValues extends FieldValues, TOutput, TRow>(
   options: CatalogFormOptions<TValues, TOutput, TRow>,
@@ -77,6 +79,11 @@ export function useCatalogForm<TValues extends FieldValues, TOutput, TRow>(
   const [editing, setEditing] = useState<TRow | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const mode: FormMode = editing ? 'update' : 'create';
+  const saveRow = useInvalidatingMutation(
+    (job: { values: TOutput; editing: TRow | null; progress: ProgressHandle }) =>
+      save(job.values, job.editing, job.progress),
+    () => catalogListKey(catalog),
+  );
 
   const openCreate = useCallback(() => {
     form.reset(emptyValues());
@@ -104,14 +111,13 @@ export function useCatalogForm<TValues extends FieldValues, TOutput, TRow>(
     const feedback = useFeedbackStore.getState();
     setSubmitting(true);
     try {
-      const answer = await feedback.withProgress((progress) => save(values, editing, progress));
+      const answer = await feedback.withProgress((progress) => saveRow({ values, editing, progress }));
       toaster.create({
         type: 'success',
         title: answer.message || (saveMode === 'create' ? MESSAGES.created : MESSAGES.saved),
         duration: 2500,
       });
       setOpen(false);
-      void useCatalogStore.getState().reload(catalog);
     } catch (error) {
       if (isAbortError(error)) {
         // The user pressed 'Cancelar': the modal stays open with what they chose.

@@ -39,6 +39,18 @@ describe('feedback store', () => {
     expect(useFeedbackStore.getState().busy).toBe(0);
   });
 
+  it('shows one failed list load at a time, none after the session ended, and drops it when it ends', () => {
+    const store = useFeedbackStore.getState();
+    store.showListError({ title: 'Advertencia', message: 'Sin datos' });
+    store.showListError({ title: 'Error', message: 'Algo salió mal en el servidor.' });
+    expect(useFeedbackStore.getState().listError).toEqual({ title: 'Advertencia', message: 'Sin datos' });
+    vi.stubGlobal('localStorage', { getItem: () => null, removeItem: () => undefined });
+    endSession('deleted', null);
+    expect(useFeedbackStore.getState().listError).toBeNull();
+    store.showListError({ title: 'Error', message: 'Algo salió mal en el servidor.' });
+    expect(useFeedbackStore.getState().listError).toBeNull();
+  });
+
   it('keeps the last message text while the dialog closes', () => {
     useFeedbackStore.getState().showMessage({ title: 'Error', message: 'Algo' });
     useFeedbackStore.getState().closeMessage();

@@ -1,8 +1,8 @@
 /**
  * The catalogue screens' modal feedback (SPEC.md sections 4, 5 and 8), one of each at a time: a message
- * with one button, a yes/no question answered through a promise, and the 'Procesando…' dialog while a
- * request runs (with a percentage and 'Cancelar' for an upload). Flows (save, delete, assign) call it;
- * `FeedbackHost` renders it.
+ * with one button, a yes/no question answered through a promise, the 'Procesando…' dialog while a
+ * request runs (with a percentage and 'Cancelar' for an upload), and the dialog of a failed list load.
+ * Flows (save, delete, assign) and the query client call it; `FeedbackHost` renders it.
  */
 import { create } from 'zustand';
 import { MESSAGES } from '@concurso/shared';
@@ -49,9 +49,17 @@ export interface FeedbackStore {
   busy: number;
   /** The progress a running task reported (an upload); null for a plain request. */
   transfer: TransferView | null;
+  /** The failed list load shown (SPEC.md section 8: 'Advertencia', 'Error', 'Error de Conexión'); null when none. */
+  listError: MessageView | null;
   /** Opens a message; ignored between an ended session and the next sign-in (issue 10). */
   showMessage: (view: MessageView) => void;
   closeMessage: () => void;
+  /**
+   * Shows a failed list load, unless one is shown already (one dialog at a time: a second failure
+   * while the first is open adds nothing) or the session ended.
+   */
+  showListError: (view: MessageView) => void;
+  dismissListError: () => void;
   /** Asks and resolves true for the confirm button, false for cancel, Escape or an outside click. */
   ask: (view: QuestionView) => Promise<boolean>;
   answer: (yes: boolean) => void;
@@ -71,6 +79,7 @@ export const useFeedbackStore = create<FeedbackStore>()((set) => ({
   questionOpen: false,
   busy: 0,
   transfer: null,
+  listError: null,
   showMessage: (view) => {
     // A flow failing because the session ended would otherwise leave its error for the next session's
     // first catalogue screen; the login screen already says why.
@@ -78,6 +87,11 @@ export const useFeedbackStore = create<FeedbackStore>()((set) => ({
     set({ message: view, messageOpen: true });
   },
   closeMessage: () => set({ messageOpen: false }),
+  showListError: (view) => {
+    if (useSessionStore.getState().ended) return;
+    set((state) => (state.listError ? state : { listError: view }));
+  },
+  dismissListError: () => set({ listError: null }),
   ask: (view) => {
     // A question still open is answered "no": only one at a time.
     resolveQuestion?.(false);
@@ -115,10 +129,11 @@ export const useFeedbackStore = create<FeedbackStore>()((set) => ({
   },
 }));
 
-// An ended session's open message and question are dropped (a question answers "no").
+// An ended session's open message, question and list failure are dropped (a question answers "no").
 onSessionEnd(() => {
   useFeedbackStore.getState().answer(false);
   useFeedbackStore.getState().closeMessage();
+  useFeedbackStore.getState().dismissListError();
 });
 
 /** The invalid-submit warning of SPEC.md section 5: 'Información' / 'Por favor llene…' / 'Listo!'. */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as CatalogApi from '../catalog-api';
-import type { ListEnvelope as ListAnswer } from './catalog-state';
+import type { ListEnvelope as ListAnswer } from '../queries/list-errors';
 import { fakeBoardSocketModule, type FakeSocket } from '../fake-socket.test-support';
 
 interface Call {

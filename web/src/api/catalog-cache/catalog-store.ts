@@ -14,18 +14,21 @@ import {
   type CatalogChangedPayload,
   type CatalogName,
 } from '@concurso/shared';
-import { fetchCatalog, LIST_CATALOGS, type CatalogRows, type ListCatalog } from '../catalog-api';
+import {
+  fetchCatalog,
+  LIST_CATALOGS,
+  LIST_SOURCES,
+  type CatalogRows,
+  type ListCatalog,
+} from '../catalog-api';
 import { acquireLiveSocket, type LiveSocketLease } from '../live-socket';
 import { onSessionEnd } from '../session-end';
 import { getToken } from '../token-storage';
-import {
-  describeListError,
-  listRows,
-  listCatalogsOf,
-  patchTeamRows,
-  staleCatalogs,
-  type ListErrorView,
-} from './catalog-state';
+import { describeListError, listRows, type ListErrorView } from '../queries/list-errors';
+import { patchTeamRows } from '../queries/patch-team-rows';
+import { staleCatalogs } from '../queries/stale-catalogs';
+
+const listCatalogsOf = (name: CatalogName) => LIST_CATALOGS.filter((list) => LIST_SOURCES[list] === name);
 
 /** One list as the screens read it. */
 export interface CatalogList<T> {

@@ -1,25 +1,30 @@
 import { useCallback } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { logout } from '../../api/auth-api';
 import { clearToken } from '../../api/token-storage';
 import { LOGIN_PATH } from '../../app/paths';
+import { useFeedbackStore } from '../../stores/feedback-store';
 import { useSessionStore } from '../../stores/session-store';
 
 /**
- * Returns the 'Cerrar Sesión' action: closes the tab's live socket (board and catalogue lists), revokes the token on the server
- * (a failure is only logged: the local session ends anyway), forgets it and goes to /.
+ * Returns the 'Cerrar Sesión' action: closes the tab's live socket (board and catalogue lists), forgets
+ * the server state read with the session (`queryClient.clear()`: loads still on their way are
+ * cancelled), revokes the token on the server (a failure is only logged: the local session ends
+ * anyway), forgets it and goes to /.
  */
 export function useLogout(): () => Promise<void> {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   return useCallback(async () => {
     // Loaded lazily, like the board itself, so the login bundle does not carry the socket client.
-    const [{ useBoardStore }, { useCatalogStore }, { closeLiveSocket }] = await Promise.all([
+    const [{ useBoardStore }, { closeLiveSocket }] = await Promise.all([
       import('../../stores/board-store'),
-      import('../../api/catalog-cache/catalog-store'),
       import('../../api/live-socket'),
     ]);
     useBoardStore.getState().stop();
-    useCatalogStore.getState().reset();
+    queryClient.clear();
+    useFeedbackStore.getState().dismissListError();
     // The token is about to be revoked: no lingering socket on it.
     closeLiveSocket();
     try {
@@ -31,5 +36,5 @@ export function useLogout(): () => Promise<void> {
       useSessionStore.getState().clear();
       navigate(LOGIN_PATH, { replace: true });
     }
-  }, [navigate]);
+  }, [navigate, queryClient]);
 }

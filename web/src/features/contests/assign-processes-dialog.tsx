@@ -1,19 +1,28 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Box, Button, HStack, Input, Spinner, Stack, Text } from '@chakra-ui/react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Virtuoso } from 'react-virtuoso';
-import { MESSAGES, contestsRoutes, type ContestRow } from '@concurso/shared';
+import { MESSAGES, contestsRoutes, type BlockedProcessesInput, type ContestRow } from '@concurso/shared';
 import { callApi } from '../../api/call-api';
-import { useCatalogList } from '../../api/catalog-cache/use-catalog-list';
-import { describeListError, listRows } from '../../api/catalog-cache/catalog-state';
+import { useCatalogRows } from '../../api/queries/catalog-queries';
+import { describeListError } from '../../api/queries/list-errors';
+import { useInvalidatingMutation } from '../../api/queries/use-invalidating-mutation';
 import { useFeedbackStore } from '../../stores/feedback-store';
 import { toaster } from '../../ui/toaster';
 import { AppDialog } from '../../ui/dialog/app-dialog';
 import { FormButtons } from '../../ui/form/form-buttons';
+import { contestProcessesQuery } from './contest-processes-query';
 import { ProcessCheckbox } from './process-checkbox';
 import { filterProcesses, selectedSummary } from './process-selection';
 
 /** Height of one process row in the list (px), for sizing a short list without empty space. */
 const OPTION_HEIGHT = 32;
+
+/** `POST /api/createBlockedProcessForContest` (`contestsRoutes.replaceBlockedProcesses`). */
+const replaceBlocked = (body: BlockedProcessesInput) =>
+  callApi(contestsRoutes.replaceBlockedProcesses, { body });
+/** The contest's 'Ver procesos' list, stale once the set is saved. */
+const blockedKeyOf = (body: BlockedProcessesInput) => contestProcessesQuery(body.contests_id).queryKey;
 
 /** Props of {@link AssignProcessesDialog}. */
 export interface AssignProcessesDialogProps {
@@ -24,11 +33,14 @@ export interface AssignProcessesDialogProps {
 
 /**
  * 'Asignar procesos bloqueados al concurso': every process as a searchable checkbox list, preselected
- * with the contest's current set, 'Seleccionaste: ' with the chosen names; saving replaces the set
- * (SPEC.md sections 2 and 5: no validation; failure 'Hubo un problema al registrar los procesos').
+ * with the contest's current set (read afresh at each opening: the form's starting values), 'Seleccionaste: '
+ * with the chosen names; saving replaces the set (SPEC.md sections 2 and 5: no validation; failure
+ * 'Hubo un problema al registrar los procesos').
  */
 export function AssignProcessesDialog({ contest, open, onClose }: AssignProcessesDialogProps) {
-  const processes = useCatalogList('processes');
+  const queryClient = useQueryClient();
+  const processes = useCatalogRows('processes');
+  const saveBlocked = useInvalidatingMutation(replaceBlocked, blockedKeyOf);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [loadedFor, setLoadedFor] = useState<number | null>(null);
   const [search, setSearch] = useState('');
@@ -37,24 +49,28 @@ export function AssignProcessesDialog({ contest, open, onClose }: AssignProcesse
 
   useEffect(() => {
     if (!open || contestId === null) return;
-    const controller = new AbortController();
+    let current = true;
     setLoadedFor(null);
     setSearch('');
-    callApi(contestsRoutes.blockedProcesses, { params: { contestId }, signal: controller.signal })
-      .then((answer) => {
-        setSelected(new Set(listRows(answer).map((row) => row.processes_id)));
+    // Always a fresh read (the cached set is stale at once), shared with 'Ver procesos' when both load.
+    queryClient
+      .fetchQuery(contestProcessesQuery(contestId))
+      .then((rows) => {
+        if (!current) return;
+        setSelected(new Set(rows.map((row) => row.processes_id)));
         setLoadedFor(contestId);
       })
       .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        console.error('No se pudieron cargar los procesos del concurso', error);
+        if (!current) return;
         setSelected(new Set());
         setLoadedFor(contestId);
         const view = describeListError(error);
         useFeedbackStore.getState().showMessage({ title: view.title, message: view.message });
       });
-    return () => controller.abort();
-  }, [open, contestId]);
+    return () => {
+      current = false;
+    };
+  }, [open, contestId, queryClient]);
 
   const sorted = useMemo(() => filterProcesses(processes.rows, ''), [processes.rows]);
   const visible = useMemo(() => filterProcesses(processes.rows, search), [processes.rows, search]);
@@ -79,9 +95,7 @@ export function AssignProcessesDialog({ contest, open, onClose }: AssignProcesse
       // Only ids still in the catalogue: a process deleted meanwhile would be refused.
       const known = new Set(processes.rows.map((process) => process.id));
       const answer = await feedback.withProgress(() =>
-        callApi(contestsRoutes.replaceBlockedProcesses, {
-          body: { contests_id: contestId, processes_id: [...selected].filter((id) => known.has(id)) },
-        }),
+        saveBlocked({ contests_id: contestId, processes_id: [...selected].filter((id) => known.has(id)) }),
       );
       toaster.create({ type: 'success', title: answer.message || MESSAGES.created, duration: 2500 });
       onClose();

@@ -1,7 +1,7 @@
 import { List } from '@chakra-ui/react';
-import { MESSAGES, contestsRoutes, type ContestProcessRow, type ContestRow } from '@concurso/shared';
-import { callApi } from '../../api/call-api';
+import { MESSAGES, type ContestProcessRow, type ContestRow } from '@concurso/shared';
 import { ListDialog } from '../../catalog-screen/list-dialog';
+import { contestProcessesQuery } from './contest-processes-query';
 
 /** Props of {@link ContestProcessesDialog}. */
 export interface ContestProcessesDialogProps {
@@ -22,13 +22,8 @@ export function ContestProcessesDialog({ contest, open, onClose }: ContestProces
       onClose={onClose}
       testId="contest-processes-dialog"
       title={`Procesos bloqueados del concurso ${contest?.calendar ?? ''} (${contest?.date ?? ''})`}
-      listKey={contest ? String(contest.id) : null}
-      fetchRows={(signal) =>
-        callApi(contestsRoutes.blockedProcesses, { params: { contestId: contest!.id }, signal })
-      }
-      follows="contest_processes"
+      query={contest ? contestProcessesQuery(contest.id) : null}
       emptyText={MESSAGES.noProcesses}
-      what="los procesos del concurso"
     >
       {(rows) => (
         <List.Root as="ol" ps="5" gap="1">

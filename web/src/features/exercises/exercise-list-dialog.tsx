@@ -1,10 +1,17 @@
 import { List } from '@chakra-ui/react';
-import { MESSAGES, exercisesRoutes, type ExerciseRow, type RouteReply } from '@concurso/shared';
-import { callApi } from '../../api/call-api';
+import { MESSAGES, exercisesRoutes, type ExerciseRow } from '@concurso/shared';
+import { listQuery } from '../../api/queries/list-query';
 import { ListDialog } from '../../catalog-screen/list-dialog';
 
-/** An item of 'Ver ejercicios': the exercise's id and PDF name. */
-type ExerciseComboItem = RouteReply<typeof exercisesRoutes.combo>['data'][number];
+/**
+ * The exercises of a contest and level (`exercisesRoutes.combo`) as a query keyed under `exercises`:
+ * stale when another admin changes the exercises, a level or a contest (`catalog.changed`).
+ */
+const exerciseComboQuery = ({ contests_id, levels_id }: ExerciseRow) =>
+  listQuery('exercises', exercisesRoutes.combo, {
+    params: { contestId: contests_id, levelId: levels_id },
+    failure: 'No se pudieron cargar los ejercicios',
+  });
 
 /** Props of {@link ExerciseListDialog}. */
 export interface ExerciseListDialogProps {
@@ -21,21 +28,13 @@ export interface ExerciseListDialogProps {
  */
 export function ExerciseListDialog({ exercise, open, onClose }: ExerciseListDialogProps) {
   return (
-    <ListDialog<ExerciseComboItem>
+    <ListDialog
       open={open}
       onClose={onClose}
       testId="exercise-list-dialog"
       title={`Ejercicios del concurso ${exercise?.contest.calendar ?? ''}, nivel ${exercise?.level.level ?? ''}`}
-      listKey={exercise ? `${exercise.contests_id}/${exercise.levels_id}` : null}
-      fetchRows={(signal) =>
-        callApi(exercisesRoutes.combo, {
-          params: { contestId: exercise!.contests_id, levelId: exercise!.levels_id },
-          signal,
-        })
-      }
-      follows="exercises"
+      query={exercise ? exerciseComboQuery(exercise) : null}
       emptyText={MESSAGES.noExercises}
-      what="los ejercicios"
     >
       {(rows) => (
         <List.Root as="ol" ps="5" gap="1">

@@ -2,9 +2,14 @@ import { useCallback } from 'react';
 import { COMMON_FORBIDDEN_PROCESSES, MESSAGES, processesRoutes } from '@concurso/shared';
 import { describeError } from '../../api/api-error';
 import { callApi } from '../../api/call-api';
-import { useCatalogStore } from '../../api/catalog-cache/catalog-store';
+import { catalogListKey } from '../../api/queries/catalog-queries';
+import { useInvalidatingMutation } from '../../api/queries/use-invalidating-mutation';
 import { useFeedbackStore } from '../../stores/feedback-store';
 import { commonProcessesReport } from './common-processes-report';
+
+/** `POST /api/addCommonProcesses` (`processesRoutes.addCommon`); the processes list refetches after it. */
+const addCommon = () => callApi(processesRoutes.addCommon);
+const processesKey = () => catalogListKey('processes');
 
 /**
  * 'Agregar catálogo común': after a confirmation, adds the ready list of commonly forbidden executables
@@ -12,6 +17,7 @@ import { commonProcessesReport } from './common-processes-report';
  * reports 'Se agregaron N procesos (M ya existían).'.
  */
 export function useAddCommonProcesses(): () => Promise<void> {
+  const addCommonProcesses = useInvalidatingMutation(addCommon, processesKey);
   return useCallback(async () => {
     const feedback = useFeedbackStore.getState();
     const yes = await feedback.ask({
@@ -22,7 +28,7 @@ export function useAddCommonProcesses(): () => Promise<void> {
     });
     if (!yes) return;
     try {
-      const answer = await feedback.withProgress(() => callApi(processesRoutes.addCommon));
+      const answer = await feedback.withProgress(() => addCommonProcesses());
       feedback.showMessage({
         title: MESSAGES.correct,
         message: commonProcessesReport(answer.data.added, answer.data.skipped),
@@ -30,8 +36,6 @@ export function useAddCommonProcesses(): () => Promise<void> {
     } catch (error) {
       console.error('No se pudo agregar el catálogo común', error);
       feedback.showMessage({ title: MESSAGES.error, message: describeError(error) });
-    } finally {
-      void useCatalogStore.getState().reload('processes');
     }
-  }, []);
+  }, [addCommonProcesses]);
 }

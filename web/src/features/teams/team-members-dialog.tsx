@@ -1,9 +1,11 @@
 import { Button, Table } from '@chakra-ui/react';
 import { MESSAGES, membersRoutes, type MemberRow, type TeamRow } from '@concurso/shared';
 import { callApi } from '../../api/call-api';
+import { useInvalidatingMutation } from '../../api/queries/use-invalidating-mutation';
 import { confirmedDelete } from '../../catalog-screen/confirmed-delete';
-import { memberCareerName } from './member-labels';
 import { ListDialog } from '../../catalog-screen/list-dialog';
+import { memberCareerName } from './member-labels';
+import { teamMembersQuery } from './team-members-query';
 
 /** Props of {@link TeamMembersDialog}. */
 export interface TeamMembersDialogProps {
@@ -13,35 +15,34 @@ export interface TeamMembersDialogProps {
   onClose: () => void;
 }
 
-/** Asks, then removes one member (`GET /api/deleteMember/{id}`) and refetches the list. */
-const remove = (member: MemberRow, reload: () => void) =>
-  void confirmedDelete({
-    name: member.name,
-    what: `integrante ${member.id}`,
-    remove: () => callApi(membersRoutes.remove, { params: { id: member.id } }),
-    after: reload,
-  });
+/** `GET /api/deleteMember/{id}` (`membersRoutes.remove`); the member's team's list refetches after it. */
+const deleteMember = (member: MemberRow) => callApi(membersRoutes.remove, { params: { id: member.id } });
+const membersKeyOf = (member: MemberRow) => teamMembersQuery(member.teams_id).queryKey;
 
 /**
  * 'Ver integrantes': the team's members with name, code, semester and career ('Sin carrera' when none),
- * or 'No se encontraron participantes.'; each can be removed after a confirmation. Refetches while open
- * when another admin changes the members.
+ * or 'No se encontraron participantes.'; each can be removed ('Quitar') after a confirmation. Refetches
+ * while open when another admin changes the members.
  */
 export function TeamMembersDialog({ team, open, onClose }: TeamMembersDialogProps) {
+  const removeMember = useInvalidatingMutation(deleteMember, membersKeyOf);
+  const remove = (member: MemberRow) =>
+    void confirmedDelete({
+      name: member.name,
+      what: `integrante ${member.id}`,
+      remove: () => removeMember(member),
+    });
   return (
-    <ListDialog<MemberRow>
+    <ListDialog
       open={open}
       onClose={onClose}
       size="xl"
       testId="team-members-dialog"
       title={`Integrantes del equipo: ${team?.name ?? ''}`}
-      listKey={team ? String(team.id) : null}
-      fetchRows={(signal) => callApi(membersRoutes.list, { params: { teamId: team!.id }, signal })}
-      follows="members"
+      query={team ? teamMembersQuery(team.id) : null}
       emptyText={MESSAGES.noParticipants}
-      what="los integrantes del equipo"
     >
-      {(rows, reload) => (
+      {(rows) => (
         <Table.Root size="sm" aria-label="Integrantes">
           <Table.Header>
             <Table.Row>
@@ -60,7 +61,7 @@ export function TeamMembersDialog({ team, open, onClose }: TeamMembersDialogProp
                 <Table.Cell>{member.semester}</Table.Cell>
                 <Table.Cell>{memberCareerName(member)}</Table.Cell>
                 <Table.Cell>
-                  <Button size="xs" colorPalette="red" onClick={() => remove(member, reload)}>
+                  <Button size="xs" colorPalette="red" onClick={() => remove(member)}>
                     Quitar
                   </Button>
                 </Table.Cell>

@@ -2,7 +2,8 @@ import { useCallback, useState } from 'react';
 import { MESSAGES, agentRoutes, type TeamRow } from '@concurso/shared';
 import { describeError } from '../../api/api-error';
 import { callApi } from '../../api/call-api';
-import { useCatalogStore } from '../../api/catalog-cache/catalog-store';
+import { catalogListKey } from '../../api/queries/catalog-queries';
+import { useInvalidatingMutation } from '../../api/queries/use-invalidating-mutation';
 import { useFeedbackStore, type QuestionView } from '../../stores/feedback-store';
 
 /** A key just generated, shown once. */
@@ -22,6 +23,11 @@ export interface AgentKeyFlow {
   forget: () => void;
 }
 
+/** `POST /api/generateAgentKey/{teamId}` (`agentRoutes.generateKey`): the new key, answered once. */
+const generateKey = (team: TeamRow) => callApi(agentRoutes.generateKey, { params: { teamId: team.id } });
+// The server announces no catalogue change for a key: the teams list refetches so `has_agent_key` is current.
+const teamsKey = () => catalogListKey('teams');
+
 /** The question before replacing a team's key: the old key stops working and its agent disconnects. */
 export function replaceKeyQuestion(teamName: string): QuestionView {
   return {
@@ -34,30 +40,29 @@ export function replaceKeyQuestion(teamName: string): QuestionView {
 
 /**
  * 'Clave del agente' (DESIGN.md section 6): asks first when the team already has a key, then
- * `POST /api/generateAgentKey/{teamId}` under 'Procesando…' and shows the key once; the teams list
- * reloads so the row knows it has a key. A failure shows the server's message.
+ * `POST /api/generateAgentKey/{teamId}` under 'Procesando…' (a mutation) and shows the key once; the
+ * teams list refetches so the row knows it has a key. A failure shows the server's message.
  */
 export function useAgentKey(): AgentKeyFlow {
   const [shown, setShown] = useState<GeneratedAgentKey | null>(null);
   const [open, setOpen] = useState(false);
+  const generateAgentKey = useInvalidatingMutation(generateKey, teamsKey);
 
-  const generate = useCallback(async (team: TeamRow) => {
-    const feedback = useFeedbackStore.getState();
-    if (team.has_agent_key && !(await feedback.ask(replaceKeyQuestion(team.name)))) return;
-    try {
-      const answer = await feedback.withProgress(() =>
-        callApi(agentRoutes.generateKey, { params: { teamId: team.id } }),
-      );
-      setShown({ team, key: answer.data.key });
-      setOpen(true);
-    } catch (error) {
-      console.error(`No se pudo generar la clave del agente (equipo ${team.id})`, error);
-      feedback.showMessage({ title: MESSAGES.error, message: describeError(error) });
-    } finally {
-      // The server announces no catalogue change for a key: reload so `has_agent_key` is current.
-      void useCatalogStore.getState().reload('teams');
-    }
-  }, []);
+  const generate = useCallback(
+    async (team: TeamRow) => {
+      const feedback = useFeedbackStore.getState();
+      if (team.has_agent_key && !(await feedback.ask(replaceKeyQuestion(team.name)))) return;
+      try {
+        const answer = await feedback.withProgress(() => generateAgentKey(team));
+        setShown({ team, key: answer.data.key });
+        setOpen(true);
+      } catch (error) {
+        console.error(`No se pudo generar la clave del agente (equipo ${team.id})`, error);
+        feedback.showMessage({ title: MESSAGES.error, message: describeError(error) });
+      }
+    },
+    [generateAgentKey],
+  );
 
   const close = useCallback(() => setOpen(false), []);
   const forget = useCallback(() => setShown(null), []);

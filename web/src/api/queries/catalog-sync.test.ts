@@ -1,0 +1,152 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { QueryObserver, type QueryClient } from '@tanstack/react-query';
+import type { BoardTeam, TeamRow } from '@concurso/shared';
+import { FakeSocket, fakeBoardSocketModule } from '../fake-socket.test-support';
+import type { ListCatalog } from '../catalog-api';
+import type { SyncSocket } from './catalog-sync';
+import { okList, settle, stubApi } from './fake-api.test-support';
+
+const sockets: FakeSocket[] = [];
+vi.mock('../board-socket', () => fakeBoardSocketModule(sockets, true));
+
+const { createQueryClient } = await import('./query-client');
+const { catalogListKey, catalogListQuery } = await import('./catalog-queries');
+const { holdCatalogSync, syncQueries } = await import('./catalog-sync');
+const { closeLiveSocket, LIVE_SOCKET_LINGER_MS } = await import('../live-socket');
+
+let api: ReturnType<typeof stubApi>;
+let client: QueryClient;
+let socket: FakeSocket;
+let stops: Array<() => void>;
+
+/** Mounts a reader of `list` (as a screen does) and answers its first load with `rows`. */
+async function observe(list: ListCatalog, rows: unknown[] = []) {
+  const observer = new QueryObserver(client, catalogListQuery(list));
+  stops.push(observer.subscribe(() => undefined));
+  await settle();
+  api.requests.at(-1)?.answer(okList(rows));
+  await settle();
+}
+
+const TEAM: TeamRow = {
+  id: 4,
+  name: 'Los Punteros',
+  levels_id: 1,
+  coaches_id: 1,
+  contests_id: 1,
+  number_attempts: 0,
+  status_team: { id: 1, status: 'Activo' },
+  coach: { id: 1, name: 'Coach' },
+  level: { id: 1, level: 'Básico' },
+  contest: { id: 1, calendar: '2026B' },
+  has_agent_key: false,
+};
+const boardRow = (statusId: number, attempts = 0): BoardTeam => ({
+  id: 4,
+  name: 'Los Punteros',
+  levels_id: 1,
+  number_attempts: attempts,
+  status_team: { id: statusId, status: statusId === 1 ? 'Activo' : 'Descalificado' },
+  agent_online: false,
+  version: 3,
+});
+
+beforeEach(() => {
+  api = stubApi();
+  client = createQueryClient();
+  socket = new FakeSocket(true);
+  // The fake plays socket.io-client's `on`/`off` untyped.
+  stops = [syncQueries(client, socket as unknown as SyncSocket)];
+  sockets.length = 0;
+});
+
+afterEach(() => {
+  stops.forEach((stop) => stop());
+  client.clear();
+  closeLiveSocket();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('syncQueries', () => {
+  it('refetches the changed list and the lists embedding its names on catalog.changed', async () => {
+    await observe('schools');
+    await observe('departaments');
+    await observe('coaches');
+    api.forget();
+
+    socket.fire('catalog.changed', { catalog: 'schools' });
+    await settle();
+    expect(api.paths()).toEqual(['/api/getDepartaments', '/api/getSchools']);
+  });
+
+  it('marks a list nobody reads stale without fetching it; its next reader refetches', async () => {
+    await observe('careers');
+    stops.pop()?.();
+    api.forget();
+
+    socket.fire('catalog.changed', { catalog: 'departaments' });
+    await settle();
+    expect(api.paths()).toEqual([]);
+    expect(client.getQueryState(catalogListKey('careers'))?.isInvalidated).toBe(true);
+  });
+
+  it("refetches the three user lists when the server announces 'users'", async () => {
+    await observe('adminUsers');
+    await observe('judgeUsers');
+    await observe('participantUsers');
+    api.forget();
+
+    socket.fire('catalog.changed', { catalog: 'users' });
+    await settle();
+    expect(api.paths()).toEqual(['/api/getUsersAdmin', '/api/getUsersJuecez', '/api/getUsersParticipants']);
+  });
+
+  it('refetches every list in use after a reconnect (events may have been missed)', async () => {
+    await observe('processes');
+    await observe('levels');
+    api.forget();
+
+    socket.fire('connect');
+    expect(api.paths()).toEqual([]);
+    socket.fire('disconnect', 'transport close');
+    socket.fire('connect');
+    await settle();
+    expect(api.paths()).toEqual(['/api/getLevels', '/api/getProcesses']);
+  });
+
+  it('shows a judge’s block in the teams list as it happens, without a refetch', async () => {
+    await observe('teams', [TEAM]);
+    api.forget();
+
+    socket.fire('team.updated', boardRow(2));
+    const rows = client.getQueryData<TeamRow[]>(catalogListKey('teams'));
+    expect(rows?.[0]?.status_team).toEqual({ id: 2, status: 'Descalificado' });
+    // An attempt moves no ESTATUS: the cached rows stay the same object (no re-render).
+    socket.fire('teams.updated', [boardRow(2, 5)]);
+    expect(client.getQueryData(catalogListKey('teams'))).toBe(rows);
+    socket.fire('teams.updated', [boardRow(1, 5)]);
+    expect(client.getQueryData<TeamRow[]>(catalogListKey('teams'))?.[0]?.status_team.status).toBe('Activo');
+    expect(api.paths()).toEqual([]);
+  });
+
+  it('removes its listeners when stopped', () => {
+    const before = socket.listenerCount();
+    stops.shift()?.();
+    expect(before).toBe(5);
+    expect(socket.listenerCount()).toBe(0);
+  });
+});
+
+describe('holdCatalogSync', () => {
+  it('holds the shared socket while the shell is mounted and gives it back when it unmounts', async () => {
+    vi.useFakeTimers();
+    const stop = holdCatalogSync(client, 'jwt');
+    const shared = sockets[0]!;
+    expect(shared.handlers.get('catalog.changed')?.size).toBe(1);
+    stop();
+    expect(shared.handlers.get('catalog.changed')?.size).toBe(0);
+    vi.advanceTimersByTime(LIVE_SOCKET_LINGER_MS);
+    expect(shared.disconnect).toHaveBeenCalled();
+  });
+});

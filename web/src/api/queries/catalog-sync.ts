@@ -1,0 +1,73 @@
+/**
+ * Keeps the query client's server state current from the push channel (DESIGN.md section 6):
+ * `catalog.changed` marks stale what the change touches (observed queries refetch at once, the others
+ * on their next use), the board's rows patch the teams list's ESTATUS, and a reconnect marks
+ * everything stale (changes made while the connection was down were never announced).
+ * Loaded on demand by `use-catalog-sync.ts`, so the login bundle stays free of the socket client.
+ */
+import type { QueryClient } from '@tanstack/react-query';
+import { EVENTS, type BoardTeam, type CatalogChangedPayload, type TeamRow } from '@concurso/shared';
+import { acquireLiveSocket, type LiveSocket } from '../live-socket';
+import { catalogListKey } from './catalog-queries';
+import { patchTeamRows } from './patch-team-rows';
+import { staleCatalogs } from './stale-catalogs';
+
+/** The socket events {@link syncQueries} needs: a subset of the live socket's. */
+export type SyncSocket = Pick<LiveSocket, 'on' | 'off'>;
+
+/**
+ * Follows `socket`'s pushes into `client` until the returned function is called (which removes its
+ * listeners and nothing else):
+ * - `catalog.changed {catalog}` invalidates every query whose key starts with a catalogue of
+ *   `staleCatalogs(catalog)` (the three user lists share `users`; departaments are stale when a school
+ *   changes, and so on);
+ * - `team.updated` and `teams.updated` put the teams' new ESTATUS in the cached teams list
+ *   (`setQueryData`): a judge's block is no catalogue change;
+ * - `connect` after a `disconnect` invalidates every query.
+ */
+export function syncQueries(client: QueryClient, socket: SyncSocket): () => void {
+  let missedEvents = false;
+  const onChanged = ({ catalog }: CatalogChangedPayload) => {
+    for (const source of staleCatalogs(catalog)) void client.invalidateQueries({ queryKey: [source] });
+  };
+  const patchTeams = (teams: BoardTeam[]) => {
+    const key = catalogListKey('teams');
+    const rows = client.getQueryData<TeamRow[]>(key);
+    const next = rows && teams.reduce(patchTeamRows, rows);
+    // An attempt changes no ESTATUS: the cached list stays as it is (no re-render, no new timestamp).
+    if (next && next !== rows) client.setQueryData(key, next);
+  };
+  const onTeam = (team: BoardTeam) => patchTeams([team]);
+  const onDisconnect = () => {
+    missedEvents = true;
+  };
+  const onConnect = () => {
+    if (missedEvents) void client.invalidateQueries();
+    missedEvents = false;
+  };
+  socket.on(EVENTS.catalogChanged, onChanged);
+  socket.on(EVENTS.teamUpdated, onTeam);
+  socket.on(EVENTS.teamsUpdated, patchTeams);
+  socket.on('disconnect', onDisconnect);
+  socket.on('connect', onConnect);
+  return () => {
+    socket.off(EVENTS.catalogChanged, onChanged);
+    socket.off(EVENTS.teamUpdated, onTeam);
+    socket.off(EVENTS.teamsUpdated, patchTeams);
+    socket.off('disconnect', onDisconnect);
+    socket.off('connect', onConnect);
+  };
+}
+
+/**
+ * Holds the tab's shared socket for `token` (`live-socket.ts`) and follows its pushes into `client`
+ * until the returned function is called, which removes the listeners and gives the lease back.
+ */
+export function holdCatalogSync(client: QueryClient, token: string): () => void {
+  const lease = acquireLiveSocket(token);
+  const detach = syncQueries(client, lease.socket);
+  return () => {
+    detach();
+    lease.release();
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * The tab's one TanStack Query client: the server state every screen reads (catalogue lists, a
+ * contest's blocked processes, a team's members, exercises of a contest and level). `main.tsx`
+ * provides it at the root; `catalog-sync.ts` keeps it current from the push channel.
+ */
+import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { useFeedbackStore } from '../../stores/feedback-store';
+import { onSessionEnd } from '../session-end';
+import { describeListError } from './list-errors';
+import type { ListFailure } from './list-query';
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    queryMeta: Partial<ListFailure>;
+  }
+}
+
+/**
+ * A client with the app's rules:
+ * - no automatic retry, and no refetch on window focus or network return: a failed load is told at
+ *   once (SPEC.md section 8), and freshness comes from the push channel (`catalog.changed`, and a
+ *   refetch of everything after a reconnect), not from polling;
+ * - every failed load is logged with its query's `meta.failure`; one whose `meta.errorDialog` is set
+ *   (a catalogue list) also opens the list-failure dialog (`feedback-store.ts`), once per failed fetch
+ *   however many components read it.
+ * A query's data goes stale at once (`staleTime` 0): a screen that mounts refetches what it shows.
+ */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({
+      onError: (error, query) => {
+        console.error(query.meta?.failure ?? 'No se pudo cargar una lista', error);
+        if (query.meta?.errorDialog) useFeedbackStore.getState().showListError(describeListError(error));
+      },
+    }),
+    defaultOptions: {
+      queries: { retry: false, refetchOnWindowFocus: false, refetchOnReconnect: false },
+    },
+  });
+}
+
+/** The tab's client (`main.tsx` provides it). */
+export const queryClient = createQueryClient();
+
+// An ended session's data is forgotten at once; loads still on their way are cancelled silently
+// (no dialog for their 401).
+onSessionEnd(() => queryClient.clear());
