@@ -1,6 +1,10 @@
 import { routePath, type RouteArgs, type RouteReply, type RouteSpec } from '@concurso/shared';
 import { apiRequest } from './api-client';
 
+/** The item type of a list route's `data` (`okEnvelope(z.array(row))` in the shared map). */
+export type ListItem<R extends RouteSpec> =
+  RouteReply<R> extends { data: ReadonlyArray<infer Row> } ? Row : never;
+
 /** What one call of a route sends: its declared params, query and body, plus the call's own options. */
 export type CallApiOptions<R extends RouteSpec> = RouteArgs<R> & {
   signal?: AbortSignal;

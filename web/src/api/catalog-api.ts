@@ -16,7 +16,7 @@ import {
   type RouteSpec,
   type UserTypeId,
 } from '@concurso/shared';
-import { callRoute } from './call-api';
+import { callRoute, type ListItem } from './call-api';
 
 /** The three user calls every user list shares (one table, SPEC.md section 7). */
 const userWrites = { create: usersRoutes.create, update: usersRoutes.update, remove: usersRoutes.remove };
@@ -47,9 +47,6 @@ type CatalogRoutes = typeof CATALOG_ROUTES;
 /** A catalogue with a list screen. */
 export type ListCatalog = keyof CatalogRoutes;
 
-/** The item type of a list route's `data`. */
-type ListItem<R extends RouteSpec> = RouteReply<R> extends { data: ReadonlyArray<infer Row> } ? Row : never;
-
 /** A catalogue saved as JSON through `createCatalogRow` / `updateCatalogRow` (all but exercises). */
 export type JsonCatalog = {
   [K in ListCatalog]: CatalogRoutes[K] extends { create: RouteSpec } ? K : never;
@@ -75,9 +72,6 @@ export interface CatalogInputs extends MappedInputs {}
 export interface SaveReplies extends MappedSaveReplies {}
 /* eslint-enable @typescript-eslint/no-empty-object-type */
 
-/** The answer of a list route: the envelope of SPEC.md section 7 around the rows. */
-export type ListReply<K extends ListCatalog> = RouteReply<CatalogRoutes[K]['list']>;
-
 /** The answer of a delete: 'Dato Eliminado.'. */
 export type DeleteReply = RouteReply<typeof usersRoutes.remove>;
 
@@ -100,9 +94,6 @@ export const LIST_SOURCES: Readonly<Record<ListCatalog, CatalogName>> = {
   participantUsers: 'users',
 };
 
-/** The list catalogues, in menu order. */
-export const LIST_CATALOGS = Object.keys(CATALOG_ROUTES) as ListCatalog[];
-
 /** The user list of each user type (SPEC.md section 2: /usersAdmin, /usersJuez, /usersParticipants). */
 export const USER_LISTS: Readonly<Record<UserTypeId, 'adminUsers' | 'judgeUsers' | 'participantUsers'>> = {
   [USER_TYPES.admin]: 'adminUsers',
@@ -113,11 +104,6 @@ export const USER_LISTS: Readonly<Record<UserTypeId, 'adminUsers' | 'judgeUsers'
 // The calls below pick their route by a catalogue's name, which TypeScript cannot narrow to one
 // route inside the function: they go through `callRoute`, and their signatures give the answer the
 // type the map derives for that catalogue (what the callers are checked against).
-
-/** `GET /api/get…`: every row of a catalogue. */
-export function fetchCatalog<K extends ListCatalog>(catalog: K, signal?: AbortSignal): Promise<ListReply<K>> {
-  return callRoute(CATALOG_ROUTES[catalog].list, { signal }) as Promise<ListReply<K>>;
-}
 
 /** `POST /api/create…`: answers the new row and 'Registrado'. */
 export function createCatalogRow<K extends JsonCatalog>(

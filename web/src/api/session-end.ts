@@ -3,9 +3,9 @@
  * with the session, the server's `session.ended` push, or a reconnect the server refused as
  * 'unauthorized' (logout in another tab, password or role changed, user deleted, token expired).
  * Ending forgets the token, marks the session store so the login screen shows `MESSAGES.sessionEnded`,
- * and runs what the rest of the app registered: stop the board and catalogue stores, close the live
- * socket, go to /. Modules register themselves when they load, so this one imports none of them and
- * the login bundle stays free of the socket client.
+ * and runs what the rest of the app registered: stop the board store, clear the query cache, close
+ * the live socket, go to /. Modules register themselves when they load, so this one imports none of
+ * them and the login bundle stays free of the socket client.
  */
 import type { SessionEndReason } from '@concurso/shared';
 import { useSessionStore } from '../stores/session-store';

@@ -1,11 +1,7 @@
 import type { QueryFunctionContext, QueryKey, QueryMeta } from '@tanstack/react-query';
-import type { CatalogName, RouteArgs, RouteReply, RouteSpec } from '@concurso/shared';
-import { callRoute } from '../call-api';
+import type { CatalogName, RouteArgs, RouteSpec } from '@concurso/shared';
+import { callRoute, type ListItem } from '../call-api';
 import { listRows, type ListEnvelope } from './list-errors';
-
-/** The item type of a list route's `data` (`okEnvelope(z.array(row))` in the shared map). */
-export type ListItem<R extends RouteSpec> =
-  RouteReply<R> extends { data: ReadonlyArray<infer Row> } ? Row : never;
 
 /** A list read as TanStack Query runs it: `useQuery(query)`, `queryClient.fetchQuery(query)`. */
 export interface ListQuery<T> {
