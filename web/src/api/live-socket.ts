@@ -2,6 +2,7 @@ import { EVENTS, type SessionEndedPayload } from '@concurso/shared';
 import { openBoardSocket, type BoardSocket } from './board-socket';
 import { afterConnectError, afterDisconnect, retryDelayMs } from './live-socket-policy';
 import { endSession, onSessionEnd } from './session-end';
+import { listenTo } from './socket-listeners';
 
 /**
  * The tab's one push-channel socket (DESIGN.md section 6), shared by the live board and the catalogue
@@ -66,25 +67,23 @@ function scheduleRetry(entry: Shared): void {
 
 function open(token: string): Shared {
   const socket = openBoardSocket(token);
-  const onSessionEnded = (payload: SessionEndedPayload) => {
-    if (shared?.socket === socket) endSession(payload?.reason ?? 'unauthorized', token);
-  };
-  const onDisconnect = (reason: string) => {
-    if (shared?.socket === socket && afterDisconnect(reason) === 'retry') scheduleRetry(shared);
-  };
-  const onConnectError = (error: Error) => {
-    if (shared?.socket !== socket) return;
-    const outcome = afterConnectError(error.message, socket.active);
-    if (outcome === 'session-ended') endSession('unauthorized', token);
-    else if (outcome === 'retry') scheduleRetry(shared);
-  };
-  const onConnect = () => {
-    if (shared?.socket === socket) shared.retries = 0;
-  };
-  socket.on(EVENTS.sessionEnded, onSessionEnded);
-  socket.on('disconnect', onDisconnect);
-  socket.on('connect_error', onConnectError);
-  socket.on('connect', onConnect);
+  const unwatch = listenTo(socket, {
+    [EVENTS.sessionEnded]: (payload: SessionEndedPayload) => {
+      if (shared?.socket === socket) endSession(payload?.reason ?? 'unauthorized', token);
+    },
+    disconnect: (reason: string) => {
+      if (shared?.socket === socket && afterDisconnect(reason) === 'retry') scheduleRetry(shared);
+    },
+    connect_error: (error: Error) => {
+      if (shared?.socket !== socket) return;
+      const outcome = afterConnectError(error.message, socket.active);
+      if (outcome === 'session-ended') endSession('unauthorized', token);
+      else if (outcome === 'retry') scheduleRetry(shared);
+    },
+    connect: () => {
+      if (shared?.socket === socket) shared.retries = 0;
+    },
+  });
   return {
     socket,
     token,
@@ -92,12 +91,7 @@ function open(token: string): Shared {
     closeTimer: null,
     retryTimer: null,
     retries: 0,
-    unwatch: () => {
-      socket.off(EVENTS.sessionEnded, onSessionEnded);
-      socket.off('disconnect', onDisconnect);
-      socket.off('connect_error', onConnectError);
-      socket.off('connect', onConnect);
-    },
+    unwatch,
   };
 }
 

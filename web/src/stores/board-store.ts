@@ -11,6 +11,7 @@ import { describeError } from '../api/api-error';
 import { acquireLiveSocket, type LiveSocketLease } from '../api/live-socket';
 import { afterConnectError, afterDisconnect } from '../api/live-socket-policy';
 import { onSessionEnd } from '../api/session-end';
+import { listenTo } from '../api/socket-listeners';
 import { getToken } from '../api/token-storage';
 import { EMPTY_BOARD, applyBoardEvents, applySnapshot, type BoardData, type BoardEvent } from './board-state';
 import { connectionAfter, type ConnectionState } from './connection-state';
@@ -87,39 +88,25 @@ export const useBoardStore = create<BoardStore>()((set, get) => {
     // The snapshot does not wait for the socket: the board shows even if the push channel is refused.
     void refresh();
 
-    const onConnect = () => {
-      set({ connection: 'conectado' });
-      void refresh();
-    };
-    // Only our own close, or an ended session, is final; the shared socket reconnects after anything
-    // else, a server restart included (live-socket-policy.ts).
-    const onDisconnect = (reason: string) => set({ connection: connectionAfter(afterDisconnect(reason)) });
-    const onConnectError = (error: Error) => {
-      if (!current.active) console.error('Conexión en vivo rechazada', error.message);
-      set({ connection: connectionAfter(afterConnectError(error.message, current.active)) });
-    };
-    const onTeamUpdated = (team: BoardTeam) => receive({ type: 'updated', team });
-    // One frame with several rows: one store update, one render.
-    const onTeamsUpdated = (teams: BoardTeam[]) =>
-      receive(...teams.map((team) => ({ type: 'updated' as const, team })));
-    const onTeamRemoved = (payload: TeamRemovedPayload) => receive({ type: 'removed', payload });
-    const onBoardReset = () => void refresh();
-    current.on('connect', onConnect);
-    current.on('disconnect', onDisconnect);
-    current.on('connect_error', onConnectError);
-    current.on(EVENTS.teamUpdated, onTeamUpdated);
-    current.on(EVENTS.teamsUpdated, onTeamsUpdated);
-    current.on(EVENTS.teamRemoved, onTeamRemoved);
-    current.on(EVENTS.boardReset, onBoardReset);
-    detach = () => {
-      current.off('connect', onConnect);
-      current.off('disconnect', onDisconnect);
-      current.off('connect_error', onConnectError);
-      current.off(EVENTS.teamUpdated, onTeamUpdated);
-      current.off(EVENTS.teamsUpdated, onTeamsUpdated);
-      current.off(EVENTS.teamRemoved, onTeamRemoved);
-      current.off(EVENTS.boardReset, onBoardReset);
-    };
+    detach = listenTo(current, {
+      connect: () => {
+        set({ connection: 'conectado' });
+        void refresh();
+      },
+      // Only our own close, or an ended session, is final; the shared socket reconnects after anything
+      // else, a server restart included (live-socket-policy.ts).
+      disconnect: (reason: string) => set({ connection: connectionAfter(afterDisconnect(reason)) }),
+      connect_error: (error: Error) => {
+        if (!current.active) console.error('Conexión en vivo rechazada', error.message);
+        set({ connection: connectionAfter(afterConnectError(error.message, current.active)) });
+      },
+      [EVENTS.teamUpdated]: (team: BoardTeam) => receive({ type: 'updated', team }),
+      // One frame with several rows: one store update, one render.
+      [EVENTS.teamsUpdated]: (teams: BoardTeam[]) =>
+        receive(...teams.map((team) => ({ type: 'updated' as const, team }))),
+      [EVENTS.teamRemoved]: (payload: TeamRemovedPayload) => receive({ type: 'removed', payload }),
+      [EVENTS.boardReset]: () => void refresh(),
+    });
   };
 
   const stop = (): void => {

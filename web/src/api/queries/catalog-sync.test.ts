@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { QueryObserver, type QueryClient } from '@tanstack/react-query';
-import type { BoardTeam, TeamRow } from '@concurso/shared';
+import type { BoardTeam, CatalogName, TeamRow } from '@concurso/shared';
 import { FakeSocket, fakeBoardSocketModule } from '../fake-socket.test-support';
 import type { ListCatalog } from '../catalog-api';
-import type { SyncSocket } from './catalog-sync';
+import type { ListenableSocket } from '../socket-listeners';
 import { okList, settle, stubApi } from './fake-api.test-support';
 
 const sockets: FakeSocket[] = [];
@@ -26,6 +26,15 @@ async function observe(list: ListCatalog, rows: unknown[] = []) {
   await settle();
   api.requests.at(-1)?.answer(okList(rows));
   await settle();
+}
+
+/** Mounts readers of `lists`, then plays `catalog.changed {catalog}`: answers the paths refetched. */
+async function refetchedOn(catalog: CatalogName, lists: ListCatalog[]): Promise<string[]> {
+  for (const list of lists) await observe(list);
+  api.forget();
+  socket.fire('catalog.changed', { catalog });
+  await settle();
+  return api.paths();
 }
 
 const TEAM: TeamRow = {
@@ -56,7 +65,7 @@ beforeEach(() => {
   client = createQueryClient();
   socket = new FakeSocket(true);
   // The fake plays socket.io-client's `on`/`off` untyped.
-  stops = [syncQueries(client, socket as unknown as SyncSocket)];
+  stops = [syncQueries(client, socket as unknown as ListenableSocket)];
   sockets.length = 0;
 });
 
@@ -70,14 +79,10 @@ afterEach(() => {
 
 describe('syncQueries', () => {
   it('refetches the changed list and the lists embedding its names on catalog.changed', async () => {
-    await observe('schools');
-    await observe('departaments');
-    await observe('coaches');
-    api.forget();
-
-    socket.fire('catalog.changed', { catalog: 'schools' });
-    await settle();
-    expect(api.paths()).toEqual(['/api/getDepartaments', '/api/getSchools']);
+    expect(await refetchedOn('schools', ['schools', 'departaments', 'coaches'])).toEqual([
+      '/api/getDepartaments',
+      '/api/getSchools',
+    ]);
   });
 
   it('marks a list nobody reads stale without fetching it; its next reader refetches', async () => {
@@ -92,14 +97,11 @@ describe('syncQueries', () => {
   });
 
   it("refetches the three user lists when the server announces 'users'", async () => {
-    await observe('adminUsers');
-    await observe('judgeUsers');
-    await observe('participantUsers');
-    api.forget();
-
-    socket.fire('catalog.changed', { catalog: 'users' });
-    await settle();
-    expect(api.paths()).toEqual(['/api/getUsersAdmin', '/api/getUsersJuecez', '/api/getUsersParticipants']);
+    expect(await refetchedOn('users', ['adminUsers', 'judgeUsers', 'participantUsers'])).toEqual([
+      '/api/getUsersAdmin',
+      '/api/getUsersJuecez',
+      '/api/getUsersParticipants',
+    ]);
   });
 
   it('refetches every list in use after a reconnect (events may have been missed)', async () => {

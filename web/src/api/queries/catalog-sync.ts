@@ -7,13 +7,11 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { EVENTS, type BoardTeam, type CatalogChangedPayload, type TeamRow } from '@concurso/shared';
-import { acquireLiveSocket, type LiveSocket } from '../live-socket';
+import { acquireLiveSocket } from '../live-socket';
+import { listenTo, type ListenableSocket } from '../socket-listeners';
 import { catalogListKey } from './catalog-queries';
 import { patchTeamRows } from './patch-team-rows';
 import { staleCatalogs } from './stale-catalogs';
-
-/** The socket events {@link syncQueries} needs: a subset of the live socket's. */
-export type SyncSocket = Pick<LiveSocket, 'on' | 'off'>;
 
 /**
  * Follows `socket`'s pushes into `client` until the returned function is called (which removes its
@@ -25,7 +23,7 @@ export type SyncSocket = Pick<LiveSocket, 'on' | 'off'>;
  *   (`setQueryData`): a judge's block is no catalogue change;
  * - `connect` after a `disconnect` invalidates every query.
  */
-export function syncQueries(client: QueryClient, socket: SyncSocket): () => void {
+export function syncQueries(client: QueryClient, socket: ListenableSocket): () => void {
   let missedEvents = false;
   const onChanged = ({ catalog }: CatalogChangedPayload) => {
     for (const source of staleCatalogs(catalog)) void client.invalidateQueries({ queryKey: [source] });
@@ -37,26 +35,18 @@ export function syncQueries(client: QueryClient, socket: SyncSocket): () => void
     // An attempt changes no ESTATUS: the cached list stays as it is (no re-render, no new timestamp).
     if (next && next !== rows) client.setQueryData(key, next);
   };
-  const onTeam = (team: BoardTeam) => patchTeams([team]);
-  const onDisconnect = () => {
-    missedEvents = true;
-  };
-  const onConnect = () => {
-    if (missedEvents) void client.invalidateQueries();
-    missedEvents = false;
-  };
-  socket.on(EVENTS.catalogChanged, onChanged);
-  socket.on(EVENTS.teamUpdated, onTeam);
-  socket.on(EVENTS.teamsUpdated, patchTeams);
-  socket.on('disconnect', onDisconnect);
-  socket.on('connect', onConnect);
-  return () => {
-    socket.off(EVENTS.catalogChanged, onChanged);
-    socket.off(EVENTS.teamUpdated, onTeam);
-    socket.off(EVENTS.teamsUpdated, patchTeams);
-    socket.off('disconnect', onDisconnect);
-    socket.off('connect', onConnect);
-  };
+  return listenTo(socket, {
+    [EVENTS.catalogChanged]: onChanged,
+    [EVENTS.teamUpdated]: (team: BoardTeam) => patchTeams([team]),
+    [EVENTS.teamsUpdated]: patchTeams,
+    disconnect: () => {
+      missedEvents = true;
+    },
+    connect: () => {
+      if (missedEvents) void client.invalidateQueries();
+      missedEvents = false;
+    },
+  });
 }
 
 /**
