@@ -381,16 +381,15 @@ describe('login limits per account', () => {
 });
 
 describe('login limits shared by two server processes through Redis', () => {
-  let pair: ServerPair;
   let first: TestServer;
   let second: TestServer;
+  let close: ServerPair['close'] | undefined;
 
   beforeAll(async () => {
-    pair = await startServerPair({ loginAccountLimitMax: 3 });
-    ({ first, second } = pair);
+    ({ first, second, close } = await startServerPair({ loginAccountLimitMax: 3 }));
     await createUser(first.orm, USER_TYPES.judge, 'juez_redis', 'Clave-Jurado-Norte-7');
   });
-  afterAll(async () => pair?.close());
+  afterAll(async () => close?.());
 
   it("counts an account's failures on one process against a login on the other", async () => {
     const login = (server: TestServer, password: string) =>

@@ -220,15 +220,14 @@ describe('sessions end with session.ended', () => {
 });
 
 describe('sessions end in every server process (Redis)', () => {
-  let pair: ServerPair;
   let first: TestServer;
   let second: TestServer;
+  let close: ServerPair['close'] | undefined;
 
   beforeAll(async () => {
-    pair = await startServerPair();
-    ({ first, second } = pair);
+    ({ first, second, close } = await startServerPair());
   });
-  afterAll(async () => pair?.close());
+  afterAll(async () => close?.());
 
   it('a password changed through one process ends the socket open on the other at once', async () => {
     const judge = await createUser(first.orm, USER_TYPES.judge, 'juez_redis', 'Clave-Jurado-Norte-7');
