@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { QueryObserver } from '@tanstack/react-query';
+import { QueryObserver, onlineManager } from '@tanstack/react-query';
 import { membersRoutes } from '@concurso/shared';
 import { endSession } from '../session-end';
 import { useFeedbackStore } from '../../stores/feedback-store';
@@ -65,6 +65,20 @@ describe('the query client', () => {
       title: 'Error de Conexión',
       message: 'No se pudo conectar al servidor. Inténtalo de nuevo más tarde.',
     });
+  });
+
+  it('sends a load while the browser says it is offline, so its failure is told (no paused spinner)', async () => {
+    const client = createQueryClient();
+    onlineManager.setOnline(false);
+    try {
+      stops.push(new QueryObserver(client, catalogListQuery('coaches')).subscribe(() => undefined));
+      await settle();
+      api.of('/api/getCoaches')?.fail();
+      await settle();
+      expect(useFeedbackStore.getState().listError?.title).toBe('Error de Conexión');
+    } finally {
+      onlineManager.setOnline(true);
+    }
   });
 
   it('leaves the failure of a dialog’s list to the dialog (no list-failure dialog), and logs it', async () => {

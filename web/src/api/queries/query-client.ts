@@ -19,7 +19,8 @@ declare module '@tanstack/react-query' {
  * A client with the app's rules:
  * - no automatic retry, and no refetch on window focus or network return: a failed load is told at
  *   once (SPEC.md section 8), and freshness comes from the push channel (`catalog.changed`, and a
- *   refetch of everything after a reconnect), not from polling;
+ *   refetch of everything after a reconnect), not from polling; nothing waits for the browser to say
+ *   it is online (`networkMode: 'always'`);
  * - every failed load is logged with its query's `meta.failure`; one whose `meta.errorDialog` is set
  *   (a catalogue list) also opens the list-failure dialog (`feedback-store.ts`), once per failed fetch
  *   however many components read it.
@@ -34,7 +35,15 @@ export function createQueryClient(): QueryClient {
       },
     }),
     defaultOptions: {
-      queries: { retry: false, refetchOnWindowFocus: false, refetchOnReconnect: false },
+      queries: {
+        retry: false,
+        refetchOnWindowFocus: false,
+        refetchOnReconnect: false,
+        networkMode: 'always',
+      },
+      // 'always': a call made while the browser says it is offline is sent and fails as 'Error de
+      // Conexión' (SPEC.md section 8), instead of waiting paused behind a spinner or 'Procesando…'.
+      mutations: { networkMode: 'always' },
     },
   });
 }
