@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMON_FORBIDDEN_PROCESSES, INPUT_MESSAGES, LEVELS, MESSAGES, USER_TYPES } from '@concurso/shared';
+import { COMMON_FORBIDDEN_PROCESSES, INPUT_MESSAGES, LEVELS, MESSAGES } from '@concurso/shared';
 import {
   connectSocket,
   createTeam,
   nextEvent,
-  signIn,
+  signInStaff,
   startTestServer,
   type TestServer,
 } from '@concurso/testkit';
@@ -20,8 +20,7 @@ let judgeToken: string;
 
 beforeAll(async () => {
   server = await startTestServer();
-  adminToken = await signIn(server, USER_TYPES.admin, 'admin_cat', 'clave-admin');
-  judgeToken = await signIn(server, USER_TYPES.judge, 'juez_cat', 'clave-juez');
+  ({ admin: adminToken, judge: judgeToken } = await signInStaff(server, 'cat'));
 });
 afterAll(async () => server?.close());
 

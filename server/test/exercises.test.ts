@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { LEVELS, MESSAGES, USER_TYPES } from '@concurso/shared';
-import { createTeam, generateAgentKey, signIn, startTestServer, type TestServer } from '@concurso/testkit';
+import { LEVELS, MESSAGES } from '@concurso/shared';
+import {
+  createTeam,
+  generateAgentKey,
+  signInStaff,
+  startTestServer,
+  type TestServer,
+} from '@concurso/testkit';
 
 /** A small valid PDF (one empty page). */
 function pdf(text = 'Ejercicio'): Buffer {
@@ -43,8 +49,7 @@ describe('exercises', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ maxUploadBytes: 64 * 1024 });
-    admin = await signIn(server, USER_TYPES.admin, 'admin_ex', 'clave-admin');
-    judge = await signIn(server, USER_TYPES.judge, 'juez_ex', 'clave-juez');
+    ({ admin, judge } = await signInStaff(server, 'ex'));
     const res = await server.app.inject({
       method: 'POST',
       url: '/api/createContest',

@@ -20,6 +20,7 @@ import {
   nextEvent,
   type ServerPair,
   signIn,
+  signInStaff,
   startServerPair,
   startTestServer,
   type TestServer,
@@ -414,8 +415,7 @@ describe('socket handshake levels', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    judge = await signIn(server, USER_TYPES.judge, 'juez_niveles', 'clave-juez');
-    admin = await signIn(server, USER_TYPES.admin, 'admin_niveles', 'clave-admin');
+    ({ admin, judge } = await signInStaff(server, 'niveles'));
   });
   afterAll(async () => server?.close());
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INPUT_MESSAGES, LEVELS, MESSAGES, USER_TYPES } from '@concurso/shared';
+import { INPUT_MESSAGES, LEVELS, MESSAGES } from '@concurso/shared';
 import {
   collect,
   connectSocket,
   nextEvent,
-  signIn,
+  signInStaff,
   startTestServer,
   type TestServer,
 } from '@concurso/testkit';
@@ -35,8 +35,7 @@ describe('teams and members', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    admin = await signIn(server, USER_TYPES.admin, 'admin_teams', 'clave-admin');
-    judge = await signIn(server, USER_TYPES.judge, 'juez_teams', 'clave-juez');
+    ({ admin, judge } = await signInStaff(server, 'teams'));
   });
   afterAll(async () => server?.close());
 

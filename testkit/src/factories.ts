@@ -121,6 +121,20 @@ export async function signIn(
   return login(server.app, username, password);
 }
 
+/**
+ * An administrator `admin_<suffix>` (password `clave-admin`) and a judge `juez_<suffix>`
+ * (`clave-juez`), both signed in: the two roles most tests call the API as. Answers their tokens.
+ */
+export async function signInStaff(
+  server: TestServer,
+  suffix: string,
+): Promise<{ admin: string; judge: string }> {
+  return {
+    admin: await signIn(server, USER_TYPES.admin, `admin_${suffix}`, 'clave-admin'),
+    judge: await signIn(server, USER_TYPES.judge, `juez_${suffix}`, 'clave-juez'),
+  };
+}
+
 /** Generates a team's agent key through the API as an admin; answers the key. */
 export async function generateAgentKey(
   app: TestServer['app'],
