@@ -101,46 +101,16 @@ function firstConnect(socket: Socket<ServerToClientEvents, ClientToServerEvents>
   });
 }
 
-async function connectSocketIo(urls: string[], token: string, first: number, count: number, batch: number) {
+/**
+ * Opens `count` screens `batch` at a time: `openScreen(i)` starts screen i and answers whether it
+ * connected. Reports the tally to the main thread after each batch and once at the end.
+ */
+async function rampUp(count: number, batch: number, openScreen: (i: number) => Promise<boolean>) {
   let connected = 0;
   let failed = 0;
   for (let start = 0; start < count; start += batch) {
     const waits: Array<Promise<boolean>> = [];
-    for (let i = start; i < Math.min(count, start + batch); i++) {
-      const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(
-        urls[(first + i) % urls.length]!,
-        {
-          path: SOCKET_PATH,
-          transports: ['websocket'],
-          auth: { token },
-          forceNew: true,
-          reconnection: true,
-          reconnectionDelay: 1_000,
-          reconnectionDelayMax: 5_000,
-          timeout: 30_000,
-        },
-      );
-      socket.on('team.updated', (team) => onFrame(i, count, [team]));
-      socket.on('teams.updated', (teams) => onFrame(i, count, teams));
-      sockets.push(socket);
-      waits.push(
-        firstConnect(socket).then((ok) => {
-          if (!ok) {
-            socket.close();
-            return false;
-          }
-          socket.on('disconnect', () => {
-            disconnects++;
-            open--;
-          });
-          socket.on('connect', () => {
-            reconnects++;
-            open++;
-          });
-          return true;
-        }),
-      );
-    }
+    for (let i = start; i < Math.min(count, start + batch); i++) waits.push(openScreen(i));
     for (const ok of await Promise.all(waits)) {
       if (ok) {
         connected++;
@@ -150,6 +120,39 @@ async function connectSocketIo(urls: string[], token: string, first: number, cou
     send({ type: 'progress', connected, failed });
   }
   send({ type: 'connected', connected, failed });
+}
+
+function connectSocketIo(urls: string[], token: string, first: number, count: number, batch: number) {
+  return rampUp(count, batch, (i) => {
+    const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(urls[(first + i) % urls.length]!, {
+      path: SOCKET_PATH,
+      transports: ['websocket'],
+      auth: { token },
+      forceNew: true,
+      reconnection: true,
+      reconnectionDelay: 1_000,
+      reconnectionDelayMax: 5_000,
+      timeout: 30_000,
+    });
+    socket.on('team.updated', (team) => onFrame(i, count, [team]));
+    socket.on('teams.updated', (teams) => onFrame(i, count, teams));
+    sockets.push(socket);
+    return firstConnect(socket).then((ok) => {
+      if (!ok) {
+        socket.close();
+        return false;
+      }
+      socket.on('disconnect', () => {
+        disconnects++;
+        open--;
+      });
+      socket.on('connect', () => {
+        reconnects++;
+        open++;
+      });
+      return true;
+    });
+  });
 }
 
 /**
@@ -202,57 +205,27 @@ function rawScreen(url: string, token: string, screen: number, count: number): P
   });
 }
 
-async function connectRaw(urls: string[], token: string, first: number, count: number, batch: number) {
-  let connected = 0;
-  let failed = 0;
-  for (let start = 0; start < count; start += batch) {
-    const waits: Array<Promise<boolean>> = [];
-    for (let i = start; i < Math.min(count, start + batch); i++) {
-      waits.push(rawScreen(urls[(first + i) % urls.length]!, token, i, count));
-    }
-    for (const ok of await Promise.all(waits)) {
-      if (ok) {
-        connected++;
-        open++;
-      } else failed++;
-    }
-    send({ type: 'progress', connected, failed });
-  }
-  send({ type: 'connected', connected, failed });
+function connectRaw(urls: string[], token: string, first: number, count: number, batch: number) {
+  return rampUp(count, batch, (i) => rawScreen(urls[(first + i) % urls.length]!, token, i, count));
 }
 
-async function connectWs(url: string, count: number, batch: number) {
-  let connected = 0;
-  let failed = 0;
-  for (let start = 0; start < count; start += batch) {
-    const waits: Array<Promise<boolean>> = [];
-    for (let i = start; i < Math.min(count, start + batch); i++) {
-      const ws = new WebSocket(url, { perMessageDeflate: false });
-      ws.on('message', (data: Buffer) => {
-        const t = now();
-        const msg = JSON.parse(data.toString('utf8')) as { sent: number };
-        wsHistogram.add(t - msg.sent);
-        wsReceived++;
-        pushesThisTick++;
-      });
-      clients.push(ws);
-      waits.push(
-        new Promise<boolean>((resolve) => {
-          ws.once('open', () => resolve(true));
-          ws.once('error', () => resolve(false));
-        }),
-      );
-      ws.on('close', () => open--);
-    }
-    for (const ok of await Promise.all(waits)) {
-      if (ok) {
-        connected++;
-        open++;
-      } else failed++;
-    }
-    send({ type: 'progress', connected, failed });
-  }
-  send({ type: 'connected', connected, failed });
+function connectWs(url: string, count: number, batch: number) {
+  return rampUp(count, batch, () => {
+    const ws = new WebSocket(url, { perMessageDeflate: false });
+    ws.on('message', (data: Buffer) => {
+      const t = now();
+      const msg = JSON.parse(data.toString('utf8')) as { sent: number };
+      wsHistogram.add(t - msg.sent);
+      wsReceived++;
+      pushesThisTick++;
+    });
+    clients.push(ws);
+    ws.on('close', () => open--);
+    return new Promise<boolean>((resolve) => {
+      ws.once('open', () => resolve(true));
+      ws.once('error', () => resolve(false));
+    });
+  });
 }
 
 /** Which of this worker's screens are connected now (1) or not (0). */
