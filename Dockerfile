@@ -1,8 +1,9 @@
 # The app image for docker-compose.yml: serves web + API on 3000 from compiled JavaScript
 # (`node server/dist/server.js`, as `npm start` runs it once built; no tsx, no TypeScript at run time).
 
-# Build stage: every dependency (esbuild, Vite), then web/dist and server/dist (scripts/build.mjs).
-FROM node:20-bookworm-slim AS build
+# The manifests both stages install from: every workspace's package.json, which `npm ci` checks
+# against the lockfile.
+FROM node:20-bookworm-slim AS manifests
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY shared/package.json shared/
@@ -11,25 +12,19 @@ COPY web/package.json web/
 COPY agent/package.json agent/
 COPY testkit/package.json testkit/
 COPY bench/package.json bench/
+
+# Build stage: every dependency (esbuild, Vite), then web/dist and server/dist (scripts/build.mjs;
+# --force: whatever dates the copied files carry, both are built here).
+FROM manifests AS build
 RUN npm ci --no-audit --no-fund
 COPY . .
-# --force: whatever dates the copied files carry, both outputs are built here.
 RUN node scripts/build.mjs --force
 
 # Run stage: the server workspace's npm packages only (the bundle inlines our own code, the
 # migrations and @concurso/shared; build and test tools stay behind) and the two compiled outputs,
-# side by side as in the repository (the server finds web/dist from its own folder). Every
-# workspace's package.json is copied because `npm ci` checks them against the lockfile.
-FROM node:20-bookworm-slim
-WORKDIR /app
+# side by side as in the repository (the server finds web/dist from its own folder).
+FROM manifests
 ENV NODE_ENV=production
-COPY package.json package-lock.json ./
-COPY shared/package.json shared/
-COPY server/package.json server/
-COPY web/package.json web/
-COPY agent/package.json agent/
-COPY testkit/package.json testkit/
-COPY bench/package.json bench/
 RUN npm ci --omit=dev --workspace server --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/server/dist server/dist
 COPY --from=build /app/web/dist web/dist
