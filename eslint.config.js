@@ -43,7 +43,24 @@ export default tseslint.config(
   },
   {
     files: ['web/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['@concurso/server*', '**/server/**'] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['@concurso/server*', '**/server/**', '@concurso/testkit*'] },
+      ],
+    },
+  },
+  {
+    // Product code never loads the test kit (testkit/README.md); its own tests beside the code may.
+    files: ['server/src/**/*.ts', 'agent/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['@concurso/testkit*', '**/testkit/**'] }] },
+  },
+  {
+    // Browser journeys and measurements reach the server through the test kit (test servers,
+    // factories, processes) or over HTTP, never by importing its code or its tests (issue 11).
+    files: ['e2e/**/*.ts', 'bench/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['**/server/src/**', '**/server/test/**'] }] },
   },
   {
     // The web's folders (web/src/features/README.md): a feature imports the generic pieces (ui/), the
