@@ -13,7 +13,7 @@ import {
 /**
  * Settings of DESIGN.md section 7, read from the environment and checked by one zod schema; every
  * variable is optional.
- * `jwtSecret` is generated once and kept in `DATA_DIR/jwt-secret` when `JWT_SECRET` is unset,
+ * `jwtSecret` is generated once and kept in `DATA_DIR/jwt-secret` when `JWT_SECRET` is unset (`withJwtSecret`),
  * so tokens survive a restart and every process on one data folder agrees.
  */
 export interface AppConfig {
@@ -176,20 +176,27 @@ function parseEnv(env: NodeJS.ProcessEnv) {
 }
 
 /**
- * Builds the configuration from `env` (default `process.env`), with `overrides` on top (tests).
+ * The configuration as the environment gives it: `jwtSecret` is absent when `JWT_SECRET` is unset
+ * (`withJwtSecret` then reads or creates the data folder's).
+ */
+export type LoadedConfig = Omit<AppConfig, 'jwtSecret'> & { jwtSecret?: string };
+
+/**
+ * Builds the configuration from `env` (default `process.env`), with `overrides` on top (tests). Reads
+ * and writes no file: a start that needs the data folder's secret asks `withJwtSecret` for it.
  * @throws ConfigError when a variable holds a bad value (one Spanish line naming it).
  */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   overrides: Partial<AppConfig> = {},
-): AppConfig {
+): LoadedConfig {
   const values = parseEnv(env);
   const dataDir = path.resolve(overrides.dataDir ?? values.DATA_DIR);
   return {
     port: values.PORT,
     databaseUrl: values.DATABASE_URL,
     redisUrl: values.REDIS_URL,
-    jwtSecret: overrides.jwtSecret ?? values.JWT_SECRET ?? dataDirSecret(dataDir),
+    jwtSecret: values.JWT_SECRET,
     jwtExpiresInS: 12 * 60 * 60,
     dataDir,
     adminUsername: values.ADMIN_USERNAME,
@@ -202,4 +209,13 @@ export function loadConfig(
     agentOfflineAfterMs: values.AGENT_OFFLINE_AFTER_MS,
     ...overrides,
   };
+}
+
+/**
+ * The configuration with its JWT secret: the one given (`JWT_SECRET`), else the one kept in
+ * `DATA_DIR/jwt-secret`, created (48 random bytes, mode 0600) on the first start, so tokens survive a
+ * restart and every process on one data folder agrees (DESIGN.md section 7).
+ */
+export function withJwtSecret(config: LoadedConfig): AppConfig {
+  return { ...config, jwtSecret: config.jwtSecret ?? dataDirSecret(config.dataDir) };
 }

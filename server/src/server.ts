@@ -1,5 +1,5 @@
 import closeWithGrace from 'close-with-grace';
-import { loadConfig } from './config.js';
+import { loadConfig, withJwtSecret } from './config.js';
 import { buildApp, WEB_DIST_DIR } from './app.js';
 import { DatabaseUnreachableError, openDatabase, safeUrl } from './db/database.js';
 import { ensureFirstAdmin } from './db/first-admin.js';
@@ -9,7 +9,7 @@ import { ensureFirstAdmin } from './db/first-admin.js';
  * administrator when none exists, listens, and closes gracefully on SIGINT/SIGTERM (close-with-grace).
  */
 async function main(): Promise<void> {
-  const config = loadConfig(process.env, { webDistDir: WEB_DIST_DIR });
+  const config = withJwtSecret(loadConfig(process.env, { webDistDir: WEB_DIST_DIR }));
   let orm;
   try {
     orm = await openDatabase(config.databaseUrl);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +27,7 @@ import {
   type TestServer,
   WEB_DIST_DIR,
 } from '@concurso/testkit';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig, withJwtSecret } from '../src/config.js';
 import type { JwtClaims } from '../src/plugins/access.js';
 
 /** Issue 10, "Live-contest resilience and security": headers, HEAD, tokens, login limits, handshake, config. */
@@ -577,5 +578,22 @@ describe('configuration (loadConfig)', () => {
     });
     // Unset: no proxy trusted.
     expect(loadConfig(base).trustProxy).toEqual([]);
+  });
+
+  it('writes no file while loading; the start keeps one secret in DATA_DIR across restarts', () => {
+    const dataDir = path.join(os.tmpdir(), `concurso-config-secret-${process.pid}-${Date.now()}`);
+    const loaded = loadConfig({ DATA_DIR: dataDir });
+    expect(loaded.jwtSecret).toBeUndefined();
+    expect(existsSync(dataDir)).toBe(false);
+    try {
+      const first = withJwtSecret(loaded).jwtSecret;
+      expect(first.length).toBeGreaterThanOrEqual(32);
+      expect(withJwtSecret(loadConfig({ DATA_DIR: dataDir })).jwtSecret).toBe(first);
+      expect(withJwtSecret(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'y'.repeat(48) })).jwtSecret).toBe(
+        'y'.repeat(48),
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

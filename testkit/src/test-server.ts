@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { MikroORM } from '@mikro-orm/mysql';
 import { buildApp } from '../../server/src/app.js';
-import { loadConfig, type AppConfig } from '../../server/src/config.js';
+import { loadConfig, withJwtSecret, type AppConfig } from '../../server/src/config.js';
 import { openDatabase } from '../../server/src/db/database.js';
 import { dropDatabase, throwawayDatabaseUrl } from './environment.js';
 import { startRedis } from './redis-instance.js';
@@ -40,15 +40,17 @@ export async function startTestServer(
   restart: RestartOptions = {},
 ): Promise<TestServer> {
   const databaseUrl = restart.databaseUrl ?? throwawayDatabaseUrl();
-  const config = loadConfig(
-    {},
-    {
-      databaseUrl,
-      jwtSecret: randomBytes(32).toString('hex'),
-      dataDir: path.join(os.tmpdir(), `concurso-test-${randomBytes(4).toString('hex')}`),
-      loginRateLimitMax: 1000,
-      ...overrides,
-    },
+  const config = withJwtSecret(
+    loadConfig(
+      {},
+      {
+        databaseUrl,
+        jwtSecret: randomBytes(32).toString('hex'),
+        dataDir: path.join(os.tmpdir(), `concurso-test-${randomBytes(4).toString('hex')}`),
+        loginRateLimitMax: 1000,
+        ...overrides,
+      },
+    ),
   );
   const orm = await openDatabase(databaseUrl);
   const app = await buildApp({ config, orm });
