@@ -1,6 +1,7 @@
 /**
  * The REST contract (SPEC.md section 7, DESIGN.md section 4) as one typed map: the server registers
- * every route from it and the web's client is typed by it. One file per module; `API` gathers them.
+ * every route from it (server/src/lib/route.ts `addRoute`) and the web's client is typed by it
+ * (web/src/api/call-api.ts `callApi`). One file per server module, named as the module.
  */
 export * from './access.js';
 export * from './route.js';
