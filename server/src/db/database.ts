@@ -76,14 +76,3 @@ export async function openDatabase(databaseUrl: string): Promise<MikroORM> {
     await conn.end().catch(() => undefined);
   }
 }
-
-/** Drops a database (tests' throwaway databases only). */
-export async function dropDatabase(databaseUrl: string): Promise<void> {
-  const { serverUrl, database } = splitUrl(databaseUrl);
-  const conn = await mysql.createConnection({ uri: serverUrl });
-  try {
-    await conn.query(`DROP DATABASE IF EXISTS \`${database}\``);
-  } finally {
-    await conn.end();
-  }
-}
