@@ -74,6 +74,10 @@ describe('serving the web client, health and OpenAPI', () => {
         '/api/agent/attempts',
       ]),
     );
+    // Statuses with a body of their own are documented with it (the route map's `replies`).
+    const health = res.json().paths['/api/health'].get.responses;
+    expect(Object.keys(health)).toEqual(expect.arrayContaining(['200', '503']));
+    expect(JSON.stringify(health['503'])).toContain('redis');
   });
 });
 

@@ -40,7 +40,7 @@ export function addRoute<R extends RouteSpec>(
       ...(route.querystring && { querystring: route.querystring }),
       ...(route.body && { body: route.body }),
       ...(route.multipart && { consumes: ['multipart/form-data'] }),
-      response: { 200: route.reply },
+      response: { ...route.replies, 200: route.reply },
     },
     handler: handler as unknown as RouteOptions['handler'],
   };

@@ -22,5 +22,6 @@ export const healthRoutes = {
     tag: 'salud',
     summary: 'Estado del servidor',
     reply: healthReplySchema,
+    replies: { 503: healthReplySchema },
   }),
 } as const;

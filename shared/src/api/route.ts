@@ -27,6 +27,11 @@ export interface RouteSpec {
    */
   multipart?: z.ZodType;
   reply: z.ZodType;
+  /**
+   * Other statuses answered with a body of their own besides the error envelope, by status
+   * (`{ 503: healthReplySchema }`): documented at /api/docs and serialized by their schema.
+   */
+  replies?: Partial<Record<number, z.ZodType>>;
 }
 
 /** Declares a route; answers it unchanged with its literal types kept. */
