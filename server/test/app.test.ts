@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { MESSAGES } from '@concurso/shared';
-import { startTestServer, type TestServer } from '@concurso/testkit';
+import { SERVER_ENTRY, ensureServerBuilt, startTestServer, type TestServer } from '@concurso/testkit';
 
 const run = promisify(execFile);
 const BIG = 'console.log("concurso");\n'.repeat(200);
@@ -83,6 +83,8 @@ describe('serving the web client, health and OpenAPI', () => {
 
 describe('npm start without MySQL', () => {
   it('says so in one line and exits 1', async () => {
+    // What npm start runs: the compiled server (built once per run by the global setup).
+    await ensureServerBuilt();
     // A port that nothing listens on: bind one, note it, close it.
     const port = await new Promise<number>((resolve) => {
       const probe = createServer().listen(0, '127.0.0.1', () => {
@@ -90,7 +92,7 @@ describe('npm start without MySQL', () => {
         probe.close(() => resolve(port));
       });
     });
-    const error = await run(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
+    const error = await run(process.execPath, [SERVER_ENTRY], {
       env: {
         ...process.env,
         DATABASE_URL: `mysql://root@127.0.0.1:${port}/concurso`,

@@ -70,9 +70,6 @@ export function catalogApi<
   };
 }
 
-/** The four calls of one catalogue, as `catalogApi` builds them. */
-export type CatalogApi = ReturnType<typeof catalogApi>;
-
 /** The four calls of a catalogue with these row, input and update schemas. */
 export type CatalogApiOf<
   Row extends z.ZodType,
