@@ -94,6 +94,13 @@ export const BOARD_PUSH_WINDOW_MS = 50;
  */
 export const BOARD_PUSH_WINDOW_MAX_MS = 250;
 
+/**
+ * Flow control of the board push (issue 12): frames a screen may have unacknowledged (`board.ack`)
+ * before the server stops sending it more. A screen that falls this far behind costs nothing per
+ * missed frame; when it acknowledges again it gets one catch-up frame of its levels' changed rows.
+ */
+export const BOARD_PUSH_CREDIT = 4;
+
 /** Socket.IO path (DESIGN.md section 6). */
 export const SOCKET_PATH = '/socket.io';
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { BoardTeam, socketAuthSchema } from './schemas/board.js';
+import type { BoardFrame } from './board-frame.js';
+import type { socketAuthSchema } from './schemas/board.js';
 
 /**
  * The push channel's contract (DESIGN.md section 6): event names, payloads and room names,
@@ -15,8 +16,8 @@ export interface TeamRemovedPayload {
 
 /** Event names. */
 export const EVENTS = {
-  teamUpdated: 'team.updated',
-  teamsUpdated: 'teams.updated',
+  boardFrame: 'board.frame',
+  boardAck: 'board.ack',
   teamRemoved: 'team.removed',
   boardReset: 'board.reset',
   catalogChanged: 'catalog.changed',
@@ -36,13 +37,14 @@ export interface SessionEndedPayload {
 
 /** Server-to-client events, typed for `socket.io` and `socket.io-client`. */
 export interface ServerToClientEvents {
-  'team.updated': (team: BoardTeam) => void;
   /**
-   * Several rows at once: the server gathers the changes of a short window (`BOARD_PUSH_WINDOW_MS`)
-   * per level room and sends one frame, keeping only the newest row of each team. A window with one
-   * change goes out as `team.updated`. Clients apply each row as a `team.updated`.
+   * Changed board rows (board-frame.ts): the server gathers the changes of a push tick
+   * (`BOARD_PUSH_WINDOW_MS`..`BOARD_PUSH_WINDOW_MAX_MS`) and sends each level room one frame with the
+   * newest row of each team. Clients apply each row with the version rule, then answer `board.ack`
+   * with the frame's `seq`: a screen with `BOARD_PUSH_CREDIT` frames unacknowledged gets no more
+   * until it acknowledges, and then one catch-up frame with every row of its levels it missed.
    */
-  'teams.updated': (teams: BoardTeam[]) => void;
+  'board.frame': (frame: BoardFrame) => void;
   'team.removed': (payload: TeamRemovedPayload) => void;
   /** A catalogue changed: refetch the snapshot. */
   'board.reset': () => void;
@@ -56,9 +58,11 @@ export interface ServerToClientEvents {
   'session.ended': (payload: SessionEndedPayload) => void;
 }
 
-/** Client-to-server events: none yet; rooms are chosen in the handshake. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface ClientToServerEvents {}
+/** Client-to-server events; rooms are chosen in the handshake. */
+export interface ClientToServerEvents {
+  /** The screen applied the `board.frame` with this `seq` (and every one before it): flow control. */
+  'board.ack': (seq: number) => void;
+}
 
 /**
  * Handshake `auth` of a staff socket: the JWT and, optionally, the levels to follow

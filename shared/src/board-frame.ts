@@ -1,0 +1,86 @@
+import { TEAM_STATUS_NAMES } from './constants.js';
+import type { BoardTeam } from './schemas/board.js';
+
+/**
+ * The board's push frame (DESIGN.md section 6, issue 12): what `board.frame` carries. Compact on
+ * purpose: a frame goes to every open screen several times a second, so each row is a tuple instead
+ * of an object with field names (about a quarter of the bytes), and the header comes first so a
+ * reader that only needs the sequence and the commit time (a load tester's lean screen) stops there.
+ *
+ * Encoded once per level room per push tick and written as the same bytes to every socket of it.
+ */
+
+/**
+ * One board row as a tuple, in this order:
+ * `[id, version, levels_id, number_attempts, status_id, agent_online (1 | 0), name]`.
+ * `status_id` is a `TEAM_STATUS` value; its Spanish name comes from `TEAM_STATUS_NAMES`.
+ */
+export type BoardRowTuple = [
+  id: number,
+  version: number,
+  levels_id: number,
+  number_attempts: number,
+  status_id: number,
+  agent_online: 0 | 1,
+  name: string,
+];
+
+/**
+ * A push frame: `[seq, committed_at, rows]`.
+ * - `seq`: the push tick's number in the server process that sent it (grows by one per tick; a screen
+ *   following one level sees gaps). The screen acknowledges it with `board.ack` once applied.
+ * - `committed_at`: when the oldest change in the frame was committed, in ms on the sending server's
+ *   clock (`clockMs()`): push latency is measured from it.
+ * - `rows`: the newest row of each team that changed, as `BoardRowTuple`s.
+ */
+export type BoardFrame = [seq: number, committed_at: number, rows: BoardRowTuple[]];
+
+/**
+ * The server clock frames are stamped with, in ms: `performance.timeOrigin + performance.now()`, a
+ * monotonic clock (it never jumps back with NTP) on the Unix epoch's scale, so processes on one machine
+ * (server processes, a load tester) read comparable times. Works in Node.js and in browsers.
+ */
+export function clockMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** A board row as its frame tuple. */
+export function encodeBoardRow(team: BoardTeam): BoardRowTuple {
+  return [
+    team.id,
+    team.version,
+    team.levels_id,
+    team.number_attempts,
+    team.status_team.id,
+    team.agent_online ? 1 : 0,
+    team.name,
+  ];
+}
+
+/** A frame tuple as the board row it stands for (the inverse of `encodeBoardRow`). */
+export function decodeBoardRow(row: BoardRowTuple): BoardTeam {
+  const [id, version, levels_id, number_attempts, statusId, agentOnline, name] = row;
+  return {
+    id,
+    name,
+    levels_id,
+    number_attempts,
+    status_team: { id: statusId, status: TEAM_STATUS_NAMES[statusId] ?? String(statusId) },
+    agent_online: agentOnline === 1,
+    version,
+  };
+}
+
+/** A frame's header and decoded rows. */
+export interface DecodedBoardFrame {
+  seq: number;
+  /** ms on the sending server's clock (`clockMs()`). */
+  committedAt: number;
+  teams: BoardTeam[];
+}
+
+/** Decodes a `board.frame` payload. */
+export function decodeBoardFrame(frame: BoardFrame): DecodedBoardFrame {
+  const [seq, committedAt, rows] = frame;
+  return { seq, committedAt, teams: rows.map(decodeBoardRow) };
+}
