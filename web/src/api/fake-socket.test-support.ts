@@ -4,7 +4,8 @@ type Handler = (...args: unknown[]) => void;
 
 /**
  * A fake socket.io-client socket for the web's unit tests: it records handlers so the test can play
- * the server (`fire`), and `connect`/`disconnect` are spies that flip `active` as the real ones do.
+ * the server (`fire`), `connect`/`disconnect` are spies that flip `active` as the real ones do, and
+ * `emit` is a spy holding what the client sent (e.g. `board.ack`).
  */
 export class FakeSocket {
   /** False once disconnected or refused (socket.io-client's `active`). */
@@ -18,6 +19,8 @@ export class FakeSocket {
   connect = vi.fn(() => {
     this.active = true;
   });
+  /** Client-to-server events sent, as `[event, ...args]` calls. */
+  emit = vi.fn((_event: string, ..._args: unknown[]) => true);
 
   /** `connected`: the initial `connected` (default false). */
   constructor(connected = false) {

@@ -87,6 +87,42 @@ describe('live socket', () => {
     expect(ended).not.toHaveBeenCalled();
   });
 
+  it('acknowledges each board.frame once, with its seq, after every holder applied it', async () => {
+    // Two holders on the one socket (the board store and the catalogue sync), each reading frames.
+    const board = acquireLiveSocket('jwt');
+    const lists = acquireLiveSocket('jwt');
+    const socket = sockets[0]!;
+    socket.connected = true;
+    const ackedWhenApplied: number[] = [];
+    const apply = () => ackedWhenApplied.push(socket.emit.mock.calls.length);
+    socket.on('board.frame', () => apply());
+    socket.on('board.frame', () => apply());
+
+    socket.fire('board.frame', [12, 1763830000123.4, [[5, 17, 1, 3, 1, 1, 'Equipo 5']]]);
+    socket.fire('board.frame', [13, 1763830000173.4, []]);
+    await Promise.resolve();
+    expect(socket.emit.mock.calls).toEqual([
+      ['board.ack', 12],
+      ['board.ack', 13],
+    ]);
+    // Every listener ran before any ack went out.
+    expect(ackedWhenApplied).toEqual([0, 0, 0, 0]);
+
+    // One holder left: frames are still acknowledged (the catalogue screens patch ESTATUS from them).
+    board.release();
+    socket.fire('board.frame', [14, 1763830000223.4, []]);
+    await Promise.resolve();
+    expect(socket.emit).toHaveBeenLastCalledWith('board.ack', 14);
+    expect(socket.emit).toHaveBeenCalledTimes(3);
+
+    // A frame whose socket dropped before the ack: nothing is queued for the next connection.
+    socket.fire('board.frame', [15, 1763830000273.4, []]);
+    socket.connected = false;
+    await Promise.resolve();
+    expect(socket.emit).toHaveBeenCalledTimes(3);
+    lists.release();
+  });
+
   it('connects a leased socket left inactive when another screen acquires it', () => {
     const board = acquireLiveSocket('jwt');
     const socket = sockets[0]!;

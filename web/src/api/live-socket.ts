@@ -1,4 +1,4 @@
-import { EVENTS, type SessionEndedPayload } from '@concurso/shared';
+import { EVENTS, type BoardFrame, type SessionEndedPayload } from '@concurso/shared';
 import { openBoardSocket, type BoardSocket } from './board-socket';
 import { afterConnectError, afterDisconnect, retryDelayMs } from './live-socket-policy';
 import { endSession, onSessionEnd } from './session-end';
@@ -13,6 +13,10 @@ import { listenTo } from './socket-listeners';
  * The socket also watches its own session (issue 10): `session.ended`, or a reconnect refused as
  * 'unauthorized', ends the tab's session (`session-end.ts`); any other disconnect or refusal by the
  * server is retried (`live-socket-policy.ts`), so a restarted server never leaves a screen offline.
+ *
+ * And it acknowledges the board's frames (issue 12, `ackBoardFrames`): the server stops pushing to a
+ * socket with `BOARD_PUSH_CREDIT` frames unacknowledged, and both the board store and the catalogue
+ * sync (status patches) read frames from this one socket, either of them possibly alone.
  */
 export type LiveSocket = BoardSocket;
 
@@ -65,9 +69,29 @@ function scheduleRetry(entry: Shared): void {
   }, retryDelayMs(entry.retries));
 }
 
+/**
+ * The `board.frame` listener that answers each frame's `seq` with `board.ack` (the push's flow control,
+ * shared/src/events.ts, issue 12). Why here and not in the stores: exactly one ack per frame and
+ * socket is due whoever holds the socket, the board store (board screens, projector), the catalogue
+ * sync (the teams list's ESTATUS) or both at once; one listener per socket, registered when it is
+ * opened, gives that with no coordination between holders. The ack waits for a microtask, so it goes
+ * after every listener of the same frame ran (this one is registered first): "applied" is true when
+ * the server reads it. Not sent once the socket is disconnected: socket.io-client would buffer it and
+ * send it on the next connection, whose server never sent that `seq`.
+ */
+function ackBoardFrames(socket: Pick<LiveSocket, 'connected' | 'emit'>): (frame: BoardFrame) => void {
+  return (frame) => {
+    const seq = frame[0];
+    queueMicrotask(() => {
+      if (socket.connected) socket.emit(EVENTS.boardAck, seq);
+    });
+  };
+}
+
 function open(token: string): Shared {
   const socket = openBoardSocket(token);
   const unwatch = listenTo(socket, {
+    [EVENTS.boardFrame]: ackBoardFrames(socket),
     [EVENTS.sessionEnded]: (payload: SessionEndedPayload) => {
       if (shared?.socket === socket) endSession(payload?.reason ?? 'unauthorized', token);
     },

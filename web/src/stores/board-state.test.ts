@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { BoardTeam, TeamAttempts } from '@concurso/shared';
+import type { BoardFrame, BoardTeam, TeamAttempts } from '@concurso/shared';
 import {
   EMPTY_BOARD,
   applyBoardEvents,
+  boardFrameEvents,
   applySnapshot,
   applyTeamRemoved,
   applyTeamUpdated,
@@ -159,6 +160,69 @@ describe('applyBoardEvents', () => {
     expect(next.teams[1]?.number_attempts).toBe(4);
     expect(next.teams[2]).toBeUndefined();
     expect(next.teams[8]?.levels_id).toBe(2);
+  });
+});
+
+describe('applyBoardEvents, one copy', () => {
+  it('answers the same board when every event is dropped (no re-render), and never mutates the old one', () => {
+    const held = boardWith(team({ id: 1, version: 5 }), team({ id: 2, version: 1 }));
+    expect(
+      applyBoardEvents(held, [
+        { type: 'updated', team: team({ id: 1, version: 4 }) },
+        { type: 'removed', payload: { id: 9, levels_id: 1 } },
+      ]),
+    ).toBe(held);
+
+    const next = applyBoardEvents(held, [
+      { type: 'updated', team: team({ id: 2, version: 2, number_attempts: 7 }) },
+      { type: 'removed', payload: { id: 1, levels_id: 1 } },
+      // Removed earlier in the same batch: a late row of it counts as new again, as one at a time would.
+      { type: 'updated', team: team({ id: 1, version: 3 }) },
+    ]);
+    expect(next.teams[2]?.number_attempts).toBe(7);
+    expect(next.teams[1]?.version).toBe(3);
+    expect(held.teams[2]?.version).toBe(1);
+    expect(held.teams[1]?.version).toBe(5);
+  });
+});
+
+describe('boardFrameEvents', () => {
+  it('decodes every row of a board.frame into an updated event, in order', () => {
+    const frame: BoardFrame = [
+      12,
+      1763830000123.4,
+      [
+        [5, 17, 1, 3, 1, 1, 'Equipo 5'],
+        [6, 2, 3, 0, 2, 0, 'Ñandú'],
+      ],
+    ];
+    expect(boardFrameEvents(frame)).toEqual([
+      {
+        type: 'updated',
+        team: {
+          id: 5,
+          version: 17,
+          levels_id: 1,
+          number_attempts: 3,
+          status_team: { id: 1, status: 'Activo' },
+          agent_online: true,
+          name: 'Equipo 5',
+        },
+      },
+      {
+        type: 'updated',
+        team: {
+          id: 6,
+          version: 2,
+          levels_id: 3,
+          number_attempts: 0,
+          status_team: { id: 2, status: 'Descalificado' },
+          agent_online: false,
+          name: 'Ñandú',
+        },
+      },
+    ]);
+    expect(boardFrameEvents([13, 1763830000173.4, []])).toEqual([]);
   });
 });
 

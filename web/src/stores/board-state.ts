@@ -5,6 +5,8 @@
 import {
   BOARD_LEVEL_KEYS,
   LEVELS,
+  decodeBoardFrame,
+  type BoardFrame,
   type BoardLevelKey,
   type BoardTeam,
   type TeamAttempts,
@@ -20,7 +22,10 @@ export interface BoardData {
   contest: BoardContest | null;
 }
 
-/** One push event, as the store buffers it while a snapshot is being fetched. */
+/**
+ * One push event, as the store buffers it while a snapshot is being fetched: a row of a `board.frame`
+ * (`updated`) or a `team.removed`.
+ */
 export type BoardEvent =
   { type: 'updated'; team: BoardTeam } | { type: 'removed'; payload: TeamRemovedPayload };
 
@@ -55,8 +60,16 @@ export function applySnapshot(_state: BoardData, snapshot: TeamAttempts): BoardD
 }
 
 /**
- * Applies `team.updated`: inserts the row, or replaces the held one when the event's version is not
- * older (events can arrive late or twice). Returns the same object when the event is dropped, so
+ * The events of one `board.frame` (board-frame.ts, issue 12): each row decoded and turned into an
+ * `updated` event, in the frame's order.
+ */
+export function boardFrameEvents(frame: BoardFrame): BoardEvent[] {
+  return decodeBoardFrame(frame).teams.map((team) => ({ type: 'updated', team }));
+}
+
+/**
+ * Applies one pushed row: inserts it, or replaces the held one when the row's version is not
+ * older (rows can arrive late or twice). Returns the same object when the event is dropped, so
  * subscribers do not re-render. A changed `levels_id` moves the row to its new table by itself.
  */
 export function applyTeamUpdated(state: BoardData, team: BoardTeam): BoardData {
@@ -73,15 +86,28 @@ export function applyTeamRemoved(state: BoardData, payload: TeamRemovedPayload):
   return { ...state, teams };
 }
 
-/** Applies events in arrival order. */
+/**
+ * Applies events in arrival order, with the rules of `applyTeamUpdated` and `applyTeamRemoved`, into
+ * ONE new board: the teams map is copied once, at the first event that changes something, not once
+ * per row (a catch-up frame can carry every team of the contest). Returns the same object when every
+ * event is dropped, so subscribers do not re-render.
+ */
 export function applyBoardEvents(state: BoardData, events: readonly BoardEvent[]): BoardData {
-  return events.reduce(
-    (current, event) =>
-      event.type === 'updated'
-        ? applyTeamUpdated(current, event.team)
-        : applyTeamRemoved(current, event.payload),
-    state,
-  );
+  let teams: Record<number, BoardTeam> | null = null;
+  for (const event of events) {
+    const current = teams ?? state.teams;
+    if (event.type === 'updated') {
+      const held = current[event.team.id];
+      if (held && event.team.version < held.version) continue;
+      teams ??= { ...state.teams };
+      teams[event.team.id] = normalizeTeam(event.team, event.team.levels_id);
+    } else {
+      if (!(event.payload.id in current)) continue;
+      teams ??= { ...state.teams };
+      delete teams[event.payload.id];
+    }
+  }
+  return teams ? { ...state, teams } : state;
 }
 
 const byName = new Intl.Collator('es', { sensitivity: 'base', numeric: true });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { BoardTeam, TeamAttempts } from '@concurso/shared';
+import { encodeBoardRow, type BoardFrame, type BoardTeam, type TeamAttempts } from '@concurso/shared';
 import type { TeamAttemptsResponse } from '../api/board-api';
 import { fakeBoardSocketModule, type FakeSocket } from '../api/fake-socket.test-support';
 
@@ -22,8 +22,11 @@ const { useBoardStore } = await import('./board-store');
 const { LIVE_SOCKET_LINGER_MS, closeLiveSocket } = await import('../api/live-socket');
 const { useSessionStore } = await import('./session-store');
 
-/** The board's own events: none may stay attached after `stop`. */
-const BOARD_EVENTS = ['team.updated', 'teams.updated', 'team.removed', 'board.reset'];
+/**
+ * The board's own events: none of its listeners may stay attached after `stop`. The socket keeps its
+ * own `board.frame` listener, the one that acknowledges frames (live-socket.ts).
+ */
+const BOARD_EVENTS = { 'board.frame': 1, 'team.removed': 0, 'board.reset': 0 };
 
 function team(id: number, version: number, extra: Partial<BoardTeam> = {}): BoardTeam {
   return {
@@ -36,6 +39,12 @@ function team(id: number, version: number, extra: Partial<BoardTeam> = {}): Boar
     version,
     ...extra,
   };
+}
+
+let frameSeq = 0;
+/** A `board.frame` carrying `teams` (board-frame.ts), with the next seq. */
+function frame(...teams: BoardTeam[]): BoardFrame {
+  return [++frameSeq, 1763830000000 + frameSeq, teams.map(encodeBoardRow)];
 }
 
 function answer(basico: BoardTeam[], contest: TeamAttempts['contest'] = null): TeamAttemptsResponse {
@@ -97,7 +106,7 @@ describe('board store', () => {
   it('replays events received while the snapshot was in flight', async () => {
     useBoardStore.getState().start();
     sockets[0]?.fire('connect');
-    sockets[0]?.fire('team.updated', team(1, 5));
+    sockets[0]?.fire('board.frame', frame(team(1, 5)));
     // Shown at once, before the snapshot arrives.
     expect(useBoardStore.getState().teams[1]?.version).toBe(5);
 
@@ -118,19 +127,61 @@ describe('board store', () => {
     expect(Object.keys(useBoardStore.getState().teams)).toEqual(['2']);
   });
 
-  it('applies every row of a teams.updated frame, with the version rule', async () => {
+  it('applies every row of a board.frame in one store update, with the version rule', async () => {
     useBoardStore.getState().start();
     fetches[0]?.resolve(answer([team(1, 3), team(2, 1)]));
     await settle();
-    sockets[0]?.fire('teams.updated', [
-      team(1, 2, { number_attempts: 99 }),
-      team(2, 2, { number_attempts: 5 }),
-      team(3, 1, { number_attempts: 1 }),
-    ]);
+    const updates = vi.fn();
+    const unsubscribe = useBoardStore.subscribe(updates);
+    sockets[0]?.fire(
+      'board.frame',
+      frame(
+        team(1, 2, { number_attempts: 99 }),
+        team(2, 2, { number_attempts: 5, status_team: { id: 2, status: 'Descalificado' } }),
+        team(3, 1, { number_attempts: 1, agent_online: false, levels_id: 2 }),
+      ),
+    );
+    unsubscribe();
+    expect(updates).toHaveBeenCalledTimes(1);
     const teams = useBoardStore.getState().teams;
     expect(teams[1]?.version).toBe(3); // older row dropped
-    expect(teams[2]?.number_attempts).toBe(5);
-    expect(teams[3]?.number_attempts).toBe(1);
+    expect(teams[2]).toEqual(
+      team(2, 2, { number_attempts: 5, status_team: { id: 2, status: 'Descalificado' } }),
+    );
+    expect(teams[3]).toEqual(team(3, 1, { number_attempts: 1, agent_online: false, levels_id: 2 }));
+
+    // A frame whose rows are all older than the held ones changes nothing: no store update.
+    const before = useBoardStore.getState();
+    sockets[0]?.fire('board.frame', frame(team(1, 1)));
+    expect(useBoardStore.getState()).toBe(before);
+  });
+
+  it('has each frame acknowledged once, with its seq, once the board holds its rows', async () => {
+    useBoardStore.getState().start();
+    const socket = sockets[0];
+    if (!socket) throw new Error('no socket');
+    socket.connected = true;
+    socket.fire('connect');
+    fetches[1]?.resolve(answer([team(1, 1)]));
+    await settle();
+    const heldAtAck: Array<number | undefined> = [];
+    socket.emit.mockImplementation(() => {
+      heldAtAck.push(useBoardStore.getState().teams[1]?.version);
+      return true;
+    });
+
+    const first = frame(team(1, 2));
+    const second = frame(team(1, 3), team(2, 1));
+    socket.fire('board.frame', first);
+    await settle();
+    socket.fire('board.frame', second);
+    await settle();
+    expect(socket.emit.mock.calls).toEqual([
+      ['board.ack', first[0]],
+      ['board.ack', second[0]],
+    ]);
+    // Each ack went out once the store held its frame's rows.
+    expect(heldAtAck).toEqual([2, 3]);
   });
 
   it('applies team.removed and refetches on board.reset', async () => {
@@ -239,7 +290,9 @@ describe('board store', () => {
     try {
       useBoardStore.getState().stop();
       // The board's listeners go at once; the shared socket closes after the linger (no other user).
-      for (const event of BOARD_EVENTS) expect(socket?.handlers.get(event)?.size ?? 0).toBe(0);
+      for (const [event, left] of Object.entries(BOARD_EVENTS)) {
+        expect(socket?.handlers.get(event)?.size ?? 0).toBe(left);
+      }
       expect(socket?.disconnect).not.toHaveBeenCalled();
       vi.advanceTimersByTime(LIVE_SOCKET_LINGER_MS);
       expect(socket?.disconnect).toHaveBeenCalled();
@@ -249,7 +302,7 @@ describe('board store', () => {
     expect(useBoardStore.getState().teams).toEqual({});
     expect(useBoardStore.getState().connection).toBe('sin conexión');
     // A late event of the closed socket changes nothing.
-    socket?.fire('team.updated', team(9, 1));
+    socket?.fire('board.frame', frame(team(9, 1)));
     expect(useBoardStore.getState().teams).toEqual({});
   });
 
@@ -264,9 +317,10 @@ describe('board store', () => {
     expect(useBoardStore.getState().connection).toBe('conectado');
     expect(socket.disconnect).not.toHaveBeenCalled();
     // Only the second start's listeners are attached.
-    socket.fire('team.updated', team(1, 1));
+    socket.fire('board.frame', frame(team(1, 1)));
     expect(useBoardStore.getState().teams[1]).toBeDefined();
-    expect(socket.handlers.get('team.updated')?.size).toBe(1);
+    // The board's own listener, plus the socket's ack listener (live-socket.ts).
+    expect(socket.handlers.get('board.frame')?.size).toBe(2);
   });
 
   it('does not open a socket without a token', () => {

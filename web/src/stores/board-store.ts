@@ -1,11 +1,15 @@
 /**
- * The live board store (DESIGN.md section 6): snapshot from `GET /api/teamAttempts`, then push events.
- * After every (re)connect the snapshot is fetched again, so a dropped connection never leaves a stale
- * board. Events that arrive while a snapshot is in flight are applied at once and also buffered, then
- * replayed on top of the snapshot: the snapshot may have been read before them.
+ * The live board store (DESIGN.md section 6): snapshot from `GET /api/teamAttempts`, then push events
+ * (`board.frame`'s rows, issue 12; `team.removed`). After every (re)connect the snapshot is fetched
+ * again, so a dropped connection never leaves a stale board. Events that arrive while a snapshot is in
+ * flight are applied at once and also buffered, then replayed on top of the snapshot: the snapshot may
+ * have been read before them.
+ *
+ * The store does not acknowledge frames (`board.ack`): the shared socket does, once per frame, after
+ * every holder's listeners ran (`live-socket.ts`), so the catalogue screens keep frames flowing too.
  */
 import { create } from 'zustand';
-import { EVENTS, type BoardTeam, type TeamRemovedPayload } from '@concurso/shared';
+import { EVENTS, type BoardFrame, type BoardTeam, type TeamRemovedPayload } from '@concurso/shared';
 import { fetchTeamAttempts } from '../api/board-api';
 import { describeError } from '../api/api-error';
 import { acquireLiveSocket, type LiveSocketLease } from '../api/live-socket';
@@ -13,7 +17,14 @@ import { afterConnectError, afterDisconnect } from '../api/live-socket-policy';
 import { onSessionEnd } from '../api/session-end';
 import { listenTo } from '../api/socket-listeners';
 import { getToken } from '../api/token-storage';
-import { EMPTY_BOARD, applyBoardEvents, applySnapshot, type BoardData, type BoardEvent } from './board-state';
+import {
+  EMPTY_BOARD,
+  applyBoardEvents,
+  applySnapshot,
+  boardFrameEvents,
+  type BoardData,
+  type BoardEvent,
+} from './board-state';
 import { connectionAfter, type ConnectionState } from './connection-state';
 
 /** State and actions of the board store. */
@@ -51,8 +62,9 @@ const initialState = {
 };
 
 export const useBoardStore = create<BoardStore>()((set, get) => {
-  const receive = (...events: BoardEvent[]): void => {
-    pendingEvents?.push(...events);
+  /** Applies `events` in one store update (one render however many rows), buffering them for a replay. */
+  const receive = (events: readonly BoardEvent[]): void => {
+    if (pendingEvents) for (const event of events) pendingEvents.push(event);
     set((state) => applyBoardEvents(state, events));
   };
 
@@ -100,11 +112,9 @@ export const useBoardStore = create<BoardStore>()((set, get) => {
         if (!current.active) console.error('Conexión en vivo rechazada', error.message);
         set({ connection: connectionAfter(afterConnectError(error.message, current.active)) });
       },
-      [EVENTS.teamUpdated]: (team: BoardTeam) => receive({ type: 'updated', team }),
-      // One frame with several rows: one store update, one render.
-      [EVENTS.teamsUpdated]: (teams: BoardTeam[]) =>
-        receive(...teams.map((team) => ({ type: 'updated' as const, team }))),
-      [EVENTS.teamRemoved]: (payload: TeamRemovedPayload) => receive({ type: 'removed', payload }),
+      // One frame, however many rows: one store update, one render.
+      [EVENTS.boardFrame]: (frame: BoardFrame) => receive(boardFrameEvents(frame)),
+      [EVENTS.teamRemoved]: (payload: TeamRemovedPayload) => receive([{ type: 'removed', payload }]),
       [EVENTS.boardReset]: () => void refresh(),
     });
   };
@@ -125,7 +135,7 @@ export const useBoardStore = create<BoardStore>()((set, get) => {
     start,
     stop,
     refresh,
-    applyTeam: (team) => receive({ type: 'updated', team }),
+    applyTeam: (team) => receive([{ type: 'updated', team }]),
   };
 });
 
