@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { QueryObserver, type QueryClient } from '@tanstack/react-query';
-import type { BoardTeam, CatalogName, TeamRow } from '@concurso/shared';
+import {
+  encodeBoardRow,
+  type BoardFrame,
+  type BoardTeam,
+  type CatalogName,
+  type TeamRow,
+} from '@concurso/shared';
 import { FakeSocket, fakeBoardSocketModule } from '../fake-socket.test-support';
 import type { ListCatalog } from '../catalog-api';
 import type { ListenableSocket } from '../socket-listeners';
@@ -59,6 +65,13 @@ const boardRow = (statusId: number, attempts = 0): BoardTeam => ({
   agent_online: false,
   version: 3,
 });
+
+/** A `board.frame` (board-frame.ts) carrying `rows`. */
+const frame = (seq: number, ...rows: BoardTeam[]): BoardFrame => [
+  seq,
+  1763830000000,
+  rows.map(encodeBoardRow),
+];
 
 beforeEach(() => {
   api = stubApi();
@@ -121,21 +134,23 @@ describe('syncQueries', () => {
     await observe('teams', [TEAM]);
     api.forget();
 
-    socket.fire('team.updated', boardRow(2));
+    socket.fire('board.frame', frame(1, boardRow(2)));
     const rows = client.getQueryData<TeamRow[]>(catalogListKey('teams'));
     expect(rows?.[0]?.status_team).toEqual({ id: 2, status: 'Descalificado' });
     // An attempt moves no ESTATUS: the cached rows stay the same object (no re-render).
-    socket.fire('teams.updated', [boardRow(2, 5)]);
+    socket.fire('board.frame', frame(2, boardRow(2, 5)));
     expect(client.getQueryData(catalogListKey('teams'))).toBe(rows);
-    socket.fire('teams.updated', [boardRow(1, 5)]);
+    socket.fire('board.frame', frame(3, boardRow(1, 5)));
     expect(client.getQueryData<TeamRow[]>(catalogListKey('teams'))?.[0]?.status_team.status).toBe('Activo');
     expect(api.paths()).toEqual([]);
+    // Only the shared socket acknowledges frames (live-socket.ts): the sync sends nothing itself.
+    expect(socket.emit).not.toHaveBeenCalled();
   });
 
   it('removes its listeners when stopped', () => {
     const before = socket.listenerCount();
     stops.shift()?.();
-    expect(before).toBe(5);
+    expect(before).toBe(4);
     expect(socket.listenerCount()).toBe(0);
   });
 });
@@ -146,6 +161,10 @@ describe('holdCatalogSync', () => {
     const stop = holdCatalogSync(client, 'jwt');
     const shared = sockets[0]!;
     expect(shared.handlers.get('catalog.changed')?.size).toBe(1);
+    // With no board on screen, the teams list still gets its frames: the socket acknowledges them.
+    shared.fire('board.frame', frame(7));
+    await Promise.resolve();
+    expect(shared.emit.mock.calls).toEqual([['board.ack', 7]]);
     stop();
     expect(shared.handlers.get('catalog.changed')?.size).toBe(0);
     vi.advanceTimersByTime(LIVE_SOCKET_LINGER_MS);

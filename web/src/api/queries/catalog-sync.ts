@@ -1,12 +1,18 @@
 /**
  * Keeps the query client's server state current from the push channel (DESIGN.md section 6):
  * `catalog.changed` marks stale what the change touches (observed queries refetch at once, the others
- * on their next use), the board's rows patch the teams list's ESTATUS, and a reconnect marks
+ * on their next use), the board's rows (`board.frame`) patch the teams list's ESTATUS, and a reconnect marks
  * everything stale (changes made while the connection was down were never announced).
  * Loaded on demand by `use-catalog-sync.ts`, so the login bundle stays free of the socket client.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import { EVENTS, type BoardTeam, type CatalogChangedPayload, type TeamRow } from '@concurso/shared';
+import {
+  EVENTS,
+  decodeBoardFrame,
+  type BoardFrame,
+  type CatalogChangedPayload,
+  type TeamRow,
+} from '@concurso/shared';
 import { acquireLiveSocket } from '../live-socket';
 import { listenTo, type ListenableSocket } from '../socket-listeners';
 import { catalogListKey } from './catalog-queries';
@@ -19,8 +25,9 @@ import { staleCatalogs } from './stale-catalogs';
  * - `catalog.changed {catalog}` invalidates every query whose key starts with a catalogue of
  *   `staleCatalogs(catalog)` (the three user lists share `users`; departaments are stale when a school
  *   changes, and so on);
- * - `team.updated` and `teams.updated` put the teams' new ESTATUS in the cached teams list
- *   (`setQueryData`): a judge's block is no catalogue change;
+ * - `board.frame` puts its teams' new ESTATUS in the cached teams list (`setQueryData`): a judge's
+ *   block is no catalogue change. It does not acknowledge the frame: the shared socket does
+ *   (`live-socket.ts`), once per frame whoever listens;
  * - `connect` after a `disconnect` invalidates every query.
  */
 export function syncQueries(client: QueryClient, socket: ListenableSocket): () => void {
@@ -28,17 +35,18 @@ export function syncQueries(client: QueryClient, socket: ListenableSocket): () =
   const onChanged = ({ catalog }: CatalogChangedPayload) => {
     for (const source of staleCatalogs(catalog)) void client.invalidateQueries({ queryKey: [source] });
   };
-  const patchTeams = (teams: BoardTeam[]) => {
+  const patchTeams = (frame: BoardFrame) => {
     const key = catalogListKey('teams');
     const rows = client.getQueryData<TeamRow[]>(key);
-    const next = rows && teams.reduce(patchTeamRows, rows);
+    // Nobody loaded the teams list: nothing to patch, no need to decode the rows.
+    if (!rows) return;
+    const next = patchTeamRows(rows, decodeBoardFrame(frame).teams);
     // An attempt changes no ESTATUS: the cached list stays as it is (no re-render, no new timestamp).
-    if (next && next !== rows) client.setQueryData(key, next);
+    if (next !== rows) client.setQueryData(key, next);
   };
   return listenTo(socket, {
     [EVENTS.catalogChanged]: onChanged,
-    [EVENTS.teamUpdated]: (team: BoardTeam) => patchTeams([team]),
-    [EVENTS.teamsUpdated]: patchTeams,
+    [EVENTS.boardFrame]: patchTeams,
     disconnect: () => {
       missedEvents = true;
     },

@@ -1,18 +1,21 @@
 import type { BoardTeam, TeamRow } from '@concurso/shared';
 
 /**
- * The teams list after a live board row (`team.updated`): a block or unblock by a judge changes
- * ESTATUS without a `catalog.changed`. Answers the same array when the status did not change (an
- * agent's attempt), so the table does not re-render for every attempt.
+ * The teams list after live board rows (a `board.frame`'s, issue 12): a block or unblock by a judge
+ * changes ESTATUS without a `catalog.changed`. Answers the same array when no status changed (agents'
+ * attempts), so the table does not re-render for every attempt. One pass over the list whatever the
+ * number of rows (a catch-up frame can carry every team); when a team comes twice, its last row counts.
  */
-export function patchTeamRows(rows: TeamRow[], team: BoardTeam): TeamRow[] {
-  const index = rows.findIndex((row) => row.id === team.id);
-  const row = index >= 0 ? rows[index] : undefined;
-  if (!row) return rows;
-  if (row.status_team.id === team.status_team.id && row.status_team.status === team.status_team.status) {
-    return rows;
+export function patchTeamRows(rows: TeamRow[], teams: readonly BoardTeam[]): TeamRow[] {
+  if (teams.length === 0) return rows;
+  const statusById = new Map(teams.map((team) => [team.id, team.status_team]));
+  let next: TeamRow[] | null = null;
+  for (const [index, row] of rows.entries()) {
+    const status = statusById.get(row.id);
+    if (!status) continue;
+    if (row.status_team.id === status.id && row.status_team.status === status.status) continue;
+    next ??= rows.slice();
+    next[index] = { ...row, status_team: { id: status.id, status: status.status } };
   }
-  const next = rows.slice();
-  next[index] = { ...row, status_team: { id: team.status_team.id, status: team.status_team.status } };
-  return next;
+  return next ?? rows;
 }
