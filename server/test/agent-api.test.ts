@@ -7,10 +7,11 @@ import {
   connectSocket,
   createTeam,
   generateAgentKey,
-  nextEvent,
   startContest,
   startTestServer,
   type TestServer,
+  nextRow,
+  nextFrameRows,
 } from '@concurso/testkit';
 import { boardTeam } from '../src/modules/board/board.repository.js';
 
@@ -82,7 +83,7 @@ describe('agent API (DESIGN.md section 6)', () => {
     try {
       const before = await countRows();
       const a = attempt();
-      const pushed = nextEvent(screen, 'team.updated');
+      const pushed = nextRow(screen);
       const first = await agentPost('/api/agent/attempts', { attempts: [a] });
       expect(first.statusCode).toBe(200);
       expect(first.json().data).toMatchObject({ accepted: [a.event_id], counted: 1 });
@@ -104,7 +105,7 @@ describe('agent API (DESIGN.md section 6)', () => {
       const em = server.orm.em.fork();
       const mine = (await boardTeam(em, team.id))!;
       const theirs = (await boardTeam(em, other.id))!;
-      const frame = nextEvent(screen, 'teams.updated');
+      const frame = nextFrameRows(screen);
       // Three changes in one window: two versions of one team and one of another.
       server.app.board.teamUpdated({ ...mine, version: mine.version + 1, number_attempts: 100 });
       server.app.board.teamUpdated({ ...mine, version: mine.version + 2, number_attempts: 101 });
@@ -253,7 +254,7 @@ describe('agent API (DESIGN.md section 6)', () => {
       .execute('update teams set agent_last_seen = null, agent_online = 0 where id = ?', [team.id]);
     const screen = await connectSocket(server.url, adminToken, [LEVELS.intermedio]);
     try {
-      const pushed = nextEvent(screen, 'team.updated');
+      const pushed = nextRow(screen);
       const res = await agentPost('/api/agent/heartbeat', { hostname: 'lab-07' });
       expect(res.statusCode).toBe(200);
       expect(await pushed).toMatchObject({ id: team.id, agent_online: true });

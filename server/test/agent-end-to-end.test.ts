@@ -15,6 +15,7 @@ import {
   startContest,
   startTestServer,
   type TestServer,
+  nextRow,
 } from '@concurso/testkit';
 
 /**
@@ -62,11 +63,9 @@ describe('agent against the real server', () => {
       expect(agent.config.blocked).toEqual([`${blockedName.toUpperCase()}.exe`]);
 
       const binary = await blockedBinary(blockedName);
-      const counted = new Promise<number>((resolve) => {
-        screen.on('team.updated', (row) => {
-          if (row.id === team.id && row.number_attempts > 0) resolve(row.number_attempts);
-        });
-      });
+      const counted = nextRow(screen, (row) => row.id === team.id && row.number_attempts > 0, 60_000).then(
+        (row) => row.number_attempts,
+      );
       const spawned = await spawnProcess(binary, ['300']);
       const started = Date.now();
       const exit = await Promise.race([

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEVELS, type BoardTeam } from '@concurso/shared';
+import { LEVELS, type BoardTeam, decodeBoardFrame } from '@concurso/shared';
 import { startAgent } from '../../agent/src/agent.js';
 import { tempDir, cleanUp } from '../../agent/test/helpers/processes.js';
 import { agentTeam, connectSocket, startContest, startTestServer, type TestServer } from '@concurso/testkit';
@@ -25,7 +25,11 @@ describe('agent presence on the boards', () => {
   it('turns online when the agent starts and offline within the delay after it stops', async () => {
     const screen = await connectSocket(server.url, token, [LEVELS.basico]);
     const seen: Array<{ at: number; row: BoardTeam }> = [];
-    screen.on('team.updated', (row) => row.id === team.id && seen.push({ at: Date.now(), row }));
+    screen.on('board.frame', (frame) =>
+      decodeBoardFrame(frame).teams.forEach(
+        (row) => row.id === team.id && seen.push({ at: Date.now(), row }),
+      ),
+    );
     const waitFor = async (online: boolean, withinMs: number) => {
       const deadline = Date.now() + withinMs;
       while (Date.now() < deadline) {

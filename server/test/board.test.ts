@@ -1,15 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEVELS, MESSAGES, TEAM_STATUS, USER_TYPES, teamAttemptsSchema } from '@concurso/shared';
 import {
-  collect,
   connectSocket,
   createContest,
   createTeam,
   createUser,
   login,
-  nextEvent,
   startTestServer,
   type TestServer,
+  nextRow,
+  nextFrameRows,
+  collectRows,
+  collect,
 } from '@concurso/testkit';
 import { boardTeam } from '../src/modules/board/board.repository.js';
 
@@ -64,9 +66,9 @@ describe('live board (SPEC.md section 7, DESIGN.md section 6)', () => {
   it('toggles a team, pushes it only to its level room, and audits the judge', async () => {
     const basicScreen = await connectSocket(server.url, judgeToken, [LEVELS.basico]);
     const advancedScreen = await connectSocket(server.url, judgeToken, [LEVELS.avanzado]);
-    const advancedSeen = collect(advancedScreen, 'team.updated');
+    const advancedSeen = collectRows(advancedScreen);
     try {
-      const pushed = nextEvent(basicScreen, 'team.updated');
+      const pushed = nextRow(basicScreen);
       const res = await get(`/api/descalificarTeam/${teamA.id}`);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({
@@ -82,7 +84,7 @@ describe('live board (SPEC.md section 7, DESIGN.md section 6)', () => {
       expect(event).toEqual(res.json().data);
 
       // A change in the other level does reach the advanced screen: so its silence above is real.
-      const advancedPushed = nextEvent(advancedScreen, 'team.updated');
+      const advancedPushed = nextRow(advancedScreen);
       await get(`/api/descalificarTeam/${teamB.id}`);
       expect((await advancedPushed).id).toBe(teamB.id);
       expect(advancedSeen.map((t) => t.id)).toEqual([teamB.id]);
@@ -129,20 +131,19 @@ describe('live board (SPEC.md section 7, DESIGN.md section 6)', () => {
   it('sends a screen of every level one frame with the changes of all levels in a window', async () => {
     const everyLevel = await connectSocket(server.url, judgeToken);
     const basicOnly = await connectSocket(server.url, judgeToken, [LEVELS.basico]);
-    const single: unknown[] = [];
-    everyLevel.on('team.updated', (row) => single.push(row));
+    const frames = collect(everyLevel, 'board.frame');
     try {
       const em = server.orm.em.fork();
       const rowA = (await boardTeam(em, teamA.id))!;
       const rowB = (await boardTeam(em, teamB.id))!;
-      const frame = nextEvent(everyLevel, 'teams.updated');
-      const basicRow = nextEvent(basicOnly, 'team.updated');
+      const frame = nextFrameRows(everyLevel);
+      const basicRow = nextRow(basicOnly);
       // Two changes of two levels in the same window.
       server.app.board.teamUpdated(rowA);
       server.app.board.teamUpdated(rowB);
       expect((await frame).map((r) => r.id).sort()).toEqual([teamA.id, teamB.id].sort());
       expect((await basicRow).id).toBe(teamA.id); // a one-level screen gets its level's row only
-      expect(single).toEqual([]);
+      expect(frames).toHaveLength(1); // one frame for both levels, not one per level room
     } finally {
       everyLevel.close();
       basicOnly.close();

@@ -5,12 +5,12 @@ import {
   createContest,
   createTeam,
   eventually,
-  nextEvent,
   type RedisInstance,
   signIn,
   startRedis,
   startTestServer,
   type TestServer,
+  nextRow,
 } from '@concurso/testkit';
 
 /**
@@ -51,7 +51,7 @@ describe('losing Redis and getting it back', () => {
     const team = await createTeam(server.orm, contest.id, LEVELS.basico, 'Los Resilientes');
     const screen = await connectSocket(server.url, token, [LEVELS.basico]);
     try {
-      const pushed = nextEvent(screen, 'team.updated');
+      const pushed = nextRow(screen);
       const toggle = await fetch(`${server.url}/api/descalificarTeam/${team.id}`, {
         headers: { authorization: `Bearer ${token}` },
       });

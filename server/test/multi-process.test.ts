@@ -9,6 +9,7 @@ import {
   within,
   type Deployment,
   type HttpApi,
+  nextRow,
 } from '@concurso/testkit';
 
 /**
@@ -50,9 +51,7 @@ describe('two server processes over Redis', () => {
     const screen = await connectSocket(deployment.urls[1]!, admin.token!, [LEVELS.basico]);
     try {
       // Only the block counts: the team's creation may still be on its way too.
-      const blocked = new Promise((resolve) =>
-        screen.on('team.updated', (row) => row.id === team.id && row.status_team.id === 2 && resolve(row)),
-      );
+      const blocked = nextRow(screen, (row) => row.id === team.id && row.status_team.id === 2, 10_000);
       await admin.call(`/api/descalificarTeam/${team.id}`);
       expect(await within(5_000, blocked)).toMatchObject({ id: team.id, status_team: { id: 2 } });
     } finally {

@@ -1,11 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { SOCKET_PATH, USER_TYPES, type BoardTeam } from '@concurso/shared';
-import { signIn, startTestServer, type TestServer } from '@concurso/testkit';
+import {
+  BOARD_PUSH_CREDIT,
+  SOCKET_PATH,
+  USER_TYPES,
+  decodeBoardFrame,
+  type BoardFrame,
+  type BoardTeam,
+} from '@concurso/shared';
+import { eventually, signIn, startTestServer, type TestServer } from '@concurso/testkit';
 
 /**
- * A screen that stops reading (DESIGN.md section 6, the push channel under load): the server must not
- * queue every frame for it, and once it reads again it must end up with the current board.
+ * Flow control of the push (DESIGN.md section 6, issue 12): a screen that does not acknowledge its
+ * frames (it reads slower than the pushes come) gets at most `BOARD_PUSH_CREDIT` of them, and once it
+ * acknowledges again one catch-up frame that leaves it with the current board.
  */
 describe('push to a screen that reads slower than the pushes come', () => {
   let server: TestServer;
@@ -17,12 +25,11 @@ describe('push to a screen that reads slower than the pushes come', () => {
   });
   afterAll(async () => server?.close());
 
-  /** A Socket.IO screen over a bare ws socket, so the test can stop and resume its reading. */
+  /** A Socket.IO screen over a bare ws socket that acknowledges only when the test says so. */
   const rawScreen = async () => {
     const url = `${server.url.replace('http', 'ws')}${SOCKET_PATH}/?EIO=4&transport=websocket`;
     const ws = new WebSocket(url);
-    const rows: BoardTeam[] = [];
-    let frames = 0;
+    const frames: BoardFrame[] = [];
     await new Promise<void>((resolve, reject) => {
       ws.on('error', reject);
       ws.on('message', (data) => {
@@ -31,59 +38,100 @@ describe('push to a screen that reads slower than the pushes come', () => {
         else if (text.startsWith('40')) resolve();
         else if (text === '2') ws.send('3');
         else if (text.startsWith('42')) {
-          const [name, payload] = JSON.parse(text.slice(2)) as [string, BoardTeam | BoardTeam[]];
-          if (name === 'team.updated' || name === 'teams.updated') {
-            frames++;
-            rows.push(...(Array.isArray(payload) ? payload : [payload]));
-          }
+          const [name, payload] = JSON.parse(text.slice(2)) as [string, BoardFrame];
+          if (name === 'board.frame') frames.push(payload);
         }
       });
     });
-    return { ws, rows, frames: () => frames };
+    const ack = (seq: number) => ws.send(`42${JSON.stringify(['board.ack', seq])}`);
+    const newest = () => {
+      const latest = new Map<number, number>();
+      for (const frame of frames) {
+        for (const row of decodeBoardFrame(frame).teams) {
+          latest.set(row.id, Math.max(latest.get(row.id) ?? 0, row.version));
+        }
+      }
+      return latest;
+    };
+    return { ws, frames, ack, newest };
   };
 
-  it('keeps only the newest row per team for it and sends them when it reads again', async () => {
-    const screen = await rawScreen();
-    const TEAMS = 200;
-    const WINDOWS = 300;
-    const row = (id: number, version: number): BoardTeam => ({
-      id,
-      name: `Equipo ${id} `.padEnd(300, '·'),
-      levels_id: 1 + (id % 3),
-      number_attempts: version,
-      status_team: { id: 1, status: 'Activo' },
-      agent_online: true,
-      version,
+  const row = (id: number, version: number): BoardTeam => ({
+    id,
+    name: `Equipo ${id}`,
+    levels_id: 1 + (id % 3),
+    number_attempts: version,
+    status_team: { id: 1, status: 'Activo' },
+    agent_online: true,
+    version,
+  });
+
+  it('stops at the credit, then sends one catch-up frame with the newest row of each team', async () => {
+    const slow = await rawScreen();
+    const fast = await rawScreen();
+    // The fast screen acknowledges every frame as it comes, like the web does.
+    fast.ws.on('message', (data) => {
+      const text = String(data);
+      if (text.startsWith('42["board.frame"')) fast.ack(fast.frames.at(-1)![0]);
     });
+    const TEAMS = 200;
+    const TICKS = 50;
     try {
-      screen.ws.pause();
-      // 300 frames of ~100 KB: far more than the kernel buffers of a socket nobody reads.
-      for (let version = 1; version <= WINDOWS; version++) {
+      for (let version = 1; version <= TICKS; version++) {
         for (let id = 1; id <= TEAMS; id++) server.app.board.teamUpdated(row(id, version));
         server.app.board.flush();
-        await new Promise((r) => setTimeout(r, 2));
+        await new Promise((r) => setTimeout(r, 5));
       }
-      screen.ws.resume();
-      const newest = () => {
-        const latest = new Map<number, number>();
-        for (const r of screen.rows) latest.set(r.id, Math.max(latest.get(r.id) ?? 0, r.version));
-        return latest;
-      };
-      const deadline = Date.now() + 15_000;
-      const current = () => {
-        const latest = newest();
-        return latest.size === TEAMS && [...latest.values()].every((v) => v === WINDOWS);
-      };
-      while (Date.now() < deadline && !current()) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      const latest = newest();
-      expect(latest.size).toBe(TEAMS);
-      expect([...latest.values()].every((v) => v === WINDOWS)).toBe(true);
-      // Without conflation it would get all 300 frames, one per window.
-      expect(screen.frames()).toBeLessThan(WINDOWS / 2);
+      const current = (latest: Map<number, number>) =>
+        latest.size === TEAMS && [...latest.values()].every((v) => v === TICKS);
+      expect(await eventually(() => current(fast.newest()), 10_000)).toBe(true);
+      expect(fast.frames).toHaveLength(TICKS);
+
+      // The slow screen never acknowledged: it got the credit's worth of frames and nothing since.
+      expect(slow.frames).toHaveLength(BOARD_PUSH_CREDIT);
+      expect(current(slow.newest())).toBe(false);
+
+      // It acknowledges what it holds: one catch-up frame brings it to the current board.
+      slow.ack(slow.frames.at(-1)![0]);
+      expect(await eventually(() => slow.frames.length >= BOARD_PUSH_CREDIT + 1, 5_000)).toBe(true);
+      const catchUp = decodeBoardFrame(slow.frames.at(-1)!);
+      expect(catchUp.teams).toHaveLength(TEAMS);
+      expect(current(slow.newest())).toBe(true);
+      // The catch-up is stamped with the oldest change it missed, not with the time it was sent.
+      expect(catchUp.committedAt).toBeLessThan(decodeBoardFrame(fast.frames.at(-1)!).committedAt);
     } finally {
-      screen.ws.terminate();
+      slow.ws.terminate();
+      fast.ws.terminate();
+    }
+  });
+
+  it('gives a screen of one level only its level in the catch-up', async () => {
+    const url = `${server.url.replace('http', 'ws')}${SOCKET_PATH}/?EIO=4&transport=websocket`;
+    const ws = new WebSocket(url);
+    const frames: BoardFrame[] = [];
+    await new Promise<void>((resolve, reject) => {
+      ws.on('error', reject);
+      ws.on('message', (data) => {
+        const text = String(data);
+        if (text.startsWith('0')) ws.send(`40${JSON.stringify({ token, levels: [2] })}`);
+        else if (text.startsWith('40')) resolve();
+        else if (text.startsWith('42')) frames.push((JSON.parse(text.slice(2)) as [string, BoardFrame])[1]);
+      });
+    });
+    try {
+      for (let version = 1; version <= 10; version++) {
+        for (let id = 1; id <= 30; id++) server.app.board.teamUpdated(row(id, 1000 + version));
+        server.app.board.flush();
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      expect(await eventually(() => frames.length >= BOARD_PUSH_CREDIT, 5_000)).toBe(true);
+      ws.send(`42${JSON.stringify(['board.ack', frames.at(-1)![0]])}`);
+      expect(await eventually(() => frames.length >= BOARD_PUSH_CREDIT + 1, 5_000)).toBe(true);
+      const rows = decodeBoardFrame(frames.at(-1)!).teams;
+      expect(rows.length).toBe(10);
+      expect(rows.every((team) => team.levels_id === 2 && team.version === 1010)).toBe(true);
+    } finally {
+      ws.terminate();
     }
   });
 });

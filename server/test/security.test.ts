@@ -18,7 +18,6 @@ import {
   createTeam,
   createUser,
   eventually,
-  nextEvent,
   type ServerPair,
   signIn,
   signInStaff,
@@ -26,6 +25,8 @@ import {
   startTestServer,
   type TestServer,
   WEB_DIST_DIR,
+  nextRow,
+  collectRows,
 } from '@concurso/testkit';
 import { ConfigError, loadConfig, withJwtSecret } from '../src/config.js';
 import type { JwtClaims } from '../src/plugins/access.js';
@@ -437,10 +438,8 @@ describe('socket handshake levels', () => {
     const followsMiddle = await connectSocket(server.url, judge, [LEVELS.intermedio]);
     const followsBasic = await connectSocket(server.url, judge, [LEVELS.basico]);
     try {
-      const rows: BoardTeam[] = [];
-      followsMiddle.on('team.updated', (row) => rows.push(row));
-      followsMiddle.on('teams.updated', (many) => rows.push(...many));
-      const basicPushed = nextEvent(followsBasic, 'team.updated');
+      const rows: BoardTeam[] = collectRows(followsMiddle);
+      const basicPushed = nextRow(followsBasic);
       const toggle = (id: number) =>
         server.app.inject({
           method: 'GET',

@@ -7,6 +7,7 @@ import {
   signInStaff,
   startTestServer,
   type TestServer,
+  nextRow,
 } from '@concurso/testkit';
 
 /** Teams and members (SPEC.md sections 2, 3, 5, 7) and how the live boards follow them. */
@@ -64,7 +65,7 @@ describe('teams and members', () => {
 
     const screen = await connectSocket(server.url, judge, [LEVELS.intermedio]);
     try {
-      const pushed = nextEvent(screen, 'team.updated');
+      const pushed = nextRow(screen);
       const res = await call('POST', '/api/createTeam', admin, {
         name: 'Los Lambdas',
         levels_id: LEVELS.intermedio,
@@ -123,7 +124,7 @@ describe('teams and members', () => {
     const newLevel = await connectSocket(server.url, judge, [LEVELS.avanzado]);
     try {
       const removed = nextEvent(oldLevel, 'team.removed');
-      const added = nextEvent(newLevel, 'team.updated');
+      const added = nextRow(newLevel);
       await ok('POST', '/api/updateTeam', {
         id: team.id,
         name: 'Los Lambdas',

@@ -1,12 +1,19 @@
 import { io as ioClient, type Socket } from 'socket.io-client';
-import { SOCKET_PATH, type ClientToServerEvents, type ServerToClientEvents } from '@concurso/shared';
+import {
+  SOCKET_PATH,
+  decodeBoardFrame,
+  type BoardTeam,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+} from '@concurso/shared';
 
 /** A board screen's push channel, as the web opens it (socket.io-client, websocket transport). */
 export type BoardSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /**
  * Opens a real socket.io-client to a server (`url`, in process or spawned) as `token`, in the rooms of
- * `levels` (default: every level), and waits until it connects.
+ * `levels` (default: every level), and waits until it connects. Like the web, it acknowledges every
+ * `board.frame` (`board.ack`), so the server's flow control keeps sending it frames.
  * @throws the handshake's error when the server refuses it (e.g. `unauthorized`).
  */
 export function connectSocket(url: string, token: string, levels?: number[]): Promise<BoardSocket> {
@@ -17,6 +24,7 @@ export function connectSocket(url: string, token: string, levels?: number[]): Pr
     reconnection: false,
     forceNew: true,
   });
+  socket.on('board.frame', ([seq]) => socket.emit('board.ack', seq));
   return new Promise((resolve, reject) => {
     socket.once('connect', () => resolve(socket));
     socket.once('connect_error', (err) => {
@@ -49,5 +57,42 @@ export function nextEvent<E extends keyof ServerToClientEvents>(
 export function collect<E extends keyof ServerToClientEvents>(socket: BoardSocket, event: E) {
   const seen: Array<Parameters<ServerToClientEvents[E]>[0]> = [];
   socket.on(event, ((payload: Parameters<ServerToClientEvents[E]>[0]) => seen.push(payload)) as never);
+  return seen;
+}
+
+/**
+ * Resolves with the first board row pushed to `socket` (in a `board.frame`, decoded) that `match`
+ * accepts (default: any), or rejects after `timeoutMs`.
+ */
+export function nextRow(
+  socket: BoardSocket,
+  match: (row: BoardTeam) => boolean = () => true,
+  timeoutMs = 3_000,
+): Promise<BoardTeam> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.off('board.frame', handler);
+      reject(new Error(`no matching board row within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const handler: ServerToClientEvents['board.frame'] = (frame) => {
+      const row = decodeBoardFrame(frame).teams.find(match);
+      if (!row) return;
+      clearTimeout(timer);
+      socket.off('board.frame', handler);
+      resolve(row);
+    };
+    socket.on('board.frame', handler);
+  });
+}
+
+/** Resolves with the rows of the next `board.frame` on `socket`, or rejects after `timeoutMs`. */
+export async function nextFrameRows(socket: BoardSocket, timeoutMs = 3_000): Promise<BoardTeam[]> {
+  return decodeBoardFrame(await nextEvent(socket, 'board.frame', timeoutMs)).teams;
+}
+
+/** Collects every board row pushed to `socket` (decoded from each `board.frame`) into an array. */
+export function collectRows(socket: BoardSocket): BoardTeam[] {
+  const seen: BoardTeam[] = [];
+  socket.on('board.frame', (frame) => seen.push(...decodeBoardFrame(frame).teams));
   return seen;
 }

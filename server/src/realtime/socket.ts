@@ -49,8 +49,11 @@ export function endSocketSessions(io: BoardServer, room: string, reason: Session
 
 /** What server processes tell each other through Redis (`serverSideEmit`); none without Redis. */
 export interface InterServerEvents {
-  /** Board rows changed in the sending process, for this one to push to its own screens. */
-  'board.rows': (rows: BoardTeam[]) => void;
+  /**
+   * Board rows changed in the sending process, for this one to push to its own screens;
+   * `committedAt`: the oldest one's commit time (`clockMs()`, ms), which frames are stamped with.
+   */
+  'board.rows': (rows: BoardTeam[], committedAt: number) => void;
   /** A team left the board (see `app.board.teamRemoved`). */
   'board.removed': (payload: TeamRemovedPayload) => void;
   /** Every screen must refetch its snapshot (see `app.board.reset`). */
@@ -60,7 +63,8 @@ export interface InterServerEvents {
 }
 
 export type BoardServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
-type BoardSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+/** One staff socket of this process. */
+export type BoardSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -8,12 +8,13 @@ import {
   type ServerToClientEvents,
   type TeamAttempts,
   type TeamRemovedPayload,
+  decodeBoardFrame,
 } from '@concurso/shared';
 
 /**
  * A judge's board as the web keeps it (web/src/stores/board-store.ts and board-state.ts), without the
  * browser: a snapshot from `GET /api/teamAttempts` after every connect and reconnect and on
- * `board.reset`, then `team.updated` / `teams.updated` / `team.removed` upserts that keep the row with
+ * `board.reset`, then the rows of each `board.frame` (acknowledged with `board.ack`) and `team.removed` upserts that keep the row with
  * the higher `version`. Events that arrive while a snapshot is in flight are applied and replayed on
  * top of it. The socket reconnects by itself, as the web's does: socket.io-client after a dropped
  * transport, and (web/src/api/live-socket.ts and live-socket-policy.ts) a refused handshake other than
@@ -77,10 +78,11 @@ export class BoardClient {
       else this.scheduleRetry();
     });
     this.socket.on(EVENTS.sessionEnded, () => (this.sessionEnded = true));
-    this.socket.on(EVENTS.teamUpdated, (team) => this.receive(() => this.upsert(team)));
-    this.socket.on(EVENTS.teamsUpdated, (teams) =>
-      this.receive(() => teams.forEach((team) => this.upsert(team))),
-    );
+    this.socket.on(EVENTS.boardFrame, (frame) => {
+      const { seq, teams } = decodeBoardFrame(frame);
+      this.receive(() => teams.forEach((team) => this.upsert(team)));
+      this.socket.emit(EVENTS.boardAck, seq);
+    });
     this.socket.on(EVENTS.teamRemoved, (payload: TeamRemovedPayload) =>
       this.receive(() => this.teams.delete(payload.id)),
     );

@@ -1,48 +1,78 @@
 import {
   ALL_LEVELS_ROOM,
+  BOARD_PUSH_CREDIT,
   BOARD_PUSH_WINDOW_MAX_MS,
   BOARD_PUSH_WINDOW_MS,
-  LEVELS,
+  clockMs,
+  encodeBoardRow,
   levelRoom,
+  type BoardFrame,
+  type BoardRowTuple,
   type BoardTeam,
   type TeamRemovedPayload,
 } from '@concurso/shared';
-import type { BoardServer } from '../../realtime/socket.js';
+import type { BoardServer, BoardSocket } from '../../realtime/socket.js';
 
-/** Pushes remembered for screens that fall behind (about a minute at 10 pushes a second). */
-const PUSH_HISTORY = 600;
+/** The newest known row of one team, as this process last pushed (or is about to push) it. */
+interface LatestRow {
+  row: BoardTeam;
+  /** `row` as its frame tuple, encoded once when the tick that pushes it is sealed. */
+  tuple: BoardRowTuple | null;
+  /** The tick that pushed it (0 while it waits for the next tick). */
+  seq: number;
+  /** Commit time (`clockMs()`) of the oldest change of it not pushed yet; 0 once pushed. */
+  pendingSince: number;
+}
+
+/** Flow-control state of one screen (socket) of this process. */
+interface Screen {
+  socket: BoardSocket;
+  /** The level ids it follows; null for every level (the `level:all` room). */
+  levels: ReadonlySet<number> | null;
+  /** `seq` of each frame sent and not acknowledged yet (at most `BOARD_PUSH_CREDIT`). */
+  inflight: number[];
+  /** `seq` of the last frame it was sent: the rows of later ticks are what it has not got. */
+  lastSentSeq: number;
+  /** Commit time of the oldest change it missed while out of credit; null while it gets every frame. */
+  missedSince: number | null;
+}
 
 /**
- * The board's push side (DESIGN.md section 6), one per app (the `board` plugin, board.plugin.ts, owns
- * it and hands it the Socket.IO server).
+ * The board's push side (DESIGN.md section 6, issue 12), one per app (the `board` plugin,
+ * board.plugin.ts, owns it and hands it the Socket.IO server).
  *
- * Rows are gathered per window and pushed to this process's own sockets: one frame per window to the
- * screens of every level and one per level room to screens of a single level (`teams.updated`, or
- * `team.updated` for a single row), newest version of each team only. The window is adaptive: a
- * change on an idle board goes out on the next turn of the event loop, and while pushes follow each
- * other it lasts `BOARD_PUSH_WINDOW_MS`, or 3 times the last push's duration when that is longer (up
- * to `BOARD_PUSH_WINDOW_MAX_MS`), so fanning out to thousands of sockets cannot take the whole event
- * loop from the API.
+ * **Latest state, one frame per room per tick.** Changed rows go into one map of the newest row of
+ * each team. Every tick seals what changed into one `board.frame` (board-frame.ts: `[seq,
+ * committed_at, tuple rows]`) per level room and one with every level for the boards (`level:all`),
+ * each encoded once and written as the same bytes to every socket of the room (Socket.IO's broadcast
+ * pre-encodes the WebSocket frame). The tick adapts: a change on an idle board goes out on the next
+ * turn of the event loop; while ticks follow each other it lasts `BOARD_PUSH_WINDOW_MS`, or 3 times
+ * the last tick's own duration when that is longer (at most `BOARD_PUSH_WINDOW_MAX_MS`), so the
+ * fan-out never takes more than about a third of the event loop from the API.
  *
- * A screen that reads slower than the pushes come (a projector on poor Wi-Fi, an overloaded client)
- * is not sent frame after frame into a growing buffer: once it catches up it gets the newest row of
- * each team it missed in one frame (see `holdBackForLagging`).
+ * **Flow control by credit.** Each screen acknowledges the frames it applied (`board.ack`). One with
+ * `BOARD_PUSH_CREDIT` frames unacknowledged gets no more (a projector on poor Wi-Fi, an overloaded
+ * browser); when it acknowledges again it gets one catch-up frame with the newest row of every team
+ * of its levels that changed after the last frame it was sent, taken from the latest-state map. So a
+ * slow screen costs memory bounded by the teams, never by the frames, and still ends up current.
  *
- * With several processes (Redis), a change is relayed to the other processes as data
- * (`serverSideEmit`) and each one pushes it in its own window: a screen gets one frame per window
- * whatever the number of processes, not one per process.
+ * **Several processes (Redis).** A change is relayed to the other processes as rows
+ * (`serverSideEmit`), and each process pushes its own screens once per tick: a screen gets one frame
+ * per tick whatever the number of processes.
  */
 export class BoardPublisher {
-  private readonly pending = new Map<number, Map<number, BoardTeam>>();
-  /** Pushes sent so far (`seq`) and the rows of the last `PUSH_HISTORY` of them, for slow screens. */
+  private readonly latest = new Map<number, LatestRow>();
+  /** Teams changed since the last tick. */
+  private readonly pending = new Set<number>();
+  private readonly screens = new Map<string, Screen>();
+  /** Screens that acknowledged after missing frames: each gets a catch-up frame at the next tick. */
+  private readonly catchUps = new Set<Screen>();
   private seq = 0;
-  private history: Array<{ seq: number; rows: BoardTeam[] }> = [];
-  /** Sockets that read slower than we push → the `seq` of the last push they were given. */
-  private readonly lagging = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private lastFlushAt = 0;
   private lastFlushMs = 0;
   private relayQueue: BoardTeam[] = [];
+  private relayCommittedAt = 0;
   private relayScheduled = false;
 
   /**
@@ -54,19 +84,33 @@ export class BoardPublisher {
     private readonly io: BoardServer,
     private readonly clustered: boolean,
   ) {
+    io.on('connection', (socket) => this.attach(socket));
     if (!clustered) return;
-    io.on('board.rows', (rows) => rows.forEach((row) => this.enqueue(row, false)));
+    io.on('board.rows', (rows, committedAt) => rows.forEach((row) => this.enqueue(row, committedAt, false)));
     io.on('board.removed', (payload) => this.removed(payload, false));
     io.on('board.reset', () => this.reset(false));
   }
 
-  /** Adds a row to the window; `relay` false for rows that came from another process. */
-  enqueue(team: BoardTeam, relay = true): void {
-    let rows = this.pending.get(team.levels_id);
-    if (!rows) this.pending.set(team.levels_id, (rows = new Map()));
-    const held = rows.get(team.id);
-    if (!held || held.version <= team.version) rows.set(team.id, team);
+  /**
+   * Adds a changed row for the next tick; the newest `version` of each team wins.
+   * @param committedAt when its transaction committed, ms on `clockMs()`.
+   * @param relay false for rows that came from another process.
+   */
+  enqueue(team: BoardTeam, committedAt = clockMs(), relay = true): void {
+    const held = this.latest.get(team.id);
+    if (!held) {
+      this.latest.set(team.id, { row: team, tuple: null, seq: 0, pendingSince: committedAt });
+      this.pending.add(team.id);
+    } else if (held.row.version <= team.version) {
+      held.row = team;
+      held.tuple = null;
+      if (!this.pending.has(team.id)) {
+        this.pending.add(team.id);
+        held.pendingSince = committedAt;
+      }
+    }
     if (relay && this.clustered) {
+      if (this.relayQueue.length === 0) this.relayCommittedAt = committedAt;
       this.relayQueue.push(team);
       if (!this.relayScheduled) {
         this.relayScheduled = true;
@@ -76,95 +120,145 @@ export class BoardPublisher {
     this.schedule();
   }
 
-  /** The window now in force, in ms. */
+  /** The tick now in force, in ms. */
   private windowMs(): number {
     return Math.min(BOARD_PUSH_WINDOW_MAX_MS, Math.max(BOARD_PUSH_WINDOW_MS, 3 * this.lastFlushMs));
   }
 
-  /** Pushes what is gathered now (also before a removal or a reset, so events keep their order). */
+  /** Seals and pushes a tick now (also before a removal or a reset, so events keep their order). */
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.pending.size === 0 && this.lagging.size === 0) return;
+    if (this.pending.size === 0 && this.catchUps.size === 0) return;
+    const catchingUp = [...this.catchUps];
+    this.catchUps.clear();
     const started = performance.now();
-    const all: BoardTeam[] = [];
-    for (const rows of this.pending.values()) all.push(...rows.values());
-    if (all.length > 0) {
-      this.history.push({ seq: ++this.seq, rows: all });
-      if (this.history.length > PUSH_HISTORY) this.history.shift();
+    const seq = ++this.seq;
+
+    // Seal the tick: changed rows, per level, with the oldest commit among them.
+    const byLevel = new Map<number, { tuples: BoardRowTuple[]; since: number }>();
+    let since = Infinity;
+    for (const id of this.pending) {
+      const entry = this.latest.get(id)!;
+      entry.seq = seq;
+      entry.tuple = encodeBoardRow(entry.row);
+      since = Math.min(since, entry.pendingSince);
+      let level = byLevel.get(entry.row.levels_id);
+      if (!level) byLevel.set(entry.row.levels_id, (level = { tuples: [], since: Infinity }));
+      level.tuples.push(entry.tuple);
+      level.since = Math.min(level.since, entry.pendingSince);
+      entry.pendingSince = 0;
     }
-    const skip = this.holdBackForLagging(all.length > 0);
-    for (const [levelsId, rows] of this.pending) {
-      // Screens of one level (the projector's ?nivel=) get their level's frame...
-      send(this.io.local.to(levelRoom(levelsId)).except([ALL_LEVELS_ROOM, ...skip]), [...rows.values()]);
-    }
-    // ...and screens of every level one frame with all of it.
-    send(this.io.local.to(ALL_LEVELS_ROOM).except(skip), all);
     this.pending.clear();
+
+    // Screens that acknowledged after missing frames get their catch-up frame instead of this tick's.
+    const excluded = new Set<string>();
+    for (const screen of catchingUp) excluded.add(screen.socket.id);
+    this.sendCatchUps(seq, catchingUp);
+
+    if (byLevel.size > 0) {
+      // Screens of every level get one frame with all of it...
+      const all: BoardRowTuple[] = [];
+      for (const level of byLevel.values()) all.push(...level.tuples);
+      this.sendRoom(ALL_LEVELS_ROOM, [seq, since, all], excluded, null);
+      // ...and screens of some levels (the projector's ?nivel=) their levels' frames.
+      for (const [levelsId, level] of byLevel) {
+        this.sendRoom(levelRoom(levelsId), [seq, level.since, level.tuples], excluded, ALL_LEVELS_ROOM);
+      }
+    }
     this.lastFlushMs = performance.now() - started;
     this.lastFlushAt = Date.now();
-    if (this.lagging.size > 0) this.schedule(); // look again for screens that caught up
   }
 
   /**
-   * Conflation for slow screens. A socket whose previous frame has not yet been taken by the kernel
-   * (its transport is not writable: the screen reads slower than we push) is left out of the pushes
-   * from then on; once it is writable again it gets, in one frame, the newest row of each team changed
-   * since the last push it was given (or `board.reset`, to refetch the snapshot, when that is older
-   * than the pushes kept). Sockets that caught up together at the same point share one encoded frame.
-   * So a slow screen costs no memory per missed frame and still ends up showing the current board.
-   * Answers the ids of the sockets to leave out of this push.
+   * Writes `frame` once to the sockets of `room` (except those in `skipRoom`, which got theirs in
+   * another frame), leaving out screens without credit: they are marked as having missed it.
    */
-  private holdBackForLagging(sentNow: boolean): string[] {
-    const skip: string[] = [];
-    const sockets = this.io.of('/').sockets;
-    for (const id of this.lagging.keys()) if (!sockets.has(id)) this.lagging.delete(id);
-    const caughtUp = new Map<string, { since: number; levels: number[] | null; ids: string[] }>();
-    for (const socket of sockets.values()) {
-      const backedUp = !socket.conn.transport.writable;
-      const since = this.lagging.get(socket.id);
-      if (since === undefined) {
-        if (!backedUp || !sentNow) continue;
-        this.lagging.set(socket.id, this.seq - 1); // it has (queued) everything before this push
-        skip.push(socket.id);
+  private sendRoom(room: string, frame: BoardFrame, excluded: Set<string>, skipRoom: string | null): void {
+    const members = this.io.of('/').adapter.rooms.get(room);
+    if (!members || members.size === 0) return;
+    const skipped = skipRoom ? this.io.of('/').adapter.rooms.get(skipRoom) : undefined;
+    const leftOut: string[] = [...excluded];
+    for (const id of members) {
+      if (excluded.has(id) || skipped?.has(id)) continue;
+      const screen = this.screens.get(id);
+      if (!screen) continue; // still in the handshake: its snapshot comes after this
+      if (screen.missedSince !== null || screen.inflight.length >= BOARD_PUSH_CREDIT) {
+        screen.missedSince = Math.min(screen.missedSince ?? Infinity, frame[1]);
+        leftOut.push(id);
         continue;
       }
-      skip.push(socket.id);
-      if (backedUp) continue;
-      this.lagging.delete(socket.id);
-      const levels = socket.rooms.has(ALL_LEVELS_ROOM)
-        ? null
-        : Object.values(LEVELS).filter((id) => socket.rooms.has(levelRoom(id)));
-      const key = `${since}|${levels?.join(',') ?? 'all'}`;
-      const group = caughtUp.get(key);
-      if (group) group.ids.push(socket.id);
-      else caughtUp.set(key, { since, levels, ids: [socket.id] });
+      screen.inflight.push(frame[0]);
+      screen.lastSentSeq = frame[0];
     }
-    for (const { since, levels, ids } of caughtUp.values()) {
-      const target = this.io.local.to(ids);
-      const oldest = this.history[0]?.seq ?? this.seq + 1;
-      if (since < oldest - 1) {
-        target.emit('board.reset');
-        continue;
-      }
-      const newest = new Map<number, BoardTeam>();
-      for (const { seq, rows } of this.history) {
-        if (seq <= since) continue;
-        for (const row of rows) {
-          if (levels && !levels.includes(row.levels_id)) continue;
-          const held = newest.get(row.id);
-          if (!held || held.version <= row.version) newest.set(row.id, row);
-        }
-      }
-      send(target, [...newest.values()]);
-    }
-    return skip;
+    let target = this.io.local.to(room);
+    if (skipRoom) target = target.except(skipRoom);
+    if (leftOut.length > 0) target = target.except(leftOut);
+    target.emit('board.frame', frame);
   }
 
-  /** A team left the board: drop its gathered row, push the rest, then tell the screens. */
+  /**
+   * One catch-up frame per group of screens that missed frames from the same point and follow the
+   * same levels (sockets that caught up together share one encoded frame): the newest row of each
+   * team of their levels pushed after the last frame they were sent.
+   */
+  private sendCatchUps(seq: number, screens: Screen[]): void {
+    const groups = new Map<string, Screen[]>();
+    for (const screen of screens) {
+      const key = `${screen.lastSentSeq}|${screen.levels ? [...screen.levels].join(',') : 'all'}`;
+      const group = groups.get(key);
+      if (group) group.push(screen);
+      else groups.set(key, [screen]);
+    }
+    for (const group of groups.values()) {
+      const { lastSentSeq, levels } = group[0]!;
+      const rows: BoardRowTuple[] = [];
+      for (const entry of this.latest.values()) {
+        if (entry.seq > lastSentSeq && entry.tuple && (!levels || levels.has(entry.row.levels_id))) {
+          rows.push(entry.tuple);
+        }
+      }
+      const since = Math.min(...group.map((screen) => screen.missedSince ?? Infinity));
+      for (const screen of group) {
+        screen.missedSince = null;
+        if (rows.length === 0) continue;
+        screen.inflight.push(seq);
+        screen.lastSentSeq = seq;
+      }
+      if (rows.length === 0) continue;
+      this.io.local
+        .to(group.map((screen) => screen.socket.id))
+        .emit('board.frame', [seq, Number.isFinite(since) ? since : clockMs(), rows]);
+    }
+  }
+
+  /** Starts following a screen's acknowledgements (every socket, after its handshake). */
+  private attach(socket: BoardSocket): void {
+    const levels = socket.rooms.has(ALL_LEVELS_ROOM)
+      ? null
+      : new Set(
+          [...socket.rooms].filter((room) => room.startsWith('level:')).map((room) => Number(room.slice(6))),
+        );
+    const screen: Screen = { socket, levels, inflight: [], lastSentSeq: this.seq, missedSince: null };
+    this.screens.set(socket.id, screen);
+    socket.on('board.ack', (seq) => {
+      if (typeof seq !== 'number') return;
+      screen.inflight = screen.inflight.filter((sent) => sent > seq);
+      if (screen.missedSince !== null && screen.inflight.length < BOARD_PUSH_CREDIT) {
+        this.catchUps.add(screen);
+        this.schedule();
+      }
+    });
+    socket.once('disconnect', () => {
+      this.screens.delete(socket.id);
+      this.catchUps.delete(screen);
+    });
+  }
+
+  /** A team left the board: forget it, push the rest, then tell the screens. */
   removed(payload: TeamRemovedPayload, relay = true): void {
-    this.pending.get(payload.levels_id)?.delete(payload.id);
-    for (const entry of this.history) entry.rows = entry.rows.filter((r) => r.id !== payload.id);
+    this.pending.delete(payload.id);
+    this.latest.delete(payload.id);
     this.flush();
     this.io.local.to(levelRoom(payload.levels_id)).emit('team.removed', payload);
     if (relay && this.clustered) {
@@ -177,8 +271,13 @@ export class BoardPublisher {
   reset(relay = true): void {
     this.flush();
     // Every screen refetches the whole snapshot after it: nothing before it needs catching up.
-    this.history = [];
-    this.lagging.clear();
+    this.latest.clear();
+    this.catchUps.clear();
+    for (const screen of this.screens.values()) {
+      screen.inflight = [];
+      screen.missedSince = null;
+      screen.lastSentSeq = this.seq;
+    }
     this.io.local.emit('board.reset');
     if (relay && this.clustered) {
       this.relay();
@@ -188,7 +287,7 @@ export class BoardPublisher {
 
   private schedule(): void {
     if (this.timer) return;
-    // Idle for a whole window: go on the next turn (which still gathers rows of the same tick).
+    // Idle for a whole tick: go on the next turn (which still gathers rows of the same turn).
     const wait = Math.max(0, this.lastFlushAt + this.windowMs() - Date.now());
     this.timer = setTimeout(() => this.flush(), wait);
     this.timer.unref();
@@ -199,12 +298,6 @@ export class BoardPublisher {
     if (this.relayQueue.length === 0) return;
     const rows = this.relayQueue;
     this.relayQueue = [];
-    this.io.serverSideEmit('board.rows', rows);
+    this.io.serverSideEmit('board.rows', rows, this.relayCommittedAt);
   }
-}
-
-/** One row as `team.updated`, several as `teams.updated`. */
-function send(target: ReturnType<BoardServer['to']>, teams: BoardTeam[]): void {
-  if (teams.length === 1) target.emit('team.updated', teams[0]!);
-  else if (teams.length > 1) target.emit('teams.updated', teams);
 }

@@ -8,8 +8,9 @@ import { BoardPublisher } from './board-publisher.js';
  */
 export interface BoardChannel {
   /**
-   * Pushes a whole board row (`team.updated`, or within `teams.updated`) to every screen following its
-   * level, within the push window (`BOARD_PUSH_WINDOW_MS`); newest `version` of each team wins.
+   * Pushes a whole board row to every screen following its level, in the next tick's `board.frame`
+   * (`BOARD_PUSH_WINDOW_MS`..`BOARD_PUSH_WINDOW_MAX_MS`), stamped with now as its commit time; the
+   * newest `version` of each team wins.
    */
   teamUpdated(team: BoardTeam): void;
   /** Tells the screens of a level that a team left it (`team.removed`), after the rows gathered so far. */
