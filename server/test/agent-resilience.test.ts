@@ -69,11 +69,18 @@ describe('the agent in a lab', () => {
   it('kills a process that survives the polite signal within 2 s and counts it once', async () => {
     const name = uniqueName('anydesk');
     const team = await newTeam('Los Tercos', [`${name}.exe`]);
-    await agent(team.key);
     const bash = await blockedBinary(name, '/bin/bash');
     const child = await spawnProcess(bash, ['-c', 'trap "" TERM; echo ready; read -r _'], {
       stdio: ['pipe', 'pipe', 'ignore'],
     });
+    // The agent starts once the trap is set: before it, a busy machine could let the agent's polite
+    // signal land between exec and `trap`, and the test would see SIGTERM, not the stubborn case.
+    await within(
+      5_000,
+      new Promise<void>((resolve) => child.child.stdout!.once('data', () => resolve())),
+      'the stubborn process is ready',
+    );
+    await agent(team.key);
     const ended = await within(2_000, child.exited, 'the stubborn blocked process ends');
     expect(ended.signal).toBe('SIGKILL');
     await within(
