@@ -54,16 +54,17 @@ export class Histogram {
   sum = 0;
   max = 0;
 
-  /** Adds one value (ms). */
-  add(ms: number): void {
+  /** Adds one value (ms), `weight` times (default once; a frame of N rows counts N times). */
+  add(ms: number, weight = 1): void {
+    if (!(weight > 0)) return;
     const v = ms > 0 ? ms : 0;
     let i: number;
     if (v < LINEAR_LIMIT_MS) i = Math.floor(v / LINEAR_STEP_MS);
     else i = LINEAR_BUCKETS + Math.floor(Math.log(v / LINEAR_LIMIT_MS) / LOG_BASE);
     if (i >= BUCKETS) i = BUCKETS - 1;
-    this.counts[i]! += 1;
-    this.count += 1;
-    this.sum += v;
+    this.counts[i]! += weight;
+    this.count += weight;
+    this.sum += v * weight;
     if (v > this.max) this.max = v;
   }
 

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { encodeBoardRow, type BoardFrame, type BoardTeam } from '@concurso/shared';
+import { RowCountCache, countFrameRows, eventName, parseFrameHeader, splitFrame } from './frame-header.js';
+
+const team = (id: number, version: number, name = `Equipo ${id}`): BoardTeam => ({
+  id,
+  name,
+  levels_id: 1 + (id % 3),
+  number_attempts: version * 2,
+  status_team: { id: 1, status: 'Activo' },
+  agent_online: true,
+  version,
+});
+
+/** A `board.frame` exactly as socket.io writes it on the websocket (`42` + JSON array). */
+const wire = (frame: BoardFrame) => Buffer.from(`42${JSON.stringify(['board.frame', frame])}`, 'utf8');
+
+describe('parseFrameHeader', () => {
+  it('reads seq and committed_at from the first bytes and counts the rows', () => {
+    const message = wire([12, 1763830000123.4, [encodeBoardRow(team(5, 17)), encodeBoardRow(team(6, 2))]]);
+    const header = parseFrameHeader(message);
+    expect(header).toMatchObject({ seq: 12, committedAt: 1763830000123.4 });
+    expect(countFrameRows(message, header!.rowsAt)).toBe(2);
+  });
+
+  it('counts one row, many rows and none', () => {
+    for (const n of [0, 1, 3, 250]) {
+      const rows = Array.from({ length: n }, (_, i) => encodeBoardRow(team(i + 1, i + 7, `Banco ab12 ${i}`)));
+      const message = wire([1, 99.5, rows]);
+      expect(countFrameRows(message, parseFrameHeader(message)!.rowsAt)).toBe(n);
+    }
+  });
+
+  it('counts rows whose names hold brackets, commas and accents', () => {
+    const rows = [encodeBoardRow(team(1, 1, 'Año [2], «uno»')), encodeBoardRow(team(2, 1, 'ñ,"x"]'))];
+    const message = wire([3, 10, rows]);
+    expect(countFrameRows(message, parseFrameHeader(message)!.rowsAt)).toBe(2);
+  });
+
+  it('answers null for other events and malformed headers', () => {
+    expect(parseFrameHeader(Buffer.from('42["team.removed",{"id":1,"levels_id":1}]'))).toBeNull();
+    expect(parseFrameHeader(Buffer.from('42["board.frame",[x,1,[]]]'))).toBeNull();
+    expect(parseFrameHeader(Buffer.from('42["board.frame",[1,2]]'))).toBeNull();
+    expect(parseFrameHeader(Buffer.from('2'))).toBeNull();
+  });
+});
+
+describe('RowCountCache', () => {
+  it('counts a frame once per distinct (seq, committed_at, length) and tells a catch-up frame apart', () => {
+    const cache = new RowCountCache(4);
+    const tick = wire([7, 100, [encodeBoardRow(team(1, 2))]]);
+    const catchUp = wire([7, 100, [encodeBoardRow(team(1, 2)), encodeBoardRow(team(2, 9))]]);
+    expect(cache.rowsOf(tick, parseFrameHeader(tick)!)).toBe(1);
+    expect(cache.rowsOf(catchUp, parseFrameHeader(catchUp)!)).toBe(2);
+    expect(cache.rowsOf(tick, parseFrameHeader(tick)!)).toBe(1);
+  });
+});
+
+describe('splitFrame', () => {
+  it('gives back the same bytes with another committed_at stamped in', () => {
+    const frame: BoardFrame = [41, 1763830000123.4, [encodeBoardRow(team(9, 3, 'Año 9'))]];
+    const split = splitFrame(wire(frame))!;
+    expect(split).toMatchObject({ committedAt: 1763830000123.4, rows: 1 });
+    expect(split.prefix + String(1763830000123.4) + split.suffix).toBe(wire(frame).toString('utf8'));
+    const restamped = JSON.parse((split.prefix + '555.25' + split.suffix).slice(2)) as [string, BoardFrame];
+    expect(restamped).toEqual(['board.frame', [41, 555.25, frame[2]]]);
+  });
+});
+
+describe('eventName', () => {
+  it('names socket.io events and nothing else', () => {
+    expect(eventName(Buffer.from('42["board.reset"]'))).toBe('board.reset');
+    expect(eventName(Buffer.from('42["team.removed",{"id":1}]'))).toBe('team.removed');
+    expect(eventName(Buffer.from('40{"sid":"x"}'))).toBeNull();
+    expect(eventName(Buffer.from('3'))).toBeNull();
+  });
+});
