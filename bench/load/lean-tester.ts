@@ -1,0 +1,319 @@
+/**
+ * A tester process holding LEAN screens (issue 12, "Load tester"): each is a bare `ws` socket speaking
+ * Socket.IO v4 / Engine.IO v4 itself (handshake `0{…}`, then `40{"token":…}` to join with the judge's
+ * token, `2` ping answered `3`), that for every `board.frame` reads only the header (frame-header.ts;
+ * the rows are never parsed), records `clockMs() - committed_at` weighted by the frame's rows, and
+ * acknowledges it at once with `42["board.ack",<seq>]`. A closed socket reconnects after 1 s.
+ * In `baseline` mode the same screens connect to the bare ws replay server (baseline-ws-server.ts):
+ * no handshake, same frames, same measure, same acknowledgement (which that server ignores).
+ * The first screen of a `record` connect keeps every frame's bytes for the baseline's replay.
+ * Driven by the main process over IPC (tester-protocol.ts); reports its event-loop utilisation.
+ */
+import { performance } from 'node:perf_hooks';
+import WebSocket from 'ws';
+import { SOCKET_PATH, clockMs } from '@concurso/shared';
+import { RowCountCache, eventName, parseFrameHeader } from './frame-header.js';
+import { Histogram, now } from './metrics.js';
+import type {
+  RecordedFrame,
+  ScreenSpec,
+  TesterBoot,
+  TesterReply,
+  TesterRequest,
+  TesterResult,
+  TesterTick,
+} from './tester-protocol.js';
+
+const boot = JSON.parse(process.argv[2] ?? '{}') as TesterBoot;
+const send = (message: TesterReply | TesterTick) => process.send!(message);
+
+/** Reconnect delay after an unexpected close (ms). */
+const RECONNECT_MS = 1_000;
+/** Give up a screen's first connection after this long (ms). */
+const CONNECT_TIMEOUT_MS = 30_000;
+
+/** One lean screen. */
+interface Screen {
+  spec: ScreenSpec;
+  index: number;
+  ws: WebSocket | null;
+  joined: boolean;
+  /** Opened once at least: a later close is a disconnect and reconnects. */
+  everJoined: boolean;
+  hist: Histogram;
+  frames: number;
+  lastFrameAt: number;
+  recording: boolean;
+}
+
+let mode: 'socket.io' | 'baseline' = 'socket.io';
+let token = '';
+let deflate = false;
+let closing = false;
+let measuring = false;
+const screens: Screen[] = [];
+const processHist = new Histogram();
+const rowCounts = new RowCountCache();
+const recorded: RecordedFrame[] = [];
+let frames = 0;
+let rows = 0;
+let resets = 0;
+let disconnects = 0;
+let reconnects = 0;
+let open = 0;
+let connectedCount = 0;
+let failedCount = 0;
+// Per-second counters for the tick.
+let tickFrames = 0;
+let tickRows = 0;
+let eluStart = performance.eventLoopUtilization();
+let eluTraffic: number | null = null;
+
+const ACK_PREFIX = '42["board.ack",';
+
+function onMessage(screen: Screen, data: Buffer): void {
+  // The receive time first: everything after it is the tester's own cost.
+  const at = clockMs();
+  const first = data[0];
+  if (first === 0x34 /* 4 */ && data[1] === 0x32 /* 2: event */) {
+    const header = parseFrameHeader(data);
+    if (header) {
+      const n = rowCounts.rowsOf(data, header);
+      screen.ws?.send(ACK_PREFIX + header.seq + ']');
+      tickFrames++;
+      tickRows += n;
+      if (!measuring) return;
+      const ms = at - header.committedAt;
+      screen.hist.add(ms, n);
+      processHist.add(ms, n);
+      screen.frames++;
+      screen.lastFrameAt = at;
+      frames++;
+      rows += n;
+      if (screen.recording) {
+        recorded.push({ bytes: Buffer.from(data), committedAt: header.committedAt, receivedAt: at });
+      }
+      return;
+    }
+    if (eventName(data) === 'board.reset' && measuring) resets++;
+    return;
+  }
+  if (mode === 'baseline') return;
+  if (first === 0x32 /* 2: ping */) {
+    screen.ws?.send('3');
+  } else if (first === 0x30 /* 0: open */) {
+    screen.ws?.send(`40${JSON.stringify({ token })}`);
+  } else if (first === 0x34 && data[1] === 0x30 /* 40: joined */) {
+    joined(screen);
+  } else if (first === 0x34 && data[1] === 0x34 /* 44: refused */) {
+    screen.ws?.terminate();
+  }
+}
+
+let onJoin: ((screen: Screen, ok: boolean) => void) | null = null;
+
+function joined(screen: Screen): void {
+  if (screen.joined) return;
+  screen.joined = true;
+  open++;
+  if (screen.everJoined) {
+    if (measuring) reconnects++;
+  } else {
+    screen.everJoined = true;
+    onJoin?.(screen, true);
+  }
+}
+
+function openSocket(screen: Screen): void {
+  const url =
+    mode === 'baseline'
+      ? screen.spec.url
+      : `${screen.spec.url.replace(/^http/, 'ws')}${SOCKET_PATH}/?EIO=4&transport=websocket`;
+  const ws = new WebSocket(url, { perMessageDeflate: deflate });
+  screen.ws = ws;
+  ws.on('message', (data: Buffer) => onMessage(screen, data));
+  if (mode === 'baseline') ws.on('open', () => joined(screen));
+  ws.on('error', () => undefined);
+  ws.on('close', () => {
+    if (screen.ws !== ws) return;
+    screen.ws = null;
+    if (screen.joined) {
+      screen.joined = false;
+      open--;
+      if (measuring) disconnects++;
+    }
+    if (!screen.everJoined) {
+      onJoin?.(screen, false);
+      return;
+    }
+    if (!closing) setTimeout(() => !closing && !screen.ws && openSocket(screen), RECONNECT_MS).unref();
+  });
+}
+
+/** Opens `specs` `batch` at a time; each batch waits for its screens to join (or fail). */
+async function connect(specs: ScreenSpec[], batch: number, record: boolean): Promise<void> {
+  closing = false;
+  for (let start = 0; start < specs.length; start += batch) {
+    const slice = specs.slice(start, start + batch);
+    await new Promise<void>((resolve) => {
+      let left = slice.length;
+      const pending = new Set<Screen>();
+      const timer = setTimeout(() => {
+        for (const screen of pending) {
+          screen.everJoined = true; // no retry for a screen that never made it
+          screen.ws?.terminate();
+          failedCount++;
+        }
+        pending.clear();
+        resolve();
+      }, CONNECT_TIMEOUT_MS);
+      onJoin = (screen, ok) => {
+        if (!pending.delete(screen)) return;
+        if (ok) connectedCount++;
+        else failedCount++;
+        if (--left === 0) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      for (const spec of slice) {
+        const screen: Screen = {
+          spec,
+          index: spec.index,
+          ws: null,
+          joined: false,
+          everJoined: false,
+          hist: new Histogram(),
+          frames: 0,
+          lastFrameAt: Number.NaN,
+          recording: record && screens.length === 0,
+        };
+        screens.push(screen);
+        pending.add(screen);
+        openSocket(screen);
+      }
+    });
+  }
+  onJoin = null;
+}
+
+async function closeScreens(): Promise<void> {
+  closing = true;
+  measuring = false;
+  await Promise.all(
+    screens.map(
+      (screen) =>
+        new Promise<void>((resolve) => {
+          const ws = screen.ws;
+          if (!ws || ws.readyState === WebSocket.CLOSED) return resolve();
+          ws.once('close', () => resolve());
+          ws.terminate();
+        }),
+    ),
+  );
+  screens.length = 0;
+  recorded.length = 0;
+  open = 0;
+  connectedCount = 0;
+  failedCount = 0;
+}
+
+function mark(): void {
+  for (const screen of screens) {
+    screen.hist = new Histogram();
+    screen.frames = 0;
+    screen.lastFrameAt = Number.NaN;
+  }
+  processHist.counts.fill(0);
+  processHist.count = 0;
+  processHist.sum = 0;
+  processHist.max = 0;
+  recorded.length = 0;
+  frames = rows = resets = disconnects = reconnects = 0;
+  eluStart = performance.eventLoopUtilization();
+  eluTraffic = null;
+  measuring = true;
+}
+
+function collect(): TesterResult {
+  const elu = eluTraffic ?? performance.eventLoopUtilization(eluStart).utilization;
+  return {
+    histogram: processHist.toJSON(),
+    screenP99: Float64Array.from(screens, (s) => (s.hist.count > 0 ? s.hist.percentile(99) : Number.NaN)),
+    screenFrames: Float64Array.from(screens, (s) => s.frames),
+    screenLastFrameAt: Float64Array.from(screens, (s) => s.lastFrameAt),
+    screenIndex: Int32Array.from(screens, (s) => s.index),
+    frames,
+    rows,
+    resets,
+    disconnects,
+    reconnects,
+    elu,
+    clockOffset: clockMs() - now(),
+    recorded: recorded.length ? [...recorded] : undefined,
+  };
+}
+
+process.on('message', (request: TesterRequest) => {
+  void (async () => {
+    try {
+      switch (request.type) {
+        case 'connect':
+          mode = request.mode;
+          token = request.token;
+          deflate = request.deflate;
+          await connect(request.screens, request.batch, request.record);
+          send({ id: request.id, type: 'connected', connected: connectedCount, failed: failedCount });
+          break;
+        case 'mark':
+          mark();
+          send({
+            id: request.id,
+            type: 'marked',
+            open,
+            openMask: Uint8Array.from(screens, (s) => (s.joined ? 1 : 0)),
+          });
+          break;
+        case 'traffic-end':
+          eluTraffic = performance.eventLoopUtilization(eluStart).utilization;
+          send({ id: request.id, type: 'ok' });
+          break;
+        case 'collect':
+          send({ id: request.id, type: 'collected', result: collect() });
+          break;
+        case 'close-screens':
+          await closeScreens();
+          send({ id: request.id, type: 'ok' });
+          break;
+        case 'exit':
+          await closeScreens();
+          send({ id: request.id, type: 'ok' });
+          setTimeout(() => process.exit(0), 50);
+          break;
+        default: {
+          const unknown = request as { id: number; type: string };
+          send({ id: unknown.id, type: 'error', message: `unknown request ${unknown.type}` });
+        }
+      }
+    } catch (err) {
+      send({ id: request.id, type: 'error', message: err instanceof Error ? err.message : String(err) });
+    }
+  })();
+});
+
+setInterval(() => {
+  send({
+    type: 'tick',
+    frames: tickFrames,
+    rows: tickRows,
+    open,
+    connected: connectedCount,
+    failed: failedCount,
+  });
+  tickFrames = 0;
+  tickRows = 0;
+}, 1_000).unref();
+
+// The main process is gone (crash, Ctrl-C): nothing to report to any more.
+process.on('disconnect', () => process.exit(0));
+process.title = `bench-${boot.name ?? 'lean'}`;
