@@ -1,5 +1,4 @@
 import { memo, useEffect, useRef, useState } from 'react';
-import { Badge, Box, Flex, Text } from '@chakra-ui/react';
 import { TEAM_STATUS, type BoardTeam } from '@concurso/shared';
 
 /** Props of {@link ProjectorRow}. */
@@ -15,10 +14,97 @@ export interface ProjectorRowProps {
 export const HIGHLIGHT_MS = 1_600;
 
 /**
+ * The rows' styles, once for every row (the scene puts them in its `<style>`): a row renders plain
+ * elements with these classes, so rendering a changed row writes a few attributes and texts and
+ * computes no style (issue 12: "render changed rows without restyling the list"). Chakra's style props
+ * serialise and hash each element's styles on every render, which was most of the projector's
+ * script time at 100 changes per second. Colours and sizes are the theme's tokens (CSS variables).
+ */
+export const PROJECTOR_ROW_CSS = `
+  .projector-row {
+    position: relative;
+    overflow: hidden;
+    padding: var(--chakra-spacing-2) var(--chakra-spacing-4);
+    border-bottom: 1px solid var(--chakra-colors-white-alpha-200);
+    /* The row's layout and paint stay inside it: a changed row does not invalidate its neighbours. */
+    contain: layout paint;
+  }
+  .projector-row[data-status]:not([data-status="${TEAM_STATUS.active}"]) {
+    background: var(--chakra-colors-red-900);
+  }
+  /* A narrow marker, not a whole-row colour: without a GPU every painted pixel costs, and at 100
+     changes per second a coloured row repainted on and off was most of the projector's long tasks. */
+  .projector-row-marker {
+    position: absolute;
+    inset-block: 0;
+    inset-inline-start: 0;
+    width: 0.4em;
+    background: var(--chakra-colors-yellow-400);
+  }
+  .projector-row-line { position: relative; display: flex; align-items: center; gap: var(--chakra-spacing-3); }
+  .projector-row-place {
+    width: 2.2em;
+    text-align: end;
+    color: var(--chakra-colors-white-alpha-700);
+    font-size: var(--projector-small);
+  }
+  .projector-row-main { flex: 1; min-width: 0; }
+  .projector-row-head { display: flex; align-items: center; gap: var(--chakra-spacing-2); }
+  .projector-row-name {
+    font-size: var(--projector-name);
+    font-weight: var(--chakra-font-weights-semibold);
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+  .projector-row-name[data-disqualified] { text-decoration: line-through; }
+  .projector-row-badge {
+    display: inline-flex;
+    align-items: center;
+    flex-shrink: 0;
+    min-height: 1.25rem;
+    padding-inline: 0.375rem;
+    border-radius: var(--chakra-radii-l2);
+    font-size: var(--projector-small);
+    line-height: 1rem;
+    font-weight: var(--chakra-font-weights-medium);
+    white-space: nowrap;
+    user-select: none;
+    background: var(--chakra-colors-gray-solid);
+    color: var(--chakra-colors-gray-contrast);
+  }
+  .projector-row-badge[data-tone="red"] {
+    background: var(--chakra-colors-red-solid);
+    color: var(--chakra-colors-red-contrast);
+  }
+  .projector-row-track {
+    height: 0.45em;
+    margin-top: var(--chakra-spacing-1);
+    background: var(--chakra-colors-white-alpha-200);
+    border-radius: var(--chakra-radii-full);
+    font-size: var(--projector-name);
+  }
+  .projector-row-bar {
+    height: 100%;
+    border-radius: var(--chakra-radii-full);
+    background: var(--chakra-colors-orange-400);
+  }
+  .projector-row-bar[data-disqualified] { background: var(--chakra-colors-red-400); }
+  .projector-row-count {
+    min-width: 2.5ch;
+    text-align: end;
+    font-size: var(--projector-count);
+    font-weight: var(--chakra-font-weights-bold);
+    font-variant-numeric: tabular-nums;
+  }
+  .projector-row[data-highlighted] .projector-row-count { color: var(--chakra-colors-yellow-300); }
+`;
+
+/**
  * One team on the projector: place, name, a bar proportional to its attempts, the count in large
  * type, and plain marks for a disqualified team or a silent agent. A row whose `version` changed while
- * on screen is highlighted (a yellow marker and count) for `HIGHLIGHT_MS`. Memoized: an event re-renders
- * only its own row.
+ * on screen is highlighted (a yellow marker and count) for `HIGHLIGHT_MS`. Memoized: an event
+ * re-renders only its own row, and a render sets classes and attributes only (`PROJECTOR_ROW_CSS`).
  */
 export const ProjectorRow = memo(function ProjectorRow({ team, place, maxAttempts }: ProjectorRowProps) {
   const disqualified = team.status_team.id !== TEAM_STATUS.active;
@@ -38,73 +124,42 @@ export const ProjectorRow = memo(function ProjectorRow({ team, place, maxAttempt
   }, [highlighted, flash]);
 
   const share = Math.min(1, team.number_attempts / maxAttempts);
+  const disqualifiedMark = disqualified ? '' : undefined;
   return (
-    <Box
+    <div
+      className="projector-row"
       data-testid={`projector-row-${team.id}`}
       data-status={team.status_team.id}
       data-flash={flash > 0 ? flash : undefined}
       data-highlighted={highlighted ? '' : undefined}
-      position="relative"
-      overflow="hidden"
-      px="4"
-      py="2"
-      borderBottomWidth="1px"
-      borderColor="whiteAlpha.200"
-      // The row's layout and paint stay inside it: a changed row does not invalidate its neighbours.
-      css={{ contain: 'layout paint' }}
-      bg={disqualified ? 'red.900' : undefined}
     >
-      {highlighted ? (
-        // A narrow marker, not a whole-row colour: without a GPU every painted pixel costs, and at 100
-        // changes per second a coloured row repainted on and off was most of the projector's long tasks.
-        <Box position="absolute" insetY="0" insetStart="0" w="0.4em" bg="yellow.400" />
-      ) : null}
-      <Flex position="relative" align="center" gap="3">
-        <Text w="2.2em" textAlign="end" color="whiteAlpha.700" fontSize="var(--projector-small)">
-          {place}
-        </Text>
-        <Box flex="1" minW="0">
-          <Flex align="center" gap="2">
-            <Text
-              fontSize="var(--projector-name)"
-              fontWeight="semibold"
-              truncate
-              textDecoration={disqualified ? 'line-through' : undefined}
-            >
+      {highlighted ? <div className="projector-row-marker" /> : null}
+      <div className="projector-row-line">
+        <p className="projector-row-place">{place}</p>
+        <div className="projector-row-main">
+          <div className="projector-row-head">
+            <p className="projector-row-name" data-disqualified={disqualifiedMark}>
               {team.name}
-            </Text>
+            </p>
             {disqualified ? (
-              <Badge colorPalette="red" variant="solid" fontSize="var(--projector-small)" flexShrink={0}>
+              <span className="projector-row-badge" data-tone="red">
                 DESCALIFICADO
-              </Badge>
+              </span>
             ) : null}
-            {team.agent_online ? null : (
-              <Badge colorPalette="gray" variant="solid" fontSize="var(--projector-small)" flexShrink={0}>
-                agente sin conexión
-              </Badge>
-            )}
-          </Flex>
-          <Box h="0.45em" mt="1" bg="whiteAlpha.200" borderRadius="full" fontSize="var(--projector-name)">
-            <Box
-              h="full"
-              borderRadius="full"
-              bg={disqualified ? 'red.400' : 'orange.400'}
+            {team.agent_online ? null : <span className="projector-row-badge">agente sin conexión</span>}
+          </div>
+          <div className="projector-row-track">
+            <div
+              className="projector-row-bar"
+              data-disqualified={disqualifiedMark}
               style={{ width: `${share * 100}%` }}
             />
-          </Box>
-        </Box>
-        <Text
-          data-testid={`projector-attempts-${team.id}`}
-          color={highlighted ? 'yellow.300' : undefined}
-          minW="2.5ch"
-          textAlign="end"
-          fontSize="var(--projector-count)"
-          fontWeight="bold"
-          fontVariantNumeric="tabular-nums"
-        >
+          </div>
+        </div>
+        <p className="projector-row-count" data-testid={`projector-attempts-${team.id}`}>
           {team.number_attempts}
-        </Text>
-      </Flex>
-    </Box>
+        </p>
+      </div>
+    </div>
   );
 });

@@ -5,6 +5,7 @@ import { MESSAGES } from '@concurso/shared';
 import { ConnectionIndicator } from '../../ui/connection-indicator';
 import { ProjectorClock } from './projector-clock';
 import { ProjectorColumn } from './projector-column';
+import { PROJECTOR_ROW_CSS } from './projector-row';
 import { useThrottledBoardTeams } from './use-throttled-board-teams';
 import { useBoardStore } from '../../stores/board-store';
 import { projectorColumns, projectorLevels } from './projector-model';
@@ -17,7 +18,7 @@ const CSS = `
     --projector-title: clamp(22px, 1.9vw, 44px);
     --projector-small: clamp(12px, 0.9vw, 20px);
   }
-`;
+${PROJECTOR_ROW_CSS}`;
 
 /** How often the projector re-sorts its columns at most (ms). */
 const SORT_INTERVAL_MS = 250;
