@@ -9,7 +9,7 @@ import { defineRoute } from './route.js';
 export const boardRoutes = {
   /**
    * `GET /api/teamAttempts`: the current contest and its teams per level (`basico`, `intermedio`,
-   * `avanzado`, each by name), every row with the fields of `team.updated`, beside `success` and
+   * `avanzado`, each by name), every row with the fields of a `board.frame` row, beside `success` and
    * `message` (SPEC.md section 7 reads the lists at the top level). Admin and judge.
    */
   teamAttempts: defineRoute({
@@ -23,7 +23,7 @@ export const boardRoutes = {
   /**
    * `GET /api/descalificarTeam/{id}`: toggles the team between Activo (1) and Descalificado (2)
    * (SPEC.md section 4), audits it with the judge and time, and answers the new board row, also pushed
-   * as `team.updated`. Admin and judge. 404 'No se encontró el equipo.'
+   * as a `board.frame` row. Admin and judge. 404 'No se encontró el equipo.'
    */
   toggleTeamStatus: defineRoute({
     method: 'GET',
