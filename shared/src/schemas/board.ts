@@ -3,8 +3,8 @@ import { contestRowSchema } from './catalogs.js';
 import { embeddedRowSchema, rowIntSchema } from './common.js';
 
 /**
- * One row of the live board: what each row of a `board.frame` stands for (board-frame.ts) and what `GET /api/teamAttempts` lists
- * (DESIGN.md section 6). `agent_online` is true while the team's agent sent a heartbeat in the last
+ * One row of the live board: what each tuple of a `board.frame` stands for (board-frame.ts) and
+ * what `GET /api/teamAttempts` lists (DESIGN.md section 6). `agent_online` is true while the team's agent sent a heartbeat in the last
  * `AGENT_OFFLINE_AFTER_MS`; `version` grows with every change of the team, and a client drops an event
  * older than what it holds.
  */
