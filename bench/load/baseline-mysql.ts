@@ -1,22 +1,45 @@
 /**
- * The durable-write baseline: a bare mysql2 loop doing what the server does per attempts POST, with
- * nothing else around it. On a scratch database (`concurso_bench_base_<random>`, dropped at the end)
- * with copies of the `teams` and `attempts` tables (same columns, unique key and foreign key), each of
- * `concurrency` loops takes the next free team and, in one transaction, locks the team row, inserts a
- * batch of `batchMin`..`batchMax` attempts (`insert ignore`) and adds the count to the team's counter.
- * As fast as it can for `durationS`: its attempts per second is this machine's limit for the writes.
+ * The durable-write baseline, equal work (issue 12): the SAME grouped SQL the product runs for
+ * `POST /api/agent/attempts`, from a bare mysql2 loop, on a copy of the run's own database.
+ *
+ * Mirrors server/src/modules/agent/attempt-writer.ts (the grouping) and the statements of
+ * server/src/modules/agent/agent.repository.ts (`lockTeamContests`, `storedAttempts`, `storeAttempts`)
+ * and server/src/modules/board/board.repository.ts (`boardTeams`, the rows the group pushes), copied
+ * as SQL text because the bench imports no server code. Keep them in step with those files.
+ * - `concurrency` requests in flight (the run's `--concurrency`), each a batch of `batchMin`..`batchMax`
+ *   attempts with unique event ids for a team with no other request in flight (one per agent, as the
+ *   real agent), sent again as soon as it is answered: the same attempt stream, as fast as it goes;
+ * - a writer queues them and, while fewer than 2 groups are being written, takes everything queued
+ *   (up to 900 attempts) as one group = one transaction: lock the group's teams in id order, look up
+ *   the stored (team, event id) pairs, insert the new attempts in one INSERT, add them to the counters
+ *   and bump `version` in one CASE UPDATE, read the changed board rows, commit; only then is each
+ *   request of the group answered (durable).
+ * The copy (`cloneDatabase`, made before the servers stop) has the run database's exact tables
+ * (SHOW CREATE TABLE: columns, indexes, foreign keys) and rows, except `attempts`, which starts empty
+ * as the run's did. It runs in a child process pinned like the servers (`runMysqlBaselineProcess`).
  */
+import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import mysql from 'mysql2/promise';
-import { dropDatabase, serverPart } from '@concurso/testkit/environment';
+import { databaseName, dropDatabase, serverPart } from '@concurso/testkit/environment';
+import { pinProcess } from './pinning.js';
+
+/** Most attempts per group: `MAX_GROUP_ATTEMPTS` of attempt-writer.ts. */
+export const MAX_GROUP_ATTEMPTS = 900;
+/** Groups written at once: `maxConcurrent` of attempt-writer.ts. */
+export const GROUPS_AT_ONCE = 2;
 
 /** Baseline settings. */
 export interface MysqlBaselineOptions {
-  /** MySQL server URL (any database part is ignored). */
-  mysqlServerUrl: string;
-  teams: number;
+  /** The scratch copy of the run's database (`cloneDatabase`). */
+  databaseUrl: string;
+  /** The run's teams (their ids exist in the copy). */
+  teamIds: number[];
   batchMin: number;
   batchMax: number;
+  /** Requests in flight. */
   concurrency: number;
   durationS: number;
 }
@@ -24,120 +47,260 @@ export interface MysqlBaselineOptions {
 /** Baseline figures. */
 export interface MysqlBaselineResult {
   attempts_per_s: number;
+  /** Groups (transactions) committed per second. */
   transactions_per_s: number;
+  /** Mean attempts per group. */
+  attempts_per_group: number;
   attempts: number;
-  /** Rows in the scratch attempts table equal the counters' sum and the attempts written. */
+  /** Rows inserted = the counters' growth = the attempts answered. */
   consistent: boolean;
+  /** Requests in flight: `concurrency`, at most one per team. */
   concurrency: number;
 }
 
-const TEAMS_DDL = `create table teams (id int unsigned not null auto_increment primary key,
-  created_at datetime not null default current_timestamp, updated_at datetime not null default current_timestamp,
-  number_attempts int unsigned not null default 0, version int unsigned not null default 1,
-  agent_last_seen datetime null, agent_online tinyint(1) not null default 0) engine = InnoDB`;
-const ATTEMPTS_DDL = `create table attempts (id int unsigned not null auto_increment primary key,
-  created_at datetime not null default current_timestamp, updated_at datetime not null default current_timestamp,
-  teams_id int unsigned not null, contests_id int unsigned not null, process varchar(255) not null,
-  killed tinyint(1) not null default 1, occurred_at datetime not null, received_at datetime not null,
-  event_id varchar(64) not null, unique key attempts_teams_id_event_id_unique (teams_id, event_id),
-  key attempts_contests_id_index (contests_id),
-  constraint attempts_teams_id_foreign foreign key (teams_id) references teams (id) on update cascade on delete cascade)
-  default character set utf8mb4 collate utf8mb4_unicode_ci engine = InnoDB`;
-
-/** Runs the baseline; the scratch database is always dropped. */
-export async function runMysqlBaseline(o: MysqlBaselineOptions): Promise<MysqlBaselineResult> {
-  const database = `concurso_bench_base_${randomBytes(5).toString('hex')}`;
-  const admin = await mysql.createConnection({ uri: serverPart(o.mysqlServerUrl) });
+/**
+ * Copies the database at `sourceUrl` to a new scratch database on the same server (dropped with
+ * `dropDatabase`): every table as SHOW CREATE TABLE gives it, and every row except `attempts`'.
+ * Answers the copy's URL.
+ */
+export async function cloneDatabase(sourceUrl: string): Promise<string> {
+  const source = databaseName(sourceUrl);
+  const target = `concurso_bench_base_${randomBytes(5).toString('hex')}`;
+  const conn = await mysql.createConnection({ uri: serverPart(sourceUrl), multipleStatements: false });
   try {
-    await admin.query(`create database \`${database}\` character set utf8mb4 collate utf8mb4_unicode_ci`);
+    await conn.query(`create database \`${target}\` character set utf8mb4 collate utf8mb4_unicode_ci`);
+    await conn.query('set foreign_key_checks = 0');
+    const [tables] = await conn.query<mysql.RowDataPacket[]>(
+      `select table_name as name from information_schema.tables where table_schema = ? and table_type = 'BASE TABLE'`,
+      [source],
+    );
+    await conn.query(`use \`${target}\``);
+    for (const { name } of tables as Array<{ name: string }>) {
+      const [[created]] = await conn.query<mysql.RowDataPacket[]>(
+        `show create table \`${source}\`.\`${name}\``,
+      );
+      await conn.query(String(created!['Create Table']));
+      if (name !== 'attempts')
+        await conn.query(`insert into \`${target}\`.\`${name}\` select * from \`${source}\`.\`${name}\``);
+    }
+    return `${serverPart(sourceUrl)}${target}`;
+  } catch (err) {
+    await conn.query(`drop database if exists \`${target}\``).catch(() => undefined);
+    throw err;
   } finally {
-    await admin.end();
+    await conn.end();
   }
-  const pool = mysql.createPool({
-    uri: `${serverPart(o.mysqlServerUrl)}${database}`,
-    connectionLimit: o.concurrency,
-    timezone: 'Z',
-  });
+}
+
+const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
+const PROCESS_NAMES = ['chrome.exe', 'Discord.exe', 'AnyDesk.exe', 'firefox.exe', 'Telegram.exe'];
+
+/** One request waiting for its group's commit. */
+interface Pending {
+  teamId: number;
+  eventIds: string[];
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+/** Runs the baseline in this process. */
+export async function runMysqlBaseline(o: MysqlBaselineOptions): Promise<MysqlBaselineResult> {
+  const pool = mysql.createPool({ uri: o.databaseUrl, connectionLimit: GROUPS_AT_ONCE + 1 });
   try {
-    await pool.query(TEAMS_DDL);
-    await pool.query(ATTEMPTS_DDL);
-    await pool.query(`insert into teams (number_attempts) values ${Array(o.teams).fill('(0)').join(', ')}`);
-    const busy = new Array<boolean>(o.teams).fill(false);
-    let next = 0;
-    let attempts = 0;
-    let transactions = 0;
+    const [[before]] = await pool.query<mysql.RowDataPacket[]>(
+      `select coalesce(sum(number_attempts), 0) as total from teams where id in (${marks(o.teamIds.length)})`,
+      o.teamIds,
+    );
     const prefix = randomBytes(3).toString('hex');
     let seq = 0;
+    let attempts = 0;
+    let groups = 0;
+    let failure: unknown = null;
+    const queue: Pending[] = [];
+    let writing = 0;
     const deadline = performance.now() + o.durationS * 1000;
     const started = performance.now();
 
-    const loop = async () => {
+    // attempt-writer.ts `write`, statement for statement.
+    const writeGroup = async (group: Pending[]) => {
       const conn = await pool.getConnection();
       try {
-        while (performance.now() < deadline) {
-          let team = -1;
-          for (let step = 0; step < o.teams && team < 0; step++) {
-            const i = (next + step) % o.teams;
-            if (!busy[i]) team = i;
-          }
-          if (team < 0) {
-            await new Promise((r) => setImmediate(r));
-            continue;
-          }
-          next = (team + 1) % o.teams;
-          busy[team] = true;
-          const size = o.batchMin + Math.floor(Math.random() * (o.batchMax - o.batchMin + 1));
-          const nowDate = new Date();
-          const rows = Array.from({ length: size }, () => [
-            team + 1,
+        await conn.beginTransaction();
+        const teamIds = [...new Set(group.map((b) => b.teamId))].sort((a, b) => a - b);
+        // agent.repository.ts lockTeamContests
+        const [locked] = await conn.query<mysql.RowDataPacket[]>(
+          `select id, contests_id from teams where id in (${marks(teamIds.length)}) order by id for update`,
+          teamIds,
+        );
+        const contestOf = new Map(
+          (locked as Array<{ id: number; contests_id: number }>).map((r) => [r.id, r.contests_id]),
+        );
+        const pairs = group.flatMap((b) => b.eventIds.map((e) => [b.teamId, e] as const));
+        // agent.repository.ts storedAttempts
+        const [stored] = await conn.query<mysql.RowDataPacket[]>(
+          `select teams_id, event_id from attempts where (teams_id, event_id) in (${pairs.map(() => '(?, ?)').join(', ')})`,
+          pairs.flat(),
+        );
+        const known = new Set(
+          (stored as Array<{ teams_id: number; event_id: string }>).map(
+            (r) => `${r.teams_id}:${r.event_id.toLowerCase()}`,
+          ),
+        );
+        const now = new Date();
+        const fresh: unknown[][] = [];
+        const added = new Map<number, number>();
+        for (const [teamId, eventId] of pairs) {
+          const k = `${teamId}:${eventId.toLowerCase()}`;
+          if (known.has(k) || !contestOf.has(teamId)) continue;
+          known.add(k);
+          fresh.push([
+            teamId,
+            contestOf.get(teamId),
+            PROCESS_NAMES[seq % PROCESS_NAMES.length],
             1,
-            'chrome.exe',
-            1,
-            nowDate,
-            nowDate,
-            `${prefix}-${seq++}`,
-            nowDate,
-            nowDate,
+            now,
+            now,
+            eventId,
+            now,
+            now,
           ]);
-          try {
-            await conn.beginTransaction();
-            await conn.query('select id from teams where id = ? for update', [team + 1]);
-            const [inserted] = await conn.query<mysql.ResultSetHeader>(
-              'insert ignore into attempts (teams_id, contests_id, process, killed, occurred_at, received_at, event_id, created_at, updated_at) values ?',
-              [rows],
-            );
-            await conn.query(
-              'update teams set number_attempts = number_attempts + ?, version = version + 1, agent_last_seen = ?, agent_online = 1 where id = ?',
-              [inserted.affectedRows, nowDate, team + 1],
-            );
-            await conn.commit();
-            attempts += inserted.affectedRows;
-            transactions++;
-          } catch (err) {
-            await conn.rollback().catch(() => undefined);
-            throw err;
-          } finally {
-            busy[team] = false;
-          }
+          added.set(teamId, (added.get(teamId) ?? 0) + 1);
         }
+        // agent.repository.ts storeAttempts
+        if (fresh.length > 0) {
+          await conn.query(
+            `insert into attempts (teams_id, contests_id, process, killed, occurred_at, received_at, event_id, created_at, updated_at) values ${fresh.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+            fresh.flat(),
+          );
+          const moved = [...added.keys()];
+          await conn.query(
+            `update teams set number_attempts = number_attempts + case id ${moved.map(() => 'when ? then ?').join(' ')} end,
+      version = version + 1, agent_last_seen = ?, agent_online = 1 where id in (${marks(moved.length)})`,
+            [...moved.flatMap((id) => [id, added.get(id)!]), now, ...moved],
+          );
+        }
+        // board.repository.ts boardTeams (findBoardTeams' QueryBuilder query)
+        await conn.query(
+          `select t.id, t.name, t.levels_id, t.number_attempts, t.status_team_id, s.status, t.agent_online, t.version from teams as t inner join status_team as s on t.status_team_id = s.id where t.id in (${marks(teamIds.length)})`,
+          teamIds,
+        );
+        await conn.commit();
+        attempts += fresh.length;
+        groups++;
+        for (const b of group) b.resolve();
+      } catch (err) {
+        await conn.rollback().catch(() => undefined);
+        for (const b of group) b.reject(err);
       } finally {
         conn.release();
       }
     };
-    await Promise.all(Array.from({ length: o.concurrency }, loop));
+
+    // attempt-writer.ts `pump` and `takeGroup`.
+    const pump = () => {
+      while (writing < GROUPS_AT_ONCE && queue.length > 0) {
+        const group: Pending[] = [];
+        let size = 0;
+        while (queue.length > 0) {
+          const next = queue[0]!;
+          if (group.length > 0 && size + next.eventIds.length > MAX_GROUP_ATTEMPTS) break;
+          group.push(queue.shift()!);
+          size += next.eventIds.length;
+        }
+        writing++;
+        void writeGroup(group).finally(() => {
+          writing--;
+          pump();
+        });
+      }
+    };
+
+    const busy = new Set<number>();
+    let nextTeam = 0;
+    const lane = async () => {
+      while (performance.now() < deadline && !failure) {
+        let teamId = -1;
+        for (let step = 0; step < o.teamIds.length && teamId < 0; step++) {
+          const candidate = o.teamIds[(nextTeam + step) % o.teamIds.length]!;
+          if (!busy.has(candidate)) {
+            teamId = candidate;
+            nextTeam = (nextTeam + step + 1) % o.teamIds.length;
+          }
+        }
+        if (teamId < 0) {
+          await new Promise((r) => setImmediate(r));
+          continue;
+        }
+        busy.add(teamId);
+        const size = o.batchMin + Math.floor(Math.random() * (o.batchMax - o.batchMin + 1));
+        const eventIds = Array.from({ length: size }, () => `${prefix}-${seq++}`);
+        try {
+          await new Promise<void>((resolve, reject) => {
+            queue.push({ teamId, eventIds, resolve, reject });
+            pump();
+          });
+        } catch (err) {
+          failure = err;
+        } finally {
+          busy.delete(teamId);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(o.concurrency, o.teamIds.length) }, lane));
+    if (failure) throw failure;
     const seconds = (performance.now() - started) / 1000;
-    const [[check]] = await pool.query<Array<mysql.RowDataPacket>>(
-      'select (select count(*) from attempts) as n, (select sum(number_attempts) from teams) as total',
+    const [[after]] = await pool.query<mysql.RowDataPacket[]>(
+      `select (select count(*) from attempts where event_id like ?) as n, (select coalesce(sum(number_attempts), 0) from teams where id in (${marks(o.teamIds.length)})) as total`,
+      [`${prefix}-%`, ...o.teamIds],
     );
     return {
       attempts_per_s: attempts / seconds,
-      transactions_per_s: transactions / seconds,
+      transactions_per_s: groups / seconds,
+      attempts_per_group: groups ? attempts / groups : 0,
       attempts,
-      consistent: Number(check!.n) === attempts && Number(check!.total) === attempts,
-      concurrency: o.concurrency,
+      consistent: Number(after!.n) === attempts && Number(after!.total) - Number(before!.total) === attempts,
+      concurrency: Math.min(o.concurrency, o.teamIds.length),
     };
   } finally {
     await pool.end();
-    await dropDatabase(`${serverPart(o.mysqlServerUrl)}${database}`);
   }
+}
+
+const SELF = fileURLToPath(import.meta.url);
+
+/**
+ * Runs the baseline in a child process pinned to `pinCpus` (the servers' CPUs), so the loop competes
+ * for the machine as the server did; drops the scratch database afterwards whatever happens.
+ */
+export async function runMysqlBaselineProcess(
+  o: MysqlBaselineOptions,
+  pinCpus: string | null,
+): Promise<MysqlBaselineResult> {
+  const child = fork(SELF, [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    if (pinCpus) pinProcess(child.pid!, pinCpus);
+    return await new Promise<MysqlBaselineResult>((resolve, reject) => {
+      child.once('message', (m: { result?: MysqlBaselineResult; error?: string }) =>
+        m.result ? resolve(m.result) : reject(new Error(`mysql2 baseline: ${m.error}`)),
+      );
+      child.once('exit', (code) => reject(new Error(`mysql2 baseline exited (${code})`)));
+      child.send(o);
+    });
+  } finally {
+    if (child.exitCode === null) child.kill();
+    await dropDatabase(o.databaseUrl).catch(() => undefined);
+  }
+}
+
+// As a child process: one run, answered over IPC.
+if (process.send && process.argv[1] && path.resolve(process.argv[1]) === SELF) {
+  process.once('message', (o: MysqlBaselineOptions) => {
+    runMysqlBaseline(o)
+      .then((result) => process.send!({ result }))
+      .catch((err: unknown) => process.send!({ error: err instanceof Error ? err.message : String(err) }))
+      .finally(() => setTimeout(() => process.exit(0), 100));
+  });
 }

@@ -1,12 +1,26 @@
 /**
- * Child process of the ws baseline (baseline-ws.ts): a bare `ws` server on a free loopback port that,
- * when told `{type:'run', framesPerS, rowsPerFrame, durationS}` over IPC, broadcasts that many frames
- * per second to every connected client. Each frame carries `rowsPerFrame` board rows like
- * `teams.updated`, serialised once, plus `sent`: metrics.now() (ms) just before the fan-out, from
- * which the clients compute the latency.
+ * Child process of the push baseline (baseline-ws.ts): a bare `ws` server on a free loopback port that
+ * replays the frames the run's recording screen received, byte for byte, to every connected client.
+ *
+ * Told `{type: 'run', frames}` over IPC (each frame cut around its `committed_at`, frame-header.ts
+ * `SplitFrame`, with `offset` = its committed_at minus the first one's, ms), it sends frame i when it is
+ * due, at `start + offset_i` on the shared clock `clockMs()`, with `committed_at` rewritten to that due
+ * time: a push that waits for nothing (no tick, no database), whose latency the clients measure exactly
+ * as in the run (`receive - committed_at`). A frame sent late because the previous fan-out was still
+ * going keeps its due time, as a product frame keeps its commit time. Each frame is encoded once and the
+ * same Buffer written to every client; the clients' `board.ack` messages are read and ignored. Answers
+ * `{type: 'done', frames, lateMs}` (frames sent, worst lateness of a send after its due time).
  */
+import { clockMs } from '@concurso/shared';
 import { WebSocketServer } from 'ws';
-import { now } from './metrics.js';
+
+/** One frame to replay. */
+export interface ReplayFrame {
+  prefix: string;
+  suffix: string;
+  /** ms after the first frame's due time. */
+  offset: number;
+}
 
 const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
 const send = (message: unknown) => process.send!(message);
@@ -15,48 +29,35 @@ wss.on('listening', () => {
   const address = wss.address();
   send({ type: 'listening', port: typeof address === 'object' && address ? address.port : 0 });
 });
+// Acknowledgements and anything else the clients send: read (as a server must) and dropped.
+wss.on('connection', (ws) => ws.on('message', () => undefined));
 
-interface RunMessage {
-  type: string;
-  framesPerS?: number;
-  rowsPerFrame?: number;
-  durationS?: number;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function replay(frames: ReplayFrame[]): Promise<void> {
+  // Start a little ahead so the first frame is not already late.
+  const start = clockMs() + 20;
+  let lateMs = 0;
+  for (const frame of frames) {
+    const due = start + frame.offset;
+    let wait = due - clockMs();
+    // Timers are coarse (≈1 ms): sleep most of the wait, then yield until due.
+    if (wait > 2) await sleep(wait - 1.5);
+    while ((wait = due - clockMs()) > 0) await new Promise((resolve) => setImmediate(resolve));
+    lateMs = Math.max(lateMs, -wait);
+    const bytes = Buffer.from(frame.prefix + String(Math.round(due * 1000) / 1000) + frame.suffix, 'utf8');
+    for (const client of wss.clients) client.send(bytes, { binary: false });
+  }
+  send({ type: 'done', frames: frames.length, lateMs });
 }
 
-process.on('message', (message: RunMessage) => {
+process.on('message', (message: { type: string; frames?: ReplayFrame[] }) => {
   if (message.type === 'stop') {
     for (const client of wss.clients) client.terminate();
     wss.close(() => process.exit(0));
     return;
   }
-  if (message.type !== 'run') return;
-  const rate = message.framesPerS!;
-  const rowsPerFrame = Math.max(1, message.rowsPerFrame ?? 1);
-  const durationMs = message.durationS! * 1000;
-  const started = now();
-  let events = 0;
-  const timer = setInterval(() => {
-    const elapsed = now() - started;
-    const due = Math.floor((rate * Math.min(elapsed, durationMs)) / 1000) - events;
-    for (let k = 0; k < due; k++) {
-      events++;
-      const teams = Array.from({ length: rowsPerFrame }, (_, r) => ({
-        id: 1 + ((events * rowsPerFrame + r) % 500),
-        name: `Equipo ${(events * rowsPerFrame + r) % 500}`,
-        levels_id: 1 + (events % 3),
-        number_attempts: events,
-        status_team: { id: 1, status: 'Activo' },
-        agent_online: true,
-        version: events,
-      }));
-      const payload = JSON.stringify({ sent: now(), teams });
-      for (const client of wss.clients) client.send(payload);
-    }
-    if (elapsed >= durationMs) {
-      clearInterval(timer);
-      send({ type: 'done', events });
-    }
-  }, 5);
+  if (message.type === 'run') void replay(message.frames ?? []);
 });
 
 process.on('disconnect', () => process.exit(0));

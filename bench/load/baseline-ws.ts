@@ -1,43 +1,54 @@
 /**
- * The push baseline: a bare `ws` broadcast server in its own child process (baseline-ws-server.ts)
- * fans out the same push frames per second, carrying the same rows per frame, as each screen got in
- * the product run, to the same number of screens (bare ws clients in the same screen workers). Its
- * latency, send to arrival in ms, is the limit this machine puts on any push channel at that volume;
- * the product's `push_ms` is compared with it.
+ * The push baseline, equal work (issue 12): the SAME frames (the bytes the run's recording screen
+ * received), at the SAME times (each frame due at its committed_at's offset from the first one's), to
+ * the SAME number of screens, held by the SAME lean tester processes, measured the SAME way
+ * (`receive - committed_at`, weighted by rows, acknowledged), from a bare `ws` server in its own process
+ * (baseline-ws-server.ts) pinned like the product's servers. The only difference left is the product's
+ * own cost: its push tick, Socket.IO, the database commit before the push. Times are ms.
  */
 import { fork } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { LatencySummary } from './metrics.js';
-import { now } from './metrics.js';
-import { ScreenPool } from './screens.js';
+import { splitFrame } from './frame-header.js';
+import { Histogram, now, type LatencySummary } from './metrics.js';
+import { pinProcess } from './pinning.js';
+import type { ReplayFrame } from './baseline-ws-server.js';
+import type { RecordedFrame, TesterResult } from './tester-protocol.js';
+import type { TesterProcess } from './testers.js';
 
 /** Baseline settings. */
 export interface WsBaselineOptions {
-  screens: number;
-  /** Frames per second to broadcast (to every client). */
-  framesPerS: number;
-  /** Board rows in each frame. */
-  rowsPerFrame: number;
+  /** The run's recorded frames, in arrival order. */
+  recorded: RecordedFrame[];
+  /** Replay only the frames due in the first `durationS` seconds. */
   durationS: number;
-  workers: number;
-  rampBatch: number;
+  screens: number;
+  /** The lean tester processes (their product screens already closed). */
+  testers: TesterProcess[];
+  /** Screens connecting at once per tester. */
+  batch: number;
+  /** `taskset -c` list for the baseline server, or null. */
+  pinCpus: string | null;
   log: (line: string) => void;
 }
 
 /** Baseline figures. */
 export interface WsBaselineResult {
   push_ms: LatencySummary;
-  /** Frames broadcast, and per second. */
-  events: number;
-  events_per_s: number;
+  push_ms_worst_screen_p99: number | null;
+  /** Frames replayed, and per second. */
+  frames: number;
+  frames_per_s: number;
+  rows_per_frame: number;
   screens: number;
-  /** Expected (event, screen) deliveries that never arrived. */
-  events_lost: number;
-  /** Event-loop utilisation of the screen workers (0..1). */
-  screens_elu: number;
-  /** CPU of the bare ws server process while broadcasting, % of one core. */
+  /** (frame, screen) deliveries that never arrived. */
+  frames_lost: number;
+  /** Event-loop utilisation of each tester process during the replay (0..1). */
+  tester_elu: number[];
+  /** CPU of the bare ws server process while replaying, % of one core. */
   server_cpu_pct: number;
+  /** Worst lateness of a send after its due time (ms): the bare server's own queueing. */
+  server_late_ms: number;
 }
 
 /** utime + stime of `pid` in clock ticks (1/100 s). */
@@ -48,59 +59,110 @@ async function cpuTicks(pid: number): Promise<number> {
 
 const CHILD = fileURLToPath(new URL('./baseline-ws-server.ts', import.meta.url));
 
-/** Runs the baseline; the child process is always ended. */
+/** The frames of the first `durationS` seconds, cut for restamping, with their due offsets (ms). */
+export function replayPlan(
+  recorded: RecordedFrame[],
+  durationS: number,
+): Array<ReplayFrame & { rows: number }> {
+  const split = recorded.map((r) => splitFrame(r.bytes)).filter((s) => s !== null);
+  if (split.length === 0) return [];
+  const first = split[0]!.committedAt;
+  return split
+    .map((s) => ({
+      prefix: s.prefix,
+      suffix: s.suffix,
+      offset: Math.max(0, s.committedAt - first),
+      rows: s.rows,
+    }))
+    .filter((f) => f.offset <= durationS * 1000);
+}
+
+/** Runs the baseline; the child process is always ended and the testers' screens closed. */
 export async function runWsBaseline(o: WsBaselineOptions): Promise<WsBaselineResult> {
+  const plan = replayPlan(o.recorded, o.durationS);
+  const rowsTotal = plan.reduce((a, f) => a + f.rows, 0);
   const child = fork(CHILD, [], {
     execArgv: ['--import', 'tsx'],
+    serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const pool = new ScreenPool(o.workers, now());
   try {
     const port = await new Promise<number>((resolve, reject) => {
       child.once('message', (m: { type: string; port: number }) => resolve(m.port));
       child.once('exit', (code) => reject(new Error(`ws baseline server exited (${code})`)));
     });
-    const url = `ws://127.0.0.1:${port}`;
-    const { connected, failed } = await pool.connectWs(url, o.screens, o.rampBatch);
-    o.log(
-      `ws baseline: ${connected} clients connected (${failed} failed), ${o.framesPerS.toFixed(1)} frames/s of ${o.rowsPerFrame} rows for ${o.durationS} s`,
+    if (o.pinCpus) pinProcess(child.pid!, o.pinCpus);
+    const url = `ws://127.0.0.1:${port}/`;
+    // Screen i in tester i % T, as in the run.
+    const shares = o.testers.map((_, t) =>
+      Array.from({ length: o.screens }, (_, i) => i)
+        .filter((i) => i % o.testers.length === t)
+        .map((index) => ({ index, url })),
     );
-    const done = new Promise<number>((resolve) =>
-      child.on('message', (m: { type: string; events: number }) => {
-        if (m.type === 'done') resolve(m.events);
+    const connected = await Promise.all(
+      o.testers.map((t, k) =>
+        t.call(
+          {
+            type: 'connect',
+            mode: 'baseline',
+            screens: shares[k]!,
+            token: '',
+            batch: o.batch,
+            record: false,
+            deflate: false,
+          },
+          'connected',
+        ),
+      ),
+    );
+    const clients = connected.reduce((a, c) => a + c.connected, 0);
+    o.log(
+      `baseline ws: ${clients} clients (${connected.reduce((a, c) => a + c.failed, 0)} failed), replaying ${plan.length} frames (${o.durationS} s at most)`,
+    );
+    await Promise.all(o.testers.map((t) => t.call({ type: 'mark' }, 'marked')));
+    const done = new Promise<{ frames: number; lateMs: number }>((resolve) =>
+      child.on('message', (m: { type: string; frames: number; lateMs: number }) => {
+        if (m.type === 'done') resolve(m);
       }),
     );
     const cpuStart = { ticks: await cpuTicks(child.pid!), at: now() };
-    child.send({
-      type: 'run',
-      framesPerS: o.framesPerS,
-      rowsPerFrame: o.rowsPerFrame,
-      durationS: o.durationS,
-    });
-    const events = await done;
+    const startedAt = now();
+    child.send({ type: 'run', frames: plan });
+    const sent = await done;
+    const replayMs = now() - startedAt;
     const serverCpuPct =
-      ((((await cpuTicks(child.pid!)) - cpuStart.ticks) / 100) * 100 * 1000) / (now() - cpuStart.at);
-    // Grace: until every delivery arrived, at most 5 s.
-    const expected = events * connected;
-    const deadline = Date.now() + 5_000;
-    let received = 0;
-    while (Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 1_100));
-      if (pool.pushesTotal >= expected) break;
+      (((await cpuTicks(child.pid!)) - cpuStart.ticks) / 100 / ((now() - cpuStart.at) / 1000)) * 100;
+    await Promise.all(o.testers.map((t) => t.call({ type: 'traffic-end' }, 'ok')));
+    // Late deliveries: until every (frame, client) arrived, at most 5 s.
+    const expected = sent.frames * clients;
+    const deadline = now() + 5_000;
+    let results: TesterResult[] = [];
+    for (;;) {
+      results = (await Promise.all(o.testers.map((t) => t.call({ type: 'collect' }, 'collected')))).map(
+        (c) => c.result,
+      );
+      if (results.reduce((a, r) => a + r.frames, 0) >= expected || now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 500));
     }
-    const result = await pool.collectWs();
-    received = result.received;
+    const histogram = new Histogram();
+    for (const r of results) histogram.merge(Histogram.from(r.histogram));
+    const p99s = results.flatMap((r) => [...r.screenP99].filter((v) => !Number.isNaN(v)));
+    const received = results.reduce((a, r) => a + r.frames, 0);
+    const seconds = Math.max(0.001, replayMs / 1000);
     return {
-      push_ms: result.histogram.summary(),
-      events,
-      events_per_s: events / o.durationS,
-      screens: connected,
-      events_lost: Math.max(0, expected - received),
-      screens_elu: result.elu,
+      push_ms: histogram.summary(),
+      push_ms_worst_screen_p99: p99s.length ? Math.round(Math.max(...p99s) * 100) / 100 : null,
+      frames: sent.frames,
+      frames_per_s: sent.frames / seconds,
+      rows_per_frame: sent.frames ? rowsTotal / sent.frames : 0,
+      screens: clients,
+      frames_lost: Math.max(0, expected - received),
+      tester_elu: results.map((r) => r.elu),
       server_cpu_pct: serverCpuPct,
+      server_late_ms: sent.lateMs,
     };
   } finally {
-    await pool.close();
+    await Promise.all(o.testers.map((t) => t.call({ type: 'close-screens' }, 'ok').catch(() => undefined)));
     if (child.exitCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       child.send({ type: 'stop' });

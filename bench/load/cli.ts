@@ -1,86 +1,114 @@
 /**
  * `npm run bench -- --screens <N> --agents <M> --duration <s> [--processes <P>] [--url <server>] --out <file.json>`
  *
- * The load tester (DESIGN.md section 6, the load-testing issue). Unless `--url` is given it starts P
- * server processes itself on a throwaway database (testkit's `startDeployment`), then: seeds a contest, a coach,
- * a judge, M teams and their agent keys through the API (seed.ts); connects N socket.io screens in
- * every level room, round-robin over the processes (screens.ts); runs M agents sending heartbeats and
- * attempts at a steady total rate (agents.ts) and a judge toggling teams (toggles.ts); times every
- * change from its request to its arrival on every screen (matching.ts, metrics.ts); samples the server
- * processes from /proc (proc-sampler.ts); checks the database holds exactly the acknowledged attempts;
- * then measures the baselines, a bare ws broadcast (baseline-ws.ts) and a bare mysql2 write loop
- * (baseline-mysql.ts), and writes the JSON result and an HTML report beside it (report-html.ts).
- * Progress goes to stderr. Bounded in count and time; traffic only to 127.0.0.1. Times are ms unless
- * a name says `_s`. Measures; never fails because of a figure.
+ * The load tester (DESIGN.md section 6; issue 12, "Load tester" and "Definitions"; bench/README.md
+ * defines every figure). Unless `--url` is given it starts P server processes itself on a throwaway
+ * database (testkit's `startDeployment`) and pins them and itself to different CPUs (pinning.ts). Then:
+ * seeds a contest, a coach, a judge, M teams and their agent keys through the API (seed.ts); opens N
+ * screens, round-robin over the server processes, in tester processes: most are lean (lean-tester.ts:
+ * bare ws, header only, ack), a sample are full socket.io-client screens applying every row as the web
+ * does (full-tester.ts); runs M agents sending heartbeats and attempts at a steady total rate
+ * (agents.ts) and a judge toggling teams (toggles.ts); measures push latency from the commit (every
+ * screen) and from the request (full screens, matching.ts); compares the full screens' boards with the
+ * database one second after the last change; samples the processes from /proc (proc-sampler.ts);
+ * checks the database holds exactly the acknowledged attempts; then runs the equal-work baselines, the
+ * same frames from a bare ws server (baseline-ws.ts) and the same grouped SQL from a bare mysql2 loop
+ * (baseline-mysql.ts); and writes the JSON result and an HTML report beside it (report-html.ts).
+ * The run is marked invalid (report and stderr) when the tester itself was the bottleneck (event-loop
+ * utilisation of any tester process above 0.5) or its measure cannot be trusted. Progress goes to
+ * stderr. Bounded in count and time; traffic only to 127.0.0.1. Times are ms unless a name says `_s`.
+ * Measures; never fails because of a figure.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import mysql from 'mysql2/promise';
-import { throwawayDatabaseUrl, userPath } from '@concurso/testkit/environment';
+import { clockMs } from '@concurso/shared';
+import { dropDatabase, throwawayDatabaseUrl, userPath } from '@concurso/testkit/environment';
 import { startDeployment, type Deployment } from '@concurso/testkit/deployment';
 import { consecutiveFreePorts } from '@concurso/testkit/waiting';
 import { AgentFleet, type SimAgent } from './agents.js';
-import { runMysqlBaseline, type MysqlBaselineResult } from './baseline-mysql.js';
+import { cloneDatabase, runMysqlBaselineProcess, type MysqlBaselineResult } from './baseline-mysql.js';
 import { runWsBaseline, type WsBaselineResult } from './baseline-ws.js';
+import { finalStateMismatches, type DatabaseTeam, type HeldRow } from './board-replica.js';
 import { HttpClient } from './http.js';
 import { matchPushes, type Change } from './matching.js';
 import { Histogram, now, round } from './metrics.js';
+import { allowedCpus, pinPlan, pinProcess, type PinPlan } from './pinning.js';
 import { ProcSampler, findPids, machineBusy, mean, waitForQuiet } from './proc-sampler.js';
 import { renderHtmlReport } from './report-html.js';
-import { ScreenPool, type ScreenClient } from './screens.js';
 import { seed } from './seed.js';
+import type { RecordedFrame, ScreenSpec, TesterResult } from './tester-protocol.js';
+import { TesterProcess, tickTotals } from './testers.js';
 import { TogglePump } from './toggles.js';
-
-const { values: args } = parseArgs({
-  options: {
-    screens: { type: 'string', default: '20' },
-    agents: { type: 'string', default: '10' },
-    duration: { type: 'string', default: '30' },
-    processes: { type: 'string', default: '1' },
-    url: { type: 'string' },
-    out: { type: 'string' },
-    'admin-user': { type: 'string' },
-    'admin-password': { type: 'string' },
-    'database-url': { type: 'string' },
-    'mysql-url': { type: 'string' },
-    'redis-url': { type: 'string', default: 'redis://127.0.0.1:6379' },
-    'attempt-rate': { type: 'string', default: '2000' },
-    'toggle-rate': { type: 'string', default: '5' },
-    'batch-min': { type: 'string', default: '1' },
-    'batch-max': { type: 'string', default: '5' },
-    concurrency: { type: 'string', default: '64' },
-    'ramp-batch': { type: 'string', default: '100' },
-    'screen-workers': { type: 'string', default: '1' },
-    'screen-client': { type: 'string', default: 'socket.io' },
-    'server-cpu-prof': { type: 'string' },
-    grace: { type: 'string', default: '5' },
-    'baseline-duration': { type: 'string' },
-    'no-baselines': { type: 'boolean', default: false },
-    'wait-quiet': { type: 'string', default: '0' },
-    help: { type: 'boolean', default: false },
-  },
-});
 
 const USAGE = `npm run bench -- --screens N --agents M --duration S --out FILE.json [options]
   --processes P          server processes to start (default 1; P > 1 fans out through Redis)
   --url URL[,URL...]     use running server(s) instead (loopback only); needs --admin-user/--admin-password
-                         (or BENCH_ADMIN_USER / BENCH_ADMIN_PASSWORD) and, for attempts_counted,
-                         --database-url (or DATABASE_URL)
+                         (or BENCH_ADMIN_USER / BENCH_ADMIN_PASSWORD) and, for the database checks and
+                         the mysql2 baseline, --database-url (or DATABASE_URL)
+  --server-env KEY=VAL   environment for the started servers (repeatable), e.g. BOARD_PER_MESSAGE_DEFLATE=1
   --attempt-rate R       attempts per second over all agents (2000)
   --toggle-rate R        team blocks/unblocks per second (5)
   --batch-min/--batch-max attempts per POST (1..5)
-  --concurrency C        attempts POSTs in flight at most; also the mysql2 baseline's loops (64)
+  --concurrency C        attempts POSTs in flight at most; also the mysql2 baseline's requests in flight (64)
+  --full-screens F       screens that are full socket.io-client boards, in their own process(es) (50; at most N-1)
+  --full-processes K     processes holding the full screens (1)
+  --tester-processes T   processes holding the lean screens (2)
+  --client-deflate       lean screens offer permessage-deflate (off: inflating costs the tester CPU)
+  --pin auto|off         servers on the first half of the CPUs, tester on the second (auto: when >= 2 CPUs and taskset)
   --ramp-batch B         screens connecting at once (100)
-  --screen-workers W     worker threads holding the screens (1)
-  --screen-client C      socket.io (socket.io-client, default) or raw (same protocol over bare ws, lighter)
+  --settle S             seconds after the last change before the boards are compared with the database (1)
+  --grace S              at most S more seconds for late frames before collecting (5)
   --server-cpu-prof DIR  run the servers with --cpu-prof, profiles into DIR (investigation)
-  --grace S              seconds to wait for late pushes after the run (5)
   --baseline-duration S  seconds of each baseline (min(duration, 20)); --no-baselines skips them
   --wait-quiet S         first wait up to S s for the machine to be quiet (< 30 % of one core busy) (0)
   --mysql-url URL        MySQL server for the throwaway databases (mysql://root@127.0.0.1:3306/)
   --redis-url URL        Redis for P > 1 (redis://127.0.0.1:6379)`;
+
+let parsed;
+try {
+  parsed = parseArgs({
+    options: {
+      screens: { type: 'string', default: '20' },
+      agents: { type: 'string', default: '10' },
+      duration: { type: 'string', default: '30' },
+      processes: { type: 'string', default: '1' },
+      url: { type: 'string' },
+      out: { type: 'string' },
+      'admin-user': { type: 'string' },
+      'admin-password': { type: 'string' },
+      'database-url': { type: 'string' },
+      'mysql-url': { type: 'string' },
+      'redis-url': { type: 'string', default: 'redis://127.0.0.1:6379' },
+      'server-env': { type: 'string', multiple: true, default: [] },
+      'attempt-rate': { type: 'string', default: '2000' },
+      'toggle-rate': { type: 'string', default: '5' },
+      'batch-min': { type: 'string', default: '1' },
+      'batch-max': { type: 'string', default: '5' },
+      concurrency: { type: 'string', default: '64' },
+      'full-screens': { type: 'string', default: '50' },
+      'full-processes': { type: 'string', default: '1' },
+      'tester-processes': { type: 'string', default: '2' },
+      'client-deflate': { type: 'boolean', default: false },
+      pin: { type: 'string', default: 'auto' },
+      'ramp-batch': { type: 'string', default: '100' },
+      settle: { type: 'string', default: '1' },
+      grace: { type: 'string', default: '5' },
+      'server-cpu-prof': { type: 'string' },
+      'baseline-duration': { type: 'string' },
+      'no-baselines': { type: 'boolean', default: false },
+      'wait-quiet': { type: 'string', default: '0' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+} catch (err) {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`);
+  process.exit(2);
+}
+const args = parsed.values;
 
 if (args.help || !args.out) {
   process.stderr.write(`${USAGE}\n`);
@@ -106,7 +134,15 @@ const BATCH_MIN = int('batch-min', args['batch-min'], 1, 500);
 const BATCH_MAX = int('batch-max', args['batch-max'], BATCH_MIN, 500);
 const CONCURRENCY = int('concurrency', args.concurrency, 1, 1_000);
 const RAMP_BATCH = int('ramp-batch', args['ramp-batch'], 1, 10_000);
-const SCREEN_WORKERS = int('screen-workers', args['screen-workers'], 1, 16);
+// At least one lean screen: it records the frames the ws baseline replays.
+const FULL_SCREENS = Math.min(int('full-screens', args['full-screens'], 0, 10_000), SCREENS - 1);
+const LEAN_SCREENS = SCREENS - FULL_SCREENS;
+const TESTER_PROCESSES = Math.min(int('tester-processes', args['tester-processes'], 1, 32), LEAN_SCREENS);
+const FULL_PROCESSES = Math.min(
+  int('full-processes', args['full-processes'], 1, 16),
+  Math.max(1, FULL_SCREENS),
+);
+const SETTLE_S = int('settle', args.settle, 0, 60);
 const GRACE_S = int('grace', args.grace, 0, 120);
 const WAIT_QUIET_S = int('wait-quiet', args['wait-quiet'], 0, 3_600);
 const BASELINE_S = int(
@@ -115,17 +151,29 @@ const BASELINE_S = int(
   1,
   600,
 );
-const OUT = userPath(args.out);
-const SCREEN_CLIENT = args['screen-client'] as ScreenClient;
-if (SCREEN_CLIENT !== 'socket.io' && SCREEN_CLIENT !== 'raw') {
-  process.stderr.write('--screen-client must be socket.io or raw\n');
+if (args.pin !== 'auto' && args.pin !== 'off') {
+  process.stderr.write('--pin must be auto or off\n');
   process.exit(2);
 }
+const SERVER_ENV: Record<string, string> = {};
+for (const pair of args['server-env'] ?? []) {
+  const eq = pair.indexOf('=');
+  if (eq <= 0) {
+    process.stderr.write(`--server-env ${pair}: expected KEY=VALUE\n`);
+    process.exit(2);
+  }
+  SERVER_ENV[pair.slice(0, eq)] = pair.slice(eq + 1);
+}
+const OUT = userPath(args.out);
 const MYSQL_URL =
   args['mysql-url'] ??
   process.env.BENCH_MYSQL_URL ??
   process.env.TEST_DATABASE_URL ??
   'mysql://root@127.0.0.1:3306/';
+/** Highest event-loop utilisation a tester process may show for the run to count (issue 12). */
+const TESTER_ELU_MAX = 0.5;
+/** A screen whose last frame is this much older than its server's newest delivery is stalled (ms). */
+const STALL_MS = 1_000;
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -146,13 +194,14 @@ function externalUrls(): string[] | undefined {
 
 interface Cleanup {
   servers?: Deployment;
-  pool?: ScreenPool;
+  testers: TesterProcess[];
   fleet?: AgentFleet;
   toggles?: TogglePump;
   sampler?: ProcSampler;
   http?: HttpClient;
+  scratchDatabase?: string;
 }
-const live: Cleanup = {};
+const live: Cleanup = { testers: [] };
 /** The process ids of the servers this run started (none with `--url`). */
 const serverPids = () => live.servers?.servers.map((server) => server.pid!) ?? [];
 
@@ -161,9 +210,11 @@ async function cleanup(): Promise<void> {
   live.fleet?.stopHeartbeats();
   await live.fleet?.stopAttempts(2_000);
   await live.toggles?.stop(2_000);
-  await live.pool?.close().catch(() => undefined);
+  await Promise.all(live.testers.map((t) => t.stop(5_000).catch(() => undefined)));
+  live.testers = [];
   live.http?.close();
   await live.servers?.stop();
+  if (live.scratchDatabase) await dropDatabase(live.scratchDatabase).catch(() => undefined);
 }
 
 let aborting = false;
@@ -188,6 +239,45 @@ async function countAttempts(databaseUrl: string, teamIds: number[]) {
   } finally {
     await conn.end();
   }
+}
+
+/** The teams' compared columns as the database holds them now. */
+async function databaseTeams(databaseUrl: string, teamIds: number[]): Promise<DatabaseTeam[]> {
+  const conn = await mysql.createConnection({ uri: databaseUrl });
+  try {
+    const [rows] = await conn.query<Array<mysql.RowDataPacket>>(
+      'select id, number_attempts, status_team_id as status_id from teams where id in (?)',
+      [teamIds],
+    );
+    return rows.map((r) => ({
+      id: Number(r.id),
+      number_attempts: Number(r.number_attempts),
+      status_id: Number(r.status_id),
+    }));
+  } finally {
+    await conn.end();
+  }
+}
+
+/**
+ * Mismatches of the expected full screens' boards (per full tester: each screen's rows, and which
+ * screens were connected when traffic started) against `db`; null without full screens or database.
+ */
+function compareBoards(
+  parts: Array<{ states: Array<Map<number, HeldRow>>; expected: Uint8Array }>,
+  db: DatabaseTeam[] | null,
+) {
+  if (parts.length === 0 || !db) return null;
+  let mismatches = 0;
+  let compared = 0;
+  for (const { states, expected } of parts) {
+    states.forEach((held, i) => {
+      if (expected[i] !== 1) return;
+      mismatches += finalStateMismatches(held, db);
+      compared += db.length;
+    });
+  }
+  return { mismatches, compared };
 }
 
 async function main(): Promise<void> {
@@ -224,7 +314,7 @@ async function main(): Promise<void> {
       ports: await consecutiveFreePorts(PROCESSES),
       start: 'first',
       admin: { username: adminUser, password: adminPassword },
-      env: { LOGIN_RATE_LIMIT_MAX: '100000' },
+      env: { LOGIN_RATE_LIMIT_MAX: '100000', ...SERVER_ENV },
       onLine: log,
       nodeFlags: args['server-cpu-prof']
         ? ['--cpu-prof', `--cpu-prof-dir=${userPath(args['server-cpu-prof'])}`]
@@ -234,6 +324,23 @@ async function main(): Promise<void> {
     databaseUrl = live.servers.databaseUrl;
     log(`servers ready: ${urls.join(', ')} (pids ${serverPids().join(', ')}), database ${databaseUrl}`);
   }
+
+  // Pinning: servers on the first half of the CPUs, this process (and the testers it forks) on the rest.
+  const plan: PinPlan = ext
+    ? { pinned: false, reason: 'external servers (--url)' }
+    : pinPlan(args.pin === 'auto');
+  if (plan.pinned) {
+    try {
+      for (const pid of serverPids()) pinProcess(pid, plan.servers);
+      pinProcess(process.pid, plan.tester);
+      log(
+        `pinned: servers on CPU ${plan.servers}, load tester on CPU ${plan.tester} (MariaDB/Redis not pinned)`,
+      );
+    } catch (err) {
+      log(`pinning failed, running unpinned: ${err instanceof Error ? err.message : String(err)}`);
+      Object.assign(plan, { pinned: false, reason: 'taskset failed' });
+    }
+  } else log(`not pinned: ${plan.reason}`);
 
   const http = (live.http = new HttpClient(CONCURRENCY + 64));
   const seeded = await seed(http, { url: urls[0]!, adminUser, adminPassword, teams: AGENTS, log });
@@ -260,10 +367,26 @@ async function main(): Promise<void> {
   fleet.startHeartbeats();
   log(`agents: ${agents.length} configured and online`);
 
+  // Tester processes: T lean ones and, for the sample, K full ones.
+  const lean = Array.from(
+    { length: TESTER_PROCESSES },
+    (_, k) => new TesterProcess('lean', `lean-${k + 1}`, t0),
+  );
+  const fulls =
+    FULL_SCREENS > 0
+      ? Array.from({ length: FULL_PROCESSES }, (_, k) => new TesterProcess('full', `full-${k + 1}`, t0))
+      : [];
+  const testers = [...lean, ...fulls];
+  live.testers = testers;
+  const testerCpus = Object.fromEntries([
+    ['main', allowedCpus(process.pid)],
+    ...testers.map((t) => [t.name, allowedCpus(t.pid)]),
+  ]);
+
   const sampler = (live.sampler = new ProcSampler(
     serverPids(),
     {
-      load_tester: [process.pid],
+      load_tester: [process.pid, ...testers.map((t) => t.pid)],
       mysql: findPids(['mariadbd', 'mysqld']),
       ...(urls.length > 1 ? { redis: findPids(['redis-server']) } : {}),
     },
@@ -271,29 +394,64 @@ async function main(): Promise<void> {
   ));
   sampler.start();
 
-  // Screens: ramp up, then note which are connected as traffic starts.
-  const rampStarted = now();
-  const pool = (live.pool = new ScreenPool(SCREEN_WORKERS, t0));
-  let lastRampLog = 0;
-  const ramp = await pool.connect(
-    SCREEN_CLIENT,
-    urls,
-    seeded.judgeToken,
-    SCREENS,
-    RAMP_BATCH,
-    (connected, failed) => {
-      if (now() - lastRampLog > 1_000 || connected + failed === SCREENS) {
-        lastRampLog = now();
-        log(`screens: ${connected}/${SCREENS} connected, ${failed} failed`);
-      }
-    },
+  // Screens: screen i talks to server i % P (a load balancer's round robin); the first F are full,
+  // the others lean, lean screen j in lean tester j % T; the first lean screen records the frames.
+  const specsOf = (from: number, to: number): ScreenSpec[] =>
+    Array.from({ length: to - from }, (_, k) => ({ index: from + k, url: urls[(from + k) % urls.length]! }));
+  const fullSpecs = fulls.map((_, t) => specsOf(0, FULL_SCREENS).filter((_, j) => j % fulls.length === t));
+  const leanSpecs = lean.map((_, t) =>
+    specsOf(FULL_SCREENS, SCREENS).filter((_, j) => j % lean.length === t),
   );
+  const perTesterBatch = Math.max(1, Math.ceil(RAMP_BATCH / testers.length));
+  const rampStarted = now();
+  const rampLog = setInterval(() => {
+    const t = tickTotals(testers);
+    log(`screens: ${t.connected}/${SCREENS} connected, ${t.failed} failed`);
+  }, 2_000);
+  const connected = await Promise.all([
+    ...lean.map((t, k) =>
+      t.call(
+        {
+          type: 'connect',
+          mode: 'socket.io',
+          screens: leanSpecs[k]!,
+          token: seeded.judgeToken,
+          batch: perTesterBatch,
+          record: k === 0,
+          deflate: args['client-deflate']!,
+        },
+        'connected',
+      ),
+    ),
+    ...fulls.map((t, k) =>
+      t.call(
+        {
+          type: 'connect',
+          mode: 'socket.io',
+          screens: fullSpecs[k]!,
+          token: seeded.judgeToken,
+          batch: perTesterBatch,
+          record: false,
+          deflate: false,
+        },
+        'connected',
+      ),
+    ),
+  ]);
+  clearInterval(rampLog);
   const rampS = (now() - rampStarted) / 1000;
+  const screensFailed = connected.reduce((a, c) => a + c.failed, 0);
   await sleep(1_000);
-  const expectedScreens = await pool.mark();
-  log(`screens: ${expectedScreens} connected in ${rampS.toFixed(1)} s; traffic for ${DURATION_S} s`);
 
-  // The run.
+  // The run: every tester measures from here.
+  const marked = await Promise.all(testers.map((t) => t.call({ type: 'mark' }, 'marked')));
+  const expectedScreens = marked.reduce((a, m) => a + m.open, 0);
+  /** Per full tester: which of its screens were connected when traffic started. */
+  const fullExpected = marked.slice(lean.length).map((m) => m.openMask);
+  log(
+    `screens: ${expectedScreens} connected in ${rampS.toFixed(1)} s (${screensFailed} failed); traffic for ${DURATION_S} s`,
+  );
+
   const toggles = (live.toggles = new TogglePump({
     http,
     urls,
@@ -304,27 +462,21 @@ async function main(): Promise<void> {
     t0,
     onChange,
   }));
+  const mainElu = performance.eventLoopUtilization();
   const runStart = now() - t0;
   fleet.start(runStart);
   const heartbeatsAtStart = fleet.heartbeats;
   toggles.start();
-  const pushesPerSecond: number[] = [];
-  const framesAtStart = pool.pushesTotal;
-  const rowsAtStart = pool.rowsTotal;
-  let prev = { acked: 0, sent: 0, toggles: 0, pushes: pool.pushesTotal, rows: pool.rowsTotal };
+  const framesPerSecond: number[] = [];
+  let prev = { acked: 0, toggles: 0 };
   const progress = setInterval(() => {
-    const cur = {
-      acked: fleet.attemptsAcked,
-      sent: fleet.attemptsSent,
-      toggles: toggles.acked,
-      pushes: pool.pushesTotal,
-      rows: pool.rowsTotal,
-    };
-    pushesPerSecond.push(cur.pushes - prev.pushes);
+    const cur = { acked: fleet.attemptsAcked, toggles: toggles.acked };
+    const ticks = tickTotals(testers);
+    framesPerSecond.push(ticks.frames);
     const s = sampler.samples.at(-1);
     log(
       `t=${Math.round((now() - t0 - runStart) / 1000)}s attempts ${cur.acked - prev.acked}/s (acked ${cur.acked}, in flight ${fleet.inFlight}, skipped ${fleet.skipped}, errors ${fleet.errors})` +
-        ` toggles ${cur.toggles - prev.toggles}/s frames ${cur.pushes - prev.pushes}/s rows ${cur.rows - prev.rows}/s screens ${pool.open}` +
+        ` toggles ${cur.toggles - prev.toggles}/s frames ${ticks.frames}/s rows ${ticks.rows}/s screens ${ticks.open}` +
         (s
           ? ` | cpu server ${s.serverCpu.toFixed(0)}% tester ${s.others.load_tester!.toFixed(0)}% mysql ${(s.others.mysql ?? 0).toFixed(0)}% irq ${s.irqCpu.toFixed(0)}% other ${s.otherCpu.toFixed(0)}% rss ${s.serverRss.map((r) => r.toFixed(0)).join('/')} MB`
           : ''),
@@ -333,50 +485,155 @@ async function main(): Promise<void> {
   }, 1_000);
   await sleep(DURATION_S * 1000);
   const runEnd = now() - t0;
+  const mainEluValue = performance.eventLoopUtilization(mainElu).utilization;
+  await Promise.all(testers.map((t) => t.call({ type: 'traffic-end' }, 'ok')));
   const heartbeatsInRun = fleet.heartbeats - heartbeatsAtStart;
-  log('traffic stopped; waiting for the requests in flight and late pushes…');
+  log('traffic stopped; waiting for the requests in flight…');
   await Promise.all([fleet.stopAttempts(), toggles.stop()]);
-  // Grace: until two seconds pass without any push, at most GRACE_S after the last answer.
-  const graceEnd = now() + GRACE_S * 1000;
-  let quietFrom = pool.pushesTotal;
-  let quietSeconds = 0;
-  while (now() < graceEnd && quietSeconds < 2) {
-    await sleep(1_000);
-    quietSeconds = pool.pushesTotal === quietFrom ? quietSeconds + 1 : 0;
-    quietFrom = pool.pushesTotal;
-  }
-  const framesInRun = pool.pushesTotal - framesAtStart;
-  const rowsInRun = pool.rowsTotal - rowsAtStart;
-  clearInterval(progress);
-  fleet.stopHeartbeats();
-  const settled = now() - t0;
-  sampler.stop();
-  const collected = await pool.collect();
-  await pool.close();
-  live.pool = undefined;
 
-  const match = matchPushes(changes, collected, runStart);
+  // Final state: the full screens' boards against the database, SETTLE_S after the last change.
+  await sleep(SETTLE_S * 1000);
+  const fullStates = () =>
+    Promise.all(
+      fulls.map(async (t, k) => ({
+        states: (await t.call({ type: 'state' }, 'state')).states,
+        expected: fullExpected[k]!,
+      })),
+    );
+  const [statesAtSettle, dbAtSettle] = await Promise.all([
+    fullStates(),
+    databaseUrl ? databaseTeams(databaseUrl, teamIds) : Promise.resolve(null),
+  ]);
+  const atSettle = compareBoards(statesAtSettle, dbAtSettle);
+  log(
+    atSettle
+      ? `final state ${SETTLE_S} s after the last change: ${atSettle.mismatches} mismatches of ${atSettle.compared} (screen, team) pairs`
+      : 'final state not checked (no full screens or no --database-url)',
+  );
+
+  // Grace: late frames, until a second passes without any, at most GRACE_S.
+  const graceEnd = now() + GRACE_S * 1000;
+  while (now() < graceEnd) {
+    await sleep(1_100);
+    if (tickTotals(testers).frames === 0) break;
+  }
+  const observed = now() - t0;
+  clearInterval(progress);
+  const [statesAfterGrace, dbAfterGrace] = await Promise.all([
+    fullStates(),
+    databaseUrl ? databaseTeams(databaseUrl, teamIds) : Promise.resolve(null),
+  ]);
+  const afterGrace = compareBoards(statesAfterGrace, dbAfterGrace);
+  const results: TesterResult[] = (
+    await Promise.all(testers.map((t) => t.call({ type: 'collect' }, 'collected')))
+  ).map((c) => c.result);
+  fleet.stopHeartbeats();
+  sampler.stop();
+
   let counted: { rows: number; sum: number } | null = null;
   if (databaseUrl) counted = await countAttempts(databaseUrl, teamIds);
   else log('no --database-url: attempts_counted not checked');
+  // The mysql2 baseline runs on a copy of this run's database, taken before the servers drop it.
+  if (!args['no-baselines'] && databaseUrl) live.scratchDatabase = await cloneDatabase(databaseUrl);
+
+  // Product screens closed, servers stopped: the baselines get the machine to themselves.
+  await Promise.all(lean.map((t) => t.call({ type: 'close-screens' }, 'ok')));
+  await Promise.all(fulls.map((t) => t.stop()));
   http.close();
   if (live.servers) {
     await live.servers.stop();
-    log(`servers stopped, database dropped`);
+    log('servers stopped, database dropped');
   }
 
-  // Baselines, on the machine now free of the product.
+  // Figures of the run.
   const runSeconds = (runEnd - runStart) / 1000;
-  const changesPerS = changes.length / runSeconds;
-  /** Push frames each screen got per second, and rows per frame: what the ws baseline reproduces. */
-  const framesPerScreenPerS = expectedScreens > 0 ? framesInRun / expectedScreens / runSeconds : 0;
-  const rowsPerFrame = framesInRun > 0 ? rowsInRun / framesInRun : 1;
+  const push = new Histogram();
+  for (const r of results) push.merge(Histogram.from(r.histogram));
+  const pushSummary = push.summary();
+  const screenP99s = results.flatMap((r) => [...r.screenP99].filter((v) => !Number.isNaN(v)));
+  const worstScreenP99 = screenP99s.length ? round(Math.max(...screenP99s), 2) : null;
+  const framesReceived = results.reduce((a, r) => a + r.frames, 0);
+  const rowsReceived = results.reduce((a, r) => a + r.rows, 0);
+  const testerElu: Record<string, number> = { main: round(mainEluValue, 3) };
+  testers.forEach((t, k) => (testerElu[t.name] = round(results[k]!.elu, 3)));
+  const testerEluMax = Math.max(...Object.values(testerElu));
+  const offsets = [clockMs() - now(), ...results.map((r) => r.clockOffset)];
+  const clockSkew = round(Math.max(...offsets) - Math.min(...offsets), 3);
+  // Stalled screens: expected, but whose last frame is well older than their server's newest delivery.
+  const serverOf = (index: number) => index % urls.length;
+  const newestPerServer = new Map<number, number>();
+  for (const r of results) {
+    r.screenIndex.forEach((index, i) => {
+      const at = r.screenLastFrameAt[i]!;
+      if (!Number.isNaN(at))
+        newestPerServer.set(serverOf(index), Math.max(newestPerServer.get(serverOf(index)) ?? 0, at));
+    });
+  }
+  let screensStalled = 0;
+  results.forEach((r, k) => {
+    const mask = marked[k]!.openMask;
+    r.screenIndex.forEach((index, i) => {
+      if (mask[i] !== 1) return;
+      const newest = newestPerServer.get(serverOf(index));
+      if (newest === undefined) return; // that server pushed nothing at all
+      const at = r.screenLastFrameAt[i]!;
+      if (Number.isNaN(at) || newest - at > STALL_MS) screensStalled++;
+    });
+  });
+  const fullResults = results.slice(lean.length);
+  const match =
+    fullResults.length > 0
+      ? matchPushes(
+          changes,
+          {
+            parts: fullResults.map((r, k) => ({
+              records: r.records ?? {
+                team: new Int32Array(),
+                version: new Int32Array(),
+                n: new Int32Array(),
+                arrivals: [],
+              },
+              expected: fullExpected[k]!,
+            })),
+          },
+          runStart,
+          observed,
+        )
+      : null;
+  const recorded: RecordedFrame[] = results[0]?.recorded ?? [];
+  const recorderFrames = recorded.length;
+
+  // Validity of the measure (issue 12: a run whose tester ELU exceeds 0.5 is not published).
+  const invalid: string[] = [];
+  if (testerEluMax > TESTER_ELU_MAX)
+    invalid.push(
+      `tester event-loop utilisation ${testerEluMax.toFixed(2)} > ${TESTER_ELU_MAX} (${Object.entries(
+        testerElu,
+      )
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')})`,
+    );
+  if (expectedScreens < SCREENS)
+    invalid.push(`${SCREENS - expectedScreens} of ${SCREENS} screens not connected when traffic started`);
+  if (changes.length > 0 && framesReceived === 0) invalid.push('no frame reached any screen');
+  if (clockSkew > 5) invalid.push(`clock skew ${clockSkew} ms between tester processes`);
+  if (fleet.skipped > 0.05 * fleet.attemptsSent && testerElu.main! > TESTER_ELU_MAX)
+    invalid.push('the attempts schedule fell behind while the main process was saturated');
+  const valid = invalid.length === 0;
+  // Not invalid, but blurred: other work on the machine shared the CPUs (the figures are only as good
+  // as the machine is idle; --wait-quiet waits for that).
+  const otherCpu = mean(sampler.window(runStart, runEnd).map((s) => s.otherCpu));
+  const warnings: string[] = [];
+  if (otherCpu > 25)
+    warnings.push(`other processes used ${otherCpu.toFixed(0)} % of one core during the run`);
+  if (busyBefore > 30) warnings.push(`the machine was ${busyBefore.toFixed(0)} % busy before the run`);
+
+  // Baselines.
   let wsBase: WsBaselineResult | null = null;
   let dbBase: MysqlBaselineResult | null = null;
-  // Other work on the machine during each baseline (% of one core), to judge how clean they are.
   const baseSampler = new ProcSampler(
     [],
-    { load_tester: [process.pid], mysql: findPids(['mariadbd', 'mysqld']) },
+    { load_tester: [process.pid, ...lean.map((t) => t.pid)], mysql: findPids(['mariadbd', 'mysqld']) },
     t0,
   );
   let wsOtherCpu: number | null = null;
@@ -384,37 +641,50 @@ async function main(): Promise<void> {
   if (!args['no-baselines']) {
     baseSampler.start();
     const wsFrom = now() - t0;
-    log(`baseline ws: ${SCREENS} clients, ${BASELINE_S} s`);
-    wsBase = await runWsBaseline({
-      screens: SCREENS,
-      framesPerS: Math.max(1, framesPerScreenPerS),
-      rowsPerFrame: Math.max(1, Math.round(rowsPerFrame)),
-      durationS: BASELINE_S,
-      workers: SCREEN_WORKERS,
-      rampBatch: RAMP_BATCH,
-      log,
-    });
-    const wsTo = now() - t0;
-    // The bare ws server's own CPU is not "other".
-    wsOtherCpu = Math.max(
-      0,
-      mean(baseSampler.window(wsFrom, wsTo).map((x) => x.otherCpu)) - wsBase.server_cpu_pct,
-    );
-    log(`baseline ws: p99 ${wsBase.push_ms.p99} ms, lost ${wsBase.events_lost}`);
-    const dbFrom = now() - t0;
-    log(`baseline mysql2: ${CONCURRENCY} loops, ${BASELINE_S} s`);
-    dbBase = await runMysqlBaseline({
-      mysqlServerUrl: MYSQL_URL,
-      teams: AGENTS,
-      batchMin: BATCH_MIN,
-      batchMax: BATCH_MAX,
-      concurrency: CONCURRENCY,
-      durationS: BASELINE_S,
-    });
-    dbOtherCpu = mean(baseSampler.window(dbFrom, now() - t0).map((x) => x.otherCpu));
+    if (recorded.length > 0) {
+      log(
+        `baseline ws: the ${recorded.length} recorded frames to ${SCREENS} lean clients, ${BASELINE_S} s at most`,
+      );
+      wsBase = await runWsBaseline({
+        recorded,
+        durationS: BASELINE_S,
+        screens: SCREENS,
+        testers: lean,
+        batch: Math.max(1, Math.ceil(RAMP_BATCH / lean.length)),
+        pinCpus: plan.pinned ? plan.servers : null,
+        log,
+      });
+      const wsTo = now() - t0;
+      wsOtherCpu = Math.max(
+        0,
+        mean(baseSampler.window(wsFrom, wsTo).map((x) => x.otherCpu)) - wsBase.server_cpu_pct,
+      );
+      log(`baseline ws: p99 ${wsBase.push_ms.p99} ms, ${wsBase.frames_lost} deliveries lost`);
+    } else log('baseline ws skipped: no frame was recorded');
+    if (live.scratchDatabase) {
+      const dbFrom = now() - t0;
+      log(
+        `baseline mysql2: ${CONCURRENCY} requests in flight, groups of up to 900 attempts, ${BASELINE_S} s`,
+      );
+      dbBase = await runMysqlBaselineProcess(
+        {
+          databaseUrl: live.scratchDatabase,
+          teamIds,
+          batchMin: BATCH_MIN,
+          batchMax: BATCH_MAX,
+          concurrency: CONCURRENCY,
+          durationS: BASELINE_S,
+        },
+        plan.pinned ? plan.servers : null,
+      );
+      live.scratchDatabase = undefined;
+      dbOtherCpu = mean(baseSampler.window(dbFrom, now() - t0).map((x) => x.otherCpu));
+      log(`baseline mysql2: ${dbBase.attempts_per_s.toFixed(0)} attempts/s`);
+    } else log('baseline mysql2 skipped: no database');
     baseSampler.stop();
-    log(`baseline mysql2: ${dbBase.attempts_per_s.toFixed(0)} attempts/s`);
   }
+  await Promise.all(lean.map((t) => t.stop()));
+  live.testers = [];
 
   // Figures.
   const runSamples = sampler.window(runStart, runEnd);
@@ -426,20 +696,30 @@ async function main(): Promise<void> {
   httpAll.merge(fleet.http);
   httpAll.merge(toggles.http);
   httpAll.merge(fleet.httpHeartbeat);
-  const push = match.all.summary();
   const attemptsPerS = fleet.attemptsAcked / runSeconds;
-  const p99Target = urls.length > 1 ? 150 : 100;
-  const seconds = Math.ceil((settled - runStart) / 1000);
+  const changesPerS = changes.length / runSeconds;
+  const several = urls.length > 1;
+  const p99Target = several ? 150 : 100;
+  const ratioTarget = several ? 3 : 2;
+  const dbRatioTarget = several ? 0.6 : 0.7;
+  const seconds = Math.ceil((observed - runStart) / 1000);
   const perSecond = (pick: (s: (typeof allSamples)[number]) => number) =>
     Array.from({ length: seconds }, (_, k) => {
       const s = allSamples.find((x) => x.t > runStart + k * 1000 && x.t <= runStart + (k + 1) * 1000 + 500);
       return s ? round(pick(s), 1) : null;
     });
   const serverRssMax = serverRssPerProcess.length ? Math.max(...serverRssPerProcess) : null;
+  const pushRatio = wsBase && wsBase.push_ms.p99 > 0 ? round(pushSummary.p99 / wsBase.push_ms.p99, 2) : null;
+  const dbRatio = dbBase ? round(attemptsPerS / dbBase.attempts_per_s, 3) : null;
+  const mismatches = atSettle?.mismatches ?? null;
+  const fromRequest = match?.all.summary() ?? null;
 
   const result = {
     date: new Date().toISOString(),
     command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
+    valid,
+    invalid_reasons: invalid,
+    warnings,
     machine: {
       cpus: os.cpus().length,
       cpu_model: os.cpus()[0]?.model ?? '',
@@ -448,38 +728,55 @@ async function main(): Promise<void> {
     },
     config: {
       screens: SCREENS,
+      full_screens: FULL_SCREENS,
+      full_processes: fulls.length,
+      lean_screens: LEAN_SCREENS,
+      tester_processes: TESTER_PROCESSES,
       agents: AGENTS,
       duration_s: DURATION_S,
       processes: urls.length,
       external_url: Boolean(ext),
+      server_env: SERVER_ENV,
       attempt_rate_per_s: ATTEMPT_RATE,
       toggle_rate_per_s: TOGGLE_RATE,
       batch: [BATCH_MIN, BATCH_MAX],
       concurrency: CONCURRENCY,
       ramp_batch: RAMP_BATCH,
-      screen_workers: SCREEN_WORKERS,
-      screen_client: SCREEN_CLIENT,
+      client_deflate: args['client-deflate'],
+      settle_s: SETTLE_S,
       grace_s: GRACE_S,
       baseline_s: BASELINE_S,
+      pinning: plan.pinned
+        ? { servers: plan.servers, tester: plan.tester, tester_allowed: testerCpus, mysql: 'not pinned' }
+        : { none: plan.reason },
     },
     seed_s: round(seeded.ms / 1000, 1),
     ramp_s: round(rampS, 1),
     screens_connected: expectedScreens,
-    screens_failed: ramp.failed,
-    screen_disconnects: collected.disconnects,
-    screen_reconnects: collected.reconnects,
-    push_ms: push,
-    push_ms_attempts: match.attempts.summary(),
-    push_ms_toggles: match.toggles.summary(),
-    events_lost: match.lost,
-    events_expected: match.expected,
+    screens_failed: screensFailed,
+    screen_disconnects: results.reduce((a, r) => a + r.disconnects, 0),
+    screen_reconnects: results.reduce((a, r) => a + r.reconnects, 0),
+    screen_resets: results.reduce((a, r) => a + r.resets, 0),
+    screens_stalled: screensStalled,
+    push_ms: pushSummary,
+    push_ms_from_commit: pushSummary,
+    push_ms_worst_screen_p99: worstScreenP99,
+    push_ms_from_request: fromRequest,
+    push_ms_from_request_attempts: match?.attempts.summary() ?? null,
+    push_ms_from_request_toggles: match?.toggles.summary() ?? null,
+    push_from_request_unarrived: match?.unarrived ?? null,
+    push_from_request_pairs: match?.expected ?? null,
+    events_lost: mismatches,
+    final_state_mismatches: mismatches,
+    final_state_compared: atSettle?.compared ?? null,
+    final_state_mismatches_after_grace: afterGrace?.mismatches ?? null,
     changes: changes.length,
     changes_per_s: round(changesPerS, 1),
-    changes_never_seen: match.changesNeverSeen,
-    push_frames_per_screen_per_s: round(framesPerScreenPerS, 1),
-    push_rows_per_frame: round(rowsPerFrame, 2),
-    push_rows_distinct: match.distinctRows,
-    push_duplicates: collected.duplicates,
+    changes_never_seen: match?.changesNeverSeen ?? null,
+    push_frames_per_screen_per_s:
+      expectedScreens > 0 ? round(framesReceived / expectedScreens / runSeconds, 1) : 0,
+    push_rows_per_frame: framesReceived > 0 ? round(rowsReceived / framesReceived, 2) : 0,
+    recorded_frames: recorderFrames,
     attempts_sent: fleet.attemptsSent,
     attempts_acked: fleet.attemptsAcked,
     attempts_counted: counted?.rows ?? null,
@@ -492,8 +789,6 @@ async function main(): Promise<void> {
     attempt_requests: fleet.requests,
     /** Every request answered per second of the run: attempts POSTs, toggles and heartbeats. */
     requests_per_s: round((fleet.requests + toggles.sent + heartbeatsInRun) / runSeconds, 1),
-    /** Pushes delivered to screens per second (changes x screens). */
-    pushes_per_s: round(match.all.count / runSeconds, 0),
     attempt_errors: fleet.errors,
     attempt_error_kinds: fleet.errorKinds,
     toggles_sent: toggles.sent,
@@ -514,47 +809,59 @@ async function main(): Promise<void> {
       server: live.servers ? round(mean(runSamples.map((s) => s.serverCpu)), 1) : null,
       load_tester: round(mean(runSamples.map((s) => s.others.load_tester ?? 0)), 1),
       mysql: round(mean(runSamples.map((s) => s.others.mysql ?? 0)), 1),
-      redis: urls.length > 1 ? round(mean(runSamples.map((s) => s.others.redis ?? 0)), 1) : null,
+      redis: several ? round(mean(runSamples.map((s) => s.others.redis ?? 0)), 1) : null,
       kernel_irq: round(mean(runSamples.map((s) => s.irqCpu)), 1),
       other_processes: round(mean(runSamples.map((s) => s.otherCpu)), 1),
       machine: round(mean(runSamples.map((s) => s.machineCpu)), 1),
     },
     machine_busy_before_pct: round(busyBefore, 1),
-    screens_event_loop_utilisation: round(collected.elu, 3),
+    tester_elu: round(testerEluMax, 3),
+    tester_elu_per_process: testerElu,
+    clock_skew_ms: clockSkew,
     baseline: {
       push_ms: wsBase?.push_ms ?? null,
-      push_frames_per_s: wsBase ? round(wsBase.events_per_s, 1) : null,
-      push_rows_per_frame: wsBase ? Math.max(1, Math.round(rowsPerFrame)) : null,
-      push_events_lost: wsBase?.events_lost ?? null,
+      push_ms_worst_screen_p99: wsBase?.push_ms_worst_screen_p99 ?? null,
+      push_frames: wsBase?.frames ?? null,
+      push_frames_per_s: wsBase ? round(wsBase.frames_per_s, 1) : null,
+      push_rows_per_frame: wsBase ? round(wsBase.rows_per_frame, 2) : null,
+      push_frames_lost: wsBase?.frames_lost ?? null,
       push_screens: wsBase?.screens ?? null,
       push_server_cpu_pct: wsBase ? round(wsBase.server_cpu_pct, 1) : null,
-      push_screens_event_loop_utilisation: wsBase ? round(wsBase.screens_elu, 3) : null,
+      push_server_late_ms: wsBase ? round(wsBase.server_late_ms, 2) : null,
+      push_tester_elu: wsBase ? wsBase.tester_elu.map((v) => round(v, 3)) : null,
       push_other_processes_cpu_pct: wsOtherCpu === null ? null : round(wsOtherCpu, 1),
       attempts_per_s: dbBase ? round(dbBase.attempts_per_s, 1) : null,
       transactions_per_s: dbBase ? round(dbBase.transactions_per_s, 1) : null,
+      attempts_per_group: dbBase ? round(dbBase.attempts_per_group, 1) : null,
       attempts_consistent: dbBase?.consistent ?? null,
       mysql_concurrency: dbBase?.concurrency ?? null,
       mysql_other_processes_cpu_pct: dbOtherCpu === null ? null : round(dbOtherCpu, 1),
     },
     ratios: {
-      push_p99_vs_baseline: wsBase && wsBase.push_ms.p99 > 0 ? round(push.p99 / wsBase.push_ms.p99, 2) : null,
-      attempts_per_s_vs_baseline: dbBase ? round(attemptsPerS / dbBase.attempts_per_s, 3) : null,
+      push_p99_vs_baseline: pushRatio,
+      attempts_per_s_vs_baseline: dbRatio,
     },
+    /** Issue 12's table: one process / two processes over Redis. */
     targets: {
       screens_2000: expectedScreens >= 2000,
       agents_500: AGENTS >= 500,
+      changes_per_s_600: changesPerS >= 600,
       push_p99_ms_max: p99Target,
-      push_p99_ok: push.count > 0 && push.p99 <= p99Target,
-      events_lost_zero: match.lost === 0,
+      push_p99_ok: pushSummary.count > 0 && pushSummary.p99 <= p99Target,
+      push_ratio_max: ratioTarget,
+      push_ratio_ok: pushRatio === null ? null : pushRatio <= ratioTarget,
+      final_state_mismatches_zero: mismatches === null ? null : mismatches === 0,
       attempts_per_s_2000: attemptsPerS >= 2000,
-      attempts_vs_baseline_half: dbBase ? attemptsPerS / dbBase.attempts_per_s >= 0.5 : null,
-      rss_500_mb: serverRssMax === null ? null : serverRssMax <= 500,
+      attempts_ratio_min: dbRatioTarget,
+      attempts_ratio_ok: dbRatio === null ? null : dbRatio >= dbRatioTarget,
+      rss_400_mb: serverRssMax === null ? null : serverRssMax <= 400,
+      tester_elu_ok: testerEluMax <= TESTER_ELU_MAX,
     },
     series: {
       second: Array.from({ length: seconds }, (_, k) => k),
       attempts_per_s: Array.from({ length: seconds }, (_, k) => fleet.ackedPerSecond[k] ?? 0),
-      push_p99_ms: match.perSecond.p99(seconds),
-      pushes_per_s: pushesPerSecond.slice(0, seconds),
+      push_from_request_p99_ms: match ? match.perSecond.p99(seconds) : [],
+      frames_per_s: framesPerSecond.slice(0, seconds),
       server_cpu_pct: perSecond((s) => s.serverCpu),
       server_rss_mb: serverPids().map((_, i) => perSecond((s) => s.serverRss[i] ?? 0)),
       load_tester_cpu_pct: perSecond((s) => s.others.load_tester ?? 0),
@@ -568,62 +875,71 @@ async function main(): Promise<void> {
   await mkdir(path.dirname(OUT), { recursive: true });
   await writeFile(OUT, JSON.stringify(result, null, 2) + '\n');
   const html = OUT.replace(/\.json$/i, '') + '.html';
-  const yes = (v: boolean | null) => v;
+  const t = result.targets;
   await writeFile(
     html,
     renderHtmlReport({
-      title: `Load test: ${SCREENS} screens, ${AGENTS} agents, ${urls.length} process(es), ${DURATION_S} s`,
+      title: `${valid ? '' : 'INVALID: '}Load test: ${SCREENS} screens, ${AGENTS} agents, ${urls.length} process(es), ${DURATION_S} s`,
       summary: [
-        ['screens connected', `${expectedScreens} / ${SCREENS}`, '2000', yes(result.targets.screens_2000)],
+        ['valid measure (tester not the bottleneck)', valid ? 'yes' : `NO: ${invalid.join('; ')}`, '', valid],
+        ['tester ELU (max over processes)', `${result.tester_elu}`, `≤ ${TESTER_ELU_MAX}`, t.tester_elu_ok],
         [
-          'push p50 / p95 / p99 / max (ms)',
-          `${push.p50} / ${push.p95} / ${push.p99} / ${push.max}`,
-          `p99 ≤ ${p99Target}`,
-          result.targets.push_p99_ok,
+          'screens connected (full / lean)',
+          `${expectedScreens} / ${SCREENS} (${FULL_SCREENS} / ${LEAN_SCREENS})`,
+          '2000',
+          t.screens_2000,
         ],
-        ['events lost', `${match.lost} of ${match.expected}`, '0', result.targets.events_lost_zero],
+        ['changes/s', `${result.changes_per_s}`, '≥ 600', t.changes_per_s_600],
+        [
+          'push from commit p50 / p95 / p99 / max (ms)',
+          `${pushSummary.p50} / ${pushSummary.p95} / ${pushSummary.p99} / ${pushSummary.max}`,
+          `p99 ≤ ${p99Target}`,
+          t.push_p99_ok,
+        ],
+        ['worst screen p99 (ms)', `${worstScreenP99 ?? 'n/a'}`, '', null],
+        [
+          'push from request p50 / p99 (ms, full screens)',
+          fromRequest ? `${fromRequest.p50} / ${fromRequest.p99}` : 'n/a',
+          '',
+          null,
+        ],
+        [
+          'final-state mismatches',
+          atSettle ? `${atSettle.mismatches} of ${atSettle.compared}` : 'n/a',
+          '0',
+          t.final_state_mismatches_zero,
+        ],
         [
           'attempts sent / acked / counted',
           `${fleet.attemptsSent} / ${fleet.attemptsAcked} / ${counted?.rows ?? 'n/a'}`,
           'acked = counted',
           result.attempts_consistent,
         ],
-        ['durable attempts/s', `${result.attempts_per_s}`, '≥ 2000', result.targets.attempts_per_s_2000],
-        [
-          'HTTP p50 / p95 / p99 (ms)',
-          `${result.http_ms.p50} / ${result.http_ms.p95} / ${result.http_ms.p99}`,
-          '',
-          null,
-        ],
-        ['server CPU (% of one core, summed)', `${result.server_cpu_pct ?? 'n/a'}`, '', null],
+        ['durable attempts/s', `${result.attempts_per_s}`, '≥ 2000', t.attempts_per_s_2000],
         [
           'server RSS max per process (MB)',
           `${serverRssPerProcess.join(' / ') || 'n/a'}`,
-          '≤ 500',
-          result.targets.rss_500_mb,
+          '≤ 400',
+          t.rss_400_mb,
         ],
+        ['server CPU (% of one core, summed)', `${result.server_cpu_pct ?? 'n/a'}`, '', null],
         ['load tester CPU (% of one core)', `${result.cpu_pct.load_tester}`, '', null],
         ['MySQL CPU (% of one core)', `${result.cpu_pct.mysql}`, '', null],
         ['other processes CPU (% of one core)', `${result.cpu_pct.other_processes}`, '', null],
         [
-          'baseline ws push p99 (ms)',
-          `${wsBase?.push_ms.p99 ?? 'n/a'} at ${result.baseline.push_frames_per_s ?? 'n/a'} frames/s × ${result.baseline.push_rows_per_frame ?? 'n/a'} rows`,
+          'baseline ws push p99 (ms), same frames',
+          `${wsBase?.push_ms.p99 ?? 'n/a'} (${wsBase?.frames ?? 'n/a'} frames)`,
           '',
           null,
         ],
-        ['push p99 / baseline', `${result.ratios.push_p99_vs_baseline ?? 'n/a'}`, '', null],
-        ['baseline mysql2 attempts/s', `${result.baseline.attempts_per_s ?? 'n/a'}`, '', null],
-        [
-          'attempts/s / baseline',
-          `${result.ratios.attempts_per_s_vs_baseline ?? 'n/a'}`,
-          '≥ 0.5',
-          result.targets.attempts_vs_baseline_half,
-        ],
+        ['push p99 / baseline', `${pushRatio ?? 'n/a'}`, `≤ ${ratioTarget}`, t.push_ratio_ok],
+        ['baseline mysql2 attempts/s, same SQL', `${result.baseline.attempts_per_s ?? 'n/a'}`, '', null],
+        ['attempts/s / baseline', `${dbRatio ?? 'n/a'}`, `≥ ${dbRatioTarget}`, t.attempts_ratio_ok],
       ],
-      histogram: match.all.bins(40),
+      histogram: push.bins(40),
       series: {
         attemptsPerS: [{ name: 'attempts/s', values: result.series.attempts_per_s }],
-        pushP99Ms: [{ name: 'push p99', values: result.series.push_p99_ms }],
+        pushP99Ms: [{ name: 'push p99 from request', values: result.series.push_from_request_p99_ms }],
         cpuPct: [
           { name: 'server', values: result.series.server_cpu_pct },
           { name: 'load tester', values: result.series.load_tester_cpu_pct },
@@ -638,13 +954,16 @@ async function main(): Promise<void> {
     }),
   );
   log(
-    `push p99 ${push.p99} ms (baseline ${wsBase?.push_ms.p99 ?? 'n/a'}), lost ${match.lost}, attempts ${result.attempts_per_s}/s` +
-      ` (baseline ${result.baseline.attempts_per_s ?? 'n/a'}), acked ${fleet.attemptsAcked}, counted ${counted?.rows ?? 'n/a'},` +
+    `push p99 ${pushSummary.p99} ms from commit (baseline ${wsBase?.push_ms.p99 ?? 'n/a'}), worst screen p99 ${worstScreenP99 ?? 'n/a'},` +
+      ` from request p99 ${fromRequest?.p99 ?? 'n/a'}, final-state mismatches ${mismatches ?? 'n/a'},` +
+      ` attempts ${result.attempts_per_s}/s (baseline ${result.baseline.attempts_per_s ?? 'n/a'}), acked ${fleet.attemptsAcked}, counted ${counted?.rows ?? 'n/a'},` +
       (live.servers
         ? ` server cpu ${result.server_cpu_pct}% rss ${serverRssPerProcess.join('/')} MB`
         : ' server not sampled (--url)') +
-      ` (other processes ${result.cpu_pct.other_processes}%)`,
+      `, tester ELU ${result.tester_elu}`,
   );
+  for (const warning of warnings) log(`warning: ${warning}`);
+  if (!valid) log(`INVALID run, do not publish: ${invalid.join('; ')}`);
   log(`wrote ${OUT} and ${html}`);
 }
 
@@ -655,6 +974,6 @@ main()
   })
   .finally(async () => {
     await cleanup();
-    // Workers, sockets or timers of a failed run must not keep the process alive.
+    // Sockets or timers of a failed run must not keep the process alive.
     setTimeout(() => process.exit(), 500).unref();
   });

@@ -1,13 +1,14 @@
 /**
- * Matching pushes to the requests that caused them, after the run (all times in ms since `t0`).
+ * `push_ms_from_request` (issue 12): matching the rows the FULL screens took (full-tester.ts) to the
+ * requests that caused them, after the run (all times in ms since `t0`, metrics.now()).
  *
  * What is known:
- * - Every push carries whole board rows (`team.updated` one row, `teams.updated` several), and the
- *   server bumps a team's `version` with every change, so (team id, version) names one row. Screens
- *   store the arrival of each row they get under that pair (screen-worker.ts).
- * - The server gathers changes in a short push window and keeps only the newest row of each team,
- *   so a change may never travel as its own row: a later row of the same team carries it. A change
- *   therefore counts as ARRIVED on a screen when that screen got a row of the team at least as new:
+ * - Every change bumps the team's `version`, so (team id, version) names one row. A full screen
+ *   records when it first held each row (taken from a `board.frame` with the version rule, or from a
+ *   snapshot): board-replica.ts.
+ * - The server gathers the changes of a push tick and sends only the newest row of each team, so a
+ *   change may never travel as its own row: a later row of the same team carries it. A change has
+ *   therefore ARRIVED on a screen when that screen held a row of the team at least as new:
  *     - a toggle's answer (`GET /api/descalificarTeam/{id}`) is the new row: arrived = first row of the
  *       team with `version` >= that version;
  *     - an attempts answer (`POST /api/agent/attempts`) carries the new `number_attempts` but not the
@@ -15,15 +16,16 @@
  *       the team with `number_attempts` >= that count.
  *   Latency = that arrival - the request's send time (taken just before sending). This holds whether
  *   rows come one by one or gathered, in order or not, through one process or several.
- * - A push may reach the screens before the HTTP answer reaches the load tester (the server emits
- *   before it answers), which is why matching waits for the end instead of happening on arrival.
+ * - A push may reach the screens before the HTTP answer reaches the load tester (the server pushes
+ *   after the commit, in parallel with the answer), which is why matching waits for the end.
  *
- * Every change is expected on every screen that was connected when traffic started (each screen
- * joins all three level rooms). A change no row ever covered on a screen by the end (+ grace) is one
- * lost event on that screen.
+ * Every change is expected on every full screen that was connected when traffic started. A (change,
+ * screen) pair no row covered by the end of observation is NOT left out: it enters the histogram as
+ * `end - sent` (a lower bound of its latency) and is counted in `unarrived`; loss itself is judged by
+ * the final-state check (board-replica.ts `finalStateMismatches`).
  */
-import type { CollectedScreens } from './screens.js';
 import { Histogram, PerSecond } from './metrics.js';
+import type { ArrivalRecords } from './tester-protocol.js';
 
 /** One acknowledged change, recorded by agents.ts / toggles.ts. */
 export interface Change {
@@ -37,6 +39,11 @@ export interface Change {
   sent: number;
 }
 
+/** What the full screens took: per tester process, its records and which screens were expected. */
+export interface FullScreens {
+  parts: Array<{ records: ArrivalRecords; expected: Uint8Array }>;
+}
+
 /** Outcome of the matching. */
 export interface MatchResult {
   /** Push latency (request sent to arrival on a screen), ms, every change x every expected screen. */
@@ -45,8 +52,8 @@ export interface MatchResult {
   toggles: Histogram;
   /** Same, per second of the run by send time. */
   perSecond: PerSecond;
-  /** Expected (change, screen) pairs that never arrived. */
-  lost: number;
+  /** Expected (change, screen) pairs not arrived by `end` (in the histograms as `end - sent`). */
+  unarrived: number;
   /** Changes that reached no screen at all. */
   changesNeverSeen: number;
   /** Expected deliveries: changes x expected screens. */
@@ -66,8 +73,16 @@ interface Row {
 /** min of two arrivals, NaN meaning "never". */
 const earliest = (a: number, b: number) => (Number.isNaN(a) ? b : Number.isNaN(b) ? a : a < b ? a : b);
 
-/** Matches `changes` against what the screens received; `runStart` (ms since t0) starts second 0. */
-export function matchPushes(changes: Change[], screens: CollectedScreens, runStart: number): MatchResult {
+/**
+ * Matches `changes` against what the screens took; `runStart` (ms since t0) starts second 0 and `end`
+ * (ms since t0) is when observation stopped.
+ */
+export function matchPushes(
+  changes: Change[],
+  screens: FullScreens,
+  runStart: number,
+  end: number,
+): MatchResult {
   const workers = screens.parts.length;
   const byTeam = new Map<number, Map<number, Row>>();
   screens.parts.forEach(({ records }, w) => {
@@ -124,7 +139,7 @@ export function matchPushes(changes: Change[], screens: CollectedScreens, runSta
     attempts: new Histogram(),
     toggles: new Histogram(),
     perSecond: new PerSecond(),
-    lost: 0,
+    unarrived: 0,
     changesNeverSeen: 0,
     expected: 0,
     distinctRows,
@@ -139,21 +154,17 @@ export function matchPushes(changes: Change[], screens: CollectedScreens, runSta
         ? firstAtLeast(list, c.version, (r) => r.version)
         : firstAtLeast(list, c.n, (r) => r.n);
     const row = list[k];
-    if (!row) {
-      result.changesNeverSeen++;
-      result.lost += expectedScreens;
-      continue;
-    }
+    if (!row) result.changesNeverSeen++;
     const second = (c.sent - runStart) / 1000;
     const kind = c.kind === 'toggle' ? result.toggles : result.attempts;
     screens.parts.forEach(({ expected }, w) => {
-      const arrivals = row.parts[w];
+      const arrivals = row?.parts[w];
       for (let i = 0; i < expected.length; i++) {
         if (expected[i] !== 1) continue;
-        const at = arrivals ? arrivals[i]! : Number.NaN;
+        let at = arrivals ? arrivals[i]! : Number.NaN;
         if (Number.isNaN(at)) {
-          result.lost++;
-          continue;
+          result.unarrived++;
+          at = end;
         }
         const ms = at - c.sent;
         result.all.add(ms);

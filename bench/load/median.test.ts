@@ -6,11 +6,19 @@ function report(p99: number, attemptsPerS: number, over: Partial<LoadReport> = {
   return {
     config: { screens: 2000, agents: 500, processes: 1, batch: [1, 5] },
     machine: { cpus: 2 },
+    valid: true,
+    tester_elu: 0.31,
     screens_connected: 2000,
     screens_failed: 0,
+    screen_resets: 0,
+    screen_reconnects: 0,
+    screens_stalled: 0,
     push_ms: { p50: 20.4, p95: 60, p99, max: p99 * 2 },
+    push_ms_worst_screen_p99: p99 + 10,
+    push_ms_from_request: { p50: 40, p99: p99 + 50 },
     events_lost: 0,
-    events_expected: 1_000_000,
+    final_state_mismatches: 0,
+    final_state_compared: 25_000,
     attempts_sent: 100_000,
     attempts_acked: 100_000,
     attempts_counted: 100_000,
@@ -62,7 +70,17 @@ describe('medianTable', () => {
     expect(table).toContain('3 run(s) on 2 cores.');
     expect(table).toContain('Config: `screens=2000 agents=500 processes=1 batch=[1,5]`');
     expect(row(table, 'figure')).toEqual(['figure', 'p1-a', 'p1-b', 'p1-c', 'median']);
-    expect(row(table, 'push p99 (ms)')).toEqual(['push p99 (ms)', '80', '120', '90', '90']);
+    expect(row(table, 'push from commit p99 (ms)')).toEqual([
+      'push from commit p99 (ms)',
+      '80',
+      '120',
+      '90',
+      '90',
+    ]);
+    expect(row(table, 'worst screen p99 (ms)').at(-1)).toBe('100');
+    expect(row(table, 'push from request p99 (ms)').at(-1)).toBe('140');
+    expect(row(table, 'tester ELU (max over processes)').at(-1)).toBe('0.31');
+    expect(row(table, 'final-state mismatches').at(-1)).toBe('0');
     expect(row(table, 'attempts/s')).toEqual(['attempts/s', '2100', '1900', '2051', '2051']);
     expect(row(table, 'push p99 / baseline p99').at(-1)).toBe('18.00');
     expect(row(table, 'attempts/s / baseline').at(-1)).toBe('0.41');
@@ -80,14 +98,20 @@ describe('medianTable', () => {
   it('averages the two middle runs of an even count', () => {
     const table = medianTable(
       [
-        { name: 'a', report: report(80, 2000, { events_lost: 0 }) },
-        { name: 'b', report: report(100, 2001, { events_lost: 1 }) },
+        { name: 'a', report: report(80, 2000, { final_state_mismatches: 0 }) },
+        { name: 'b', report: report(100, 2001, { final_state_mismatches: 1, valid: false }) },
       ],
       { cores: 2 },
     );
-    expect(row(table, 'push p99 (ms)').at(-1)).toBe('90');
+    expect(row(table, 'push from commit p99 (ms)').at(-1)).toBe('90');
     expect(row(table, 'attempts/s').at(-1)).toBe('2001');
-    expect(row(table, 'events lost').at(-1)).toBe('0.5');
+    expect(row(table, 'final-state mismatches').at(-1)).toBe('0.5');
+    expect(row(table, 'valid (tester ELU <= 0.5, every screen connected)')).toEqual([
+      'valid (tester ELU <= 0.5, every screen connected)',
+      'yes',
+      'no',
+      '1/2 yes',
+    ]);
   });
 
   it('prints – for a missing figure and takes the median over the runs that have it', () => {
@@ -105,7 +129,18 @@ describe('medianTable', () => {
       '–',
       '–',
     ]);
-    expect(row(table, 'baseline ws push p99 (ms)')).toEqual(['baseline ws push p99 (ms)', '–', '5', '5']);
+    expect(row(table, 'baseline ws push p99, same frames (ms)')).toEqual([
+      'baseline ws push p99, same frames (ms)',
+      '–',
+      '5',
+      '5',
+    ]);
+    // A report from before issue 12: its events_lost meant something else and is not shown as mismatches.
+    const old = medianTable(
+      [{ name: 'old', report: report(80, 2000, { final_state_mismatches: undefined, events_lost: 7 }) }],
+      { cores: 2 },
+    );
+    expect(row(old, 'final-state mismatches')).toEqual(['final-state mismatches', '–', '–']);
     // Without server_rss_mb, the largest of the per-process list.
     expect(row(table, 'server RSS max of any process (MB)').slice(1)).toEqual(['210', '210', '210']);
     expect(table).toContain('2 run(s) on 4 cores (the runs recorded 2 CPUs).');

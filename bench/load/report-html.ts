@@ -1,7 +1,7 @@
 /**
  * The HTML report written beside the JSON (same name, `.html`): one self-contained page, no scripts,
- * no external files; inline SVG charts of the push latency distribution (ms, log scale) and the
- * per-second series (attempts/s, push p99 in ms, CPU in % of one core, RSS in MB).
+ * no external files; inline SVG charts of the push latency distribution from commit (ms, log scale) and
+ * the per-second series (attempts/s, push p99 from request in ms, CPU in % of one core, RSS in MB).
  */
 
 /** A line of a chart: one value per second (null: no value that second). */
@@ -111,7 +111,7 @@ function histogramChart(bins: HtmlReportInput['histogram']): string {
     }
   });
   parts.push(`<text x="${(W + PAD.l) / 2}" y="${H - 4}" text-anchor="middle">ms (log scale)</text>`);
-  return `<figure><figcaption>Push latency: request sent → arrival on a screen (deliveries per bin)</figcaption><svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img">${parts.join('')}</svg></figure>`;
+  return `<figure><figcaption>Push latency from commit: committed_at → frame on a screen (rows × screens per bin)</figcaption><svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img">${parts.join('')}</svg></figure>`;
 }
 
 /** The whole page. */
@@ -134,7 +134,7 @@ svg{font-size:11px;fill:#57606a;background:#fff}pre{background:#f6f8fa;padding:8
 <table><thead><tr><th>figure</th><th>value</th><th>target</th><th></th></tr></thead><tbody>${rows}</tbody></table>
 ${histogramChart(input.histogram)}
 ${lineChart('Attempts acknowledged per second', 'attempts/s', input.series.attemptsPerS)}
-${lineChart('Push p99 per second (by send time)', 'ms', input.series.pushP99Ms)}
+${lineChart('Push p99 from request per second (full screens, by send time)', 'ms', input.series.pushP99Ms)}
 ${lineChart('CPU per second', '% of one core', input.series.cpuPct)}
 ${lineChart('Resident memory per server process', 'MB', input.series.rssMb)}
 <details><summary>JSON result</summary><pre>${esc(JSON.stringify(input.json, null, 2))}</pre></details>
