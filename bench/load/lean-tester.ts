@@ -1,6 +1,6 @@
 /**
- * A tester process holding LEAN screens (issue 12, "Load tester"): each is a bare `ws` socket speaking
- * Socket.IO v4 / Engine.IO v4 itself (handshake `0{…}`, then `40{"token":…}` to join with the judge's
+ * A tester process holding LEAN screens (issue 12, "Load tester"): each is a bare websocket
+ * (raw-websocket.ts; the `ws` library with `--client-deflate`) speaking Socket.IO v4 / Engine.IO v4 itself (handshake `0{…}`, then `40{"token":…}` to join with the judge's
  * token, `2` ping answered `3`), that for every `board.frame` reads only the header (frame-header.ts;
  * the rows are never parsed), records `clockMs() - committed_at` weighted by the frame's rows, and
  * acknowledges it at once with `42["board.ack",<seq>]`. A closed socket reconnects after 1 s.
@@ -14,6 +14,7 @@ import WebSocket from 'ws';
 import { SOCKET_PATH, clockMs } from '@concurso/shared';
 import { RowCountCache, eventName, parseFrameHeader } from './frame-header.js';
 import { Histogram, now } from './metrics.js';
+import { RawWebSocket, clientFrame, type RawWebSocketHandlers } from './raw-websocket.js';
 import type {
   RecordedFrame,
   ScreenSpec,
@@ -32,11 +33,19 @@ const RECONNECT_MS = 1_000;
 /** Give up a screen's first connection after this long (ms). */
 const CONNECT_TIMEOUT_MS = 30_000;
 
+/** A lean screen's connection, whichever client holds it. */
+interface LeanSocket {
+  send(text: string): void;
+  /** Sends `42["board.ack",<seq>]`. */
+  ack(seq: number): void;
+  terminate(): void;
+}
+
 /** One lean screen. */
 interface Screen {
   spec: ScreenSpec;
   index: number;
-  ws: WebSocket | null;
+  ws: LeanSocket | null;
   joined: boolean;
   /** Opened once at least: a later close is a disconnect and reconnects. */
   everJoined: boolean;
@@ -61,6 +70,8 @@ let resets = 0;
 let disconnects = 0;
 let reconnects = 0;
 let open = 0;
+/** Sockets opened and not closed yet. */
+let liveSockets = 0;
 let connectedCount = 0;
 let failedCount = 0;
 // Per-second counters for the tick.
@@ -69,7 +80,43 @@ let tickRows = 0;
 let eluStart = performance.eventLoopUtilization();
 let eluTraffic: number | null = null;
 
-const ACK_PREFIX = '42["board.ack",';
+const ackText = (seq: number) => `42["board.ack",${seq}]`;
+let lastAckSeq = Number.NaN;
+let lastAckFrame: Buffer = Buffer.alloc(0);
+/**
+ * The ack of `seq` as a whole client frame, built once per seq: every screen of a server acknowledges
+ * the same seq within a few ms, and one shared Buffer costs no allocation per screen.
+ */
+function ackFrame(seq: number): Buffer {
+  if (seq !== lastAckSeq) {
+    lastAckFrame = clientFrame(Buffer.from(ackText(seq), 'latin1'));
+    lastAckSeq = seq;
+  }
+  return lastAckFrame;
+}
+
+/** The default client: raw-websocket.ts, prebuilt ack frames. */
+function rawSocket(url: string, handlers: RawWebSocketHandlers): LeanSocket {
+  const socket = new RawWebSocket(url, handlers);
+  return {
+    send: (text) => socket.send(text),
+    ack: (seq) => socket.sendFrame(ackFrame(seq)),
+    terminate: () => socket.terminate(),
+  };
+}
+
+/** With `--client-deflate`: the `ws` library, offering permessage-deflate like a browser. */
+function wsSocket(url: string, handlers: RawWebSocketHandlers): LeanSocket {
+  const ws = new WebSocket(url, { perMessageDeflate: true, skipUTF8Validation: true });
+  ws.on('open', () => handlers.onOpen());
+  ws.on('message', (data: Buffer) => handlers.onMessage(data));
+  ws.on('error', () => undefined);
+  ws.on('close', () => handlers.onClose());
+  const send = (text: string) => {
+    if (ws.readyState === WebSocket.OPEN) ws.send(text);
+  };
+  return { send, ack: (seq) => send(ackText(seq)), terminate: () => ws.terminate() };
+}
 
 function onMessage(screen: Screen, data: Buffer): void {
   // The receive time first: everything after it is the tester's own cost.
@@ -79,7 +126,7 @@ function onMessage(screen: Screen, data: Buffer): void {
     const header = parseFrameHeader(data);
     if (header) {
       const n = rowCounts.rowsOf(data, header);
-      screen.ws?.send(ACK_PREFIX + header.seq + ']');
+      screen.ws?.ack(header.seq);
       tickFrames++;
       tickRows += n;
       if (!measuring) return;
@@ -129,25 +176,29 @@ function openSocket(screen: Screen): void {
     mode === 'baseline'
       ? screen.spec.url
       : `${screen.spec.url.replace(/^http/, 'ws')}${SOCKET_PATH}/?EIO=4&transport=websocket`;
-  const ws = new WebSocket(url, { perMessageDeflate: deflate });
-  screen.ws = ws;
-  ws.on('message', (data: Buffer) => onMessage(screen, data));
-  if (mode === 'baseline') ws.on('open', () => joined(screen));
-  ws.on('error', () => undefined);
-  ws.on('close', () => {
-    if (screen.ws !== ws) return;
-    screen.ws = null;
-    if (screen.joined) {
-      screen.joined = false;
-      open--;
-      if (measuring) disconnects++;
-    }
-    if (!screen.everJoined) {
-      onJoin?.(screen, false);
-      return;
-    }
-    if (!closing) setTimeout(() => !closing && !screen.ws && openSocket(screen), RECONNECT_MS).unref();
+  const ws: LeanSocket = (deflate ? wsSocket : rawSocket)(url, {
+    onOpen: () => {
+      if (mode === 'baseline') joined(screen);
+    },
+    onMessage: (data) => onMessage(screen, data),
+    onClose: () => {
+      liveSockets--;
+      if (screen.ws !== ws) return;
+      screen.ws = null;
+      if (screen.joined) {
+        screen.joined = false;
+        open--;
+        if (measuring) disconnects++;
+      }
+      if (!screen.everJoined) {
+        onJoin?.(screen, false);
+        return;
+      }
+      if (!closing) setTimeout(() => !closing && !screen.ws && openSocket(screen), RECONNECT_MS).unref();
+    },
   });
+  liveSockets++;
+  screen.ws = ws;
 }
 
 /** Opens `specs` `batch` at a time; each batch waits for its screens to join (or fail). */
@@ -200,17 +251,10 @@ async function connect(specs: ScreenSpec[], batch: number, record: boolean): Pro
 async function closeScreens(): Promise<void> {
   closing = true;
   measuring = false;
-  await Promise.all(
-    screens.map(
-      (screen) =>
-        new Promise<void>((resolve) => {
-          const ws = screen.ws;
-          if (!ws || ws.readyState === WebSocket.CLOSED) return resolve();
-          ws.once('close', () => resolve());
-          ws.terminate();
-        }),
-    ),
-  );
+  for (const screen of screens) screen.ws?.terminate();
+  // Until every socket reported its close (at most 5 s).
+  const deadline = Date.now() + 5_000;
+  while (liveSockets > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   screens.length = 0;
   recorded.length = 0;
   open = 0;
