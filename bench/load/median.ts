@@ -67,7 +67,11 @@ export interface LoadReport {
     push_ms?: LatencyFields | null;
     attempts_per_s?: number | null;
   } | null;
-  ratios?: { push_p99_vs_baseline?: number | null; attempts_per_s_vs_baseline?: number | null } | null;
+  ratios?: {
+    push_p99_vs_baseline?: number | null;
+    attempts_per_s_vs_baseline?: number | null;
+    attempts_per_s_vs_attainable?: number | null;
+  } | null;
 }
 
 /** One run: its column name and its parsed JSON. */
@@ -143,6 +147,11 @@ const FIGURES: Figure[] = [
   { label: 'push p99 / baseline p99', format: 'ratio', pick: (r) => r.ratios?.push_p99_vs_baseline },
   { label: 'baseline mysql2 attempts/s, same SQL', format: 'real', pick: (r) => r.baseline?.attempts_per_s },
   { label: 'attempts/s / baseline', format: 'ratio', pick: (r) => r.ratios?.attempts_per_s_vs_baseline },
+  {
+    label: 'attempts/s / min(offered, baseline)',
+    format: 'ratio',
+    pick: (r) => r.ratios?.attempts_per_s_vs_attainable,
+  },
 ];
 
 /** Median of `values` (mean of the two middle ones for an even count); null when empty. */
