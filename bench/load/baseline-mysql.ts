@@ -297,6 +297,8 @@ export async function runMysqlBaselineProcess(
 
 // As a child process: one run, answered over IPC.
 if (process.send && process.argv[1] && path.resolve(process.argv[1]) === SELF) {
+  // The main process is gone (Ctrl-C, crash): stop writing.
+  process.on('disconnect', () => process.exit(0));
   process.once('message', (o: MysqlBaselineOptions) => {
     runMysqlBaseline(o)
       .then((result) => process.send!({ result }))
