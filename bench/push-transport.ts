@@ -36,9 +36,13 @@
  *   every frame fully and checks it (`verified`, `bad`).
  * With `taskset` and ≥ 2 CPUs, the server is pinned to CPU 0 and the client processes to CPU 1.
  * Before each run it waits (up to `--wait-quiet` s) for the machine to be under 30 % of one core busy,
- * and records the load average and how busy it was. Each configuration runs `--runs` times (configs
- * interleaved); the summary is each figure's median. Prints JSON; `--md FILE` also writes a Markdown
- * table. Bounded: at most 5 000 screens, 500 rows, 100 ticks/s, 60 s; traffic only on 127.0.0.1.
+ * and records the load average and how busy it was; a run during which other processes used more than
+ * `--max-others` % of one core (15) is done again, at most `--retries` times (3). Each configuration
+ * runs `--runs` times (configs interleaved); the summary is each figure's median. Prints JSON;
+ * `--md FILE` also writes a Markdown table. Other options: `--teams` (500, the level's teams the
+ * changed rows are drawn from), `--clients` (2 processes), `--ack on|off`, `--pin on|off`, `--configs`.
+ * Bounded: at most 5 000 screens, 100 ticks/s, 60 s; traffic only on 127.0.0.1. A configuration that
+ * cannot keep up (c-deflate at 2000 screens) queues frames in memory: expect ~1–2 GB RSS for a run.
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -855,6 +859,8 @@ async function main(): Promise<void> {
       ack: { type: 'string', default: 'on' },
       pin: { type: 'string', default: 'on' },
       'wait-quiet': { type: 'string', default: '120' },
+      'max-others': { type: 'string', default: '15' },
+      retries: { type: 'string', default: '3' },
       md: { type: 'string' },
     },
   });
@@ -886,30 +892,39 @@ async function main(): Promise<void> {
   const pinWanted = values.pin !== 'off' && canPin();
 
   const results: RunResult[] = [];
+  const maxOthers = Number(values['max-others']);
+  const retries = Number(values.retries);
   for (let run = 1; run <= runs; run++) {
     for (const config of configs) {
-      const busy = await waitForQuiet(Number(values['wait-quiet']), 30);
-      const loadavg = os.loadavg()[0]!;
-      const result = await runServer({
-        config,
-        run,
-        screens,
-        teams,
-        rows,
-        rate,
-        seconds,
-        ack,
-        pin: pinWanted,
-        clients,
-      });
-      result.machine.loadavg_1m = round(loadavg, 2);
-      result.machine.busy_pct_before = round(busy, 0);
-      process.stderr.write(
-        `${config} #${run}: emit ${result.emit_cpu_us_per_tick.p50} µs/tick, server ${result.server_cpu_pct} % core, ` +
-          `latency p50 ${result.latency_ms.p50} p99 ${result.latency_ms.p99} ms, client ELU ${result.client_elu.join('/')}` +
-          `${result.valid ? '' : ' (INVALID)'}\n`,
-      );
-      results.push(result);
+      // Other work on the machine during the window blurs every figure: such a run is done again.
+      for (let attempt = 0; ; attempt++) {
+        const busy = await waitForQuiet(Number(values['wait-quiet']), 30);
+        const loadavg = os.loadavg()[0]!;
+        const result = await runServer({
+          config,
+          run,
+          screens,
+          teams,
+          rows,
+          rate,
+          seconds,
+          ack,
+          pin: pinWanted,
+          clients,
+        });
+        result.machine.loadavg_1m = round(loadavg, 2);
+        result.machine.busy_pct_before = round(busy, 0);
+        const disturbed = result.machine.others_pct_during > maxOthers;
+        process.stderr.write(
+          `${config} #${run}: emit ${result.emit_cpu_us_per_tick.p50} µs/tick, server ${result.server_cpu_pct} % core, ` +
+            `${result.achieved_rate} ticks/s, latency p50 ${result.latency_ms.p50} p99 ${result.latency_ms.p99} ms, ` +
+            `client ELU ${result.client_elu.join('/')}, others ${result.machine.others_pct_during} % core` +
+            `${result.valid ? '' : ' (INVALID)'}${disturbed ? ' (disturbed)' : ''}\n`,
+        );
+        if (disturbed && attempt < retries) continue;
+        results.push(result);
+        break;
+      }
     }
   }
   const summaries = configs.map((c) => summarise(results.filter((r) => r.config === c)));
