@@ -9,8 +9,9 @@
  * screens held in 1–2 child processes (they speak the Engine.IO v4 / Socket.IO v5 protocol by hand:
  * open, `40`, answer ping `2` with `3`), all in one room `level:1`. The server broadcasts one frame of R
  * fake teams' rows per tick (`board.frame` = `[seq, clockMs(), rows]` built with `encodeBoardRow`) at
- * a fixed rate; every screen acknowledges each frame with `board.ack` (the server's handler does
- * nothing) unless `--ack off`. Configurations (`--configs`, comma-separated):
+ * a fixed rate. With `--ack on` every screen acknowledges each frame with `board.ack` (the server's
+ * handler does nothing; off by default: at 2000 screens the acks cost the server about as much as the
+ * push and load the screens' CPU past the limit below). Configurations (`--configs`, comma-separated):
  * - `a-broadcast`: `io.local.to(room).emit(...)`, perMessageDeflate off: the product today; the
  *   adapter encodes the packet once and pre-computes the WebSocket frame (`wsPreEncodedFrame`);
  * - `b-per-socket`: the same frame emitted socket by socket (each encodes and frames it again);
@@ -856,7 +857,7 @@ async function main(): Promise<void> {
       runs: { type: 'string', default: '3' },
       configs: { type: 'string', default: CONFIGS.join(',') },
       clients: { type: 'string', default: '2' },
-      ack: { type: 'string', default: 'on' },
+      ack: { type: 'string', default: 'off' },
       pin: { type: 'string', default: 'on' },
       'wait-quiet': { type: 'string', default: '120' },
       'max-others': { type: 'string', default: '15' },
@@ -888,7 +889,7 @@ async function main(): Promise<void> {
       throw new Error(`unknown config ${c}; known: ${CONFIGS.join(', ')}`);
     return c as Config;
   });
-  const ack = values.ack !== 'off';
+  const ack = values.ack === 'on';
   const pinWanted = values.pin !== 'off' && canPin();
 
   const results: RunResult[] = [];
