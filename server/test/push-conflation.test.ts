@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { io as ioClient } from 'socket.io-client';
 import {
   BOARD_PUSH_CREDIT,
   SOCKET_PATH,
@@ -132,6 +133,37 @@ describe('push to a screen that reads slower than the pushes come', () => {
       expect(rows.every((team) => team.levels_id === 2 && team.version === 1010)).toBe(true);
     } finally {
       ws.terminate();
+    }
+  });
+
+  it('writes the same frame to a WebSocket screen directly and to a long-polling one the usual way', async () => {
+    // realtime/frame-writer.ts writes to the WebSocket itself only when that is safe; a screen on
+    // HTTP long-polling (a proxy that blocks WebSockets) must get the very same frame through Engine.IO.
+    const polling = ioClient(server.url, {
+      path: SOCKET_PATH,
+      auth: { token },
+      transports: ['polling'],
+      forceNew: true,
+    });
+    const socket = ioClient(server.url, {
+      path: SOCKET_PATH,
+      auth: { token },
+      transports: ['websocket'],
+      forceNew: true,
+    });
+    const received = (client: typeof socket) =>
+      new Promise<BoardFrame>((resolve) => client.once('board.frame', (frame: BoardFrame) => resolve(frame)));
+    try {
+      await Promise.all([polling, socket].map((c) => new Promise((r) => c.once('connect', () => r(null)))));
+      const viaPolling = received(polling);
+      const viaWebSocket = received(socket);
+      server.app.board.teamUpdated(row(7, 5_000));
+      const [a, b] = await Promise.all([viaPolling, viaWebSocket]);
+      expect(a).toEqual(b);
+      expect(decodeBoardFrame(a).teams).toEqual([row(7, 5_000)]);
+    } finally {
+      polling.close();
+      socket.close();
     }
   });
 });

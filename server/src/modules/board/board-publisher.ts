@@ -11,6 +11,7 @@ import {
   type BoardTeam,
   type TeamRemovedPayload,
 } from '@concurso/shared';
+import { encodeEvent, writeEvent, type EncodedEvent } from '../../realtime/frame-writer.js';
 import type { BoardServer, BoardSocket } from '../../realtime/socket.js';
 
 /** The newest known row of one team, as this process last pushed (or is about to push) it. */
@@ -44,8 +45,8 @@ interface Screen {
  * **Latest state, one frame per room per tick.** Changed rows go into one map of the newest row of
  * each team. Every tick seals what changed into one `board.frame` (board-frame.ts: `[seq,
  * committed_at, tuple rows]`) per level room and one with every level for the boards (`level:all`),
- * each encoded once and written as the same bytes to every socket of the room (Socket.IO's broadcast
- * pre-encodes the WebSocket frame). The tick adapts: a change on an idle board goes out on the next
+ * each encoded once and written as the same WebSocket frame bytes to every socket of the room
+ * (realtime/frame-writer.ts). The tick adapts: a change on an idle board goes out on the next
  * turn of the event loop; while ticks follow each other it lasts `BOARD_PUSH_WINDOW_MS`, or 3 times
  * the last tick's own duration when that is longer (at most `BOARD_PUSH_WINDOW_MAX_MS`), so the
  * fan-out never takes more than about a third of the event loop from the API.
@@ -171,30 +172,29 @@ export class BoardPublisher {
   }
 
   /**
-   * Writes `frame` once to the sockets of `room` (except those in `skipRoom`, which got theirs in
-   * another frame), leaving out screens without credit: they are marked as having missed it.
+   * Encodes `frame` once and writes it to the sockets of `room` (except those in `skipRoom`, which got
+   * theirs in another frame), leaving out screens without credit: they are marked as having missed it.
    */
   private sendRoom(room: string, frame: BoardFrame, excluded: Set<string>, skipRoom: string | null): void {
-    const members = this.io.of('/').adapter.rooms.get(room);
+    const rooms = this.io.of('/').adapter.rooms;
+    const members = rooms.get(room);
     if (!members || members.size === 0) return;
-    const skipped = skipRoom ? this.io.of('/').adapter.rooms.get(skipRoom) : undefined;
-    const leftOut: string[] = [...excluded];
+    const skipped = skipRoom ? rooms.get(skipRoom) : undefined;
+    let encoded: EncodedEvent<'board.frame'> | null = null;
     for (const id of members) {
       if (excluded.has(id) || skipped?.has(id)) continue;
+      // Not attached yet: still in its handshake, and the snapshot it loads once connected is newer.
       const screen = this.screens.get(id);
-      if (!screen) continue; // still in the handshake: its snapshot comes after this
+      if (!screen) continue;
       if (screen.missedSince !== null || screen.inflight.length >= BOARD_PUSH_CREDIT) {
         screen.missedSince = Math.min(screen.missedSince ?? Infinity, frame[1]);
-        leftOut.push(id);
         continue;
       }
       screen.inflight.push(frame[0]);
       screen.lastSentSeq = frame[0];
+      encoded ??= encodeEvent('board.frame', frame);
+      writeEvent(screen.socket, encoded);
     }
-    let target = this.io.local.to(room);
-    if (skipRoom) target = target.except(skipRoom);
-    if (leftOut.length > 0) target = target.except(leftOut);
-    target.emit('board.frame', frame);
   }
 
   /**
@@ -226,9 +226,8 @@ export class BoardPublisher {
         screen.lastSentSeq = seq;
       }
       if (rows.length === 0) continue;
-      this.io.local
-        .to(group.map((screen) => screen.socket.id))
-        .emit('board.frame', [seq, Number.isFinite(since) ? since : clockMs(), rows]);
+      const encoded = encodeEvent('board.frame', [seq, Number.isFinite(since) ? since : clockMs(), rows]);
+      for (const screen of group) writeEvent(screen.socket, encoded);
     }
   }
 
