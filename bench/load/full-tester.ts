@@ -3,7 +3,7 @@
  * socket.io-client screens (websocket transport, reconnecting) that behave like the web's live board
  * (board-replica.ts): after every connect they load the snapshot `GET /api/teamAttempts`, decode every
  * `board.frame` and apply its rows with the version rule (buffered and replayed over a snapshot in
- * flight), apply `team.removed`, refetch on `board.reset`, and acknowledge each frame with `board.ack`
+ * flight), apply `team.removed`, refetch on `board.reset`, and acknowledge frames with `board.ack` as the web does (every `BOARD_ACK_EVERY`-th)
  * once applied. Each records, per frame, `clockMs() - committed_at` weighted by the frame's rows (as the
  * lean screens do) and, per row taken, its arrival for `push_ms_from_request` (matching.ts). On request
  * it hands over every screen's held rows for the final-state check against the database.
@@ -14,6 +14,7 @@ import { io, type Socket } from 'socket.io-client';
 import {
   EVENTS,
   SOCKET_PATH,
+  boardAckPolicy,
   clockMs,
   decodeBoardFrame,
   type BoardFrame,
@@ -51,6 +52,8 @@ interface Screen {
   hist: Histogram;
   frames: number;
   lastFrameAt: number;
+  /** The web's acknowledgement rule (`boardAckPolicy`), restarted with each connection. */
+  ackNow: (seq: number) => number | null;
 }
 
 /** One row (team, version) taken by this process's screens, and when, per screen. */
@@ -114,7 +117,8 @@ function onFrame(screen: Screen, frame: BoardFrame): void {
   const at = clockMs();
   const decoded = decodeBoardFrame(frame);
   screen.replica.receive(decoded.teams.map((team) => ({ type: 'updated' as const, team })));
-  screen.socket.emit(EVENTS.boardAck, decoded.seq);
+  const ack = screen.ackNow(decoded.seq);
+  if (ack !== null) screen.socket.emit(EVENTS.boardAck, ack);
   const n = decoded.teams.length;
   tickFrames++;
   tickRows += n;
@@ -149,9 +153,12 @@ function openScreen(spec: ScreenSpec, slot: number): Promise<boolean> {
     hist: new Histogram(),
     frames: 0,
     lastFrameAt: Number.NaN,
+    ackNow: boardAckPolicy(),
   };
   screens.push(screen);
   socket.on(EVENTS.boardFrame, (frame: BoardFrame) => onFrame(screen, frame));
+  // The web's rule restarts with each connection (the server's count of unacknowledged frames does).
+  socket.on('connect', () => (screen.ackNow = boardAckPolicy()));
   socket.on(EVENTS.teamRemoved, (payload: TeamRemovedPayload) =>
     screen.replica.receive([{ type: 'removed', payload }]),
   );

@@ -3,7 +3,7 @@
  * (raw-websocket.ts; the `ws` library with `--client-deflate`) speaking Socket.IO v4 / Engine.IO v4 itself (handshake `0{…}`, then `40{"token":…}` to join with the judge's
  * token, `2` ping answered `3`), that for every `board.frame` reads only the header (frame-header.ts;
  * the rows are never parsed), records `clockMs() - committed_at` weighted by the frame's rows, and
- * acknowledges it at once with `42["board.ack",<seq>]`. A closed socket reconnects after 1 s.
+ * acknowledges as the web does, every `BOARD_ACK_EVERY`-th frame at once, with `42["board.ack",<seq>]`. A closed socket reconnects after 1 s.
  * In `baseline` mode the same screens connect to the bare ws replay server (baseline-ws-server.ts):
  * no handshake, same frames, same measure, same acknowledgement (which that server ignores).
  * The first screen of a `record` connect keeps every frame's bytes for the baseline's replay.
@@ -11,7 +11,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import { SOCKET_PATH, clockMs } from '@concurso/shared';
+import { SOCKET_PATH, boardAckPolicy, clockMs } from '@concurso/shared';
 import { RowCountCache, eventName, parseFrameHeader } from './frame-header.js';
 import { Histogram, now } from './metrics.js';
 import { RawWebSocket, clientFrame, type RawWebSocketHandlers } from './raw-websocket.js';
@@ -53,6 +53,8 @@ interface Screen {
   frames: number;
   lastFrameAt: number;
   recording: boolean;
+  /** The web's acknowledgement rule (`boardAckPolicy`: every `BOARD_ACK_EVERY`-th frame), per connection. */
+  ackNow: (seq: number) => number | null;
 }
 
 let mode: 'socket.io' | 'baseline' = 'socket.io';
@@ -126,7 +128,8 @@ function onMessage(screen: Screen, data: Buffer): void {
     const header = parseFrameHeader(data);
     if (header) {
       const n = rowCounts.rowsOf(data, header);
-      screen.ws?.ack(header.seq);
+      const ack = screen.ackNow(header.seq);
+      if (ack !== null) screen.ws?.ack(ack);
       tickFrames++;
       tickRows += n;
       if (!measuring) return;
@@ -199,6 +202,7 @@ function openSocket(screen: Screen): void {
   });
   liveSockets++;
   screen.ws = ws;
+  screen.ackNow = boardAckPolicy();
 }
 
 /** Opens `specs` `batch` at a time; each batch waits for its screens to join (or fail). */
@@ -232,6 +236,7 @@ async function connect(specs: ScreenSpec[], batch: number, record: boolean): Pro
           spec,
           index: spec.index,
           ws: null,
+          ackNow: boardAckPolicy(),
           joined: false,
           everJoined: false,
           hist: new Histogram(),

@@ -107,7 +107,7 @@ describe('lean tester', { timeout: 30_000 }, () => {
       expect([...marked.openMask]).toEqual([1, 1, 1]);
       // Several ping intervals: a screen that did not answer would be dropped.
       await new Promise((r) => setTimeout(r, 700));
-      const committed = clockMs() - 40;
+      const committed = clockMs() - 60;
       const first: BoardFrame = [
         7,
         committed,
@@ -116,17 +116,25 @@ describe('lean tester', { timeout: 30_000 }, () => {
       const second: BoardFrame = [8, committed + 10, [encodeBoardRow(team(1, 3, 4))]];
       io.emit('board.frame', first);
       io.emit('board.frame', second);
+      io.emit('board.frame', [9, committed + 20, [encodeBoardRow(team(2, 3, 2))]]);
+      io.emit('board.frame', [10, committed + 30, [encodeBoardRow(team(1, 4, 5))]]);
       io.emit('board.reset');
-      await waitFor(() => ackCount() === 6);
-      expect([...acks.values()].map((list) => list.join(','))).toEqual(['7,8', '7,8', '7,8']);
+      // As the web: one ack every BOARD_ACK_EVERY (4) frames, of the last one.
+      await waitFor(() => ackCount() === 3);
+      expect([...acks.values()].map((list) => list.join(','))).toEqual(['10', '10', '10']);
       await tester.call({ type: 'traffic-end' }, 'ok');
       const { result } = await tester.call({ type: 'collect' }, 'collected');
-      expect(result).toMatchObject({ frames: 6, rows: 9, resets: 3, disconnects: 0, reconnects: 0 });
-      // Weighted by rows: 2 + 1 per screen; every latency at least the 30-40 ms the frames were old.
-      expect(result.histogram.count).toBe(9);
+      expect(result).toMatchObject({ frames: 12, rows: 15, resets: 3, disconnects: 0, reconnects: 0 });
+      // Weighted by rows: 2 + 1 + 1 + 1 per screen; every latency at least the 30-60 ms the frames were old.
+      expect(result.histogram.count).toBe(15);
       expect(result.histogram.sum / result.histogram.count).toBeGreaterThanOrEqual(30);
-      expect([...result.screenFrames]).toEqual([2, 2, 2]);
-      expect(result.recorded?.map((r) => r.committedAt)).toEqual([committed, committed + 10]);
+      expect([...result.screenFrames]).toEqual([4, 4, 4]);
+      expect(result.recorded?.map((r) => r.committedAt)).toEqual([
+        committed,
+        committed + 10,
+        committed + 20,
+        committed + 30,
+      ]);
       expect(result.recorded?.[0]!.bytes.toString()).toBe(`42${JSON.stringify(['board.frame', first])}`);
       expect(result.elu).toBeGreaterThan(0);
       expect(result.elu).toBeLessThan(1);
@@ -185,7 +193,11 @@ describe('full tester', { timeout: 30_000 }, () => {
       // Older than what the screens hold now: dropped.
       io.emit('board.frame', [4, committed, [encodeBoardRow(team(1, 4, 7))]]);
       io.emit('team.removed', { id: 2, levels_id: 1 });
-      await waitFor(() => ackCount() === 4);
+      // Two more (empty) frames: the web acknowledges every BOARD_ACK_EVERY (4) frames.
+      io.emit('board.frame', [5, committed, []]);
+      io.emit('board.frame', [6, committed, []]);
+      await waitFor(() => ackCount() === 2);
+      expect([...acks.values()].map((list) => list.join(','))).toEqual(['6', '6']);
       const { states } = await tester.call({ type: 'state' }, 'state');
       expect(states).toHaveLength(2);
       for (const held of states) {
@@ -193,7 +205,7 @@ describe('full tester', { timeout: 30_000 }, () => {
         expect(held.get(1)).toMatchObject({ version: 5, number_attempts: 9, status_id: 1 });
       }
       const { result } = await tester.call({ type: 'collect' }, 'collected');
-      expect(result).toMatchObject({ frames: 4, rows: 6 });
+      expect(result).toMatchObject({ frames: 8, rows: 6 });
       const records = result.records!;
       const v5 = [...records.team].findIndex((id, i) => id === 1 && records.version[i] === 5);
       expect(v5).toBeGreaterThanOrEqual(0);

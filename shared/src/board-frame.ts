@@ -1,4 +1,4 @@
-import { TEAM_STATUS_NAMES } from './constants.js';
+import { BOARD_ACK_EVERY, TEAM_STATUS_NAMES } from './constants.js';
 import type { BoardTeam } from './schemas/board.js';
 
 /**
@@ -83,4 +83,19 @@ export interface DecodedBoardFrame {
 export function decodeBoardFrame(frame: BoardFrame): DecodedBoardFrame {
   const [seq, committedAt, rows] = frame;
   return { seq, committedAt, teams: rows.map(decodeBoardRow) };
+}
+
+/**
+ * The screens' acknowledgement rule (issue 12), one per socket connection: call it with each applied
+ * frame's `seq`; it answers the `seq` to send in `board.ack` now (every `BOARD_ACK_EVERY`-th frame),
+ * or null. With `BOARD_PUSH_CREDIT` = 2 × `BOARD_ACK_EVERY`, a screen that keeps up always has credit.
+ */
+export function boardAckPolicy(): (seq: number) => number | null {
+  let unacknowledged = 0;
+  return (seq) => {
+    unacknowledged += 1;
+    if (unacknowledged < BOARD_ACK_EVERY) return null;
+    unacknowledged = 0;
+    return seq;
+  };
 }

@@ -99,7 +99,14 @@ export const BOARD_PUSH_WINDOW_MAX_MS = 250;
  * before the server stops sending it more. A screen that falls this far behind costs nothing per
  * missed frame; when it acknowledges again it gets one catch-up frame of its levels' changed rows.
  */
-export const BOARD_PUSH_CREDIT = 4;
+export const BOARD_PUSH_CREDIT = 8;
+
+/**
+ * A screen acknowledges every this many frames (the last one's `seq` covers the ones before it), not
+ * each: an ack costs the server about as much CPU as sending the frame (bench/BENCHMARKS.md,
+ * "push transport"). Half the credit, so a screen that keeps up never runs out of it.
+ */
+export const BOARD_ACK_EVERY = 4;
 
 /** Socket.IO path (DESIGN.md section 6). */
 export const SOCKET_PATH = '/socket.io';

@@ -1,6 +1,7 @@
 import { io as ioClient, type Socket } from 'socket.io-client';
 import {
   SOCKET_PATH,
+  boardAckPolicy,
   decodeBoardFrame,
   type BoardTeam,
   type ClientToServerEvents,
@@ -12,8 +13,8 @@ export type BoardSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /**
  * Opens a real socket.io-client to a server (`url`, in process or spawned) as `token`, in the rooms of
- * `levels` (default: every level), and waits until it connects. Like the web, it acknowledges every
- * `board.frame` (`board.ack`), so the server's flow control keeps sending it frames.
+ * `levels` (default: every level), and waits until it connects. Like the web, it acknowledges the
+ * `board.frame`s (`board.ack`, `boardAckPolicy`), so the server's flow control keeps sending it frames.
  * @throws the handshake's error when the server refuses it (e.g. `unauthorized`).
  */
 export function connectSocket(url: string, token: string, levels?: number[]): Promise<BoardSocket> {
@@ -24,7 +25,11 @@ export function connectSocket(url: string, token: string, levels?: number[]): Pr
     reconnection: false,
     forceNew: true,
   });
-  socket.on('board.frame', ([seq]) => socket.emit('board.ack', seq));
+  const ackNow = boardAckPolicy();
+  socket.on('board.frame', ([seq]) => {
+    const ack = ackNow(seq);
+    if (ack !== null) socket.emit('board.ack', ack);
+  });
   return new Promise((resolve, reject) => {
     socket.once('connect', () => resolve(socket));
     socket.once('connect_error', (err) => {

@@ -8,13 +8,14 @@ import {
   type ServerToClientEvents,
   type TeamAttempts,
   type TeamRemovedPayload,
+  boardAckPolicy,
   decodeBoardFrame,
 } from '@concurso/shared';
 
 /**
  * A judge's board as the web keeps it (web/src/stores/board-store.ts and board-state.ts), without the
  * browser: a snapshot from `GET /api/teamAttempts` after every connect and reconnect and on
- * `board.reset`, then the rows of each `board.frame` (acknowledged with `board.ack`) and `team.removed` upserts that keep the row with
+ * `board.reset`, then the rows of each `board.frame` (acknowledged with `board.ack` as the web does) and `team.removed` upserts that keep the row with
  * the higher `version`. Events that arrive while a snapshot is in flight are applied and replayed on
  * top of it. The socket reconnects by itself, as the web's does: socket.io-client after a dropped
  * transport, and (web/src/api/live-socket.ts and live-socket-policy.ts) a refused handshake other than
@@ -44,6 +45,8 @@ export class BoardClient {
   private retries = 0;
   private retryTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** The web's acknowledgement rule, restarted with each connection. */
+  private ackNow = boardAckPolicy();
 
   /**
    * Connects to `url` (`http://127.0.0.1:<port>`) with a staff `token`. `reconnectionDelayMaxMs` caps
@@ -63,6 +66,7 @@ export class BoardClient {
       forceNew: true,
     });
     this.socket.on('connect', () => {
+      this.ackNow = boardAckPolicy();
       this.connects.push(Date.now());
       this.retries = 0;
       void this.refresh();
@@ -81,7 +85,8 @@ export class BoardClient {
     this.socket.on(EVENTS.boardFrame, (frame) => {
       const { seq, teams } = decodeBoardFrame(frame);
       this.receive(() => teams.forEach((team) => this.upsert(team)));
-      this.socket.emit(EVENTS.boardAck, seq);
+      const ack = this.ackNow(seq);
+      if (ack !== null) this.socket.emit(EVENTS.boardAck, ack);
     });
     this.socket.on(EVENTS.teamRemoved, (payload: TeamRemovedPayload) =>
       this.receive(() => this.teams.delete(payload.id)),

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { BOARD_ACK_EVERY, type BoardFrame } from '@concurso/shared';
 import type { SessionEndListener } from './session-end';
 import { fakeBoardSocketModule, type FakeSocket } from './fake-socket.test-support';
 
@@ -87,7 +88,7 @@ describe('live socket', () => {
     expect(ended).not.toHaveBeenCalled();
   });
 
-  it('acknowledges each board.frame once, with its seq, after every holder applied it', async () => {
+  it('acknowledges every BOARD_ACK_EVERY-th board.frame with its seq, after every holder applied it', async () => {
     // Two holders on the one socket (the board store and the catalogue sync), each reading frames.
     const board = acquireLiveSocket('jwt');
     const lists = acquireLiveSocket('jwt');
@@ -97,29 +98,33 @@ describe('live socket', () => {
     const apply = () => ackedWhenApplied.push(socket.emit.mock.calls.length);
     socket.on('board.frame', () => apply());
     socket.on('board.frame', () => apply());
+    const frame = (seq: number): BoardFrame => [
+      seq,
+      1763830000123.4 + seq,
+      [[5, seq, 1, 3, 1, 1, 'Equipo 5']],
+    ];
 
-    socket.fire('board.frame', [12, 1763830000123.4, [[5, 17, 1, 3, 1, 1, 'Equipo 5']]]);
-    socket.fire('board.frame', [13, 1763830000173.4, []]);
+    for (let seq = 1; seq <= BOARD_ACK_EVERY; seq++) socket.fire('board.frame', frame(seq));
     await Promise.resolve();
-    expect(socket.emit.mock.calls).toEqual([
-      ['board.ack', 12],
-      ['board.ack', 13],
-    ]);
-    // Every listener ran before any ack went out.
-    expect(ackedWhenApplied).toEqual([0, 0, 0, 0]);
+    // One ack, of the last frame (it covers the ones before it), once every listener had run.
+    expect(socket.emit.mock.calls).toEqual([['board.ack', BOARD_ACK_EVERY]]);
+    expect(ackedWhenApplied.every((emitted) => emitted === 0)).toBe(true);
 
     // One holder left: frames are still acknowledged (the catalogue screens patch ESTATUS from them).
     board.release();
-    socket.fire('board.frame', [14, 1763830000223.4, []]);
+    for (let seq = BOARD_ACK_EVERY + 1; seq <= 2 * BOARD_ACK_EVERY; seq++)
+      socket.fire('board.frame', frame(seq));
     await Promise.resolve();
-    expect(socket.emit).toHaveBeenLastCalledWith('board.ack', 14);
-    expect(socket.emit).toHaveBeenCalledTimes(3);
+    expect(socket.emit).toHaveBeenLastCalledWith('board.ack', 2 * BOARD_ACK_EVERY);
+    expect(socket.emit).toHaveBeenCalledTimes(2);
 
     // A frame whose socket dropped before the ack: nothing is queued for the next connection.
-    socket.fire('board.frame', [15, 1763830000273.4, []]);
+    for (let seq = 2 * BOARD_ACK_EVERY + 1; seq < 3 * BOARD_ACK_EVERY; seq++)
+      socket.fire('board.frame', frame(seq));
+    socket.fire('board.frame', frame(3 * BOARD_ACK_EVERY));
     socket.connected = false;
     await Promise.resolve();
-    expect(socket.emit).toHaveBeenCalledTimes(3);
+    expect(socket.emit).toHaveBeenCalledTimes(2);
     lists.release();
   });
 

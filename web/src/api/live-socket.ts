@@ -1,4 +1,4 @@
-import { EVENTS, type BoardFrame, type SessionEndedPayload } from '@concurso/shared';
+import { EVENTS, boardAckPolicy, type BoardFrame, type SessionEndedPayload } from '@concurso/shared';
 import { openBoardSocket, type BoardSocket } from './board-socket';
 import { afterConnectError, afterDisconnect, retryDelayMs } from './live-socket-policy';
 import { endSession, onSessionEnd } from './session-end';
@@ -70,18 +70,21 @@ function scheduleRetry(entry: Shared): void {
 }
 
 /**
- * The `board.frame` listener that answers each frame's `seq` with `board.ack` (the push's flow control,
- * shared/src/events.ts, issue 12). Why here and not in the stores: exactly one ack per frame and
- * socket is due whoever holds the socket, the board store (board screens, projector), the catalogue
- * sync (the teams list's ESTATUS) or both at once; one listener per socket, registered when it is
- * opened, gives that with no coordination between holders. The ack waits for a microtask, so it goes
- * after every listener of the same frame ran (this one is registered first): "applied" is true when
- * the server reads it. Not sent once the socket is disconnected: socket.io-client would buffer it and
- * send it on the next connection, whose server never sent that `seq`.
+ * The `board.frame` listener that acknowledges the frames with `board.ack` (the push's flow control,
+ * shared/src/events.ts, issue 12): every `BOARD_ACK_EVERY`-th frame, by `boardAckPolicy` (an ack costs
+ * the server as much as a frame). Why here and not in the stores: the acks are due whoever holds the
+ * socket, the board store (board screens, projector), the catalogue sync (the teams list's ESTATUS) or
+ * both at once; one listener per socket, registered when it is opened, gives that with no
+ * coordination between holders. The ack waits for a microtask, so it goes after every listener of the
+ * same frame ran (this one is registered first): "applied" is true when the server reads it. Not sent
+ * once the socket is disconnected: socket.io-client would buffer it and send it on the next
+ * connection, whose server never sent that `seq`.
  */
 function ackBoardFrames(socket: Pick<LiveSocket, 'connected' | 'emit'>): (frame: BoardFrame) => void {
+  const ackNow = boardAckPolicy();
   return (frame) => {
-    const seq = frame[0];
+    const seq = ackNow(frame[0]);
+    if (seq === null) return;
     queueMicrotask(() => {
       if (socket.connected) socket.emit(EVENTS.boardAck, seq);
     });

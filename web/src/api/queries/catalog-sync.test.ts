@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { QueryObserver, type QueryClient } from '@tanstack/react-query';
 import {
+  BOARD_ACK_EVERY,
   encodeBoardRow,
   type BoardFrame,
   type BoardTeam,
@@ -162,9 +163,9 @@ describe('holdCatalogSync', () => {
     const shared = sockets[0]!;
     expect(shared.handlers.get('catalog.changed')?.size).toBe(1);
     // With no board on screen, the teams list still gets its frames: the socket acknowledges them.
-    shared.fire('board.frame', frame(7));
+    for (let seq = 1; seq <= BOARD_ACK_EVERY; seq++) shared.fire('board.frame', frame(seq));
     await Promise.resolve();
-    expect(shared.emit.mock.calls).toEqual([['board.ack', 7]]);
+    expect(shared.emit.mock.calls).toEqual([['board.ack', BOARD_ACK_EVERY]]);
     stop();
     expect(shared.handlers.get('catalog.changed')?.size).toBe(0);
     vi.advanceTimersByTime(LIVE_SOCKET_LINGER_MS);

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { BOARD_ACK_EVERY, BOARD_PUSH_CREDIT, TEAM_STATUS } from './constants.js';
+import { boardAckPolicy, decodeBoardFrame, encodeBoardRow } from './board-frame.js';
+import type { BoardTeam } from './schemas/board.js';
+
+describe('board frame', () => {
+  const team: BoardTeam = {
+    id: 7,
+    name: 'Los Ñandúes',
+    levels_id: 2,
+    number_attempts: 3,
+    status_team: { id: TEAM_STATUS.disqualified, status: 'Descalificado' },
+    agent_online: true,
+    version: 11,
+  };
+
+  it('round-trips a board row through its tuple', () => {
+    expect(encodeBoardRow(team)).toEqual([7, 11, 2, 3, 2, 1, 'Los Ñandúes']);
+    expect(decodeBoardFrame([5, 1000.5, [encodeBoardRow(team)]])).toEqual({
+      seq: 5,
+      committedAt: 1000.5,
+      teams: [team],
+    });
+  });
+
+  it('acknowledges every BOARD_ACK_EVERY-th frame, well within the credit', () => {
+    expect(BOARD_PUSH_CREDIT).toBeGreaterThanOrEqual(2 * BOARD_ACK_EVERY);
+    const ack = boardAckPolicy();
+    const sent = [10, 11, 12, 13, 14, 15, 16, 17].map(ack);
+    expect(sent.filter((seq) => seq !== null)).toEqual([
+      10 + BOARD_ACK_EVERY - 1,
+      10 + 2 * BOARD_ACK_EVERY - 1,
+    ]);
+  });
+});
