@@ -88,9 +88,9 @@ export const AGENT_MAX_BATCH = 500;
 export const BOARD_PUSH_WINDOW_MS = 50;
 
 /**
- * Longest window (ms). Under load the window stretches to 3 times the last push's own duration
- * (writing to thousands of sockets takes tens of ms), so pushing never takes more than about a third
- * of the server's time; this caps how stale a screen may be.
+ * Longest push tick (ms). While the server's event loop is busy the tick grows towards it (and is
+ * never under twice the last push's own duration), so the push yields to the API under load; this
+ * caps how stale a screen may be.
  */
 export const BOARD_PUSH_WINDOW_MAX_MS = 250;
 

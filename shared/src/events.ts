@@ -40,9 +40,10 @@ export interface ServerToClientEvents {
   /**
    * Changed board rows (board-frame.ts): the server gathers the changes of a push tick
    * (`BOARD_PUSH_WINDOW_MS`..`BOARD_PUSH_WINDOW_MAX_MS`) and sends each level room one frame with the
-   * newest row of each team. Clients apply each row with the version rule, then answer `board.ack`
-   * with the frame's `seq`: a screen with `BOARD_PUSH_CREDIT` frames unacknowledged gets no more
-   * until it acknowledges, and then one catch-up frame with every row of its levels it missed.
+   * newest row of each team. Clients apply each row with the version rule and acknowledge every
+   * `BOARD_ACK_EVERY`-th frame with `board.ack` and its `seq` (`boardAckPolicy`): a screen with
+   * `BOARD_PUSH_CREDIT` frames unacknowledged gets no more until it acknowledges, and then one
+   * catch-up frame with every row of its levels it missed.
    */
   'board.frame': (frame: BoardFrame) => void;
   'team.removed': (payload: TeamRemovedPayload) => void;
@@ -60,7 +61,7 @@ export interface ServerToClientEvents {
 
 /** Client-to-server events; rooms are chosen in the handshake. */
 export interface ClientToServerEvents {
-  /** The screen applied the `board.frame` with this `seq` (and every one before it): flow control. */
+  /** The screen applied the `board.frame` with this `seq` and every one before it: flow control. */
   'board.ack': (seq: number) => void;
 }
 
