@@ -83,7 +83,7 @@ describe('agent API (DESIGN.md section 6)', () => {
     try {
       const before = await countRows();
       const a = attempt();
-      const pushed = nextRow(screen);
+      const pushed = nextRow(screen, (row) => row.id === team.id && row.number_attempts > before.count);
       const first = await agentPost('/api/agent/attempts', { attempts: [a] });
       expect(first.statusCode).toBe(200);
       expect(first.json().data).toMatchObject({ accepted: [a.event_id], counted: 1 });
@@ -254,7 +254,7 @@ describe('agent API (DESIGN.md section 6)', () => {
       .execute('update teams set agent_last_seen = null, agent_online = 0 where id = ?', [team.id]);
     const screen = await connectSocket(server.url, adminToken, [LEVELS.intermedio]);
     try {
-      const pushed = nextRow(screen);
+      const pushed = nextRow(screen, (row) => row.id === team.id && row.agent_online);
       const res = await agentPost('/api/agent/heartbeat', { hostname: 'lab-07' });
       expect(res.statusCode).toBe(200);
       expect(await pushed).toMatchObject({ id: team.id, agent_online: true });

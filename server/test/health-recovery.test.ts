@@ -51,7 +51,7 @@ describe('losing Redis and getting it back', () => {
     const team = await createTeam(server.orm, contest.id, LEVELS.basico, 'Los Resilientes');
     const screen = await connectSocket(server.url, token, [LEVELS.basico]);
     try {
-      const pushed = nextRow(screen);
+      const pushed = nextRow(screen, (row) => row.id === team.id);
       const toggle = await fetch(`${server.url}/api/descalificarTeam/${team.id}`, {
         headers: { authorization: `Bearer ${token}` },
       });

@@ -439,7 +439,7 @@ describe('socket handshake levels', () => {
     const followsBasic = await connectSocket(server.url, judge, [LEVELS.basico]);
     try {
       const rows: BoardTeam[] = collectRows(followsMiddle);
-      const basicPushed = nextRow(followsBasic);
+      const basicPushed = nextRow(followsBasic, (row) => row.id === basic.id);
       const toggle = (id: number) =>
         server.app.inject({
           method: 'GET',

@@ -65,7 +65,7 @@ describe('teams and members', () => {
 
     const screen = await connectSocket(server.url, judge, [LEVELS.intermedio]);
     try {
-      const pushed = nextRow(screen);
+      const pushed = nextRow(screen, (row) => row.name === 'Los Lambdas');
       const res = await call('POST', '/api/createTeam', admin, {
         name: 'Los Lambdas',
         levels_id: LEVELS.intermedio,
@@ -124,7 +124,7 @@ describe('teams and members', () => {
     const newLevel = await connectSocket(server.url, judge, [LEVELS.avanzado]);
     try {
       const removed = nextEvent(oldLevel, 'team.removed');
-      const added = nextRow(newLevel);
+      const added = nextRow(newLevel, (row) => row.id === team.id);
       await ok('POST', '/api/updateTeam', {
         id: team.id,
         name: 'Los Lambdas',
