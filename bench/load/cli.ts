@@ -49,7 +49,7 @@ const USAGE = `npm run bench -- --screens N --agents M --duration S --out FILE.j
   --url URL[,URL...]     use running server(s) instead (loopback only); needs --admin-user/--admin-password
                          (or BENCH_ADMIN_USER / BENCH_ADMIN_PASSWORD) and, for the database checks and
                          the mysql2 baseline, --database-url (or DATABASE_URL)
-  --server-env KEY=VAL   environment for the started servers (repeatable), e.g. BOARD_PER_MESSAGE_DEFLATE=1
+  --server-env KEY=VAL   environment for the started servers (repeatable), e.g. NODE_OPTIONS=--max-old-space-size=256
   --attempt-rate R       attempts per second over all agents (2000)
   --toggle-rate R        team blocks/unblocks per second (5)
   --batch-min/--batch-max attempts per POST (1..5)
