@@ -9,24 +9,13 @@
  * The first screen of a `record` connect keeps every frame's bytes for the baseline's replay.
  * Driven by the main process over IPC (tester-protocol.ts); reports its event-loop utilisation.
  */
-import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { SOCKET_PATH, boardAckPolicy, clockMs } from '@concurso/shared';
 import { RowCountCache, eventName, parseFrameHeader } from './frame-header.js';
-import { Histogram, now } from './metrics.js';
+import { Histogram } from './metrics.js';
 import { RawWebSocket, clientFrame, type RawWebSocketHandlers } from './raw-websocket.js';
-import type {
-  RecordedFrame,
-  ScreenSpec,
-  TesterBoot,
-  TesterReply,
-  TesterRequest,
-  TesterResult,
-  TesterTick,
-} from './tester-protocol.js';
-
-const boot = JSON.parse(process.argv[2] ?? '{}') as TesterBoot;
-const send = (message: TesterReply | TesterTick) => process.send!(message);
+import { TesterMeasurements, serveTester } from './tester-process.js';
+import type { RecordedFrame, ScreenSpec } from './tester-protocol.js';
 
 /** Reconnect delay after an unexpected close (ms). */
 const RECONNECT_MS = 1_000;
@@ -61,26 +50,12 @@ let mode: 'socket.io' | 'baseline' = 'socket.io';
 let token = '';
 let deflate = false;
 let closing = false;
-let measuring = false;
+const measure = new TesterMeasurements();
 const screens: Screen[] = [];
-const processHist = new Histogram();
 const rowCounts = new RowCountCache();
 const recorded: RecordedFrame[] = [];
-let frames = 0;
-let rows = 0;
-let resets = 0;
-let disconnects = 0;
-let reconnects = 0;
-let open = 0;
 /** Sockets opened and not closed yet. */
 let liveSockets = 0;
-let connectedCount = 0;
-let failedCount = 0;
-// Per-second counters for the tick.
-let tickFrames = 0;
-let tickRows = 0;
-let eluStart = performance.eventLoopUtilization();
-let eluTraffic: number | null = null;
 
 const ackText = (seq: number) => `42["board.ack",${seq}]`;
 let lastAckSeq = Number.NaN;
@@ -130,22 +105,13 @@ function onMessage(screen: Screen, data: Buffer): void {
       const n = rowCounts.rowsOf(data, header);
       const ack = screen.ackNow(header.seq);
       if (ack !== null) screen.ws?.ack(ack);
-      tickFrames++;
-      tickRows += n;
-      if (!measuring) return;
-      const ms = at - header.committedAt;
-      screen.hist.add(ms, n);
-      processHist.add(ms, n);
-      screen.frames++;
-      screen.lastFrameAt = at;
-      frames++;
-      rows += n;
-      if (screen.recording) {
+      measure.frame(screen, at, header.committedAt, n);
+      if (measure.measuring && screen.recording) {
         recorded.push({ bytes: Buffer.from(data), committedAt: header.committedAt, receivedAt: at });
       }
       return;
     }
-    if (eventName(data) === 'board.reset' && measuring) resets++;
+    if (eventName(data) === 'board.reset' && measure.measuring) measure.resets++;
     return;
   }
   if (mode === 'baseline') return;
@@ -165,9 +131,9 @@ let onJoin: ((screen: Screen, ok: boolean) => void) | null = null;
 function joined(screen: Screen): void {
   if (screen.joined) return;
   screen.joined = true;
-  open++;
+  measure.open++;
   if (screen.everJoined) {
-    if (measuring) reconnects++;
+    if (measure.measuring) measure.reconnects++;
   } else {
     screen.everJoined = true;
     onJoin?.(screen, true);
@@ -190,8 +156,8 @@ function openSocket(screen: Screen): void {
       screen.ws = null;
       if (screen.joined) {
         screen.joined = false;
-        open--;
-        if (measuring) disconnects++;
+        measure.open--;
+        if (measure.measuring) measure.disconnects++;
       }
       if (!screen.everJoined) {
         onJoin?.(screen, false);
@@ -217,15 +183,15 @@ async function connect(specs: ScreenSpec[], batch: number, record: boolean): Pro
         for (const screen of pending) {
           screen.everJoined = true; // no retry for a screen that never made it
           screen.ws?.terminate();
-          failedCount++;
+          measure.failed++;
         }
         pending.clear();
         resolve();
       }, CONNECT_TIMEOUT_MS);
       onJoin = (screen, ok) => {
         if (!pending.delete(screen)) return;
-        if (ok) connectedCount++;
-        else failedCount++;
+        if (ok) measure.connected++;
+        else measure.failed++;
         if (--left === 0) {
           clearTimeout(timer);
           resolve();
@@ -255,114 +221,34 @@ async function connect(specs: ScreenSpec[], batch: number, record: boolean): Pro
 
 async function closeScreens(): Promise<void> {
   closing = true;
-  measuring = false;
+  measure.measuring = false;
   for (const screen of screens) screen.ws?.terminate();
   // Until every socket reported its close (at most 5 s).
   const deadline = Date.now() + 5_000;
   while (liveSockets > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   screens.length = 0;
   recorded.length = 0;
-  open = 0;
-  connectedCount = 0;
-  failedCount = 0;
+  measure.open = 0;
+  measure.connected = 0;
+  measure.failed = 0;
 }
 
-function mark(): void {
-  for (const screen of screens) {
-    screen.hist = new Histogram();
-    screen.frames = 0;
-    screen.lastFrameAt = Number.NaN;
-  }
-  processHist.counts.fill(0);
-  processHist.count = 0;
-  processHist.sum = 0;
-  processHist.max = 0;
-  recorded.length = 0;
-  frames = rows = resets = disconnects = reconnects = 0;
-  eluStart = performance.eventLoopUtilization();
-  eluTraffic = null;
-  measuring = true;
-}
-
-function collect(): TesterResult {
-  const elu = eluTraffic ?? performance.eventLoopUtilization(eluStart).utilization;
-  return {
-    histogram: processHist.toJSON(),
-    screenP99: Float64Array.from(screens, (s) => (s.hist.count > 0 ? s.hist.percentile(99) : Number.NaN)),
-    screenFrames: Float64Array.from(screens, (s) => s.frames),
-    screenLastFrameAt: Float64Array.from(screens, (s) => s.lastFrameAt),
-    screenIndex: Int32Array.from(screens, (s) => s.index),
-    frames,
-    rows,
-    resets,
-    disconnects,
-    reconnects,
-    elu,
-    clockOffset: clockMs() - now(),
-    recorded: recorded.length ? [...recorded] : undefined,
-  };
-}
-
-process.on('message', (request: TesterRequest) => {
-  void (async () => {
-    try {
-      switch (request.type) {
-        case 'connect':
-          mode = request.mode;
-          token = request.token;
-          deflate = request.deflate;
-          await connect(request.screens, request.batch, request.record);
-          send({ id: request.id, type: 'connected', connected: connectedCount, failed: failedCount });
-          break;
-        case 'mark':
-          mark();
-          send({
-            id: request.id,
-            type: 'marked',
-            open,
-            openMask: Uint8Array.from(screens, (s) => (s.joined ? 1 : 0)),
-          });
-          break;
-        case 'traffic-end':
-          eluTraffic = performance.eventLoopUtilization(eluStart).utilization;
-          send({ id: request.id, type: 'ok' });
-          break;
-        case 'collect':
-          send({ id: request.id, type: 'collected', result: collect() });
-          break;
-        case 'close-screens':
-          await closeScreens();
-          send({ id: request.id, type: 'ok' });
-          break;
-        case 'exit':
-          await closeScreens();
-          send({ id: request.id, type: 'ok' });
-          setTimeout(() => process.exit(0), 50);
-          break;
-        default: {
-          const unknown = request as { id: number; type: string };
-          send({ id: unknown.id, type: 'error', message: `unknown request ${unknown.type}` });
-        }
-      }
-    } catch (err) {
-      send({ id: request.id, type: 'error', message: err instanceof Error ? err.message : String(err) });
-    }
-  })();
-});
-
-setInterval(() => {
-  send({
-    type: 'tick',
-    frames: tickFrames,
-    rows: tickRows,
-    open,
-    connected: connectedCount,
-    failed: failedCount,
-  });
-  tickFrames = 0;
-  tickRows = 0;
-}, 1_000).unref();
-
-// The main process is gone (crash, Ctrl-C): nothing to report to any more.
-process.on('disconnect', () => process.exit(0));
-process.title = `bench-${boot.name ?? 'lean'}`;
+serveTester(
+  measure,
+  {
+    connect: async (request) => {
+      mode = request.mode;
+      token = request.token;
+      deflate = request.deflate;
+      await connect(request.screens, request.batch, request.record);
+    },
+    mark: () => {
+      measure.mark(screens);
+      recorded.length = 0;
+      return Uint8Array.from(screens, (s) => (s.joined ? 1 : 0));
+    },
+    collect: () => ({ ...measure.result(screens), recorded: recorded.length ? [...recorded] : undefined }),
+    closeScreens,
+  },
+  'lean',
+);
