@@ -26,8 +26,11 @@ describe('push to a screen that reads slower than the pushes come', () => {
   });
   afterAll(async () => server?.close());
 
-  /** A Socket.IO screen over a bare ws socket that acknowledges only when the test says so. */
-  const rawScreen = async () => {
+  /**
+   * A Socket.IO screen over a bare ws socket that acknowledges only when the test says so; following
+   * `levels` (default: every level).
+   */
+  const rawScreen = async (levels?: number[]) => {
     const url = `${server.url.replace('http', 'ws')}${SOCKET_PATH}/?EIO=4&transport=websocket`;
     const ws = new WebSocket(url);
     const frames: BoardFrame[] = [];
@@ -35,7 +38,7 @@ describe('push to a screen that reads slower than the pushes come', () => {
       ws.on('error', reject);
       ws.on('message', (data) => {
         const text = String(data);
-        if (text.startsWith('0')) ws.send(`40${JSON.stringify({ token })}`);
+        if (text.startsWith('0')) ws.send(`40${JSON.stringify({ token, ...(levels ? { levels } : {}) })}`);
         else if (text.startsWith('40')) resolve();
         else if (text === '2') ws.send('3');
         else if (text.startsWith('42')) {
@@ -107,18 +110,7 @@ describe('push to a screen that reads slower than the pushes come', () => {
   });
 
   it('gives a screen of one level only its level in the catch-up', async () => {
-    const url = `${server.url.replace('http', 'ws')}${SOCKET_PATH}/?EIO=4&transport=websocket`;
-    const ws = new WebSocket(url);
-    const frames: BoardFrame[] = [];
-    await new Promise<void>((resolve, reject) => {
-      ws.on('error', reject);
-      ws.on('message', (data) => {
-        const text = String(data);
-        if (text.startsWith('0')) ws.send(`40${JSON.stringify({ token, levels: [2] })}`);
-        else if (text.startsWith('40')) resolve();
-        else if (text.startsWith('42')) frames.push((JSON.parse(text.slice(2)) as [string, BoardFrame])[1]);
-      });
-    });
+    const { ws, frames, ack } = await rawScreen([2]);
     try {
       for (let version = 1; version <= 10; version++) {
         for (let id = 1; id <= 30; id++) server.app.board.teamUpdated(row(id, 1000 + version));
@@ -126,7 +118,7 @@ describe('push to a screen that reads slower than the pushes come', () => {
         await new Promise((r) => setTimeout(r, 5));
       }
       expect(await eventually(() => frames.length >= BOARD_PUSH_CREDIT, 5_000)).toBe(true);
-      ws.send(`42${JSON.stringify(['board.ack', frames.at(-1)![0]])}`);
+      ack(frames.at(-1)![0]);
       expect(await eventually(() => frames.length >= BOARD_PUSH_CREDIT + 1, 5_000)).toBe(true);
       const rows = decodeBoardFrame(frames.at(-1)!).teams;
       expect(rows.length).toBe(10);
