@@ -63,6 +63,7 @@ import {
   TEAM_STATUS_NAMES,
   clockMs,
   encodeBoardRow,
+  seededRandom,
   type BoardFrame,
   type BoardTeam,
 } from '@concurso/shared';
@@ -276,18 +277,6 @@ function changedTeams(teams: BoardTeam[], rows: number, random: () => number): B
     });
 }
 
-/** A small seeded PRNG (mulberry32), so every run and configuration sends the same frames. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Server process
 
@@ -361,7 +350,7 @@ async function serverMain(args: ServerArgs): Promise<RunResult> {
   }
 
   const teams = fakeTeams(args.teams);
-  const random = seeded(12);
+  const random = seededRandom(12);
   const emitCpu: number[] = [];
   const emitWall: number[] = [];
   // How many WebSocket frames `ws` builds (`Sender.frame`): 1 per tick when the adapter's pre-encoded

@@ -2,6 +2,7 @@ export * from './constants.js';
 export * from './messages.js';
 export * from './events.js';
 export * from './board-frame.js';
+export * from './seeded-random.js';
 export * from './schemas/common.js';
 export * from './schemas/api.js';
 export * from './schemas/auth.js';

@@ -1,6 +1,13 @@
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { EDUCATION_LEVELS } from '@concurso/shared';
-import { DEPARTAMENT_TYPES, LEVELS, TEAM_STATUS, USER_TYPES, calendarOf } from '@concurso/shared';
+import {
+  DEPARTAMENT_TYPES,
+  LEVELS,
+  TEAM_STATUS,
+  USER_TYPES,
+  calendarOf,
+  seededRandom,
+} from '@concurso/shared';
 import {
   Career,
   Coach,
@@ -236,18 +243,6 @@ const PARTICIPANT_USERS = [
   { name: 'Ana Sofía Martínez Díaz', username: 'ana.martinez' },
   { name: 'Diego Hernández Reyes', username: 'diego.hernandez' },
 ] as const;
-
-/** mulberry32: a small PRNG; with a fixed seed it gives the same sequence on every run. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pick<T>(random: () => number, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)]!;
