@@ -46,7 +46,7 @@ describe('live board (SPEC.md section 7, DESIGN.md section 6)', () => {
   const get = (url: string) =>
     server.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${judgeToken}` } });
 
-  it('lists the current contest teams per level with the team.updated fields', async () => {
+  it('lists the current contest teams per level with the fields of a board row', async () => {
     const res = await get('/api/teamAttempts');
     expect(res.statusCode).toBe(200);
     const body = res.json();

@@ -19,8 +19,8 @@ type BoardRowData = Pick<ITeam, 'id' | 'name' | 'number_attempts' | 'agentOnline
 };
 
 /**
- * Board rows of the teams matching `where`, as plain `BoardTeam` objects (key order is that of the
- * `team.updated` payload), in the caller's transaction. One QueryBuilder query, mapped to property
+ * Board rows of the teams matching `where`, as plain `BoardTeam` objects (what the snapshot lists and
+ * a `board.frame` row encodes), in the caller's transaction. One QueryBuilder query, mapped to property
  * names but not to entities: hydrating entities cost 5 to 10 times the query itself for a few hundred
  * teams, and this runs inside every attempts group (rows locked) and for every screen's snapshot.
  */
@@ -47,7 +47,7 @@ async function findBoardTeams(
   }));
 }
 
-/** One team as a board row (the `team.updated` payload), or null when it does not exist. */
+/** One team as a board row (`app.board.teamUpdated` pushes it), or null when it does not exist. */
 export async function boardTeam(em: EntityManager, teamId: number): Promise<BoardTeam | null> {
   return (await findBoardTeams(em, { id: teamId }))[0] ?? null;
 }

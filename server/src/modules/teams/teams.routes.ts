@@ -21,7 +21,7 @@ import {
 /**
  * Teams (SPEC.md sections 2, 3, 5, 7): `getTeams`, `createTeam {name, levels_id, coaches_id}` (joins the
  * current contest), `updateTeam`, `deleteTeam/{id}` (its members, attempts and audit rows go with it,
- * DESIGN.md section 3). The live boards follow: a new or edited team is pushed as `team.updated`, a
+ * DESIGN.md section 3). The live boards follow: a new or edited team's row goes out in a `board.frame`, a
  * level change also removes it from the old level's screens, a deleted one is `team.removed`.
  */
 const teamsRoutes: FastifyPluginAsyncZod = catalogRoutes<
