@@ -73,24 +73,20 @@ export function boardFrameEvents(frame: BoardFrame): BoardEvent[] {
  * subscribers do not re-render. A changed `levels_id` moves the row to its new table by itself.
  */
 export function applyTeamUpdated(state: BoardData, team: BoardTeam): BoardData {
-  const held = state.teams[team.id];
-  if (held && team.version < held.version) return state;
-  return { ...state, teams: { ...state.teams, [team.id]: normalizeTeam(team, team.levels_id) } };
+  return applyBoardEvents(state, [{ type: 'updated', team }]);
 }
 
 /** Applies `team.removed`: deletes the row (a no-op when it is not held). */
 export function applyTeamRemoved(state: BoardData, payload: TeamRemovedPayload): BoardData {
-  if (!(payload.id in state.teams)) return state;
-  const teams = { ...state.teams };
-  delete teams[payload.id];
-  return { ...state, teams };
+  return applyBoardEvents(state, [{ type: 'removed', payload }]);
 }
 
 /**
- * Applies events in arrival order, with the rules of `applyTeamUpdated` and `applyTeamRemoved`, into
- * ONE new board: the teams map is copied once, at the first event that changes something, not once
- * per row (a catch-up frame can carry every team of the contest). Returns the same object when every
- * event is dropped, so subscribers do not re-render.
+ * Applies events in arrival order into ONE new board: a row replaces the held one unless its version
+ * is older (`applyTeamUpdated`), a removal deletes the row (`applyTeamRemoved`). The teams map is
+ * copied once, at the first event that changes something, not once per row (a catch-up frame can
+ * carry every team of the contest). Returns the same object when every event is dropped, so
+ * subscribers do not re-render.
  */
 export function applyBoardEvents(state: BoardData, events: readonly BoardEvent[]): BoardData {
   let teams: Record<number, BoardTeam> | null = null;

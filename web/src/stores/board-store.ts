@@ -5,7 +5,7 @@
  * flight are applied at once and also buffered, then replayed on top of the snapshot: the snapshot may
  * have been read before them.
  *
- * The store does not acknowledge frames (`board.ack`): the shared socket does, once per frame, after
+ * The store does not acknowledge frames (`board.ack`): the shared socket does (`boardAckPolicy`), after
  * every holder's listeners ran (`live-socket.ts`), so the catalogue screens keep frames flowing too.
  */
 import { create } from 'zustand';

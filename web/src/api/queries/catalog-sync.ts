@@ -27,7 +27,7 @@ import { staleCatalogs } from './stale-catalogs';
  *   changes, and so on);
  * - `board.frame` puts its teams' new ESTATUS in the cached teams list (`setQueryData`): a judge's
  *   block is no catalogue change. It does not acknowledge the frame: the shared socket does
- *   (`live-socket.ts`), once per frame whoever listens;
+ *   (`live-socket.ts`, `boardAckPolicy`) whoever listens;
  * - `connect` after a `disconnect` invalidates every query.
  */
 export function syncQueries(client: QueryClient, socket: ListenableSocket): () => void {
