@@ -37,6 +37,8 @@ import membersRoutes from './modules/members/members.routes.js';
 import usersRoutes from './modules/users/users.routes.js';
 import exercisesRoutes from './modules/exercises/exercises.routes.js';
 import logsRoutes from './modules/logs/logs.routes.js';
+import importsRoutes from './modules/imports/imports.routes.js';
+import statsRoutes from './modules/stats/stats.routes.js';
 import fastifyMultipart from '@fastify/multipart';
 import './plugins/access.js';
 
@@ -161,6 +163,8 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
       await api.register(membersRoutes);
       await api.register(usersRoutes);
       await api.register(logsRoutes);
+      await api.register(importsRoutes);
+      await api.register(statsRoutes);
       await api.register(exercisesRoutes, { dataDir: config.dataDir, maxUploadBytes: config.maxUploadBytes });
     },
     { prefix: '/api' },

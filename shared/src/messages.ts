@@ -39,6 +39,10 @@ export const MESSAGES = {
   confirmDelete: 'Sí, eliminar',
   // Board
   noCurrentContest: 'No hay un concurso registrado todavía.',
+  /** Boards and the projector when no contest is active (issue 13). */
+  noActiveContest: 'No hay un concurso activo. Un administrador puede activarlo en Concursos.',
+  /** The status log's author of an automatic block (issue 13). */
+  automaticBlock: 'automático',
   noTeams: 'No hay registros para mostrar',
   // Agent (DESIGN.md section 6)
   agentKeyInvalid: 'Clave de agente no válida o revocada.',

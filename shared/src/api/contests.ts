@@ -1,7 +1,11 @@
 import { z } from 'zod';
-import { idSchema } from '../schemas/common.js';
+import { idParamsSchema, idSchema } from '../schemas/common.js';
 import { okEnvelope } from '../schemas/api.js';
-import { blockedProcessesInputSchema, contestProcessRowSchema } from '../schemas/catalogs.js';
+import {
+  blockedProcessesInputSchema,
+  contestProcessRowSchema,
+  contestRowSchema,
+} from '../schemas/catalogs.js';
 import { ADMIN_ACCESS, STAFF_ACCESS } from './access.js';
 import { defineRoute } from './route.js';
 
@@ -20,6 +24,20 @@ export const contestsRoutes = {
     summary: 'Procesos bloqueados de un concurso',
     params: z.object({ contestId: idSchema }),
     reply: okEnvelope(z.array(contestProcessRowSchema)),
+  }),
+  /**
+   * `POST /api/activateContest/{id}` (admin, DESIGN.md section 4): makes contest `id` the active one
+   * (the only one). Boards, the projector and agents follow it: every screen gets `board.reset`, agents
+   * pick up its blocked set at their next config refresh. Answers the contest's row. 404 unknown contest.
+   */
+  activate: defineRoute({
+    method: 'POST',
+    path: '/api/activateContest/:id',
+    access: ADMIN_ACCESS,
+    tag: 'concursos',
+    summary: 'Activa un concurso',
+    params: idParamsSchema,
+    reply: okEnvelope(contestRowSchema),
   }),
   /**
    * `POST /api/createBlockedProcessForContest {contests_id, processes_id[]}` (admin): replaces the

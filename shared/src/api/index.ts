@@ -18,3 +18,5 @@ export * from './logs.js';
 export * from './health.js';
 export * from './board.js';
 export * from './agent.js';
+export * from './imports.js';
+export * from './stats.js';

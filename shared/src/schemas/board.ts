@@ -20,8 +20,8 @@ export const boardTeamSchema = z.object({
 export type BoardTeam = z.infer<typeof boardTeamSchema>;
 
 /**
- * Answer of `GET /api/teamAttempts`: the current contest (DESIGN.md section 3; null when there is
- * none) and its teams per level (SPEC.md section 7).
+ * Answer of `GET /api/teamAttempts`: the active contest (DESIGN.md section 3; null when no contest is
+ * active, and the boards say `MESSAGES.noActiveContest`) and its teams per level (SPEC.md section 7).
  */
 export const teamAttemptsSchema = z.object({
   contest: contestRowSchema.nullable(),
@@ -48,8 +48,10 @@ export const statusChangeRowSchema = z.object({
   id: rowIntSchema,
   from: embeddedRowSchema('status'),
   to: embeddedRowSchema('status'),
-  /** Null when the judge's account was deleted since. */
+  /** Null for an automatic block (`automatic`) or when the judge's account was deleted since. */
   user: embeddedRowSchema('name').nullable(),
+  /** True when the server blocked the team on reaching the contest's `max_attempts` (issue 13). */
+  automatic: z.boolean(),
   at: z.string(),
 });
 export type StatusChangeRow = z.infer<typeof statusChangeRowSchema>;

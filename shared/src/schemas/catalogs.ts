@@ -55,11 +55,56 @@ export const calendarSchema = z
 const withId = <T extends z.ZodRawShape>(shape: T) => z.object({ id: idSchema, ...shape });
 
 // Contests ------------------------------------------------------------------------------------
-/** `POST /api/createContest` `{calendar?, date}`: the server derives `calendar` when it is missing. */
-export const contestInputSchema = z.object({ calendar: calendarSchema.optional(), date: isoDateSchema });
-export const contestUpdateSchema = withId(contestInputSchema.shape);
+/** Most attempts `max_attempts` may name (a typing slip of 10 digits is refused, not stored). */
+export const MAX_ATTEMPTS_LIMIT = 10_000;
+
+/**
+ * `max_attempts` (issue 13, DESIGN.md section 3 "Automatic block"): a team reaching this many attempts
+ * is blocked by the server. Empty, null or absent: no automatic block.
+ */
+export const maxAttemptsSchema = z.preprocess(
+  (value) => (value === '' || value === undefined ? null : value),
+  integerSchema({
+    min: 1,
+    max: MAX_ATTEMPTS_LIMIT,
+    outOfRange: `Escriba un número de 1 a ${MAX_ATTEMPTS_LIMIT}`,
+  }).nullable(),
+);
+
+/** The contest fields both create and update send: `{calendar?, date, max_attempts?}`. */
+const contestFields = {
+  calendar: calendarSchema.optional(),
+  date: isoDateSchema,
+  max_attempts: maxAttemptsSchema.optional(),
+};
+/**
+ * `POST /api/createContest` `{calendar?, date, max_attempts?, copy_from_contests_id?}`: the server
+ * derives `calendar` when it is missing; `copy_from_contests_id` copies that contest's blocked set into
+ * the new one (issue 13). The first contest ever created becomes the active one; later ones never
+ * change it (DESIGN.md section 3).
+ */
+export const contestInputSchema = z.object({
+  ...contestFields,
+  copy_from_contests_id: z.preprocess(
+    (value) => (value === '' || value === null ? undefined : value),
+    idSchema.optional(),
+  ),
+});
+/** `POST /api/updateContest {id, calendar?, date, max_attempts?}` (the blocked set has its own calls). */
+export const contestUpdateSchema = withId(contestFields);
 export type ContestInput = z.infer<typeof contestInputSchema>;
-export const contestRowSchema = z.object({ id: rowIntSchema, calendar: z.string(), date: z.string() });
+/**
+ * A contest as `getContests` lists it: SPEC.md section 7's `{id, calendar, date}` plus `active` (the
+ * one contest boards and agents follow, DESIGN.md section 3) and `max_attempts` (null: no automatic
+ * block).
+ */
+export const contestRowSchema = z.object({
+  id: rowIntSchema,
+  calendar: z.string(),
+  date: z.string(),
+  active: z.boolean(),
+  max_attempts: rowIntSchema.nullable(),
+});
 export type ContestRow = z.infer<typeof contestRowSchema>;
 
 // Levels --------------------------------------------------------------------------------------

@@ -11,11 +11,18 @@ import { addPasswordIssue } from './password.js';
  */
 
 // Teams ---------------------------------------------------------------------------------------
-/** `POST /api/createTeam {name, levels_id, coaches_id}`: the team joins the current contest. */
+/**
+ * `POST /api/createTeam {name, levels_id, coaches_id, contests_id?}`: the team joins `contests_id`, or
+ * the active contest when it is absent (DESIGN.md section 3; the form's select defaults to it).
+ */
 export const teamInputSchema = z.object({
   name: requiredText(),
   levels_id: requiredIdSchema,
   coaches_id: requiredIdSchema,
+  contests_id: z.preprocess(
+    (value) => (value === '' || value === null ? undefined : value),
+    requiredIdSchema.optional(),
+  ),
 });
 export const teamUpdateSchema = z.object({ id: idSchema, ...teamInputSchema.shape });
 export type TeamInput = z.infer<typeof teamInputSchema>;

@@ -25,7 +25,7 @@ function team(overrides: Partial<BoardTeam> & Pick<BoardTeam, 'id'>): BoardTeam 
 
 function snapshot(rows: Partial<Record<'basico' | 'intermedio' | 'avanzado', BoardTeam[]>>): TeamAttempts {
   return {
-    contest: { id: 7, calendar: '2026B', date: '2026-08-15' },
+    contest: { id: 7, calendar: '2026B', date: '2026-08-15', active: true, max_attempts: null },
     basico: rows.basico ?? [],
     intermedio: rows.intermedio ?? [],
     avanzado: rows.avanzado ?? [],

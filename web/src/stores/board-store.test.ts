@@ -88,7 +88,15 @@ describe('board store', () => {
     expect(useBoardStore.getState().connection).toBe('reconectando');
     expect(fetches).toHaveLength(1);
 
-    fetches[0]?.resolve(answer([team(1, 1)], { id: 3, calendar: '2026B', date: '2026-08-15' }));
+    fetches[0]?.resolve(
+      answer([team(1, 1)], {
+        id: 3,
+        calendar: '2026B',
+        date: '2026-08-15',
+        active: true,
+        max_attempts: null,
+      }),
+    );
     await settle();
     expect(useBoardStore.getState().loaded).toBe(true);
     expect(useBoardStore.getState().teams[1]?.number_attempts).toBe(1);

@@ -1,3 +1,4 @@
+import { contestRow } from '../contests/contests.repository.js';
 import { LockMode, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { ContestRow } from '@concurso/shared';
@@ -42,8 +43,7 @@ export async function agentTeam(
   teamId: number,
 ): Promise<{ name: string; contest: ContestRow }> {
   const team = await em.findOneOrFail(Team, teamId, { populate: ['contest'] });
-  const { id, calendar, date } = team.contest;
-  return { name: team.name, contest: { id, calendar, date } };
+  return { name: team.name, contest: contestRow(team.contest) };
 }
 
 // Presence ------------------------------------------------------------------------------------------

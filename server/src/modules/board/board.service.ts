@@ -2,16 +2,16 @@ import type { EntityManager } from '@mikro-orm/mysql';
 import { LEVELS, TEAM_STATUS, type BoardTeam, type TeamAttempts } from '@concurso/shared';
 import { transaction } from '../../db/transaction.js';
 import { HttpError } from '../../lib/http-error.js';
-import { currentContest } from '../contests/contests.repository.js';
+import { activeContest } from '../contests/contests.repository.js';
 import { boardTeam, changeTeamStatus, contestBoardTeams, lockTeam } from './board.repository.js';
 
 /**
- * The snapshot of `GET /api/teamAttempts` (SPEC.md section 7): the current contest's teams split into
+ * The snapshot of `GET /api/teamAttempts` (SPEC.md section 7): the active contest's teams split into
  * `basico`, `intermedio` and `avanzado` by the seeded level ids, each sorted by name; a team of any
  * other level is not listed.
  */
 export async function teamAttempts(em: EntityManager): Promise<TeamAttempts> {
-  const contest = await currentContest(em);
+  const contest = await activeContest(em);
   const result: TeamAttempts = { contest, basico: [], intermedio: [], avanzado: [] };
   if (!contest) return result;
   for (const team of await contestBoardTeams(em, contest.id)) {

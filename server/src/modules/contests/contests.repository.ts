@@ -13,36 +13,58 @@ import type { Use } from '../catalogs/in-use-message.js';
  * EntityManager: every function takes it first, so it runs inside a route's `transaction(em, work)`.
  */
 
-/** A contest as SPEC.md section 7 answers it (`date` is `YYYY-MM-DD`). */
-const toRow = (contest: IContest): ContestRow => ({
+/** A contest as SPEC.md section 7 answers it (`date` is `YYYY-MM-DD`) with `active` and `max_attempts`. */
+export const contestRow = (contest: IContest): ContestRow => ({
   id: contest.id,
   calendar: contest.calendar,
   date: contest.date,
+  active: contest.activeKey === 1,
+  max_attempts: contest.maxAttempts ?? null,
 });
+
+/** A contest's stored fields, as the routes give them. */
+export type ContestData = Pick<ContestRow, 'calendar' | 'date'> & { max_attempts?: number | null };
+
+/** The entity's properties for `data` (`max_attempts` absent: unchanged). */
+const toEntityData = ({ calendar, date, max_attempts }: ContestData) => ({
+  calendar,
+  date,
+  ...(max_attempts === undefined ? {} : { maxAttempts: max_attempts }),
+});
+
+/** How many contests exist. */
+export async function countContests(em: EntityManager): Promise<number> {
+  return em.count(Contest, {});
+}
 
 /** Every contest, oldest (lowest id) first; the web sorts. */
 export async function listContests(em: EntityManager): Promise<ContestRow[]> {
-  return (await em.find(Contest, {}, { orderBy: { id: 'asc' } })).map(toRow);
+  return (await em.find(Contest, {}, { orderBy: { id: 'asc' } })).map(contestRow);
 }
 
-/** Inserts a contest and answers its row. */
-export async function insertContest(em: EntityManager, data: Omit<ContestRow, 'id'>): Promise<ContestRow> {
-  const contest = em.create(Contest, data);
+/**
+ * Inserts a contest and answers its row. The very first contest becomes the active one (DESIGN.md
+ * section 3); any later one is created inactive. Run it in a transaction: the check and the insert go
+ * together (two first contests racing: the unique `active_key` refuses the second, which is retried).
+ */
+export async function insertContest(em: EntityManager, data: ContestData): Promise<ContestRow> {
+  const first = (await em.count(Contest, {})) === 0;
+  const contest = em.create(Contest, { ...toEntityData(data), activeKey: first ? 1 : null });
   await em.flush();
-  return toRow(contest);
+  return contestRow(contest);
 }
 
 /** Updates contest `id` and answers its row, or null when it does not exist. */
 export async function updateContest(
   em: EntityManager,
   id: number,
-  data: Omit<ContestRow, 'id'>,
+  data: ContestData,
 ): Promise<ContestRow | null> {
   const contest = await em.findOne(Contest, id);
   if (!contest) return null;
-  em.assign(contest, data);
+  em.assign(contest, toEntityData(data));
   await em.flush();
-  return toRow(contest);
+  return contestRow(contest);
 }
 
 /** The teams and exercises of contest `id`, counted with their nouns: they keep it from being deleted. */
@@ -60,12 +82,39 @@ export async function deleteContest(em: EntityManager, id: number): Promise<bool
 }
 
 /**
- * The current contest (DESIGN.md section 3): the latest `date`, then the highest id; null when there is
- * none. The board shows its teams, new teams join it, agents of other contests' teams stay silent.
+ * The active contest (DESIGN.md section 3), or null when none is active. The boards show its teams,
+ * new teams and exercises default to it, and only its teams' agents get a blocked set.
  */
-export async function currentContest(em: EntityManager): Promise<ContestRow | null> {
-  const [contest] = await em.find(Contest, {}, { orderBy: { date: 'desc', id: 'desc' }, limit: 1 });
-  return contest ? toRow(contest) : null;
+export async function activeContest(em: EntityManager): Promise<ContestRow | null> {
+  const contest = await em.findOne(Contest, { activeKey: 1 });
+  return contest ? contestRow(contest) : null;
+}
+
+/**
+ * Makes contest `id` the only active one, in the caller's transaction; answers its row, or null when it
+ * does not exist (nothing changes). The previous active row is cleared first: the unique `active_key`
+ * admits one 1.
+ */
+export async function activateContest(em: EntityManager, id: number): Promise<ContestRow | null> {
+  const contest = await em.findOne(Contest, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!contest) return null;
+  if (contest.activeKey !== 1) {
+    await em.nativeUpdate(Contest, { activeKey: 1 }, { activeKey: null });
+    contest.activeKey = 1;
+    await em.flush();
+  }
+  return contestRow(contest);
+}
+
+/** Contest `id`'s `max_attempts` (null: no automatic block, or no such contest). */
+export async function contestMaxAttempts(em: EntityManager, id: number): Promise<number | null> {
+  const contest = await em.findOne(Contest, id, { fields: ['maxAttempts'] });
+  return contest?.maxAttempts ?? null;
+}
+
+/** True when contest `id` is the active one. */
+export async function isActiveContest(em: EntityManager, id: number): Promise<boolean> {
+  return (await em.count(Contest, { id, activeKey: 1 })) > 0;
 }
 
 /**
@@ -99,6 +148,12 @@ export async function contestProcesses(em: EntityManager, contestId: number): Pr
 /** How many of `processIds` (distinct) are existing processes. */
 export async function countProcesses(em: EntityManager, processIds: readonly number[]): Promise<number> {
   return processIds.length === 0 ? 0 : em.count(Process, { id: { $in: [...processIds] } });
+}
+
+/** The process ids of contest `contestId`'s blocked set (to copy it into a new contest). */
+export async function contestProcessIds(em: EntityManager, contestId: number): Promise<number[]> {
+  const rows = await em.find(ContestProcess, { contest: contestId }, { fields: ['process'] });
+  return rows.map((row) => row.process.id);
 }
 
 /** Replaces the blocked set of `contestId` with `processIds` (distinct ids of existing processes). */

@@ -2,27 +2,41 @@ import type { FastifyInstance } from 'fastify';
 import { MESSAGES, contestsCatalogApi, contestsRoutes as api } from '@concurso/shared';
 import { transaction } from '../../db/transaction.js';
 import { addRoute } from '../../lib/route.js';
+import { HttpError } from '../../lib/http-error.js';
 import { catalogRoutes } from '../catalogs/catalog-routes.js';
 import {
+  activateContest,
   contestProcesses,
   deleteContest,
   insertContest,
   listContests,
   updateContest,
 } from './contests.repository.js';
-import { contestData, contestInUse, replaceBlockedSet, requireContest } from './contests.service.js';
+import {
+  contestData,
+  contestInUse,
+  copyBlockedSet,
+  replaceBlockedSet,
+  requireContest,
+} from './contests.service.js';
 
 /**
- * Contests (SPEC.md sections 2, 3, 7): `getContests`, `createContest {calendar?, date}`, `updateContest`,
- * `deleteContest/{id}`. `calendar` is derived from the date when missing (DESIGN.md section 3). Any
- * change may change which contest is current, so boards refetch.
+ * Contests (SPEC.md sections 2, 3, 7): `getContests`, `createContest {calendar?, date, max_attempts?,
+ * copy_from_contests_id?}`, `updateContest`, `deleteContest/{id}`. `calendar` is derived from the date
+ * when missing (DESIGN.md section 3); the first contest becomes the active one. Boards refetch after
+ * any change (the active contest's calendar or date may be what changed).
  */
 const crud = catalogRoutes({
   catalog: 'contests',
   api: contestsCatalogApi,
   resetsBoard: true,
   list: listContests,
-  create: (em, input) => insertContest(em, contestData(input)),
+  async create(em, input) {
+    const row = await insertContest(em, contestData(input));
+    if (input.copy_from_contests_id !== undefined)
+      await copyBlockedSet(em, input.copy_from_contests_id, row.id);
+    return row;
+  },
   update: (em, id, input) => updateContest(em, id, contestData(input)),
   inUse: contestInUse,
   remove: deleteContest,
@@ -36,6 +50,16 @@ export default async function contestsRoutes(app: FastifyInstance): Promise<void
     const { contestId } = request.params;
     await requireContest(app.orm.em, contestId);
     return { success: true as const, data: await contestProcesses(app.orm.em, contestId), message: '' };
+  });
+
+  // Every screen refetches its snapshot (the active contest's teams); agents of its teams get its
+  // blocked set, and every other team's agent an empty one, at their next config refresh.
+  addRoute(app, api.activate, async (request) => {
+    const data = await transaction(app.orm.em, (em) => activateContest(em, request.params.id));
+    if (!data) throw new HttpError(404, 'No se encontró el concurso.');
+    app.board.reset();
+    app.board.catalogChanged('contests');
+    return { success: true as const, data, message: MESSAGES.processed };
   });
 
   // Running agents pick the new set up at their next config refresh (DESIGN.md section 6).

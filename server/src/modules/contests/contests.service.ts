@@ -1,13 +1,16 @@
 import type { EntityManager } from '@mikro-orm/mysql';
-import { MESSAGES, calendarOf, type ContestInput, type ContestRow } from '@concurso/shared';
+import { MESSAGES, calendarOf, type ContestInput } from '@concurso/shared';
 import { HttpError } from '../../lib/http-error.js';
 import { describeUses } from '../catalogs/in-use-message.js';
 import {
+  activeContest,
   contestExists,
+  contestProcessIds,
   contestUses,
+  countContests,
   countProcesses,
-  currentContest,
   replaceContestProcesses,
+  type ContestData,
 } from './contests.repository.js';
 
 /** 404 'No se encontró el concurso.' unless contest `contestId` exists. */
@@ -16,19 +19,34 @@ export async function requireContest(em: EntityManager, contestId: number): Prom
 }
 
 /**
- * The current contest's id (DESIGN.md section 3: new teams and exercises join it).
- * @throws HttpError 422 `MESSAGES.noCurrentContest` on `contests_id` when there is no contest yet.
+ * The contest a new team or exercise joins (DESIGN.md section 3): `contestsId` when the form chose one,
+ * else the active contest.
+ * @throws HttpError 422 on `contests_id`: 'No se encontró el concurso.' for an unknown id;
+ *   `MESSAGES.noCurrentContest` when there is no contest yet, `MESSAGES.noActiveContest` when none is
+ *   active.
  */
-export async function requireCurrentContestId(em: EntityManager): Promise<number> {
-  const contest = await currentContest(em);
-  if (!contest)
-    throw new HttpError(422, MESSAGES.noCurrentContest, { contests_id: [MESSAGES.noCurrentContest] });
-  return contest.id;
+export async function contestIdFor(em: EntityManager, contestsId?: number): Promise<number> {
+  if (contestsId !== undefined) {
+    if (!(await contestExists(em, contestsId)))
+      throw new HttpError(422, MESSAGES.validation, { contests_id: ['No se encontró el concurso.'] });
+    return contestsId;
+  }
+  const contest = await activeContest(em);
+  if (contest) return contest.id;
+  const message = (await countContests(em)) === 0 ? MESSAGES.noCurrentContest : MESSAGES.noActiveContest;
+  throw new HttpError(422, message, { contests_id: [message] });
 }
 
-/** A contest's stored fields: `calendar` derived from the date when missing (DESIGN.md section 3). */
-export function contestData({ date, calendar }: ContestInput): Omit<ContestRow, 'id'> {
-  return { date, calendar: calendar ?? calendarOf(date) };
+/**
+ * A contest's stored fields: `calendar` derived from the date when missing (DESIGN.md section 3),
+ * `max_attempts` as sent (absent: unchanged on update, none on create).
+ */
+export function contestData({
+  date,
+  calendar,
+  max_attempts,
+}: Pick<ContestInput, 'date' | 'calendar' | 'max_attempts'>): ContestData {
+  return { date, calendar: calendar ?? calendarOf(date), max_attempts };
 }
 
 /**
@@ -59,4 +77,15 @@ export async function replaceBlockedSet(
     });
   }
   await replaceContestProcesses(em, contestId, ids);
+}
+
+/**
+ * Copies contest `fromId`'s blocked set into the new contest `toId` (issue 13: a term's contest starts
+ * with the last one's forbidden programs), in the caller's transaction.
+ * @throws HttpError 422 on `copy_from_contests_id` when `fromId` does not exist (nothing is created).
+ */
+export async function copyBlockedSet(em: EntityManager, fromId: number, toId: number): Promise<void> {
+  if (!(await contestExists(em, fromId)))
+    throw new HttpError(422, MESSAGES.validation, { copy_from_contests_id: ['No se encontró el concurso.'] });
+  await replaceContestProcesses(em, toId, await contestProcessIds(em, fromId));
 }

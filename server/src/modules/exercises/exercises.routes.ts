@@ -14,7 +14,7 @@ import {
 import { transaction } from '../../db/transaction.js';
 import { HttpError, fieldError, validationError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
-import { requireCurrentContestId } from '../contests/contests.service.js';
+import { contestIdFor } from '../contests/contests.service.js';
 import {
   deleteExercise,
   findExerciseRow,
@@ -84,7 +84,7 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
       const input = parseFields(exerciseFieldsSchema, fields);
       const data = await transaction(app.orm.em, async (em) => {
         await requireLevel(em, input.levels_id);
-        const contestId = await requireCurrentContestId(em);
+        const contestId = await contestIdFor(em, input.contests_id);
         return insertExercise(em, input.levels_id, contestId, file!);
       });
       app.board.catalogChanged('exercises');

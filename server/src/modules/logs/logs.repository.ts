@@ -42,6 +42,7 @@ export async function listStatusLog(em: EntityManager, teamId: number): Promise<
     from: status(c.from),
     to: status(c.to),
     user: c.user ? { id: c.user.id, name: c.user.name } : null,
+    automatic: c.automatic,
     at: c.at.toISOString(),
   }));
 }

@@ -3,12 +3,16 @@ import { tableEntity } from '../../db/base-entity.js';
 import { Team } from './team.entity.js';
 import { User } from '../users/user.entity.js';
 
-/** `team_status_changes`: audit of every block and unblock, with the judge and the time. */
+/**
+ * `team_status_changes`: audit of every block and unblock, with the judge and the time; `automatic`
+ * marks the server's own block at the contest's `max_attempts` (no user, issue 13).
+ */
 export const TeamStatusChange = tableEntity('TeamStatusChange', 'team_status_changes', {
   team: () => p.manyToOne(Team).fieldName('teams_id').deleteRule('cascade'),
   from: p.tinyint().unsigned().fieldName('from'),
   to: p.tinyint().unsigned().fieldName('to'),
   user: () => p.manyToOne(User).fieldName('users_id').nullable().deleteRule('set null'),
+  automatic: p.boolean().default(false),
   at: p.datetime(),
 });
 export type ITeamStatusChange = InferEntity<typeof TeamStatusChange>;

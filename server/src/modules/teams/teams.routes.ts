@@ -7,8 +7,8 @@ import {
 } from '@concurso/shared';
 import { catalogRoutes } from '../catalogs/catalog-routes.js';
 import { boardTeam } from '../board/board.repository.js';
-import { currentContest } from '../contests/contests.repository.js';
-import { requireCurrentContestId } from '../contests/contests.service.js';
+import { activeContest } from '../contests/contests.repository.js';
+import { contestIdFor } from '../contests/contests.service.js';
 import {
   checkTeamInput,
   deleteTeam,
@@ -34,7 +34,7 @@ const teamsRoutes: FastifyPluginAsyncZod = catalogRoutes<
   api: teamsCatalogApi,
   list: listTeamRows,
   async create(em, input) {
-    const contestId = await requireCurrentContestId(em);
+    const contestId = await contestIdFor(em, input.contests_id);
     await checkTeamInput(em, input, contestId);
     return insertTeam(em, input, contestId);
   },
@@ -65,8 +65,8 @@ const teamsRoutes: FastifyPluginAsyncZod = catalogRoutes<
     if (!team || !row) return;
     if (before && before.levels_id !== row.levels_id)
       app.board.teamRemoved({ id, levels_id: before.levels_id });
-    // Only the current contest's teams are on the boards.
-    const contest = await currentContest(em);
+    // Only the active contest's teams are on the boards.
+    const contest = await activeContest(em);
     if (contest && team.contest.id === contest.id) app.board.teamUpdated(row);
   },
 });

@@ -1,0 +1,2 @@
+/** Schemas of the bulk import of teams and members (issue 13). */
+export {};

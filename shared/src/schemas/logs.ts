@@ -1,0 +1,2 @@
+/** Schemas of the contest log `/bitacora` (issue 13). */
+export {};
