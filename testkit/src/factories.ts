@@ -42,13 +42,25 @@ export async function createUser(
   return { id: user.id, username, password };
 }
 
-/** Creates a contest on `date` (`YYYY-MM-DD`); with the latest date it becomes the current one. */
-export async function createContest(orm: MikroORM, date = '2026-11-21') {
+/**
+ * Creates a contest on `date` (`YYYY-MM-DD`). `active` true makes it the active contest (the one boards
+ * and agents follow, DESIGN.md section 3), false leaves it inactive; by default it becomes active when
+ * its date is the latest (then the highest id), the rule the migration applied to existing contests,
+ * so a test creating one contest gets the active one.
+ */
+export async function createContest(orm: MikroORM, date = '2026-11-21', options: { active?: boolean } = {}) {
   const em = orm.em.fork();
   const year = date.slice(0, 4);
+  const current = await em.findOne(Contest, { activeKey: 1 });
+  const active = options.active ?? (!current || current.date <= date);
+  if (active && current) {
+    current.activeKey = null;
+    await em.flush();
+  }
   const contest = em.create(Contest, {
     date,
     calendar: `${year}${Number(date.slice(5, 7)) <= 6 ? 'A' : 'B'}`,
+    activeKey: active ? 1 : null,
   });
   await em.persistAndFlush(contest);
   return contest;
@@ -175,7 +187,7 @@ export async function agentTeam(server: TestServer, adminToken: string, options:
   return { ...team, key: await generateAgentKey(server.app, adminToken, team.id) };
 }
 
-/** What `startContest` answers: an admin's token and the current contest's id. */
+/** What `startContest` answers: an admin's token and the active contest's id. */
 export interface ContestSetup {
   adminToken: string;
   contestId: number;
@@ -183,7 +195,7 @@ export interface ContestSetup {
 
 /**
  * The usual start of an agent or board test on `server`: an admin signed in (`username`, password
- * `clave-admin`) and a current contest (2026-11-21).
+ * `clave-admin`) and an active contest (2026-11-21).
  */
 export async function startContest(server: TestServer, username: string): Promise<ContestSetup> {
   const adminToken = await signIn(server, USER_TYPES.admin, username, 'clave-admin');

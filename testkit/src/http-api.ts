@@ -60,7 +60,7 @@ export class HttpApi {
     return (await this.call<{ data: T }>(url, body)).data;
   }
 
-  /** Creates a contest on `date` (the first one becomes the current contest); answers its id. */
+  /** Creates a contest on `date` (the first one becomes the active contest); answers its id. */
   async createContest(date = '2026-11-21'): Promise<number> {
     return (await this.data<{ id: number }>('/api/createContest', { date })).id;
   }
@@ -70,9 +70,14 @@ export class HttpApi {
     return (await this.data<{ id: number }>('/api/createCoach', { name, educationalLevel })).id;
   }
 
-  /** Creates a team of the current contest; answers its id and name. */
+  /** Creates a team of the active contest; answers its id and name. */
   async createTeam(name: string, levelsId: number, coachId: number): Promise<{ id: number; name: string }> {
     return this.data('/api/createTeam', { name, levels_id: levelsId, coaches_id: coachId });
+  }
+
+  /** Makes contest `id` the active one (`POST /api/activateContest/{id}`); answers its row. */
+  async activateContest(id: number): Promise<{ id: number; active: boolean }> {
+    return this.data(`/api/activateContest/${id}`, {});
   }
 
   /** Generates (again) a team's agent key; answers the key. */

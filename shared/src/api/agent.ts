@@ -29,7 +29,10 @@ export const agentRoutes = {
     params: z.object({ teamId: idSchema }),
     reply: okEnvelope(agentKeySchema),
   }),
-  /** `GET /api/agent/config`: the team, its contest, the contest's blocked names and the agent's periods. */
+  /**
+   * `GET /api/agent/config`: the team, its contest (with `active`), the contest's blocked names (none
+   * while the contest is not the active one, DESIGN.md section 3) and the agent's periods.
+   */
   config: defineRoute({
     method: 'GET',
     path: '/api/agent/config',

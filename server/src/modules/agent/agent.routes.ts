@@ -30,10 +30,12 @@ export default async function agentRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // The level and contest of the key's team as the guard found them; the contest's own row for its date.
+  // Only the active contest's agents block anything (DESIGN.md section 3): a team of another contest
+  // gets an empty set, and its agent picks up the real one at the refresh after its contest is activated.
   addRoute(app, api.config, async (request) => {
     const principal = request.agentTeam!;
     const team = await agentTeam(app.orm.em, principal.id);
-    const blocked = await contestProcesses(app.orm.em, principal.contests_id);
+    const blocked = team.contest.active ? await contestProcesses(app.orm.em, principal.contests_id) : [];
     return {
       success: true as const,
       message: '',

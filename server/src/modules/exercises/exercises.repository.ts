@@ -88,15 +88,20 @@ export function lockExercise(em: EntityManager, id: number) {
   return em.findOne(Exercise, id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
 }
 
-/** Moves a locked exercise to another level and, with `file`, points it at a new PDF; answers its row. */
+/**
+ * Moves a locked exercise to another level (and contest, issue 13) and, with `file`, points it at a new
+ * PDF; answers its row.
+ */
 export async function updateExercise(
   em: EntityManager,
   exercise: Loaded<IExercise>,
   levelId: number,
   file: StoredPdf | null,
+  contestId = exercise.contest.id,
 ): Promise<ExerciseRow> {
   em.assign(exercise, {
     level: em.getReference(Level, levelId),
+    contest: em.getReference(Contest, contestId),
     ...(file && { path: file.storedName, originalName: file.originalName }),
   });
   await em.flush();

@@ -106,8 +106,11 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
         const exercise = await lockExercise(em, id.data);
         if (!exercise) throw new HttpError(404, NOT_FOUND);
         await requireLevel(em, input.levels_id);
+        // Absent `contests_id`: the exercise stays in its contest (issue 13: the form may move it).
+        const contestId =
+          input.contests_id === undefined ? exercise.contest.id : await contestIdFor(em, input.contests_id);
         oldFile = file ? exercise.path : null;
-        return updateExercise(em, exercise, input.levels_id, file);
+        return updateExercise(em, exercise, input.levels_id, file, contestId);
       });
       if (oldFile) await removeFile(oldFile);
       app.board.catalogChanged('exercises');

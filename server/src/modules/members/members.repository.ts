@@ -94,3 +94,17 @@ export async function insertMembers(
 export async function deleteMember(em: EntityManager, id: number): Promise<boolean> {
   return (await em.nativeDelete(Member, { id })) > 0;
 }
+
+/** The codes of team `teamId`'s members (to check them against another contest before a move). */
+export async function teamMemberCodes(em: EntityManager, teamId: number): Promise<string[]> {
+  const members = await em.find(Member, { team: teamId }, { fields: ['code'] });
+  return members.map((member) => member.code);
+}
+
+/**
+ * Moves team `teamId`'s members to `contestId` with their team (issue 13: a team moved to another
+ * contest). The unique (`contests_id`, `code`) index refuses a code already there.
+ */
+export async function moveTeamMembers(em: EntityManager, teamId: number, contestId: number): Promise<void> {
+  await em.nativeUpdate(Member, { team: teamId }, { contest: contestId });
+}

@@ -94,14 +94,21 @@ export async function insertTeam(em: EntityManager, input: TeamInput, contestId:
 }
 
 /**
- * Renames a team or moves it to another level or coach, and bumps its `version` so the boards take
- * the change (DESIGN.md section 6). Answers its `getTeams` row.
+ * Renames a team or moves it to another level, coach or contest (`contestId`; its members follow with
+ * the caller's `moveTeamMembers`), and bumps its `version` so the boards take the change (DESIGN.md
+ * section 6). Answers its `getTeams` row.
  */
-export async function updateTeam(em: EntityManager, team: Loaded<ITeam>, input: TeamInput): Promise<TeamRow> {
+export async function updateTeam(
+  em: EntityManager,
+  team: Loaded<ITeam>,
+  input: TeamInput,
+  contestId = team.contest.id,
+): Promise<TeamRow> {
   em.assign(team, {
     name: input.name,
     level: em.getReference(Level, input.levels_id),
     coach: em.getReference(Coach, input.coaches_id),
+    contest: em.getReference(Contest, contestId),
   });
   // In SQL (`version = version + 1`), not from the loaded value: agents' attempts bump it concurrently.
   team.version = raw('version + 1');

@@ -9,6 +9,8 @@ import { catalogRoutes } from '../catalogs/catalog-routes.js';
 import { boardTeam } from '../board/board.repository.js';
 import { activeContest } from '../contests/contests.repository.js';
 import { contestIdFor } from '../contests/contests.service.js';
+import { findTakenCode, moveTeamMembers, teamMemberCodes } from '../members/members.repository.js';
+import { HttpError } from '../../lib/http-error.js';
 import {
   checkTeamInput,
   deleteTeam,
@@ -19,8 +21,9 @@ import {
 } from './teams.repository.js';
 
 /**
- * Teams (SPEC.md sections 2, 3, 5, 7): `getTeams`, `createTeam {name, levels_id, coaches_id}` (joins the
- * current contest), `updateTeam`, `deleteTeam/{id}` (its members, attempts and audit rows go with it,
+ * Teams (SPEC.md sections 2, 3, 5, 7): `getTeams`, `createTeam {name, levels_id, coaches_id, contests_id?}`
+ * (joins the chosen contest, or the active one), `updateTeam` (may move it to another contest, members
+ * included), `deleteTeam/{id}` (its members, attempts and audit rows go with it,
  * DESIGN.md section 3). The live boards follow: a new or edited team's row goes out in a `board.frame`, a
  * level change also removes it from the old level's screens, a deleted one is `team.removed`.
  */
@@ -28,7 +31,7 @@ const teamsRoutes: FastifyPluginAsyncZod = catalogRoutes<
   typeof teamRowSchema,
   typeof teamInputSchema,
   typeof teamUpdateSchema,
-  { levels_id: number }
+  { levels_id: number; contests_id: number }
 >({
   catalog: 'teams',
   api: teamsCatalogApi,
@@ -41,15 +44,27 @@ const teamsRoutes: FastifyPluginAsyncZod = catalogRoutes<
   async update(em, id, input) {
     const team = await findTeam(em, id);
     if (!team) return null;
-    await checkTeamInput(em, input, team.contest.id, id);
-    return updateTeam(em, team, input);
+    const contestId =
+      input.contests_id === undefined ? team.contest.id : await contestIdFor(em, input.contests_id);
+    await checkTeamInput(em, input, contestId, id);
+    // A move to another contest takes the members along; a student code is once per contest.
+    if (contestId !== team.contest.id) {
+      const taken = await findTakenCode(em, contestId, await teamMemberCodes(em, id), true);
+      if (taken)
+        throw new HttpError(
+          409,
+          `El código ${taken.code} ya está registrado en ese concurso (equipo "${taken.team}").`,
+        );
+      await moveTeamMembers(em, id, contestId);
+    }
+    return updateTeam(em, team, input, contestId);
   },
   async inUse() {
     return null; // Members, attempts and audit rows are the team's own: they go with it.
   },
   async snapshot(em, id) {
     const team = await findTeam(em, id);
-    return team ? { levels_id: team.level.id } : null;
+    return team ? { levels_id: team.level.id, contests_id: team.contest.id } : null;
   },
   remove: deleteTeam,
   async afterCommit(app, { kind, id, before }) {
@@ -63,11 +78,14 @@ const teamsRoutes: FastifyPluginAsyncZod = catalogRoutes<
     const team = await findTeam(em, id);
     const row = team && (await boardTeam(em, id));
     if (!team || !row) return;
-    if (before && before.levels_id !== row.levels_id)
-      app.board.teamRemoved({ id, levels_id: before.levels_id });
-    // Only the active contest's teams are on the boards.
+    // Only the active contest's teams are on the boards: a team moved out of it, or to another level,
+    // leaves the screens that showed it.
     const contest = await activeContest(em);
-    if (contest && team.contest.id === contest.id) app.board.teamUpdated(row);
+    const onBoard = contest !== null && team.contest.id === contest.id;
+    const wasOnBoard = !!before && contest !== null && before.contests_id === contest.id;
+    if (before && wasOnBoard && (!onBoard || before.levels_id !== row.levels_id))
+      app.board.teamRemoved({ id, levels_id: before.levels_id });
+    if (onBoard) app.board.teamUpdated(row);
   },
 });
 
