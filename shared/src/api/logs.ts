@@ -1,20 +1,39 @@
+import { okEnvelope } from '../schemas/api.js';
 import { attemptLogRowSchema, statusChangeRowSchema } from '../schemas/board.js';
+import { CONTEST_LOG_LIMIT, contestLogQuerySchema, contestLogSchema } from '../schemas/logs.js';
+import { STAFF_ACCESS } from './access.js';
+import { defineRoute } from './route.js';
 import { teamListRoute } from './teams.js';
 
 const tag = 'tablero';
 
 /**
- * The two logs DESIGN.md section 4 keeps beyond the spec, for admins and judges: newest first, at most
- * 1,000 rows; 404 for an unknown team.
+ * The logs DESIGN.md section 4 keeps beyond the spec, for admins and judges. A team's two logs: newest
+ * first, at most 1,000 rows; 404 for an unknown team. And the contest log of `/bitacora` (issue 13).
  */
 export const logsRoutes = {
   /** A team's attempts as its agent reported them: `{id, process, killed, occurred_at, received_at}`. */
   attempts: teamListRoute('teamAttemptsLog', tag, 'Intentos de un equipo', attemptLogRowSchema),
-  /** A team's blocks and unblocks with the judge and the time: `{id, from, to, user, at}`. */
+  /** A team's blocks and unblocks with the judge and the time: `{id, from, to, user, automatic, at}`. */
   statusChanges: teamListRoute(
     'teamStatusLog',
     tag,
     'Bloqueos y desbloqueos de un equipo',
     statusChangeRowSchema,
   ),
+  /**
+   * `GET /api/contestLog?levels_id&teams_id&process` (admins and judges, issue 13 "History on screen"):
+   * every attempt and status change of the ACTIVE contest in one list, newest first, filtered by the
+   * optional query string (`contestLogQuerySchema`; 422 on a bad id), at most `CONTEST_LOG_LIMIT` rows
+   * (`truncated` when more matched). No active contest: `{contest: null, rows: [], truncated: false}`.
+   */
+  contestLog: defineRoute({
+    method: 'GET',
+    path: '/api/contestLog',
+    access: STAFF_ACCESS,
+    tag,
+    summary: `Bitácora del concurso activo: intentos y cambios de estatus (máximo ${CONTEST_LOG_LIMIT})`,
+    querystring: contestLogQuerySchema,
+    reply: okEnvelope(contestLogSchema),
+  }),
 } as const;

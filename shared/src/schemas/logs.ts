@@ -1,2 +1,87 @@
-/** Schemas of the contest log `/bitacora` (issue 13). */
-export {};
+import { z } from 'zod';
+import { MESSAGES } from '../messages.js';
+import { contestRowSchema } from './catalogs.js';
+import { embeddedRowSchema, idSchema, printableText, rowIntSchema } from './common.js';
+
+/**
+ * Schemas of the contest log `/bitacora` (issue 13, "History on screen"): every attempt and every
+ * block / unblock of the active contest in one list, newest first, read by `GET /api/contestLog`.
+ * Times are ISO 8601 (UTC) on the wire; the screens show them in Spanish form.
+ */
+
+/** Most rows `GET /api/contestLog` answers: the newest ones (`truncated` says when there were more). */
+export const CONTEST_LOG_LIMIT = 5_000;
+
+/** The two kinds of a log row: an attempt the team's agent reported, or a change of the team's status. */
+export const CONTEST_LOG_KINDS = ['intento', 'estatus'] as const;
+export type ContestLogKind = (typeof CONTEST_LOG_KINDS)[number];
+
+/**
+ * Query string of `GET /api/contestLog`, every filter optional and combined with AND: `levels_id`
+ * (the team's level), `teams_id` (one team) and `process` (attempts of that process name, compared as
+ * the database collates, i.e. ignoring case; status changes have no process, so a process filter
+ * leaves only attempts). An empty `process` is no filter. Ids are positive integers (422 otherwise).
+ */
+export const contestLogQuerySchema = z.object({
+  levels_id: idSchema.optional(),
+  teams_id: idSchema.optional(),
+  process: printableText(255)
+    .optional()
+    .transform((process) => (process ? process : undefined)),
+});
+export type ContestLogQuery = z.infer<typeof contestLogQuerySchema>;
+
+/**
+ * One row of the contest log. `id` is the attempt's or the status change's own id (unique within its
+ * `kind`). `at` is when the server recorded it (an attempt's `received_at`, a change's `at`). Fields of
+ * the other kind are null: an attempt has `process`, `killed` and `occurred_at` (the agent's clock);
+ * a status change has `from` and `to` (status names), `user` (the judge's name; null for an automatic
+ * block or a deleted account) and `automatic` (always false for an attempt).
+ */
+export const contestLogRowSchema = z.object({
+  kind: z.enum(CONTEST_LOG_KINDS),
+  id: rowIntSchema,
+  at: z.string(),
+  team: embeddedRowSchema('name'),
+  level: embeddedRowSchema('level'),
+  process: z.string().nullable(),
+  killed: z.boolean().nullable(),
+  occurred_at: z.string().nullable(),
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  user: z.string().nullable(),
+  automatic: z.boolean(),
+});
+export type ContestLogRow = z.infer<typeof contestLogRowSchema>;
+
+/**
+ * `data` of `GET /api/contestLog`: the active contest (null when none is active; then `rows` is empty
+ * and the screen says `MESSAGES.noActiveContest`), its log rows newest first (equal times: a status
+ * change before an attempt, since an automatic block follows the attempt that caused it; then the
+ * higher id first), at most `CONTEST_LOG_LIMIT`, and `truncated` when older rows were left out.
+ */
+export const contestLogSchema = z.object({
+  contest: contestRowSchema.nullable(),
+  rows: z.array(contestLogRowSchema),
+  truncated: z.boolean(),
+});
+export type ContestLog = z.infer<typeof contestLogSchema>;
+
+/** Who made a status change, as the logs show it (issue 13). */
+export interface StatusChangeAuthor {
+  /** The judge's name; null for an automatic block or when their account was deleted since. */
+  user: string | null;
+  automatic: boolean;
+}
+
+/** What the logs show for a deleted judge's change. */
+export const DELETED_USER_LABEL = 'Usuario eliminado';
+
+/**
+ * The "who" of a status change (issue 13): 'automático' (`MESSAGES.automaticBlock`) for the server's
+ * block at `max_attempts`, else the judge's name, or 'Usuario eliminado' when their account is gone.
+ */
+export function statusChangeAuthor({ user, automatic }: StatusChangeAuthor): string {
+  if (automatic) return MESSAGES.automaticBlock;
+  return user ?? DELETED_USER_LABEL;
+}

@@ -1,10 +1,19 @@
+import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
-import { TEAM_STATUS_NAMES, type AttemptLogRow, type StatusChangeRow } from '@concurso/shared';
+import {
+  CONTEST_LOG_LIMIT,
+  TEAM_STATUS_NAMES,
+  type AttemptLogRow,
+  type ContestLogQuery,
+  type ContestLogRow,
+  type StatusChangeRow,
+} from '@concurso/shared';
 import { Attempt } from '../agent/attempt.entity.js';
 import { TeamStatusChange } from '../teams/team-status-change.entity.js';
+import type { ITeam } from '../teams/team.entity.js';
 
 /**
- * The reads of the two logs (DESIGN.md section 4). The logs module owns no table: it reads the
+ * The reads of the logs (DESIGN.md section 4, issue 13). The logs module owns no table: it reads the
  * agent's `attempts` and the teams' `team_status_changes` through their entities.
  */
 
@@ -45,4 +54,84 @@ export async function listStatusLog(em: EntityManager, teamId: number): Promise<
     automatic: c.automatic,
     at: c.at.toISOString(),
   }));
+}
+
+/** A contest log row before it is answered: its time as a number too, for the merge. */
+type TimedRow = ContestLogRow & { time: number };
+
+/** The order of the contest log: newest first; equal times, a status change first; then higher id first. */
+function newestFirst(a: TimedRow, b: TimedRow): number {
+  if (a.time !== b.time) return b.time - a.time;
+  if (a.kind !== b.kind) return a.kind === 'estatus' ? -1 : 1;
+  return b.id - a.id;
+}
+
+/**
+ * The contest log of `/bitacora` (issue 13): the attempts of contest `contestId` (`attempts.contests_id`)
+ * and the status changes of its teams (a change has no contest of its own: it is the team's), filtered
+ * by `query` (level and team of the team, the attempt's process: with a process, status changes are
+ * left out), merged newest first (`newestFirst`), at most `CONTEST_LOG_LIMIT` rows; `truncated` when
+ * more matched. Two reads with a joined team and level (and user), each limited to one row over the
+ * limit, so a long contest costs at most twice the limit in rows.
+ */
+export async function listContestLog(
+  em: EntityManager,
+  contestId: number,
+  query: ContestLogQuery,
+): Promise<{ rows: ContestLogRow[]; truncated: boolean }> {
+  const team: FilterQuery<ITeam> = {
+    contest: contestId,
+    ...(query.levels_id !== undefined && { level: query.levels_id }),
+    ...(query.teams_id !== undefined && { id: query.teams_id }),
+  };
+  const read = CONTEST_LOG_LIMIT + 1;
+  const attempts = await em.find(
+    Attempt,
+    { contest: contestId, team, ...(query.process !== undefined && { process: query.process }) },
+    { populate: ['team', 'team.level'], orderBy: { receivedAt: 'desc', id: 'desc' }, limit: read },
+  );
+  const changes =
+    query.process === undefined
+      ? await em.find(
+          TeamStatusChange,
+          { team },
+          { populate: ['team', 'team.level', 'user'], orderBy: { at: 'desc', id: 'desc' }, limit: read },
+        )
+      : [];
+  const rows: TimedRow[] = [
+    ...attempts.map((a): TimedRow => ({
+      kind: 'intento',
+      id: a.id,
+      time: a.receivedAt.getTime(),
+      at: a.receivedAt.toISOString(),
+      team: { id: a.team.id, name: a.team.name },
+      level: { id: a.team.level.id, level: a.team.level.level },
+      process: a.process,
+      killed: a.killed,
+      occurred_at: a.occurredAt.toISOString(),
+      from: null,
+      to: null,
+      user: null,
+      automatic: false,
+    })),
+    ...changes.map((c): TimedRow => ({
+      kind: 'estatus',
+      id: c.id,
+      time: c.at.getTime(),
+      at: c.at.toISOString(),
+      team: { id: c.team.id, name: c.team.name },
+      level: { id: c.team.level.id, level: c.team.level.level },
+      process: null,
+      killed: null,
+      occurred_at: null,
+      from: status(c.from).status,
+      to: status(c.to).status,
+      user: c.user?.name ?? null,
+      automatic: c.automatic,
+    })),
+  ].sort(newestFirst);
+  return {
+    rows: rows.slice(0, CONTEST_LOG_LIMIT).map(({ time: _time, ...row }) => row),
+    truncated: rows.length > CONTEST_LOG_LIMIT,
+  };
 }

@@ -2,12 +2,14 @@ import type { EntityManager } from '@mikro-orm/mysql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { logsRoutes as api } from '@concurso/shared';
 import { addRoute } from '../../lib/route.js';
+import { activeContest } from '../contests/contests.repository.js';
 import { requireTeam } from '../teams/teams.repository.js';
-import { listAttemptLog, listStatusLog } from './logs.repository.js';
+import { listAttemptLog, listContestLog, listStatusLog } from './logs.repository.js';
 
 /**
- * The two logs DESIGN.md section 4 keeps beyond the spec, for admins and judges: the calls of
- * `logsRoutes` (shared/src/api/logs.ts). 404 for an unknown team.
+ * The logs DESIGN.md section 4 keeps beyond the spec, for admins and judges: the calls of
+ * `logsRoutes` (shared/src/api/logs.ts). A team's logs (404 for an unknown team), and the active
+ * contest's log of `/bitacora` (issue 13).
  */
 const logsRoutes: FastifyPluginAsyncZod = async (app) => {
   /** A handler answering one team's log. */
@@ -21,6 +23,15 @@ const logsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   addRoute(app, api.attempts, teamLog(listAttemptLog));
   addRoute(app, api.statusChanges, teamLog(listStatusLog));
+
+  // No active contest is an answer, not an error: the screen says so (MESSAGES.noActiveContest).
+  addRoute(app, api.contestLog, async (request) => {
+    const contest = await activeContest(app.orm.em);
+    const log = contest
+      ? await listContestLog(app.orm.em, contest.id, request.query)
+      : { rows: [], truncated: false };
+    return { success: true as const, data: { contest, ...log }, message: '' };
+  });
 };
 
 export default logsRoutes;
