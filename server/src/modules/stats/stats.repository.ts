@@ -1,0 +1,167 @@
+import { raw } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/mysql';
+import {
+  STATS_TOP_PROCESSES,
+  TEAM_STATUS,
+  type ContestStats,
+  type ProcessAttempts,
+  type ReportDisqualification,
+  type ReportTeam,
+} from '@concurso/shared';
+import { Attempt } from '../agent/attempt.entity.js';
+import { Contest } from '../contests/contest.entity.js';
+import { contestRow } from '../contests/contests.repository.js';
+import { Team } from '../teams/team.entity.js';
+import { TeamStatusChange } from '../teams/team-status-change.entity.js';
+import { bucketMinutes, fillSeries, minuteStart } from './stats-series.js';
+
+/*
+ * The reads of a contest's statistics and report (issue 13, "Reports and charts"). The stats module
+ * owns no table: it reads `attempts`, `teams`, `members` and `team_status_changes` through the
+ * EntityManager, and every count is an aggregate in the database (`count(*) ... group by`), never a
+ * load of every attempt: a contest has tens of thousands.
+ */
+
+/** The attempts series of contest `contestId` (issue 13): zero-filled, at most `STATS_MAX_POINTS` points. */
+async function attemptsSeries(
+  em: EntityManager,
+  contestId: number,
+): Promise<Pick<ContestStats, 'attempts' | 'attempts_per_minute' | 'bucket_minutes'>> {
+  const [span] = await em
+    .createQueryBuilder(Attempt, 'a')
+    .select([raw('count(*) as total'), raw('min(a.received_at) as first'), raw('max(a.received_at) as last')])
+    .where({ contest: contestId })
+    .execute<Array<{ total: number | string; first: Date | null; last: Date | null }>>('all', false);
+  const total = Number(span?.total ?? 0);
+  if (!span?.first || !span.last || total === 0)
+    return { attempts: 0, attempts_per_minute: [], bucket_minutes: 1 };
+  const first = new Date(span.first);
+  const last = new Date(span.last);
+  const width = bucketMinutes(first, last);
+  const start = minuteStart(first);
+  // The point of each attempt: whole `width`-minute steps since the first attempt's minute. Seconds
+  // between two DATETIMEs do not depend on the session's time zone.
+  const point = 'floor(timestampdiff(second, ?, a.received_at) / ?)';
+  const rows = await em
+    .createQueryBuilder(Attempt, 'a')
+    .select([raw(`${point} as point`, [new Date(start), width * 60]), raw('count(*) as attempts')])
+    .where({ contest: contestId })
+    .groupBy(raw(point, [new Date(start), width * 60]))
+    .execute<Array<{ point: number | string; attempts: number | string }>>('all', false);
+  const counts = new Map(rows.map((row) => [Number(row.point), Number(row.attempts)]));
+  return {
+    attempts: total,
+    attempts_per_minute: fillSeries(start, last, width, counts),
+    bucket_minutes: width,
+  };
+}
+
+/** The `STATS_TOP_PROCESSES` most attempted processes of contest `contestId`, most first (ties by name). */
+async function topProcesses(em: EntityManager, contestId: number): Promise<ProcessAttempts[]> {
+  const rows = await em
+    .createQueryBuilder(Attempt, 'a')
+    .select(['a.process', raw('count(*) as attempts')])
+    .where({ contest: contestId })
+    .groupBy('a.process')
+    .orderBy({ [raw('count(*)')]: 'desc', process: 'asc' })
+    .limit(STATS_TOP_PROCESSES)
+    .execute<Array<{ process: string; attempts: number | string }>>('all', false);
+  return rows.map((row) => ({ process: row.process, attempts: Number(row.attempts) }));
+}
+
+/**
+ * The statistics of contest `contestId` (`GET /api/contestStats/{contestId}`, issue 13), or null when
+ * the contest does not exist.
+ */
+export async function contestStats(em: EntityManager, contestId: number): Promise<ContestStats | null> {
+  const contest = await em.findOne(Contest, contestId);
+  if (!contest) return null;
+  const series = await attemptsSeries(em, contestId);
+  return {
+    contest: contestRow(contest),
+    ...series,
+    top_processes: await topProcesses(em, contestId),
+    teams: await em.count(Team, { contest: contestId }),
+    teams_blocked: await em.count(Team, { contest: contestId, statusTeam: TEAM_STATUS.disqualified }),
+  };
+}
+
+/** The teams of contest `contestId` for its report: by level, then name; members counted in the query. */
+export async function reportTeams(em: EntityManager, contestId: number): Promise<ReportTeam[]> {
+  const rows = await em
+    .createQueryBuilder(Team, 't')
+    .select([
+      't.id',
+      't.name',
+      't.number_attempts',
+      raw('l.level as level_name'),
+      raw('c.name as coach_name'),
+      raw('s.status as status_name'),
+      raw('(select count(*) from members m where m.teams_id = t.id) as members'),
+    ])
+    .join('t.level', 'l')
+    .join('t.coach', 'c')
+    .join('t.statusTeam', 's')
+    .where({ contest: contestId })
+    .orderBy({ level: 'asc', name: 'asc', id: 'asc' })
+    .execute<
+      Array<{
+        id: number;
+        name: string;
+        number_attempts: number;
+        level_name: string;
+        coach_name: string;
+        status_name: string;
+        members: number | string;
+      }>
+    >('all', false);
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    level: row.level_name,
+    coach: row.coach_name,
+    members: Number(row.members),
+    number_attempts: Number(row.number_attempts),
+    status: row.status_name,
+  }));
+}
+
+/**
+ * Every change of a team of contest `contestId` to Descalificado, oldest first, with the judge's name
+ * (null for an automatic block or a deleted account) (issue 13: "who and when").
+ */
+export async function reportDisqualifications(
+  em: EntityManager,
+  contestId: number,
+): Promise<ReportDisqualification[]> {
+  const rows = await em
+    .createQueryBuilder(TeamStatusChange, 'x')
+    .select([
+      'x.at',
+      'x.automatic',
+      raw('t.name as team_name'),
+      raw('l.level as level_name'),
+      raw('u.name as user_name'),
+    ])
+    .join('x.team', 't')
+    .join('t.level', 'l')
+    .leftJoin('x.user', 'u')
+    .where({ to: TEAM_STATUS.disqualified, team: { contest: contestId } })
+    .orderBy({ at: 'asc', id: 'asc' })
+    .execute<
+      Array<{
+        at: Date | string;
+        automatic: boolean | number;
+        team_name: string;
+        level_name: string;
+        user_name: string | null;
+      }>
+    >('all', false);
+  return rows.map((row) => ({
+    team: row.team_name,
+    level: row.level_name,
+    at: new Date(row.at).toISOString(),
+    user: row.user_name ?? null,
+    automatic: Boolean(row.automatic),
+  }));
+}
