@@ -29,12 +29,13 @@ export interface CatalogTexts {
   file: string;
 }
 
-/** A text (date, password) input of the modal. */
+/** A text (date, password, number) input of the modal. */
 export interface TextFieldSpec<TValues extends FieldValues> {
   name: Path<TValues>;
   /** The visible label; the browser journeys find the field by it. */
   label: string;
-  type?: 'text' | 'date' | 'password';
+  /** 'number' still gives the form a string ('' when empty): the shared schema reads it. */
+  type?: 'text' | 'date' | 'password' | 'number';
   placeholder?: string;
   helperText?: string;
   autoComplete?: string;

@@ -1,4 +1,4 @@
-import { useMemo, type ReactNode } from 'react';
+import { useCallback, useMemo, type ReactNode } from 'react';
 import { Button } from '@chakra-ui/react';
 import type { FieldValues } from 'react-hook-form';
 import type { CatalogRows, ListCatalog } from '../api/catalog-api';
@@ -23,6 +23,11 @@ export interface CatalogScreenProps<K extends ListCatalog, TValues extends Field
   title: string;
   /** Choices of the selects without fixed ones, by field name (another catalogue's list). */
   options?: Readonly<Record<string, readonly SelectOption[]>>;
+  /**
+   * Values a new row starts with that only the screen knows at run time, over the spec's `emptyValues`
+   * at each opening (the active contest of issue 13). Keep it stable (`useMemo`).
+   */
+  createValues?: Partial<TValues>;
   /** Buttons before 'Editar' and 'Eliminar' in ACCIONES; keep the function stable (`useCallback`). */
   rowButtons?: (row: CatalogRows[K]) => ReactNode;
   /** The screen's other dialogs. */
@@ -38,16 +43,21 @@ export function CatalogScreen<K extends ListCatalog, TValues extends FieldValues
   spec,
   title,
   options = {},
+  createValues,
   rowButtons,
   children,
 }: CatalogScreenProps<K, TValues, TOutput>) {
-  const { catalog, columns, nameOf, texts } = spec;
+  const { catalog, columns, nameOf, texts, emptyValues: specEmptyValues } = spec;
+  const emptyValues = useCallback(
+    () => (createValues ? { ...specEmptyValues(), ...createValues } : specEmptyValues()),
+    [specEmptyValues, createValues],
+  );
   const list = useCatalogRows(catalog);
   const remove = useCatalogDelete(catalog, spec.deleteWarning);
   const dialog = useCatalogForm({
     catalog,
     resolver: spec.resolver,
-    emptyValues: spec.emptyValues,
+    emptyValues,
     valuesOf: spec.valuesOf,
     save: spec.save,
     titles: { create: texts.titles[0], update: texts.titles[1] },

@@ -9,14 +9,14 @@ export interface FormTextFieldProps {
   error?: string;
   /** `register('field')` of react-hook-form. */
   registration: UseFormRegisterReturn;
-  type?: 'text' | 'date' | 'password';
+  type?: 'text' | 'date' | 'password' | 'number';
   placeholder?: string;
   helperText?: string;
   /** 'off' by default; 'new-password' keeps browsers from filling in the admin's own password. */
   autoComplete?: string;
 }
 
-/** A labelled text (date, password) input bound to react-hook-form, with its error under it. */
+/** A labelled text (date, password, number) input bound to react-hook-form, with its error under it. */
 export function FormTextField({
   label,
   error,
