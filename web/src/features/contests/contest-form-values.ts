@@ -1,4 +1,5 @@
-import { calendarOf } from '@concurso/shared';
+import { calendarOf, type ContestInput, type ContestRow } from '@concurso/shared';
+import type { QuestionView } from '../../stores/feedback-store';
 
 /** Today's date on the user's clock as `YYYY-MM-DD` (the contest date's default, SPEC.md section 9). */
 export function todayIsoDate(now: Date = new Date()): string {
@@ -10,4 +11,61 @@ export function todayIsoDate(now: Date = new Date()): string {
 /** The calendar the date belongs to ('2026B'), or '' while the date is incomplete. */
 export function calendarPreview(date: unknown): string {
   return typeof date === 'string' && /^\d{4}-(0[1-9]|1[0-2])-\d{2}$/.test(date) ? calendarOf(date) : '';
+}
+
+/**
+ * The contest modal's fields as the inputs hold them: the date, `max_attempts` ('' for none, issue 13)
+ * and, on create only, the contest whose blocked set is copied ('' for none).
+ */
+export interface ContestFormValues {
+  date: string;
+  max_attempts: string;
+  copy_from_contests_id: string;
+}
+
+/** A new contest's fields: today, no automatic block, nothing copied. Computed at each opening. */
+export function emptyContestValues(now: Date = new Date()): ContestFormValues {
+  return { date: todayIsoDate(now), max_attempts: '', copy_from_contests_id: '' };
+}
+
+/** An edited contest's fields: its date and its stored `max_attempts` ('' when it has none). */
+export function contestValuesOf(row: Pick<ContestRow, 'date' | 'max_attempts'>): ContestFormValues {
+  return {
+    date: row.date.slice(0, 10),
+    max_attempts: row.max_attempts === null ? '' : String(row.max_attempts),
+    copy_from_contests_id: '',
+  };
+}
+
+/**
+ * The body of `createContest` (`creating`) or `updateContest` (without its id) for the valid values:
+ * the date with its calendar (the client sends it, DESIGN.md section 3), `max_attempts` (null clears
+ * it), and, on create only and when chosen, `copy_from_contests_id` (issue 13).
+ */
+export function contestBody(values: ContestInput, creating: boolean): ContestInput {
+  const body: ContestInput = {
+    date: values.date,
+    calendar: calendarOf(values.date),
+    max_attempts: values.max_attempts ?? null,
+  };
+  if (creating && values.copy_from_contests_id !== undefined)
+    body.copy_from_contests_id = values.copy_from_contests_id;
+  return body;
+}
+
+/**
+ * The question before 'Activar' (issue 13): it says what changes, "Los tableros y los agentes pasarán
+ * al concurso 2027A", and which contest they leave when one is active.
+ */
+export function activationQuestion(
+  contest: Pick<ContestRow, 'calendar'>,
+  current: Pick<ContestRow, 'calendar'> | null,
+): QuestionView {
+  const leaving = current ? ` Dejarán de mostrar el concurso ${current.calendar}.` : '';
+  return {
+    title: `¿Activar el concurso ${contest.calendar}?`,
+    message: `Los tableros y los agentes pasarán al concurso ${contest.calendar}.${leaving}`,
+    confirmLabel: 'Sí, activar',
+    cancelLabel: 'Cancelar',
+  };
 }

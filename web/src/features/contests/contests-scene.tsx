@@ -1,6 +1,8 @@
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
+import { Badge } from '@chakra-ui/react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { calendarOf, contestInputSchema, type ContestRow } from '@concurso/shared';
+import { contestInputSchema, type ContestRow } from '@concurso/shared';
+import { useCatalogRows } from '../../api/queries/catalog-queries';
 import { CatalogScreen } from '../../catalog-screen/catalog-screen';
 import { catalogScreenSpec, saveJson } from '../../catalog-screen/catalog-screen-spec';
 import type { CatalogueSceneProps } from '../../catalog-screen/catalogue-scene-props';
@@ -9,42 +11,83 @@ import { RowButton } from '../../ui/data-table/row-actions';
 import { AssignProcessesDialog } from './assign-processes-dialog';
 import { CalendarPreview } from './calendar-preview';
 import { ContestProcessesDialog } from './contest-processes-dialog';
-import { todayIsoDate } from './contest-form-values';
+import { contestBody, contestValuesOf, emptyContestValues } from './contest-form-values';
+import { CopyBlockedFromField } from './copy-blocked-from-field';
+import { useActivateContest } from './use-activate-contest';
+
+/** ACTIVO's text: what the search, the sorting and the exports read of the badge. */
+const ACTIVE_TEXT = 'Activo';
 
 const CONTESTS = catalogScreenSpec('contests', zodResolver(contestInputSchema), {
   texts: { add: 'Registrar concurso', titles: ['Registrar Concurso', 'Editar Concurso'], file: 'concursos' },
   columns: [
     { accessorKey: 'calendar', header: 'CALENDAR' },
     { accessorKey: 'date', header: 'DATE' },
+    // The one contest boards and agents follow (issue 13).
+    {
+      id: 'active',
+      accessorFn: (row) => (row.active ? ACTIVE_TEXT : ''),
+      header: 'ACTIVO',
+      cell: ({ row }) =>
+        row.original.active ? (
+          <Badge colorPalette="green" variant="solid">
+            {ACTIVE_TEXT}
+          </Badge>
+        ) : null,
+    },
+    { id: 'max_attempts', accessorFn: (row) => row.max_attempts ?? '', header: 'MÁX. INTENTOS' },
   ],
   nameOf: (row) => `${row.calendar} ${row.date}`,
   // The date defaults to today on create (SPEC.md section 9); computed at each opening.
-  emptyValues: () => ({ date: todayIsoDate() }),
-  valuesOf: (row) => ({ date: row.date.slice(0, 10) }),
+  emptyValues: () => emptyContestValues(),
+  valuesOf: contestValuesOf,
   // The client sends the calendar (DESIGN.md section 3); the server would derive the same one.
-  save: ({ date }, editing) => saveJson('contests', { date, calendar: calendarOf(date) }, editing),
+  save: (values, editing) => saveJson('contests', contestBody(values, editing === null), editing),
   fields: [
     { name: 'date', label: 'Fecha', type: 'date' },
     (dialog) => <CalendarPreview control={dialog.form.control} />,
+    {
+      name: 'max_attempts',
+      label: 'Descalificar automáticamente al llegar a N intentos',
+      type: 'number',
+      helperText: 'Déjelo vacío para no descalificar automáticamente.',
+    },
+    // Only a new contest copies a blocked set; an existing one has 'Asignar procesos'.
+    ({ form, mode }) =>
+      mode === 'create' ? (
+        <CopyBlockedFromField
+          registration={form.register('copy_from_contests_id')}
+          error={form.formState.errors.copy_from_contests_id?.message}
+        />
+      ) : null,
   ],
 });
 
 /**
- * /contests: ID, CALENDAR, DATE, ACCIONES ('Ver procesos', 'Asignar procesos', 'Editar', 'Eliminar'),
- * 'Registrar concurso' with the 'Registrar Concurso' / 'Editar Concurso' modal (date, today by default,
- * and its calendar), and the blocked-processes dialogs (SPEC.md section 2).
+ * /contests: ID, CALENDAR, DATE, ACTIVO (a badge on the active contest), MÁX. INTENTOS, ACCIONES
+ * ('Activar' on every other row, 'Ver procesos', 'Asignar procesos', 'Editar', 'Eliminar'), 'Registrar
+ * concurso' with the 'Registrar Concurso' / 'Editar Concurso' modal (date, today by default, and its
+ * calendar; the automatic block's threshold; on create, the contest whose blocked set is copied), and
+ * the blocked-processes dialogs (SPEC.md section 2, issue 13).
  */
 export function ContestsScene({ title }: CatalogueSceneProps) {
   const processes = useRowDialog<ContestRow, 'view' | 'assign'>();
   const { show } = processes;
+  const activate = useActivateContest();
+  // The same query as the table: the contest active now, named in the activation question.
+  const { rows } = useCatalogRows('contests');
+  const current = useMemo(() => rows.find((row) => row.active) ?? null, [rows]);
   const rowButtons = useCallback(
     (row: ContestRow) => (
       <>
+        {row.active ? null : (
+          <RowButton label="Activar" palette="blue" onClick={() => void activate(row, current)} />
+        )}
         <RowButton label="Ver procesos" palette="teal" onClick={() => show('view', row)} />
         <RowButton label="Asignar procesos" onClick={() => show('assign', row)} />
       </>
     ),
-    [show],
+    [show, activate, current],
   );
 
   return (
