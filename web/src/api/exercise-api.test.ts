@@ -17,4 +17,11 @@ describe('exerciseFormData (SPEC.md section 7: path, levels_id, and id on update
     expect([...form.keys()]).toEqual(['id', 'levels_id']);
     expect(form.get('id')).toBe('7');
   });
+
+  it('sends the chosen contest before the file (issue 13), and none when the server picks the active one', () => {
+    const form = exerciseFormData({ levels_id: 2, contests_id: 5, file: pdf });
+    expect([...form.keys()]).toEqual(['levels_id', 'contests_id', 'path']);
+    expect(form.get('contests_id')).toBe('5');
+    expect(exerciseFormData({ levels_id: 2, file: null }).has('contests_id')).toBe(false);
+  });
 });

@@ -3,24 +3,26 @@ import { apiBlob } from './api-client';
 import { uploadRequest, type UploadOptions } from './upload-request';
 
 /**
- * What an exercise save sends: the PDF (optional on update: the current one stays), the level and, on
- * update, the id.
+ * What an exercise save sends: the PDF (optional on update: the current one stays), the level, the
+ * contest (absent: the server picks the active one, issue 13) and, on update, the id.
  */
 export interface ExerciseUpload {
   id?: number;
   levels_id: number;
+  contests_id?: number;
   file: File | null;
 }
 
 /**
  * The multipart body of `createExercise` / `updateExercise` (SPEC.md section 7): `id` (update only),
- * `levels_id` and the file in `path`. The fields go before the file so the server has them when the
- * file streams in. The contest is not sent: new exercises join the current contest.
+ * `levels_id`, `contests_id` when chosen (issue 13; absent, the server uses the active contest) and the
+ * file in `path`. The fields go before the file so the server has them when the file streams in.
  */
 export function exerciseFormData(upload: ExerciseUpload): FormData {
   const form = new FormData();
   if (upload.id !== undefined) form.append('id', String(upload.id));
   form.append('levels_id', String(upload.levels_id));
+  if (upload.contests_id !== undefined) form.append('contests_id', String(upload.contests_id));
   if (upload.file) form.append('path', upload.file, upload.file.name);
   return form;
 }

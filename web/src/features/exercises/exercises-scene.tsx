@@ -6,6 +6,7 @@ import { CatalogScreen } from '../../catalog-screen/catalog-screen';
 import { catalogScreenSpec } from '../../catalog-screen/catalog-screen-spec';
 import type { CatalogueSceneProps } from '../../catalog-screen/catalogue-scene-props';
 import { useLevelOptions } from '../../catalog-screen/use-catalog-options';
+import { useContestOptions } from '../../catalog-screen/use-contest-options';
 import { useRowDialog } from '../../catalog-screen/use-row-dialog';
 import type { ProgressHandle } from '../../stores/feedback-store';
 import { RowButton } from '../../ui/data-table/row-actions';
@@ -15,8 +16,8 @@ import { emptyExerciseValues, exerciseFormResolver, exerciseValuesOf } from './e
 import { useOpenExercisePdf } from './use-open-exercise-pdf';
 
 /**
- * Uploads the PDF with its progress on the 'Procesando…' dialog, whose 'Cancelar' aborts it. A new
- * exercise joins the current contest (the server picks it).
+ * Uploads the PDF with its progress on the 'Procesando…' dialog, whose 'Cancelar' aborts it. The
+ * exercise goes to the contest chosen in 'Concurso' (a new one starts in the active contest, issue 13).
  */
 const save = (upload: ExerciseUpload, editing: ExerciseRow | null, progress: ProgressHandle) => {
   const controller = new AbortController();
@@ -65,6 +66,7 @@ const EXERCISES = catalogScreenSpec('exercises', exerciseFormResolver, {
       />
     ),
     { kind: 'select', name: 'levels_id', label: 'Nivel', placeholder: 'Seleccione el nivel...' },
+    { kind: 'select', name: 'contests_id', label: 'Concurso', placeholder: 'Seleccione el concurso...' },
   ],
 });
 
@@ -72,10 +74,12 @@ const EXERCISES = catalogScreenSpec('exercises', exerciseFormResolver, {
  * /exercises: 'Información de los ejercicios por concurso'; ID, RUTA (the PDF's name, the stored file as
  * its tooltip), NIVEL, CONCURSO, ACCIONES ('Ver ejercicios', 'Ver PDF', 'Editar', 'Eliminar');
  * 'Registrar ejercicios' with the 'Registrar ejercicios' / 'Actualizar ejercicio' modal (the PDF, whose
- * upload shows its progress, and the level) (SPEC.md section 2).
+ * upload shows its progress, the level and the contest, the active one by default) (SPEC.md section 2,
+ * issue 13).
  */
 export function ExercisesScene({ title }: CatalogueSceneProps) {
   const levels = useLevelOptions();
+  const contests = useContestOptions();
   const openPdf = useOpenExercisePdf();
   const list = useRowDialog<ExerciseRow, 'list'>();
   const { show } = list;
@@ -90,7 +94,13 @@ export function ExercisesScene({ title }: CatalogueSceneProps) {
   );
 
   return (
-    <CatalogScreen spec={EXERCISES} title={title} options={{ levels_id: levels }} rowButtons={rowButtons}>
+    <CatalogScreen
+      spec={EXERCISES}
+      title={title}
+      options={{ levels_id: levels, contests_id: contests.options }}
+      createValues={contests.createValues}
+      rowButtons={rowButtons}
+    >
       <ExerciseListDialog exercise={list.row} open={list.open === 'list'} onClose={list.close} />
     </CatalogScreen>
   );

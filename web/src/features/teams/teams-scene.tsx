@@ -5,6 +5,7 @@ import { CatalogScreen } from '../../catalog-screen/catalog-screen';
 import { catalogScreenSpec } from '../../catalog-screen/catalog-screen-spec';
 import type { CatalogueSceneProps } from '../../catalog-screen/catalogue-scene-props';
 import { useCatalogOptions, useLevelOptions } from '../../catalog-screen/use-catalog-options';
+import { useContestOptions } from '../../catalog-screen/use-contest-options';
 import { useRowDialog } from '../../catalog-screen/use-row-dialog';
 import { RowButton } from '../../ui/data-table/row-actions';
 import { AgentKeyDialog } from './agent-key-dialog';
@@ -14,7 +15,7 @@ import { useAgentKey } from './use-agent-key';
 
 const coachName = (row: CoachRow) => row.name;
 
-// A new team joins the current contest (the server picks it).
+// A new team joins the contest chosen in 'Concurso', the active one by default (issue 13).
 const TEAMS = catalogScreenSpec('teams', zodResolver(teamInputSchema), {
   texts: { add: 'Registrar equipo', titles: ['Registrar Equipo', 'Editar Equipo'], file: 'equipos' },
   columns: [
@@ -30,18 +31,21 @@ const TEAMS = catalogScreenSpec('teams', zodResolver(teamInputSchema), {
     { name: 'name', label: 'Nombre' },
     { kind: 'select', name: 'coaches_id', label: 'Coach', placeholder: 'Seleccione el coach...' },
     { kind: 'select', name: 'levels_id', label: 'Nivel', placeholder: 'Seleccione el nivel...' },
+    { kind: 'select', name: 'contests_id', label: 'Concurso', placeholder: 'Seleccione el concurso...' },
   ],
 });
 
 /**
  * /teams: ID, NOMBRE, COACH, NIVEL, CONCURSO, ESTATUS, ACCIONES ('Ver integrantes', 'Registrar
  * integrantes', 'Clave del agente', 'Editar', 'Eliminar'), 'Registrar equipo' with the 'Registrar Equipo'
- * / 'Editar Equipo' modal (name, coach, level), the members dialogs and the agent key (SPEC.md
- * section 2, DESIGN.md section 6). ESTATUS follows the judges' blocks live.
+ * / 'Editar Equipo' modal (name, coach, level, and contest: the active one by default, issue 13), the
+ * members dialogs and the agent key (SPEC.md section 2, DESIGN.md section 6). ESTATUS follows the
+ * judges' blocks live.
  */
 export function TeamsScene({ title }: CatalogueSceneProps) {
   const coaches = useCatalogOptions('coaches', coachName);
   const levels = useLevelOptions();
+  const contests = useContestOptions();
   const agentKey = useAgentKey();
   const { generate } = agentKey;
   const members = useRowDialog<TeamRow, 'view' | 'register'>();
@@ -61,7 +65,8 @@ export function TeamsScene({ title }: CatalogueSceneProps) {
     <CatalogScreen
       spec={TEAMS}
       title={title}
-      options={{ coaches_id: coaches, levels_id: levels }}
+      options={{ coaches_id: coaches, levels_id: levels, contests_id: contests.options }}
+      createValues={contests.createValues}
       rowButtons={rowButtons}
     >
       <TeamMembersDialog team={members.row} open={members.open === 'view'} onClose={members.close} />
