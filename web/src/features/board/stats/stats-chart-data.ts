@@ -1,0 +1,51 @@
+import type { ContestStats } from '@concurso/shared';
+
+/*
+ * The /home "Estadísticas" panel's pure parts (issue 13): the chart points from a contest's statistics
+ * and the refetch throttle's rule. Free of React and recharts, so they are unit-tested as they are.
+ */
+
+/** One point of the attempts line: its axis label (local time) and its attempts. */
+export interface AttemptsChartPoint {
+  label: string;
+  attempts: number;
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * The axis label of a point starting at `iso`, in the browser's time zone: 'hh:mm' for points under a
+ * day wide, 'dd/mm' for day-wide ones; with `withDate`, 'dd/mm hh:mm' (a contest over several days).
+ */
+export function pointLabel(iso: string, bucketMinutes: number, withDate: boolean): string {
+  const at = new Date(iso);
+  const day = `${two(at.getDate())}/${two(at.getMonth() + 1)}`;
+  if (bucketMinutes >= 1_440) return day;
+  const time = `${two(at.getHours())}:${two(at.getMinutes())}`;
+  return withDate ? `${day} ${time}` : time;
+}
+
+/** The attempts line's points: every point of the series, labelled (with the date when it spans days). */
+export function attemptsChartPoints(
+  stats: Pick<ContestStats, 'attempts_per_minute' | 'bucket_minutes'>,
+): AttemptsChartPoint[] {
+  const series = stats.attempts_per_minute;
+  const days = new Set(series.map((p) => new Date(p.minute).toDateString()));
+  return series.map((p) => ({
+    label: pointLabel(p.minute, stats.bucket_minutes, days.size > 1),
+    attempts: p.attempts,
+  }));
+}
+
+/** The least time between two refetches of the statistics caused by board changes (ms). */
+export const STATS_REFETCH_THROTTLE_MS = 5_000;
+/** The refetch of the statistics however quiet the board is (ms): they also change without a board row. */
+export const STATS_REFETCH_INTERVAL_MS = 60_000;
+
+/**
+ * How long to wait before refetching after a board change at `now` when the last refetch was at
+ * `last` (ms since the epoch): 0 once `STATS_REFETCH_THROTTLE_MS` have passed, else the rest.
+ */
+export function refetchDelay(now: number, last: number): number {
+  return Math.max(0, last + STATS_REFETCH_THROTTLE_MS - now);
+}
