@@ -8,14 +8,15 @@ import { useBoardStore } from '../../stores/board-store';
 import { BoardTable } from './board-table';
 import { ConfirmDialog } from '../../ui/dialog/confirm-dialog';
 import { ConnectionIndicator } from '../../ui/connection-indicator';
-import { ContestSummary } from './contest-summary';
+import { ContestSummary, NoActiveContestNotice } from './contest-summary';
 import { FullPageSpinner } from '../../ui/layout/full-page-spinner';
 import { MessageDialog } from '../../ui/dialog/message-dialog';
 import { ProgressDialog } from '../../ui/dialog/progress-dialog';
 
 /**
- * The live board shared by /home and /homeJuez: the current contest, the connection state and the
- * three level tables, kept current by the board store while mounted.
+ * The live board shared by /home and /homeJuez: the active contest, the connection state and the
+ * three level tables (or `MESSAGES.noActiveContest` when none is active), kept current by the board
+ * store while mounted.
  */
 export function LiveBoard() {
   const teams = useBoardStore((state) => state.teams);
@@ -59,7 +60,10 @@ export function LiveBoard() {
         </Alert.Root>
       ) : null}
 
-      {loaded ? (
+      {/* No active contest (issue 13): say so instead of three empty tables; a failed load says its own. */}
+      {loaded && !contest && !error ? (
+        <NoActiveContestNotice />
+      ) : loaded ? (
         <SimpleGrid columns={{ base: 1, xl: 3 }} gap="6" alignItems="start">
           {levels.map(({ level, teams: rows }) => (
             <BoardTable key={level} level={level} teams={rows} onToggle={toggle.request} />

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BoardTeam } from '@concurso/shared';
-import { projectorColumns, projectorLevels } from './projector-model';
+import { projectorColumns, projectorLevels, projectorTitle } from './projector-model';
 
 const team = (
   id: number,
@@ -19,6 +19,11 @@ const team = (
 });
 
 describe('projector model', () => {
+  it('titles the active contest, and says when none is active (issue 13)', () => {
+    expect(projectorTitle({ calendar: '2027A' })).toBe('Concurso 2027A');
+    expect(projectorTitle(null)).toBe('Sin concurso activo');
+  });
+
   it('shows one level for ?nivel=<board level id>, all three otherwise', () => {
     expect(projectorLevels('2')).toEqual(['intermedio']);
     expect(projectorLevels(null)).toEqual(['basico', 'intermedio', 'avanzado']);

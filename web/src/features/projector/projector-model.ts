@@ -8,7 +8,16 @@ import {
   LEVELS,
   type BoardLevelKey,
   type BoardTeam,
+  type ContestRow,
 } from '@concurso/shared';
+
+/**
+ * The projector's heading: 'Concurso 2026B' for the active contest, 'Sin concurso activo' when none is
+ * (issue 13: the body then shows `MESSAGES.noActiveContest` instead of empty columns).
+ */
+export function projectorTitle(contest: Pick<ContestRow, 'calendar'> | null): string {
+  return contest ? `Concurso ${contest.calendar}` : 'Sin concurso activo';
+}
 
 /** One column of the projector: a level's title, its teams sorted, and the largest count (bar scale). */
 export interface ProjectorColumn {

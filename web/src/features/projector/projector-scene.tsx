@@ -8,7 +8,7 @@ import { ProjectorColumn } from './projector-column';
 import { PROJECTOR_ROW_CSS } from './projector-row';
 import { useThrottledBoardTeams } from './use-throttled-board-teams';
 import { useBoardStore } from '../../stores/board-store';
-import { projectorColumns, projectorLevels } from './projector-model';
+import { projectorColumns, projectorLevels, projectorTitle } from './projector-model';
 
 // Type scales with the screen: readable from the back of a hall at 1280x720 and 1920x1080.
 const CSS = `
@@ -24,9 +24,10 @@ ${PROJECTOR_ROW_CSS}`;
 const SORT_INTERVAL_MS = 250;
 
 /**
- * /proyector: the kiosk view for the contest hall (no header, footer or buttons). The current
- * contest and a clock, the connection state, and the levels side by side (or one with
- * `?nivel=<id>`), teams sorted by attempts, live through the same store and events as the boards.
+ * /proyector: the kiosk view for the contest hall (no header, footer or buttons). The active contest
+ * and a clock, the connection state, and the levels side by side (or one with `?nivel=<id>`), teams
+ * sorted by attempts, live through the same store and events as the boards; `MESSAGES.noActiveContest`
+ * instead of the levels when no contest is active (issue 13).
  */
 export function ProjectorScene() {
   const [params] = useSearchParams();
@@ -59,7 +60,7 @@ export function ProjectorScene() {
       <style>{CSS}</style>
       <Flex align="center" justify="space-between" gap="6">
         <Heading as="h1" fontSize="var(--projector-title)">
-          {contest ? `Concurso ${contest.calendar}` : MESSAGES.noCurrentContest}
+          {projectorTitle(contest)}
         </Heading>
         <Flex align="center" gap="6">
           <Box fontSize="var(--projector-small)" color="white">
@@ -68,7 +69,14 @@ export function ProjectorScene() {
           <ProjectorClock />
         </Flex>
       </Flex>
-      {loaded ? (
+      {/* No active contest (issue 13): the hall reads why, not three empty columns. */}
+      {loaded && !contest ? (
+        <Flex flex="1" align="center" justify="center" data-testid="no-active-contest">
+          <Text fontSize="var(--projector-title)" textAlign="center" color="whiteAlpha.800">
+            {MESSAGES.noActiveContest}
+          </Text>
+        </Flex>
+      ) : loaded ? (
         <Grid flex="1" minH="0" gap="4" templateColumns={`repeat(${columns.length}, minmax(0, 1fr))`}>
           {columns.map((column) => (
             <ProjectorColumn key={column.level} column={column} />
