@@ -128,19 +128,36 @@ export interface NewAttempt {
 
 const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 
+/** A locked team's contest and that contest's automatic block threshold (null: none). */
+export interface TeamContest {
+  contestId: number;
+  maxAttempts: number | null;
+}
+
 /**
  * Locks the rows of `teamIds` in id order (so concurrent groups, toggles and heartbeats queue instead
- * of deadlocking) and answers each existing team's contest id; deleted teams are missing.
+ * of deadlocking) and answers each existing team's contest id and `max_attempts`; deleted teams are
+ * missing. The contest is read by a subquery, which `for update` does not lock: groups of one
+ * contest's teams must not queue behind each other on the contest's row.
  */
 export async function lockTeamContests(
   em: EntityManager,
   teamIds: readonly number[],
-): Promise<Map<number, number>> {
-  const rows = await em.execute<Array<{ id: number; contests_id: number }>>(
-    `select id, contests_id from teams where id in (${marks(teamIds.length)}) order by id for update`,
+): Promise<Map<number, TeamContest>> {
+  const rows = await em.execute<Array<{ id: number; contests_id: number; max_attempts: number | null }>>(
+    `select id, contests_id, (select max_attempts from contests where contests.id = teams.contests_id) as max_attempts
+      from teams where id in (${marks(teamIds.length)}) order by id for update`,
     [...teamIds],
   );
-  return new Map(rows.map((row) => [row.id, row.contests_id]));
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        contestId: row.contests_id,
+        maxAttempts: row.max_attempts === null ? null : Number(row.max_attempts),
+      },
+    ]),
+  );
 }
 
 /**

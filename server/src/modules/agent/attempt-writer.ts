@@ -1,7 +1,19 @@
 import type { EntityManager } from '@mikro-orm/mysql';
-import { MESSAGES, type AgentAttempt, type AgentAttemptsResult, type BoardTeam } from '@concurso/shared';
-import { boardTeams } from '../board/board.repository.js';
-import { lockTeamContests, storeAttempts, storedAttempts, type NewAttempt } from './agent.repository.js';
+import {
+  MESSAGES,
+  TEAM_STATUS,
+  type AgentAttempt,
+  type AgentAttemptsResult,
+  type BoardTeam,
+} from '@concurso/shared';
+import { boardTeams, changeTeamStatus, lockTeam } from '../board/board.repository.js';
+import {
+  lockTeamContests,
+  storeAttempts,
+  storedAttempts,
+  type NewAttempt,
+  type TeamContest,
+} from './agent.repository.js';
 import { HttpError } from '../../lib/http-error.js';
 import { isRetryableTransactionError } from '../../db/transaction.js';
 import { isDatabaseUnavailable } from '../../db/timeouts.js';
@@ -29,7 +41,8 @@ export const MAX_GROUP_ATTEMPTS = 900;
  * (up to `MAX_GROUP_ATTEMPTS` attempts) becomes one transaction: lock the groups' team rows in id
  * order (so concurrent groups, toggles and heartbeats queue instead of deadlocking), look up which
  * `event_id`s each team already has, insert the new ones, add exactly that many to each team's
- * `number_attempts` and bump `version` in one `UPDATE`, read the changed board rows, commit. Only then
+ * `number_attempts` and bump `version` in one `UPDATE`, block the teams that reached their contest's
+ * `max_attempts` (`blockAtThreshold`), read the changed board rows, commit. Only then
  * is each request answered and `onCommitted` called with the rows to push, so an answer always means
  * the attempts are durable. An idle server writes each request at once; a busy one writes them in
  * ever larger groups, which amortises round trips, commits and fsyncs (7 round trips per group
@@ -156,7 +169,7 @@ export class AttemptWriter {
           counted++;
           fresh.push({
             teamId: batch.teamId,
-            contestId: contestOf.get(batch.teamId)!,
+            contestId: contestOf.get(batch.teamId)!.contestId,
             process: a.process,
             killed: a.killed !== false,
             occurredAt: new Date(a.occurred_at),
@@ -167,6 +180,7 @@ export class AttemptWriter {
         if (counted > 0) addedPerTeam.set(batch.teamId, (addedPerTeam.get(batch.teamId) ?? 0) + counted);
       }
       await storeAttempts(em, fresh, addedPerTeam, new Date());
+      await blockAtThreshold(em, addedPerTeam, contestOf);
 
       // Totals for the answers (every live team) and rows to push (the teams whose count moved).
       const rows = await boardTeams(em, [...new Set(live.map((b) => b.teamId))]);
@@ -187,6 +201,27 @@ export class AttemptWriter {
       }
       return { outcome, changed: rows.filter((r) => addedPerTeam.has(r.id)) };
     });
+  }
+}
+
+/**
+ * The automatic block (issue 13, DESIGN.md section 3): in the attempts' own transaction, every active
+ * team that got new attempts in this group and now has at least its contest's `max_attempts` is
+ * blocked and audited with no user. Only a new attempt triggers it, so a team a judge unblocked stays
+ * unblocked until it makes another attempt beyond the threshold. The team rows are locked already.
+ */
+async function blockAtThreshold(
+  em: EntityManager,
+  addedPerTeam: ReadonlyMap<number, number>,
+  contestOf: ReadonlyMap<number, TeamContest>,
+): Promise<void> {
+  const watched = [...addedPerTeam.keys()].filter((id) => contestOf.get(id)?.maxAttempts != null);
+  if (watched.length === 0) return;
+  for (const row of await boardTeams(em, watched)) {
+    const max = contestOf.get(row.id)!.maxAttempts!;
+    if (row.status_team.id !== TEAM_STATUS.active || row.number_attempts < max) continue;
+    const team = await lockTeam(em, row.id);
+    if (team) await changeTeamStatus(em, team, TEAM_STATUS.disqualified, 'automatic');
   }
 }
 

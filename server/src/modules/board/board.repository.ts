@@ -78,17 +78,26 @@ export type LockedTeam = NonNullable<Awaited<ReturnType<typeof lockTeam>>>;
 
 /**
  * Sets a locked team's status to `to`, bumps its `version` (the boards drop older rows) and writes the
- * audit row with the judge `userId` and the time (SPEC.md section 4), in the caller's transaction.
+ * audit row with the judge `by` and the time (SPEC.md section 4), in the caller's transaction. `by`
+ * 'automatic': the server's own block at the contest's `max_attempts` (issue 13), audited with no user.
  */
 export async function changeTeamStatus(
   em: EntityManager,
   team: LockedTeam,
   to: number,
-  userId: number,
+  by: number | 'automatic',
 ): Promise<void> {
   const from = team.statusTeam.id;
   team.statusTeam = em.getReference(StatusTeam, to);
   team.version += 1;
-  em.create(TeamStatusChange, { team: team.id, from, to, user: userId, at: new Date() });
+  const automatic = by === 'automatic';
+  em.create(TeamStatusChange, {
+    team: team.id,
+    from,
+    to,
+    user: automatic ? null : by,
+    automatic,
+    at: new Date(),
+  });
   await em.flush();
 }

@@ -101,7 +101,9 @@ export async function updateExercise(
 ): Promise<ExerciseRow> {
   em.assign(exercise, {
     level: em.getReference(Level, levelId),
-    contest: em.getReference(Contest, contestId),
+    // Loaded, not a reference: the answered row embeds the contest's calendar.
+    contest:
+      contestId === exercise.contest.id ? exercise.contest : await em.findOneOrFail(Contest, contestId),
     ...(file && { path: file.storedName, originalName: file.originalName }),
   });
   await em.flush();

@@ -1,0 +1,304 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { LEVELS, MESSAGES, TEAM_STATUS, USER_TYPES } from '@concurso/shared';
+import {
+  blockProcesses,
+  connectSocket,
+  createTeam,
+  generateAgentKey,
+  nextEvent,
+  nextRow,
+  signIn,
+  startTestServer,
+  type TestServer,
+} from '@concurso/testkit';
+
+/**
+ * Issue 13, the contest's life on the server: one active contest chosen by an admin (DESIGN.md
+ * section 3), what boards and agents then see, contests created with a copied blocked set, teams
+ * created in and moved to a chosen contest, and the automatic block at `max_attempts`.
+ */
+describe('active contest and automatic block (issue 13)', () => {
+  let server: TestServer;
+  let admin: string;
+  let judge: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ logLevel: 'error' });
+    admin = await signIn(server, USER_TYPES.admin, 'admin_vida', 'clave-admin');
+    judge = await signIn(server, USER_TYPES.judge, 'juez_vida', 'clave-juez');
+  });
+  afterAll(async () => server?.close());
+
+  const call = async (token: string, url: string, payload?: object) => {
+    const res = await server.app.inject({
+      method: payload === undefined ? 'GET' : 'POST',
+      url,
+      ...(payload === undefined ? {} : { payload }),
+      headers: { authorization: `Bearer ${token}` },
+    });
+    return { status: res.statusCode, body: res.json() };
+  };
+  const contests = async () =>
+    (await call(admin, '/api/getContests')).body.data as Array<{
+      id: number;
+      calendar: string;
+      active: boolean;
+      max_attempts: number | null;
+    }>;
+  const agentCall = (key: string, url: string, payload?: object) =>
+    server.app.inject({
+      method: payload === undefined ? 'GET' : 'POST',
+      url,
+      ...(payload === undefined ? {} : { payload }),
+      headers: { authorization: `Bearer ${key}` },
+    });
+  const attempt = (process = 'trampa.exe') => ({
+    event_id: randomUUID(),
+    process,
+    occurred_at: new Date().toISOString(),
+  });
+
+  let first: number;
+  let second: number;
+
+  it('makes the first contest active and never switches on later creations', async () => {
+    const board = await call(judge, '/api/teamAttempts');
+    expect(board.body.contest).toBeNull();
+
+    const created = await call(admin, '/api/createContest', { date: '2026-11-21', max_attempts: '' });
+    expect(created.status).toBe(200);
+    expect(created.body.data).toMatchObject({ calendar: '2026B', active: true, max_attempts: null });
+    first = created.body.data.id;
+    await blockProcesses(server.orm, first, ['trampa.exe', 'Discord.exe']);
+
+    // A later date no longer takes the boards (the old "latest date" rule emptied them).
+    const next = await call(admin, '/api/createContest', {
+      date: '2027-02-10',
+      copy_from_contests_id: first,
+    });
+    expect(next.body.data).toMatchObject({ calendar: '2027A', active: false });
+    second = next.body.data.id;
+    expect((await contests()).map((c) => [c.id, c.active])).toEqual([
+      [first, true],
+      [second, false],
+    ]);
+    expect((await call(judge, '/api/teamAttempts')).body.contest.id).toBe(first);
+
+    // The new contest starts with a copy of the chosen contest's blocked set.
+    const copied = await call(admin, `/api/processContest/${second}`);
+    expect(copied.body.data.map((row: { processes: { name: string } }) => row.processes.name)).toEqual([
+      'Discord.exe',
+      'trampa.exe',
+    ]);
+    const bad = await call(admin, '/api/createContest', { date: '2027-03-01', copy_from_contests_id: 99999 });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.copy_from_contests_id).toEqual(['No se encontró el concurso.']);
+    expect(await contests()).toHaveLength(2); // nothing created
+  });
+
+  it('activates a contest for admins only: boards reset and show it, agents follow at their refresh', async () => {
+    const coach = (
+      await call(admin, '/api/createCoach', { name: 'Coach Vida', educationalLevel: 'Doctorado' })
+    ).body.data.id as number;
+    const oldTeam = (
+      await call(admin, '/api/createTeam', {
+        name: 'Los de 2026B',
+        levels_id: LEVELS.basico,
+        coaches_id: coach,
+      })
+    ).body.data;
+    expect(oldTeam.contests_id).toBe(first); // no contest chosen: the active one
+    const newTeam = (
+      await call(admin, '/api/createTeam', {
+        name: 'Los de 2027A',
+        levels_id: LEVELS.basico,
+        coaches_id: coach,
+        contests_id: second,
+      })
+    ).body.data;
+    expect(newTeam.contests_id).toBe(second);
+    const unknown = await call(admin, '/api/createTeam', {
+      name: 'Sin concurso',
+      levels_id: LEVELS.basico,
+      coaches_id: coach,
+      contests_id: 99999,
+    });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors.contests_id).toEqual(['No se encontró el concurso.']);
+
+    const oldKey = await generateAgentKey(server.app, admin, oldTeam.id);
+    const newKey = await generateAgentKey(server.app, admin, newTeam.id);
+    const blockedOf = async (key: string) => (await agentCall(key, '/api/agent/config')).json().data.blocked;
+    expect(await blockedOf(oldKey)).toEqual(['Discord.exe', 'trampa.exe']);
+    expect(await blockedOf(newKey)).toEqual([]); // not the active contest: its agent blocks nothing
+
+    expect((await call(judge, `/api/activateContest/${second}`, {})).status).toBe(403);
+    expect((await call(admin, '/api/activateContest/99999', {})).status).toBe(404);
+
+    const screen = await connectSocket(server.url, judge);
+    try {
+      const reset = nextEvent(screen, 'board.reset');
+      const activated = await call(admin, `/api/activateContest/${second}`, {});
+      expect(activated.status).toBe(200);
+      expect(activated.body).toMatchObject({ success: true, data: { id: second, active: true } });
+      await reset;
+    } finally {
+      screen.disconnect();
+    }
+    expect((await contests()).filter((c) => c.active).map((c) => c.id)).toEqual([second]);
+    const board = (await call(judge, '/api/teamAttempts')).body;
+    expect(board.contest).toMatchObject({ id: second, calendar: '2027A', active: true });
+    expect(board.basico.map((t: { name: string }) => t.name)).toEqual(['Los de 2027A']);
+    expect(await blockedOf(newKey)).toEqual(['Discord.exe', 'trampa.exe']);
+    expect(await blockedOf(oldKey)).toEqual([]);
+
+    // Activating the active contest again changes nothing.
+    expect((await call(admin, `/api/activateContest/${second}`, {})).body.data.active).toBe(true);
+    expect((await contests()).filter((c) => c.active)).toHaveLength(1);
+  });
+
+  it('moves a team to the active contest with its members, and refuses a code already there', async () => {
+    const coach = (
+      await call(admin, '/api/createCoach', { name: 'Coach Mudanza', educationalLevel: 'Doctorado' })
+    ).body.data.id as number;
+    const career = await server.orm.em
+      .fork()
+      .execute<Array<{ id: number }>>('select id from careers limit 1')
+      .then((rows) => rows[0]?.id);
+    const moving = (
+      await call(admin, '/api/createTeam', {
+        name: 'Los Viajeros',
+        levels_id: LEVELS.avanzado,
+        coaches_id: coach,
+        contests_id: first,
+      })
+    ).body.data;
+    if (career !== undefined) {
+      const saved = await call(admin, '/api/createMember', [
+        { code: 'V-001', name: 'Ana Viajera', semester: 3, teams_id: moving.id, careers_id: career },
+      ]);
+      expect(saved.status).toBe(200);
+    }
+    const screen = await connectSocket(server.url, judge);
+    try {
+      const pushed = nextRow(screen, (row) => row.id === moving.id);
+      const moved = await call(admin, '/api/updateTeam', {
+        id: moving.id,
+        name: 'Los Viajeros',
+        levels_id: LEVELS.avanzado,
+        coaches_id: coach,
+        contests_id: second,
+      });
+      expect(moved.body).toMatchObject({ success: true });
+      expect(moved.status).toBe(200);
+      expect(moved.body.data.contests_id).toBe(second);
+      expect((await pushed).name).toBe('Los Viajeros'); // now on the active contest's boards
+    } finally {
+      screen.disconnect();
+    }
+    const members = await server.orm.em
+      .fork()
+      .execute<Array<{ contests_id: number }>>('select contests_id from members where teams_id = ?', [
+        moving.id,
+      ]);
+    expect(members.every((m) => m.contests_id === second)).toBe(true);
+  });
+
+  it('blocks a team automatically at max_attempts, audits it with no user, and waits for a new attempt after an unblock', async () => {
+    const saved = await call(admin, '/api/updateContest', {
+      id: second,
+      date: '2027-02-10',
+      max_attempts: 3,
+    });
+    expect(saved.body.data).toMatchObject({ max_attempts: 3, active: true });
+    expect(
+      (await call(admin, '/api/updateContest', { id: second, date: '2027-02-10', max_attempts: 0 })).status,
+    ).toBe(422);
+
+    const team = await createTeam(server.orm, second, LEVELS.intermedio, 'Los Insistentes');
+    const key = await generateAgentKey(server.app, admin, team.id);
+    const post = async (n: number, attempts = Array.from({ length: n }, () => attempt())) => {
+      const res = await agentCall(key, '/api/agent/attempts', { attempts });
+      expect(res.statusCode).toBe(200);
+      return attempts;
+    };
+    const status = async () =>
+      (
+        await server.orm.em
+          .fork()
+          .execute<Array<{ status_team_id: number; number_attempts: number }>>(
+            'select status_team_id, number_attempts from teams where id = ?',
+            [team.id],
+          )
+      )[0]!;
+    const log = async () =>
+      (await call(judge, `/api/teamStatusLog/${team.id}`)).body.data as Array<{
+        to: { id: number };
+        user: { name: string } | null;
+        automatic: boolean;
+      }>;
+
+    await post(2);
+    expect(await status()).toEqual({ status_team_id: TEAM_STATUS.active, number_attempts: 2 });
+    let sent: ReturnType<typeof attempt>[] = [];
+
+    const screen = await connectSocket(server.url, judge);
+    try {
+      const blockedRow = nextRow(
+        screen,
+        (row) => row.id === team.id && row.status_team.id === TEAM_STATUS.disqualified,
+      );
+      sent = await post(1); // the third attempt reaches the threshold
+      expect((await blockedRow).number_attempts).toBe(3);
+    } finally {
+      screen.disconnect();
+    }
+    expect(await status()).toEqual({ status_team_id: TEAM_STATUS.disqualified, number_attempts: 3 });
+    expect(await log()).toMatchObject([
+      { to: { id: TEAM_STATUS.disqualified }, user: null, automatic: true },
+    ]);
+
+    // A judge unblocks: the team stays active while it makes no new attempt, however many it has.
+    const unblocked = await call(judge, `/api/descalificarTeam/${team.id}`);
+    expect(unblocked.body.data.status_team.id).toBe(TEAM_STATUS.active);
+    const [latest] = await log();
+    expect(latest).toMatchObject({
+      to: { id: TEAM_STATUS.active },
+      user: { name: expect.any(String) },
+      automatic: false,
+    });
+    // An agent's retry of an attempt already counted is no new attempt.
+    await post(1, sent);
+    expect(await status()).toEqual({ status_team_id: TEAM_STATUS.active, number_attempts: 3 });
+
+    await post(1); // a new attempt beyond the threshold blocks it again
+    expect(await status()).toEqual({ status_team_id: TEAM_STATUS.disqualified, number_attempts: 4 });
+    expect((await log()).filter((row) => row.automatic)).toHaveLength(2);
+
+    // Without a threshold nothing is blocked automatically.
+    await call(admin, '/api/updateContest', { id: second, date: '2027-02-10', max_attempts: null });
+    await call(judge, `/api/descalificarTeam/${team.id}`);
+    await post(5);
+    expect(await status()).toEqual({ status_team_id: TEAM_STATUS.active, number_attempts: 9 });
+  });
+
+  it('answers no contest on the boards when none is active', async () => {
+    // The only way to have contests and none active: delete the active one (it must be unused).
+    const lone = (await call(admin, '/api/createContest', { date: '2027-08-01' })).body.data.id as number;
+    await call(admin, `/api/activateContest/${lone}`, {});
+    expect((await call(admin, `/api/deleteContest/${lone}`)).status).toBe(200);
+    const board = await call(judge, '/api/teamAttempts');
+    expect(board.body).toMatchObject({ contest: null, basico: [], intermedio: [], avanzado: [] });
+    const coach = (
+      await call(admin, '/api/createCoach', { name: 'Coach Huérfano', educationalLevel: 'Doctorado' })
+    ).body.data.id as number;
+    const orphan = await call(admin, '/api/createTeam', {
+      name: 'Sin activo',
+      levels_id: LEVELS.basico,
+      coaches_id: coach,
+    });
+    expect(orphan.status).toBe(422);
+    expect(orphan.body.errors.contests_id).toEqual([MESSAGES.noActiveContest]);
+  });
+});
