@@ -162,24 +162,49 @@ describe('active contest and automatic block (issue 13)', () => {
     const coach = (
       await call(admin, '/api/createCoach', { name: 'Coach Mudanza', educationalLevel: 'Doctorado' })
     ).body.data.id as number;
-    const career = await server.orm.em
-      .fork()
-      .execute<Array<{ id: number }>>('select id from careers limit 1')
-      .then((rows) => rows[0]?.id);
-    const moving = (
-      await call(admin, '/api/createTeam', {
-        name: 'Los Viajeros',
-        levels_id: LEVELS.avanzado,
-        coaches_id: coach,
-        contests_id: first,
-      })
-    ).body.data;
-    if (career !== undefined) {
-      const saved = await call(admin, '/api/createMember', [
-        { code: 'V-001', name: 'Ana Viajera', semester: 3, teams_id: moving.id, careers_id: career },
-      ]);
-      expect(saved.status).toBe(200);
-    }
+    const school = (await call(admin, '/api/createSchool', { name: 'Escuela Vida' })).body.data.id as number;
+    const departament = (
+      await call(admin, '/api/createDepartament', { name: 'Sistemas', type: 0, schools_id: school })
+    ).body.data.id as number;
+    const career = (
+      await call(admin, '/api/createCareer', { name: 'Informática', departaments_id: departament })
+    ).body.data.id as number;
+    const teamIn = async (name: string, contests_id: number) =>
+      (
+        await call(admin, '/api/createTeam', {
+          name,
+          levels_id: LEVELS.avanzado,
+          coaches_id: coach,
+          contests_id,
+        })
+      ).body.data;
+    const member = (code: string, teams_id: number) => [
+      { code, name: `Alumno ${code}`, semester: 3, teams_id, careers_id: career },
+    ];
+    const moving = await teamIn('Los Viajeros', first);
+    expect((await call(admin, '/api/createMember', member('V-001', moving.id))).status).toBe(200);
+
+    // A code already registered in the target contest keeps the team where it is.
+    const clash = await teamIn('Los Otros', first);
+    expect((await call(admin, '/api/createMember', member('C-9', clash.id))).status).toBe(200);
+    const holder = await teamIn('Los Dueños', second);
+    expect((await call(admin, '/api/createMember', member('C-9', holder.id))).status).toBe(200);
+    const refused = await call(admin, '/api/updateTeam', {
+      id: clash.id,
+      name: 'Los Otros',
+      levels_id: LEVELS.avanzado,
+      coaches_id: coach,
+      contests_id: second,
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(
+      'El código C-9 ya está registrado en ese concurso (equipo "Los Dueños").',
+    );
+    expect(
+      (await call(admin, '/api/getTeams')).body.data.find((t: { id: number }) => t.id === clash.id)
+        .contests_id,
+    ).toBe(first);
+
     const screen = await connectSocket(server.url, judge);
     try {
       const pushed = nextRow(screen, (row) => row.id === moving.id);
