@@ -196,9 +196,11 @@ describe('catalogue screens in Chromium', () => {
     const sheet = workbook.worksheets[0];
     expect(sheet).toBeDefined();
     const values = (rowNumber: number) => (sheet?.getRow(rowNumber).values as unknown[]).slice(1);
-    expect(values(1)).toEqual(['ID', 'CALENDAR', 'DATE']);
+    expect(values(1)).toEqual(['ID', 'CALENDAR', 'DATE', 'ACTIVO', 'MÁX. INTENTOS']);
     expect(sheet?.rowCount).toBe(2);
-    expect(values(2).slice(1)).toEqual(['2026B', '2026-11-21']);
+    // The first contest registered is the active one (issue 13); it has no automatic block.
+    expect(values(2).slice(1, 4)).toEqual(['2026B', '2026-11-21', 'Activo']);
+    expect(values(2)[4] ?? '').toBe('');
   });
 
   it('edits a school, is refused the delete of a school in use and deletes an unused one', async () => {
