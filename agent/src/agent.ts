@@ -122,7 +122,7 @@ export function defaultDataDir(): string {
 /**
  * Starts the agent. Reads the config first and throws an `AgentError` (one Spanish line in
  * `message`) when the options are wrong, the key is bad or revoked (401), the server cannot be
- * reached, there is no current contest, or another agent of the same team uses the same data folder.
+ * reached, there is no contest, or another agent of the same team uses the same data folder.
  */
 export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
   const log = options.log ?? (() => undefined);

@@ -72,7 +72,7 @@ export class AgentClient {
     this.signal = options.signal;
   }
 
-  /** `GET /api/agent/config`: team, current contest, blocked names, poll and heartbeat periods. */
+  /** `GET /api/agent/config`: team, its contest, blocked names (none unless the contest is active), periods. */
   getConfig(): Promise<AgentConfig> {
     return this.call('GET', '/api/agent/config', undefined, agentConfigSchema);
   }

@@ -265,7 +265,7 @@ export { calendarOf };
 export interface DemoSeedResult {
   /** False when demo (or any) teams were already there and nothing changed. */
   created: boolean;
-  /** The demo contest, or the current contest when nothing was created (0 when there is none). */
+  /** The demo contest, or the active contest when nothing was created (0 when there is none). */
   contestId: number;
   /** Teams in that contest. */
   teams: number;
@@ -289,7 +289,7 @@ export interface DemoSeedOptions {
 
 /**
  * Loads the demo contest of DESIGN.md section 7 in one transaction: schools, departments, careers,
- * coaches, a contest dated today, 30 teams (10 per seeded level) with 2–3 members each, the
+ * coaches, a contest dated today (made the active one), 30 teams (10 per seeded level) with 2–3 members each, the
  * blocked-process catalogue assigned to the contest, a judge `juez` and two participants.
  * Runs once: when any team exists already it changes nothing and returns `created: false`.
  * Rows that may already exist on their own (the judge, participants, processes by name) are reused,
@@ -310,7 +310,9 @@ export async function seedDemo(em: EntityManager, options: DemoSeedOptions = {})
 
     const random = seededRandom(20261121);
 
-    const contest = tem.create(Contest, { calendar, date });
+    // The demo is there to be seen: its contest becomes the active one (issue 13).
+    await tem.nativeUpdate(Contest, { activeKey: 1 }, { activeKey: null });
+    const contest = tem.create(Contest, { calendar, date, activeKey: 1 });
 
     // Schools, departments, careers and coaches, kept per school for the teams below.
     const perSchool = SCHOOLS.map((seed, i) => {
@@ -429,9 +431,9 @@ export async function seedDemo(em: EntityManager, options: DemoSeedOptions = {})
   });
 }
 
-/** The result when nothing is created: the current contest (latest date, then highest id) and its teams. */
+/** The result when nothing is created: the active contest and its teams. */
 async function existingResult(em: EntityManager): Promise<DemoSeedResult> {
-  const [contest] = await em.find(Contest, {}, { orderBy: { date: 'desc', id: 'desc' }, limit: 1 });
+  const contest = await em.findOne(Contest, { activeKey: 1 });
   const teams = contest ? await em.count(Team, { contest }) : 0;
   return {
     created: false,

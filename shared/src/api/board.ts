@@ -8,7 +8,7 @@ import { defineRoute } from './route.js';
 /** The live board's REST side (SPEC.md section 7, DESIGN.md section 6); its pushes are in events.ts. */
 export const boardRoutes = {
   /**
-   * `GET /api/teamAttempts`: the current contest and its teams per level (`basico`, `intermedio`,
+   * `GET /api/teamAttempts`: the active contest (null when none is) and its teams per level (`basico`, `intermedio`,
    * `avanzado`, each by name), every row with the fields of a `board.frame` row, beside `success` and
    * `message` (SPEC.md section 7 reads the lists at the top level). Admin and judge.
    */

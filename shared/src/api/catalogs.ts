@@ -78,5 +78,5 @@ export const coachesApi = catalogApi(NAMES.coach, coachSchemas);
  */
 export const processesCatalogApi = catalogApi(NAMES.process, processSchemas);
 
-/** Teams of the current contest, with their level, coach and status; the board shows them. */
+/** Teams of every contest, with their level, coach, contest and status (the boards show the active contest's). */
 export const teamsCatalogApi = catalogApi(NAMES.team, teamSchemas);

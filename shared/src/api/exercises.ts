@@ -42,7 +42,7 @@ export const exercisesRoutes = {
     params: z.object({ contestId: idSchema, levelId: idSchema }),
     reply: okEnvelope(z.array(exerciseComboItemSchema)),
   }),
-  /** Multipart `path` (the PDF) and `levels_id`: the exercise joins the current contest. */
+  /** Multipart `path` (the PDF), `levels_id` and `contests_id?`: the exercise joins that contest, else the active one. */
   create: defineRoute({
     method: 'POST',
     path: '/api/createExercise',
