@@ -45,7 +45,8 @@ export async function listContests(em: EntityManager): Promise<ContestRow[]> {
 /**
  * Inserts a contest and answers its row. The very first contest becomes the active one (DESIGN.md
  * section 3); any later one is created inactive. Run it in a transaction: the check and the insert go
- * together (two first contests racing: the unique `active_key` refuses the second, which is retried).
+ * together (two first contests racing: the unique `active_key` refuses the second with 409, and the
+ * admin saves it again as an inactive one).
  */
 export async function insertContest(em: EntityManager, data: ContestData): Promise<ContestRow> {
   const first = (await em.count(Contest, {})) === 0;
