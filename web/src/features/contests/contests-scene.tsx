@@ -13,6 +13,7 @@ import { CalendarPreview } from './calendar-preview';
 import { ContestProcessesDialog } from './contest-processes-dialog';
 import { contestBody, contestValuesOf, emptyContestValues } from './contest-form-values';
 import { CopyBlockedFromField } from './copy-blocked-from-field';
+import { ReportMenu } from './report/report-menu';
 import { useActivateContest } from './use-activate-contest';
 
 /** ACTIVO's text: what the search, the sorting and the exports read of the badge. */
@@ -68,7 +69,8 @@ const CONTESTS = catalogScreenSpec('contests', zodResolver(contestInputSchema), 
  * ('Activar' on every other row, 'Ver procesos', 'Asignar procesos', 'Editar', 'Eliminar'), 'Registrar
  * concurso' with the 'Registrar Concurso' / 'Editar Concurso' modal (date, today by default, and its
  * calendar; the automatic block's threshold; on create, the contest whose blocked set is copied), and
- * the blocked-processes dialogs (SPEC.md section 2, issue 13).
+ * the blocked-processes dialogs (SPEC.md section 2, issue 13). 'Reporte' (issue 13, `report/`)
+ * downloads the contest's report as a PDF or an XLSX.
  */
 export function ContestsScene({ title }: CatalogueSceneProps) {
   const processes = useRowDialog<ContestRow, 'view' | 'assign'>();
@@ -85,6 +87,7 @@ export function ContestsScene({ title }: CatalogueSceneProps) {
         )}
         <RowButton label="Ver procesos" palette="teal" onClick={() => show('view', row)} />
         <RowButton label="Asignar procesos" onClick={() => show('assign', row)} />
+        <ReportMenu contest={row} />
       </>
     ),
     [show, activate, current],

@@ -1,0 +1,156 @@
+import type { ContestReport, ReportDisqualification } from '@concurso/shared';
+import type { ExportCell, ExportData } from '../../../ui/data-table/export-data';
+
+/*
+ * The contest report's content (issue 13, "Reporte"), as plain tables: what the PDF prints and what the
+ * XLSX's sheets hold, built from `GET /api/contestReport/{contestId}`. Pure (no jsPDF, no exceljs), so
+ * it is unit-tested as is.
+ */
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** An ISO time as 'dd/mm/aaaa hh:mm' in the browser's time zone (Spanish order). */
+export function formatDateTime(iso: string): string {
+  const at = new Date(iso);
+  return `${two(at.getDate())}/${two(at.getMonth() + 1)}/${at.getFullYear()} ${two(at.getHours())}:${two(at.getMinutes())}`;
+}
+
+/** A contest's date ('YYYY-MM-DD') as 'dd/mm/aaaa'; any other text as it is. */
+export function formatDate(date: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
+  return match ? `${match[3]}/${match[2]}/${match[1]}` : date;
+}
+
+/** The report's title: 'Reporte del concurso 2026B (21/11/2026)'. */
+export function reportTitle(report: Pick<ContestReport, 'contest'>): string {
+  return `Reporte del concurso ${report.contest.calendar} (${formatDate(report.contest.date)})`;
+}
+
+/** The downloaded file's name: `reporte-<calendar>.pdf` / `.xlsx` (characters a file name refuses become '-'). */
+export function reportFileName(report: Pick<ContestReport, 'contest'>, extension: 'pdf' | 'xlsx'): string {
+  const calendar = report.contest.calendar.replace(/[\\/:*?"<>|\s]+/g, '-') || String(report.contest.id);
+  return `reporte-${calendar}.${extension}`;
+}
+
+/** Who disqualified: the judge's name, 'automático' for the automatic block, or a deleted account. */
+export function disqualifiedBy(row: Pick<ReportDisqualification, 'user' | 'automatic'>): string {
+  if (row.automatic) return 'automático';
+  return row.user ?? 'Usuario eliminado';
+}
+
+/** 'Resumen': one row per figure (name, value). */
+export function summaryTable(report: ContestReport): ExportData {
+  const rows: ExportCell[][] = [
+    ['Concurso', report.contest.calendar],
+    ['Fecha', formatDate(report.contest.date)],
+    ['Equipos', report.teams.length],
+    ['Equipos bloqueados', report.teams_blocked],
+    ['Intentos', report.attempts],
+    ['Descalificaciones', report.disqualifications.length],
+    ['Descalificaciones automáticas', report.disqualifications.filter((row) => row.automatic).length],
+    [
+      'Descalificar automáticamente al llegar a',
+      report.contest.max_attempts === null ? 'No' : `${report.contest.max_attempts} intentos`,
+    ],
+  ];
+  const series = report.attempts_per_minute;
+  if (series.length > 0) {
+    rows.push(['Primer intento', formatDateTime(series[0]!.minute)]);
+    rows.push(['Último intento (minuto)', formatDateTime(series.at(-1)!.minute)]);
+  }
+  return { headers: ['DATO', 'VALOR'], rows };
+}
+
+/** 'Equipos': every team, by level then name. */
+export function teamsTable(report: ContestReport): ExportData {
+  return {
+    headers: ['EQUIPO', 'NIVEL', 'COACH', 'INTEGRANTES', 'INTENTOS', 'ESTADO'],
+    rows: report.teams.map((team) => [
+      team.name,
+      team.level,
+      team.coach,
+      team.members,
+      team.number_attempts,
+      team.status,
+    ]),
+  };
+}
+
+/** 'Descalificaciones': every change to Descalificado, oldest first, who and when. */
+export function disqualificationsTable(report: ContestReport): ExportData {
+  return {
+    headers: ['EQUIPO', 'NIVEL', 'FECHA', 'DESCALIFICADO POR'],
+    rows: report.disqualifications.map((row) => [
+      row.team,
+      row.level,
+      formatDateTime(row.at),
+      disqualifiedBy(row),
+    ]),
+  };
+}
+
+/** 'Intentos por minuto': each point of the series (its start) with its attempts, zeros included. */
+export function attemptsTable(report: ContestReport): ExportData {
+  return {
+    headers: [report.bucket_minutes === 1 ? 'MINUTO' : `INICIO (${report.bucket_minutes} MIN)`, 'INTENTOS'],
+    rows: report.attempts_per_minute.map((point) => [formatDateTime(point.minute), point.attempts]),
+  };
+}
+
+/** 'Procesos': the most attempted processes, most first. */
+export function processesTable(report: ContestReport): ExportData {
+  return {
+    headers: ['PROCESO', 'INTENTOS'],
+    rows: report.top_processes.map((row) => [row.process, row.attempts]),
+  };
+}
+
+/** One sheet of the XLSX: its name (at most 31 characters, Excel's limit) and its table. */
+export interface ReportSheet {
+  name: string;
+  data: ExportData;
+}
+
+/** The XLSX's sheets, one per table: Resumen, Equipos, Descalificaciones, Intentos por minuto, Procesos. */
+export function reportSheets(report: ContestReport): ReportSheet[] {
+  return [
+    { name: 'Resumen', data: summaryTable(report) },
+    { name: 'Equipos', data: teamsTable(report) },
+    { name: 'Descalificaciones', data: disqualificationsTable(report) },
+    { name: 'Intentos por minuto', data: attemptsTable(report) },
+    { name: 'Procesos', data: processesTable(report) },
+  ];
+}
+
+/** A rectangle of the PDF page, in mm. */
+export interface ChartBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The attempts line as page points inside `box` (mm): x spreads the points evenly, y grows upwards
+ * from the box's bottom to `max` at its top. A single point sits in the middle.
+ */
+export function linePoints(values: readonly number[], max: number, box: ChartBox): Array<[number, number]> {
+  const top = Math.max(1, max);
+  const step = values.length > 1 ? box.width / (values.length - 1) : 0;
+  return values.map((value, index) => [
+    values.length > 1 ? box.x + index * step : box.x + box.width / 2,
+    box.y + box.height - (value / top) * box.height,
+  ]);
+}
+
+/** The processes' bars inside `box` (mm): one row each, width proportional to the most attempted. */
+export function barRects(values: readonly number[], box: ChartBox): ChartBox[] {
+  const max = Math.max(1, ...values);
+  const row = values.length > 0 ? box.height / values.length : 0;
+  return values.map((value, index) => ({
+    x: box.x,
+    y: box.y + index * row + row * 0.15,
+    width: (value / max) * box.width,
+    height: row * 0.7,
+  }));
+}
