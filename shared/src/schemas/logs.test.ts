@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../messages.js';
-import { DELETED_USER_LABEL, contestLogQuerySchema, statusChangeAuthor } from './logs.js';
+import {
+  DELETED_USER_LABEL,
+  contestLogQuerySchema,
+  killedLabel,
+  statusChangeAuthor,
+  statusChangeText,
+} from './logs.js';
 
 describe('statusChangeAuthor (issue 13: who blocked a team)', () => {
   it("names the judge, 'automático' for the server's block, 'Usuario eliminado' for a deleted account", () => {
@@ -9,6 +15,13 @@ describe('statusChangeAuthor (issue 13: who blocked a team)', () => {
     expect(MESSAGES.automaticBlock).toBe('automático');
     expect(statusChangeAuthor({ user: null, automatic: false })).toBe(DELETED_USER_LABEL);
     expect(DELETED_USER_LABEL).toBe('Usuario eliminado');
+  });
+});
+
+describe('killedLabel and statusChangeText', () => {
+  it("say 'Sí' / 'No' and 'from → to'", () => {
+    expect([killedLabel(true), killedLabel(false)]).toEqual(['Sí', 'No']);
+    expect(statusChangeText('Activo', 'Descalificado')).toBe('Activo → Descalificado');
   });
 });
 

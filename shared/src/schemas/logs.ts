@@ -85,3 +85,13 @@ export function statusChangeAuthor({ user, automatic }: StatusChangeAuthor): str
   if (automatic) return MESSAGES.automaticBlock;
   return user ?? DELETED_USER_LABEL;
 }
+
+/** Whether the agent ended an attempt's process, as the logs show it: 'Sí' or 'No' (issue 13). */
+export function killedLabel(killed: boolean): 'Sí' | 'No' {
+  return killed ? 'Sí' : 'No';
+}
+
+/** A status change as the logs show it: 'Activo → Descalificado' (issue 13). */
+export function statusChangeText(from: string, to: string): string {
+  return `${from} → ${to}`;
+}

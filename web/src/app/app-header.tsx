@@ -8,7 +8,8 @@ import { NavMenu } from './nav-menu';
 
 /**
  * The header of every screen but login (SPEC.md section 2, "Shared layout"): brand link, the
- * catalogue menus (administrators only, DESIGN.md section 5) and 'Cerrar Sesión'.
+ * catalogue menus (administrators only, DESIGN.md section 5), 'Bitácora' (judges too, issue 13) and
+ * 'Cerrar Sesión'.
  */
 export function AppHeader() {
   const user = useSessionStore((state) => state.user);
@@ -21,22 +22,22 @@ export function AppHeader() {
         <Link asChild color="white" fontWeight="bold" fontSize="lg" _hover={{ textDecoration: 'none' }}>
           <RouterLink to={judge ? JUDGE_HOME_PATH : ADMIN_HOME_PATH}>Concurso de Programación</RouterLink>
         </Link>
-        {judge ? null : (
-          <HStack as="nav" aria-label="Menú principal" gap="1" wrap="wrap">
-            {MENU_GROUPS.map((group) => {
-              const routes = menuRoutes(group);
-              const [single] = routes;
-              // 'Procesos' is a single link (SPEC.md section 2), the others are dropdowns.
-              return routes.length === 1 && single ? (
-                <Button key={group} asChild variant="ghost" color="white" _hover={{ bg: 'blue.700' }}>
-                  <RouterLink to={single.path}>{single.label}</RouterLink>
-                </Button>
-              ) : (
-                <NavMenu key={group} label={group} routes={routes} />
-              );
-            })}
-          </HStack>
-        )}
+        <HStack as="nav" aria-label="Menú principal" gap="1" wrap="wrap">
+          {MENU_GROUPS.map((group) => {
+            // A judge sees only the links a judge may open ('Bitácora', issue 13).
+            const routes = menuRoutes(group, judge);
+            const [single] = routes;
+            if (!single) return null;
+            // 'Procesos' and 'Bitácora' are single links (SPEC.md section 2), the others are dropdowns.
+            return routes.length === 1 ? (
+              <Button key={group} asChild variant="ghost" color="white" _hover={{ bg: 'blue.700' }}>
+                <RouterLink to={single.path}>{single.label}</RouterLink>
+              </Button>
+            ) : (
+              <NavMenu key={group} label={group} routes={routes} />
+            );
+          })}
+        </HStack>
         <Spacer />
         <Button
           variant="outline"

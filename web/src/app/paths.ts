@@ -9,6 +9,8 @@ export const ADMIN_HOME_PATH = '/home';
 export const JUDGE_HOME_PATH = '/homeJuez';
 /** The hall's projector view, for judges and admins (not in SPEC.md: the projector issue). */
 export const PROJECTOR_PATH = '/proyector';
+/** The active contest's log of attempts and status changes, for judges and admins (issue 13). */
+export const CONTEST_LOG_PATH = '/bitacora';
 
 /** The home of a user type after login: judges go to /homeJuez, everyone else to /home. */
 export function homePathFor(typesUsersId: number): string {

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { homePathFor, isJudge } from './paths';
 import { MENU_GROUPS, ROUTES, isAdminOnlyPath, menuRoutes, type RouteAccess } from './route-table';
 
-/** SPEC.md section 2, "Screens and routes", plus the projector; who may open each (DESIGN.md section 5). */
+/**
+ * SPEC.md section 2, "Screens and routes", plus the projector and /bitacora (issue 13); who may open
+ * each (DESIGN.md section 5).
+ */
 const SPEC_ROUTES: Record<string, RouteAccess> = {
   '/': 'anyone',
   '/home': 'admin',
@@ -20,6 +23,7 @@ const SPEC_ROUTES: Record<string, RouteAccess> = {
   '/usersJuez': 'admin',
   '/usersParticipants': 'admin',
   '/proyector': 'staff',
+  '/bitacora': 'staff',
 };
 
 describe('route table', () => {
@@ -47,6 +51,7 @@ describe('route table', () => {
       ['Concursos', ['/contests', '/exercises']],
       ['Equipos', ['/levels', '/schools', '/departaments', '/careers', '/coaches', '/teams']],
       ['Procesos', ['/process']],
+      ['Bitácora', ['/bitacora']],
       ['Usuarios', ['/usersAdmin', '/usersJuez', '/usersParticipants']],
     ]);
     expect(menuRoutes('Equipos').map((route) => [route.label, route.title])).toContainEqual([
@@ -58,9 +63,17 @@ describe('route table', () => {
       'Jueces',
       'Participantes',
     ]);
-    for (const group of MENU_GROUPS) {
+    for (const group of MENU_GROUPS.filter((name) => name !== 'Bitácora')) {
       for (const route of menuRoutes(group)) expect(route.title, route.path).toMatch(/^Información de /);
     }
+    expect(menuRoutes('Bitácora').map((route) => [route.label, route.title])).toEqual([
+      ['Bitácora', 'Bitácora del concurso'],
+    ]);
+  });
+
+  it("shows a judge only the menu links a judge may open: 'Bitácora'", () => {
+    const links = MENU_GROUPS.flatMap((group) => menuRoutes(group, true).map((route) => route.path));
+    expect(links).toEqual(['/bitacora']);
   });
 
   it('routes type 1 to /home, type 2 to /homeJuez and any other type to /home', () => {
@@ -71,13 +84,14 @@ describe('route table', () => {
     expect(isJudge(1)).toBe(false);
   });
 
-  it('lets judges open only the login, the judge home and the projector', () => {
+  it('lets judges open only the login, the judge home, the projector and the contest log', () => {
     expect(isAdminOnlyPath('/homeJuez')).toBe(false);
     expect(isAdminOnlyPath('/')).toBe(false);
     expect(isAdminOnlyPath('/proyector')).toBe(false);
+    expect(isAdminOnlyPath('/bitacora')).toBe(false);
     expect(isAdminOnlyPath('/home')).toBe(true);
     expect(isAdminOnlyPath('/no-existe')).toBe(true);
-    for (const group of MENU_GROUPS) {
+    for (const group of MENU_GROUPS.filter((name) => name !== 'Bitácora')) {
       for (const route of menuRoutes(group)) expect(isAdminOnlyPath(route.path)).toBe(true);
     }
   });

@@ -1,12 +1,12 @@
 /**
- * Every client route in one table (SPEC.md section 2, plus the projector): its path, who may open it,
+ * Every client route in one table (SPEC.md section 2, plus the projector and /bitacora): its path, who may open it,
  * whether it is drawn inside the shared layout, its header link and title, and its screen, loaded on
  * demand (React.lazy) so each screen's tables, forms and schemas stay out of the other screens' bundles.
  * The router (`app.tsx`), the header's menus and the route guard all read it.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { CatalogueSceneProps } from '../catalog-screen/catalogue-scene-props';
-import { ADMIN_HOME_PATH, JUDGE_HOME_PATH, LOGIN_PATH, PROJECTOR_PATH } from './paths';
+import { ADMIN_HOME_PATH, CONTEST_LOG_PATH, JUDGE_HOME_PATH, LOGIN_PATH, PROJECTOR_PATH } from './paths';
 
 /**
  * Who may open a route. The client only steers (DESIGN.md section 5: the server refuses every call a
@@ -15,8 +15,8 @@ import { ADMIN_HOME_PATH, JUDGE_HOME_PATH, LOGIN_PATH, PROJECTOR_PATH } from './
  */
 export type RouteAccess = 'anyone' | 'staff' | 'admin';
 
-/** Menus of the shared layout; `Procesos` is a single link, not a menu. */
-export type MenuGroup = 'Concursos' | 'Equipos' | 'Procesos' | 'Usuarios';
+/** Menus of the shared layout; `Procesos` and `Bitácora` are single links, not menus. */
+export type MenuGroup = 'Concursos' | 'Equipos' | 'Procesos' | 'Bitácora' | 'Usuarios';
 
 /**
  * A screen loaded on first visit. Every screen is given its route's title; only the catalogue screens
@@ -63,6 +63,7 @@ const CareersScene = lazyScene(() => import('../features/careers/careers-scene')
 const CoachesScene = lazyScene(() => import('../features/coaches/coaches-scene'), 'CoachesScene');
 const TeamsScene = lazyScene(() => import('../features/teams/teams-scene'), 'TeamsScene');
 const ProcessesScene = lazyScene(() => import('../features/processes/processes-scene'), 'ProcessesScene');
+const ContestLogScene = lazyScene(() => import('../features/history/contest-log-scene'), 'ContestLogScene');
 // The three user screens share one module (one scene, three user types).
 const usersModule = () => import('../features/users/users-scene');
 const AdminsScene = lazyScene(usersModule, 'AdminUsersScene');
@@ -101,6 +102,16 @@ export const ROUTES: readonly AppRoute[] = [
     ['/teams', 'Equipos', 'Información de los equipos', TeamsScene],
   ]),
   ...menu('Procesos', [['/process', 'Procesos', 'Información de los procesos', ProcessesScene]]),
+  // Judges too (issue 13): the one menu link a judge sees.
+  {
+    path: CONTEST_LOG_PATH,
+    access: 'staff',
+    frame: 'layout',
+    menu: 'Bitácora',
+    label: 'Bitácora',
+    title: 'Bitácora del concurso',
+    scene: ContestLogScene,
+  },
   ...menu('Usuarios', [
     ['/usersAdmin', 'Administradores', 'Información de los usuarios Administradores', AdminsScene],
     ['/usersJuez', 'Jueces', 'Información de los usuarios Jueces', JudgesScene],
@@ -109,14 +120,20 @@ export const ROUTES: readonly AppRoute[] = [
 ];
 
 /** The menus of the header, in order. */
-export const MENU_GROUPS: readonly MenuGroup[] = ['Concursos', 'Equipos', 'Procesos', 'Usuarios'];
+export const MENU_GROUPS: readonly MenuGroup[] = ['Concursos', 'Equipos', 'Procesos', 'Bitácora', 'Usuarios'];
 
 /** A header link: a route that has a menu and a label. */
 export type MenuRoute = AppRoute & { menu: MenuGroup; label: string };
 
-/** The links of one header menu, in table order. */
-export function menuRoutes(group: MenuGroup): MenuRoute[] {
-  return ROUTES.filter((route): route is MenuRoute => route.menu === group && route.label !== undefined);
+/**
+ * The links of one header menu, in table order; with `judge`, only those a judge may open (DESIGN.md
+ * section 5: a judge sees no administrators' menu, only `Bitácora`).
+ */
+export function menuRoutes(group: MenuGroup, judge = false): MenuRoute[] {
+  return ROUTES.filter(
+    (route): route is MenuRoute =>
+      route.menu === group && route.label !== undefined && (!judge || route.access !== 'admin'),
+  );
 }
 
 /**

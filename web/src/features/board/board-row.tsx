@@ -6,14 +6,17 @@ import { TEAM_STATUS, TEAM_STATUS_NAMES, type BoardTeam } from '@concurso/shared
 export interface BoardRowProps {
   team: BoardTeam;
   onToggle: (team: BoardTeam) => void;
+  /** Opens the team's 'Historial' (issue 13). */
+  onHistory: (team: BoardTeam) => void;
 }
 
 /**
- * One team on the live board: name with its status and agent badges, attempts, and the
- * 'Bloquear' (status 1) or 'Desbloquear' (any other status) button (SPEC.md section 2).
+ * One team on the live board: name with its status and agent badges, attempts, the
+ * 'Bloquear' (status 1) or 'Desbloquear' (any other status) button (SPEC.md section 2) and
+ * 'Historial' (its attempts and status changes, issue 13).
  * Memoized: an event re-renders only the row it changed.
  */
-export const BoardRow = memo(function BoardRow({ team, onToggle }: BoardRowProps) {
+export const BoardRow = memo(function BoardRow({ team, onToggle, onHistory }: BoardRowProps) {
   const active = team.status_team.id === TEAM_STATUS.active;
   const statusName = TEAM_STATUS_NAMES[team.status_team.id] ?? team.status_team.status;
 
@@ -53,9 +56,14 @@ export const BoardRow = memo(function BoardRow({ team, onToggle }: BoardRowProps
         {team.number_attempts}
       </Table.Cell>
       <Table.Cell>
-        <Button size="xs" colorPalette={active ? 'red' : 'green'} onClick={() => onToggle(team)}>
-          {active ? 'Bloquear' : 'Desbloquear'}
-        </Button>
+        <HStack gap="1" wrap="wrap">
+          <Button size="xs" colorPalette={active ? 'red' : 'green'} onClick={() => onToggle(team)}>
+            {active ? 'Bloquear' : 'Desbloquear'}
+          </Button>
+          <Button size="xs" variant="outline" onClick={() => onHistory(team)}>
+            Historial
+          </Button>
+        </HStack>
       </Table.Cell>
     </Table.Row>
   );

@@ -8,10 +8,12 @@ export interface BoardTableProps {
   /** The level's teams, already sorted. */
   teams: readonly BoardTeam[];
   onToggle: (team: BoardTeam) => void;
+  /** Opens a team's 'Historial' (issue 13). */
+  onHistory: (team: BoardTeam) => void;
 }
 
-/** One level's table of the live board: NOMBRE, INTENTOS, ACCIONES (SPEC.md section 2). */
-export function BoardTable({ level, teams, onToggle }: BoardTableProps) {
+/** One level's table of the live board: NOMBRE, INTENTOS, ACCIONES (SPEC.md section 2; plus 'Historial', issue 13). */
+export function BoardTable({ level, teams, onToggle, onHistory }: BoardTableProps) {
   const titleId = `board-title-${level}`;
   return (
     <Box as="section" aria-labelledby={titleId}>
@@ -35,7 +37,9 @@ export function BoardTable({ level, teams, onToggle }: BoardTableProps) {
                 </Table.Cell>
               </Table.Row>
             ) : (
-              teams.map((team) => <BoardRow key={team.id} team={team} onToggle={onToggle} />)
+              teams.map((team) => (
+                <BoardRow key={team.id} team={team} onToggle={onToggle} onHistory={onHistory} />
+              ))
             )}
           </Table.Body>
         </Table.Root>

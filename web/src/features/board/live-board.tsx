@@ -3,6 +3,8 @@ import { Alert, Button, Flex, Link, SimpleGrid, Stack } from '@chakra-ui/react';
 import { BOARD_LEVEL_KEYS, MESSAGES } from '@concurso/shared';
 import { PROJECTOR_PATH } from '../../app/paths';
 import { useTeamStatusToggle } from './use-team-status-toggle';
+import { useTeamHistory } from './use-team-history';
+import { TeamHistoryDialog } from './team-history-dialog';
 import { teamsOfLevel } from '../../stores/board-state';
 import { useBoardStore } from '../../stores/board-store';
 import { BoardTable } from './board-table';
@@ -25,6 +27,7 @@ export function LiveBoard() {
   const loaded = useBoardStore((state) => state.loaded);
   const error = useBoardStore((state) => state.error);
   const toggle = useTeamStatusToggle();
+  const history = useTeamHistory();
 
   useEffect(() => {
     const board = useBoardStore.getState();
@@ -66,7 +69,13 @@ export function LiveBoard() {
       ) : loaded ? (
         <SimpleGrid columns={{ base: 1, xl: 3 }} gap="6" alignItems="start">
           {levels.map(({ level, teams: rows }) => (
-            <BoardTable key={level} level={level} teams={rows} onToggle={toggle.request} />
+            <BoardTable
+              key={level}
+              level={level}
+              teams={rows}
+              onToggle={toggle.request}
+              onHistory={history.show}
+            />
           ))}
         </SimpleGrid>
       ) : (
@@ -81,6 +90,7 @@ export function LiveBoard() {
         onCancel={toggle.cancel}
       />
       <ProgressDialog open={toggle.processing} />
+      <TeamHistoryDialog team={history.team} open={history.open} onClose={history.close} />
       <MessageDialog
         open={toggle.error !== null}
         title={MESSAGES.error}

@@ -1,0 +1,192 @@
+import { describe, expect, it } from 'vitest';
+import { MESSAGES, type BoardTeam, type ContestLogRow, type TeamRow } from '@concurso/shared';
+import { createHeadlessTable } from '../../ui/data-table/headless-table';
+import { dataTableOptions } from '../../ui/data-table/table-model';
+import { extractExportData } from '../../ui/data-table/export-data';
+import { CONTEST_LOG_COLUMNS } from './contest-log-columns';
+import {
+  contestLogRowId,
+  contestLogTableRows,
+  idFilter,
+  logMayHaveChanged,
+  processFilterOptions,
+  teamFilterOptions,
+} from './contest-log-rows';
+
+const local = (...parts: [number, number, number, number, number, number]) =>
+  new Date(...parts).toISOString();
+
+const team = { id: 4, name: 'Los Punteros' };
+const level = { id: 1, level: 'Básico' };
+const attempt = (id: number, at: string, killed = true): ContestLogRow => ({
+  kind: 'intento',
+  id,
+  at,
+  team,
+  level,
+  process: 'chrome.exe',
+  killed,
+  occurred_at: local(2026, 10, 2, 9, 0, 1),
+  from: null,
+  to: null,
+  user: null,
+  automatic: false,
+});
+const change = (id: number, at: string, user: string | null, automatic = false): ContestLogRow => ({
+  kind: 'estatus',
+  id,
+  at,
+  team,
+  level,
+  process: null,
+  killed: null,
+  occurred_at: null,
+  from: 'Activo',
+  to: 'Descalificado',
+  user,
+  automatic,
+});
+
+// Newest first, as the server answers: across a month end, where the dd/mm text sorts the other way.
+const LOG: ContestLogRow[] = [
+  change(3, local(2026, 10, 2, 9, 0, 5), null, true),
+  attempt(3, local(2026, 10, 2, 9, 0, 5), false),
+  change(2, local(2026, 9, 30, 18, 0, 0), 'Mtra. Ana Ruiz'),
+  change(1, local(2026, 9, 30, 17, 0, 0), null),
+];
+
+describe('/bitacora rows (issue 13)', () => {
+  it('shows an attempt with its process, clocks and whether it was ended, and nothing of a change', () => {
+    expect(contestLogTableRows(LOG)[1]).toEqual({
+      id: 6,
+      order: 3,
+      at: '02/11/2026 09:00:05',
+      kind: 'Intento',
+      team: 'Los Punteros',
+      level: 'Básico',
+      process: 'chrome.exe',
+      killed: 'No',
+      occurredAt: '02/11/2026 09:00:01',
+      change: '',
+      who: '',
+    });
+  });
+
+  it("shows a status change with 'from → to' and who: the judge, 'automático' or 'Usuario eliminado'", () => {
+    const rows = contestLogTableRows(LOG);
+    expect(rows[2]).toMatchObject({
+      id: 5,
+      kind: 'Cambio de estatus',
+      process: '',
+      killed: '',
+      occurredAt: '',
+      change: 'Activo → Descalificado',
+      who: 'Mtra. Ana Ruiz',
+    });
+    expect(rows.map((row) => row.who)).toEqual([
+      MESSAGES.automaticBlock,
+      '',
+      'Mtra. Ana Ruiz',
+      'Usuario eliminado',
+    ]);
+  });
+
+  it('gives every row an id of its own: an attempt and a change with the same id differ', () => {
+    expect(contestLogRowId({ kind: 'intento', id: 3 })).not.toBe(contestLogRowId({ kind: 'estatus', id: 3 }));
+    const ids = contestLogTableRows(LOG).map((row) => row.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("opens newest first in the server's order, sorts back by FECHA, and exports the shown texts", () => {
+    const table = createHeadlessTable(dataTableOptions(contestLogTableRows(LOG), CONTEST_LOG_COLUMNS));
+    const order = () => table.getRowModel().rows.map((row) => row.original.id);
+    expect(order()).toEqual([7, 6, 5, 3]);
+    table.getColumn('at')!.toggleSorting(false);
+    expect(order()).toEqual([3, 5, 6, 7]);
+    const exported = extractExportData(table);
+    expect(exported.headers).toEqual([
+      'FECHA',
+      'TIPO',
+      'EQUIPO',
+      'NIVEL',
+      'PROCESO',
+      'EN LA MÁQUINA',
+      'TERMINADO',
+      'CAMBIO',
+      'QUIÉN',
+    ]);
+    expect(exported.rows[0]).toEqual([
+      '30/10/2026 17:00:00',
+      'Cambio de estatus',
+      'Los Punteros',
+      'Básico',
+      '',
+      '',
+      '',
+      'Activo → Descalificado',
+      'Usuario eliminado',
+    ]);
+  });
+});
+
+describe('/bitacora filters', () => {
+  const teamRow = (id: number, name: string, levels_id: number, contests_id: number) =>
+    ({ id, name, levels_id, contests_id }) as TeamRow;
+
+  it("reads a select's value as an id, 'Todos' as no filter", () => {
+    expect(idFilter('12')).toBe(12);
+    expect(idFilter('')).toBeUndefined();
+    expect(idFilter('0')).toBeUndefined();
+  });
+
+  it("offers the active contest's teams, of the chosen level, by name", () => {
+    const teams = [
+      teamRow(1, 'Bit a Bit', 3, 2),
+      teamRow(2, 'Árboles', 1, 2),
+      teamRow(3, 'Los Punteros', 1, 2),
+      teamRow(4, 'Del semestre pasado', 1, 1),
+    ];
+    expect(teamFilterOptions(teams, 2, undefined).map((option) => option.label)).toEqual([
+      'Árboles',
+      'Bit a Bit',
+      'Los Punteros',
+    ]);
+    expect(teamFilterOptions(teams, 2, 1)).toEqual([
+      { value: '2', label: 'Árboles' },
+      { value: '3', label: 'Los Punteros' },
+    ]);
+    expect(teamFilterOptions(teams, null, undefined)).toEqual([]);
+  });
+
+  it('offers the process names alphabetically', () => {
+    expect(
+      processFilterOptions([{ name: 'zoom.exe' }, { name: 'Discord.exe' }, { name: 'chrome.exe' }]),
+    ).toEqual([
+      { value: 'chrome.exe', label: 'chrome.exe' },
+      { value: 'Discord.exe', label: 'Discord.exe' },
+      { value: 'zoom.exe', label: 'zoom.exe' },
+    ]);
+  });
+});
+
+describe('/bitacora refetch on pushes', () => {
+  const row = (id: number, attempts: number, status = 1, online = false): BoardTeam => ({
+    id,
+    name: `Equipo ${id}`,
+    levels_id: 1,
+    number_attempts: attempts,
+    status_team: { id: status, status: status === 1 ? 'Activo' : 'Descalificado' },
+    agent_online: online,
+    version: attempts + status,
+  });
+
+  it('refetches for a new attempt or status, not for an agent coming online', () => {
+    const known = new Map<number, string>();
+    expect(logMayHaveChanged(known, [row(1, 0)])).toBe(true);
+    expect(logMayHaveChanged(known, [row(1, 0, 1, true)])).toBe(false);
+    expect(logMayHaveChanged(known, [row(1, 1, 1, true)])).toBe(true);
+    expect(logMayHaveChanged(known, [row(1, 1, 2, true)])).toBe(true);
+    expect(logMayHaveChanged(known, [row(1, 1, 2, false), row(2, 0)])).toBe(true);
+    expect(logMayHaveChanged(known, [row(1, 1, 2, true), row(2, 0, 1, true)])).toBe(false);
+  });
+});

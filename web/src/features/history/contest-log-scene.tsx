@@ -1,0 +1,111 @@
+import { useMemo, useState } from 'react';
+import { Alert, Stack, Text } from '@chakra-ui/react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { CONTEST_LOG_LIMIT, MESSAGES } from '@concurso/shared';
+import { describeError } from '../../api/api-error';
+import { useCatalogRows } from '../../api/queries/catalog-queries';
+import type { CatalogueSceneProps } from '../../catalog-screen/catalogue-scene-props';
+import { FeedbackHost } from '../../catalog-screen/feedback-host';
+import { DataTable } from '../../ui/data-table/data-table';
+import { PageFrame } from '../../ui/layout/page-frame';
+import { CONTEST_LOG_COLUMNS } from './contest-log-columns';
+import { ContestLogFiltersBar, type ContestLogFilterValues } from './contest-log-filters';
+import { contestLogQuery } from './contest-log-query';
+import {
+  contestLogTableRows,
+  idFilter,
+  processFilterOptions,
+  teamFilterOptions,
+  type ContestLogFilters,
+} from './contest-log-rows';
+import { useContestLogRefresh } from './use-contest-log-refresh';
+
+const NO_FILTERS: ContestLogFilterValues = { level: '', team: '', process: '' };
+
+/**
+ * /bitacora (judges and admins, issue 13 "History on screen"): every attempt and status change of the
+ * active contest, newest first, filtered by level, team and process on the server
+ * (`GET /api/contestLog`), in the data table with its exports (file name 'bitacora'). Refetched while
+ * boards push (`useContestLogRefresh`); without an active contest it says `MESSAGES.noActiveContest`.
+ */
+export function ContestLogScene({ title }: CatalogueSceneProps) {
+  const [values, setValues] = useState<ContestLogFilterValues>(NO_FILTERS);
+  const filters = useMemo(
+    (): ContestLogFilters => ({
+      levels_id: idFilter(values.level),
+      teams_id: idFilter(values.team),
+      process: values.process === '' ? undefined : values.process,
+    }),
+    [values],
+  );
+  // Another filter's rows stay on screen until the new ones arrive (no flash of an empty table).
+  const log = useQuery({ ...contestLogQuery(filters), placeholderData: keepPreviousData });
+  useContestLogRefresh();
+
+  const levels = useCatalogRows('levels');
+  const teams = useCatalogRows('teams');
+  const processes = useCatalogRows('processes');
+  const contestId = log.data?.contest?.id ?? null;
+  const levelOptions = useMemo(
+    () => levels.rows.map((level) => ({ value: String(level.id), label: level.level })),
+    [levels.rows],
+  );
+  const teamOptions = useMemo(
+    () => teamFilterOptions(teams.rows, contestId, filters.levels_id),
+    [teams.rows, contestId, filters.levels_id],
+  );
+  const processOptions = useMemo(() => processFilterOptions(processes.rows), [processes.rows]);
+  const rows = useMemo(() => contestLogTableRows(log.data?.rows ?? []), [log.data]);
+
+  const noContest = log.data !== undefined && log.data.contest === null;
+  return (
+    <PageFrame title={title} actions={null}>
+      <Stack gap="4">
+        {log.isError ? (
+          <Alert.Root status="error">
+            <Alert.Indicator />
+            <Alert.Title>{describeError(log.error)}</Alert.Title>
+          </Alert.Root>
+        ) : null}
+        {noContest ? (
+          <Alert.Root status="info" data-testid="no-active-contest">
+            <Alert.Indicator />
+            <Alert.Title>{MESSAGES.noActiveContest}</Alert.Title>
+          </Alert.Root>
+        ) : (
+          <>
+            {log.data?.contest ? (
+              <Text color="fg.muted" data-testid="contest-log-contest">
+                Concurso {log.data.contest.calendar} ({log.data.contest.date})
+              </Text>
+            ) : null}
+            <ContestLogFiltersBar
+              values={values}
+              onChange={setValues}
+              levels={levelOptions}
+              teams={teamOptions}
+              processes={processOptions}
+            />
+            {log.data?.truncated ? (
+              <Alert.Root status="warning">
+                <Alert.Indicator />
+                <Alert.Title>
+                  Se muestran los {CONTEST_LOG_LIMIT.toLocaleString('es-MX')} registros más recientes; use los
+                  filtros para ver otros.
+                </Alert.Title>
+              </Alert.Root>
+            ) : null}
+            <DataTable
+              data={rows}
+              columns={CONTEST_LOG_COLUMNS}
+              title={title}
+              exportName="bitacora"
+              loading={log.isPending}
+            />
+          </>
+        )}
+      </Stack>
+      <FeedbackHost />
+    </PageFrame>
+  );
+}
