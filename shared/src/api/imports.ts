@@ -1,5 +1,51 @@
+import { okEnvelope } from '../schemas/api.js';
+import {
+  importFieldsSchema,
+  importPreviewSchema,
+  importRejectedSchema,
+  importResultSchema,
+} from '../schemas/imports.js';
+import { ADMIN_ACCESS } from './access.js';
+import { defineRoute } from './route.js';
+
+const tag = 'importación';
+
 /**
- * Bulk import of teams and members (issue 13): preview and import of a CSV or XLSX registration file.
- * Filled in by the imports module's work.
+ * Bulk import of teams and members (issue 13): a CSV or XLSX registration file, one row per member
+ * (equipo, nivel, coach, código, nombre, semestre, carrera), sent as `multipart/form-data` with the
+ * file in `file` and the text field `contests_id` (the contest the teams join). Admins only. The file
+ * is checked by name and content (`.xlsx`: a zip, `PK\x03\x04`; `.csv`: UTF-8 text, BOM allowed, no
+ * NUL): 415 otherwise, 413 over `IMPORT_MAX_BYTES`; 422 for a missing or unknown `contests_id`.
  */
-export const importsRoutes = {} as const;
+export const importsRoutes = {
+  /**
+   * Reads and checks the file and answers what the import would create and every bad row by line
+   * (`{ teams, errors, members }`). Writes nothing.
+   */
+  preview: defineRoute({
+    method: 'POST',
+    path: '/api/previewTeamImport',
+    access: ADMIN_ACCESS,
+    tag,
+    summary: 'Vista previa de la importación de equipos e integrantes',
+    multipart: importFieldsSchema,
+    reply: okEnvelope(importPreviewSchema),
+    replies: { 422: importRejectedSchema },
+  }),
+  /**
+   * Reads and checks the file again (never trusting a preview) and creates every team and member in
+   * one transaction: `{ teams, members }` and 'Se importaron N equipos.'. Any bad row: 422 with the
+   * preview's `errors` (by line) and nothing written. The new teams go to the boards when the
+   * contest is the active one.
+   */
+  importTeams: defineRoute({
+    method: 'POST',
+    path: '/api/importTeams',
+    access: ADMIN_ACCESS,
+    tag,
+    summary: 'Importa equipos e integrantes de un archivo',
+    multipart: importFieldsSchema,
+    reply: okEnvelope(importResultSchema),
+    replies: { 422: importRejectedSchema },
+  }),
+} as const;

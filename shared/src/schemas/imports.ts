@@ -1,2 +1,164 @@
-/** Schemas of the bulk import of teams and members (issue 13). */
-export {};
+import { z } from 'zod';
+import { MESSAGES } from '../messages.js';
+import { integerSchema, requiredText, rowIntSchema } from './common.js';
+import { requiredIdSchema } from './catalogs.js';
+
+/**
+ * The bulk import of teams and members (issue 13, "Bulk import of teams and members"): a CSV or XLSX
+ * registration file with one row per member, previewed (`POST /api/previewTeamImport`) and imported
+ * all or nothing (`POST /api/importTeams`). The server parses and checks the file; the web draws the
+ * preview and builds the template from {@link IMPORT_COLUMNS}.
+ */
+
+/**
+ * The columns of a registration file, in the template's order: `key` is the header as matched
+ * (see {@link foldName}: accents, case and spaces ignored, so `Código`, `CODIGO` and ` código ` all
+ * match), `header` the template's spelling and the name the messages use ('Falta el campo código').
+ */
+export const IMPORT_COLUMNS = [
+  { key: 'equipo', header: 'Equipo', label: 'equipo' },
+  { key: 'nivel', header: 'Nivel', label: 'nivel' },
+  { key: 'coach', header: 'Coach', label: 'coach' },
+  { key: 'codigo', header: 'Código', label: 'código' },
+  { key: 'nombre', header: 'Nombre', label: 'nombre' },
+  { key: 'semestre', header: 'Semestre', label: 'semestre' },
+  { key: 'carrera', header: 'Carrera', label: 'carrera' },
+] as const;
+/** The key of one column of a registration file (`'codigo'`). */
+export type ImportColumnKey = (typeof IMPORT_COLUMNS)[number]['key'];
+
+/** Most bytes of a registration file (5 MB: a 1,000-member CSV is about 70 KB); 413 beyond. */
+export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+/** Most member rows one file may carry (a guard on parsing time and memory, far above a real contest). */
+export const IMPORT_MAX_ROWS = 5_000;
+/** Most members of one team (the members form's limit, SPEC.md section 5). */
+export const MAX_TEAM_MEMBERS = 20;
+
+/**
+ * A name as the import compares it (levels, coaches, careers, team names, codes and headers): Unicode
+ * NFD without its combining marks (the accents), lower case, trimmed, inner runs of white space made
+ * one space. 'Básico', ' BASICO ' and 'basico' fold to the same text, like the database's
+ * `utf8mb4_unicode_ci` comparisons.
+ */
+export function foldName(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The semester of an imported member: an integer 1..10, as a number or digits (an XLSX cell or CSV text). */
+export const importSemesterSchema = integerSchema({
+  min: 1,
+  max: 10,
+  outOfRange: 'El semestre debe ser un número entero de 1 a 10',
+  notInteger: 'El semestre debe ser un número entero de 1 a 10',
+});
+
+/**
+ * One member row of the file, its cells as texts, checked field by field with the members form's
+ * rules (SPEC.md section 5): every field required, code up to 50 characters, names up to 255, no
+ * control characters, semester 1..10. Names of the level, coach and career are looked up afterwards.
+ */
+export const importRowSchema = z.object({
+  equipo: requiredText(),
+  nivel: requiredText(),
+  coach: requiredText(),
+  codigo: requiredText(50),
+  nombre: requiredText(),
+  semestre: importSemesterSchema,
+  carrera: requiredText(),
+});
+export type ImportRow = z.infer<typeof importRowSchema>;
+
+/** Multipart text fields of both import calls (besides the `file`): the contest the teams join. */
+export const importFieldsSchema = z.object({ contests_id: requiredIdSchema });
+
+/** One problem of the file: its line (the header is line 1; an XLSX's row number) and a Spanish reason. */
+export const importErrorSchema = z.object({
+  line: rowIntSchema,
+  message: z.string(),
+});
+export type ImportError = z.infer<typeof importErrorSchema>;
+
+/** A member the import would create, with its career's name as the catalogue spells it. */
+export const importMemberSchema = z.object({
+  code: z.string(),
+  name: z.string(),
+  semester: rowIntSchema,
+  career: z.string(),
+});
+export type ImportMember = z.infer<typeof importMemberSchema>;
+
+/** A team the import would create: its name as first written, level and coach as the catalogues spell them. */
+export const importTeamSchema = z.object({
+  name: z.string(),
+  level: z.string(),
+  coach: z.string(),
+  members: z.array(importMemberSchema),
+});
+export type ImportTeam = z.infer<typeof importTeamSchema>;
+
+/**
+ * The preview: every team with its members (what the rows that passed would create), every problem
+ * by line, and `members`, the member rows read. Nothing is written; the import is allowed only
+ * when `errors` is empty.
+ */
+export const importPreviewSchema = z.object({
+  teams: z.array(importTeamSchema),
+  errors: z.array(importErrorSchema),
+  members: rowIntSchema,
+});
+export type ImportPreview = z.infer<typeof importPreviewSchema>;
+
+/** What an import created: how many teams and members. */
+export const importResultSchema = z.object({ teams: rowIntSchema, members: rowIntSchema });
+export type ImportResult = z.infer<typeof importResultSchema>;
+
+/**
+ * The 422 of `importTeams`: the file's problems by line (the preview's `errors`), nothing written.
+ * A missing or unknown `contests_id` answers the usual field errors instead (DESIGN.md section 4),
+ * so `errors` is either shape.
+ */
+export const importRejectedSchema = z.object({
+  success: z.literal(false),
+  message: z.string(),
+  errors: z.union([z.array(importErrorSchema), z.record(z.string(), z.array(z.string()))]).optional(),
+});
+export type ImportRejected = z.infer<typeof importRejectedSchema>;
+
+/** The messages of the import (issue 13), one place for the server and the web. */
+export const IMPORT_MESSAGES = {
+  rejected: 'El archivo tiene errores; no se importó nada.',
+  empty: 'El archivo no tiene filas de integrantes.',
+  notSpreadsheet: 'El archivo debe ser una hoja de cálculo .xlsx o un .csv.',
+  badXlsx: 'El archivo no es un .xlsx válido.',
+  badCsv: 'El archivo .csv debe ser texto UTF-8 (en Excel: «CSV UTF-8 (delimitado por comas)»).',
+  missingFile: 'Seleccione el archivo a importar.',
+  tooManyRows: `El archivo tiene más de ${IMPORT_MAX_ROWS} filas.`,
+  tooLarge: `El archivo supera el límite de ${IMPORT_MAX_BYTES / (1024 * 1024)} MB.`,
+  /** 'Falta el campo código'. */
+  missingField: (label: string) => `Falta el campo ${label}`,
+  missingColumn: (header: string) => `Falta la columna «${header}» en el encabezado`,
+  unknownLevel: (name: string) => `Nivel desconocido «${name}»`,
+  unknownCoach: (name: string) => `Coach desconocido «${name}»`,
+  unknownCareer: (name: string) => `Carrera desconocida «${name}»`,
+  /** `what` carries its adjective: 'Nivel ambiguo', 'Coach ambiguo', 'Carrera ambigua'. */
+  ambiguous: (what: string, name: string, count: number) =>
+    `${what} «${name}»: hay ${count} con ese nombre en el catálogo`,
+  codeTaken: (code: string, team: string) =>
+    `El código ${code} ya está registrado en el equipo «${team}» de este concurso`,
+  codeRepeated: (code: string, line: number) => `El código ${code} se repite (ya está en la línea ${line})`,
+  teamExists: (team: string) =>
+    `El equipo «${team}» ya existe en este concurso (la importación solo crea equipos nuevos)`,
+  teamDisagrees: (team: string, field: string, value: string, line: number, first: string) =>
+    `El ${field} «${value}» no coincide con el del equipo «${team}» en la línea ${line} («${first}»)`,
+  tooManyMembers: (team: string, count: number) =>
+    `El equipo «${team}» tiene ${count} integrantes; el máximo es ${MAX_TEAM_MEMBERS}`,
+  /** 'Se importaron N equipos.' */
+  imported: (teams: number) => `Se importaron ${teams} ${teams === 1 ? 'equipo' : 'equipos'}.`,
+  fieldProblem: (label: string, problem: string) => `${label}: ${problem}`,
+  required: MESSAGES.required,
+} as const;

@@ -1,4 +1,96 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  IMPORT_MESSAGES,
+  importFieldsSchema,
+  importsRoutes as api,
+  type ImportError,
+  type ImportRejected,
+} from '@concurso/shared';
+import { transaction } from '../../db/transaction.js';
+import { validationError } from '../../lib/http-error.js';
+import { addRoute } from '../../lib/route.js';
+import { boardTeams } from '../board/board.repository.js';
+import { isActiveContest } from '../contests/contests.repository.js';
+import { contestIdFor } from '../contests/contests.service.js';
+import { previewTeam } from './import-check.js';
+import { parseSheet, type ParsedSheet } from './import-parse.js';
+import { receiveSheet } from './import-upload.js';
+import { checkRows, importRows } from './imports.service.js';
+import type { FastifyRequest } from 'fastify';
 
-/** Bulk import of teams and members (shared/src/api/imports.ts, issue 13). */
-export default async function importsRoutes(_app: FastifyInstance): Promise<void> {}
+/** The `contests_id` multipart field, checked by `importFieldsSchema`: 422 on the field otherwise. */
+function contestField(fields: Record<string, string>): number {
+  const parsed = importFieldsSchema.safeParse(fields);
+  if (parsed.success) return parsed.data.contests_id;
+  throw validationError({ contests_id: parsed.error.issues.map((issue) => issue.message) });
+}
+
+/** The file and the contest of an import request, the file read into rows (415, 413, 422 on the way). */
+async function readRequest(request: FastifyRequest): Promise<{ contestsId: number; parsed: ParsedSheet }> {
+  const { sheet, fields } = await receiveSheet(request);
+  const contestsId = contestField(fields);
+  return { contestsId, parsed: await parseSheet(sheet) };
+}
+
+/**
+ * The 422 of a refused import: the file's problems by line (`importRejectedSchema`). Sent here, not
+ * thrown: the error handler's `errors` are per field (DESIGN.md section 4), these are per line.
+ */
+function rejectRows(reply: FastifyReply, errors: ImportError[]): never {
+  const body: ImportRejected = { success: false, message: IMPORT_MESSAGES.rejected, errors };
+  // The handler answers through `reply`; its return value is then ignored by Fastify.
+  return reply.code(422).send(body) as never;
+}
+
+/**
+ * Bulk import of teams and members (issue 13, `importsRoutes` in shared/src/api/imports.ts):
+ * `previewTeamImport` reads and checks a CSV or XLSX file and answers what it would create and its
+ * bad rows, writing nothing; `importTeams` does the same checks again in one transaction and creates
+ * every team and member, or nothing (422 with the rows' problems). The new teams of the active
+ * contest go to the boards after the commit, and every screen's teams and members lists refetch.
+ */
+const importsRoutes: FastifyPluginAsyncZod = async (app) => {
+  addRoute(app, api.preview, async (request) => {
+    const { contestsId, parsed } = await readRequest(request);
+    const em = app.orm.em;
+    const contestId = await contestIdFor(em, contestsId);
+    const check = parsed.errors.length > 0 ? null : await checkRows(em, contestId, parsed.rows);
+    return {
+      success: true as const,
+      data: {
+        teams: check ? check.teams.map(previewTeam) : [],
+        errors: check ? check.errors : parsed.errors,
+        members: check ? check.members : parsed.rows.length,
+      },
+      message: '',
+    };
+  });
+
+  addRoute(app, api.importTeams, async (request, reply) => {
+    const { contestsId, parsed } = await readRequest(request);
+    if (parsed.errors.length > 0) return rejectRows(reply, parsed.errors);
+    const { contestId, outcome } = await transaction(app.orm.em, async (em) => {
+      const contestId = await contestIdFor(em, contestsId);
+      return { contestId, outcome: await importRows(em, contestId, parsed.rows) };
+    });
+    const { check, teamIds } = outcome;
+    if (check.errors.length > 0) return rejectRows(reply, check.errors);
+
+    // After the commit: the boards show the active contest's teams only (like teams.routes.ts).
+    const em = app.orm.em.fork();
+    if (await isActiveContest(em, contestId)) {
+      for (const row of await boardTeams(em, teamIds)) app.board.teamUpdated(row);
+    }
+    app.board.catalogChanged('teams');
+    app.board.catalogChanged('members');
+    const members = check.teams.reduce((sum, team) => sum + team.members.length, 0);
+    return {
+      success: true as const,
+      data: { teams: teamIds.length, members },
+      message: IMPORT_MESSAGES.imported(teamIds.length),
+    };
+  });
+};
+
+export default importsRoutes;

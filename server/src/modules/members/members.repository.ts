@@ -108,3 +108,61 @@ export async function teamMemberCodes(em: EntityManager, teamId: number): Promis
 export async function moveTeamMembers(em: EntityManager, teamId: number, contestId: number): Promise<void> {
   await em.nativeUpdate(Member, { team: teamId }, { contest: contestId });
 }
+
+/**
+ * Every member of contest `contestId` whose code is one of `codes` (compared by the database's
+ * collation: case ignored), with its team's name. For the bulk import's duplicate check (issue 13).
+ */
+export async function findTakenCodes(
+  em: EntityManager,
+  contestId: number,
+  codes: readonly string[],
+): Promise<Array<{ code: string; team: string }>> {
+  if (codes.length === 0) return [];
+  const members = await em.find(
+    Member,
+    { contest: contestId, code: { $in: [...codes] } },
+    { populate: ['team'], fields: ['code', 'team.name'] },
+  );
+  return members.map((member) => ({ code: member.code, team: member.team.name }));
+}
+
+/** A member the bulk import creates, with the id of its (new) team and of its career. */
+export interface NewMember {
+  teams_id: number;
+  code: string;
+  name: string;
+  semester: number;
+  careers_id: number;
+}
+
+/** Rows per statement of {@link insertContestMembers} (500 × 8 values, far under the placeholder limit). */
+const MEMBERS_PER_INSERT = 500;
+
+/**
+ * Inserts the members of many teams of contest `contestId` in a few multi-row statements (issue 13's
+ * bulk import: 1,000 members are two statements, not 1,000 flushes), in the caller's transaction.
+ * The unique (`contests_id`, `code`) index may refuse a code with `UniqueConstraintViolationException`.
+ */
+export async function insertContestMembers(
+  em: EntityManager,
+  contestId: number,
+  members: readonly NewMember[],
+): Promise<void> {
+  const now = new Date();
+  for (let start = 0; start < members.length; start += MEMBERS_PER_INSERT) {
+    await em.insertMany(
+      Member,
+      members.slice(start, start + MEMBERS_PER_INSERT).map((m) => ({
+        code: m.code,
+        name: m.name,
+        semester: m.semester,
+        team: m.teams_id,
+        contest: contestId,
+        career: m.careers_id,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+  }
+}

@@ -1,6 +1,6 @@
-import { raw, type Loaded } from '@mikro-orm/core';
+import { raw, type Loaded, type RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
-import type { TeamInput, TeamRow } from '@concurso/shared';
+import { TEAM_STATUS, type TeamInput, type TeamRow } from '@concurso/shared';
 import { HttpError, fieldError } from '../../lib/http-error.js';
 import { Coach } from '../coaches/coach.entity.js';
 import { Contest } from '../contests/contest.entity.js';
@@ -119,4 +119,60 @@ export async function updateTeam(
 /** Deletes a team; its members, attempts and audit rows go with it (DESIGN.md section 3). False when unknown. */
 export async function deleteTeam(em: EntityManager, id: number): Promise<boolean> {
   return (await em.nativeDelete(Team, { id })) > 0;
+}
+
+/**
+ * The names of contest `contestId`'s teams among `names`, as stored; the database's collation
+ * compares them (case and accents ignored). For the bulk import (issue 13), which creates new teams
+ * only.
+ */
+export async function findContestTeamNames(
+  em: EntityManager,
+  contestId: number,
+  names: readonly string[],
+): Promise<string[]> {
+  if (names.length === 0) return [];
+  const teams = await em.find(Team, { contest: contestId, name: { $in: [...names] } }, { fields: ['name'] });
+  return teams.map((team) => team.name);
+}
+
+/** A team the bulk import creates: its name and the ids of its level and coach. */
+export interface NewTeam {
+  name: string;
+  levels_id: number;
+  coaches_id: number;
+}
+
+/**
+ * Inserts `teams` into contest `contestId` in one statement (`em.insertMany`: status Activo, no
+ * attempts, version 1) and answers each one's id and stored name, read back by name: a multi-row
+ * insert's ids are not promised to be consecutive. For the bulk import (issue 13), in its transaction.
+ */
+export async function insertTeams(
+  em: EntityManager,
+  contestId: number,
+  teams: readonly NewTeam[],
+): Promise<Array<{ id: number; name: string }>> {
+  if (teams.length === 0) return [];
+  const now = new Date();
+  const rows = teams.map((team) => ({
+    name: team.name,
+    level: team.levels_id,
+    coach: team.coaches_id,
+    contest: contestId,
+    statusTeam: TEAM_STATUS.active,
+    number_attempts: 0,
+    version: 1,
+    agentOnline: false,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  // No agent key yet (null); MikroORM 6.6 types the hidden nullable key column as required.
+  await em.insertMany<ITeam>(Team, rows as RequiredEntityData<ITeam>[]);
+  const created = await em.find(
+    Team,
+    { contest: contestId, name: { $in: teams.map((team) => team.name) } },
+    { fields: ['id', 'name'] },
+  );
+  return created.map((team) => ({ id: team.id, name: team.name }));
 }

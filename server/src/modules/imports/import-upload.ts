@@ -1,0 +1,82 @@
+import type { FastifyRequest } from 'fastify';
+import { IMPORT_MAX_BYTES, IMPORT_MESSAGES } from '@concurso/shared';
+import { HttpError, validationError } from '../../lib/http-error.js';
+
+/** A registration file as received: its kind, by name and checked by content. */
+export interface ReceivedSheet {
+  kind: 'csv' | 'xlsx';
+  /** The file's bytes (at most `IMPORT_MAX_BYTES`). */
+  bytes: Buffer;
+}
+
+/** A zip's local file header: every .xlsx (Office Open XML) starts with it. */
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
+/**
+ * The kind of a registration file from its name and its first bytes (issue 13): `.xlsx` must be a
+ * zip (`PK\x03\x04`), `.csv` must be UTF-8 text (a BOM allowed) with no NUL byte. Anything else is
+ * refused with 415 and a Spanish message.
+ */
+export function sheetKind(fileName: string, bytes: Buffer): 'csv' | 'xlsx' {
+  const name = fileName.toLowerCase();
+  if (name.endsWith('.xlsx')) {
+    if (bytes.length < ZIP_MAGIC.length || !bytes.subarray(0, ZIP_MAGIC.length).equals(ZIP_MAGIC))
+      throw new HttpError(415, IMPORT_MESSAGES.badXlsx);
+    return 'xlsx';
+  }
+  if (name.endsWith('.csv')) {
+    if (bytes.includes(0) || !isUtf8(bytes)) throw new HttpError(415, IMPORT_MESSAGES.badCsv);
+    return 'csv';
+  }
+  throw new HttpError(415, IMPORT_MESSAGES.notSpreadsheet);
+}
+
+/** True when `bytes` decode as UTF-8 without a replacement (a Windows-1252 CSV does not). */
+function isUtf8(bytes: Buffer): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Reads an import's `multipart/form-data` body: the one file in `file` (kept in memory, at most
+ * `IMPORT_MAX_BYTES`: 413 beyond) and the text fields. The file's kind is checked by
+ * {@link sheetKind} (415); a body that is not multipart is 415; no file is 422 on `file`.
+ */
+export async function receiveSheet(
+  request: FastifyRequest,
+): Promise<{ sheet: ReceivedSheet; fields: Record<string, string> }> {
+  const fields: Record<string, string> = {};
+  let sheet: ReceivedSheet | null = null;
+  try {
+    for await (const part of request.parts({
+      limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10 },
+    })) {
+      if (part.type === 'field') {
+        fields[part.fieldname] = String(part.value);
+        continue;
+      }
+      if (part.fieldname !== 'file' || sheet) {
+        part.file.resume();
+        continue;
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of part.file) chunks.push(chunk as Buffer);
+      if (part.file.truncated) throw new HttpError(413, IMPORT_MESSAGES.tooLarge);
+      const bytes = Buffer.concat(chunks);
+      sheet = { kind: sheetKind(part.filename ?? '', bytes), bytes };
+    }
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, IMPORT_MESSAGES.tooLarge);
+    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
+      throw new HttpError(415, 'Envíe el formulario como multipart/form-data.');
+    throw err;
+  }
+  if (!sheet) throw validationError({ file: [IMPORT_MESSAGES.missingFile] });
+  return { sheet, fields };
+}

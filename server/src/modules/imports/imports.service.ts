@@ -1,0 +1,72 @@
+import type { EntityManager } from '@mikro-orm/mysql';
+import { foldName } from '@concurso/shared';
+import { careerRows } from '../careers/careers.repository.js';
+import { coachRows } from '../coaches/coaches.repository.js';
+import { levelRows } from '../levels/levels.repository.js';
+import { findTakenCodes, insertContestMembers, type NewMember } from '../members/members.repository.js';
+import { findContestTeamNames, insertTeams } from '../teams/teams.repository.js';
+import { checkImport, importKeys, type ImportCheck, type ImportLookups } from './import-check.js';
+import type { SheetRow } from './import-parse.js';
+
+/**
+ * What the checks of a file need from the database for contest `contestId` (issue 13): the levels,
+ * coaches and careers, and the contest's teams and member codes that collide with the file's names and
+ * codes. Read in the caller's EntityManager (the import's transaction), one query after another.
+ */
+export async function importLookups(
+  em: EntityManager,
+  contestId: number,
+  rows: readonly SheetRow[],
+): Promise<ImportLookups> {
+  const { teamNames, codes } = importKeys(rows);
+  const levels = (await levelRows.list(em)).map((row) => ({ id: row.id, name: row.level }));
+  const coaches = (await coachRows.list(em)).map((row) => ({ id: row.id, name: row.name }));
+  const careers = (await careerRows.list(em)).map((row) => ({ id: row.id, name: row.name }));
+  const existingTeams = await findContestTeamNames(em, contestId, teamNames);
+  const takenCodes = await findTakenCodes(em, contestId, codes);
+  return { levels, coaches, careers, existingTeams, takenCodes };
+}
+
+/** Checks a file's rows against contest `contestId` (the preview, issue 13): nothing is written. */
+export async function checkRows(
+  em: EntityManager,
+  contestId: number,
+  rows: readonly SheetRow[],
+): Promise<ImportCheck> {
+  return checkImport(rows, await importLookups(em, contestId, rows));
+}
+
+/** What {@link importRows} did: the checks, and the ids of the teams created (none when it refused). */
+export interface ImportOutcome {
+  check: ImportCheck;
+  teamIds: number[];
+}
+
+/**
+ * The import itself (issue 13), in the caller's transaction: checks the rows again against the
+ * contest as it is now and, only when no row has a problem, inserts every team (one statement) and
+ * every member (a statement per 500) of contest `contestId`. With problems it writes nothing and
+ * answers them. The caller's transaction makes it all or nothing; the unique indexes on (contest,
+ * team name) and (contest, code) refuse what a concurrent import slipped in.
+ */
+export async function importRows(
+  em: EntityManager,
+  contestId: number,
+  rows: readonly SheetRow[],
+): Promise<ImportOutcome> {
+  const check = await checkRows(em, contestId, rows);
+  if (check.errors.length > 0) return { check, teamIds: [] };
+  const created = await insertTeams(
+    em,
+    contestId,
+    check.teams.map((team) => ({ name: team.name, levels_id: team.levels_id, coaches_id: team.coaches_id })),
+  );
+  const idOf = new Map(created.map((team) => [foldName(team.name), team.id]));
+  const members: NewMember[] = check.teams.flatMap((team) => {
+    const teamId = idOf.get(foldName(team.name));
+    if (teamId === undefined) throw new Error(`El equipo ${team.name} no se encontró tras insertarlo`);
+    return team.members.map((member) => ({ teams_id: teamId, ...member }));
+  });
+  await insertContestMembers(em, contestId, members);
+  return { check, teamIds: created.map((team) => team.id) };
+}
