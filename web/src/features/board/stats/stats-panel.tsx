@@ -1,37 +1,42 @@
-import { useMemo, type ReactNode } from 'react';
-import { Box, Heading, SimpleGrid, Stack, Stat, Text } from '@chakra-ui/react';
+import { Suspense, lazy } from 'react';
+import { Button, Flex, Heading, SimpleGrid, Stack, Stat, Text } from '@chakra-ui/react';
 import { describeError } from '../../../api/api-error';
-import { AttemptsChart } from './attempts-chart';
-import { ProcessesChart } from './processes-chart';
-import { attemptsChartPoints } from './stats-chart-data';
+import { useChartsOpen } from './use-charts-open';
 import { useContestStats } from './use-contest-stats';
 
-/** One box of the panel with its title. */
-function StatsBox({ title, children }: { title: string; children: ReactNode }) {
+// recharts and the charts load on their own, only once shown: they are about as large as the rest of
+// the page (issue 13: the initial JavaScript stays under 300 KB gzip).
+const StatsCharts = lazy(() => import('./stats-charts').then((module) => ({ default: module.StatsCharts })));
+
+/** One figure of the panel. */
+function Figure({ label, value, testId }: { label: string; value: string | number; testId: string }) {
   return (
-    <Box as="section" borderWidth="1px" rounded="md" bg="bg" p="4">
-      <Heading as="h3" size="sm" mb="3">
-        {title}
-      </Heading>
-      {children}
-    </Box>
+    <Stat.Root borderWidth="1px" rounded="md" bg="bg" p="4">
+      <Stat.Label>{label}</Stat.Label>
+      <Stat.ValueText data-testid={testId}>{value}</Stat.ValueText>
+    </Stat.Root>
   );
 }
 
 /**
- * /home's "Estadísticas" (issue 13, judges and admins): the active contest's attempts per minute (a
- * line), its most attempted processes (bars) and its teams blocked, refetched as the board changes.
- * Loaded lazily by `home-scene.tsx`: recharts is not part of the initial JavaScript.
+ * /home's "Estadísticas" (issue 13, judges and admins), under the board: the active contest's teams
+ * blocked, attempts and teams, live (`useContestStats`), and on demand ('Mostrar gráficas', remembered)
+ * the charts of attempts per minute and the most attempted processes, loaded lazily.
  */
 export function StatsPanel({ contestId }: { contestId: number }) {
   const { data, error, isPending } = useContestStats(contestId);
-  const points = useMemo(() => (data ? attemptsChartPoints(data) : []), [data]);
+  const [chartsOpen, toggleCharts] = useChartsOpen();
 
   return (
     <Stack as="section" gap="3" aria-labelledby="stats-title" data-testid="stats-panel">
-      <Heading as="h2" id="stats-title" size="lg">
-        Estadísticas
-      </Heading>
+      <Flex justify="space-between" align="center" gap="3" wrap="wrap">
+        <Heading as="h2" id="stats-title" size="lg">
+          Estadísticas
+        </Heading>
+        <Button size="sm" variant="outline" onClick={toggleCharts} aria-expanded={chartsOpen}>
+          {chartsOpen ? 'Ocultar gráficas' : 'Mostrar gráficas'}
+        </Button>
+      </Flex>
       {isPending ? (
         <Text color="fg.muted">Cargando estadísticas…</Text>
       ) : !data ? (
@@ -39,43 +44,23 @@ export function StatsPanel({ contestId }: { contestId: number }) {
       ) : (
         <>
           <SimpleGrid columns={{ base: 1, md: 3 }} gap="4">
-            <Stat.Root borderWidth="1px" rounded="md" bg="bg" p="4">
-              <Stat.Label>Equipos bloqueados</Stat.Label>
-              <Stat.ValueText data-testid="stats-teams-blocked">
-                {data.teams_blocked} de {data.teams}
-              </Stat.ValueText>
-            </Stat.Root>
-            <Stat.Root borderWidth="1px" rounded="md" bg="bg" p="4">
-              <Stat.Label>Intentos</Stat.Label>
-              <Stat.ValueText data-testid="stats-attempts">{data.attempts}</Stat.ValueText>
-            </Stat.Root>
-            <Stat.Root borderWidth="1px" rounded="md" bg="bg" p="4">
-              <Stat.Label>Equipos</Stat.Label>
-              <Stat.ValueText>{data.teams}</Stat.ValueText>
-            </Stat.Root>
+            <Figure
+              label="Equipos bloqueados"
+              value={`${data.teams_blocked} de ${data.teams}`}
+              testId="stats-teams-blocked"
+            />
+            <Figure label="Intentos" value={data.attempts} testId="stats-attempts" />
+            <Figure
+              label="Proceso más intentado"
+              value={data.top_processes[0]?.process ?? '—'}
+              testId="stats-top-process"
+            />
           </SimpleGrid>
-          <SimpleGrid columns={{ base: 1, xl: 2 }} gap="4">
-            <StatsBox
-              title={
-                data.bucket_minutes === 1
-                  ? 'Intentos por minuto'
-                  : `Intentos cada ${data.bucket_minutes} minutos`
-              }
-            >
-              {points.length === 0 ? (
-                <Text color="fg.muted">Todavía no hay intentos.</Text>
-              ) : (
-                <AttemptsChart points={points} />
-              )}
-            </StatsBox>
-            <StatsBox title="Procesos más intentados">
-              {data.top_processes.length === 0 ? (
-                <Text color="fg.muted">Todavía no hay intentos.</Text>
-              ) : (
-                <ProcessesChart processes={data.top_processes} />
-              )}
-            </StatsBox>
-          </SimpleGrid>
+          {chartsOpen ? (
+            <Suspense fallback={<Text color="fg.muted">Cargando gráficas…</Text>}>
+              <StatsCharts stats={data} />
+            </Suspense>
+          ) : null}
         </>
       )}
     </Stack>
