@@ -9,6 +9,7 @@ import { useContestOptions } from '../../catalog-screen/use-contest-options';
 import { useRowDialog } from '../../catalog-screen/use-row-dialog';
 import { RowButton } from '../../ui/data-table/row-actions';
 import { AgentKeyDialog } from './agent-key-dialog';
+import { ImportTeamsButton } from './import-teams-button';
 import { RegisterMembersDialog } from './register-members-dialog';
 import { TeamMembersDialog } from './team-members-dialog';
 import { useAgentKey } from './use-agent-key';
@@ -27,6 +28,8 @@ const TEAMS = catalogScreenSpec('teams', zodResolver(teamInputSchema), {
   ],
   // What else a team's delete takes with it (DESIGN.md section 3), said in the question.
   deleteWarning: 'También se eliminarán sus integrantes y sus intentos.',
+  // Bulk import of teams and members from a registration file (issue 13).
+  headerActions: <ImportTeamsButton />,
   fields: [
     { name: 'name', label: 'Nombre' },
     { kind: 'select', name: 'coaches_id', label: 'Coach', placeholder: 'Seleccione el coach...' },

@@ -1,0 +1,43 @@
+import { importsRoutes, type RouteReply } from '@concurso/shared';
+import { uploadRequest, type UploadOptions } from '../../api/upload-request';
+
+/**
+ * The multipart body of `previewTeamImport` / `importTeams` (issue 13): `contests_id`, then the
+ * registration file in `file`.
+ */
+export function importFormData(contestId: number, file: File): FormData {
+  const form = new FormData();
+  form.append('contests_id', String(contestId));
+  form.append('file', file, file.name);
+  return form;
+}
+
+/** The answer of a preview: the teams the file would create, its bad rows by line, the rows read. */
+export type ImportPreviewReply = RouteReply<typeof importsRoutes.preview>;
+/** The answer of an import: how many teams and members were created, and 'Se importaron N equipos.'. */
+export type ImportTeamsReply = RouteReply<typeof importsRoutes.importTeams>;
+
+/**
+ * `POST /api/previewTeamImport` (`importsRoutes.preview`): checks `file` against contest `contestId`
+ * and writes nothing. Rejects like every upload (413 too large, 415 not a CSV or XLSX).
+ */
+export function previewTeamImport(
+  contestId: number,
+  file: File,
+  options: UploadOptions = {},
+): Promise<ImportPreviewReply> {
+  return uploadRequest(importsRoutes.preview, importFormData(contestId, file), options);
+}
+
+/**
+ * `POST /api/importTeams` (`importsRoutes.importTeams`): creates every team and member of `file` in
+ * contest `contestId`, or nothing; a file with bad rows rejects with 422 and the rows
+ * (`rejectedImportErrors` reads them), reporting the upload's progress.
+ */
+export function importTeams(
+  contestId: number,
+  file: File,
+  options: UploadOptions = {},
+): Promise<ImportTeamsReply> {
+  return uploadRequest(importsRoutes.importTeams, importFormData(contestId, file), options);
+}

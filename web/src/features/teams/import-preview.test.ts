@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { IMPORT_MAX_BYTES, IMPORT_MESSAGES, type ImportPreview } from '@concurso/shared';
+import { ApiRequestError } from '../../api/api-error';
+import { importFormData } from './import-api';
+import {
+  canImport,
+  importButtonText,
+  importErrorText,
+  importFileProblem,
+  importSummaryRows,
+  rejectedImportErrors,
+} from './import-preview';
+import { importTemplateHeaders } from './import-template';
+
+const preview = (errors: ImportPreview['errors'] = []): ImportPreview => ({
+  members: 3,
+  errors,
+  teams: [
+    {
+      name: 'Bits Veloces',
+      level: 'Básico',
+      coach: 'Dra. María Núñez',
+      members: [
+        { code: 'A-1', name: 'Luis', semester: 3, career: 'Computación' },
+        { code: 'A-2', name: 'Marta', semester: 5, career: 'Computación' },
+      ],
+    },
+    { name: 'Ñandúes', level: 'Avanzado', coach: 'Mtro. Óscar Ruiz', members: [] },
+  ],
+});
+
+describe('the import dialog (issue 13: bulk import of teams and members)', () => {
+  it('sends only .csv and .xlsx files within the size limit', () => {
+    expect(importFileProblem({ name: 'registro.CSV', size: 10 })).toBeNull();
+    expect(importFileProblem({ name: 'registro.xlsx', size: IMPORT_MAX_BYTES })).toBeNull();
+    expect(importFileProblem({ name: 'registro.xls', size: 10 })).toBe(IMPORT_MESSAGES.notSpreadsheet);
+    expect(importFileProblem({ name: 'registro.csv.pdf', size: 10 })).toBe(IMPORT_MESSAGES.notSpreadsheet);
+    expect(importFileProblem({ name: 'registro.csv', size: IMPORT_MAX_BYTES + 1 })).toBe(
+      IMPORT_MESSAGES.tooLarge,
+    );
+  });
+
+  it('lists a bad row with its line and names the button by the teams', () => {
+    expect(importErrorText({ line: 7, message: 'Nivel desconocido «Experto»' })).toBe(
+      'Línea 7: Nivel desconocido «Experto»',
+    );
+    expect(importButtonText(12)).toBe('Importar 12 equipos');
+    expect(importButtonText(1)).toBe('Importar 1 equipo');
+  });
+
+  it('allows the import only with teams and no bad row', () => {
+    expect(canImport(null)).toBe(false);
+    expect(canImport(preview())).toBe(true);
+    expect(canImport(preview([{ line: 4, message: 'Falta el campo código' }]))).toBe(false);
+    expect(canImport({ teams: [], errors: [], members: 0 })).toBe(false);
+  });
+
+  it('shows each team with its level, coach and member count', () => {
+    expect(importSummaryRows(preview())).toEqual([
+      { name: 'Bits Veloces', level: 'Básico', coach: 'Dra. María Núñez', members: 2 },
+      { name: 'Ñandúes', level: 'Avanzado', coach: 'Mtro. Óscar Ruiz', members: 0 },
+    ]);
+  });
+
+  it("reads a refused import's rows from its 422, and nothing from other failures", () => {
+    const rows = [{ line: 5, message: 'El código C-1 se repite (ya está en la línea 2)' }];
+    const refused = new ApiRequestError({
+      kind: 'http',
+      status: 422,
+      serverMessage: IMPORT_MESSAGES.rejected,
+      body: { success: false, message: IMPORT_MESSAGES.rejected, errors: rows },
+    });
+    expect(rejectedImportErrors(refused)).toEqual(rows);
+    const fieldErrors = new ApiRequestError({
+      kind: 'http',
+      status: 422,
+      body: { success: false, message: 'x', errors: { contests_id: ['Este campo es requerido'] } },
+    });
+    expect(rejectedImportErrors(fieldErrors)).toBeNull();
+    expect(
+      rejectedImportErrors(new ApiRequestError({ kind: 'http', status: 415, body: { errors: rows } })),
+    ).toBeNull();
+    expect(rejectedImportErrors(new Error('x'))).toBeNull();
+  });
+
+  it('sends the contest, then the file in `file`', () => {
+    const file = new File(['Equipo;Nivel'], 'registro.csv', { type: 'text/csv' });
+    const form = importFormData(4, file);
+    expect([...form.keys()]).toEqual(['contests_id', 'file']);
+    expect(form.get('contests_id')).toBe('4');
+    expect((form.get('file') as File).name).toBe('registro.csv');
+  });
+
+  it("writes the template's headers in the registration file's order", () => {
+    expect(importTemplateHeaders()).toEqual([
+      'Equipo',
+      'Nivel',
+      'Coach',
+      'Código',
+      'Nombre',
+      'Semestre',
+      'Carrera',
+    ]);
+  });
+});

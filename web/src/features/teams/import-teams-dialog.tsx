@@ -1,0 +1,211 @@
+import { useRef } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Field,
+  HStack,
+  Input,
+  List,
+  NativeSelect,
+  Progress,
+  Spinner,
+  Stack,
+  Table,
+  Text,
+} from '@chakra-ui/react';
+import { useContestOptions } from '../../catalog-screen/use-contest-options';
+import { AppDialog } from '../../ui/dialog/app-dialog';
+import { useImportTeams } from './import-teams-flow';
+import { IMPORT_ACCEPT, importButtonText, importErrorText, importSummaryRows } from './import-preview';
+import { downloadImportTemplate } from './import-template';
+
+/** Props of {@link ImportTeamsDialog}. */
+export interface ImportTeamsDialogProps {
+  open: boolean;
+  onClose: () => void;
+}
+
+/**
+ * 'Importar equipos e integrantes' (issue 13): the contest (the active one first), the registration
+ * file (.xlsx or .csv, one row per member) and 'Descargar plantilla'; then the preview: the teams that
+ * will be created (EQUIPO, NIVEL, COACH, INTEGRANTES) and every bad row ('Línea 7: Nivel desconocido
+ * «Experto»'). 'Importar N equipos' is enabled only with no bad row; it shows the upload's progress,
+ * and the dialog cannot be dismissed while it runs.
+ */
+export function ImportTeamsDialog({ open, onClose }: ImportTeamsDialogProps) {
+  const contests = useContestOptions();
+  const flow = useImportTeams(open, contests.createValues.contests_id ?? '', onClose);
+  const input = useRef<HTMLInputElement | null>(null);
+  const { preview } = flow;
+  const teams = preview ? importSummaryRows(preview) : [];
+
+  return (
+    <AppDialog
+      open={open}
+      onClose={onClose}
+      busy={flow.importing}
+      title="Importar equipos e integrantes"
+      size="xl"
+      scrollBehavior="inside"
+      closeButton
+      testId="import-teams-dialog"
+      footer={
+        <>
+          <Button variant="outline" onClick={onClose} disabled={flow.importing}>
+            Cancelar
+          </Button>
+          <Button
+            colorPalette="blue"
+            disabled={!flow.ready}
+            loading={flow.importing}
+            loadingText={flow.percent === null ? 'Importando…' : `Importando… ${flow.percent} %`}
+            onClick={() => void flow.runImport()}
+          >
+            {importButtonText(preview?.teams.length ?? 0)}
+          </Button>
+        </>
+      }
+    >
+      <Stack gap="4">
+        <HStack justify="space-between" align="start" gap="4">
+          <Text fontSize="sm" color="fg.muted">
+            Un archivo .xlsx o .csv con una fila por integrante y las columnas Equipo, Nivel, Coach, Código,
+            Nombre, Semestre y Carrera. Los nombres de nivel, coach y carrera deben existir en los catálogos.
+          </Text>
+          <Button
+            size="sm"
+            variant="outline"
+            colorPalette="blue"
+            flexShrink={0}
+            onClick={() => void downloadImportTemplate()}
+          >
+            Descargar plantilla
+          </Button>
+        </HStack>
+
+        <Field.Root>
+          <Field.Label>Concurso</Field.Label>
+          <NativeSelect.Root disabled={flow.importing}>
+            <NativeSelect.Field
+              placeholder="Seleccione el concurso..."
+              value={flow.contestId}
+              onChange={(event) => flow.chooseContest(event.currentTarget.value)}
+            >
+              {contests.options.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </NativeSelect.Field>
+            <NativeSelect.Indicator />
+          </NativeSelect.Root>
+        </Field.Root>
+
+        <Field.Root>
+          <Field.Label>Archivo</Field.Label>
+          <Input
+            type="file"
+            accept={IMPORT_ACCEPT}
+            srOnly
+            tabIndex={-1}
+            ref={input}
+            onChange={(event) => {
+              flow.chooseFile(event.currentTarget.files?.[0] ?? null);
+              // The same file chosen again (after fixing it) must fire a change again.
+              event.currentTarget.value = '';
+            }}
+          />
+          <HStack gap="3" w="full" borderWidth="1px" rounded="md" p="1">
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={flow.importing}
+              onClick={() => input.current?.click()}
+            >
+              Seleccionar archivo
+            </Button>
+            <Text truncate color={flow.file ? undefined : 'fg.muted'} data-testid="chosen-file">
+              {flow.file ? flow.file.name : 'Ningún archivo seleccionado'}
+            </Text>
+          </HStack>
+        </Field.Root>
+
+        {flow.problem ? (
+          <Alert.Root status="error">
+            <Alert.Indicator />
+            <Alert.Title>{flow.problem}</Alert.Title>
+          </Alert.Root>
+        ) : null}
+        {flow.previewing ? (
+          <HStack gap="2">
+            <Spinner size="sm" />
+            <Text>Revisando el archivo…</Text>
+          </HStack>
+        ) : null}
+        {flow.importing ? (
+          <Progress.Root
+            value={flow.percent}
+            max={100}
+            size="sm"
+            colorPalette="blue"
+            data-testid="import-progress"
+          >
+            <Progress.Track>
+              <Progress.Range />
+            </Progress.Track>
+          </Progress.Root>
+        ) : null}
+
+        {preview ? (
+          <Stack gap="3" data-testid="import-preview">
+            <Text fontWeight="medium">
+              {`${teams.length} ${teams.length === 1 ? 'equipo' : 'equipos'} y ${preview.members} ${
+                preview.members === 1 ? 'fila de integrante' : 'filas de integrantes'
+              } en el archivo.`}
+            </Text>
+            {preview.errors.length > 0 ? (
+              <Alert.Root status="error" alignItems="start">
+                <Alert.Indicator />
+                <Box>
+                  <Alert.Title>
+                    {`${preview.errors.length} ${
+                      preview.errors.length === 1 ? 'error' : 'errores'
+                    }: corrija el archivo y vuelva a seleccionarlo. No se importará nada mientras haya errores.`}
+                  </Alert.Title>
+                  <List.Root as="ul" ps="4" mt="2" fontSize="sm" data-testid="import-errors">
+                    {preview.errors.map((error, index) => (
+                      <List.Item key={`${error.line}-${index}`}>{importErrorText(error)}</List.Item>
+                    ))}
+                  </List.Root>
+                </Box>
+              </Alert.Root>
+            ) : null}
+            {teams.length > 0 ? (
+              <Table.Root size="sm" aria-label="Equipos a importar" data-testid="import-teams">
+                <Table.Header>
+                  <Table.Row>
+                    <Table.ColumnHeader>EQUIPO</Table.ColumnHeader>
+                    <Table.ColumnHeader>NIVEL</Table.ColumnHeader>
+                    <Table.ColumnHeader>COACH</Table.ColumnHeader>
+                    <Table.ColumnHeader textAlign="end">INTEGRANTES</Table.ColumnHeader>
+                  </Table.Row>
+                </Table.Header>
+                <Table.Body>
+                  {teams.map((team) => (
+                    <Table.Row key={team.name}>
+                      <Table.Cell>{team.name}</Table.Cell>
+                      <Table.Cell>{team.level}</Table.Cell>
+                      <Table.Cell>{team.coach}</Table.Cell>
+                      <Table.Cell textAlign="end">{team.members}</Table.Cell>
+                    </Table.Row>
+                  ))}
+                </Table.Body>
+              </Table.Root>
+            ) : null}
+          </Stack>
+        ) : null}
+      </Stack>
+    </AppDialog>
+  );
+}
