@@ -27,7 +27,7 @@ export const IMPORT_COLUMNS = [
 /** The key of one column of a registration file (`'codigo'`). */
 export type ImportColumnKey = (typeof IMPORT_COLUMNS)[number]['key'];
 
-/** Most bytes of a registration file (5 MB: a 1,000-member CSV is about 70 KB); 413 beyond. */
+/** Most bytes of a registration file (5 MB: a 1,000-member CSV is about 100 KB); 413 beyond. */
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
 /** Most member rows one file may carry (a guard on parsing time and memory, far above a real contest). */
 export const IMPORT_MAX_ROWS = 5_000;
