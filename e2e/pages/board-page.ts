@@ -18,9 +18,9 @@ export class BoardPage {
     return this.page.getByTestId(`attempts-${teamId}`);
   }
 
-  /** The row's Bloquear / Desbloquear button. */
+  /** The row's Bloquear / Desbloquear button (the row also has 'Historial', issue 13). */
   toggleButton(teamId: number): Locator {
-    return this.row(teamId).getByRole('button');
+    return this.row(teamId).getByRole('button', { name: /^(Bloquear|Desbloquear)$/ });
   }
 
   connectionState(): Locator {

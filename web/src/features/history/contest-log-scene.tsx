@@ -22,6 +22,9 @@ import { useContestLogRefresh } from './use-contest-log-refresh';
 
 const NO_FILTERS: ContestLogFilterValues = { level: '', team: '', process: '' };
 
+/** A contest's `YYYY-MM-DD` as `dd/mm/aaaa`, as the board shows it. */
+const spanishDate = (date: string) => date.split('-').reverse().join('/');
+
 /**
  * /bitacora (judges and admins, issue 13 "History on screen"): every attempt and status change of the
  * active contest, newest first, filtered by level, team and process on the server
@@ -76,7 +79,7 @@ export function ContestLogScene({ title }: CatalogueSceneProps) {
           <>
             {log.data?.contest ? (
               <Text color="fg.muted" data-testid="contest-log-contest">
-                Concurso {log.data.contest.calendar} ({log.data.contest.date})
+                Concurso {log.data.contest.calendar} · {spanishDate(log.data.contest.date)}
               </Text>
             ) : null}
             <ContestLogFiltersBar
