@@ -108,7 +108,8 @@ export async function updateTeam(
     name: input.name,
     level: em.getReference(Level, input.levels_id),
     coach: em.getReference(Coach, input.coaches_id),
-    contest: em.getReference(Contest, contestId),
+    // Loaded, not a reference: the answered row embeds the contest's calendar.
+    contest: contestId === team.contest.id ? team.contest : await em.findOneOrFail(Contest, contestId),
   });
   // In SQL (`version = version + 1`), not from the loaded value: agents' attempts bump it concurrently.
   team.version = raw('version + 1');
