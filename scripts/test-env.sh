@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes sure what `npm test` needs beyond npm is here: Debian's Chromium (browser tests), a
+# Makes sure what `npm test` needs beyond npm is here: Debian's Chromium (browser tests), pdftotext (the report journey), a
 # running MySQL/MariaDB (server tests) and Redis (the several-processes test). Installs or starts them when it can (as root), otherwise
 # says in one line what to run. Settings: TEST_DATABASE_URL host/port are assumed local (127.0.0.1:3306).
 set -u
@@ -13,6 +13,17 @@ if [ ! -x /usr/bin/chromium ]; then
       fail "no se pudo instalar Chromium; ejecute: sudo apt-get install -y chromium"
   else
     fail "falta Chromium en /usr/bin/chromium; ejecute: sudo apt-get install -y chromium"
+  fi
+fi
+
+# poppler-utils' pdftotext: the contest journey opens the downloaded report PDF with a real reader.
+if ! command -v pdftotext >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "npm test: instalando poppler-utils de Debian (una sola vez)…"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null) ||
+      fail "no se pudo instalar poppler-utils; ejecute: sudo apt-get install -y poppler-utils"
+  else
+    fail "falta pdftotext; ejecute: sudo apt-get install -y poppler-utils"
   fi
 fi
 
