@@ -1,12 +1,9 @@
 import { statsRoutes, type ContestReport } from '@concurso/shared';
 import { callApi } from '../../../api/call-api';
-import { downloadBlob } from '../../../ui/data-table/download-blob';
 import { reportFileName } from './report-tables';
 
 /** The two files 'Reporte' offers. */
 export type ReportFormat = 'pdf' | 'xlsx';
-
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** `GET /api/contestReport/{contestId}`: the report's data, read afresh at each download. */
 export async function fetchContestReport(contestId: number): Promise<ContestReport> {
@@ -24,8 +21,10 @@ export async function downloadReport(contestId: number, format: ReportFormat): P
     const { buildReportPdf } = await import('./report-pdf');
     (await buildReportPdf(report)).save(reportFileName(report, 'pdf'));
   } else {
-    const { buildReportXlsx } = await import('./report-xlsx');
-    const bytes = await buildReportXlsx(report);
-    downloadBlob(new Blob([bytes], { type: XLSX_TYPE }), reportFileName(report, 'xlsx'));
+    const [{ buildReportXlsx }, { downloadXlsx }] = await Promise.all([
+      import('./report-xlsx'),
+      import('../../../ui/data-table/export-excel'),
+    ]);
+    downloadXlsx(await buildReportXlsx(report), reportFileName(report, 'xlsx'));
   }
 }

@@ -1,5 +1,6 @@
 import type { ContestReport, ReportDisqualification } from '@concurso/shared';
 import type { ExportCell, ExportData } from '../../../ui/data-table/export-data';
+import type { WorkbookSheet } from '../../../ui/data-table/export-excel';
 
 /*
  * The contest report's content (issue 13, "Reporte"), as plain tables: what the PDF prints and what the
@@ -105,14 +106,8 @@ export function processesTable(report: ContestReport): ExportData {
   };
 }
 
-/** One sheet of the XLSX: its name (at most 31 characters, Excel's limit) and its table. */
-export interface ReportSheet {
-  name: string;
-  data: ExportData;
-}
-
 /** The XLSX's sheets, one per table: Resumen, Equipos, Descalificaciones, Intentos por minuto, Procesos. */
-export function reportSheets(report: ContestReport): ReportSheet[] {
+export function reportSheets(report: ContestReport): WorkbookSheet[] {
   return [
     { name: 'Resumen', data: summaryTable(report) },
     { name: 'Equipos', data: teamsTable(report) },
