@@ -1,33 +1,6 @@
-import { Field, NativeSelect, SimpleGrid } from '@chakra-ui/react';
+import { SimpleGrid } from '@chakra-ui/react';
 import type { SelectOption } from '../../ui/form/form-select-field';
-
-/** Props of {@link FilterSelect}. */
-interface FilterSelectProps {
-  label: string;
-  value: string;
-  options: readonly SelectOption[];
-  onChange: (value: string) => void;
-}
-
-/** One filter of /bitacora: a labelled native select whose first choice, 'Todos' (''), filters nothing. */
-function FilterSelect({ label, value, options, onChange }: FilterSelectProps) {
-  return (
-    <Field.Root>
-      <Field.Label>{label}</Field.Label>
-      <NativeSelect.Root size="sm">
-        <NativeSelect.Field value={value} onChange={(event) => onChange(event.currentTarget.value)}>
-          <option value="">Todos</option>
-          {options.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </NativeSelect.Field>
-        <NativeSelect.Indicator />
-      </NativeSelect.Root>
-    </Field.Root>
-  );
-}
+import { SelectField } from '../../ui/form/select-field';
 
 /** The three filters' values as the selects hold them ('' for 'Todos'). */
 export interface ContestLogFilterValues {
@@ -58,19 +31,25 @@ export function ContestLogFiltersBar({
 }: ContestLogFiltersBarProps) {
   return (
     <SimpleGrid columns={{ base: 1, md: 3 }} gap="3" role="group" aria-label="Filtros de la bitácora">
-      <FilterSelect
+      <SelectField
+        size="sm"
+        emptyOption="Todos"
         label="Nivel"
         value={values.level}
         options={levels}
         onChange={(level) => onChange({ ...values, level, team: '' })}
       />
-      <FilterSelect
+      <SelectField
+        size="sm"
+        emptyOption="Todos"
         label="Equipo"
         value={values.team}
         options={teams}
         onChange={(team) => onChange({ ...values, team })}
       />
-      <FilterSelect
+      <SelectField
+        size="sm"
+        emptyOption="Todos"
         label="Proceso"
         value={values.process}
         options={processes}

@@ -7,7 +7,6 @@ import {
   HStack,
   Input,
   List,
-  NativeSelect,
   Progress,
   Spinner,
   Stack,
@@ -16,6 +15,7 @@ import {
 } from '@chakra-ui/react';
 import { useContestOptions } from '../../catalog-screen/use-contest-options';
 import { AppDialog } from '../../ui/dialog/app-dialog';
+import { SelectField } from '../../ui/form/select-field';
 import { useImportTeams } from './import-teams-flow';
 import { IMPORT_ACCEPT, importButtonText, importErrorText, importSummaryRows } from './import-preview';
 import { downloadImportTemplate } from './import-template';
@@ -84,23 +84,14 @@ export function ImportTeamsDialog({ open, onClose }: ImportTeamsDialogProps) {
           </Button>
         </HStack>
 
-        <Field.Root>
-          <Field.Label>Concurso</Field.Label>
-          <NativeSelect.Root disabled={flow.importing}>
-            <NativeSelect.Field
-              placeholder="Seleccione el concurso..."
-              value={flow.contestId}
-              onChange={(event) => flow.chooseContest(event.currentTarget.value)}
-            >
-              {contests.options.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </NativeSelect.Field>
-            <NativeSelect.Indicator />
-          </NativeSelect.Root>
-        </Field.Root>
+        <SelectField
+          label="Concurso"
+          placeholder="Seleccione el concurso..."
+          value={flow.contestId}
+          options={contests.options}
+          onChange={flow.chooseContest}
+          disabled={flow.importing}
+        />
 
         <Field.Root>
           <Field.Label>Archivo</Field.Label>

@@ -1,5 +1,6 @@
 import { Field, NativeSelect } from '@chakra-ui/react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
+import { SelectOptions } from './select-field';
 
 /** One choice of a select. */
 export interface SelectOption {
@@ -24,11 +25,7 @@ export function FormSelectField({ label, error, registration, options, placehold
       <Field.Label>{label}</Field.Label>
       <NativeSelect.Root>
         <NativeSelect.Field placeholder={placeholder} {...registration}>
-          {options.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
+          <SelectOptions options={options} />
         </NativeSelect.Field>
         <NativeSelect.Indicator />
       </NativeSelect.Root>
