@@ -1,9 +1,8 @@
 import type { ReactNode } from 'react';
-import { Alert, Spinner, Text } from '@chakra-ui/react';
 import { skipToken, useQuery } from '@tanstack/react-query';
-import { describeListError } from '../api/queries/list-errors';
 import type { ListQuery } from '../api/queries/list-query';
 import { AppDialog } from '../ui/dialog/app-dialog';
+import { QueryListBody } from './query-list-body';
 
 /** Props of {@link ListDialog}. */
 export interface ListDialogProps<T> {
@@ -57,18 +56,9 @@ export function ListDialog<T>({
       testId={testId}
       closeLabel="Cerrar"
     >
-      {list.isError ? (
-        <Alert.Root status="error">
-          <Alert.Indicator />
-          <Alert.Title>{describeListError(list.error).message}</Alert.Title>
-        </Alert.Root>
-      ) : !list.data ? (
-        <Spinner size="sm" aria-label="Cargando…" />
-      ) : list.data.length === 0 ? (
-        <Text color="fg.muted">{emptyText}</Text>
-      ) : (
-        children(list.data)
-      )}
+      <QueryListBody list={list} emptyText={emptyText}>
+        {children}
+      </QueryListBody>
     </AppDialog>
   );
 }

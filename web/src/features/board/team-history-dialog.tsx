@@ -1,8 +1,8 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { Alert, Badge, Heading, Spinner, Stack, Table, Text } from '@chakra-ui/react';
+import { Badge, Heading, Stack, Table } from '@chakra-ui/react';
 import { skipToken, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { BoardTeam } from '@concurso/shared';
-import { describeListError } from '../../api/queries/list-errors';
+import { QueryListBody } from '../../catalog-screen/query-list-body';
 import { useBoardStore } from '../../stores/board-store';
 import { AppDialog } from '../../ui/dialog/app-dialog';
 import {
@@ -59,18 +59,9 @@ function LogSection<T>({
       <Heading as="h3" size="sm">
         {title}
       </Heading>
-      {list.isError ? (
-        <Alert.Root status="error">
-          <Alert.Indicator />
-          <Alert.Title>{describeListError(list.error).message}</Alert.Title>
-        </Alert.Root>
-      ) : !list.data ? (
-        <Spinner size="sm" aria-label="Cargando…" />
-      ) : list.data.length === 0 ? (
-        <Text color="fg.muted">{empty}</Text>
-      ) : (
-        children(list.data)
-      )}
+      <QueryListBody list={list} emptyText={empty}>
+        {children}
+      </QueryListBody>
     </Stack>
   );
 }
