@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Download, Locator, Page } from 'playwright-core';
 import type { CatalogPage } from './catalog-page.js';
 
 /** The contest modal's automatic block field (issue 13). */
@@ -45,5 +45,21 @@ export class ContestsPage {
   async confirmActivation(question: Locator): Promise<void> {
     await question.getByRole('button', { name: 'Sí, activar' }).click();
     await question.waitFor({ state: 'hidden' });
+  }
+
+  /** The row's 'Reporte' button, which opens the menu 'PDF' / 'Excel' (issue 13). */
+  reportButton(row: Locator): Locator {
+    return row.getByRole('button', { name: 'Reporte' });
+  }
+
+  /**
+   * Opens the row's 'Reporte' menu, chooses `format` and answers the download
+   * (`reporte-<calendar>.pdf` / `.xlsx`, written in the browser).
+   */
+  async downloadReport(row: Locator, format: 'PDF' | 'Excel'): Promise<Download> {
+    await this.reportButton(row).click();
+    const item = this.page.getByRole('menuitem', { name: format, exact: true });
+    const [download] = await Promise.all([this.page.waitForEvent('download'), item.click()]);
+    return download;
   }
 }
