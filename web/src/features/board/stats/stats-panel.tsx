@@ -1,11 +1,12 @@
-import { Suspense, lazy } from 'react';
+import { Suspense, lazy, useRef } from 'react';
 import { Button, Flex, Heading, SimpleGrid, Stack, Stat, Text } from '@chakra-ui/react';
 import { describeError } from '../../../api/api-error';
+import { useNearViewport } from '../../../ui/layout/use-near-viewport';
 import { useChartsOpen } from './use-charts-open';
 import { useContestStats } from './use-contest-stats';
 
-// recharts and the charts load on their own, only once shown: they are about as large as the rest of
-// the page (issue 13: the initial JavaScript stays under 300 KB gzip).
+// recharts and the charts load on their own, only once the panel comes into view: they are about as
+// large as the rest of the page (issue 13: the initial JavaScript stays under 300 KB gzip).
 const StatsCharts = lazy(() => import('./stats-charts').then((module) => ({ default: module.StatsCharts })));
 
 /** One figure of the panel. */
@@ -20,15 +21,18 @@ function Figure({ label, value, testId }: { label: string; value: string | numbe
 
 /**
  * /home's "Estadísticas" (issue 13, judges and admins), under the board: the active contest's teams
- * blocked, attempts and teams, live (`useContestStats`), and on demand ('Mostrar gráficas', remembered)
- * the charts of attempts per minute and the most attempted processes, loaded lazily.
+ * blocked, attempts and teams, live (`useContestStats`), and the charts of attempts per minute and the
+ * most attempted processes, loaded when the panel comes into view ('Ocultar gráficas', remembered,
+ * hides them).
  */
 export function StatsPanel({ contestId }: { contestId: number }) {
   const { data, error, isPending } = useContestStats(contestId);
   const [chartsOpen, toggleCharts] = useChartsOpen();
+  const panel = useRef<HTMLDivElement>(null);
+  const inView = useNearViewport(panel);
 
   return (
-    <Stack as="section" gap="3" aria-labelledby="stats-title" data-testid="stats-panel">
+    <Stack ref={panel} as="section" gap="3" aria-labelledby="stats-title" data-testid="stats-panel">
       <Flex justify="space-between" align="center" gap="3" wrap="wrap">
         <Heading as="h2" id="stats-title" size="lg">
           Estadísticas
@@ -56,7 +60,7 @@ export function StatsPanel({ contestId }: { contestId: number }) {
               testId="stats-top-process"
             />
           </SimpleGrid>
-          {chartsOpen ? (
+          {chartsOpen && inView ? (
             <Suspense fallback={<Text color="fg.muted">Cargando gráficas…</Text>}>
               <StatsCharts stats={data} />
             </Suspense>

@@ -1,21 +1,21 @@
 import { useCallback, useState } from 'react';
 
-/** Where the browser remembers that the charts were shown (so they stay open at the next visit). */
+/** Where the browser remembers that a user hid the charts ('0'), so they stay hidden at the next visit. */
 export const CHARTS_OPEN_KEY = 'estadisticas.graficas';
 
-/** Reads the remembered choice; storage refused (private mode, policies) counts as closed. */
+/** Reads the remembered choice: shown unless this browser hid them; storage refused counts as shown. */
 function readOpen(): boolean {
   try {
-    return localStorage.getItem(CHARTS_OPEN_KEY) === '1';
+    return localStorage.getItem(CHARTS_OPEN_KEY) !== '0';
   } catch {
-    return false;
+    return true;
   }
 }
 
 /**
- * Whether /home's charts are shown, remembered in this browser. Closed until a user opens them once:
- * the charts' library is loaded only then, so a first visit's JavaScript stays the board's (issue 13:
- * under 300 KB gzip).
+ * Whether /home's charts are shown, remembered in this browser ('Ocultar gráficas' / 'Mostrar
+ * gráficas'). Shown by default; their library still loads only when the panel comes into view
+ * (`useNearViewport`), so the board's first paint does not wait for it (issue 13).
  */
 export function useChartsOpen(): [boolean, () => void] {
   const [open, setOpen] = useState(readOpen);
