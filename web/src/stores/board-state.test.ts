@@ -50,7 +50,13 @@ describe('applySnapshot', () => {
     expect(Object.keys(next.teams).map(Number).sort()).toEqual([1, 3]);
     expect(next.teams[1]?.number_attempts).toBe(2);
     expect(next.teams[99]).toBeUndefined();
-    expect(next.contest).toEqual({ id: 7, calendar: '2026B', date: '2026-08-15' });
+    expect(next.contest).toEqual({
+      id: 7,
+      calendar: '2026B',
+      date: '2026-08-15',
+      active: true,
+      max_attempts: null,
+    });
   });
 
   it('replaces even teams whose held version is higher (the snapshot is the truth)', () => {
