@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
 import { LEVELS, MESSAGES, TEAM_STATUS, USER_TYPES } from '@concurso/shared';
 import {
   blockProcesses,
@@ -11,6 +10,9 @@ import {
   signIn,
   startTestServer,
   type TestServer,
+  injectAttempts,
+  newAttempts,
+  type AgentAttemptBody,
 } from '@concurso/testkit';
 
 /**
@@ -53,11 +55,6 @@ describe('active contest and automatic block (issue 13)', () => {
       ...(payload === undefined ? {} : { payload }),
       headers: { authorization: `Bearer ${key}` },
     });
-  const attempt = (process = 'trampa.exe') => ({
-    event_id: randomUUID(),
-    process,
-    occurred_at: new Date().toISOString(),
-  });
 
   let first: number;
   let second: number;
@@ -243,8 +240,8 @@ describe('active contest and automatic block (issue 13)', () => {
 
     const team = await createTeam(server.orm, second, LEVELS.intermedio, 'Los Insistentes');
     const key = await generateAgentKey(server.app, admin, team.id);
-    const post = async (n: number, attempts = Array.from({ length: n }, () => attempt())) => {
-      const res = await agentCall(key, '/api/agent/attempts', { attempts });
+    const post = async (n: number, attempts = newAttempts(Array(n).fill('trampa.exe'))) => {
+      const res = await injectAttempts(server.app, key, attempts);
       expect(res.statusCode).toBe(200);
       return attempts;
     };
@@ -266,7 +263,7 @@ describe('active contest and automatic block (issue 13)', () => {
 
     await post(2);
     expect(await status()).toEqual({ status_team_id: TEAM_STATUS.active, number_attempts: 2 });
-    let sent: ReturnType<typeof attempt>[] = [];
+    let sent: AgentAttemptBody[] = [];
 
     const screen = await connectSocket(server.url, judge);
     try {

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
 import { LEVELS, TEAM_STATUS, contestLogSchema, type ContestLogRow } from '@concurso/shared';
 import {
   blockProcesses,
@@ -9,6 +8,8 @@ import {
   signInStaff,
   startTestServer,
   type TestServer,
+  injectAttempts,
+  newAttempts,
 } from '@concurso/testkit';
 
 /**
@@ -41,18 +42,7 @@ describe('contest log (issue 13)', () => {
   /** What identifies a row in the expectations: kind, team and process or new status. */
   const brief = (row: ContestLogRow) => [row.kind, row.team.name, row.process ?? row.to];
   const postAttempts = async (key: string, processes: string[], occurredAt = new Date()) => {
-    const res = await server.app.inject({
-      method: 'POST',
-      url: '/api/agent/attempts',
-      headers: { authorization: `Bearer ${key}` },
-      payload: {
-        attempts: processes.map((process) => ({
-          event_id: randomUUID(),
-          process,
-          occurred_at: occurredAt.toISOString(),
-        })),
-      },
-    });
+    const res = await injectAttempts(server.app, key, newAttempts(processes, occurredAt));
     expect(res.statusCode, res.body).toBe(200);
   };
   const toggle = async (teamId: number) => {

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
 import {
   LEVELS,
   STATS_MAX_POINTS,
@@ -9,7 +8,14 @@ import {
   type ContestReport,
   type ContestStats,
 } from '@concurso/shared';
-import { agentTeam, createContest, signInStaff, startTestServer, type TestServer } from '@concurso/testkit';
+import {
+  agentTeam,
+  createContest,
+  signInStaff,
+  startTestServer,
+  type TestServer,
+  injectAttempts,
+} from '@concurso/testkit';
 import { Member, TeamStatusChange } from '../src/db/entities.js';
 import { bucketMinutes } from '../src/modules/stats/stats-series.js';
 
@@ -62,19 +68,7 @@ describe('contest statistics and report (issue 13, "Reports and charts")', () =>
   afterAll(async () => server?.close());
 
   /** Posts one attempt per process name as the agent of `key`. */
-  const post = (key: string, processes: readonly string[]) =>
-    server.app.inject({
-      method: 'POST',
-      url: '/api/agent/attempts',
-      headers: { authorization: `Bearer ${key}` },
-      payload: {
-        attempts: processes.map((process) => ({
-          event_id: randomUUID(),
-          process,
-          occurred_at: new Date().toISOString(),
-        })),
-      },
-    });
+  const post = (key: string, processes: readonly string[]) => injectAttempts(server.app, key, processes);
   const get = (url: string, token: string | null = judge) =>
     server.app.inject({
       method: 'GET',

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/mysql';
 import { EDUCATION_LEVELS, LEVELS, USER_TYPES, type UserTypeId } from '@concurso/shared';
 import { hashPassword } from '../../server/src/lib/passwords.js';
@@ -200,4 +200,38 @@ export interface ContestSetup {
 export async function startContest(server: TestServer, username: string): Promise<ContestSetup> {
   const adminToken = await signIn(server, USER_TYPES.admin, username, 'clave-admin');
   return { adminToken, contestId: (await createContest(server.orm)).id };
+}
+
+/** One attempt of `POST /api/agent/attempts` as an agent sends it (DESIGN.md section 6). */
+export interface AgentAttemptBody {
+  event_id: string;
+  process: string;
+  occurred_at: string;
+}
+
+/** Fresh attempts, one per name of `processes` (a new event id each), occurred at `occurredAt`. */
+export function newAttempts(processes: readonly string[], occurredAt = new Date()): AgentAttemptBody[] {
+  return processes.map((process) => ({
+    event_id: randomUUID(),
+    process,
+    occurred_at: occurredAt.toISOString(),
+  }));
+}
+
+/**
+ * Posts `attempts` (or fresh ones for process names) as the agent of `key`, in process
+ * (`app.inject`), and answers the response; resend the same attempts to test an agent's retry.
+ */
+export function injectAttempts(
+  app: TestServer['app'],
+  key: string,
+  attempts: readonly AgentAttemptBody[] | readonly string[],
+) {
+  const body = attempts.map((a) => (typeof a === 'string' ? newAttempts([a])[0]! : a));
+  return app.inject({
+    method: 'POST',
+    url: '/api/agent/attempts',
+    headers: { authorization: `Bearer ${key}` },
+    payload: { attempts: body },
+  });
 }
