@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   LEVELS,
   STATS_MAX_POINTS,
-  TEAM_STATUS,
   contestReportSchema,
   contestStatsSchema,
   type ContestReport,
@@ -16,7 +15,7 @@ import {
   type TestServer,
   injectAttempts,
 } from '@concurso/testkit';
-import { Member, TeamStatusChange } from '../src/db/entities.js';
+import { Member } from '../src/db/entities.js';
 import { bucketMinutes } from '../src/modules/stats/stats-series.js';
 
 describe('contest statistics and report (issue 13, "Reports and charts")', () => {
@@ -179,45 +178,50 @@ describe('contest statistics and report (issue 13, "Reports and charts")', () =>
     await toggle(teamA.id); // blocked by the judge
     await toggle(teamA.id); // unblocked
     await toggle(teamA.id); // blocked again
-    // The audit row the automatic block writes (issue 13): no user, `automatic`; a day earlier.
-    const em = server.orm.em.fork();
-    em.create(TeamStatusChange, {
-      team: teamB.id,
-      from: TEAM_STATUS.active,
-      to: TEAM_STATUS.disqualified,
-      user: null,
-      automatic: true,
-      at: new Date(Date.now() - 86_400_000),
-    });
-    await em.flush();
+    // The automatic block (issue 13): with max_attempts 1, Alfa's first attempt blocks it, no user.
+    const contest = (await get('/api/getContests', admin))
+      .json()
+      .data.find((c: { id: number }) => c.id === contestId);
+    const setMax = async (max_attempts: number | null) => {
+      const res = await server.app.inject({
+        method: 'POST',
+        url: '/api/updateContest',
+        headers: { authorization: `Bearer ${admin}` },
+        payload: { id: contestId, date: contest.date, max_attempts },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await setMax(1);
+    expect((await post(teamC.key, ['zoom.exe'])).statusCode).toBe(200);
+    await setMax(null);
 
-    expect((await stats()).teams_blocked).toBe(1);
+    expect((await stats()).teams_blocked).toBe(2);
     const data = await report();
-    expect(data.teams_blocked).toBe(1);
+    expect(data.teams_blocked).toBe(2);
     expect(data.disqualifications).toHaveLength(3);
-    expect(data.disqualifications[0]).toMatchObject({
-      team: 'Bit a Bit',
-      level: 'Básico',
-      user: null,
-      automatic: true,
-    });
-    for (const row of data.disqualifications.slice(1)) {
+    for (const row of data.disqualifications.slice(0, 2)) {
       expect(row).toMatchObject({
         team: 'Los Punteros',
         level: 'Avanzado',
         user: 'Usuario juez_stats',
         automatic: false,
       });
-      expect(Math.abs(Date.parse(row.at) - Date.now())).toBeLessThan(60_000);
     }
-    expect(Date.parse(data.disqualifications[1]!.at)).toBeLessThanOrEqual(
-      Date.parse(data.disqualifications[2]!.at),
-    );
+    expect(data.disqualifications[2]).toMatchObject({
+      team: 'Alfa',
+      level: 'Básico',
+      user: null,
+      automatic: true,
+    });
+    for (const row of data.disqualifications)
+      expect(Math.abs(Date.parse(row.at) - Date.now())).toBeLessThan(60_000);
+    const times = data.disqualifications.map((row) => Date.parse(row.at));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
   });
 
   it('reports every team with its level, coach, members, attempts and status, by level then name', async () => {
     const data = await report();
-    expect(data.attempts).toBe(9);
+    expect(data.attempts).toBe(10); // the nine above and Alfa's, which blocked it
     expect(data.top_processes[0]).toEqual({ process: 'Discord.exe', attempts: 4 });
     expect(data.teams).toEqual([
       {
@@ -226,8 +230,8 @@ describe('contest statistics and report (issue 13, "Reports and charts")', () =>
         level: 'Básico',
         coach: 'Mtra. Laura Méndez',
         members: 0,
-        number_attempts: 0,
-        status: 'Activo',
+        number_attempts: 1,
+        status: 'Descalificado',
       },
       {
         id: teamB.id,
