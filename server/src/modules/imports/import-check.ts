@@ -100,14 +100,48 @@ function lookup(
   return { problem: IMPORT_MESSAGES.ambiguous(ambiguous, value, found.length) };
 }
 
+/** The level or the coach as first written for a team, folded, with the line that wrote it. */
+interface FirstText {
+  folded: string;
+  raw: string;
+  line: number;
+}
+
 /** A team as the rows build it: the first level and coach written for it, its first line. */
 interface TeamDraft {
   plan: PlannedTeam;
   firstLine: number;
   rows: number;
-  /** The level and coach as first written, folded, with the line that wrote them. */
-  levelText: { folded: string; raw: string; line: number } | null;
-  coachText: { folded: string; raw: string; line: number } | null;
+  first: { nivel: FirstText | null; coach: FirstText | null };
+}
+
+/**
+ * The team's level or coach (`column`) from one row: the first row that writes it sets the plan's name
+ * and id (0 when not found in the catalogue); a later row must write the same, else its problem.
+ */
+function settleTeamRef(
+  draft: TeamDraft,
+  column: 'nivel' | 'coach',
+  text: string,
+  found: Lookup | null,
+  line: number,
+): string | null {
+  const seen = draft.first[column];
+  if (seen) {
+    return seen.folded === foldName(text)
+      ? null
+      : IMPORT_MESSAGES.teamDisagrees(draft.plan.name, column, text, seen.line, seen.raw);
+  }
+  draft.first[column] = { folded: foldName(text), raw: text, line };
+  const ref = found && 'ref' in found ? found.ref : null;
+  if (column === 'nivel') {
+    draft.plan.level = ref?.name ?? text;
+    draft.plan.levels_id = ref?.id ?? 0;
+  } else {
+    draft.plan.coach = ref?.name ?? text;
+    draft.plan.coaches_id = ref?.id ?? 0;
+  }
+  return null;
 }
 
 /**
@@ -172,37 +206,22 @@ export function checkImport(rows: readonly SheetRow[], lookups: ImportLookups): 
         plan: { name: cells.equipo, levels_id: 0, coaches_id: 0, level: '', coach: '', members: [] },
         firstLine: line,
         rows: 0,
-        levelText: null,
-        coachText: null,
+        first: { nivel: null, coach: null },
       };
       teams.set(teamKey, draft);
     }
     draft.rows++;
-    const { plan } = draft;
     // The first level and coach written for a team are its own; a later row must agree with them.
-    if (cells.nivel) {
-      if (!draft.levelText) {
-        draft.levelText = { folded: foldName(cells.nivel), raw: cells.nivel, line };
-        plan.level = level && 'ref' in level ? level.ref.name : cells.nivel;
-        plan.levels_id = level && 'ref' in level ? level.ref.id : 0;
-      } else if (draft.levelText.folded !== foldName(cells.nivel)) {
-        const first = draft.levelText;
-        fail(IMPORT_MESSAGES.teamDisagrees(plan.name, 'nivel', cells.nivel, first.line, first.raw));
-      }
-    }
-    if (cells.coach) {
-      if (!draft.coachText) {
-        draft.coachText = { folded: foldName(cells.coach), raw: cells.coach, line };
-        plan.coach = coach && 'ref' in coach ? coach.ref.name : cells.coach;
-        plan.coaches_id = coach && 'ref' in coach ? coach.ref.id : 0;
-      } else if (draft.coachText.folded !== foldName(cells.coach)) {
-        const first = draft.coachText;
-        fail(IMPORT_MESSAGES.teamDisagrees(plan.name, 'coach', cells.coach, first.line, first.raw));
-      }
+    for (const [column, found] of [
+      ['nivel', level],
+      ['coach', coach],
+    ] as const) {
+      const problem = cells[column] ? settleTeamRef(draft, column, cells[column], found, line) : null;
+      if (problem) fail(problem);
     }
     // A member is planned only from a row without problems of its own.
     if (errors.length === before && parsed.success && career && 'ref' in career) {
-      plan.members.push({
+      draft.plan.members.push({
         code: parsed.data.codigo,
         name: parsed.data.nombre,
         semester: parsed.data.semestre,

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/mysql';
-import { foldName } from '@concurso/shared';
+import { foldName, type MemberInput } from '@concurso/shared';
 import { careerRows } from '../careers/careers.repository.js';
 import { coachRows } from '../coaches/coaches.repository.js';
 import { levelRows } from '../levels/levels.repository.js';
-import { findTakenCodes, insertContestMembers, type NewMember } from '../members/members.repository.js';
+import { findTakenCodes, insertMembers } from '../members/members.repository.js';
 import { findContestTeamNames, insertTeams } from '../teams/teams.repository.js';
 import { checkImport, importKeys, type ImportCheck, type ImportLookups } from './import-check.js';
 import type { SheetRow } from './import-parse.js';
@@ -62,11 +62,11 @@ export async function importRows(
     check.teams.map((team) => ({ name: team.name, levels_id: team.levels_id, coaches_id: team.coaches_id })),
   );
   const idOf = new Map(created.map((team) => [foldName(team.name), team.id]));
-  const members: NewMember[] = check.teams.flatMap((team) => {
+  const members: MemberInput[] = check.teams.flatMap((team) => {
     const teamId = idOf.get(foldName(team.name));
     if (teamId === undefined) throw new Error(`El equipo ${team.name} no se encontró tras insertarlo`);
     return team.members.map((member) => ({ teams_id: teamId, ...member }));
   });
-  await insertContestMembers(em, contestId, members);
+  await insertMembers(em, contestId, members);
   return { check, teamIds: created.map((team) => team.id) };
 }

@@ -46,48 +46,56 @@ export async function existingCareerIds(em: EntityManager, ids: readonly number[
 }
 
 /**
- * A member of `contestId` whose code is one of `codes` (codes compare ignoring case), with its team's
- * name, or null. `latest`: a locking read, which sees rows committed after this transaction's snapshot.
+ * The members of `contestId` whose code is one of `codes` (codes compare ignoring case, by the
+ * column's collation), each with its team's name. `latest`: a locking read, which sees rows committed
+ * after this transaction's snapshot. For `createMember`, a team's move and the bulk import.
  */
-export async function findTakenCode(
+export async function findTakenCodes(
   em: EntityManager,
   contestId: number,
   codes: readonly string[],
   latest = false,
-): Promise<{ code: string; team: string } | null> {
-  const member = await em.findOne(
+): Promise<Array<{ code: string; team: string }>> {
+  if (codes.length === 0) return [];
+  const members = await em.find(
     Member,
     { contest: contestId, code: { $in: [...codes] } },
     { populate: ['team'], ...(latest && { lockMode: LockMode.PESSIMISTIC_READ }) },
   );
-  return member ? { code: member.code, team: member.team.name } : null;
+  return members.map((member) => ({ code: member.code, team: member.team.name }));
 }
 
+/** Rows per statement of {@link insertMembers} (500 × 8 values, far under the placeholder limit). */
+const MEMBERS_PER_INSERT = 500;
+
 /**
- * Inserts the members of one team in one statement (`em.insertMany`: no entity is kept, so a refused
- * insert leaves nothing half-saved in the EntityManager). The unique (`contests_id`, `code`) index may
- * refuse it with `UniqueConstraintViolationException`.
+ * Inserts members of contest `contestId` (each names its team in `teams_id`) in multi-row statements
+ * of at most `MEMBERS_PER_INSERT` (`em.insertMany`: no entity is kept, so a refused insert leaves
+ * nothing half-saved in the EntityManager; issue 13's bulk import writes 1,000 members in two
+ * statements). The unique (`contests_id`, `code`) index may refuse one with
+ * `UniqueConstraintViolationException`.
  */
 export async function insertMembers(
   em: EntityManager,
-  teamId: number,
   contestId: number,
   members: readonly MemberInput[],
 ): Promise<void> {
   const now = new Date();
-  await em.insertMany(
-    Member,
-    members.map((m) => ({
-      code: m.code,
-      name: m.name,
-      semester: m.semester,
-      team: teamId,
-      contest: contestId,
-      career: m.careers_id,
-      createdAt: now,
-      updatedAt: now,
-    })),
-  );
+  for (let start = 0; start < members.length; start += MEMBERS_PER_INSERT) {
+    await em.insertMany(
+      Member,
+      members.slice(start, start + MEMBERS_PER_INSERT).map((m) => ({
+        code: m.code,
+        name: m.name,
+        semester: m.semester,
+        team: m.teams_id,
+        contest: contestId,
+        career: m.careers_id,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+  }
 }
 
 /** Deletes one member; false when the id does not exist. */
@@ -107,62 +115,4 @@ export async function teamMemberCodes(em: EntityManager, teamId: number): Promis
  */
 export async function moveTeamMembers(em: EntityManager, teamId: number, contestId: number): Promise<void> {
   await em.nativeUpdate(Member, { team: teamId }, { contest: contestId });
-}
-
-/**
- * Every member of contest `contestId` whose code is one of `codes` (compared by the database's
- * collation: case ignored), with its team's name. For the bulk import's duplicate check (issue 13).
- */
-export async function findTakenCodes(
-  em: EntityManager,
-  contestId: number,
-  codes: readonly string[],
-): Promise<Array<{ code: string; team: string }>> {
-  if (codes.length === 0) return [];
-  const members = await em.find(
-    Member,
-    { contest: contestId, code: { $in: [...codes] } },
-    { populate: ['team'], fields: ['code', 'team.name'] },
-  );
-  return members.map((member) => ({ code: member.code, team: member.team.name }));
-}
-
-/** A member the bulk import creates, with the id of its (new) team and of its career. */
-export interface NewMember {
-  teams_id: number;
-  code: string;
-  name: string;
-  semester: number;
-  careers_id: number;
-}
-
-/** Rows per statement of {@link insertContestMembers} (500 × 8 values, far under the placeholder limit). */
-const MEMBERS_PER_INSERT = 500;
-
-/**
- * Inserts the members of many teams of contest `contestId` in a few multi-row statements (issue 13's
- * bulk import: 1,000 members are two statements, not 1,000 flushes), in the caller's transaction.
- * The unique (`contests_id`, `code`) index may refuse a code with `UniqueConstraintViolationException`.
- */
-export async function insertContestMembers(
-  em: EntityManager,
-  contestId: number,
-  members: readonly NewMember[],
-): Promise<void> {
-  const now = new Date();
-  for (let start = 0; start < members.length; start += MEMBERS_PER_INSERT) {
-    await em.insertMany(
-      Member,
-      members.slice(start, start + MEMBERS_PER_INSERT).map((m) => ({
-        code: m.code,
-        name: m.name,
-        semester: m.semester,
-        team: m.teams_id,
-        contest: contestId,
-        career: m.careers_id,
-        createdAt: now,
-        updatedAt: now,
-      })),
-    );
-  }
 }

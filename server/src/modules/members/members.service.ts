@@ -3,7 +3,7 @@ import type { MemberInput, MemberRow } from '@concurso/shared';
 import { HttpError, fieldError, validationError } from '../../lib/http-error.js';
 import {
   existingCareerIds,
-  findTakenCode,
+  findTakenCodes,
   insertMembers,
   listMemberRows,
   lockTeamContest,
@@ -16,7 +16,7 @@ async function codeTaken(
   codes: string[],
   latest = false,
 ): Promise<HttpError | null> {
-  const taken = await findTakenCode(em, contestId, codes, latest);
+  const [taken] = await findTakenCodes(em, contestId, codes, latest);
   return taken
     ? new HttpError(
         409,
@@ -54,7 +54,7 @@ export async function saveMembers(em: EntityManager, members: MemberInput[]): Pr
   const taken = await codeTaken(em, contestId, codes);
   if (taken) throw taken;
   try {
-    await insertMembers(em, teamId, contestId, members);
+    await insertMembers(em, contestId, members);
   } catch (err) {
     // Two requests raced past the check: the unique (contests_id, code) index refused the second.
     // The first one has committed by now, so a locking read names the team that holds the code.

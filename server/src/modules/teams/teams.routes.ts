@@ -9,7 +9,7 @@ import { catalogRoutes } from '../catalogs/catalog-routes.js';
 import { boardTeam } from '../board/board.repository.js';
 import { activeContest } from '../contests/contests.repository.js';
 import { contestIdFor } from '../contests/contests.service.js';
-import { findTakenCode, moveTeamMembers, teamMemberCodes } from '../members/members.repository.js';
+import { findTakenCodes, moveTeamMembers, teamMemberCodes } from '../members/members.repository.js';
 import { HttpError } from '../../lib/http-error.js';
 import {
   checkTeamInput,
@@ -49,7 +49,7 @@ const teamsRoutes: FastifyPluginAsyncZod = catalogRoutes<
     await checkTeamInput(em, input, contestId, id);
     // A move to another contest takes the members along; a student code is once per contest.
     if (contestId !== team.contest.id) {
-      const taken = await findTakenCode(em, contestId, await teamMemberCodes(em, id), true);
+      const [taken] = await findTakenCodes(em, contestId, await teamMemberCodes(em, id), true);
       if (taken)
         throw new HttpError(
           409,
