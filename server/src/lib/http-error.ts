@@ -1,4 +1,10 @@
-import { MESSAGES } from '@concurso/shared';
+import { MESSAGES, type ImportError } from '@concurso/shared';
+
+/**
+ * What an error answers in `errors`: each field's messages (DESIGN.md section 4), or, for a refused
+ * registration file (issue 13's import), each bad row's line and message.
+ */
+export type ErrorDetails = Record<string, string[]> | readonly ImportError[];
 
 /**
  * An error with an HTTP status and a Spanish message for the user; the error handler answers it
@@ -8,7 +14,7 @@ export class HttpError extends Error {
   constructor(
     public readonly statusCode: number,
     message: string,
-    public readonly errors?: Record<string, string[]>,
+    public readonly errors?: ErrorDetails,
   ) {
     super(message);
     this.name = 'HttpError';

@@ -1,14 +1,12 @@
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   IMPORT_MESSAGES,
   importFieldsSchema,
   importsRoutes as api,
   type ImportError,
-  type ImportRejected,
 } from '@concurso/shared';
 import { transaction } from '../../db/transaction.js';
-import { validationError } from '../../lib/http-error.js';
+import { HttpError, validationError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
 import { boardTeams } from '../board/board.repository.js';
 import { isActiveContest } from '../contests/contests.repository.js';
@@ -33,15 +31,8 @@ async function readRequest(request: FastifyRequest): Promise<{ contestsId: numbe
   return { contestsId, parsed: await parseSheet(sheet) };
 }
 
-/**
- * The 422 of a refused import: the file's problems by line (`importRejectedSchema`). Sent here, not
- * thrown: the error handler's `errors` are per field (DESIGN.md section 4), these are per line.
- */
-function rejectRows(reply: FastifyReply, errors: ImportError[]): never {
-  const body: ImportRejected = { success: false, message: IMPORT_MESSAGES.rejected, errors };
-  // The handler answers through `reply`; its return value is then ignored by Fastify.
-  return reply.code(422).send(body) as never;
-}
+/** The 422 of a refused import: the file's problems by line (`importRejectedSchema`). */
+const rejected = (errors: ImportError[]) => new HttpError(422, IMPORT_MESSAGES.rejected, errors);
 
 /**
  * Bulk import of teams and members (issue 13, `importsRoutes` in shared/src/api/imports.ts):
@@ -67,15 +58,15 @@ const importsRoutes: FastifyPluginAsyncZod = async (app) => {
     };
   });
 
-  addRoute(app, api.importTeams, async (request, reply) => {
+  addRoute(app, api.importTeams, async (request) => {
     const { contestsId, parsed } = await readRequest(request);
-    if (parsed.errors.length > 0) return rejectRows(reply, parsed.errors);
+    if (parsed.errors.length > 0) throw rejected(parsed.errors);
     const { contestId, outcome } = await transaction(app.orm.em, async (em) => {
       const contestId = await contestIdFor(em, contestsId);
       return { contestId, outcome: await importRows(em, contestId, parsed.rows) };
     });
     const { check, teamIds } = outcome;
-    if (check.errors.length > 0) return rejectRows(reply, check.errors);
+    if (check.errors.length > 0) throw rejected(check.errors);
 
     // After the commit: the boards show the active contest's teams only (like teams.routes.ts).
     const em = app.orm.em.fork();
