@@ -180,10 +180,15 @@ export class AttemptWriter {
         if (counted > 0) addedPerTeam.set(batch.teamId, (addedPerTeam.get(batch.teamId) ?? 0) + counted);
       }
       await storeAttempts(em, fresh, addedPerTeam, new Date());
-      await blockAtThreshold(em, addedPerTeam, contestOf);
 
-      // Totals for the answers (every live team) and rows to push (the teams whose count moved).
-      const rows = await boardTeams(em, [...new Set(live.map((b) => b.teamId))]);
+      // Totals for the answers (every live team) and rows to push (the teams whose count moved); a
+      // team blocked at its threshold is read again, with its new status.
+      let rows = await boardTeams(em, [...new Set(live.map((b) => b.teamId))]);
+      const blocked = await blockAtThreshold(em, rows, addedPerTeam, contestOf);
+      if (blocked.length > 0) {
+        const fresh = new Map((await boardTeams(em, blocked)).map((row) => [row.id, row]));
+        rows = rows.map((row) => fresh.get(row.id) ?? row);
+      }
       const rowOf = new Map(rows.map((r) => [r.id, r]));
       const outcome = new Map<PendingBatch, AgentAttemptsResult | HttpError>();
       for (const batch of group) {
@@ -206,23 +211,28 @@ export class AttemptWriter {
 
 /**
  * The automatic block (issue 13, DESIGN.md section 3): in the attempts' own transaction, every active
- * team that got new attempts in this group and now has at least its contest's `max_attempts` is
- * blocked and audited with no user. Only a new attempt triggers it, so a team a judge unblocked stays
- * unblocked until it makes another attempt beyond the threshold. The team rows are locked already.
+ * team of `rows` (board rows read after the insert) that got new attempts in this group and now has at
+ * least its contest's `max_attempts` is blocked and audited with no user. Only a new attempt triggers
+ * it, so a team a judge unblocked stays unblocked until it makes another attempt beyond the threshold.
+ * The team rows are locked already. Answers the ids blocked (usually none: no extra statement then).
  */
 async function blockAtThreshold(
   em: EntityManager,
+  rows: readonly BoardTeam[],
   addedPerTeam: ReadonlyMap<number, number>,
   contestOf: ReadonlyMap<number, TeamContest>,
-): Promise<void> {
-  const watched = [...addedPerTeam.keys()].filter((id) => contestOf.get(id)?.maxAttempts != null);
-  if (watched.length === 0) return;
-  for (const row of await boardTeams(em, watched)) {
-    const max = contestOf.get(row.id)!.maxAttempts!;
+): Promise<number[]> {
+  const blocked: number[] = [];
+  for (const row of rows) {
+    const max = contestOf.get(row.id)?.maxAttempts;
+    if (max == null || !addedPerTeam.has(row.id)) continue;
     if (row.status_team.id !== TEAM_STATUS.active || row.number_attempts < max) continue;
     const team = await lockTeam(em, row.id);
-    if (team) await changeTeamStatus(em, team, TEAM_STATUS.disqualified, 'automatic');
+    if (!team) continue;
+    await changeTeamStatus(em, team, TEAM_STATUS.disqualified, 'automatic');
+    blocked.push(row.id);
   }
+  return blocked;
 }
 
 // Lower case: the column's collation (utf8mb4_unicode_ci) compares event ids without case.
