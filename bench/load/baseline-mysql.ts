@@ -127,9 +127,11 @@ export async function runMysqlBaseline(o: MysqlBaselineOptions): Promise<MysqlBa
       try {
         await conn.beginTransaction();
         const teamIds = [...new Set(group.map((b) => b.teamId))].sort((a, b) => a - b);
-        // agent.repository.ts lockTeamContests
+        // agent.repository.ts lockTeamContests (with the contest's max_attempts, issue 13's automatic
+        // block; the bench's contest has none, so the product blocks nothing and neither does this)
         const [locked] = await conn.query<mysql.RowDataPacket[]>(
-          `select id, contests_id from teams where id in (${marks(teamIds.length)}) order by id for update`,
+          `select id, contests_id, (select max_attempts from contests where contests.id = teams.contests_id) as max_attempts
+            from teams where id in (${marks(teamIds.length)}) order by id for update`,
           teamIds,
         );
         const contestOf = new Map(
