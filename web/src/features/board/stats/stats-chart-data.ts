@@ -1,4 +1,5 @@
 import type { ContestStats } from '@concurso/shared';
+import { two } from '../../../ui/date-time';
 
 /*
  * The /home "Estadísticas" panel's pure parts (issue 13): the chart points from a contest's statistics
@@ -10,8 +11,6 @@ export interface AttemptsChartPoint {
   label: string;
   attempts: number;
 }
-
-const two = (n: number) => String(n).padStart(2, '0');
 
 /**
  * The axis label of a point starting at `iso`, in the browser's time zone: 'hh:mm' for points under a

@@ -3,7 +3,7 @@ import type { ContestReport } from '@concurso/shared';
 import {
   barRects,
   disqualificationsTable,
-  formatDateTime,
+  reportTime,
   linePoints,
   reportTitle,
   summaryTable,
@@ -51,8 +51,8 @@ function drawAttemptsChart(doc: JsPdf, report: ContestReport, box: ChartBox): vo
   doc.text('0', box.x - 1, box.y + box.height, { align: 'right' });
   const series = report.attempts_per_minute;
   if (series.length > 0) {
-    doc.text(formatDateTime(series[0]!.minute), box.x, box.y + box.height + 4);
-    doc.text(formatDateTime(series.at(-1)!.minute), box.x + box.width, box.y + box.height + 4, {
+    doc.text(reportTime(series[0]!.minute), box.x, box.y + box.height + 4);
+    doc.text(reportTime(series.at(-1)!.minute), box.x + box.width, box.y + box.height + 4, {
       align: 'right',
     });
   }
@@ -112,7 +112,7 @@ export async function buildReportPdf(report: ContestReport, now = new Date()): P
   doc.text(reportTitle(report), MARGIN, 18);
   doc.setFontSize(9);
   doc.setTextColor(90);
-  doc.text(`Generado el ${formatDateTime(now.toISOString())}`, MARGIN, 24);
+  doc.text(`Generado el ${reportTime(now.toISOString())}`, MARGIN, 24);
 
   let y = heading(doc, 'Resumen', 34);
   y = table(summaryTable(report), y);

@@ -3,7 +3,6 @@ import {
   attemptsTable,
   barRects,
   disqualificationsTable,
-  formatDateTime,
   linePoints,
   reportFileName,
   reportSheets,
@@ -20,7 +19,6 @@ describe('contest report tables', () => {
     expect(reportTitle(report)).toBe('Reporte del concurso 2026B (21/11/2026)');
     expect(reportFileName(report, 'pdf')).toBe('reporte-2026B.pdf');
     expect(reportFileName(report, 'xlsx')).toBe('reporte-2026B.xlsx');
-    expect(formatDateTime(new Date(2026, 0, 3, 9, 7).toISOString())).toBe('03/01/2026 09:07');
   });
 
   it('summarises the contest: teams, blocked, attempts, disqualifications, the automatic threshold', () => {

@@ -1,6 +1,7 @@
-import type { ContestReport, ReportDisqualification } from '@concurso/shared';
+import { statusChangeAuthor, type ContestReport } from '@concurso/shared';
 import type { ExportCell, ExportData } from '../../../ui/data-table/export-data';
 import type { WorkbookSheet } from '../../../ui/data-table/export-excel';
+import { formatDate, formatDateTime } from '../../../ui/date-time';
 
 /*
  * The contest report's content (issue 13, "Reporte"), as plain tables: what the PDF prints and what the
@@ -8,18 +9,9 @@ import type { WorkbookSheet } from '../../../ui/data-table/export-excel';
  * it is unit-tested as is.
  */
 
-const two = (n: number) => String(n).padStart(2, '0');
-
-/** An ISO time as 'dd/mm/aaaa hh:mm' in the browser's time zone (Spanish order). */
-export function formatDateTime(iso: string): string {
-  const at = new Date(iso);
-  return `${two(at.getDate())}/${two(at.getMonth() + 1)}/${at.getFullYear()} ${two(at.getHours())}:${two(at.getMinutes())}`;
-}
-
-/** A contest's date ('YYYY-MM-DD') as 'dd/mm/aaaa'; any other text as it is. */
-export function formatDate(date: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
-  return match ? `${match[3]}/${match[2]}/${match[1]}` : date;
+/** An ISO time as the report prints it: 'dd/mm/aaaa hh:mm' in the browser's time zone. */
+export function reportTime(iso: string): string {
+  return formatDateTime(iso, { seconds: false });
 }
 
 /** The report's title: 'Reporte del concurso 2026B (21/11/2026)'. */
@@ -31,12 +23,6 @@ export function reportTitle(report: Pick<ContestReport, 'contest'>): string {
 export function reportFileName(report: Pick<ContestReport, 'contest'>, extension: 'pdf' | 'xlsx'): string {
   const calendar = report.contest.calendar.replace(/[\\/:*?"<>|\s]+/g, '-') || String(report.contest.id);
   return `reporte-${calendar}.${extension}`;
-}
-
-/** Who disqualified: the judge's name, 'automático' for the automatic block, or a deleted account. */
-export function disqualifiedBy(row: Pick<ReportDisqualification, 'user' | 'automatic'>): string {
-  if (row.automatic) return 'automático';
-  return row.user ?? 'Usuario eliminado';
 }
 
 /** 'Resumen': one row per figure (name, value). */
@@ -56,8 +42,8 @@ export function summaryTable(report: ContestReport): ExportData {
   ];
   const series = report.attempts_per_minute;
   if (series.length > 0) {
-    rows.push(['Primer intento', formatDateTime(series[0]!.minute)]);
-    rows.push(['Último intento (minuto)', formatDateTime(series.at(-1)!.minute)]);
+    rows.push(['Primer intento', reportTime(series[0]!.minute)]);
+    rows.push(['Último intento (minuto)', reportTime(series.at(-1)!.minute)]);
   }
   return { headers: ['DATO', 'VALOR'], rows };
 }
@@ -84,8 +70,9 @@ export function disqualificationsTable(report: ContestReport): ExportData {
     rows: report.disqualifications.map((row) => [
       row.team,
       row.level,
-      formatDateTime(row.at),
-      disqualifiedBy(row),
+      reportTime(row.at),
+      // Who: the judge, 'automático' or 'Usuario eliminado', as the logs say it.
+      statusChangeAuthor(row),
     ]),
   };
 }
@@ -94,7 +81,7 @@ export function disqualificationsTable(report: ContestReport): ExportData {
 export function attemptsTable(report: ContestReport): ExportData {
   return {
     headers: [report.bucket_minutes === 1 ? 'MINUTO' : `INICIO (${report.bucket_minutes} MIN)`, 'INTENTOS'],
-    rows: report.attempts_per_minute.map((point) => [formatDateTime(point.minute), point.attempts]),
+    rows: report.attempts_per_minute.map((point) => [reportTime(point.minute), point.attempts]),
   };
 }
 
