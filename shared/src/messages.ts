@@ -39,6 +39,8 @@ export const MESSAGES = {
   confirmDelete: 'Sí, eliminar',
   // Board
   noCurrentContest: 'No hay un concurso registrado todavía.',
+  /** The board's contest line and the projector's heading when no contest is active (issue 13). */
+  noActiveContestTitle: 'Sin concurso activo',
   /** Boards and the projector when no contest is active (issue 13). */
   noActiveContest: 'No hay un concurso activo. Un administrador puede activarlo en Concursos.',
   /** The status log's author of an automatic block (issue 13). */

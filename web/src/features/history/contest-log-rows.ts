@@ -6,6 +6,7 @@ import {
   type ContestLogRow,
   type TeamRow,
 } from '@concurso/shared';
+import { toOptions } from '../../catalog-screen/select-options';
 import { formatDateTime } from '../../ui/date-time';
 import type { SelectOption } from '../../ui/form/form-select-field';
 
@@ -87,12 +88,12 @@ export function teamFilterOptions(
   contestId: number | null,
   levelsId: number | undefined,
 ): SelectOption[] {
-  return teams
-    .filter(
+  return toOptions(
+    teams.filter(
       (team) => team.contests_id === contestId && (levelsId === undefined || team.levels_id === levelsId),
-    )
-    .sort((a, b) => collator.compare(a.name, b.name))
-    .map((team) => ({ value: String(team.id), label: team.name }));
+    ),
+    (team) => team.name,
+  );
 }
 
 /** The PROCESO filter's choices: the process catalogue's names, alphabetical, each its own value. */

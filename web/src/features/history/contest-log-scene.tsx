@@ -1,12 +1,15 @@
 import { useMemo, useState } from 'react';
-import { Alert, Stack, Text } from '@chakra-ui/react';
+import { Stack, Text } from '@chakra-ui/react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { CONTEST_LOG_LIMIT, MESSAGES } from '@concurso/shared';
+import { CONTEST_LOG_LIMIT } from '@concurso/shared';
 import { describeError } from '../../api/api-error';
 import { useCatalogRows } from '../../api/queries/catalog-queries';
 import type { CatalogueSceneProps } from '../../catalog-screen/catalogue-scene-props';
 import { FeedbackHost } from '../../catalog-screen/feedback-host';
+import { useLevelOptions } from '../../catalog-screen/use-catalog-options';
 import { DataTable } from '../../ui/data-table/data-table';
+import { formatDate } from '../../ui/date-time';
+import { NoActiveContestNotice, Notice } from '../../ui/layout/notice';
 import { PageFrame } from '../../ui/layout/page-frame';
 import { CONTEST_LOG_COLUMNS } from './contest-log-columns';
 import { ContestLogFiltersBar, type ContestLogFilterValues } from './contest-log-filters';
@@ -21,9 +24,6 @@ import {
 import { useContestLogRefresh } from './use-contest-log-refresh';
 
 const NO_FILTERS: ContestLogFilterValues = { level: '', team: '', process: '' };
-
-/** A contest's `YYYY-MM-DD` as `dd/mm/aaaa`, as the board shows it. */
-const spanishDate = (date: string) => date.split('-').reverse().join('/');
 
 /**
  * /bitacora (judges and admins, issue 13 "History on screen"): every attempt and status change of the
@@ -45,14 +45,10 @@ export function ContestLogScene({ title }: CatalogueSceneProps) {
   const log = useQuery({ ...contestLogQuery(filters), placeholderData: keepPreviousData });
   useContestLogRefresh();
 
-  const levels = useCatalogRows('levels');
+  const levelOptions = useLevelOptions();
   const teams = useCatalogRows('teams');
   const processes = useCatalogRows('processes');
   const contestId = log.data?.contest?.id ?? null;
-  const levelOptions = useMemo(
-    () => levels.rows.map((level) => ({ value: String(level.id), label: level.level })),
-    [levels.rows],
-  );
   const teamOptions = useMemo(
     () => teamFilterOptions(teams.rows, contestId, filters.levels_id),
     [teams.rows, contestId, filters.levels_id],
@@ -64,22 +60,14 @@ export function ContestLogScene({ title }: CatalogueSceneProps) {
   return (
     <PageFrame title={title} actions={null}>
       <Stack gap="4">
-        {log.isError ? (
-          <Alert.Root status="error">
-            <Alert.Indicator />
-            <Alert.Title>{describeError(log.error)}</Alert.Title>
-          </Alert.Root>
-        ) : null}
+        {log.isError ? <Notice status="error">{describeError(log.error)}</Notice> : null}
         {noContest ? (
-          <Alert.Root status="info" data-testid="no-active-contest">
-            <Alert.Indicator />
-            <Alert.Title>{MESSAGES.noActiveContest}</Alert.Title>
-          </Alert.Root>
+          <NoActiveContestNotice />
         ) : (
           <>
             {log.data?.contest ? (
               <Text color="fg.muted" data-testid="contest-log-contest">
-                Concurso {log.data.contest.calendar} · {spanishDate(log.data.contest.date)}
+                Concurso {log.data.contest.calendar} · {formatDate(log.data.contest.date)}
               </Text>
             ) : null}
             <ContestLogFiltersBar
@@ -90,13 +78,10 @@ export function ContestLogScene({ title }: CatalogueSceneProps) {
               processes={processOptions}
             />
             {log.data?.truncated ? (
-              <Alert.Root status="warning">
-                <Alert.Indicator />
-                <Alert.Title>
-                  Se muestran los {CONTEST_LOG_LIMIT.toLocaleString('es-MX')} registros más recientes; use los
-                  filtros para ver otros.
-                </Alert.Title>
-              </Alert.Root>
+              <Notice status="warning">
+                Se muestran los {CONTEST_LOG_LIMIT.toLocaleString('es-MX')} registros más recientes; use los
+                filtros para ver otros.
+              </Notice>
             ) : null}
             <DataTable
               data={rows}

@@ -6,17 +6,19 @@ import {
   BOARD_LEVEL_KEYS,
   BOARD_LEVEL_TITLES,
   LEVELS,
+  MESSAGES,
   type BoardLevelKey,
   type BoardTeam,
   type ContestRow,
 } from '@concurso/shared';
 
 /**
- * The projector's heading: 'Concurso 2026B' for the active contest, 'Sin concurso activo' when none is
- * (issue 13: the body then shows `MESSAGES.noActiveContest` instead of empty columns).
+ * The projector's heading: 'Concurso 2026B' for the active contest, `MESSAGES.noActiveContestTitle`
+ * ('Sin concurso activo') when none is (issue 13: the body then shows `MESSAGES.noActiveContest`
+ * instead of empty columns).
  */
 export function projectorTitle(contest: Pick<ContestRow, 'calendar'> | null): string {
-  return contest ? `Concurso ${contest.calendar}` : 'Sin concurso activo';
+  return contest ? `Concurso ${contest.calendar}` : MESSAGES.noActiveContestTitle;
 }
 
 /** One column of the projector: a level's title, its teams sorted, and the largest count (bar scale). */
