@@ -35,7 +35,8 @@
  *   process at ELU ≥ 0.5 is marked invalid: the screens, not the server, would be what is measured).
  *   Each screen reads only the frame's header (seq, committed_at); screen 0 of each process decodes
  *   every frame fully and checks it (`verified`, `bad`).
- * With `taskset` and ≥ 2 CPUs, the server is pinned to CPU 0 and the client processes to CPU 1.
+ * With `taskset` and ≥ 2 CPUs, the server is pinned to the first half of the CPUs and the client
+ * processes to the second half (the load tester's plan, load/pinning.ts): CPU 0 and CPU 1 on 2 cores.
  * Before each run it waits (up to `--wait-quiet` s) for the machine to be under 30 % of one core busy,
  * and records the load average and how busy it was; a run during which other processes used more than
  * `--max-others` % of one core (15) is done again, at most `--retries` times (3). Each configuration
@@ -45,13 +46,12 @@
  * Bounded: at most 5 000 screens, 100 ticks/s, 60 s; traffic only on 127.0.0.1. A configuration that
  * cannot keep up (c-deflate at 2000 screens) queues frames in memory: expect ~1–2 GB RSS for a run.
  */
-import { fork, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { fork, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -67,6 +67,11 @@ import {
   type BoardFrame,
   type BoardTeam,
 } from '@concurso/shared';
+import { parseFrameHeader } from './load/frame-header.js';
+// Type only: the main process loads it lazily (see main()).
+import type { median as medianOfRuns } from './load/median.js';
+import { pinPlan, pinProcess } from './load/pinning.js';
+import { jiffiesPct, machineTicks, ticks, waitForQuiet } from './load/proc-sampler.js';
 
 /** The configurations measured (see the docstring). */
 const CONFIGS = ['a-broadcast', 'b-per-socket', 'c-deflate', 'd-msgpack', 'e-old-json'] as const;
@@ -158,7 +163,8 @@ interface ServerArgs {
   rate: number;
   seconds: number;
   ack: boolean;
-  pin: boolean;
+  /** CPU lists for `taskset -c` (pinning.ts's plan), or null: nothing pinned. */
+  pin: { servers: string; tester: string } | null;
   clients: number;
 }
 
@@ -171,68 +177,21 @@ function percentile(sorted: ArrayLike<number>, p: number): number {
   return sorted[i]!;
 }
 
-function median(values: number[]): number {
-  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 const round = (v: number, digits = 1) => Number(v.toFixed(digits));
 
-/** Pins every thread of `pid` to `cpus` (`taskset -a -p -c`); false when taskset fails. */
-function pin(pid: number, cpus: string): boolean {
-  const run = spawnSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { encoding: 'utf8' });
-  return !run.error && run.status === 0;
-}
-
-/** Whether this machine can pin the server and the clients to different CPUs. */
-function canPin(): boolean {
-  if (os.availableParallelism() < 2) return false;
-  const probe = spawnSync('taskset', ['-p', String(process.pid)], { encoding: 'utf8' });
-  return !probe.error && probe.status === 0;
-}
-
-/** Busy and total jiffies of the machine (/proc/stat's first line). */
-function machineTicks(): [busy: number, total: number] {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const total = fields.reduce((a, b) => a + b, 0);
-  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
-  return [total - idle, total];
-}
-
-/** CPU time of process `pid` so far (utime + stime of /proc/<pid>/stat), in jiffies; 0 if gone. */
-function processTicks(pid: number | undefined): number {
+/** Pins every thread of `pid` to `cpus` (pinning.ts); false, with a warning, when taskset fails. */
+function tryPin(pid: number, cpus: string): boolean {
   try {
-    // Fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
+    pinProcess(pid, cpus);
+    return true;
+  } catch (err) {
+    process.stderr.write(`not pinned: ${err instanceof Error ? err.message : String(err)}\n`);
+    return false;
   }
 }
 
-/** How busy the machine was over `ms`, in % of one core. */
-async function machineBusy(ms = 1_000): Promise<number> {
-  const a = machineTicks();
-  await new Promise((r) => setTimeout(r, ms));
-  const b = machineTicks();
-  return b[1] > a[1] ? ((b[0] - a[0]) / (b[1] - a[1])) * os.availableParallelism() * 100 : 0;
-}
-
-/** Waits up to `maxS` s for 3 quiet seconds in a row (busy < `pct` % of one core); the last busy %. */
-async function waitForQuiet(maxS: number, pct: number): Promise<number> {
-  const deadline = Date.now() + maxS * 1000;
-  let quiet = 0;
-  let busy = await machineBusy();
-  while (Date.now() < deadline) {
-    if (busy < pct) {
-      if (++quiet >= 3) return busy;
-    } else quiet = 0;
-    busy = await machineBusy();
-  }
-  return busy;
-}
+/** CPU time of process `pid` so far in jiffies (proc-sampler.ts); 0 once it is gone. */
+const processTicks = (pid: number | undefined): number => (pid === undefined ? null : ticks(pid)) ?? 0;
 
 // ---------------------------------------------------------------------------------------------
 // Fake board
@@ -281,7 +240,7 @@ function changedTeams(teams: BoardTeam[], rows: number, random: () => number): B
 // Server process
 
 async function serverMain(args: ServerArgs): Promise<RunResult> {
-  const pinned = args.pin && pin(process.pid, '0');
+  const pinned = args.pin !== null && tryPin(process.pid, args.pin.servers);
   const options: Partial<ServerOptions> = { serveClient: false };
   if (args.config === 'c-deflate') options.perMessageDeflate = { threshold: 1024 };
   if (args.config === 'd-msgpack') options.parser = msgpackParser;
@@ -304,7 +263,7 @@ async function serverMain(args: ServerArgs): Promise<RunResult> {
   const from = warmupTicks + 1;
   const to = warmupTicks + ticks;
 
-  // Client processes, pinned to CPU 1 as soon as they exist.
+  // Client processes, pinned to the tester's CPUs (CPU 1 on 2 cores) as soon as they exist.
   const clients: ChildProcess[] = [];
   const per = Math.ceil(args.screens / args.clients);
   for (let c = 0; c < args.clients; c++) {
@@ -323,7 +282,7 @@ async function serverMain(args: ServerArgs): Promise<RunResult> {
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    if (pinned && child.pid) pin(child.pid, '1');
+    if (pinned && child.pid) tryPin(child.pid, args.pin!.tester);
     clients.push(child);
   }
   const reports = clients.map(
@@ -473,13 +432,12 @@ async function serverMain(args: ServerArgs): Promise<RunResult> {
   // The window's real length: longer than `seconds` when the server could not keep the rate.
   const windowMs = eluEnd.active + eluEnd.idle;
   const serverPct = (totalCpuMs / windowMs) * 100;
-  // Jiffies over the window, for the machine, the clients and this process (the same clock).
-  const perCoreJiffies = Math.max(1, machineEnd[1] - machineStart[1]) / os.availableParallelism();
-  const clientPct = ((clientsEnd - clientsStart) / perCoreJiffies) * 100;
-  const othersPct =
-    ((machineEnd[0] - machineStart[0] - (clientsEnd - clientsStart) - (selfEnd - selfStart)) /
-      perCoreJiffies) *
-    100;
+  // Jiffies over the window, for the machine, the clients and this process, as % of one core.
+  const clientPct = jiffiesPct(clientsEnd - clientsStart, windowMs);
+  const othersPct = jiffiesPct(
+    machineEnd[0] - machineStart[0] - (clientsEnd - clientsStart) - (selfEnd - selfStart),
+    windowMs,
+  );
   const expected = args.screens * ticks;
   return {
     config: args.config,
@@ -489,7 +447,7 @@ async function serverMain(args: ServerArgs): Promise<RunResult> {
     rate: args.rate,
     seconds: args.seconds,
     ticks,
-    pinned: pinned ? 'server CPU 0, clients CPU 1' : 'no',
+    pinned: pinned ? `server CPU ${args.pin!.servers}, clients CPU ${args.pin!.tester}` : 'no',
     machine: {
       loadavg_1m: 0,
       busy_pct_before: 0,
@@ -592,18 +550,19 @@ function msgpackFrameHeader(b: Buffer): { seq: number; ts: number } | null {
   return null;
 }
 
-const FRAME_PREFIX = '42["board.frame",[';
-const OLD_PREFIX = '42["teams.updated",';
+const OLD_PREFIX = Buffer.from('42["teams.updated",', 'latin1');
 
-/** The header of a text packet (`board.frame`, or the old `teams.updated` with its stamp last). */
+/**
+ * The header of a text packet: a `board.frame` read by the load tester's frame-header.ts, or the old
+ * `teams.updated` with its stamp last.
+ */
 function textFrameHeader(data: Buffer): { seq: number; ts: number } | null {
-  const head = data.toString('latin1', 0, Math.min(data.length, 64));
-  if (head.startsWith(FRAME_PREFIX)) {
-    const c1 = head.indexOf(',', FRAME_PREFIX.length);
-    const c2 = head.indexOf(',', c1 + 1);
-    return { seq: Number(head.slice(FRAME_PREFIX.length, c1)), ts: Number(head.slice(c1 + 1, c2)) };
-  }
-  if (head.startsWith(OLD_PREFIX)) {
+  const frame = parseFrameHeader(data);
+  if (frame) return { seq: frame.seq, ts: frame.committedAt };
+  if (
+    data.length > OLD_PREFIX.length &&
+    data.compare(OLD_PREFIX, 0, OLD_PREFIX.length, 0, OLD_PREFIX.length) === 0
+  ) {
     const tail = data.toString('latin1', Math.max(0, data.length - 48));
     const open = tail.lastIndexOf('[');
     const [seq, ts] = tail
@@ -774,9 +733,13 @@ function runServer(args: ServerArgs): Promise<RunResult> {
   });
 }
 
-/** The median of each figure over the runs of one configuration. */
-function summarise(runs: RunResult[]) {
-  const m = (pick: (r: RunResult) => number) => median(runs.map(pick));
+/**
+ * The median of each figure over the runs of one configuration (`median` of bench/load/median.ts: the
+ * mean of the two middle values for an even count), over the runs where it is a finite number; NaN
+ * (null in the JSON) when none is.
+ */
+function summarise(runs: RunResult[], median: MedianOf) {
+  const m = (pick: (r: RunResult) => number) => median(runs.map(pick).filter(Number.isFinite)) ?? NaN;
   return {
     config: runs[0]!.config,
     runs: runs.length,
@@ -804,6 +767,7 @@ function summarise(runs: RunResult[]) {
 }
 
 type Summary = ReturnType<typeof summarise>;
+type MedianOf = typeof medianOfRuns;
 
 function markdown(
   summaries: Summary[],
@@ -815,12 +779,13 @@ function markdown(
     seconds: number;
     runs: number;
     ack: boolean;
-    pinned: boolean;
+    /** The CPU lists when the runs were pinned. */
+    pinned: { servers: string; tester: string } | null;
   },
 ): string {
   const lines = [
     `N = ${opts.screens} screens in one room, R = ${opts.rows} rows per frame (of ${opts.teams} teams), ${opts.rate} ticks/s, ${opts.seconds} s measured, ` +
-      `acks ${opts.ack ? 'on' : 'off'}; median of ${opts.runs} runs; ${opts.pinned ? 'server on CPU 0, clients on CPU 1 (taskset)' : 'not pinned'}.`,
+      `acks ${opts.ack ? 'on' : 'off'}; median of ${opts.runs} runs; ${opts.pinned ? `server on CPU ${opts.pinned.servers}, clients on CPU ${opts.pinned.tester} (taskset)` : 'not pinned'}.`,
     '',
     '| config | emit CPU/tick (µs) | per write (µs) | ticks/s sent | server CPU/tick (ms) | server CPU (% core) | server ELU | RSS (MB) | payload (B) | wire/frame (B) | ws frames/tick | latency p50 / p99 (ms) | delivered (%) | client ELU (max) | others CPU (% core) | valid runs |',
     '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
@@ -879,7 +844,14 @@ async function main(): Promise<void> {
     return c as Config;
   });
   const ack = values.ack === 'on';
-  const pinWanted = values.pin !== 'off' && canPin();
+  const plan = pinPlan(values.pin !== 'off');
+  const pin = plan.pinned ? { servers: plan.servers, tester: plan.tester } : null;
+  // Only the main process needs these: a static import would also load testkit's environment (and
+  // mysql2) into the server and client processes, whose memory and CPU are what is measured.
+  const [{ median }, { userPath }] = await Promise.all([
+    import('./load/median.js'),
+    import('@concurso/testkit/environment'),
+  ]);
 
   const results: RunResult[] = [];
   const maxOthers = Number(values['max-others']);
@@ -888,7 +860,9 @@ async function main(): Promise<void> {
     for (const config of configs) {
       // Other work on the machine during the window blurs every figure: such a run is done again.
       for (let attempt = 0; ; attempt++) {
-        const busy = await waitForQuiet(Number(values['wait-quiet']), 30);
+        const busy = await waitForQuiet(Number(values['wait-quiet']), 30, (line) =>
+          process.stderr.write(`${line}\n`),
+        );
         const loadavg = os.loadavg()[0]!;
         const result = await runServer({
           config,
@@ -899,7 +873,7 @@ async function main(): Promise<void> {
           rate,
           seconds,
           ack,
-          pin: pinWanted,
+          pin,
           clients,
         });
         result.machine.loadavg_1m = round(loadavg, 2);
@@ -917,13 +891,18 @@ async function main(): Promise<void> {
       }
     }
   }
-  const summaries = configs.map((c) => summarise(results.filter((r) => r.config === c)));
+  const summaries = configs.map((c) =>
+    summarise(
+      results.filter((r) => r.config === c),
+      median,
+    ),
+  );
   console.log(JSON.stringify({ summaries, runs: results }, null, 2));
   if (values.md) {
     // Relative to the folder the command was typed in (npm runs the script in bench/).
     writeFileSync(
-      path.resolve(process.env.INIT_CWD ?? process.cwd(), values.md),
-      markdown(summaries, { screens, teams, rows, rate, seconds, runs, ack, pinned: pinWanted }),
+      userPath(values.md),
+      markdown(summaries, { screens, teams, rows, rate, seconds, runs, ack, pinned: pin }),
     );
   }
 }

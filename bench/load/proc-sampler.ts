@@ -27,7 +27,8 @@ export interface ProcSample {
   otherCpu: number;
 }
 
-function ticks(pid: number): number | null {
+/** CPU time of process `pid` so far (utime + stime of /proc/<pid>/stat), in jiffies; null if gone. */
+export function ticks(pid: number): number | null {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return Number(fields[11]) + Number(fields[12]);
@@ -49,7 +50,7 @@ function rssMb(pid: number): number {
  * [busy, total, irq + softirq] jiffies of the whole machine (/proc/stat; busy leaves out idle, iowait
  * and steal). Interrupt time is the kernel's own work, mostly loopback TCP here: no process owns it.
  */
-function machineTicks(): [number, number, number] {
+export function machineTicks(): [number, number, number] {
   const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
   const total = cpu.slice(0, 8).reduce((a, b) => a + b, 0);
   const notBusy = (cpu[3] ?? 0) + (cpu[4] ?? 0) + (cpu[7] ?? 0);
@@ -144,6 +145,14 @@ export class ProcSampler {
   window(from: number, to: number): ProcSample[] {
     return this.samples.filter((s) => s.t > from && s.t <= to + 500);
   }
+}
+
+/**
+ * `jiffies` of CPU time (/proc's unit, `CLK_TCK` a second) spent over `ms` of wall time, as % of one
+ * core (100 = one core busy); 0 for an empty window.
+ */
+export function jiffiesPct(jiffies: number, ms: number): number {
+  return ms > 0 ? (jiffies / CLK_TCK / (ms / 1000)) * 100 : 0;
 }
 
 /** Mean of a list (0 when empty). */
