@@ -110,14 +110,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 try {
   const admin = await deployment.admin();
   // The catalogues the file names.
-  const school = await admin.data<{ id: number }>('/api/createSchool', { name: 'Centro Universitario' });
-  const departament = await admin.data<{ id: number }>('/api/createDepartament', {
-    name: 'Ciencias Computacionales',
-    type: 0,
-    schools_id: school.id,
-  });
-  for (const name of CAREERS)
-    await admin.data('/api/createCareer', { name, departaments_id: departament.id });
+  await admin.createCareers(CAREERS);
   for (const name of COACHES) await admin.createCoach(name);
 
   const results: Record<string, { preview_ms: number[]; import_ms: number[] }> = {};

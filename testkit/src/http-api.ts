@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EDUCATION_LEVELS } from '@concurso/shared';
+import { EDUCATION_LEVELS, type AgentConfig } from '@concurso/shared';
 
 /**
  * A JSON client of a running server's REST API over HTTP (fetch), as one signed-in user: for servers
@@ -70,9 +70,48 @@ export class HttpApi {
     return (await this.data<{ id: number }>('/api/createCoach', { name, educationalLevel })).id;
   }
 
-  /** Creates a team of the active contest; answers its id and name. */
-  async createTeam(name: string, levelsId: number, coachId: number): Promise<{ id: number; name: string }> {
-    return this.data('/api/createTeam', { name, levels_id: levelsId, coaches_id: coachId });
+  /**
+   * Creates a team (`POST /api/createTeam`) in contest `contestId`, or without it in the active contest
+   * (the server's default, issue 13); answers its id and name.
+   */
+  async createTeam(
+    name: string,
+    levelsId: number,
+    coachId: number,
+    contestId?: number,
+  ): Promise<{ id: number; name: string }> {
+    return this.data('/api/createTeam', {
+      name,
+      levels_id: levelsId,
+      coaches_id: coachId,
+      ...(contestId === undefined ? {} : { contests_id: contestId }),
+    });
+  }
+
+  /**
+   * Registers the catalogue chain a member's career needs: one school, one department of it (type 0)
+   * and the careers `names` in that department, as an administrator does on /schools, /departaments
+   * and /careers. Answers the ids (`careerIds` in the order of `names`).
+   */
+  async createCareers(
+    names: readonly string[],
+    { school = 'Centro Universitario', departament = 'Ciencias Computacionales' } = {},
+  ): Promise<{ schoolId: number; departamentId: number; careerIds: number[] }> {
+    const schoolId = (await this.data<{ id: number }>('/api/createSchool', { name: school })).id;
+    const departamentId = (
+      await this.data<{ id: number }>('/api/createDepartament', {
+        name: departament,
+        type: 0,
+        schools_id: schoolId,
+      })
+    ).id;
+    const careerIds: number[] = [];
+    for (const name of names) {
+      careerIds.push(
+        (await this.data<{ id: number }>('/api/createCareer', { name, departaments_id: departamentId })).id,
+      );
+    }
+    return { schoolId, departamentId, careerIds };
   }
 
   /** Makes contest `id` the active one (`POST /api/activateContest/{id}`); answers its row. */
@@ -98,4 +137,16 @@ export function sendAttempt(baseUrl: string, key: string, process = 'chrome.exe'
       attempts: [{ event_id: randomUUID(), process, occurred_at: new Date().toISOString() }],
     }),
   });
+}
+
+/**
+ * The agent's configuration as the agent holding `key` gets it (`GET /api/agent/config`): its team,
+ * the contest (with `active`) and the blocked set (empty while the team's contest is not the active
+ * one, issue 13).
+ * @throws `agent/config: <status> <answer>` on an answer other than 200.
+ */
+export async function agentConfig(baseUrl: string, key: string): Promise<AgentConfig> {
+  const res = await fetch(`${baseUrl}/api/agent/config`, { headers: { authorization: `Bearer ${key}` } });
+  if (res.status !== 200) throw new Error(`agent/config: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { data: AgentConfig }).data;
 }
