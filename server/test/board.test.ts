@@ -37,7 +37,7 @@ describe('live board (SPEC.md section 7, DESIGN.md section 6)', () => {
     judgeToken = await login(server.app, judge.username, 'clave-juez');
     const old = await createContest(server.orm, '2025-03-01');
     oldTeam = await createTeam(server.orm, old.id, LEVELS.basico, 'Equipo del concurso pasado');
-    const current = await createContest(server.orm, '2026-11-21');
+    const current = await createContest(server.orm, '2026-11-21', { active: true });
     teamA = await createTeam(server.orm, current.id, LEVELS.basico, 'Los Compiladores');
     teamB = await createTeam(server.orm, current.id, LEVELS.avanzado, 'Bit a Bit');
   });

@@ -39,7 +39,7 @@ describe('contest statistics and report (issue 13, "Reports and charts")', () =>
     // Another contest with attempts of its own: none of them may count.
     const other = await createContest(server.orm, '2025-03-01');
     const stranger = await agentTeam(server, admin, { contestId: other.id, name: 'Otro concurso' });
-    contestId = (await createContest(server.orm, '2026-11-21')).id;
+    contestId = (await createContest(server.orm, '2026-11-21', { active: true })).id;
     teamA = await agentTeam(server, admin, { contestId, levelsId: LEVELS.avanzado, name: 'Los Punteros' });
     teamB = await agentTeam(server, admin, { contestId, levelsId: LEVELS.basico, name: 'Bit a Bit' });
     teamC = await agentTeam(server, admin, { contestId, levelsId: LEVELS.basico, name: 'Alfa' });

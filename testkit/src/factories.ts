@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/mysql';
-import { EDUCATION_LEVELS, LEVELS, USER_TYPES, type UserTypeId } from '@concurso/shared';
+import { EDUCATION_LEVELS, LEVELS, USER_TYPES, calendarOf, type UserTypeId } from '@concurso/shared';
 import { hashPassword } from '../../server/src/lib/passwords.js';
+import { activateContest } from '../../server/src/modules/contests/contests.repository.js';
 import {
   Coach,
   Contest,
@@ -43,26 +44,16 @@ export async function createUser(
 }
 
 /**
- * Creates a contest on `date` (`YYYY-MM-DD`). `active` true makes it the active contest (the one boards
- * and agents follow, DESIGN.md section 3), false leaves it inactive; by default it becomes active when
- * its date is the latest (then the highest id), the rule the migration applied to existing contests,
- * so a test creating one contest gets the active one.
+ * Creates a contest on `date` (`YYYY-MM-DD`) as `createContest` does (DESIGN.md section 3): the first
+ * contest becomes the active one, later ones not. `active: true` then activates it (the
+ * `activateContest` of the contests repository), `active: false` keeps even a first one inactive.
  */
 export async function createContest(orm: MikroORM, date = '2026-11-21', options: { active?: boolean } = {}) {
   const em = orm.em.fork();
-  const year = date.slice(0, 4);
-  const current = await em.findOne(Contest, { activeKey: 1 });
-  const active = options.active ?? (!current || current.date <= date);
-  if (active && current) {
-    current.activeKey = null;
-    await em.flush();
-  }
-  const contest = em.create(Contest, {
-    date,
-    calendar: `${year}${Number(date.slice(5, 7)) <= 6 ? 'A' : 'B'}`,
-    activeKey: active ? 1 : null,
-  });
+  const active = options.active ?? (await em.count(Contest, { activeKey: 1 })) === 0;
+  const contest = em.create(Contest, { date, calendar: calendarOf(date), activeKey: null });
   await em.persistAndFlush(contest);
+  if (active) await em.transactional((tem) => activateContest(tem, contest.id));
   return contest;
 }
 
