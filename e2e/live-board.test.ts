@@ -11,7 +11,7 @@ import {
   type TestServer,
   type WebTestBed,
 } from '@concurso/testkit';
-import { LoginPage } from './pages/login-page.js';
+import { LoginPage, openSignedIn } from './pages/login-page.js';
 import { BoardPage } from './pages/board-page.js';
 
 /**
@@ -45,13 +45,8 @@ describe('live judge board in Chromium', () => {
   });
 
   async function judgeScreen(username: string, password: string): Promise<BoardPage> {
-    const context = await browser.newContext();
+    const { page, context } = await openSignedIn(browser, server.url, username, password, '/homeJuez');
     contexts.push(context);
-    const page = await context.newPage();
-    const loginPage = new LoginPage(page, server.url);
-    await loginPage.open();
-    await loginPage.signIn(username, password);
-    await page.waitForURL(`${server.url}/homeJuez`);
     const board = new BoardPage(page);
     await board.connectionState().filter({ hasText: 'Conectado' }).waitFor();
     await board.row(team.id).waitFor();

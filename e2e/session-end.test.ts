@@ -10,7 +10,7 @@ import {
   type WebTestBed,
 } from '@concurso/testkit';
 import { BoardPage } from './pages/board-page.js';
-import { LoginPage } from './pages/login-page.js';
+import { LoginPage, openSignedIn } from './pages/login-page.js';
 import { ProjectorPage } from './pages/projector-page.js';
 
 const JUDGE = { username: 'juez_pestanas', password: 'Tablero-Vivo-2026' };
@@ -44,12 +44,9 @@ describe('a session ended in another tab', () => {
 
   /** A new browser context whose first tab signed in as the judge and shows the board. */
   async function signedInTab(): Promise<{ page: Page; board: BoardPage }> {
-    context = await browser.newContext();
-    const page = await context.newPage();
-    const login = new LoginPage(page, server.url);
-    await login.open();
-    await login.signIn(JUDGE.username, JUDGE.password);
-    await page.waitForURL(`${server.url}/homeJuez`);
+    const signedIn = await openSignedIn(browser, server.url, JUDGE.username, JUDGE.password, '/homeJuez');
+    context = signedIn.context;
+    const { page } = signedIn;
     const board = new BoardPage(page);
     await board.row(team.id).waitFor();
     return { page, board };

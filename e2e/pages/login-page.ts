@@ -1,4 +1,34 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
+
+/** A page signed in on a browser context of its own (its own localStorage: its own session). */
+export interface SignedInPage {
+  page: Page;
+  /** The page's context, for the caller to close (closing it ends nothing on the server). */
+  context: BrowserContext;
+}
+
+/**
+ * Opens a new browser context of `browser` (with `options`, e.g. a viewport), signs in on its first
+ * page as `username` through the login screen at `baseUrl` and waits until the app lands on `landing`
+ * (`/home` for an administrator, `/homeJuez` for a judge). A context per person or per screen: two
+ * tabs of one context share the token, and Chromium throttles the timers of a background tab.
+ */
+export async function openSignedIn(
+  browser: Browser,
+  baseUrl: string,
+  username: string,
+  password: string,
+  landing: string,
+  options: BrowserContextOptions = {},
+): Promise<SignedInPage> {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  const login = new LoginPage(page, baseUrl);
+  await login.open();
+  await login.signIn(username, password);
+  await page.waitForURL(`${baseUrl}${landing}`);
+  return { page, context };
+}
 
 /** Page model of the login screen `/` (SPEC.md section 2). */
 export class LoginPage {
