@@ -38,19 +38,9 @@ export class ImportDialog {
     await this.dialog().getByTestId('chosen-file').filter({ hasText: file.name }).waitFor();
   }
 
-  /** The preview (counts, bad rows, teams table), shown once the server answered. */
-  preview(): Locator {
-    return this.dialog().getByTestId('import-preview');
-  }
-
   /** The bad rows as listed: 'Línea 5: Nivel desconocido «Experto»'. */
   errors(): Locator {
     return this.dialog().getByTestId('import-errors').getByRole('listitem');
-  }
-
-  /** The rows of the table of teams that would be created (EQUIPO, NIVEL, COACH, INTEGRANTES). */
-  teamRows(): Locator {
-    return this.dialog().getByTestId('import-teams').locator('tbody tr');
   }
 
   /** 'Importar N equipos' ('Importar 1 equipo'), whatever N the preview shows. */
