@@ -17,7 +17,7 @@ export const boardRoutes = {
     path: '/api/teamAttempts',
     access: STAFF_ACCESS,
     tag: 'tablero',
-    summary: 'Equipos del concurso actual por nivel, con sus intentos',
+    summary: 'Equipos del concurso activo por nivel, con sus intentos',
     reply: teamAttemptsSchema.extend({ success: z.literal(true), message: z.string() }),
   }),
   /**

@@ -1,7 +1,7 @@
 import { boardRoutes, type RouteReply } from '@concurso/shared';
 import { callApi } from './call-api';
 
-/** Answer of `GET /api/teamAttempts` (`boardRoutes.teamAttempts`): the current contest and its teams per level. */
+/** Answer of `GET /api/teamAttempts` (`boardRoutes.teamAttempts`): the active contest and its teams per level. */
 export type TeamAttemptsResponse = RouteReply<typeof boardRoutes.teamAttempts>;
 
 /** `GET /api/teamAttempts`: the board snapshot. */
