@@ -1,9 +1,9 @@
-import { useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { Alert, Button, Flex, Link, SimpleGrid, Stack } from '@chakra-ui/react';
-import { BOARD_LEVEL_KEYS, MESSAGES } from '@concurso/shared';
+import { BOARD_LEVEL_KEYS, MESSAGES, type BoardTeam } from '@concurso/shared';
 import { PROJECTOR_PATH } from '../../app/paths';
+import { useRowDialog } from '../../catalog-screen/use-row-dialog';
 import { useTeamStatusToggle } from './use-team-status-toggle';
-import { useTeamHistory } from './use-team-history';
 import { TeamHistoryDialog } from './team-history-dialog';
 import { teamsOfLevel } from '../../stores/board-state';
 import { useBoardStore } from '../../stores/board-store';
@@ -28,7 +28,11 @@ export function LiveBoard() {
   const loaded = useBoardStore((state) => state.loaded);
   const error = useBoardStore((state) => state.error);
   const toggle = useTeamStatusToggle();
-  const history = useTeamHistory();
+  // The row last shown stays while the dialog closes, so its title does not vanish.
+  const history = useRowDialog<BoardTeam, 'history'>();
+  const { show } = history;
+  // Stable, so the memoized rows keep it.
+  const showHistory = useCallback((team: BoardTeam) => show('history', team), [show]);
 
   useEffect(() => {
     const board = useBoardStore.getState();
@@ -75,7 +79,7 @@ export function LiveBoard() {
               level={level}
               teams={rows}
               onToggle={toggle.request}
-              onHistory={history.show}
+              onHistory={showHistory}
             />
           ))}
         </SimpleGrid>
@@ -91,7 +95,7 @@ export function LiveBoard() {
         onCancel={toggle.cancel}
       />
       <ProgressDialog open={toggle.processing} />
-      <TeamHistoryDialog team={history.team} open={history.open} onClose={history.close} />
+      <TeamHistoryDialog team={history.row} open={history.open === 'history'} onClose={history.close} />
       <MessageDialog
         open={toggle.error !== null}
         title={MESSAGES.error}
