@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { skipToken, useQuery } from '@tanstack/react-query';
 import type { ListQuery } from '../api/queries/list-query';
 import { AppDialog } from '../ui/dialog/app-dialog';
 import { QueryListBody } from './query-list-body';
+import { useOpenListQuery } from './use-open-list-query';
 
 /** Props of {@link ListDialog}. */
 export interface ListDialogProps<T> {
@@ -22,8 +22,6 @@ export interface ListDialogProps<T> {
   children: (rows: T[]) => ReactNode;
 }
 
-const NOTHING_LISTED = ['nada'];
-
 /**
  * A read-only list in a modal (contest processes, exercises of a contest and level, team members):
  * fetched when it opens (cached rows of the same list show meanwhile), refetched while open when the
@@ -40,11 +38,7 @@ export function ListDialog<T>({
   emptyText,
   children,
 }: ListDialogProps<T>) {
-  const list = useQuery({
-    queryKey: query?.queryKey ?? NOTHING_LISTED,
-    queryFn: open && query ? query.queryFn : skipToken,
-    meta: query?.meta,
-  });
+  const list = useOpenListQuery(query, open);
 
   return (
     <AppDialog
