@@ -1,9 +1,10 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Badge, Heading, Stack, Table } from '@chakra-ui/react';
-import { skipToken, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
-import type { BoardTeam } from '@concurso/shared';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { AttemptLogRow, BoardTeam, StatusChangeRow } from '@concurso/shared';
+import { useRefetchOnBoardChange } from '../../api/queries/use-refetch-on-board-change';
 import { QueryListBody } from '../../catalog-screen/query-list-body';
-import { useBoardStore } from '../../stores/board-store';
+import { useOpenListQuery } from '../../catalog-screen/use-open-list-query';
 import { AppDialog } from '../../ui/dialog/app-dialog';
 import {
   attemptHistoryLine,
@@ -18,28 +19,6 @@ export interface TeamHistoryDialogProps {
   team: Pick<BoardTeam, 'id' | 'name'> | null;
   open: boolean;
   onClose: () => void;
-}
-
-/**
- * Refetches the team's two logs whenever the board store's row of `teamId` changes version while
- * `open` (a pushed frame: an attempt, a block, an unblock). The version the dialog opened with is only
- * remembered: opening fetches by itself.
- */
-function useRefetchOnTeamChange(teamId: number | null, open: boolean) {
-  const client = useQueryClient();
-  const version = useBoardStore((state) => (teamId === null ? undefined : state.teams[teamId]?.version));
-  const seen = useRef<number | undefined>(undefined);
-  useEffect(() => {
-    if (!open || teamId === null) {
-      seen.current = undefined;
-      return;
-    }
-    if (seen.current !== undefined && version !== seen.current) {
-      for (const query of [teamAttemptsLogQuery(teamId), teamStatusLogQuery(teamId)])
-        void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
-    }
-    seen.current = version;
-  }, [client, open, teamId, version]);
 }
 
 /** A log's body: a spinner until it loads, the error, `empty` when it has no rows, else `children`. */
@@ -66,30 +45,35 @@ function LogSection<T>({
   );
 }
 
-const NOTHING = ['nada'];
+/** At most one refetch of a team's history every this many ms while its team changes (issue 13). */
+const TEAM_HISTORY_REFRESH_MS = 1_000;
+
+const attemptLines = (rows: AttemptLogRow[]) => rows.map(attemptHistoryLine);
+const statusLines = (rows: StatusChangeRow[]) => rows.map(statusHistoryLine);
 
 /**
  * 'Historial' of a board row (issue 13, "History on screen"): the team's attempts (process, time on
  * the machine, time received, terminated Sí / No) and status changes (from → to, who, when), newest
  * first, from `GET /api/teamAttemptsLog/{id}` and `GET /api/teamStatusLog/{id}`. Fetched when it
- * opens and again whenever a pushed frame changes the team's row while it is open.
+ * opens and again, while it is open, whenever the board pushes a change of the team's attempts or
+ * status (`useRefetchOnBoardChange` with the team; at most once every `TEAM_HISTORY_REFRESH_MS`).
  */
 export function TeamHistoryDialog({ team, open, onClose }: TeamHistoryDialogProps) {
-  const attemptsQuery = team ? teamAttemptsLogQuery(team.id) : null;
-  const statusQuery = team ? teamStatusLogQuery(team.id) : null;
-  const attempts = useQuery({
-    queryKey: attemptsQuery?.queryKey ?? NOTHING,
-    queryFn: open && attemptsQuery ? attemptsQuery.queryFn : skipToken,
-    meta: attemptsQuery?.meta,
-    select: (rows) => rows.map(attemptHistoryLine),
+  const teamId = team?.id;
+  const queries = useMemo(
+    () =>
+      teamId === undefined
+        ? null
+        : { attempts: teamAttemptsLogQuery(teamId), status: teamStatusLogQuery(teamId) },
+    [teamId],
+  );
+  const attempts = useOpenListQuery(queries?.attempts ?? null, open, attemptLines);
+  const changes = useOpenListQuery(queries?.status ?? null, open, statusLines);
+  useRefetchOnBoardChange(queries ? [queries.attempts.queryKey, queries.status.queryKey] : [], {
+    throttleMs: TEAM_HISTORY_REFRESH_MS,
+    teamId,
+    enabled: open && queries !== null,
   });
-  const changes = useQuery({
-    queryKey: statusQuery?.queryKey ?? NOTHING,
-    queryFn: open && statusQuery ? statusQuery.queryFn : skipToken,
-    meta: statusQuery?.meta,
-    select: (rows) => rows.map(statusHistoryLine),
-  });
-  useRefetchOnTeamChange(team?.id ?? null, open);
 
   return (
     <AppDialog

@@ -6,6 +6,9 @@ import type { ContestLogFilters } from './contest-log-rows';
 /** The first part of every /bitacora query's key: what a board push invalidates. */
 export const CONTEST_LOG_KEY = 'contestLog';
 
+/** At most one refetch of the log every this many ms while boards push (issue 13). */
+export const CONTEST_LOG_REFRESH_MS = 2_000;
+
 /**
  * `GET /api/contestLog` with `filters` (issue 13) as a query: the active contest and its log, newest
  * first. Keyed `['contestLog', filters]`, so each combination of filters is cached apart and a push

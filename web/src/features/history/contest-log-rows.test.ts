@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGES, type BoardTeam, type ContestLogRow, type TeamRow } from '@concurso/shared';
+import { MESSAGES, type ContestLogRow, type TeamRow } from '@concurso/shared';
 import { createHeadlessTable } from '../../ui/data-table/headless-table';
 import { dataTableOptions } from '../../ui/data-table/table-model';
 import { extractExportData } from '../../ui/data-table/export-data';
@@ -8,7 +8,6 @@ import {
   contestLogRowId,
   contestLogTableRows,
   idFilter,
-  logMayHaveChanged,
   processFilterOptions,
   teamFilterOptions,
 } from './contest-log-rows';
@@ -166,27 +165,5 @@ describe('/bitacora filters', () => {
       { value: 'Discord.exe', label: 'Discord.exe' },
       { value: 'zoom.exe', label: 'zoom.exe' },
     ]);
-  });
-});
-
-describe('/bitacora refetch on pushes', () => {
-  const row = (id: number, attempts: number, status = 1, online = false): BoardTeam => ({
-    id,
-    name: `Equipo ${id}`,
-    levels_id: 1,
-    number_attempts: attempts,
-    status_team: { id: status, status: status === 1 ? 'Activo' : 'Descalificado' },
-    agent_online: online,
-    version: attempts + status,
-  });
-
-  it('refetches for a new attempt or status, not for an agent coming online', () => {
-    const known = new Map<number, string>();
-    expect(logMayHaveChanged(known, [row(1, 0)])).toBe(true);
-    expect(logMayHaveChanged(known, [row(1, 0, 1, true)])).toBe(false);
-    expect(logMayHaveChanged(known, [row(1, 1, 1, true)])).toBe(true);
-    expect(logMayHaveChanged(known, [row(1, 1, 2, true)])).toBe(true);
-    expect(logMayHaveChanged(known, [row(1, 1, 2, false), row(2, 0)])).toBe(true);
-    expect(logMayHaveChanged(known, [row(1, 1, 2, true), row(2, 0, 1, true)])).toBe(false);
   });
 });

@@ -2,7 +2,6 @@ import {
   killedLabel,
   statusChangeAuthor,
   statusChangeText,
-  type BoardTeam,
   type ContestLogRow,
   type TeamRow,
 } from '@concurso/shared';
@@ -12,7 +11,8 @@ import type { SelectOption } from '../../ui/form/form-select-field';
 
 /**
  * The pure rules of /bitacora (issue 13, "History on screen"): the log's rows as the table shows and
- * exports them, the choices of its filters, and which pushed rows make it stale. Tested in Node.
+ * exports them and the choices of its filters (which pushes make it stale: api/queries/board-changes.ts).
+ * Tested in Node.
  */
 
 /** One row of the /bitacora table: every cell already text, as shown, searched and exported. */
@@ -102,19 +102,4 @@ export function processFilterOptions(processes: readonly { name: string }[]): Se
     .map((process) => process.name)
     .sort(collator.compare)
     .map((name) => ({ value: name, label: name }));
-}
-
-/**
- * True when pushed board rows may have added to the log: a team's attempts or status differ from what
- * `known` (team id → last seen `attempts:status`) holds, or the team is new to it. `known` is updated.
- * A presence change alone (the agent's heartbeat) adds nothing to the log and refetches nothing.
- */
-export function logMayHaveChanged(known: Map<number, string>, rows: readonly BoardTeam[]): boolean {
-  let changed = false;
-  for (const row of rows) {
-    const signature = `${row.number_attempts}:${row.status_team.id}`;
-    if (known.get(row.id) !== signature) changed = true;
-    known.set(row.id, signature);
-  }
-  return changed;
 }

@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { CONTEST_LOG_LIMIT } from '@concurso/shared';
 import { describeError } from '../../api/api-error';
 import { useCatalogRows } from '../../api/queries/catalog-queries';
+import { useRefetchOnBoardChange } from '../../api/queries/use-refetch-on-board-change';
 import type { CatalogueSceneProps } from '../../catalog-screen/catalogue-scene-props';
 import { FeedbackHost } from '../../catalog-screen/feedback-host';
 import { useLevelOptions } from '../../catalog-screen/use-catalog-options';
@@ -13,7 +14,7 @@ import { NoActiveContestNotice, Notice } from '../../ui/layout/notice';
 import { PageFrame } from '../../ui/layout/page-frame';
 import { CONTEST_LOG_COLUMNS } from './contest-log-columns';
 import { ContestLogFiltersBar, type ContestLogFilterValues } from './contest-log-filters';
-import { contestLogQuery } from './contest-log-query';
+import { CONTEST_LOG_KEY, CONTEST_LOG_REFRESH_MS, contestLogQuery } from './contest-log-query';
 import {
   contestLogTableRows,
   idFilter,
@@ -21,15 +22,17 @@ import {
   teamFilterOptions,
   type ContestLogFilters,
 } from './contest-log-rows';
-import { useContestLogRefresh } from './use-contest-log-refresh';
 
 const NO_FILTERS: ContestLogFilterValues = { level: '', team: '', process: '' };
+/** Every /bitacora query, whatever its filters: what a board push makes stale. */
+const LOG_KEYS = [[CONTEST_LOG_KEY]];
 
 /**
  * /bitacora (judges and admins, issue 13 "History on screen"): every attempt and status change of the
  * active contest, newest first, filtered by level, team and process on the server
  * (`GET /api/contestLog`), in the data table with its exports (file name 'bitacora'). Refetched while
- * boards push (`useContestLogRefresh`); without an active contest it says `MESSAGES.noActiveContest`.
+ * boards push (`useRefetchOnBoardChange`: a change of attempts or status, a removal, another contest; at
+ * most once every `CONTEST_LOG_REFRESH_MS`); without an active contest it says `MESSAGES.noActiveContest`.
  */
 export function ContestLogScene({ title }: CatalogueSceneProps) {
   const [values, setValues] = useState<ContestLogFilterValues>(NO_FILTERS);
@@ -43,7 +46,7 @@ export function ContestLogScene({ title }: CatalogueSceneProps) {
   );
   // Another filter's rows stay on screen until the new ones arrive (no flash of an empty table).
   const log = useQuery({ ...contestLogQuery(filters), placeholderData: keepPreviousData });
-  useContestLogRefresh();
+  useRefetchOnBoardChange(LOG_KEYS, { throttleMs: CONTEST_LOG_REFRESH_MS });
 
   const levelOptions = useLevelOptions();
   const teams = useCatalogRows('teams');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STATS_REFETCH_THROTTLE_MS, attemptsChartPoints, pointLabel, refetchDelay } from './stats-chart-data';
+import { attemptsChartPoints, pointLabel } from './stats-chart-data';
 
 /** An ISO time of the browser's own zone, so labels do not depend on where the test runs. */
 const local = (day: number, hours: number, minutes: number) =>
@@ -34,10 +34,5 @@ describe('stats chart data', () => {
       ],
     });
     expect(twoDays.map((p) => p.label)).toEqual(['21/11 23:00', '22/11 00:00']);
-  });
-
-  it('waits out the rest of the throttle after a refetch, not at all once it passed', () => {
-    expect(refetchDelay(10_000, 9_000)).toBe(STATS_REFETCH_THROTTLE_MS - 1_000);
-    expect(refetchDelay(20_000, 9_000)).toBe(0);
   });
 });

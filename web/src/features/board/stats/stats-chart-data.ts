@@ -2,8 +2,8 @@ import type { ContestStats } from '@concurso/shared';
 import { two } from '../../../ui/date-time';
 
 /*
- * The /home "Estadísticas" panel's pure parts (issue 13): the chart points from a contest's statistics
- * and the refetch throttle's rule. Free of React and recharts, so they are unit-tested as they are.
+ * The /home "Estadísticas" panel's pure part (issue 13): the chart points from a contest's statistics.
+ * Free of React and recharts, so it is unit-tested as it is.
  */
 
 /** One point of the attempts line: its axis label (local time) and its attempts. */
@@ -34,17 +34,4 @@ export function attemptsChartPoints(
     label: pointLabel(p.minute, stats.bucket_minutes, days.size > 1),
     attempts: p.attempts,
   }));
-}
-
-/** The least time between two refetches of the statistics caused by board changes (ms). */
-export const STATS_REFETCH_THROTTLE_MS = 5_000;
-/** The refetch of the statistics however quiet the board is (ms): they also change without a board row. */
-export const STATS_REFETCH_INTERVAL_MS = 60_000;
-
-/**
- * How long to wait before refetching after a board change at `now` when the last refetch was at
- * `last` (ms since the epoch): 0 once `STATS_REFETCH_THROTTLE_MS` have passed, else the rest.
- */
-export function refetchDelay(now: number, last: number): number {
-  return Math.max(0, last + STATS_REFETCH_THROTTLE_MS - now);
 }

@@ -1,4 +1,4 @@
-import { useMemo, type ReactNode } from 'react';
+import { memo, useMemo, type ReactNode } from 'react';
 import { Box, Heading, SimpleGrid, Text } from '@chakra-ui/react';
 import type { ContestStats } from '@concurso/shared';
 import { AttemptsChart } from './attempts-chart';
@@ -20,9 +20,10 @@ function ChartBox({ title, children }: { title: string; children: ReactNode }) {
 /**
  * The two charts of /home's "Estadísticas" (issue 13): attempts per minute (a line) and the most
  * attempted processes (bars), with Chakra's charts on recharts. Loaded lazily by `stats-panel.tsx`
- * (`React.lazy`): recharts is never part of the initial JavaScript.
+ * (`React.lazy`): recharts is never part of the initial JavaScript. Memoized: the panel renders again
+ * for its own reasons (the 'Ocultar gráficas' toggle, the viewport), recharts only for new statistics.
  */
-export function StatsCharts({ stats }: { stats: ContestStats }) {
+export const StatsCharts = memo(function StatsCharts({ stats }: { stats: ContestStats }) {
   const points = useMemo(() => attemptsChartPoints(stats), [stats]);
   const none = <Text color="fg.muted">Todavía no hay intentos.</Text>;
   return (
@@ -39,4 +40,4 @@ export function StatsCharts({ stats }: { stats: ContestStats }) {
       </ChartBox>
     </SimpleGrid>
   );
-}
+});

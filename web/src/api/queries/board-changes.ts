@@ -1,0 +1,82 @@
+import {
+  EVENTS,
+  decodeBoardFrame,
+  type BoardFrame,
+  type BoardTeam,
+  type TeamRemovedPayload,
+} from '@concurso/shared';
+import type { LiveSocketListeners } from '../socket-listeners';
+
+/*
+ * Which pushes of the board change what the logs and the statistics show (issue 13): a team's attempts
+ * or status, a team removed, another contest activated. The agent's presence (its heartbeat) changes
+ * none of them. Pure (no React, no socket of its own), so it is unit-tested with a fake socket.
+ */
+
+/** What a watcher last saw of each team: team id → `attempts:status`. */
+export type BoardSignatures = Map<number, string>;
+
+const signature = (row: BoardTeam) => `${row.number_attempts}:${row.status_team.id}`;
+
+/** The signatures of `rows` (the board store's teams when a watcher starts: they need no refetch). */
+export function boardSignatures(rows: Iterable<BoardTeam>): BoardSignatures {
+  const known: BoardSignatures = new Map();
+  for (const row of rows) known.set(row.id, signature(row));
+  return known;
+}
+
+/**
+ * True when pushed board rows may have added to the logs or moved the statistics: a team's attempts or
+ * status differ from what `known` holds, or the team is new to it. `known` is updated. A presence
+ * change alone (the agent's heartbeat) answers false.
+ */
+export function attemptsOrStatusChanged(known: BoardSignatures, rows: readonly BoardTeam[]): boolean {
+  let changed = false;
+  for (const row of rows) {
+    const next = signature(row);
+    if (known.get(row.id) !== next) changed = true;
+    known.set(row.id, next);
+  }
+  return changed;
+}
+
+/** What {@link boardChangeListeners} watches. */
+export interface BoardChangeWatch {
+  /** Only this team's rows and removal count (a team's 'Historial'); every team when undefined. */
+  teamId?: number;
+  /** The signatures already seen (`boardSignatures` of the store's teams), updated as rows arrive. */
+  known: BoardSignatures;
+}
+
+/**
+ * The live socket's listeners that call `request` whenever the board pushes a change of attempts or
+ * status (`board.frame`), a removal (`team.removed`), another contest (`board.reset`), or the socket
+ * comes back after a drop (pushes may have been missed meanwhile). Nothing else requests: presence
+ * frames and the first connect (the caller's query has just fetched) do not.
+ */
+export function boardChangeListeners(
+  request: () => void,
+  { teamId, known }: BoardChangeWatch,
+): LiveSocketListeners {
+  let dropped = false;
+  return {
+    [EVENTS.boardFrame]: (frame: BoardFrame) => {
+      const rows = decodeBoardFrame(frame).teams;
+      const watched = teamId === undefined ? rows : rows.filter((row) => row.id === teamId);
+      if (attemptsOrStatusChanged(known, watched)) request();
+    },
+    [EVENTS.teamRemoved]: (payload: TeamRemovedPayload) => {
+      known.delete(payload.id);
+      if (teamId === undefined || payload.id === teamId) request();
+    },
+    [EVENTS.boardReset]: () => request(),
+    disconnect: () => {
+      dropped = true;
+    },
+    connect: () => {
+      if (!dropped) return;
+      dropped = false;
+      request();
+    },
+  };
+}
