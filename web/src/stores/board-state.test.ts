@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { BoardFrame, BoardTeam, TeamAttempts } from '@concurso/shared';
+import type { BoardFrame, BoardTeam, TeamAttempts, TeamRemovedPayload } from '@concurso/shared';
 import {
   EMPTY_BOARD,
   applyBoardEvents,
   boardFrameEvents,
   applySnapshot,
-  applyTeamRemoved,
-  applyTeamUpdated,
   teamsOfLevel,
   type BoardData,
 } from './board-state';
@@ -80,39 +78,43 @@ describe('applySnapshot', () => {
   });
 });
 
-describe('applyTeamUpdated', () => {
+/** One pushed row, applied as the store applies a frame's rows. */
+const updated = (state: BoardData, row: BoardTeam) =>
+  applyBoardEvents(state, [{ type: 'updated', team: row }]);
+/** One `team.removed`, applied as the store applies it. */
+const removed = (state: BoardData, payload: TeamRemovedPayload) =>
+  applyBoardEvents(state, [{ type: 'removed', payload }]);
+
+describe('applyBoardEvents: one updated row', () => {
   it('inserts a team that is not held', () => {
-    const next = applyTeamUpdated(EMPTY_BOARD, team({ id: 4, number_attempts: 1 }));
+    const next = updated(EMPTY_BOARD, team({ id: 4, number_attempts: 1 }));
     expect(next.teams[4]?.number_attempts).toBe(1);
   });
 
   it('applies a newer version', () => {
     const held = boardWith(team({ id: 1, version: 3, number_attempts: 3 }));
-    const next = applyTeamUpdated(held, team({ id: 1, version: 4, number_attempts: 4 }));
+    const next = updated(held, team({ id: 1, version: 4, number_attempts: 4 }));
     expect(next.teams[1]?.number_attempts).toBe(4);
     expect(next.teams[1]?.version).toBe(4);
   });
 
   it('drops an older version and returns the very same state', () => {
     const held = boardWith(team({ id: 1, version: 5, number_attempts: 5 }));
-    const next = applyTeamUpdated(held, team({ id: 1, version: 4, number_attempts: 4 }));
+    const next = updated(held, team({ id: 1, version: 4, number_attempts: 4 }));
     expect(next).toBe(held);
     expect(next.teams[1]?.number_attempts).toBe(5);
   });
 
   it('accepts an event of the same version (a repeated delivery changes nothing harmful)', () => {
     const held = boardWith(team({ id: 1, version: 5, number_attempts: 5 }));
-    const next = applyTeamUpdated(held, team({ id: 1, version: 5, number_attempts: 5 }));
+    const next = updated(held, team({ id: 1, version: 5, number_attempts: 5 }));
     expect(next.teams[1]).toEqual(held.teams[1]);
   });
 
   it('applies status changes (block) and keeps the other teams untouched', () => {
     const other = team({ id: 2, version: 1 });
     const held = boardWith(team({ id: 1, version: 1 }), other);
-    const next = applyTeamUpdated(
-      held,
-      team({ id: 1, version: 2, status_team: { id: 2, status: 'Descalificado' } }),
-    );
+    const next = updated(held, team({ id: 1, version: 2, status_team: { id: 2, status: 'Descalificado' } }));
     expect(next.teams[1]?.status_team).toEqual({ id: 2, status: 'Descalificado' });
     expect(next.teams[2]).toBe(other);
     expect(held.teams[1]?.status_team.id).toBe(1);
@@ -123,23 +125,23 @@ describe('applyTeamUpdated', () => {
       team({ id: 1, name: 'Alfa', levels_id: 1, version: 1 }),
       team({ id: 2, name: 'Beta' }),
     );
-    const next = applyTeamUpdated(held, team({ id: 1, name: 'Alfa', levels_id: 3, version: 2 }));
+    const next = updated(held, team({ id: 1, name: 'Alfa', levels_id: 3, version: 2 }));
     expect(teamsOfLevel(next.teams, 'basico').map((t) => t.id)).toEqual([2]);
     expect(teamsOfLevel(next.teams, 'avanzado').map((t) => t.id)).toEqual([1]);
   });
 
   it('does not move a team back on an older event', () => {
     const held = boardWith(team({ id: 1, levels_id: 3, version: 6 }));
-    const next = applyTeamUpdated(held, team({ id: 1, levels_id: 1, version: 5 }));
+    const next = updated(held, team({ id: 1, levels_id: 1, version: 5 }));
     expect(teamsOfLevel(next.teams, 'basico')).toEqual([]);
     expect(teamsOfLevel(next.teams, 'avanzado').map((t) => t.id)).toEqual([1]);
   });
 });
 
-describe('applyTeamRemoved', () => {
+describe('applyBoardEvents: a removal', () => {
   it('deletes the team', () => {
     const held = boardWith(team({ id: 1 }), team({ id: 2 }));
-    const next = applyTeamRemoved(held, { id: 1, levels_id: 1 });
+    const next = removed(held, { id: 1, levels_id: 1 });
     expect(next.teams[1]).toBeUndefined();
     expect(next.teams[2]).toBeDefined();
     expect(held.teams[1]).toBeDefined();
@@ -147,11 +149,11 @@ describe('applyTeamRemoved', () => {
 
   it('is a no-op for a team that is not held', () => {
     const held = boardWith(team({ id: 1 }));
-    expect(applyTeamRemoved(held, { id: 42, levels_id: 2 })).toBe(held);
+    expect(removed(held, { id: 42, levels_id: 2 })).toBe(held);
   });
 });
 
-describe('applyBoardEvents', () => {
+describe('applyBoardEvents: several events', () => {
   it('replays buffered events on top of a snapshot read before them', () => {
     const base = applySnapshot(
       EMPTY_BOARD,

@@ -68,25 +68,12 @@ export function boardFrameEvents(frame: BoardFrame): BoardEvent[] {
 }
 
 /**
- * Applies one pushed row: inserts it, or replaces the held one when the row's version is not
- * older (rows can arrive late or twice). Returns the same object when the event is dropped, so
- * subscribers do not re-render. A changed `levels_id` moves the row to its new table by itself.
- */
-export function applyTeamUpdated(state: BoardData, team: BoardTeam): BoardData {
-  return applyBoardEvents(state, [{ type: 'updated', team }]);
-}
-
-/** Applies `team.removed`: deletes the row (a no-op when it is not held). */
-export function applyTeamRemoved(state: BoardData, payload: TeamRemovedPayload): BoardData {
-  return applyBoardEvents(state, [{ type: 'removed', payload }]);
-}
-
-/**
- * Applies events in arrival order into ONE new board: a row replaces the held one unless its version
- * is older (`applyTeamUpdated`), a removal deletes the row (`applyTeamRemoved`). The teams map is
- * copied once, at the first event that changes something, not once per row (a catch-up frame can
- * carry every team of the contest). Returns the same object when every event is dropped, so
- * subscribers do not re-render.
+ * Applies events in arrival order into ONE new board: an `updated` row is inserted, or replaces the
+ * held one unless its version is older (rows can arrive late or twice; an equal version is applied);
+ * a changed `levels_id` moves the row to its new table by itself. A `removed` event deletes the row (a
+ * no-op when it is not held). The teams map is copied once, at the first event that changes
+ * something, not once per row (a catch-up frame can carry every team of the contest). Returns the same
+ * object when every event is dropped, so subscribers do not re-render.
  */
 export function applyBoardEvents(state: BoardData, events: readonly BoardEvent[]): BoardData {
   let teams: Record<number, BoardTeam> | null = null;
