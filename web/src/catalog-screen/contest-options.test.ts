@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  activeContestValue,
-  contestCreateValues,
-  contestOptions,
-  type ContestChoice,
-} from './contest-options';
+import { activeContestValue, contestOptions, type ContestChoice } from './contest-options';
 
 const contest = (id: number, date: string, calendar: string, active = false): ContestChoice => ({
   id,
@@ -46,11 +41,9 @@ describe('contest options (issue 13: the contest selects)', () => {
   it('starts a new row in the active contest, or leaves the field alone when none is active', () => {
     const rows = [contest(1, '2026-03-10', '2026A'), contest(2, '2026-09-15', '2026B', true)];
     expect(activeContestValue(rows)).toBe('2');
-    expect(contestCreateValues(rows)).toEqual({ contests_id: '2' });
     const inactive = rows.map((row) => ({ ...row, active: false }));
     expect(activeContestValue(inactive)).toBe('');
-    expect(contestCreateValues(inactive)).toEqual({});
-    expect(contestCreateValues([])).toEqual({});
+    expect(activeContestValue([])).toBe('');
   });
 
   it('does not reorder the list it is given', () => {

@@ -34,12 +34,3 @@ export function activeContestValue(rows: readonly ContestChoice[]): string {
   const active = rows.find((row) => row.active);
   return active ? String(active.id) : '';
 }
-
-/**
- * What a new row's `contests_id` starts as: the active contest, or nothing (the field keeps its own
- * empty value, and the server defaults to the active contest) while none is active or known.
- */
-export function contestCreateValues(rows: readonly ContestChoice[]): { contests_id?: string } {
-  const active = activeContestValue(rows);
-  return active ? { contests_id: active } : {};
-}

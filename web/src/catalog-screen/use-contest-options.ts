@@ -1,12 +1,14 @@
 import { useMemo } from 'react';
 import { useCatalogRows } from '../api/queries/catalog-queries';
 import type { SelectOption } from '../ui/form/form-select-field';
-import { contestCreateValues, contestOptions } from './contest-options';
+import { activeContestValue, contestOptions } from './contest-options';
 
 /** The contests as a select's choices, and what a new row's `contests_id` starts as. */
 export interface ContestSelect {
   /** Every contest, newest first (`contestOptions`). */
   options: SelectOption[];
+  /** The active contest's id as a select value (`activeContestValue`); '' while loading or when none is. */
+  active: string;
   /**
    * `{contests_id}` of the active contest for `CatalogScreen`'s `createValues` (issue 13: the team and
    * exercise forms default to it); `{}` while the list loads or when no contest is active. The same
@@ -22,7 +24,8 @@ export interface ContestSelect {
 export function useContestOptions(): ContestSelect {
   const { rows } = useCatalogRows('contests');
   const options = useMemo(() => contestOptions(rows), [rows]);
-  const active = contestCreateValues(rows).contests_id;
+  const active = activeContestValue(rows);
+  // Without an active contest the field keeps its own empty value (the server defaults to the active one).
   const createValues = useMemo(() => (active ? { contests_id: active } : {}), [active]);
-  return { options, createValues };
+  return { options, active, createValues };
 }

@@ -35,7 +35,7 @@ export interface ImportTeamsDialogProps {
  */
 export function ImportTeamsDialog({ open, onClose }: ImportTeamsDialogProps) {
   const contests = useContestOptions();
-  const flow = useImportTeams(open, contests.createValues.contests_id ?? '', onClose);
+  const flow = useImportTeams(open, contests.active, onClose);
   const input = useRef<HTMLInputElement | null>(null);
   const { preview } = flow;
   const teams = preview ? importSummaryRows(preview) : [];
