@@ -6,9 +6,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import type { BrowserContext, Download, Page } from 'playwright-core';
-import { LEVELS, MESSAGES, USER_TYPES, type AgentConfig, type TeamRow } from '@concurso/shared';
+import { LEVELS, MESSAGES, USER_TYPES, type TeamRow } from '@concurso/shared';
 import {
   HttpApi,
+  agentConfig,
   blockProcesses,
   createUser,
   sendAttempt,
@@ -21,7 +22,7 @@ import { CatalogPage } from './pages/catalog-page.js';
 import { COPY_FROM_LABEL, ContestsPage } from './pages/contests-page.js';
 import { HistoryPage } from './pages/history-page.js';
 import { ImportDialog } from './pages/import-dialog.js';
-import { LoginPage } from './pages/login-page.js';
+import { openSignedIn } from './pages/login-page.js';
 import { ProjectorPage } from './pages/projector-page.js';
 import { TeamsPage } from './pages/teams-page.js';
 
@@ -66,11 +67,13 @@ function rowsOf(sheet: ExcelJS.Worksheet): unknown[][] {
 /**
  * The contest's life in Chromium, as the organisers live it (issue 13, "A Chromium journey"): with a
  * judge's board and the projector open on 2026B, an administrator registers 2027A copying 2026B's
- * blocked set and activates it (both screens follow without a reload, and an agent of 2027A gets the
- * copied set); imports a registration spreadsheet with a bad row (shown by line, nothing written),
- * then the fixed file (the teams reach the open board); the judge blocks an imported team and reads
- * who did it in its 'Historial', which grows as the agent reports; the contest's report is downloaded
- * as PDF and XLSX and read back (pdftotext, exceljs).
+ * blocked set and activates it after a question naming both contests (both screens follow without a
+ * reload, and an agent of 2027A gets the copied set); imports a registration spreadsheet with a bad
+ * row (shown by line, nothing written), then the fixed file (the teams reach the open board); the
+ * judge blocks an imported team and reads who did it in its 'Historial', which grows as the agent
+ * reports; the board's 'Estadísticas' count the block and its charts hide (remembered after a
+ * reload); /bitacora lists the block and the attempts, live, filtered and exported; the contest's
+ * report is downloaded as PDF and XLSX and read back (pdftotext, exceljs).
  */
 describe('the life of a contest in Chromium (issue 13)', () => {
   let bed: WebTestBed;
@@ -87,6 +90,8 @@ describe('the life of a contest in Chromium (issue 13)', () => {
   let projector: ProjectorPage;
   let history: HistoryPage;
   let coachId: number;
+  /** The 2026B contest, active until 2027A is activated. */
+  let current: number;
   let oldTeam: { id: number; name: string };
   /** The 2027A contest and a team registered in it before its activation, with its agent key. */
   let next: number;
@@ -95,23 +100,11 @@ describe('the life of a contest in Chromium (issue 13)', () => {
   let imported: Map<string, TeamRow>;
 
   async function signedIn(username: string, password: string, landing: string): Promise<Page> {
-    const context = await bed.browser.newContext({ acceptDownloads: true });
-    contexts.push(context);
-    const page = await context.newPage();
-    const login = new LoginPage(page, server.url);
-    await login.open();
-    await login.signIn(username, password);
-    await page.waitForURL(`${server.url}${landing}`);
-    return page;
-  }
-
-  /** `GET /api/agent/config` as the agent holding `key`. */
-  async function agentConfig(key: string): Promise<AgentConfig> {
-    const res = await fetch(`${server.url}/api/agent/config`, {
-      headers: { authorization: `Bearer ${key}` },
+    const { page, context } = await openSignedIn(bed.browser, server.url, username, password, landing, {
+      acceptDownloads: true,
     });
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { data: AgentConfig }).data;
+    contexts.push(context);
+    return page;
   }
 
   /** Saves a download into the test's folder under its suggested name; answers the path. */
@@ -137,17 +130,9 @@ describe('the life of a contest in Chromium (issue 13)', () => {
     api = await HttpApi.signIn(server.url, 'admin_vida', 'clave-admin');
 
     // The catalogues the registration file names, and this term's contest (the first: active).
-    const school = (await api.data<{ id: number }>('/api/createSchool', { name: 'CUCEI' })).id;
-    const departament = (
-      await api.data<{ id: number }>('/api/createDepartament', {
-        name: 'Ciencias Computacionales',
-        type: 0,
-        schools_id: school,
-      })
-    ).id;
-    await api.data('/api/createCareer', { name: CAREER, departaments_id: departament });
+    await api.createCareers([CAREER], { school: 'CUCEI' });
     coachId = await api.createCoach(COACH);
-    const current = await api.createContest('2026-11-21');
+    current = await api.createContest('2026-11-21');
     await blockProcesses(server.orm, current, BLOCKED);
     oldTeam = await api.createTeam('Los del 2026B', LEVELS.basico, coachId);
 
@@ -177,6 +162,9 @@ describe('the life of a contest in Chromium (issue 13)', () => {
     await mark(projectorPage);
 
     await contests.open();
+    const currentRow = catalog.row(current);
+    await contests.activeBadge(currentRow).waitFor();
+    expect(await contests.activateButton(currentRow).count()).toBe(0);
     const dialog = await catalog.openCreate('Registrar concurso', 'Registrar Concurso');
     await dialog.getByLabel('Fecha').fill('2027-02-01');
     await dialog.getByLabel(COPY_FROM_LABEL).selectOption({ label: '2026B' });
@@ -187,21 +175,21 @@ describe('the life of a contest in Chromium (issue 13)', () => {
     expect(await contests.activeBadge(row).count()).toBe(0);
 
     // A team of 2027A with its agent: no blocked set while its contest is not the active one.
-    const team = await api.data<{ id: number; name: string }>('/api/createTeam', {
-      name: 'Los Madrugadores',
-      levels_id: LEVELS.intermedio,
-      coaches_id: coachId,
-      contests_id: next,
-    });
+    const team = await api.createTeam('Los Madrugadores', LEVELS.intermedio, coachId, next);
     early = { ...team, key: await api.generateAgentKey(team.id) };
-    const before = await agentConfig(early.key);
+    const before = await agentConfig(server.url, early.key);
     expect(before.contest).toMatchObject({ id: next, active: false });
     expect(before.blocked).toEqual([]);
 
     const question = await contests.askActivation(row, '2027A');
-    expect(await question.textContent()).toContain('Los tableros y los agentes pasarán al concurso 2027A');
+    expect(await question.textContent()).toContain(
+      'Los tableros y los agentes pasarán al concurso 2027A. Dejarán de mostrar el concurso 2026B.',
+    );
     await contests.confirmActivation(question);
     await contests.activeBadge(row).waitFor();
+    // One active contest: 2026B lost its badge and can be activated again.
+    await contests.activateButton(currentRow).waitFor();
+    expect(await contests.activeBadge(currentRow).count()).toBe(0);
 
     // The server's board.reset moves both open screens: 2027A's team in, 2026B's out, same documents.
     await board.row(early.id).waitFor({ timeout: 5_000 });
@@ -214,7 +202,7 @@ describe('the life of a contest in Chromium (issue 13)', () => {
     expect(await marker(projectorPage)).toBe('sin recargar');
 
     // The agent now gets the blocked set copied from 2026B.
-    const after = await agentConfig(early.key);
+    const after = await agentConfig(server.url, early.key);
     expect(after.contest).toMatchObject({ id: next, calendar: '2027A', active: true });
     expect([...after.blocked].sort()).toEqual(BLOCKED);
   });
@@ -298,6 +286,84 @@ describe('the life of a contest in Chromium (issue 13)', () => {
     await history.closeDialog();
   });
 
+  it("shows the block in the board's 'Estadísticas'; 'Ocultar gráficas' hides the charts, still hidden after a reload", async () => {
+    // 2027A: four teams (Los Madrugadores and the three imported), Núcleo Rápido blocked, one attempt.
+    await board.statsPanel().scrollIntoViewIfNeeded();
+    // The figures refetch after the board's pushes, throttled: each is awaited.
+    await board.statsFigure('teams-blocked').filter({ hasText: '1 de 4' }).waitFor();
+    await board.statsFigure('attempts').filter({ hasText: /^1$/ }).waitFor();
+    await board.statsFigure('top-process').filter({ hasText: 'Discord.exe' }).waitFor();
+    // Shown by default: their chunk loads once the panel is in view.
+    await board.statsCharts().waitFor();
+
+    await board.chartsToggle('Ocultar gráficas').click();
+    await board.statsCharts().waitFor({ state: 'detached' });
+    // This browser remembers the choice (the earlier steps' no-reload checks are done).
+    await boardPage.reload();
+    await board.statsFigure('teams-blocked').filter({ hasText: '1 de 4' }).waitFor();
+    await board.statsPanel().scrollIntoViewIfNeeded();
+    await board.chartsToggle('Mostrar gráficas').waitFor();
+    expect(await board.statsCharts().count()).toBe(0);
+
+    // Shown again, and remembered so: the browser's state as it was.
+    await board.chartsToggle('Mostrar gráficas').click();
+    await board.statsCharts().waitFor();
+    await board.chartsToggle('Ocultar gráficas').waitFor();
+  });
+
+  it("lists 2027A's log at /bitacora from the judge's menu: the judge's block and the attempts, live, filtered and exported", async () => {
+    const team = imported.get('Núcleo Rápido')!;
+    await history.openLogFromMenu();
+    expect(boardPage.url()).toBe(`${server.url}/bitacora`);
+    expect(await history.logContest().textContent()).toBe('Concurso 2027A · 01/02/2027');
+
+    // The team's rows: the judge's block and the agent's attempt (their order within one second is
+    // the server's tie rule).
+    await history.filterTeam('Núcleo Rápido');
+    await expect.poll(() => history.logRows().count()).toBe(2);
+    const texts = await history.logRows().allTextContents();
+    expect(texts.filter((text) => text.includes('Cambio de estatus'))).toEqual([
+      expect.stringMatching(/Activo → Descalificado.*Usuario juez_vida/),
+    ]);
+    expect(texts.filter((text) => text.includes('Intento'))).toEqual([
+      expect.stringContaining('Discord.exe'),
+    ]);
+
+    // A new attempt reaches the open log through the boards' push.
+    const key = await api.generateAgentKey(team.id);
+    expect((await sendAttempt(server.url, key, 'Discord.exe')).status).toBe(200);
+    await expect.poll(() => history.logRows().count(), { timeout: 10_000 }).toBe(3);
+
+    // By process: the attempts only, the status change left out.
+    await history.filterProcess('Discord.exe');
+    await expect
+      .poll(async () => (await history.logRows().allTextContents()).join('\n'))
+      .not.toContain('Cambio de estatus');
+    expect(await history.logRows().count()).toBe(2);
+
+    // The export holds the filtered rows, as shown.
+    const exported = await history.exportExcel();
+    expect(exported.suggestedFilename()).toBe('bitacora.xlsx');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(await saved(exported));
+    const rows = rowsOf(book.worksheets[0]!);
+    expect(rows[0]).toEqual([
+      'FECHA',
+      'TIPO',
+      'EQUIPO',
+      'NIVEL',
+      'PROCESO',
+      'EN LA MÁQUINA',
+      'TERMINADO',
+      'CAMBIO',
+      'QUIÉN',
+    ]);
+    expect(rows.slice(1).map((row) => row.slice(1, 5))).toEqual([
+      ['Intento', 'Núcleo Rápido', 'Intermedio', 'Discord.exe'],
+      ['Intento', 'Núcleo Rápido', 'Intermedio', 'Discord.exe'],
+    ]);
+  });
+
   it('downloads the report as PDF and XLSX from /contests and reads both back', async () => {
     await contests.open();
     const row = catalog.row(next);
@@ -309,8 +375,8 @@ describe('the life of a contest in Chromium (issue 13)', () => {
     for (const name of ['Los Algoritmos', 'Núcleo Rápido', 'Bits de Jalisco', 'Los Madrugadores']) {
       expect(text).toContain(name);
     }
-    // The processes chart names the agent's one attempt.
-    expect(text).toMatch(/Discord\.exe\s+1\n/);
+    // The processes chart names the agent's two attempts (the 'Historial' and /bitacora steps).
+    expect(text).toMatch(/Discord\.exe\s+2\n/);
     // The last section, the disqualifications: the team and who did it.
     const disqualifications = text.slice(text.lastIndexOf('Descalificaciones'));
     expect(disqualifications).toMatch(/Núcleo Rápido.*Usuario juez_vida/);

@@ -34,6 +34,29 @@ export class BoardPage {
     await dialog.getByRole('button', { name: 'Sí' }).click();
   }
 
+  /** The 'Estadísticas' panel under the board (issue 13): figures, charts and their toggle. */
+  statsPanel(): Locator {
+    return this.page.getByTestId('stats-panel');
+  }
+
+  /**
+   * A figure of the panel: 'teams-blocked' (EQUIPOS BLOQUEADOS, 'N de M'), 'attempts' (INTENTOS) or
+   * 'top-process' (PROCESO MÁS INTENTADO).
+   */
+  statsFigure(name: 'teams-blocked' | 'attempts' | 'top-process'): Locator {
+    return this.statsPanel().getByTestId(`stats-${name}`);
+  }
+
+  /** The panel's charts (attempts per minute, processes), loaded once the panel comes into view. */
+  statsCharts(): Locator {
+    return this.statsPanel().getByTestId('stats-charts');
+  }
+
+  /** The panel's 'Ocultar gráficas' / 'Mostrar gráficas' button, by the label it shows now. */
+  chartsToggle(label: 'Ocultar gráficas' | 'Mostrar gráficas'): Locator {
+    return this.statsPanel().getByRole('button', { name: label, exact: true });
+  }
+
   /** Presses the shared header's 'Cerrar Sesión'. */
   async signOut(): Promise<void> {
     await this.page.getByRole('button', { name: 'Cerrar Sesión' }).click();

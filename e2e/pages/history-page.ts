@@ -47,6 +47,16 @@ export class HistoryPage {
     return this.page.getByTestId('data-table').locator('tbody tr');
   }
 
+  /** The line naming the log's contest: 'Concurso 2027A · 01/02/2027'. */
+  logContest(): Locator {
+    return this.page.getByTestId('contest-log-contest');
+  }
+
+  /** Chooses an EQUIPO filter by the team's name (the active contest's teams only). */
+  async filterTeam(name: string): Promise<void> {
+    await this.page.getByLabel('Equipo', { exact: true }).selectOption({ label: name });
+  }
+
   /** Chooses a PROCESO filter ('' for 'Todos'). */
   async filterProcess(name: string): Promise<void> {
     await this.page.getByLabel('Proceso').selectOption(name);
