@@ -41,6 +41,8 @@ export const MESSAGES = {
   noCurrentContest: 'No hay un concurso registrado todavía.',
   /** The board's contest line and the projector's heading when no contest is active (issue 13). */
   noActiveContestTitle: 'Sin concurso activo',
+  /** 404 (or a field's 422) for a contest id that does not exist. */
+  contestNotFound: 'No se encontró el concurso.',
   /** Boards and the projector when no contest is active (issue 13). */
   noActiveContest: 'No hay un concurso activo. Un administrador puede activarlo en Concursos.',
   /** The status log's author of an automatic block (issue 13). */

@@ -127,7 +127,6 @@ export const importRejectedSchema = z.object({
   message: z.string(),
   errors: z.union([z.array(importErrorSchema), z.record(z.string(), z.array(z.string()))]).optional(),
 });
-export type ImportRejected = z.infer<typeof importRejectedSchema>;
 
 /** The messages of the import (issue 13), one place for the server and the web. */
 export const IMPORT_MESSAGES = {

@@ -56,7 +56,7 @@ export default async function contestsRoutes(app: FastifyInstance): Promise<void
   // blocked set, and every other team's agent an empty one, at their next config refresh.
   addRoute(app, api.activate, async (request) => {
     const data = await transaction(app.orm.em, (em) => activateContest(em, request.params.id));
-    if (!data) throw new HttpError(404, 'No se encontró el concurso.');
+    if (!data) throw new HttpError(404, MESSAGES.contestNotFound);
     app.board.reset();
     app.board.catalogChanged('contests');
     return { success: true as const, data, message: MESSAGES.processed };

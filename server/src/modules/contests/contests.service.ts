@@ -13,22 +13,22 @@ import {
   type ContestData,
 } from './contests.repository.js';
 
-/** 404 'No se encontró el concurso.' unless contest `contestId` exists. */
+/** 404 `MESSAGES.contestNotFound` unless contest `contestId` exists. */
 export async function requireContest(em: EntityManager, contestId: number): Promise<void> {
-  if (!(await contestExists(em, contestId))) throw new HttpError(404, 'No se encontró el concurso.');
+  if (!(await contestExists(em, contestId))) throw new HttpError(404, MESSAGES.contestNotFound);
 }
 
 /**
  * The contest a new team or exercise joins (DESIGN.md section 3): `contestsId` when the form chose one,
  * else the active contest.
- * @throws HttpError 422 on `contests_id`: 'No se encontró el concurso.' for an unknown id;
+ * @throws HttpError 422 on `contests_id`: `MESSAGES.contestNotFound` for an unknown id;
  *   `MESSAGES.noCurrentContest` when there is no contest yet, `MESSAGES.noActiveContest` when none is
  *   active.
  */
 export async function contestIdFor(em: EntityManager, contestsId?: number): Promise<number> {
   if (contestsId !== undefined) {
     if (!(await contestExists(em, contestsId)))
-      throw new HttpError(422, MESSAGES.validation, { contests_id: ['No se encontró el concurso.'] });
+      throw new HttpError(422, MESSAGES.validation, { contests_id: [MESSAGES.contestNotFound] });
     return contestsId;
   }
   const contest = await activeContest(em);
@@ -69,7 +69,7 @@ export async function replaceBlockedSet(
   contestId: number,
   processIds: number[],
 ): Promise<void> {
-  if (!(await contestExists(em, contestId, true))) throw new HttpError(404, 'No se encontró el concurso.');
+  if (!(await contestExists(em, contestId, true))) throw new HttpError(404, MESSAGES.contestNotFound);
   const ids = [...new Set(processIds)];
   if ((await countProcesses(em, ids)) !== ids.length) {
     throw new HttpError(422, MESSAGES.validation, {
@@ -86,6 +86,6 @@ export async function replaceBlockedSet(
  */
 export async function copyBlockedSet(em: EntityManager, fromId: number, toId: number): Promise<void> {
   if (!(await contestExists(em, fromId)))
-    throw new HttpError(422, MESSAGES.validation, { copy_from_contests_id: ['No se encontró el concurso.'] });
+    throw new HttpError(422, MESSAGES.validation, { copy_from_contests_id: [MESSAGES.contestNotFound] });
   await replaceContestProcesses(em, toId, await contestProcessIds(em, fromId));
 }

@@ -1,11 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { statsRoutes as api } from '@concurso/shared';
+import { MESSAGES, statsRoutes as api } from '@concurso/shared';
 import { addRoute } from '../../lib/route.js';
 import { HttpError } from '../../lib/http-error.js';
 import { contestStats, reportDisqualifications, reportTeams } from './stats.repository.js';
-
-/** 404 of both calls. */
-const NOT_FOUND = 'No se encontró el concurso.';
 
 /**
  * A contest's statistics and report (shared/src/api/stats.ts, issue 13), for admins and judges: the
@@ -15,7 +12,7 @@ const NOT_FOUND = 'No se encontró el concurso.';
 export default async function statsRoutes(app: FastifyInstance): Promise<void> {
   addRoute(app, api.contestStats, async (request) => {
     const data = await contestStats(app.orm.em, request.params.contestId);
-    if (!data) throw new HttpError(404, NOT_FOUND);
+    if (!data) throw new HttpError(404, MESSAGES.contestNotFound);
     return { success: true as const, data, message: '' };
   });
 
@@ -23,7 +20,7 @@ export default async function statsRoutes(app: FastifyInstance): Promise<void> {
     const { contestId } = request.params;
     const em = app.orm.em;
     const stats = await contestStats(em, contestId);
-    if (!stats) throw new HttpError(404, NOT_FOUND);
+    if (!stats) throw new HttpError(404, MESSAGES.contestNotFound);
     const data = {
       ...stats,
       teams: await reportTeams(em, contestId),
