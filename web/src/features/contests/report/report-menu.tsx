@@ -1,9 +1,12 @@
 import { useState } from 'react';
 import { Button, Menu, Portal } from '@chakra-ui/react';
 import type { ContestRow } from '@concurso/shared';
-import { describeError } from '../../../api/api-error';
+import { describeError, isApiRequestError } from '../../../api/api-error';
 import { toaster } from '../../../ui/toaster';
 import { downloadReport, type ReportFormat } from './download-report';
+
+/** Why the report failed when the server answered but the file could not be written in the browser. */
+const REPORT_FILE_FAILED = 'No se pudo generar el archivo.';
 
 /**
  * The 'Reporte' row button of /contests (issue 13): a small menu, 'PDF' or 'Excel', that downloads the
@@ -20,7 +23,9 @@ export function ReportMenu({ contest }: { contest: ContestRow }) {
       await downloadReport(contest.id, format);
     } catch (error) {
       console.error('No se pudo generar el reporte', error);
-      toaster.create({ type: 'error', title: `No se pudo generar el reporte: ${describeError(error)}` });
+      // The server's words only for the server's failures; a failure of jsPDF or exceljs is the browser's.
+      const reason = isApiRequestError(error) ? describeError(error) : REPORT_FILE_FAILED;
+      toaster.create({ type: 'error', title: `No se pudo generar el reporte: ${reason}` });
     } finally {
       setRunning(false);
     }
