@@ -1,24 +1,20 @@
-import { useRef } from 'react';
-import {
-  Alert,
-  Box,
-  Button,
-  Field,
-  HStack,
-  Input,
-  List,
-  Progress,
-  Spinner,
-  Stack,
-  Table,
-  Text,
-} from '@chakra-ui/react';
+import { Alert, Box, Button, HStack, List, Progress, Spinner, Stack, Table, Text } from '@chakra-ui/react';
 import { useContestOptions } from '../../catalog-screen/use-contest-options';
 import { AppDialog } from '../../ui/dialog/app-dialog';
+import { FilePicker } from '../../ui/form/file-picker';
 import { SelectField } from '../../ui/form/select-field';
+import { toaster } from '../../ui/toaster';
 import { useImportTeams } from './import-teams-flow';
 import { IMPORT_ACCEPT, importButtonText, importErrorText, importSummaryRows } from './import-preview';
 import { downloadImportTemplate } from './import-template';
+
+/** 'Descargar plantilla': the template, or a Spanish toast when exceljs cannot load or write it. */
+function downloadTemplate(): Promise<void> {
+  return downloadImportTemplate().catch((error: unknown) => {
+    console.error('No se pudo generar la plantilla', error);
+    toaster.create({ type: 'error', title: 'No se pudo generar la plantilla. Intente de nuevo.' });
+  });
+}
 
 /** Props of {@link ImportTeamsDialog}. */
 export interface ImportTeamsDialogProps {
@@ -36,7 +32,6 @@ export interface ImportTeamsDialogProps {
 export function ImportTeamsDialog({ open, onClose }: ImportTeamsDialogProps) {
   const contests = useContestOptions();
   const flow = useImportTeams(open, contests.active, onClose);
-  const input = useRef<HTMLInputElement | null>(null);
   const { preview } = flow;
   const teams = preview ? importSummaryRows(preview) : [];
 
@@ -78,7 +73,7 @@ export function ImportTeamsDialog({ open, onClose }: ImportTeamsDialogProps) {
             variant="outline"
             colorPalette="blue"
             flexShrink={0}
-            onClick={() => void downloadImportTemplate()}
+            onClick={() => void downloadTemplate()}
           >
             Descargar plantilla
           </Button>
@@ -93,34 +88,13 @@ export function ImportTeamsDialog({ open, onClose }: ImportTeamsDialogProps) {
           disabled={flow.importing}
         />
 
-        <Field.Root>
-          <Field.Label>Archivo</Field.Label>
-          <Input
-            type="file"
-            accept={IMPORT_ACCEPT}
-            srOnly
-            tabIndex={-1}
-            ref={input}
-            onChange={(event) => {
-              flow.chooseFile(event.currentTarget.files?.[0] ?? null);
-              // The same file chosen again (after fixing it) must fire a change again.
-              event.currentTarget.value = '';
-            }}
-          />
-          <HStack gap="3" w="full" borderWidth="1px" rounded="md" p="1">
-            <Button
-              size="sm"
-              variant="outline"
-              disabled={flow.importing}
-              onClick={() => input.current?.click()}
-            >
-              Seleccionar archivo
-            </Button>
-            <Text truncate color={flow.file ? undefined : 'fg.muted'} data-testid="chosen-file">
-              {flow.file ? flow.file.name : 'Ningún archivo seleccionado'}
-            </Text>
-          </HStack>
-        </Field.Root>
+        <FilePicker
+          label="Archivo"
+          file={flow.file}
+          onChange={flow.chooseFile}
+          accept={IMPORT_ACCEPT}
+          disabled={flow.importing}
+        />
 
         {flow.problem ? (
           <Alert.Root status="error">
