@@ -1,4 +1,4 @@
-import { Alert, Box, Button, HStack, List, Progress, Spinner, Stack, Table, Text } from '@chakra-ui/react';
+import { Alert, Box, Button, HStack, List, Spinner, Stack, Table, Text } from '@chakra-ui/react';
 import { useContestOptions } from '../../catalog-screen/use-contest-options';
 import { AppDialog } from '../../ui/dialog/app-dialog';
 import { FilePicker } from '../../ui/form/file-picker';
@@ -26,8 +26,9 @@ export interface ImportTeamsDialogProps {
  * 'Importar equipos e integrantes' (issue 13): the contest (the active one first), the registration
  * file (.xlsx or .csv, one row per member) and 'Descargar plantilla'; then the preview: the teams that
  * will be created (EQUIPO, NIVEL, COACH, INTEGRANTES) and every bad row ('Línea 7: Nivel desconocido
- * «Experto»'). 'Importar N equipos' is enabled only with no bad row; it shows the upload's progress,
- * and the dialog cannot be dismissed while it runs.
+ * «Experto»'). 'Importar N equipos' is enabled only with no bad row; the upload's percentage and
+ * 'Cancelar' show on the screen's progress dialog (`FeedbackHost`), and this dialog cannot be
+ * dismissed while it runs.
  */
 export function ImportTeamsDialog({ open, onClose }: ImportTeamsDialogProps) {
   const contests = useContestOptions();
@@ -54,7 +55,7 @@ export function ImportTeamsDialog({ open, onClose }: ImportTeamsDialogProps) {
             colorPalette="blue"
             disabled={!flow.ready}
             loading={flow.importing}
-            loadingText={flow.percent === null ? 'Importando…' : `Importando… ${flow.percent} %`}
+            loadingText="Importando…"
             onClick={() => void flow.runImport()}
           >
             {importButtonText(preview?.teams.length ?? 0)}
@@ -107,19 +108,6 @@ export function ImportTeamsDialog({ open, onClose }: ImportTeamsDialogProps) {
             <Spinner size="sm" />
             <Text>Revisando el archivo…</Text>
           </HStack>
-        ) : null}
-        {flow.importing ? (
-          <Progress.Root
-            value={flow.percent}
-            max={100}
-            size="sm"
-            colorPalette="blue"
-            data-testid="import-progress"
-          >
-            <Progress.Track>
-              <Progress.Range />
-            </Progress.Track>
-          </Progress.Root>
         ) : null}
 
         {preview ? (

@@ -3,7 +3,7 @@ import { MESSAGES, type ImportPreview } from '@concurso/shared';
 import { describeError } from '../../api/api-error';
 import { catalogListKey } from '../../api/queries/catalog-queries';
 import { useInvalidatingMutation } from '../../api/queries/use-invalidating-mutation';
-import { isAbortError } from '../../api/upload-request';
+import { isAbortError, type UploadOptions } from '../../api/upload-request';
 import { useFeedbackStore } from '../../stores/feedback-store';
 import { importTeams, previewTeamImport } from './import-api';
 import { canImport, importFileProblem, rejectedImportErrors } from './import-preview';
@@ -20,9 +20,8 @@ export interface ImportTeamsFlow {
   /** The preview of the chosen file and contest; null before it answers. */
   preview: ImportPreview | null;
   previewing: boolean;
+  /** True while the import runs (its progress and 'Cancelar' are the feedback store's dialog). */
   importing: boolean;
-  /** The import upload's percentage, null while unknown. */
-  percent: number | null;
   /** True when 'Importar N equipos' may be pressed. */
   ready: boolean;
   /** Sends the import; on success closes the dialog and reports 'Se importaron N equipos.'. */
@@ -30,16 +29,19 @@ export interface ImportTeamsFlow {
 }
 
 /** The import as a mutation: the teams list (and its screen) refetches once it settles. */
-const sendImport = (contestId: number, file: File, onProgress: (percent: number | null) => void) =>
-  importTeams(contestId, file, { onProgress });
+const sendImport = (contestId: number, file: File, options: UploadOptions) =>
+  importTeams(contestId, file, options);
 const teamsKey = () => catalogListKey('teams');
 
 /**
  * The state of the 'Importar' dialog (issue 13): each opening starts with the active contest chosen
  * (`activeContest`) and no file; choosing a file or another contest runs the preview (the previous one
- * aborted), which writes nothing; the import re-sends the file, shows its upload progress, and on
- * success closes the dialog (`onClose`) with 'Se importaron N equipos.' while the teams list refetches.
- * A 422 with bad rows (something changed since the preview) shows them in place of the preview's.
+ * aborted), which writes nothing; the import re-sends the file with its upload percentage and
+ * 'Cancelar' on the feedback store's progress dialog (`withProgress`, as the exercises' PDF upload),
+ * and on success closes the dialog (`onClose`) with 'Se importaron N equipos.' while the teams list
+ * refetches. 'Cancelar' aborts the request: the server imports in one transaction, so a request cut
+ * before its answer writes all or nothing; the dialog stays with its preview. A 422 with bad rows
+ * (something changed since the preview) shows them in place of the preview's.
  */
 export function useImportTeams(open: boolean, activeContest: string, onClose: () => void): ImportTeamsFlow {
   const [contestId, setContestId] = useState('');
@@ -48,7 +50,6 @@ export function useImportTeams(open: boolean, activeContest: string, onClose: ()
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [previewing, setPreviewing] = useState(false);
   const [importing, setImporting] = useState(false);
-  const [percent, setPercent] = useState<number | null>(null);
   const runImportMutation = useInvalidatingMutation(sendImport, teamsKey);
 
   // Every opening starts over: no file, and the active contest chosen (below).
@@ -99,12 +100,20 @@ export function useImportTeams(open: boolean, activeContest: string, onClose: ()
   const runImport = useCallback(async () => {
     if (!file || !contestId) return;
     setImporting(true);
-    setPercent(0);
     try {
-      const answer = await runImportMutation(Number(contestId), file, setPercent);
+      const answer = await useFeedbackStore.getState().withProgress((progress) => {
+        const controller = new AbortController();
+        progress.cancellable(() => controller.abort());
+        return runImportMutation(Number(contestId), file, {
+          signal: controller.signal,
+          onProgress: progress.report,
+        });
+      });
       onClose();
       useFeedbackStore.getState().showMessage({ title: MESSAGES.correct, message: answer.message });
     } catch (error) {
+      // Cancelled: nothing to say, the preview stays and the import may be sent again.
+      if (isAbortError(error)) return;
       const rows = rejectedImportErrors(error);
       if (rows) setPreview((shown) => (shown ? { ...shown, errors: rows } : shown));
       else setProblem(describeError(error));
@@ -122,7 +131,6 @@ export function useImportTeams(open: boolean, activeContest: string, onClose: ()
     preview,
     previewing,
     importing,
-    percent,
     ready: canImport(preview) && !previewing && !importing && problem === null,
     runImport,
   };
