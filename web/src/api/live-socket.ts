@@ -5,8 +5,10 @@ import { endSession, onSessionEnd } from './session-end';
 import { listenTo } from './socket-listeners';
 
 /**
- * The tab's one push-channel socket (DESIGN.md section 6), shared by the live board and the catalogue
- * screens. Each user holds a lease; the socket closes a moment after the last lease is released, so
+ * The tab's one push-channel socket (DESIGN.md section 6), shared by its holders: the board store
+ * (/home, /homeJuez, /proyector), the query cache's sync (`api/queries/use-catalog-sync.ts`, while the
+ * signed-in shell is mounted) and `useRefetchOnBoardChange` (/home's statistics, a team's 'Historial',
+ * /bitacora's log; `api/queries/use-refetch-on-board-change.ts`). Each user holds a lease; the socket closes a moment after the last lease is released, so
  * moving between screens (or React's StrictMode double effects) reuses the connection instead of
  * reconnecting.
  *
@@ -73,8 +75,8 @@ function scheduleRetry(entry: Shared): void {
  * The `board.frame` listener that acknowledges the frames with `board.ack` (the push's flow control,
  * shared/src/events.ts, issue 12): every `BOARD_ACK_EVERY`-th frame, by `boardAckPolicy` (an ack costs
  * the server as much as a frame). Why here and not in the stores: the acks are due whoever holds the
- * socket, the board store (board screens, projector), the catalogue sync (the teams list's ESTATUS) or
- * both at once; one listener per socket, registered when it is opened, gives that with no
+ * socket, the board store (board screens, projector), the catalogue sync (the teams list's ESTATUS),
+ * `useRefetchOnBoardChange` (/bitacora) or several at once; one listener per socket, registered when it is opened, gives that with no
  * coordination between holders. The ack waits for a microtask, so it goes after every listener of the
  * same frame ran (this one is registered first): "applied" is true when the server reads it. Not sent
  * once the socket is disconnected: socket.io-client would buffer it and send it on the next

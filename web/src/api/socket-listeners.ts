@@ -15,8 +15,9 @@ export type ListenableSocket = Pick<LiveSocket, 'on' | 'off'>;
 
 /**
  * Attaches `listeners` to the shared socket and answers the function that removes exactly them (never
- * another holder's): the board store, the query cache's sync and the socket's own session watch each
- * attach theirs this way.
+ * another holder's): the board store, the query cache's sync, `useRefetchOnBoardChange` (the
+ * statistics, /bitacora, a team's 'Historial') and the socket's own session watch each attach theirs
+ * this way.
  */
 export function listenTo(socket: ListenableSocket, listeners: LiveSocketListeners): () => void {
   // socket.io types `on`/`off` per event name; the map above keeps each listener typed by its event.
