@@ -317,6 +317,11 @@ describe('the life of a contest in Chromium (issue 13)', () => {
     expect(boardPage.url()).toBe(`${server.url}/bitacora`);
     expect(await history.logContest().textContent()).toBe('Concurso 2027A · 01/02/2027');
 
+    // Another team's attempt, for the team filter to leave out.
+    expect((await sendAttempt(server.url, early.key, 'steam.exe')).status).toBe(200);
+    await expect.poll(() => history.logRows().count(), { timeout: 10_000 }).toBe(3);
+    expect(await history.logRows().filter({ hasText: 'Los Madrugadores' }).count()).toBe(1);
+
     // The team's rows: the judge's block and the agent's attempt (their order within one second is
     // the server's tie rule).
     await history.filterTeam('Núcleo Rápido');
