@@ -14,12 +14,21 @@ export interface WebTestBed {
 }
 
 /**
+ * The built web the journeys serve: `E2E_WEB_DIST` when set (a build of one's own, e.g.
+ * `npx vite build web --outDir <dir>`, so parallel work never rebuilds the folder a running journey
+ * serves), else web/dist.
+ */
+export function testWebDistDir(): string {
+  return process.env.E2E_WEB_DIST || WEB_DIST_DIR;
+}
+
+/**
  * Starts a test server serving the built web (`npm run build` first) with `overrides` on its
  * configuration, and Chromium: the start of every browser journey.
  * @throws when the server or the browser does not start (whichever started is closed first).
  */
 export async function startWebTestBed(overrides: Partial<AppConfig> = {}): Promise<WebTestBed> {
-  const server = await startTestServer({ webDistDir: WEB_DIST_DIR, ...overrides });
+  const server = await startTestServer({ webDistDir: testWebDistDir(), ...overrides });
   let browser: Browser;
   try {
     browser = await launchChromium();
