@@ -85,3 +85,16 @@ export function loginAccountLockedMessage(minutes: number): string {
 }
 
 export type MessageKey = keyof typeof MESSAGES;
+
+/**
+ * How the logs and the agent name an attempt (issue 14): the blocked process, and when a renamed copy
+ * was caught by its fingerprint, the file name it ran as: 'chrome.exe, renombrado como notepad.exe'.
+ */
+export function attemptProcessLabel(process: string, executable?: string | null): string {
+  return executable ? `${process}, renombrado como ${executable}` : process;
+}
+
+/** '1 máquina', '2 máquinas' (issue 14, `/procesosObservados`). */
+export function machinesLabel(count: number): string {
+  return `${count} ${count === 1 ? 'máquina' : 'máquinas'}`;
+}

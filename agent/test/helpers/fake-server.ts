@@ -80,8 +80,17 @@ export async function startFakeServer(
     key,
     config: {
       team: { id: 7, name: 'Los Compiladores', levels_id: 2 },
-      contest: { id: 3, calendar: '2026B', date: '2026-10-15', active: true, max_attempts: null },
+      contest: {
+        id: 3,
+        calendar: '2026B',
+        date: '2026-10-15',
+        active: true,
+        max_attempts: null,
+        observe_processes: false,
+      },
       blocked,
+      fingerprints: [],
+      observe: false,
       poll_ms: 1000,
       heartbeat_ms: 10_000,
     },

@@ -7,6 +7,8 @@ import {
   agentConfigSchema,
   agentHeartbeatSchema,
   agentKeySchema,
+  agentObservedBodySchema,
+  agentObservedResultSchema,
 } from '../schemas/agent.js';
 import { ADMIN_ACCESS } from './access.js';
 import { defineRoute } from './route.js';
@@ -54,6 +56,21 @@ export const agentRoutes = {
     summary: 'Reporta intentos de procesos bloqueados',
     body: agentAttemptsBodySchema,
     reply: okEnvelope(agentAttemptsResultSchema),
+  }),
+  /**
+   * `POST /api/agent/observed` `{observed: [{name, sha256, first_seen, last_seen, starts}]}` (issue 14):
+   * adds the executables that started on the team's machine to its contest's inventory (one row per
+   * team, name and fingerprint: first_seen the earliest, last_seen the latest, count summed). Stores
+   * nothing (`stored: 0`) when the contest is not active or its `observe_processes` is off.
+   */
+  observed: defineRoute({
+    method: 'POST',
+    path: '/api/agent/observed',
+    access: 'agent',
+    tag: 'agente',
+    summary: 'Reporta los programas que se iniciaron en la máquina',
+    body: agentObservedBodySchema,
+    reply: okEnvelope(agentObservedResultSchema),
   }),
   /** `POST /api/agent/heartbeat` `{hostname?, version?}`: keeps the team's `agent_online` true on the boards. */
   heartbeat: defineRoute({

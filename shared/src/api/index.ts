@@ -20,3 +20,4 @@ export * from './board.js';
 export * from './agent.js';
 export * from './imports.js';
 export * from './stats.js';
+export * from './observed.js';

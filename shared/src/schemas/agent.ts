@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AGENT_MAX_BATCH } from '../constants.js';
 import { MESSAGES } from '../messages.js';
-import { printableText, rowIntSchema } from './common.js';
+import { integerSchema, printableText, rowIntSchema } from './common.js';
 import { contestRowSchema } from './catalogs.js';
 
 /**
@@ -49,9 +49,20 @@ const occurredAtSchema = z.iso
   );
 
 /**
+ * A SHA-256 fingerprint of an executable file (issue 14, DESIGN.md section 6 "Renamed programs"): 64
+ * lower-case hex digits.
+ */
+export const sha256Schema = z
+  .string({ error: MESSAGES.required })
+  .regex(/^[0-9a-f]{64}$/, { error: 'sha256: 64 dígitos hexadecimales en minúsculas' });
+
+/**
  * One attempt reported by an agent (DESIGN.md section 6): `event_id` is unique per team and
  * makes the report idempotent; `occurred_at` is the agent's clock (ISO 8601), within a sane window of
- * the parser's clock; `process` is a printable name.
+ * the parser's clock; `process` is a printable name: the blocked name as the contest lists it.
+ * Issue 14: `sha256` is the fingerprint of the ended process's executable (absent when it could not
+ * be read), which the server learns for that blocked process; `executable` is the file name the
+ * process ran as, sent only when it is not `process` (a renamed copy caught by its fingerprint).
  */
 export const agentAttemptSchema = z.object({
   event_id: z
@@ -63,6 +74,8 @@ export const agentAttemptSchema = z.object({
   occurred_at: occurredAtSchema,
   /** False when the agent could not end the process (it still counts as an attempt). Default true. */
   killed: z.boolean({ error: 'killed: debe ser true o false' }).optional(),
+  sha256: sha256Schema.optional(),
+  executable: printableText(255).min(1).optional(),
 });
 export type AgentAttempt = z.infer<typeof agentAttemptSchema>;
 
@@ -84,17 +97,68 @@ export const agentAttemptsResultSchema = z.object({
 export type AgentAttemptsResult = z.infer<typeof agentAttemptsResultSchema>;
 
 /**
+ * A fingerprint the server learned for a blocked process (issue 14): an executable whose SHA-256 is
+ * `sha256` is that process, whatever its file is called, and is reported under `process`.
+ */
+export const agentFingerprintSchema = z.object({ process: z.string(), sha256: sha256Schema });
+export type AgentFingerprint = z.infer<typeof agentFingerprintSchema>;
+
+/**
  * Answer data of `GET /api/agent/config`: the team, its contest, the names blocked in it (sorted) and
- * how often the agent polls and beats (ms).
+ * how often the agent polls and beats (ms). Issue 14: `fingerprints` are the learned SHA-256 of the
+ * blocked processes' executables (empty when nothing is blocked); `observe` tells the agent to report
+ * what runs on the machine (`POST /api/agent/observed`), the contest's `observe_processes` setting
+ * (false while the contest is not the active one).
  */
 export const agentConfigSchema = z.object({
   team: z.object({ id: rowIntSchema, name: z.string(), levels_id: rowIntSchema }),
   contest: contestRowSchema,
   blocked: z.array(z.string()),
+  fingerprints: z.array(agentFingerprintSchema).default([]),
+  observe: z.boolean().default(false),
   poll_ms: rowIntSchema,
   heartbeat_ms: rowIntSchema,
 });
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
+
+/** Most executables one `POST /api/agent/observed` may carry. */
+export const AGENT_MAX_OBSERVED_BATCH = 500;
+
+/**
+ * One distinct executable that started on the team's machine (issue 14, "What ran in the lab"): its
+ * file name and fingerprint (null when the agent could not read the file), when the agent first and
+ * last saw it start (the agent's clock, ISO 8601, within the attempts' window) and how many starts
+ * this report adds (1 or more). Never arguments, window titles or files (agent/README.md).
+ */
+export const agentObservedProcessSchema = z
+  .object({
+    name: printableText(255).min(1, { error: MESSAGES.required }),
+    sha256: sha256Schema.nullable(),
+    first_seen: occurredAtSchema,
+    last_seen: occurredAtSchema,
+    starts: integerSchema({ min: 1, max: 1_000_000 }),
+  })
+  .refine((row) => Date.parse(row.first_seen) <= Date.parse(row.last_seen), {
+    error: 'last_seen: anterior a first_seen',
+    path: ['last_seen'],
+  });
+export type AgentObservedProcess = z.infer<typeof agentObservedProcessSchema>;
+
+/** Body of `POST /api/agent/observed`: 1 to `AGENT_MAX_OBSERVED_BATCH` executables. */
+export const agentObservedBodySchema = z.object({
+  observed: z
+    .array(agentObservedProcessSchema, { error: MESSAGES.required })
+    .min(1, { error: MESSAGES.required })
+    .max(AGENT_MAX_OBSERVED_BATCH, { error: `Máximo ${AGENT_MAX_OBSERVED_BATCH} programas por envío` }),
+});
+export type AgentObservedBody = z.infer<typeof agentObservedBodySchema>;
+
+/**
+ * Answer data of `POST /api/agent/observed`: how many rows were stored (0 when the team's contest is
+ * not active or its `observe_processes` is off: the agent then stops reporting at its next config).
+ */
+export const agentObservedResultSchema = z.object({ stored: rowIntSchema });
+export type AgentObservedResult = z.infer<typeof agentObservedResultSchema>;
 
 /** Body of `POST /api/agent/heartbeat` (all optional; for the logs and the audit). */
 export const agentHeartbeatSchema = z

@@ -35,6 +35,8 @@ export type TeamAttempts = z.infer<typeof teamAttemptsSchema>;
 export const attemptLogRowSchema = z.object({
   id: rowIntSchema,
   process: z.string(),
+  /** The file name it ran as when a renamed copy was caught by its fingerprint (issue 14), else null. */
+  executable: z.string().nullable(),
   killed: z.boolean(),
   /** The agent's clock, ISO 8601. */
   occurred_at: z.string(),

@@ -71,11 +71,18 @@ export const maxAttemptsSchema = z.preprocess(
   }).nullable(),
 );
 
-/** The contest fields both create and update send: `{calendar?, date, max_attempts?}`. */
+/**
+ * `observe_processes` (issue 14, "What ran in the lab"): whether the contest's agents report every
+ * executable started on the teams' machines. On by default; absent on an update keeps the stored value.
+ */
+export const observeProcessesSchema = z.boolean({ error: 'Debe ser sí o no' });
+
+/** The contest fields both create and update send: `{calendar?, date, max_attempts?, observe_processes?}`. */
 const contestFields = {
   calendar: calendarSchema.optional(),
   date: isoDateSchema,
   max_attempts: maxAttemptsSchema.optional(),
+  observe_processes: observeProcessesSchema.optional(),
 };
 /**
  * `POST /api/createContest` `{calendar?, date, max_attempts?, copy_from_contests_id?}`: the server
@@ -104,6 +111,8 @@ export const contestRowSchema = z.object({
   date: z.string(),
   active: z.boolean(),
   max_attempts: rowIntSchema.nullable(),
+  /** Issue 14: the agents report what runs on the machines (`/procesosObservados`). */
+  observe_processes: z.boolean(),
 });
 export type ContestRow = z.infer<typeof contestRowSchema>;
 

@@ -45,6 +45,8 @@ export const contestLogRowSchema = z.object({
   team: embeddedRowSchema('name'),
   level: embeddedRowSchema('level'),
   process: z.string().nullable(),
+  /** An attempt's renamed file name (issue 14; `attemptProcessLabel`), else null. */
+  executable: z.string().nullable(),
   killed: z.boolean().nullable(),
   occurred_at: z.string().nullable(),
   from: z.string().nullable(),

@@ -23,7 +23,14 @@ function team(overrides: Partial<BoardTeam> & Pick<BoardTeam, 'id'>): BoardTeam 
 
 function snapshot(rows: Partial<Record<'basico' | 'intermedio' | 'avanzado', BoardTeam[]>>): TeamAttempts {
   return {
-    contest: { id: 7, calendar: '2026B', date: '2026-08-15', active: true, max_attempts: null },
+    contest: {
+      id: 7,
+      calendar: '2026B',
+      date: '2026-08-15',
+      active: true,
+      max_attempts: null,
+      observe_processes: true,
+    },
     basico: rows.basico ?? [],
     intermedio: rows.intermedio ?? [],
     avanzado: rows.avanzado ?? [],
@@ -54,6 +61,7 @@ describe('applySnapshot', () => {
       date: '2026-08-15',
       active: true,
       max_attempts: null,
+      observe_processes: true,
     });
   });
 

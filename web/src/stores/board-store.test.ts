@@ -95,6 +95,7 @@ describe('board store', () => {
         date: '2026-08-15',
         active: true,
         max_attempts: null,
+        observe_processes: true,
       }),
     );
     await settle();

@@ -43,6 +43,9 @@ export default async function agentRoutes(app: FastifyInstance): Promise<void> {
         team: { id: principal.id, name: team.name, levels_id: principal.levels_id },
         contest: team.contest,
         blocked: blocked.map((row) => row.processes.name),
+        // Issue 14: filled by the fingerprints module (learned SHA-256 per blocked process).
+        fingerprints: [],
+        observe: team.contest.active && team.contest.observe_processes,
         poll_ms: AGENT_POLL_MS,
         heartbeat_ms: AGENT_HEARTBEAT_MS,
       },

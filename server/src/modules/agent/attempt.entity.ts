@@ -15,6 +15,8 @@ export const Attempt = defineEntity({
     team: () => p.manyToOne(Team).fieldName('teams_id').deleteRule('cascade'),
     contest: () => p.manyToOne(Contest).fieldName('contests_id').deleteRule('restrict'),
     process: p.string().length(255),
+    /** The file name a renamed copy ran as, when its fingerprint caught it (issue 14); else null. */
+    executable: p.string().length(255).nullable(),
     /** False when the agent could not end the process. */
     killed: p.boolean().default(true),
     occurredAt: p.datetime(),

@@ -5,11 +5,13 @@ import { tableEntity } from '../../db/base-entity.js';
  * `contests`: `calendar` is the term derived from `date` (`2026B`), DESIGN.md section 3.
  * `activeKey` is 1 on the active contest and null elsewhere; its unique index keeps at most one
  * active. `maxAttempts`: null, or the attempts at which a team is blocked automatically (issue 13).
+ * `observeProcesses`: its agents report what runs on the machines (issue 14).
  */
 export const Contest = tableEntity('Contest', 'contests', {
   calendar: p.string().length(10),
   date: p.date().index(),
   activeKey: p.tinyint().unsigned().nullable().unique().fieldName('active_key'),
   maxAttempts: p.integer().unsigned().nullable().fieldName('max_attempts'),
+  observeProcesses: p.boolean().default(true).fieldName('observe_processes'),
 });
 export type IContest = InferEntity<typeof Contest>;

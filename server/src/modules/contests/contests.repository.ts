@@ -20,16 +20,21 @@ export const contestRow = (contest: IContest): ContestRow => ({
   date: contest.date,
   active: contest.activeKey === 1,
   max_attempts: contest.maxAttempts ?? null,
+  observe_processes: contest.observeProcesses,
 });
 
 /** A contest's stored fields, as the routes give them. */
-export type ContestData = Pick<ContestRow, 'calendar' | 'date'> & { max_attempts?: number | null };
+export type ContestData = Pick<ContestRow, 'calendar' | 'date'> & {
+  max_attempts?: number | null;
+  observe_processes?: boolean;
+};
 
-/** The entity's properties for `data` (`max_attempts` absent: unchanged). */
-const toEntityData = ({ calendar, date, max_attempts }: ContestData) => ({
+/** The entity's properties for `data` (`max_attempts` or `observe_processes` absent: unchanged). */
+const toEntityData = ({ calendar, date, max_attempts, observe_processes }: ContestData) => ({
   calendar,
   date,
   ...(max_attempts === undefined ? {} : { maxAttempts: max_attempts }),
+  ...(observe_processes === undefined ? {} : { observeProcesses: observe_processes }),
 });
 
 /** How many contests exist. */

@@ -39,14 +39,16 @@ export async function contestIdFor(em: EntityManager, contestsId?: number): Prom
 
 /**
  * A contest's stored fields: `calendar` derived from the date when missing (DESIGN.md section 3),
- * `max_attempts` as sent (absent: unchanged on update, none on create).
+ * `max_attempts` and `observe_processes` as sent (absent: unchanged on update, the column's default on
+ * create: no automatic block, observed).
  */
 export function contestData({
   date,
   calendar,
   max_attempts,
-}: Pick<ContestInput, 'date' | 'calendar' | 'max_attempts'>): ContestData {
-  return { date, calendar: calendar ?? calendarOf(date), max_attempts };
+  observe_processes,
+}: Pick<ContestInput, 'date' | 'calendar' | 'max_attempts' | 'observe_processes'>): ContestData {
+  return { date, calendar: calendar ?? calendarOf(date), max_attempts, observe_processes };
 }
 
 /**

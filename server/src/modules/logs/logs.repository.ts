@@ -25,11 +25,16 @@ export async function listAttemptLog(em: EntityManager, teamId: number): Promise
   const attempts = await em.find(
     Attempt,
     { team: teamId },
-    { fields: ['process', 'killed', 'occurredAt', 'receivedAt'], orderBy: { id: 'desc' }, limit: LOG_LIMIT },
+    {
+      fields: ['process', 'executable', 'killed', 'occurredAt', 'receivedAt'],
+      orderBy: { id: 'desc' },
+      limit: LOG_LIMIT,
+    },
   );
   return attempts.map((a) => ({
     id: a.id,
     process: a.process,
+    executable: a.executable ?? null,
     killed: a.killed,
     occurred_at: a.occurredAt.toISOString(),
     received_at: a.receivedAt.toISOString(),
@@ -107,6 +112,7 @@ export async function listContestLog(
       team: { id: a.team.id, name: a.team.name },
       level: { id: a.team.level.id, level: a.team.level.level },
       process: a.process,
+      executable: a.executable ?? null,
       killed: a.killed,
       occurred_at: a.occurredAt.toISOString(),
       from: null,
@@ -122,6 +128,7 @@ export async function listContestLog(
       team: { id: c.team.id, name: c.team.name },
       level: { id: c.team.level.id, level: c.team.level.level },
       process: null,
+      executable: null,
       killed: null,
       occurred_at: null,
       from: status(c.from).status,

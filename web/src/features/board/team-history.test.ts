@@ -26,6 +26,7 @@ describe("the board's team history (issue 13)", () => {
       attemptHistoryLine({
         id: 4,
         process: 'chrome.exe',
+        executable: null,
         killed: false,
         occurred_at: local(2026, 10, 22, 18, 3, 59),
         received_at: local(2026, 10, 22, 18, 4, 1),

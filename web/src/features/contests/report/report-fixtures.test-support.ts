@@ -3,7 +3,14 @@ import type { ContestReport } from '@concurso/shared';
 /** A small contest report as `GET /api/contestReport/{id}` answers it, for the report's unit tests. */
 export function sampleReport(): ContestReport {
   return {
-    contest: { id: 7, calendar: '2026B', date: '2026-11-21', active: true, max_attempts: 5 },
+    contest: {
+      id: 7,
+      calendar: '2026B',
+      date: '2026-11-21',
+      active: true,
+      max_attempts: 5,
+      observe_processes: true,
+    },
     bucket_minutes: 1,
     attempts_per_minute: [
       { minute: new Date(2026, 10, 21, 16, 0).toISOString(), attempts: 2 },

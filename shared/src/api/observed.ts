@@ -1,0 +1,43 @@
+import { okEnvelope } from '../schemas/api.js';
+import {
+  blockObservedProcessResultSchema,
+  blockObservedProcessSchema,
+  observedProcessesQuerySchema,
+  observedProcessesSchema,
+} from '../schemas/observed.js';
+import { ADMIN_ACCESS, STAFF_ACCESS } from './access.js';
+import { defineRoute } from './route.js';
+
+const tag = 'procesos';
+
+/** "What ran in the lab" (issue 14): the inventory of executables and blocking one from it. */
+export const observedRoutes = {
+  /**
+   * `GET /api/observedProcesses?contests_id` (admins and judges): the executables the agents saw start
+   * in the active contest (or `contests_id`; 404 `MESSAGES.contestNotFound`), grouped by name and
+   * fingerprint with the number of machines. No active contest: `{contest: null, rows: []}`.
+   */
+  list: defineRoute({
+    method: 'GET',
+    path: '/api/observedProcesses',
+    access: STAFF_ACCESS,
+    tag,
+    summary: 'Programas que se ejecutaron en las máquinas del concurso',
+    querystring: observedProcessesQuerySchema,
+    reply: okEnvelope(observedProcessesSchema),
+  }),
+  /**
+   * `POST /api/blockObservedProcess {name, sha256?}` (admin): adds it to the active contest's blocked
+   * set with its fingerprint and pushes `catalog.changed`; 409 `MESSAGES.noActiveContest` with no
+   * active contest. Message `MESSAGES.saved`.
+   */
+  block: defineRoute({
+    method: 'POST',
+    path: '/api/blockObservedProcess',
+    access: ADMIN_ACCESS,
+    tag,
+    summary: 'Bloquea en el concurso activo un programa observado',
+    body: blockObservedProcessSchema,
+    reply: okEnvelope(blockObservedProcessResultSchema),
+  }),
+} as const;

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { contestRowSchema } from './catalogs.js';
+import { idSchema, printableText, rowIntSchema } from './common.js';
+import { sha256Schema } from './agent.js';
+
+/**
+ * Schemas of "What ran in the lab" (issue 14, DESIGN.md sections 3 and 6): the executables the agents
+ * saw start on the teams' machines during the active contest, listed for judges and admins at
+ * `/procesosObservados`. A machine is never named by more than its team's name.
+ */
+
+/** Query string of `GET /api/observedProcesses`: another contest than the active one (`contests_id`). */
+export const observedProcessesQuerySchema = z.object({ contests_id: idSchema.optional() });
+export type ObservedProcessesQuery = z.infer<typeof observedProcessesQuerySchema>;
+
+/**
+ * One executable across the contest's machines, grouped by file name and fingerprint: on how many
+ * machines (teams) it started and which teams (names, sorted), when it was first and last seen (ISO
+ * 8601, the agents' clocks), how many starts in all, and whether it is already in the contest's
+ * blocked set (by name or by a learned fingerprint: `blocked_as` names the blocked process).
+ */
+export const observedProcessRowSchema = z.object({
+  name: z.string(),
+  sha256: z.string().nullable(),
+  machines: rowIntSchema,
+  teams: z.array(z.string()),
+  first_seen: z.string(),
+  last_seen: z.string(),
+  count: rowIntSchema,
+  blocked_as: z.string().nullable(),
+});
+export type ObservedProcessRow = z.infer<typeof observedProcessRowSchema>;
+
+/**
+ * `data` of `GET /api/observedProcesses`: the contest (null when none is active: then `rows` is empty
+ * and the screen says `MESSAGES.noActiveContest`) and its rows, most machines first, then by name.
+ */
+export const observedProcessesSchema = z.object({
+  contest: contestRowSchema.nullable(),
+  rows: z.array(observedProcessRowSchema),
+});
+export type ObservedProcesses = z.infer<typeof observedProcessesSchema>;
+
+/**
+ * `POST /api/blockObservedProcess {name, sha256}`: adds the executable to the ACTIVE contest's blocked
+ * set (creating the process by name when the catalogue lacks it; names compare case-insensitively) and
+ * learns its fingerprint, so a renamed copy is caught too. Agents pick it up at their next config.
+ */
+export const blockObservedProcessSchema = z.object({
+  name: printableText(255).min(1),
+  sha256: sha256Schema.nullable().optional(),
+});
+export type BlockObservedProcess = z.infer<typeof blockObservedProcessSchema>;
+
+/** Answer data of `POST /api/blockObservedProcess`: the blocked process as the catalogue has it. */
+export const blockObservedProcessResultSchema = z.object({
+  processes_id: rowIntSchema,
+  name: z.string(),
+  contests_id: rowIntSchema,
+});
+export type BlockObservedProcessResult = z.infer<typeof blockObservedProcessResultSchema>;
