@@ -11,6 +11,8 @@ export const JUDGE_HOME_PATH = '/homeJuez';
 export const PROJECTOR_PATH = '/proyector';
 /** The active contest's log of attempts and status changes, for judges and admins (issue 13). */
 export const CONTEST_LOG_PATH = '/bitacora';
+/** What ran on the teams' machines, for judges and admins (issue 14, "What ran in the lab"). */
+export const OBSERVED_PROCESSES_PATH = '/procesosObservados';
 
 /** The home of a user type after login: judges go to /homeJuez, everyone else to /home. */
 export function homePathFor(typesUsersId: number): string {

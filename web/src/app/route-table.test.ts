@@ -3,7 +3,7 @@ import { homePathFor, isJudge } from './paths';
 import { MENU_GROUPS, ROUTES, isAdminOnlyPath, menuRoutes, type RouteAccess } from './route-table';
 
 /**
- * SPEC.md section 2, "Screens and routes", plus the projector and /bitacora (issue 13); who may open
+ * SPEC.md section 2, "Screens and routes", plus the projector and /bitacora (issue 13) and /procesosObservados (issue 14); who may open
  * each (DESIGN.md section 5).
  */
 const SPEC_ROUTES: Record<string, RouteAccess> = {
@@ -24,6 +24,7 @@ const SPEC_ROUTES: Record<string, RouteAccess> = {
   '/usersParticipants': 'admin',
   '/proyector': 'staff',
   '/bitacora': 'staff',
+  '/procesosObservados': 'staff',
 };
 
 describe('route table', () => {
@@ -50,7 +51,7 @@ describe('route table', () => {
     expect(links).toEqual([
       ['Concursos', ['/contests', '/exercises']],
       ['Equipos', ['/levels', '/schools', '/departaments', '/careers', '/coaches', '/teams']],
-      ['Procesos', ['/process']],
+      ['Procesos', ['/process', '/procesosObservados']],
       ['Bitácora', ['/bitacora']],
       ['Usuarios', ['/usersAdmin', '/usersJuez', '/usersParticipants']],
     ]);
@@ -71,9 +72,9 @@ describe('route table', () => {
     ]);
   });
 
-  it("shows a judge only the menu links a judge may open: 'Bitácora'", () => {
+  it("shows a judge only the menu links a judge may open: 'Procesos observados' and 'Bitácora'", () => {
     const links = MENU_GROUPS.flatMap((group) => menuRoutes(group, true).map((route) => route.path));
-    expect(links).toEqual(['/bitacora']);
+    expect(links).toEqual(['/procesosObservados', '/bitacora']);
   });
 
   it('routes type 1 to /home, type 2 to /homeJuez and any other type to /home', () => {
@@ -84,15 +85,18 @@ describe('route table', () => {
     expect(isJudge(1)).toBe(false);
   });
 
-  it('lets judges open only the login, the judge home, the projector and the contest log', () => {
+  it('lets judges open only the login, the judge home, the projector, the contest log and what ran', () => {
     expect(isAdminOnlyPath('/homeJuez')).toBe(false);
+    expect(isAdminOnlyPath('/procesosObservados')).toBe(false);
     expect(isAdminOnlyPath('/')).toBe(false);
     expect(isAdminOnlyPath('/proyector')).toBe(false);
     expect(isAdminOnlyPath('/bitacora')).toBe(false);
     expect(isAdminOnlyPath('/home')).toBe(true);
     expect(isAdminOnlyPath('/no-existe')).toBe(true);
     for (const group of MENU_GROUPS.filter((name) => name !== 'Bitácora')) {
-      for (const route of menuRoutes(group)) expect(isAdminOnlyPath(route.path)).toBe(true);
+      for (const route of menuRoutes(group)) {
+        expect(isAdminOnlyPath(route.path)).toBe(route.path === '/procesosObservados' ? false : true);
+      }
     }
   });
 });

@@ -6,7 +6,14 @@
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { CatalogueSceneProps } from '../catalog-screen/catalogue-scene-props';
-import { ADMIN_HOME_PATH, CONTEST_LOG_PATH, JUDGE_HOME_PATH, LOGIN_PATH, PROJECTOR_PATH } from './paths';
+import {
+  ADMIN_HOME_PATH,
+  CONTEST_LOG_PATH,
+  JUDGE_HOME_PATH,
+  LOGIN_PATH,
+  OBSERVED_PROCESSES_PATH,
+  PROJECTOR_PATH,
+} from './paths';
 
 /**
  * Who may open a route. The client only steers (DESIGN.md section 5: the server refuses every call a
@@ -64,6 +71,10 @@ const CoachesScene = lazyScene(() => import('../features/coaches/coaches-scene')
 const TeamsScene = lazyScene(() => import('../features/teams/teams-scene'), 'TeamsScene');
 const ProcessesScene = lazyScene(() => import('../features/processes/processes-scene'), 'ProcessesScene');
 const ContestLogScene = lazyScene(() => import('../features/history/contest-log-scene'), 'ContestLogScene');
+const ObservedProcessesScene = lazyScene(
+  () => import('../features/observed/observed-processes-scene'),
+  'ObservedProcessesScene',
+);
 // The three user screens share one module (one scene, three user types).
 const usersModule = () => import('../features/users/users-scene');
 const AdminsScene = lazyScene(usersModule, 'AdminUsersScene');
@@ -102,6 +113,16 @@ export const ROUTES: readonly AppRoute[] = [
     ['/teams', 'Equipos', 'Información de los equipos', TeamsScene],
   ]),
   ...menu('Procesos', [['/process', 'Procesos', 'Información de los procesos', ProcessesScene]]),
+  // Judges too (issue 14): they read what ran in the lab; only administrators block from it.
+  {
+    path: OBSERVED_PROCESSES_PATH,
+    access: 'staff',
+    frame: 'layout',
+    menu: 'Procesos',
+    label: 'Procesos observados',
+    title: 'Información de los programas ejecutados en las máquinas',
+    scene: ObservedProcessesScene,
+  },
   // Judges too (issue 13): the one menu link a judge sees.
   {
     path: CONTEST_LOG_PATH,

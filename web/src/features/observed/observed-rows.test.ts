@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { ContestRow, ObservedProcessRow } from '@concurso/shared';
+import { blockQuestion, observedRowId, observedState, observedTableRows } from './observed-rows';
+
+/** A local time as the agents' ISO string, so the expected text does not depend on the test's zone. */
+const local = (y: number, m: number, d: number, h: number, min: number, s: number) =>
+  new Date(y, m, d, h, min, s).toISOString();
+
+const sha = 'ab'.repeat(32);
+const row = (overrides: Partial<ObservedProcessRow> = {}): ObservedProcessRow => ({
+  name: 'notepad.exe',
+  sha256: sha,
+  machines: 2,
+  teams: ['Los Punteros', 'Recursivos'],
+  first_seen: local(2026, 10, 22, 9, 0, 5),
+  last_seen: local(2026, 10, 22, 10, 30, 0),
+  count: 5,
+  blocked_as: null,
+  ...overrides,
+});
+const contest: ContestRow = {
+  id: 3,
+  calendar: '2026B',
+  date: '2026-11-22',
+  active: true,
+  max_attempts: null,
+  observe_processes: true,
+};
+
+describe('/procesosObservados rows (issue 14)', () => {
+  it("shows machines, teams, Spanish times and the fingerprint's first digits", () => {
+    const [shown] = observedTableRows([row()]);
+    expect(shown).toMatchObject({
+      name: 'notepad.exe',
+      machines: '2 máquinas',
+      machineCount: 2,
+      teams: 'Los Punteros, Recursivos',
+      firstSeen: '22/11/2026 09:00:05',
+      lastSeen: '22/11/2026 10:30:00',
+      count: 5,
+      fingerprint: 'abababababab',
+      state: '',
+    });
+    expect(observedTableRows([row({ machines: 1, sha256: null })])[0]).toMatchObject({
+      machines: '1 máquina',
+      fingerprint: 'Sin leer',
+    });
+  });
+
+  it('says whether it is blocked, and as which process when its fingerprint caught it', () => {
+    expect(observedState({ name: 'Discord.exe', blocked_as: null })).toBe('');
+    expect(observedState({ name: 'discord', blocked_as: 'Discord.exe' })).toBe('Bloqueado');
+    expect(observedState({ name: 'notepad.exe', blocked_as: 'chrome.exe' })).toBe(
+      'Bloqueado como chrome.exe',
+    );
+  });
+
+  it('keeps a row id across refetches and tells the fingerprints of one name apart', () => {
+    expect(observedRowId(row())).toBe(observedRowId(row({ count: 9, machines: 3 })));
+    expect(observedRowId(row())).not.toBe(observedRowId(row({ sha256: 'cd'.repeat(32) })));
+    expect(observedRowId(row())).not.toBe(observedRowId(row({ sha256: null })));
+  });
+
+  it('asks before blocking, naming the program and the contest', () => {
+    expect(blockQuestion(row(), contest)).toEqual({
+      title: '¿Bloquear notepad.exe en el concurso 2026B?',
+      message:
+        'Los agentes lo terminarán en su siguiente actualización (unos 10 segundos) y cada intento contará, también si lo renombran.',
+      confirmLabel: 'Sí, bloquear',
+      cancelLabel: 'Cancelar',
+    });
+    expect(blockQuestion(row({ sha256: null }), contest).message).not.toContain('renombran');
+  });
+});

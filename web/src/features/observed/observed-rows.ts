@@ -1,0 +1,100 @@
+import { machinesLabel, type ContestRow, type ObservedProcessRow } from '@concurso/shared';
+import { formatDateTime } from '../../ui/date-time';
+
+/**
+ * The pure rules of /procesosObservados (issue 14, "What ran in the lab"): the inventory's rows as the
+ * table shows, searches and exports them, and the question before blocking one. Tested in Node.
+ */
+
+/** One row of the /procesosObservados table: every shown cell already text. */
+export interface ObservedTableRow {
+  /** Stable across refetches: a hash of the row's name and fingerprint (`observedRowId`). */
+  id: number;
+  /** PROGRAMA: the executable's file name as the machines ran it. */
+  name: string;
+  /** HUELLA: the first 12 hex digits of its SHA-256 (the whole one in `sha256`), or 'Sin leer'. */
+  fingerprint: string;
+  /** MÁQUINAS: '2 máquinas'. */
+  machines: string;
+  /** How many machines, for sorting MÁQUINAS by number. */
+  machineCount: number;
+  /** EQUIPOS: the teams' names, the only way a machine is named (issue 14). */
+  teams: string;
+  /** PRIMERA VEZ / ÚLTIMA VEZ: `dd/mm/aaaa hh:mm:ss`, the agents' clocks. */
+  firstSeen: string;
+  lastSeen: string;
+  /** VECES: starts counted on every machine. */
+  count: number;
+  /** ESTADO: 'Bloqueado' or 'Bloqueado como chrome.exe'; empty while it may still run. */
+  state: string;
+  /** The data `POST /api/blockObservedProcess` needs. */
+  source: ObservedProcessRow;
+  /** ISO times, for sorting by time. */
+  firstSeenIso: string;
+  lastSeenIso: string;
+}
+
+/** How many hex digits of a fingerprint the table shows (enough to tell two builds apart at a glance). */
+export const FINGERPRINT_SHOWN_DIGITS = 12;
+
+/** ESTADO of a row: blocked under its own name, blocked as another (its fingerprint), or ''. */
+export function observedState(row: Pick<ObservedProcessRow, 'name' | 'blocked_as'>): string {
+  if (row.blocked_as === null) return '';
+  const same = normalise(row.blocked_as) === normalise(row.name);
+  return same ? 'Bloqueado' : `Bloqueado como ${row.blocked_as}`;
+}
+
+/** Names as the agent compares them: lower case, without `.exe` (agent/src/matcher.ts). */
+function normalise(name: string): string {
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/\.exe$/, '');
+}
+
+/**
+ * A row's table id (the table wants a number; the server's rows have none): FNV-1a of its name and
+ * fingerprint, stable across refetches whatever the order. A clash would only share a React key.
+ */
+export function observedRowId(row: Pick<ObservedProcessRow, 'name' | 'sha256'>): number {
+  let hash = 0x811c9dc5;
+  for (const char of `${row.name}\u0000${row.sha256 ?? ''}`) {
+    hash ^= char.codePointAt(0)!;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** The rows of `GET /api/observedProcesses` (most machines first) as the table shows them, in order. */
+export function observedTableRows(rows: readonly ObservedProcessRow[]): ObservedTableRow[] {
+  return rows.map((row) => ({
+    id: observedRowId(row),
+    name: row.name,
+    fingerprint: row.sha256 ? row.sha256.slice(0, FINGERPRINT_SHOWN_DIGITS) : 'Sin leer',
+    machines: machinesLabel(row.machines),
+    machineCount: row.machines,
+    teams: row.teams.join(', '),
+    firstSeen: formatDateTime(row.first_seen),
+    lastSeen: formatDateTime(row.last_seen),
+    count: row.count,
+    state: observedState(row),
+    source: row,
+    firstSeenIso: row.first_seen,
+    lastSeenIso: row.last_seen,
+  }));
+}
+
+/**
+ * The question before 'Bloquear' (a change every agent of the contest applies): what is blocked, where,
+ * and that a renamed copy is caught too when its fingerprint is known.
+ */
+export function blockQuestion(row: ObservedProcessRow, contest: ContestRow) {
+  return {
+    title: `¿Bloquear ${row.name} en el concurso ${contest.calendar}?`,
+    message:
+      `Los agentes lo terminarán en su siguiente actualización (unos 10 segundos) y cada intento contará` +
+      (row.sha256 ? ', también si lo renombran.' : '.'),
+    confirmLabel: 'Sí, bloquear',
+    cancelLabel: 'Cancelar',
+  };
+}

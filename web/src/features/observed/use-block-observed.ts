@@ -1,0 +1,43 @@
+import { useCallback } from 'react';
+import { MESSAGES, observedRoutes, type ContestRow, type ObservedProcessRow } from '@concurso/shared';
+import { describeError } from '../../api/api-error';
+import { callApi } from '../../api/call-api';
+import { useInvalidatingMutation } from '../../api/queries/use-invalidating-mutation';
+import { useFeedbackStore } from '../../stores/feedback-store';
+import { toaster } from '../../ui/toaster';
+import { OBSERVED_KEY } from './observed-query';
+import { blockQuestion } from './observed-rows';
+
+/** `POST /api/blockObservedProcess` (`observedRoutes.block`, admin). */
+const block = (row: ObservedProcessRow) =>
+  callApi(observedRoutes.block, { body: { name: row.name, sha256: row.sha256 } });
+const observedKey = () => [...OBSERVED_KEY];
+
+/**
+ * 'Bloquear' of an inventory row (issue 14): asks first (`blockQuestion`), then adds the executable with
+ * its fingerprint to the active contest's blocked set under 'Procesando…' and toasts the server's
+ * message; the inventory refetches (its ESTADO turns 'Bloqueado'). A failure opens 'Error' with the
+ * server's text.
+ */
+export function useBlockObserved(): (row: ObservedProcessRow, contest: ContestRow) => Promise<void> {
+  const blockProcess = useInvalidatingMutation(block, observedKey);
+  return useCallback(
+    async (row: ObservedProcessRow, contest: ContestRow) => {
+      const feedback = useFeedbackStore.getState();
+      if (!(await feedback.ask(blockQuestion(row, contest)))) return;
+      try {
+        const answer = await feedback.withProgress(() => blockProcess(row));
+        toaster.create({
+          type: 'success',
+          title: answer.message || MESSAGES.saved,
+          description: `${answer.data.name} bloqueado en el concurso ${contest.calendar}`,
+          duration: 3000,
+        });
+      } catch (error) {
+        console.error(`No se pudo bloquear ${row.name}`, error);
+        feedback.showMessage({ title: MESSAGES.error, message: describeError(error) });
+      }
+    },
+    [blockProcess],
+  );
+}
