@@ -119,3 +119,10 @@ export const LOGIN_LIMITS = {
   perAddress: { max: 10, windowMs: 60_000 },
   perAccount: { max: 100, windowMs: 60 * 60_000 },
 } as const;
+
+/**
+ * The projector's paging (issue 14, "The projector, readable in any hall"): when a level's rows do not
+ * fit its column, its list turns to the next page every `defaultSeconds` seconds; `/proyector?segundos=N`
+ * sets another period, a whole number from `minSeconds` to `maxSeconds` (anything else keeps the default).
+ */
+export const PROJECTOR_PAGING = { defaultSeconds: 10, minSeconds: 3, maxSeconds: 120 } as const;
