@@ -40,6 +40,18 @@ describe("the board's team history (issue 13)", () => {
     });
   });
 
+  it('names a renamed copy caught by its fingerprint with the name it ran as (issue 14)', () => {
+    const line = attemptHistoryLine({
+      id: 5,
+      process: 'chrome.exe',
+      executable: 'notepad.exe',
+      killed: true,
+      occurred_at: local(2026, 10, 22, 18, 3, 59),
+      received_at: local(2026, 10, 22, 18, 4, 1),
+    });
+    expect(line.process).toBe('chrome.exe, renombrado como notepad.exe');
+  });
+
   it("shows a status change as 'from → to', who and when", () => {
     expect(statusHistoryLine(change({}))).toEqual({
       id: 7,

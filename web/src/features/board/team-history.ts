@@ -1,4 +1,5 @@
 import {
+  attemptProcessLabel,
   killedLabel,
   logsRoutes,
   statusChangeAuthor,
@@ -34,6 +35,7 @@ export const teamStatusLogQuery = (teamId: number) =>
 /** One attempt as the dialog shows it: PROCESO, EN LA MÁQUINA, RECIBIDO, TERMINADO. */
 export interface AttemptHistoryLine {
   id: number;
+  /** The blocked process, and the name a renamed copy ran as ('chrome.exe, renombrado como notepad.exe'). */
   process: string;
   /** The agent's clock (`occurred_at`), `dd/mm/aaaa hh:mm:ss`. */
   occurredAt: string;
@@ -47,7 +49,7 @@ export interface AttemptHistoryLine {
 export function attemptHistoryLine(row: AttemptLogRow): AttemptHistoryLine {
   return {
     id: row.id,
-    process: row.process,
+    process: attemptProcessLabel(row.process, row.executable),
     occurredAt: formatDateTime(row.occurred_at),
     receivedAt: formatDateTime(row.received_at),
     killed: killedLabel(row.killed),

@@ -73,6 +73,13 @@ describe('/bitacora rows (issue 13)', () => {
     });
   });
 
+  it('names a renamed copy with the name it ran as (issue 14)', () => {
+    const [row] = contestLogTableRows([
+      { ...attempt(3, local(2026, 10, 2, 9, 0, 2)), executable: 'notepad.exe' },
+    ]);
+    expect(row?.process).toBe('chrome.exe, renombrado como notepad.exe');
+  });
+
   it("shows a status change with 'from → to' and who: the judge, 'automático' or 'Usuario eliminado'", () => {
     const rows = contestLogTableRows(LOG);
     expect(rows[2]).toMatchObject({

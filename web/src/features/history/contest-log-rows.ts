@@ -1,4 +1,5 @@
 import {
+  attemptProcessLabel,
   killedLabel,
   statusChangeAuthor,
   statusChangeText,
@@ -27,7 +28,7 @@ export interface ContestLogTableRow {
   kind: string;
   team: string;
   level: string;
-  /** PROCESO of an attempt; empty for a status change. */
+  /** PROCESO of an attempt ('chrome.exe, renombrado como notepad.exe' for a renamed copy); empty for a status change. */
   process: string;
   /** TERMINADO of an attempt ('Sí' / 'No'); empty for a status change. */
   killed: string;
@@ -55,7 +56,7 @@ export function contestLogTableRows(rows: readonly ContestLogRow[]): ContestLogT
       kind: attempt ? 'Intento' : 'Cambio de estatus',
       team: row.team.name,
       level: row.level.level,
-      process: row.process ?? '',
+      process: row.process === null ? '' : attemptProcessLabel(row.process, row.executable),
       killed: row.killed === null ? '' : killedLabel(row.killed),
       occurredAt: formatDateTime(row.occurred_at),
       change: row.from !== null && row.to !== null ? statusChangeText(row.from, row.to) : '',
