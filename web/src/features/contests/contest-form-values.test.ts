@@ -23,26 +23,31 @@ describe('contest form values', () => {
     expect(calendarPreview(undefined)).toBe('');
   });
 
-  it('starts a new contest today with no automatic block and nothing copied', () => {
+  it('starts a new contest today with no automatic block, nothing copied, and observed', () => {
     expect(emptyContestValues(new Date(2027, 1, 3))).toEqual({
       date: '2027-02-03',
       max_attempts: '',
       copy_from_contests_id: '',
+      observe_processes: true,
     });
   });
 
   it('shows an edited contest with its stored max_attempts, or empty when it has none', () => {
-    expect(contestValuesOf({ date: '2026-11-21', max_attempts: 5 })).toEqual({
+    expect(contestValuesOf({ date: '2026-11-21', max_attempts: 5, observe_processes: false })).toEqual({
       date: '2026-11-21',
       max_attempts: '5',
       copy_from_contests_id: '',
+      observe_processes: false,
     });
-    expect(contestValuesOf({ date: '2026-11-21T00:00:00.000Z', max_attempts: null }).max_attempts).toBe('');
+    expect(
+      contestValuesOf({ date: '2026-11-21T00:00:00.000Z', max_attempts: null, observe_processes: true })
+        .max_attempts,
+    ).toBe('');
   });
 });
 
 describe('contest body (issue 13: max_attempts and the copied blocked set)', () => {
-  const parse = (values: Record<string, string>) => contestInputSchema.parse(values);
+  const parse = (values: Record<string, string | boolean>) => contestInputSchema.parse(values);
 
   it('sends the calendar, max_attempts and the contest to copy on create', () => {
     expect(
@@ -51,17 +56,22 @@ describe('contest body (issue 13: max_attempts and the copied blocked set)', () 
       date: '2027-02-01',
       calendar: '2027A',
       max_attempts: 3,
+      observe_processes: true,
       copy_from_contests_id: 4,
     });
   });
 
-  it('sends null for an empty max_attempts and no copy when none was chosen', () => {
+  it('sends null for an empty max_attempts, no copy when none was chosen, and the observe setting', () => {
     expect(
-      contestBody(parse({ date: '2026-08-01', max_attempts: '', copy_from_contests_id: '' }), true),
+      contestBody(
+        parse({ date: '2026-08-01', max_attempts: '', copy_from_contests_id: '', observe_processes: false }),
+        true,
+      ),
     ).toEqual({
       date: '2026-08-01',
       calendar: '2026B',
       max_attempts: null,
+      observe_processes: false,
     });
   });
 
@@ -72,6 +82,7 @@ describe('contest body (issue 13: max_attempts and the copied blocked set)', () 
       date: '2026-08-01',
       calendar: '2026B',
       max_attempts: null,
+      observe_processes: true,
     });
   });
 

@@ -21,32 +21,39 @@ export interface ContestFormValues {
   date: string;
   max_attempts: string;
   copy_from_contests_id: string;
+  /** Issue 14: the agents report what runs on the machines (on by default). */
+  observe_processes: boolean;
 }
 
 /** A new contest's fields: today, no automatic block, nothing copied. Computed at each opening. */
 export function emptyContestValues(now: Date = new Date()): ContestFormValues {
-  return { date: todayIsoDate(now), max_attempts: '', copy_from_contests_id: '' };
+  return { date: todayIsoDate(now), max_attempts: '', copy_from_contests_id: '', observe_processes: true };
 }
 
-/** An edited contest's fields: its date and its stored `max_attempts` ('' when it has none). */
-export function contestValuesOf(row: Pick<ContestRow, 'date' | 'max_attempts'>): ContestFormValues {
+/** An edited contest's fields: its date, its stored `max_attempts` ('' when it has none) and setting. */
+export function contestValuesOf(
+  row: Pick<ContestRow, 'date' | 'max_attempts' | 'observe_processes'>,
+): ContestFormValues {
   return {
     date: row.date.slice(0, 10),
     max_attempts: row.max_attempts === null ? '' : String(row.max_attempts),
     copy_from_contests_id: '',
+    observe_processes: row.observe_processes,
   };
 }
 
 /**
  * The body of `createContest` (`creating`) or `updateContest` (without its id) for the valid values:
  * the date with its calendar (the client sends it, DESIGN.md section 3), `max_attempts` (null clears
- * it), and, on create only and when chosen, `copy_from_contests_id` (issue 13).
+ * it), `observe_processes` (issue 14; on unless unticked) and, on create only and when chosen,
+ * `copy_from_contests_id` (issue 13).
  */
 export function contestBody(values: ContestInput, creating: boolean): ContestInput {
   const body: ContestInput = {
     date: values.date,
     calendar: calendarOf(values.date),
     max_attempts: values.max_attempts ?? null,
+    observe_processes: values.observe_processes ?? true,
   };
   if (creating && values.copy_from_contests_id !== undefined)
     body.copy_from_contests_id = values.copy_from_contests_id;

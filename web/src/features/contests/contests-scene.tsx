@@ -8,9 +8,12 @@ import { catalogScreenSpec, saveJson } from '../../catalog-screen/catalog-screen
 import type { CatalogueSceneProps } from '../../catalog-screen/catalogue-scene-props';
 import { useRowDialog } from '../../catalog-screen/use-row-dialog';
 import { RowButton } from '../../ui/data-table/row-actions';
+import { FormCheckboxField } from '../../ui/form/form-checkbox-field';
+import { formatDate } from '../../ui/date-time';
 import { AssignProcessesDialog } from './assign-processes-dialog';
 import { CalendarPreview } from './calendar-preview';
 import { ContestProcessesDialog } from './contest-processes-dialog';
+import { contestDateColumn } from './contest-date-column';
 import { contestBody, contestValuesOf, emptyContestValues } from './contest-form-values';
 import { CopyBlockedFromField } from './copy-blocked-from-field';
 import { ReportMenu } from './report/report-menu';
@@ -23,7 +26,7 @@ const CONTESTS = catalogScreenSpec('contests', zodResolver(contestInputSchema), 
   texts: { add: 'Registrar concurso', titles: ['Registrar Concurso', 'Editar Concurso'], file: 'concursos' },
   columns: [
     { accessorKey: 'calendar', header: 'CALENDAR' },
-    { accessorKey: 'date', header: 'DATE' },
+    contestDateColumn(),
     // The one contest boards and agents follow (issue 13).
     {
       id: 'active',
@@ -37,8 +40,14 @@ const CONTESTS = catalogScreenSpec('contests', zodResolver(contestInputSchema), 
         ) : null,
     },
     { id: 'max_attempts', accessorFn: (row) => row.max_attempts ?? '', header: 'MÁX. INTENTOS' },
+    // Issue 14: whether its agents report what runs on the machines (/procesosObservados).
+    {
+      id: 'observe_processes',
+      accessorFn: (row) => (row.observe_processes ? 'Sí' : 'No'),
+      header: 'REGISTRA PROGRAMAS',
+    },
   ],
-  nameOf: (row) => `${row.calendar} ${row.date}`,
+  nameOf: (row) => `${row.calendar} ${formatDate(row.date)}`,
   // The date defaults to today on create (SPEC.md section 9); computed at each opening.
   emptyValues: () => emptyContestValues(),
   valuesOf: contestValuesOf,
@@ -53,6 +62,14 @@ const CONTESTS = catalogScreenSpec('contests', zodResolver(contestInputSchema), 
       type: 'number',
       helperText: 'Déjelo vacío para no descalificar automáticamente.',
     },
+    // Issue 14, "What ran in the lab": on by default; the agents follow it at their next config.
+    ({ form }) => (
+      <FormCheckboxField
+        label="Registrar los programas que se ejecutan en las máquinas"
+        checked={form.watch('observe_processes') !== false}
+        onChange={(checked) => form.setValue('observe_processes', checked, { shouldDirty: true })}
+      />
+    ),
     // Only a new contest copies a blocked set; an existing one has 'Asignar procesos'.
     ({ form, mode }) =>
       mode === 'create' ? (
