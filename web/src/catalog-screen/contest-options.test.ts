@@ -31,9 +31,9 @@ describe('contest options (issue 13: the contest selects)', () => {
     ];
     expect(contestOptions(rows).map((option) => option.label)).toEqual([
       '2027A',
-      '2026B (2026-11-21)',
-      '2026B (2026-11-21)',
-      '2026B (2026-08-01)',
+      '2026B (21/11/2026)',
+      '2026B (21/11/2026)',
+      '2026B (01/08/2026)',
     ]);
     expect(contestOptions(rows).map((option) => option.value)).toEqual(['7', '6', '4', '5']);
   });

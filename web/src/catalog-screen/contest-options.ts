@@ -4,6 +4,7 @@
  * (DESIGN.md section 3). Pure: `use-contest-options.ts` feeds it the contests list.
  */
 import type { ContestRow } from '@concurso/shared';
+import { formatDate } from '../ui/date-time';
 import type { SelectOption } from '../ui/form/form-select-field';
 
 /** The fields a contest choice reads of a `getContests` row. */
@@ -17,7 +18,8 @@ function newestFirst(a: ContestChoice, b: ContestChoice): number {
 /**
  * The contests as select options, newest first, values as strings (what a native select holds). The
  * label is the calendar ('2027A'); when several contests share a calendar each also shows its date
- * ('2026B (2026-11-21)'), so the choice is never ambiguous.
+ * ('2026B (21/11/2026)', dd/mm/aaaa as everywhere a person reads, issue 14), so the choice is never
+ * ambiguous.
  */
 export function contestOptions(rows: readonly ContestChoice[]): SelectOption[] {
   const perCalendar = new Map<string, number>();
@@ -25,7 +27,7 @@ export function contestOptions(rows: readonly ContestChoice[]): SelectOption[] {
   return [...rows].sort(newestFirst).map((row) => ({
     value: String(row.id),
     label:
-      (perCalendar.get(row.calendar) ?? 0) > 1 ? `${row.calendar} (${row.date.slice(0, 10)})` : row.calendar,
+      (perCalendar.get(row.calendar) ?? 0) > 1 ? `${row.calendar} (${formatDate(row.date)})` : row.calendar,
   }));
 }
 

@@ -1,7 +1,9 @@
 /**
- * Dates as the screens show them (issue 13, "History on screen"): Spanish form `dd/mm/aaaa hh:mm:ss`,
- * 24-hour clock, in the browser's time zone. The wire carries ISO 8601; only the screen formats. The
- * one place the screens, the report and the charts take their date texts from.
+ * Dates as the screens show them (issue 13, "History on screen"; issue 14, "Small things seen on the
+ * way": one form everywhere a person reads): Spanish form `dd/mm/aaaa` and `dd/mm/aaaa hh:mm:ss`,
+ * 24-hour clock, in the browser's time zone. The wire and the forms' date inputs carry ISO 8601; only
+ * the screen formats. The one place the tables, dialogs, board, report and charts take their date
+ * texts from.
  */
 
 /** Two digits, zero-padded (a day, a month, an hour…). */
@@ -35,4 +37,23 @@ export function formatDateTime(iso: string | null | undefined, options: DateTime
 export function formatDate(date: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
   return match ? `${match[3]}/${match[2]}/${match[1]}` : date;
+}
+
+/** The `YYYY-MM-DD` a text starts with (a contest's date or an ISO timestamp), or null. */
+function isoDayOf(date: string): string | null {
+  return /^\d{4}-\d{2}-\d{2}/.exec(date)?.[0] ?? null;
+}
+
+/**
+ * Orders two calendar dates as written on the wire (`YYYY-MM-DD` or ISO timestamps) by their day,
+ * oldest first: a table shows `dd/mm/aaaa` (issue 14) but still sorts by date, never by the shown
+ * text's day number. A text that is no date sorts after every date, and among such texts as text.
+ */
+export function compareDates(a: string, b: string): number {
+  const dayA = isoDayOf(a);
+  const dayB = isoDayOf(b);
+  if (dayA !== null && dayB !== null) return dayA < dayB ? -1 : dayA > dayB ? 1 : 0;
+  if (dayA !== null) return -1;
+  if (dayB !== null) return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
 }

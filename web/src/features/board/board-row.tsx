@@ -19,6 +19,7 @@ export interface BoardRowProps {
 export const BoardRow = memo(function BoardRow({ team, onToggle, onHistory }: BoardRowProps) {
   const active = team.status_team.id === TEAM_STATUS.active;
   const statusName = TEAM_STATUS_NAMES[team.status_team.id] ?? team.status_team.status;
+  const agentText = team.agent_online ? 'Agente en línea' : 'Agente sin conexión';
 
   return (
     <Table.Row
@@ -31,9 +32,12 @@ export const BoardRow = memo(function BoardRow({ team, onToggle, onHistory }: Bo
           <Text fontWeight="medium" textDecoration={active ? undefined : 'line-through'}>
             {team.name}
           </Text>
-          <HStack gap="2" wrap="wrap">
+          {/* One line of badges on every row, so every row is one height (issue 14: a disqualified
+              row's two badges wrapped). `w=0 minW=full`: the line takes the cell's width without
+              widening the column; what does not fit ends in '…' (the full text is the title). */}
+          <HStack gap="2" wrap="nowrap" w="0" minW="full" overflow="hidden" data-testid="row-badges">
             {active ? null : (
-              <Badge colorPalette="red" variant="solid">
+              <Badge colorPalette="red" variant="solid" flexShrink={0}>
                 {statusName}
               </Badge>
             )}
@@ -41,8 +45,12 @@ export const BoardRow = memo(function BoardRow({ team, onToggle, onHistory }: Bo
               colorPalette={team.agent_online ? 'green' : 'gray'}
               variant="outline"
               data-agent-online={team.agent_online}
+              minW="0"
+              title={agentText}
             >
-              {team.agent_online ? 'Agente en línea' : 'Agente sin conexión'}
+              <Text as="span" truncate>
+                {agentText}
+              </Text>
             </Badge>
           </HStack>
         </Stack>
@@ -56,7 +64,8 @@ export const BoardRow = memo(function BoardRow({ team, onToggle, onHistory }: Bo
         {team.number_attempts}
       </Table.Cell>
       <Table.Cell>
-        <HStack gap="1" wrap="wrap">
+        {/* Never wrapped: 'Desbloquear' is wider than 'Bloquear', and a wrapped pair made that row taller. */}
+        <HStack gap="1" wrap="nowrap">
           <Button size="xs" colorPalette={active ? 'red' : 'green'} onClick={() => onToggle(team)}>
             {active ? 'Bloquear' : 'Desbloquear'}
           </Button>

@@ -11,14 +11,15 @@ import { BoardTable } from './board-table';
 import { ConfirmDialog } from '../../ui/dialog/confirm-dialog';
 import { ConnectionIndicator } from '../../ui/connection-indicator';
 import { ContestSummary } from './contest-summary';
+import { SoundAlertSwitch } from './sound-alert-switch';
 import { NoActiveContestNotice } from '../../ui/layout/notice';
 import { FullPageSpinner } from '../../ui/layout/full-page-spinner';
 import { MessageDialog } from '../../ui/dialog/message-dialog';
 import { ProgressDialog } from '../../ui/dialog/progress-dialog';
 
 /**
- * The live board shared by /home and /homeJuez: the active contest, the connection state and the
- * three level tables (or `MESSAGES.noActiveContest` when none is active), kept current by the board
+ * The live board shared by /home and /homeJuez: the active contest, "Alerta sonora" (issue 14), the
+ * connection state and the three level tables (or `MESSAGES.noActiveContest` when none is active), kept current by the board
  * store while mounted.
  */
 export function LiveBoard() {
@@ -49,7 +50,8 @@ export function LiveBoard() {
     <Stack gap="6">
       <Flex justify="space-between" align="center" gap="3" wrap="wrap">
         <ContestSummary contest={contest} />
-        <Flex align="center" gap="4">
+        <Flex align="center" gap="4" wrap="wrap">
+          <SoundAlertSwitch />
           {/* A new tab, so the judge's own board stays open. */}
           <Link href={PROJECTOR_PATH} target="_blank" rel="noopener" colorPalette="blue" fontWeight="medium">
             Abrir proyector

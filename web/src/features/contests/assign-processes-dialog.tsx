@@ -11,6 +11,7 @@ import { useFeedbackStore } from '../../stores/feedback-store';
 import { toaster } from '../../ui/toaster';
 import { AppDialog } from '../../ui/dialog/app-dialog';
 import { FormButtons } from '../../ui/form/form-buttons';
+import { formatDate } from '../../ui/date-time';
 import { contestProcessesQuery } from './contest-processes-query';
 import { ProcessCheckbox } from './process-checkbox';
 import { filterProcesses, selectedSummary } from './process-selection';
@@ -34,7 +35,7 @@ export interface AssignProcessesDialogProps {
 /**
  * 'Asignar procesos bloqueados al concurso': every process as a searchable checkbox list, preselected
  * with the contest's current set (read afresh at each opening: the form's starting values), 'Seleccionaste: '
- * with the chosen names; saving replaces the set (SPEC.md sections 2 and 5: no validation; failure
+ * with the chosen names (in the footer, always in view, issue 14); saving replaces the set (SPEC.md sections 2 and 5: no validation; failure
  * 'Hubo un problema al registrar los procesos').
  */
 export function AssignProcessesDialog({ contest, open, onClose }: AssignProcessesDialogProps) {
@@ -116,12 +117,35 @@ export function AssignProcessesDialog({ contest, open, onClose }: AssignProcesse
       size="lg"
       scrollBehavior="inside"
       footer={
-        <FormButtons onCancel={onClose} saving={saving} onSave={() => void save()} saveDisabled={!ready} />
+        // 'Seleccionaste:' sits in the footer, over the buttons (issue 14): at the end of the scrolling
+        // body a long choice hid it behind the footer. Long, it scrolls within a few lines of its own.
+        <Stack gap="3" w="full">
+          <Text
+            data-testid="selected-processes"
+            fontWeight="medium"
+            maxH="4.5em"
+            overflowY="auto"
+            role="region"
+            aria-label="Procesos seleccionados"
+            // Reachable by keyboard when it scrolls (axe: scrollable-region-focusable).
+            tabIndex={0}
+          >
+            {selectedSummary(sorted, selected)}
+          </Text>
+          <HStack gap="3" justify="flex-end">
+            <FormButtons
+              onCancel={onClose}
+              saving={saving}
+              onSave={() => void save()}
+              saveDisabled={!ready}
+            />
+          </HStack>
+        </Stack>
       }
     >
       <Stack gap="3">
         <Text color="fg.muted">
-          Concurso {contest?.calendar ?? ''} ({contest?.date ?? ''})
+          Concurso {contest?.calendar ?? ''} ({formatDate(contest?.date ?? '')})
         </Text>
         <Input
           type="search"
@@ -169,9 +193,6 @@ export function AssignProcessesDialog({ contest, open, onClose }: AssignProcesse
             />
           )}
         </Box>
-        <Text data-testid="selected-processes" fontWeight="medium">
-          {selectedSummary(sorted, selected)}
-        </Text>
       </Stack>
     </AppDialog>
   );

@@ -1,6 +1,7 @@
 import { List } from '@chakra-ui/react';
 import { MESSAGES, type ContestProcessRow, type ContestRow } from '@concurso/shared';
 import { ListDialog } from '../../catalog-screen/list-dialog';
+import { formatDate } from '../../ui/date-time';
 import { contestProcessesQuery } from './contest-processes-query';
 
 /** Props of {@link ContestProcessesDialog}. */
@@ -21,7 +22,7 @@ export function ContestProcessesDialog({ contest, open, onClose }: ContestProces
       open={open}
       onClose={onClose}
       testId="contest-processes-dialog"
-      title={`Procesos bloqueados del concurso ${contest?.calendar ?? ''} (${contest?.date ?? ''})`}
+      title={`Procesos bloqueados del concurso ${contest?.calendar ?? ''} (${formatDate(contest?.date ?? '')})`}
       query={contest ? contestProcessesQuery(contest.id) : null}
       emptyText={MESSAGES.noProcesses}
     >

@@ -1,0 +1,36 @@
+/**
+ * When the judge board's "Alerta sonora" sounds (issue 14): pure, so which changes of the board store
+ * beep is unit-tested without a browser. `use-attempt-alert.ts` feeds it the store's changes.
+ */
+import type { BoardData } from '../../stores/board-state';
+
+/** At most one sound in this many ms (issue 14: "at most once per ~1 s"); a burst of attempts is one. */
+export const ALERT_MIN_GAP_MS = 1000;
+
+/**
+ * Whether a change of the board store (`previous` → `next`) is an attempt the judges should hear: a
+ * team held before has more attempts now, and the change came from the push channel's frames.
+ *
+ * A snapshot never sounds: the first one, the refetch after every reconnect and the one after another
+ * contest's activation bring what the judges already saw or missed while away, not a new attempt.
+ * A snapshot is told from a frame by the contest: `applySnapshot` (stores/board-state.ts) puts the
+ * snapshot's own contest object in the board, while `applyBoardEvents` keeps the held one; the unit
+ * test drives both real functions, so a change there fails it. A team new to the board does not
+ * sound either (it was not seen attempting anything).
+ */
+export function attemptAlertFor(previous: BoardData, next: BoardData): boolean {
+  if (next.teams === previous.teams || next.contest !== previous.contest) return false;
+  for (const team of Object.values(next.teams)) {
+    const before = previous.teams[team.id];
+    if (before !== undefined && before !== team && team.number_attempts > before.number_attempts) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a sound may play at `now` (ms, any monotonic clock) when the last one played at `lastAt`
+ * (null: none yet): at least {@link ALERT_MIN_GAP_MS} apart.
+ */
+export function alertDue(lastAt: number | null, now: number): boolean {
+  return lastAt === null || now - lastAt >= ALERT_MIN_GAP_MS;
+}
