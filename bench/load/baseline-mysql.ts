@@ -159,6 +159,7 @@ export async function runMysqlBaseline(o: MysqlBaselineOptions): Promise<MysqlBa
             teamId,
             contestOf.get(teamId),
             PROCESS_NAMES[seq % PROCESS_NAMES.length],
+            null,
             1,
             now,
             now,
@@ -171,7 +172,7 @@ export async function runMysqlBaseline(o: MysqlBaselineOptions): Promise<MysqlBa
         // agent.repository.ts storeAttempts
         if (fresh.length > 0) {
           await conn.query(
-            `insert into attempts (teams_id, contests_id, process, killed, occurred_at, received_at, event_id, created_at, updated_at) values ${fresh.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+            `insert into attempts (teams_id, contests_id, process, executable, killed, occurred_at, received_at, event_id, created_at, updated_at) values ${fresh.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
             fresh.flat(),
           );
           const moved = [...added.keys()];

@@ -39,6 +39,7 @@ import exercisesRoutes from './modules/exercises/exercises.routes.js';
 import logsRoutes from './modules/logs/logs.routes.js';
 import importsRoutes from './modules/imports/imports.routes.js';
 import statsRoutes from './modules/stats/stats.routes.js';
+import observedRoutes from './modules/observed/observed.routes.js';
 import fastifyMultipart from '@fastify/multipart';
 import './plugins/access.js';
 
@@ -165,6 +166,7 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
       await api.register(logsRoutes);
       await api.register(importsRoutes);
       await api.register(statsRoutes);
+      await api.register(observedRoutes);
       await api.register(exercisesRoutes, { dataDir: config.dataDir, maxUploadBytes: config.maxUploadBytes });
     },
     { prefix: '/api' },

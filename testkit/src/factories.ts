@@ -1,6 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/mysql';
-import { EDUCATION_LEVELS, LEVELS, USER_TYPES, calendarOf, type UserTypeId } from '@concurso/shared';
+import {
+  EDUCATION_LEVELS,
+  LEVELS,
+  USER_TYPES,
+  calendarOf,
+  type AgentObservedProcess,
+  type UserTypeId,
+} from '@concurso/shared';
 import { hashPassword } from '../../server/src/lib/passwords.js';
 import { activateContest } from '../../server/src/modules/contests/contests.repository.js';
 import {
@@ -193,11 +200,16 @@ export async function startContest(server: TestServer, username: string): Promis
   return { adminToken, contestId: (await createContest(server.orm)).id };
 }
 
-/** One attempt of `POST /api/agent/attempts` as an agent sends it (DESIGN.md section 6). */
+/**
+ * One attempt of `POST /api/agent/attempts` as an agent sends it (DESIGN.md section 6); issue 14:
+ * `sha256` of the ended executable, `executable` the name a renamed copy ran as.
+ */
 export interface AgentAttemptBody {
   event_id: string;
   process: string;
   occurred_at: string;
+  sha256?: string;
+  executable?: string;
 }
 
 /** Fresh attempts, one per name of `processes` (a new event id each), occurred at `occurredAt`. */
@@ -224,5 +236,22 @@ export function injectAttempts(
     url: '/api/agent/attempts',
     headers: { authorization: `Bearer ${key}` },
     payload: { attempts: body },
+  });
+}
+
+/**
+ * Posts `observed` executables (`observedEntry` of http-api.ts builds them) as the agent of `key`, in
+ * process (`app.inject`, `POST /api/agent/observed`, issue 14), and answers the response.
+ */
+export function injectObserved(
+  app: TestServer['app'],
+  key: string,
+  observed: readonly AgentObservedProcess[],
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/agent/observed',
+    headers: { authorization: `Bearer ${key}` },
+    payload: { observed },
   });
 }

@@ -8,12 +8,14 @@ export { Career } from '../modules/careers/career.entity.js';
 export { Coach } from '../modules/coaches/coach.entity.js';
 export { Contest } from '../modules/contests/contest.entity.js';
 export { Process } from '../modules/processes/process.entity.js';
+export { ProcessFingerprint } from '../modules/processes/process-fingerprint.entity.js';
 export { ContestProcess } from '../modules/contests/contest-process.entity.js';
 export { StatusTeam } from '../modules/teams/status-team.entity.js';
 export { Team } from '../modules/teams/team.entity.js';
 export { Member } from '../modules/members/member.entity.js';
 export { Exercise } from '../modules/exercises/exercise.entity.js';
 export { Attempt } from '../modules/agent/attempt.entity.js';
+export { ObservedProcess } from '../modules/observed/observed-process.entity.js';
 export { TeamStatusChange } from '../modules/teams/team-status-change.entity.js';
 export { RevokedToken } from '../modules/auth/revoked-token.entity.js';
 
@@ -26,12 +28,14 @@ import { Career } from '../modules/careers/career.entity.js';
 import { Coach } from '../modules/coaches/coach.entity.js';
 import { Contest } from '../modules/contests/contest.entity.js';
 import { Process } from '../modules/processes/process.entity.js';
+import { ProcessFingerprint } from '../modules/processes/process-fingerprint.entity.js';
 import { ContestProcess } from '../modules/contests/contest-process.entity.js';
 import { StatusTeam } from '../modules/teams/status-team.entity.js';
 import { Team } from '../modules/teams/team.entity.js';
 import { Member } from '../modules/members/member.entity.js';
 import { Exercise } from '../modules/exercises/exercise.entity.js';
 import { Attempt } from '../modules/agent/attempt.entity.js';
+import { ObservedProcess } from '../modules/observed/observed-process.entity.js';
 import { TeamStatusChange } from '../modules/teams/team-status-change.entity.js';
 import { RevokedToken } from '../modules/auth/revoked-token.entity.js';
 
@@ -45,12 +49,14 @@ export const entities = [
   Coach,
   Contest,
   Process,
+  ProcessFingerprint,
   ContestProcess,
   StatusTeam,
   Team,
   Member,
   Exercise,
   Attempt,
+  ObservedProcess,
   TeamStatusChange,
   RevokedToken,
 ];

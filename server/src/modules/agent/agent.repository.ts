@@ -121,6 +121,8 @@ export interface NewAttempt {
   teamId: number;
   contestId: number;
   process: string;
+  /** The file name a renamed copy ran as (issue 14), else null. */
+  executable: string | null;
   killed: boolean;
   occurredAt: Date;
   eventId: string;
@@ -188,11 +190,12 @@ export async function storeAttempts(
 ): Promise<void> {
   if (attempts.length === 0) return;
   await em.execute(
-    `insert into attempts (teams_id, contests_id, process, killed, occurred_at, received_at, event_id, created_at, updated_at) values ${attempts.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+    `insert into attempts (teams_id, contests_id, process, executable, killed, occurred_at, received_at, event_id, created_at, updated_at) values ${attempts.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
     attempts.flatMap((a) => [
       a.teamId,
       a.contestId,
       a.process,
+      a.executable,
       a.killed ? 1 : 0,
       a.occurredAt,
       now,

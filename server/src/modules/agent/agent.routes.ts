@@ -7,14 +7,19 @@ import { hashAgentKey, newAgentKey } from './agent-keys.js';
 import { agentTeam, setAgentKeyHash } from './agent.repository.js';
 import { recordHeartbeat } from './agent.service.js';
 import { AttemptWriter } from './attempt-writer.js';
+import { FingerprintLearner } from './fingerprint-learner.js';
+import { fingerprintsOf } from '../processes/process-fingerprints.repository.js';
 
 /** The agent's side of the API and the admin's key generation (shared/src/api/agent.ts, DESIGN.md section 6). */
 export default async function agentRoutes(app: FastifyInstance): Promise<void> {
   // Requests that arrive together are written in one transaction; each is answered after its commit,
   // and the teams whose count moved are pushed then.
+  const fork = () => app.orm.em.fork();
   const attempts = new AttemptWriter(
-    () => app.orm.em.fork(),
+    fork,
     (rows) => rows.forEach((row) => app.board.teamUpdated(row)),
+    2,
+    new FingerprintLearner(fork, (err) => app.log.warn({ err }, 'No se pudieron aprender huellas')),
   );
   // Answer what is being written before the database closes.
   app.addHook('preClose', () => attempts.drained());
@@ -32,10 +37,16 @@ export default async function agentRoutes(app: FastifyInstance): Promise<void> {
   // The level and contest of the key's team as the guard found them; the contest's own row for its date.
   // Only the active contest's agents block anything (DESIGN.md section 3): a team of another contest
   // gets an empty set, and its agent picks up the real one at the refresh after its contest is activated.
+  // Issue 14: with the set go the fingerprints learned for its processes (`[{process, sha256}]`, by
+  // name), so a renamed copy is caught too; `observe` only while the contest is active and observes.
   addRoute(app, api.config, async (request) => {
     const principal = request.agentTeam!;
     const team = await agentTeam(app.orm.em, principal.id);
     const blocked = team.contest.active ? await contestProcesses(app.orm.em, principal.contests_id) : [];
+    const fingerprints = await fingerprintsOf(
+      app.orm.em,
+      blocked.map((row) => row.processes_id),
+    );
     return {
       success: true as const,
       message: '',
@@ -43,8 +54,7 @@ export default async function agentRoutes(app: FastifyInstance): Promise<void> {
         team: { id: principal.id, name: team.name, levels_id: principal.levels_id },
         contest: team.contest,
         blocked: blocked.map((row) => row.processes.name),
-        // Issue 14: filled by the fingerprints module (learned SHA-256 per blocked process).
-        fingerprints: [],
+        fingerprints,
         observe: team.contest.active && team.contest.observe_processes,
         poll_ms: AGENT_POLL_MS,
         heartbeat_ms: AGENT_HEARTBEAT_MS,

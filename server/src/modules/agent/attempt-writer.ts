@@ -17,6 +17,7 @@ import {
 import { HttpError } from '../../lib/http-error.js';
 import { isRetryableTransactionError } from '../../db/transaction.js';
 import { isDatabaseUnavailable } from '../../db/timeouts.js';
+import { FingerprintLearner } from './fingerprint-learner.js';
 
 /** One `POST /api/agent/attempts` waiting for its group's commit. */
 interface PendingBatch {
@@ -57,11 +58,13 @@ export class AttemptWriter {
    * @param fork a fresh entity manager per group (`orm.em.fork()`).
    * @param onCommitted receives the board rows whose count moved, after the commit.
    * @param maxConcurrent groups written at once (2: one commits while the next one is built).
+   * @param learner learns the attempts' fingerprints after each commit (issue 14).
    */
   constructor(
     private readonly fork: () => EntityManager,
     private readonly onCommitted: (rows: BoardTeam[]) => void,
     private readonly maxConcurrent = 2,
+    private readonly learner = new FingerprintLearner(fork),
   ) {}
 
   /**
@@ -129,6 +132,9 @@ export class AttemptWriter {
       return;
     }
     if (changed.length > 0) this.onCommitted(changed);
+    // Issue 14: the fingerprints, after the commit and off its locks (fingerprint-learner.ts says
+    // why); before the answers, so an agent's next config already carries what its attempt taught.
+    await this.learner.learn(group.flatMap((batch) => batch.attempts));
     for (const batch of group) {
       const result = outcome.get(batch)!;
       if (result instanceof HttpError) batch.reject(result);
@@ -171,6 +177,7 @@ export class AttemptWriter {
             teamId: batch.teamId,
             contestId: contestOf.get(batch.teamId)!.contestId,
             process: a.process,
+            executable: a.executable ?? null,
             killed: a.killed !== false,
             occurredAt: new Date(a.occurred_at),
             eventId: a.event_id,

@@ -172,3 +172,23 @@ export async function replaceContestProcesses(
   for (const processId of processIds) em.create(ContestProcess, { contest: contestId, process: processId });
   await em.flush();
 }
+
+/**
+ * Adds process `processId` to contest `contestId`'s blocked set when it is not there yet (issue 14,
+ * "Bloquear" on `/procesosObservados`): one `insert ignore` on the set's unique (contest, process), so
+ * a second call, or two at once, change nothing. Answers whether it was added.
+ */
+export async function addContestProcess(
+  em: EntityManager,
+  contestId: number,
+  processId: number,
+): Promise<boolean> {
+  const now = new Date();
+  const result = await em
+    .createQueryBuilder(ContestProcess)
+    .insert({ contest: contestId, process: processId, createdAt: now, updatedAt: now })
+    .onConflict()
+    .ignore()
+    .execute('run');
+  return result.affectedRows > 0;
+}

@@ -44,3 +44,24 @@ export async function addCommonProcesses(em: EntityManager): Promise<{ added: nu
     .execute('run');
   return { added: result.affectedRows, skipped: COMMON_FORBIDDEN_PROCESSES.length - result.affectedRows };
 }
+
+/**
+ * The catalogue's process named `name` (compared without case: the column's collation), created when
+ * missing (issue 14, "Bloquear" on `/procesosObservados`). An `insert ignore` then a read, so two
+ * admins blocking the same new name at once both get the one row. Answers it as the catalogue has
+ * it and whether this call created it.
+ */
+export async function findOrCreateProcess(
+  em: EntityManager,
+  name: string,
+): Promise<{ id: number; name: string; created: boolean }> {
+  const now = new Date();
+  const result = await em
+    .createQueryBuilder(Process)
+    .insert({ name, createdAt: now, updatedAt: now })
+    .onConflict()
+    .ignore()
+    .execute('run');
+  const process = await em.findOneOrFail(Process, { name });
+  return { id: process.id, name: process.name, created: result.affectedRows > 0 };
+}

@@ -1,0 +1,27 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Contest } from '../contests/contest.entity.js';
+import { Team } from '../teams/team.entity.js';
+
+/**
+ * `observed_processes` (issue 14, "What ran in the lab"; DESIGN.md sections 3 and 6): one executable
+ * that started on a team's machine during a contest, one row per contest, team, file name and
+ * fingerprint (`''` when the agent could not read the file: a unique index cannot hold a null as one
+ * value). `first_seen` / `last_seen` are the agent's clock, `count` the starts reported. A machine is
+ * never named by more than its team.
+ */
+export const ObservedProcess = defineEntity({
+  name: 'ObservedProcess',
+  tableName: 'observed_processes',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    contest: () => p.manyToOne(Contest).fieldName('contests_id').deleteRule('cascade'),
+    team: () => p.manyToOne(Team).fieldName('teams_id').deleteRule('cascade'),
+    name: p.string().length(255),
+    sha256: p.string().length(64).columnType('char(64)').default(''),
+    firstSeen: p.datetime(),
+    lastSeen: p.datetime(),
+    count: p.integer().unsigned().default(0),
+  },
+  uniques: [{ name: 'observed_processes_unique', properties: ['contest', 'team', 'name', 'sha256'] }],
+});
+export type IObservedProcess = InferEntity<typeof ObservedProcess>;

@@ -1,0 +1,130 @@
+import { raw } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/mysql';
+import type { AgentObservedProcess, ContestRow, ObservedProcessRow } from '@concurso/shared';
+import { Contest } from '../contests/contest.entity.js';
+import { activeContest, contestProcesses, contestRow } from '../contests/contests.repository.js';
+import { fingerprintsOf } from '../processes/process-fingerprints.repository.js';
+import { ObservedProcess } from './observed-process.entity.js';
+import { blockedAs } from './observed-matching.js';
+
+/*
+ * The only reads and writes of `observed_processes` (issue 14, "What ran in the lab"), through the
+ * QueryBuilder: every function takes the EntityManager first. The inventory is aggregated in the
+ * database (`group by` name and fingerprint), never loaded row by row: a lab of 100 machines reports
+ * hundreds of executables each.
+ */
+
+/**
+ * True when contest `contestId` is the active one and its agents report what runs
+ * (`observe_processes`): only then is an agent's report stored.
+ */
+export async function contestObserves(em: EntityManager, contestId: number): Promise<boolean> {
+  return (await em.count(Contest, { id: contestId, activeKey: 1, observeProcesses: true })) > 0;
+}
+
+/**
+ * Adds an agent's report to the inventory of contest `contestId` for team `teamId`, one statement:
+ * one row per (contest, team, name, fingerprint; a null fingerprint stored as `''`), merged with a
+ * row already there: `first_seen` the earliest, `last_seen` the latest, `count` plus the report's
+ * `starts`. Names compare without case (the unique index's collation). Dates are the agent's clock,
+ * stored in UTC like `attempts.occurred_at`. Answers how many rows the report carried.
+ */
+export async function recordObserved(
+  em: EntityManager,
+  contestId: number,
+  teamId: number,
+  observed: readonly AgentObservedProcess[],
+): Promise<number> {
+  if (observed.length === 0) return 0;
+  await em
+    .createQueryBuilder(ObservedProcess)
+    .insert(
+      observed.map((row) => ({
+        contest: contestId,
+        team: teamId,
+        name: row.name,
+        sha256: row.sha256 ?? '',
+        firstSeen: new Date(row.first_seen),
+        lastSeen: new Date(row.last_seen),
+        count: row.starts,
+      })),
+    )
+    .onConflict()
+    .merge({
+      firstSeen: raw('least(first_seen, values(first_seen))'),
+      lastSeen: raw('greatest(last_seen, values(last_seen))'),
+      count: raw('count + values(count)'),
+    })
+    .execute('run');
+  return observed.length;
+}
+
+/**
+ * The contest to list: `contestId` when given (null when it does not exist), else the active one
+ * (null when none is).
+ */
+export async function inventoryContest(em: EntityManager, contestId?: number): Promise<ContestRow | null> {
+  if (contestId === undefined) return activeContest(em);
+  const contest = await em.findOne(Contest, contestId);
+  return contest ? contestRow(contest) : null;
+}
+
+/**
+ * The inventory of contest `contestId` (`GET /api/observedProcesses`): one row per file name and
+ * fingerprint across the contest's machines, with the machines (distinct teams) and the teams' names
+ * (sorted), the earliest first and latest last start (ISO 8601), the starts summed, and `blocked_as`:
+ * the contest's blocked process it already is (by name as the agent matches it, or by a fingerprint
+ * learned for that process), else null. Most machines first, then by name.
+ */
+export async function observedRows(em: EntityManager, contestId: number): Promise<ObservedProcessRow[]> {
+  const rows = await em
+    .createQueryBuilder(ObservedProcess, 'o')
+    .select([
+      'o.name',
+      'o.sha256',
+      raw('count(distinct o.teams_id) as machines'),
+      raw('json_arrayagg(distinct t.name order by t.name) as teams'),
+      raw('min(o.first_seen) as first_seen'),
+      raw('max(o.last_seen) as last_seen'),
+      raw('sum(o.count) as starts'),
+    ])
+    .join('o.team', 't')
+    .where({ contest: contestId })
+    .groupBy(['o.name', 'o.sha256'])
+    .orderBy({ [raw('machines')]: 'desc', name: 'asc', sha256: 'asc' })
+    .execute<
+      Array<{
+        name: string;
+        sha256: string;
+        machines: number | string;
+        teams: string;
+        first_seen: Date | string;
+        last_seen: Date | string;
+        starts: number | string;
+      }>
+    >('all', false);
+  if (rows.length === 0) return [];
+
+  const blocked = await contestProcesses(em, contestId);
+  const fingerprints = await fingerprintsOf(
+    em,
+    blocked.map((row) => row.processes_id),
+  );
+  const matchBlocked = blockedAs(
+    blocked.map((row) => row.processes.name),
+    fingerprints,
+  );
+  return rows.map((row) => {
+    const sha256 = row.sha256 === '' ? null : row.sha256;
+    return {
+      name: row.name,
+      sha256,
+      machines: Number(row.machines),
+      teams: JSON.parse(row.teams) as string[],
+      first_seen: new Date(row.first_seen).toISOString(),
+      last_seen: new Date(row.last_seen).toISOString(),
+      count: Number(row.starts),
+      blocked_as: matchBlocked(row.name, sha256),
+    };
+  });
+}
