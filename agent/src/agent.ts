@@ -2,18 +2,29 @@
  * The machine agent (DESIGN.md section 6): reads its team's config, then polls the process list,
  * ends every blocked process, queues one attempt per ended instance in a file-backed outbox and
  * delivers it to the server; sends heartbeats and refreshes the blocked list without restarting.
+ * Issue 14: a process is blocked by its file name or, failing that, by its executable's SHA-256 being
+ * one of the config's fingerprints (a renamed copy); each attempt carries the fingerprint; and while
+ * the contest observes, the executables started on the machine are reported (observed.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { homedir, hostname } from 'node:os';
 import path from 'node:path';
-import { AGENT_HEARTBEAT_MS, AGENT_POLL_MS, type AgentAttempt, type AgentConfig } from '@concurso/shared';
+import {
+  AGENT_HEARTBEAT_MS,
+  AGENT_POLL_MS,
+  attemptProcessLabel,
+  type AgentAttempt,
+  type AgentConfig,
+} from '@concurso/shared';
 import { AgentClient, DEFAULT_REQUEST_TIMEOUT_MS, normaliseServerUrl } from './client.js';
 import { Delivery } from './delivery.js';
 import { AgentApiError, AgentError, describeError } from './errors.js';
-import { DEFAULT_GRACE_MS, Killer, type KillReport } from './killer.js';
+import { Fingerprinter, type Sha256 } from './fingerprint.js';
+import { DEFAULT_GRACE_MS, instanceKey, Killer, type KillReport } from './killer.js';
 import { AgentLock, LockHeldError } from './lock.js';
-import { createMatcher, type Matcher } from './matcher.js';
+import { createMatcher, indexFingerprints, renamedAs, type Matcher } from './matcher.js';
+import { OBSERVED_SEND_MS, ObservedLog, printableName } from './observed.js';
 import { Outbox } from './outbox.js';
 import { listProcesses, psListLister, type ProcessLister, type RunningProcess } from './scanner.js';
 import { TEXTS } from './texts.js';
@@ -31,6 +42,9 @@ export const AGENT_CONFIG_REFRESH_MS = 10_000;
  * and the sends that follow the server's return, are already spread over that second.
  */
 export const AGENT_RETRY_PROBE_MS = 1_000;
+
+/** Longest wait at stop for the last report of what ran on the machine (ms). */
+const STOP_REPORT_MS = 2_000;
 
 /** Shortest pause between two polls, even when a poll ran late (ms). */
 const MIN_POLL_GAP_MS = 50;
@@ -69,6 +83,10 @@ export interface AgentOptions {
   requestTimeoutMs?: number;
   /** Replaces the process lister (other platforms, tests). Default: ps-list. */
   lister?: ProcessLister;
+  /** Time between two reports of the executables started on the machine (ms). Default `OBSERVED_SEND_MS`. */
+  observedReportMs?: number;
+  /** Replaces the fingerprinter (tests count its hashes). Default: a new `Fingerprinter`. */
+  fingerprinter?: Fingerprinter;
 }
 
 /** Counters since start. */
@@ -89,6 +107,10 @@ export interface AgentStats {
   refused: number;
   /** Attempts waiting in the outbox. */
   pending: number;
+  /** Distinct executables started on the machine waiting to be reported (issue 14). */
+  observedPending: number;
+  /** Executable files read to compute their fingerprint (each file once while it is unchanged). */
+  hashed: number;
   /** Whether the last request to the server succeeded. */
   online: boolean;
   /** The last problem with the server, in Spanish, or null. */
@@ -150,6 +172,8 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
     acknowledged: 0,
     refused: 0,
     pending: 0,
+    observedPending: 0,
+    hashed: 0,
     online: true,
     lastError: null,
   };
@@ -191,6 +215,15 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
 
   const killer = new Killer({ graceMs: options.graceMs ?? DEFAULT_GRACE_MS, dryRun });
   let matcher: Matcher = createMatcher(config.blocked);
+  let bySha = indexFingerprints(config.fingerprints);
+  const fingerprinter = options.fingerprinter ?? new Fingerprinter();
+  const observed = new ObservedLog({
+    sender: client,
+    onSent: healthy,
+    onFailed: (error) => problem(error, problemLine),
+    onFull: (max) => log(TEXTS.observedFull(max)),
+    onRefused: (n) => log(TEXTS.observedRefused(n)),
+  });
   const lister = options.lister ?? psListLister;
   let lastScanError: string | null = null;
 
@@ -198,20 +231,31 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
   const heartbeatMs = () => options.heartbeatMs ?? sanePeriod(config.heartbeat_ms, AGENT_HEARTBEAT_MS, 1_000);
   const refreshMs = options.configRefreshMs ?? AGENT_CONFIG_REFRESH_MS;
   const retryProbeMs = options.retryProbeMs ?? AGENT_RETRY_PROBE_MS;
+  const observedReportMs = options.observedReportMs ?? OBSERVED_SEND_MS;
 
-  /** Logs one report and answers the attempt to queue for it, if any. */
-  const account = (report: KillReport, at: string): AgentAttempt | null => {
+  /**
+   * Logs one report and answers the attempt to queue for it, if any: with the executable's
+   * fingerprint when it could be read, and the name it ran as when it is a renamed copy (issue 14).
+   */
+  const account = (
+    report: KillReport,
+    at: string,
+    sha256: Sha256 | null,
+    renamed: string | undefined,
+  ): AgentAttempt | null => {
+    // "chrome.exe, renombrado como notepad.exe" for a renamed copy; the file name as found otherwise.
+    const label = renamed ? attemptProcessLabel(report.blocked, renamed) : report.executable;
     if (report.outcome === 'detected') {
       // Dry run: nothing is ended, but the attempt is reported, so the whole path can be checked.
       stats.detected += 1;
-      log(TEXTS.detected(report.executable, report.pid));
+      log(TEXTS.detected(label, report.pid));
     } else if (report.outcome === 'killed') {
       stats.killed += 1;
-      log(TEXTS.killed(report.executable, report.pid));
+      log(TEXTS.killed(label, report.pid));
     } else {
       stats.failed += 1;
       const reason = report.error ? TEXTS.signalError(report.error) : TEXTS.stillAlive;
-      log(TEXTS.killFailed(report.executable, report.pid, reason));
+      log(TEXTS.killFailed(label, report.pid, reason));
     }
     // One attempt per instance, killed or not: trying to run it is what counts.
     return report.first
@@ -220,8 +264,40 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
           process: report.blocked,
           occurred_at: at,
           killed: report.outcome === 'killed',
+          ...(sha256 ? { sha256 } : {}),
+          ...(renamed ? { executable: renamed } : {}),
         }
       : null;
+  };
+
+  /** What one process came to in a scan. */
+  type Outcome = { report: KillReport | null; sha256: Sha256 | null; renamed?: string };
+
+  /**
+   * One process of a scan: a name match is ended first and fingerprinted after (its file remains),
+   * so hashing a big browser never delays the kill; any other process is fingerprinted only when
+   * the config has fingerprints to match, or when it is new and the contest observes (`hash`), and
+   * ended when its fingerprint is a blocked program's (issue 14).
+   */
+  const handleProcess = async (
+    proc: RunningProcess,
+    byName: Matcher,
+    fingerprints: Map<string, string>,
+    hash: boolean,
+  ): Promise<Outcome> => {
+    const blocked = byName(proc);
+    if (blocked !== null) {
+      const report = await killer.handle(proc, blocked);
+      const sha256 = report?.first || hash ? await fingerprinter.ofProcess(proc) : null;
+      return { report, sha256 };
+    }
+    if (!hash) return { report: null, sha256: null };
+    const sha256 = await fingerprinter.ofProcess(proc);
+    const copyOf = sha256 === null ? undefined : fingerprints.get(sha256);
+    if (copyOf === undefined) return { report: null, sha256 };
+    const report = await killer.handle(proc, copyOf);
+    const renamed = renamedAs(copyOf, proc);
+    return { report, sha256, ...(renamed ? { renamed: printableName(renamed) || undefined } : {}) };
   };
 
   const scanOnce = async (): Promise<void> => {
@@ -238,18 +314,27 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
     stats.sweeps += 1;
     const seenAt = new Date().toISOString();
     killer.retain(processes);
+    fingerprinter.retain(processes);
     const current = matcher;
-    const reports = await Promise.all(
-      processes.map((proc) => {
-        const blocked = current(proc);
-        return blocked === null ? null : killer.handle(proc, blocked);
-      }),
+    const fingerprints = bySha;
+    // New instances since the last scan (none on the baseline scan), only while the contest observes.
+    const fresh = config.observe ? new Set(observed.fresh(processes).map(instanceKey)) : new Set<string>();
+    // Without fingerprints and without observing, nothing is hashed but the attempts' own files.
+    const hashAll = fingerprints.size > 0;
+    const outcomes = await Promise.all(
+      processes.map((proc) =>
+        handleProcess(proc, current, fingerprints, hashAll || fresh.has(instanceKey(proc))),
+      ),
     );
     const attempts: AgentAttempt[] = [];
-    for (const report of reports) {
-      const attempt = report ? account(report, seenAt) : null;
+    outcomes.forEach((outcome, i) => {
+      const proc = processes[i]!;
+      if (fresh.has(instanceKey(proc))) observed.add(proc, outcome.sha256, seenAt);
+      const attempt = outcome.report
+        ? account(outcome.report, seenAt, outcome.sha256, outcome.renamed)
+        : null;
       if (attempt) attempts.push(attempt);
-    }
+    });
     if (attempts.length > 0 && outbox) {
       try {
         await outbox.add(...attempts);
@@ -271,10 +356,21 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
 
   const applyConfig = (next: AgentConfig) => {
     const before = blockedKey(config.blocked);
+    const fingerprintsBefore = fingerprintsKey(config.fingerprints);
+    const observedBefore = config.observe;
     config = next;
     if (blockedKey(next.blocked) !== before) {
       matcher = createMatcher(next.blocked);
       log(TEXTS.blockedUpdated(next.blocked.length));
+    }
+    if (fingerprintsKey(next.fingerprints) !== fingerprintsBefore) {
+      bySha = indexFingerprints(next.fingerprints);
+      log(TEXTS.fingerprintsUpdated(next.fingerprints.length));
+    }
+    if (next.observe !== observedBefore) {
+      // Turned off: nothing more is reported, not even what waits (the contest no longer wants it).
+      if (!next.observe) observed.reset();
+      log(next.observe ? TEXTS.observeOn : TEXTS.observeOff);
     }
   };
 
@@ -301,6 +397,7 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
   };
 
   log(TEXTS.started(config.team.name, config.contest.calendar, config.blocked.length, pollMs()));
+  if (config.observe) log(TEXTS.observeOn);
   if (dryRun) log(TEXTS.dryRunNotice);
   if (outbox && outbox.size > 0) log(TEXTS.pendingAtStart(outbox.size));
 
@@ -348,6 +445,13 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
         retryProbeMs,
       );
     }
+    every(
+      async () => {
+        if (config.observe && observed.pending > 0) await observed.send();
+      },
+      () => observedReportMs,
+      observedReportMs,
+    );
   }
 
   let stopping: Promise<void> | null = null;
@@ -357,19 +461,32 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
     },
     dataDir,
     get stats() {
-      return { ...stats, pending: outbox?.size ?? 0 };
+      return {
+        ...stats,
+        pending: outbox?.size ?? 0,
+        observedPending: observed.pending,
+        hashed: fingerprinter.stats.hashed,
+      };
     },
     sweep,
     async flush() {
       // What a scan in progress is about to queue belongs to "now" too.
       await sweepChain;
-      await delivery?.flush();
+      await Promise.all([delivery?.flush(), config.observe ? observed.send() : undefined]);
     },
     stop() {
       stopping ??= (async () => {
         stopped = true;
         for (const timer of timers) clearTimeout(timer);
         timers.clear();
+        // Best effort: what ran since the last report goes now, if the server answers soon.
+        await sweepChain.catch(() => undefined);
+        if (config.observe && observed.pending > 0) {
+          await Promise.race([
+            observed.send(),
+            new Promise((resolve) => setTimeout(resolve, STOP_REPORT_MS)),
+          ]);
+        }
         lifetime.abort();
         await Promise.allSettled([sweepChain, delivery?.idle(), ...inFlight]);
         await storage?.lock.release();
@@ -394,6 +511,7 @@ function checkOptions(options: AgentOptions): string {
     ['heartbeatMs', options.heartbeatMs, 1],
     ['configRefreshMs', options.configRefreshMs, 1],
     ['retryProbeMs', options.retryProbeMs, 1],
+    ['observedReportMs', options.observedReportMs, 1],
     ['requestTimeoutMs', options.requestTimeoutMs, 1],
     ['graceMs', options.graceMs, 0],
   ];
@@ -471,6 +589,14 @@ function sanePeriod(value: number, fallback: number, min: number): number {
 function blockedKey(blocked: readonly string[]): string {
   return blocked
     .map((name) => name.trim())
+    .sort()
+    .join('\n');
+}
+
+/** Order-insensitive identity of a fingerprint list, to detect changes. */
+function fingerprintsKey(fingerprints: readonly { process: string; sha256: string }[]): string {
+  return fingerprints
+    .map((f) => `${f.sha256} ${f.process}`)
     .sort()
     .join('\n');
 }

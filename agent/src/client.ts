@@ -1,15 +1,18 @@
 /**
- * HTTP client of the three agent endpoints (DESIGN.md section 6). Every call carries
+ * HTTP client of the agent endpoints (DESIGN.md section 6). Every call carries
  * `Authorization: Bearer <key>`, has a timeout, validates the answer against the shared schemas,
  * and fails with an `AgentApiError` whose kind tells 401, network and other errors apart.
  */
 import {
   agentAttemptsResultSchema,
   agentConfigSchema,
+  agentObservedResultSchema,
   type AgentAttempt,
   type AgentAttemptsResult,
   type AgentConfig,
   type AgentHeartbeat,
+  type AgentObservedProcess,
+  type AgentObservedResult,
 } from '@concurso/shared';
 import { AgentApiError } from './errors.js';
 import { TEXTS } from './texts.js';
@@ -80,6 +83,15 @@ export class AgentClient {
   /** `POST /api/agent/attempts` with up to `AGENT_MAX_BATCH` attempts; idempotent by `event_id`. */
   postAttempts(attempts: readonly AgentAttempt[]): Promise<AgentAttemptsResult> {
     return this.call('POST', '/api/agent/attempts', { attempts }, agentAttemptsResultSchema);
+  }
+
+  /**
+   * `POST /api/agent/observed` (issue 14) with up to `AGENT_MAX_OBSERVED_BATCH` executables that
+   * started on the machine (file name, fingerprint, first and last start, how many starts). Answers
+   * how many rows the server stored (0 when the contest does not observe).
+   */
+  postObserved(observed: readonly AgentObservedProcess[]): Promise<AgentObservedResult> {
+    return this.call('POST', '/api/agent/observed', { observed }, agentObservedResultSchema);
   }
 
   /** `POST /api/agent/heartbeat`: keeps the team's `agent_online` true on the board. */

@@ -51,3 +51,33 @@ export function createMatcher(blocked: readonly string[]): Matcher {
     return key === '' ? null : (byNormalised.get(key) ?? null);
   };
 }
+
+/** A fingerprint the server learned (issue 14): the executable whose SHA-256 is `sha256` is `process`. */
+export interface Fingerprint {
+  process: string;
+  sha256: string;
+}
+
+/**
+ * Indexes the config's fingerprints by SHA-256 (issue 14, DESIGN.md section 6 "Renamed programs").
+ * When one fingerprint is listed under two blocked names, the first one wins, like `createMatcher`.
+ */
+export function indexFingerprints(fingerprints: readonly Fingerprint[]): Map<string, string> {
+  const bySha = new Map<string, string>();
+  for (const { process, sha256 } of fingerprints) {
+    const sha = sha256.trim().toLowerCase();
+    if (sha !== '' && process.trim() !== '' && !bySha.has(sha)) bySha.set(sha, process.trim());
+  }
+  return bySha;
+}
+
+/**
+ * The file name a process ran as when it is not the blocked name it is reported under (a renamed
+ * copy, caught by its fingerprint), else undefined: the attempt's `executable` (issue 14).
+ */
+export function renamedAs(blocked: string, proc: ProcessIdentity): string | undefined {
+  const executable = executableName(proc).trim();
+  return normaliseExecutableName(executable) === normaliseExecutableName(blocked) || executable === ''
+    ? undefined
+    : executable;
+}

@@ -73,6 +73,15 @@ export const TEXTS = {
   online: 'Conexión con el servidor restablecida.',
   blockedUpdated: (n: number) =>
     `Lista de programas bloqueados actualizada: ${count(n, 'programa', 'programas')}.`,
+  fingerprintsUpdated: (n: number) =>
+    `Huellas (SHA-256) de programas bloqueados actualizadas: ${count(n, 'huella', 'huellas')}.`,
+  observeOn:
+    'Registro de programas ejecutados activado por el concurso: se reportan el nombre y la huella de cada programa que se inicie.',
+  observeOff: 'Registro de programas ejecutados desactivado.',
+  observedFull: (max: number) =>
+    `Hay ${max} programas ejecutados sin enviar; los nuevos no se registran hasta que el servidor reciba los pendientes.`,
+  observedRefused: (n: number) =>
+    `El servidor rechazó ${count(n, 'programa ejecutado', 'programas ejecutados')} por datos no válidos; no se reenviarán.`,
   keepsRunning: 'El agente sigue terminando procesos con la última lista conocida.',
   scanFailed: (reason: string) => `No se pudo leer la lista de procesos: ${reason}`,
   outboxCorrupt: (file: string, movedTo: string) =>

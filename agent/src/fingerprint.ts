@@ -1,0 +1,203 @@
+/**
+ * SHA-256 fingerprints of the executables processes run (issue 14, DESIGN.md section 6 "Renamed
+ * programs"): a renamed copy of a blocked program has the same fingerprint, whatever its file is
+ * called. Hashing reads the whole file, so it is cached twice over: by file (path, size, mtime and
+ * inode: a changed file is hashed again) and by process instance (`instanceKey`: a process already
+ * fingerprinted costs one map lookup per poll, not even a stat). Never throws: a file that cannot be
+ * read, is not a regular file or is larger than the cap answers null.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, type Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { instanceKey } from './killer.js';
+import type { RunningProcess } from './scanner.js';
+
+/** A fingerprint: 64 lower-case hex digits (`sha256Schema` in shared). */
+export type Sha256 = string;
+
+/** Largest executable hashed (bytes): 512 MiB. A bigger file answers null rather than minutes of reading. */
+export const FINGERPRINT_MAX_BYTES = 512 * 1024 * 1024;
+
+/** Most files remembered with their fingerprint; the oldest is forgotten first. */
+export const FINGERPRINT_FILE_CACHE = 4_096;
+
+/** Most process instances remembered; `retain` keeps it to the running ones anyway. */
+export const FINGERPRINT_INSTANCE_CACHE = 20_000;
+
+/** Most files hashed at once (each holds a descriptor and a 64 KiB buffer). */
+const MAX_CONCURRENT_HASHES = 2;
+
+/** Reads a file and answers its SHA-256 in hex. Throws when the file cannot be read. */
+export type FileHasher = (file: string) => Promise<Sha256>;
+
+/** The default hasher: streams the file through node:crypto, 64 KiB at a time (no whole-file buffer). */
+export const streamSha256: FileHasher = (file) =>
+  new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    const stream = createReadStream(file, { highWaterMark: 64 * 1024 });
+    stream.on('data', (chunk) => hash.update(chunk));
+    stream.on('error', reject);
+    stream.on('end', () => resolve(hash.digest('hex')));
+  });
+
+export interface FingerprinterOptions {
+  /** Replaces the file hasher (tests count its calls). Default `streamSha256`. */
+  hasher?: FileHasher;
+  /** Largest file hashed (bytes). Default `FINGERPRINT_MAX_BYTES`. */
+  maxBytes?: number;
+  /** Most files cached. Default `FINGERPRINT_FILE_CACHE`. */
+  maxFiles?: number;
+  /** Where `/proc` is (Linux); null on other systems. Default `/proc` on Linux. */
+  procRoot?: string | null;
+}
+
+/** Counters, for tests and the bench. */
+export interface FingerprintStats {
+  /** Files actually read and hashed. */
+  hashed: number;
+  /** Answers from the file cache after a stat. */
+  fileHits: number;
+  /** Answers from the instance cache (no I/O at all). */
+  instanceHits: number;
+}
+
+/** Fingerprints files and process instances, with the caches above. */
+export class Fingerprinter {
+  private readonly hasher: FileHasher;
+  private readonly maxBytes: number;
+  private readonly maxFiles: number;
+  private readonly procRoot: string | null;
+  /** File identity (`path|size|mtime|dev:ino`) → fingerprint or null. Insertion order = age. */
+  private readonly files = new Map<string, Sha256 | null>();
+  /** Hashes in progress by file identity, so two callers read a file once. */
+  private readonly inFlight = new Map<string, Promise<Sha256 | null>>();
+  /** `instanceKey` → fingerprint (or null: could not be read). */
+  private readonly instances = new Map<string, Sha256 | null>();
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  readonly stats: FingerprintStats = { hashed: 0, fileHits: 0, instanceHits: 0 };
+
+  constructor(options: FingerprinterOptions = {}) {
+    this.hasher = options.hasher ?? streamSha256;
+    this.maxBytes = options.maxBytes ?? FINGERPRINT_MAX_BYTES;
+    this.maxFiles = Math.max(1, options.maxFiles ?? FINGERPRINT_FILE_CACHE);
+    this.procRoot =
+      options.procRoot === undefined ? (process.platform === 'linux' ? '/proc' : null) : options.procRoot;
+  }
+
+  /**
+   * The fingerprint of a running process's executable, or null when it cannot be read. Cached per
+   * instance: the second call for the same instance does no I/O. On Linux the process's
+   * `/proc/<pid>/exe` is read instead of its path when the path is missing, gone ("(deleted)") or
+   * now holds another file than the one the process runs.
+   */
+  async ofProcess(proc: RunningProcess): Promise<Sha256 | null> {
+    const key = instanceKey(proc);
+    if (this.instances.has(key)) {
+      this.stats.instanceHits += 1;
+      return this.instances.get(key)!;
+    }
+    const sha = await this.resolve(proc);
+    if (this.instances.size >= FINGERPRINT_INSTANCE_CACHE) {
+      const oldest = this.instances.keys().next().value;
+      if (oldest !== undefined) this.instances.delete(oldest);
+    }
+    this.instances.set(key, sha);
+    return sha;
+  }
+
+  /** The fingerprint an instance got earlier, if any (undefined: never asked). No I/O. */
+  known(proc: RunningProcess): Sha256 | null | undefined {
+    return this.instances.get(instanceKey(proc));
+  }
+
+  /**
+   * The fingerprint of a file by path (cached by path, size, mtime and inode), or null when it is
+   * missing, unreadable, not a regular file or larger than the cap. Used after a process was ended,
+   * when only its file is left.
+   */
+  async ofFile(file: string): Promise<Sha256 | null> {
+    const info = await statOrNull(file);
+    return info ? this.hashCached(file, `${file}|${identity(info)}`, info) : null;
+  }
+
+  /** Forgets instances absent from the latest process list, keeping memory bounded by what runs. */
+  retain(current: readonly RunningProcess[]): void {
+    if (this.instances.size === 0) return;
+    const live = new Set(current.map(instanceKey));
+    for (const key of this.instances.keys()) if (!live.has(key)) this.instances.delete(key);
+  }
+
+  /** How many instances and files are remembered (tests). */
+  get size(): { instances: number; files: number } {
+    return { instances: this.instances.size, files: this.files.size };
+  }
+
+  private async resolve(proc: RunningProcess): Promise<Sha256 | null> {
+    const fromPath = proc.path ? await statOrNull(proc.path) : null;
+    const exe = this.procRoot ? `${this.procRoot}/${proc.pid}/exe` : null;
+    // stat follows /proc/<pid>/exe to the very inode the process runs, even when deleted or replaced.
+    const running = exe ? await statOrNull(exe) : null;
+    if (fromPath && (!running || sameFile(fromPath, running))) {
+      return this.hashCached(proc.path!, `${proc.path!}|${identity(fromPath)}`, fromPath);
+    }
+    if (exe && running) {
+      // Keyed by the inode, so every process of one deleted or replaced file shares one hash.
+      return this.hashCached(exe, `exe|${identity(running)}`, running);
+    }
+    return null;
+  }
+
+  private hashCached(file: string, key: string, info: Stats): Promise<Sha256 | null> {
+    if (this.files.has(key)) {
+      this.stats.fileHits += 1;
+      return Promise.resolve(this.files.get(key)!);
+    }
+    const pending = this.inFlight.get(key);
+    if (pending) return pending;
+    const run = this.hash(file, info).then((sha) => {
+      this.inFlight.delete(key);
+      if (this.files.size >= this.maxFiles) {
+        const oldest = this.files.keys().next().value;
+        if (oldest !== undefined) this.files.delete(oldest);
+      }
+      this.files.set(key, sha);
+      return sha;
+    });
+    this.inFlight.set(key, run);
+    return run;
+  }
+
+  private async hash(file: string, info: Stats): Promise<Sha256 | null> {
+    if (!info.isFile() || info.size > this.maxBytes) return null;
+    while (this.active >= MAX_CONCURRENT_HASHES) await new Promise<void>((r) => this.waiting.push(r));
+    this.active += 1;
+    try {
+      this.stats.hashed += 1;
+      const sha = await this.hasher(file);
+      return /^[0-9a-f]{64}$/.test(sha) ? sha : null;
+    } catch {
+      return null;
+    } finally {
+      this.active -= 1;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+async function statOrNull(file: string): Promise<Stats | null> {
+  try {
+    return await stat(file);
+  } catch {
+    return null;
+  }
+}
+
+/** What makes a file's content "the same as last time": size, mtime, inode. */
+function identity(info: Stats): string {
+  return `${info.size}|${info.mtimeMs}|${info.dev}:${info.ino}`;
+}
+
+function sameFile(a: Stats, b: Stats): boolean {
+  return a.dev === b.dev && a.ino === b.ino;
+}

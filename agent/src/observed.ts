@@ -1,0 +1,193 @@
+/**
+ * What ran in the lab (issue 14, DESIGN.md section 6): while the contest's "Registrar programas
+ * ejecutados" is on (`config.observe`), every process instance that starts after observing began adds
+ * its executable's file name and fingerprint to a per-machine log, deduplicated by name + SHA-256,
+ * with the first and last time it was seen starting and how many starts are not yet reported. The
+ * agent sends the pending entries with `POST /api/agent/observed` every `OBSERVED_SEND_MS`. Never
+ * arguments, window titles or files: a `RunningProcess` has none of them (scanner.ts).
+ */
+import { AGENT_MAX_OBSERVED_BATCH, type AgentObservedProcess } from '@concurso/shared';
+import { AgentApiError } from './errors.js';
+import type { Sha256 } from './fingerprint.js';
+import { instanceKey } from './killer.js';
+import { executableName, normaliseExecutableName } from './matcher.js';
+import type { RunningProcess } from './scanner.js';
+
+/** Time between two reports of what ran (ms): a lab's inventory a quarter-minute behind is fine. */
+export const OBSERVED_SEND_MS = 15_000;
+
+/** Most distinct executables waiting to be reported; more (a server away for long) are dropped. */
+export const OBSERVED_MAX_ENTRIES = 5_000;
+
+/** Longest name sent (the column's length). */
+const MAX_NAME = 255;
+
+/** The helpers ps-list starts on each scan (children of the agent): not something the lab ran. */
+const LISTER_HELPERS = new Set(['ps', 'fastlist-0.3.0-x64', 'fastlist-0.3.0-x86']);
+
+/** One distinct executable waiting to be reported. */
+interface Entry {
+  name: string;
+  sha256: Sha256 | null;
+  /** First start not yet reported (ISO 8601, the agent's clock). */
+  first: string;
+  /** Latest start seen (ISO 8601). */
+  last: string;
+  /** Starts not yet reported. */
+  pending: number;
+}
+
+/** The one call the log makes (the agent passes its `AgentClient`). */
+export interface ObservedSender {
+  postObserved(observed: readonly AgentObservedProcess[]): Promise<{ stored: number }>;
+}
+
+export interface ObservedLogOptions {
+  sender: ObservedSender;
+  /** Most pending entries. Default `OBSERVED_MAX_ENTRIES`. */
+  maxEntries?: number;
+  /** Largest report. Default and maximum `AGENT_MAX_OBSERVED_BATCH`. */
+  batchSize?: number;
+  /** The log became full: later new executables are dropped until it drains (said once). */
+  onFull?: (max: number) => void;
+  /** The server refused a report as invalid (422): it is dropped, resending cannot help. */
+  onRefused?: (count: number) => void;
+  /** A report was stored. */
+  onSent?: () => void;
+  /** A report failed for another reason: its entries stay pending for the next one. */
+  onFailed?: (error: unknown) => void;
+}
+
+/** The per-machine log of executables started while observing, and its delivery. */
+export class ObservedLog {
+  private readonly entries = new Map<string, Entry>();
+  /** Instances seen in the latest scan; null until the baseline scan. */
+  private seen: Set<string> | null = null;
+  private full = false;
+  private sending: Promise<void> | null = null;
+  private readonly maxEntries: number;
+  private readonly batchSize: number;
+
+  constructor(private readonly options: ObservedLogOptions) {
+    this.maxEntries = Math.max(1, options.maxEntries ?? OBSERVED_MAX_ENTRIES);
+    this.batchSize = Math.min(
+      Math.max(1, options.batchSize ?? AGENT_MAX_OBSERVED_BATCH),
+      AGENT_MAX_OBSERVED_BATCH,
+    );
+  }
+
+  /**
+   * The instances of this scan that started since the previous one. The first scan after observing
+   * begins is the baseline: it answers nothing (those processes started before). Leaves out kernel
+   * threads (Linux: pid 2 and its children, which run no file) and the process lister's own helpers.
+   */
+  fresh(processes: readonly RunningProcess[]): RunningProcess[] {
+    const live = new Set<string>();
+    const result: RunningProcess[] = [];
+    for (const proc of processes) {
+      const key = instanceKey(proc);
+      live.add(key);
+      if (this.seen !== null && !this.seen.has(key) && !ignored(proc)) result.push(proc);
+    }
+    // Only the running instances are remembered: memory follows the process list.
+    this.seen = live;
+    return result;
+  }
+
+  /** Records one start of `proc`'s executable at `at` (ISO 8601), with its fingerprint (null: unreadable). */
+  add(proc: RunningProcess, sha256: Sha256 | null, at: string): void {
+    const name = printableName(executableName(proc));
+    if (name === '') return;
+    const key = `${name}\n${sha256 ?? ''}`;
+    const entry = this.entries.get(key);
+    if (entry) {
+      entry.pending += 1;
+      if (entry.pending === 1) entry.first = at;
+      if (at > entry.last) entry.last = at;
+      return;
+    }
+    if (this.entries.size >= this.maxEntries) {
+      if (!this.full) this.options.onFull?.(this.maxEntries);
+      this.full = true;
+      return;
+    }
+    this.entries.set(key, { name, sha256, first: at, last: at, pending: 1 });
+  }
+
+  /** Stops observing: forgets the baseline and drops what is pending (the contest no longer wants it). */
+  reset(): void {
+    this.seen = null;
+    this.entries.clear();
+    this.full = false;
+  }
+
+  /** Distinct executables waiting to be reported. */
+  get pending(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Reports every pending entry, in batches; one report at a time (a call during a report waits for
+   * it). What fails stays pending and is merged with later starts. Never throws.
+   */
+  send(): Promise<void> {
+    this.sending ??= this.sendAll().finally(() => {
+      this.sending = null;
+    });
+    return this.sending;
+  }
+
+  private async sendAll(): Promise<void> {
+    const batch = [...this.entries.entries()];
+    for (let i = 0; i < batch.length; i += this.batchSize) {
+      const chunk = batch.slice(i, i + this.batchSize);
+      const rows = chunk.map(([, e]) => ({
+        name: e.name,
+        sha256: e.sha256,
+        first_seen: e.first,
+        last_seen: e.last,
+        starts: e.pending,
+      }));
+      try {
+        await this.options.sender.postObserved(rows);
+        this.options.onSent?.();
+      } catch (error) {
+        if (!(error instanceof AgentApiError && error.kind === 'http' && error.status === 422)) {
+          this.options.onFailed?.(error);
+          return;
+        }
+        this.options.onRefused?.(chunk.length);
+      }
+      // Starts seen while the report was on its way stay pending; the server sums them later.
+      chunk.forEach(([key, entry], j) => {
+        entry.pending -= rows[j]!.starts;
+        entry.first = rows[j]!.last_seen;
+        if (entry.pending > 0) return;
+        // Unless `reset` replaced it meanwhile.
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+      });
+    }
+    if (this.entries.size < this.maxEntries) this.full = false;
+  }
+}
+
+/** Kernel threads and the lister's helpers: not programs someone in the lab started. */
+function ignored(proc: RunningProcess): boolean {
+  if (process.platform === 'linux' && (proc.pid === 2 || proc.ppid === 2)) return true;
+  return proc.ppid === process.pid && LISTER_HELPERS.has(normaliseExecutableName(executableName(proc)));
+}
+
+/**
+ * A file name the server's printable-text check accepts: no control characters or lone surrogates,
+ * trimmed, at most 255 characters.
+ */
+export function printableName(name: string): string {
+  // With the u flag \p{Cs} matches only lone surrogates (a pair is one code point).
+  let clean = name.replace(/[\u0000-\u001f\u007f-\u009f]|\p{Cs}/gu, '').trim();
+  if (clean.length > MAX_NAME) {
+    clean = clean.slice(0, MAX_NAME);
+    // Never end on half a surrogate pair.
+    if (/[\uD800-\uDBFF]$/.test(clean)) clean = clean.slice(0, -1);
+  }
+  return clean.trim();
+}
