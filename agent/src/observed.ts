@@ -182,7 +182,9 @@ function ignored(proc: RunningProcess): boolean {
  * trimmed, at most 255 characters.
  */
 export function printableName(name: string): string {
-  // With the u flag \p{Cs} matches only lone surrogates (a pair is one code point).
+  // With the u flag \p{Cs} matches only lone surrogates (a pair is one code point). Control
+  // characters are what the server refuses (shared's textProblem).
+  // eslint-disable-next-line no-control-regex
   let clean = name.replace(/[\u0000-\u001f\u007f-\u009f]|\p{Cs}/gu, '').trim();
   if (clean.length > MAX_NAME) {
     clean = clean.slice(0, MAX_NAME);

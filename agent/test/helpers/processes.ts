@@ -1,10 +1,13 @@
 /**
  * Real processes for the agent's tests: a system binary copied under a blocked-looking name (so
- * `/proc/<pid>/exe` ends in that name), spawned as a child of the test.
+ * `/proc/<pid>/exe` ends in that name), spawned as a child of the test. Each copy gets random bytes
+ * appended (it still runs): its SHA-256 is its own, so a fingerprint a server learns from it (issue
+ * 14) names only this test's executables, never `/bin/sleep` itself, which an agent running as root
+ * would then end everywhere on the machine.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, chmod, copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { psListLister, type ProcessLister } from '../../src/scanner.js';
@@ -31,12 +34,24 @@ export async function tempDir(prefix = 'agent-test-'): Promise<string> {
   return dir;
 }
 
-/** Copies `source` (default /bin/sleep) into a temp folder as `name`; answers the new path. */
+/**
+ * Copies `source` (default /bin/sleep) into a temp folder as `name`, with 32 random bytes appended
+ * (a fingerprint of its own, see above); answers the new path.
+ */
 export async function blockedBinary(name: string, source = '/bin/sleep'): Promise<string> {
   const file = path.join(await tempDir('agent-bin-'), name);
   await copyFile(source, file);
+  await appendFile(file, randomBytes(32));
   await chmod(file, 0o755);
   return file;
+}
+
+/** A copy of `file` (same bytes, same fingerprint) under another name: a renamed program. */
+export async function renamedCopy(file: string, name: string): Promise<string> {
+  const copy = path.join(await tempDir('agent-renamed-'), name);
+  await copyFile(file, copy);
+  await chmod(copy, 0o755);
+  return copy;
 }
 
 /** Spawns a binary and waits until it runs (exec done: its /proc entry shows the new executable). */
