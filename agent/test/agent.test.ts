@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +11,7 @@ import {
   blockedBinary,
   cleanUp,
   ownChildren,
+  renamedCopy,
   running,
   spawnProcess,
   tempDir,
@@ -311,5 +313,161 @@ describe('startAgent: running', () => {
     expect(lines).toContain(`Modo de prueba: se terminaría el proceso bloqueado ${name} (pid ${child.pid})`);
     expect(handle.stats).toMatchObject({ detected: 1, killed: 0, queued: 1 });
     expect(server.posts.flat()).toEqual([expect.objectContaining({ process: name, killed: false })]);
+  });
+});
+
+const sha256Of = async (file: string) =>
+  createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
+
+describe('startAgent: renamed programs and what ran (issue 14)', () => {
+  it('ends a renamed copy whose fingerprint is blocked, once, reported under the blocked name', async () => {
+    const blocked = uniqueName('chrome');
+    const original = await blockedBinary(blocked);
+    const sha256 = await sha256Of(original);
+    const disguise = uniqueName('notepad');
+    const copy = await renamedCopy(original, disguise);
+    const server = await fakeServer([`${blocked}.exe`]);
+    server.config = { ...server.config, fingerprints: [{ process: `${blocked}.exe`, sha256 }] };
+    const { handle, lines } = await agent(server, { loop: false });
+
+    const child = await spawnProcess(copy, ['100']);
+    await handle.sweep();
+    await within(2_000, child.exited, 'el agente termina la copia renombrada');
+    await handle.sweep();
+    await handle.flush();
+
+    expect([...server.stored.values()]).toEqual([
+      expect.objectContaining({ process: `${blocked}.exe`, executable: disguise, sha256, killed: true }),
+    ]);
+    expect(lines).toContain(
+      `Proceso bloqueado terminado: ${blocked}.exe, renombrado como ${disguise} (pid ${child.pid})`,
+    );
+    expect(handle.stats).toMatchObject({ killed: 1, queued: 1, acknowledged: 1 });
+  });
+
+  it('reports the fingerprint with a name match, without executable, and ends nothing else', async () => {
+    const name = uniqueName('discord');
+    const file = await blockedBinary(name);
+    const server = await fakeServer([name]);
+    const { handle } = await agent(server, { loop: false });
+    // A different file (another fingerprint) under an unblocked name keeps running.
+    const innocent = await spawnProcess(await blockedBinary(uniqueName('editor')), ['100']);
+    const child = await spawnProcess(file, ['100']);
+    await handle.sweep();
+    await child.exited;
+    await handle.flush();
+
+    const [attempt] = [...server.stored.values()];
+    expect(attempt).toMatchObject({ process: name, sha256: await sha256Of(file) });
+    expect(attempt).not.toHaveProperty('executable');
+    expect(running(innocent)).toBe(true);
+  });
+
+  it('hashes nothing but the attempts when there are no fingerprints and no observing', async () => {
+    const server = await fakeServer(['chrome.exe']);
+    const { handle } = await agent(server, { loop: false });
+    await spawnProcess(await blockedBinary(uniqueName('editor')), ['100']);
+    await handle.sweep();
+    await handle.sweep();
+    expect(handle.stats.hashed).toBe(0);
+  });
+
+  it('reports a program started after the baseline once, with its fingerprint and starts=2', async () => {
+    const server = await fakeServer([]);
+    server.config = { ...server.config, observe: true };
+    const before = await spawnProcess(await blockedBinary(uniqueName('previo')), ['100']);
+    const { handle, lines } = await agent(server, { loop: false });
+    await handle.sweep(); // the baseline: `before` started earlier and is not reported
+
+    const name = uniqueName('juego');
+    const file = await blockedBinary(name);
+    const first = await spawnProcess(file, ['100']);
+    await handle.sweep();
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const second = await spawnProcess(file, ['100']);
+    await handle.sweep();
+    await handle.sweep();
+    await handle.flush();
+
+    expect(lines).toContain(
+      'Registro de programas ejecutados activado por el concurso: se reportan el nombre y la huella de cada programa que se inicie.',
+    );
+    const rows = server.observedPosts.flat();
+    expect(rows).toEqual([
+      {
+        name,
+        sha256: await sha256Of(file),
+        first_seen: expect.any(String),
+        last_seen: expect.any(String),
+        starts: 2,
+      },
+    ]);
+    expect(Date.parse(rows[0]!.first_seen)).toBeLessThanOrEqual(Date.parse(rows[0]!.last_seen));
+    expect(rows.map((r) => r.name)).not.toContain(before.child.spawnfile.split('/').pop());
+    expect(running(second)).toBe(true);
+    expect(handle.stats.observedPending).toBe(0);
+  });
+
+  it('reports on its own every observedReportMs, keeps a failed report for the next one', async () => {
+    const server = await fakeServer([]);
+    server.config = { ...server.config, observe: true };
+    server.observedDown = 503;
+    const { handle } = await agent(server, { pollMs: 100, observedReportMs: 200, heartbeatMs: 60_000 });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // past the baseline scan
+    const name = uniqueName('juego');
+    await spawnProcess(await blockedBinary(name), ['100']);
+    const deadline = Date.now() + 5_000;
+    while (handle.stats.observedPending === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(handle.stats.observedPending).toBe(1);
+    server.observedDown = null;
+    while (server.observedPosts.length === 0 && Date.now() < deadline + 5_000) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(server.observedPosts.flat()).toEqual([expect.objectContaining({ name, starts: 1 })]);
+  });
+
+  it('reports nothing while the contest does not observe', async () => {
+    const server = await fakeServer([]);
+    const { handle } = await agent(server, { loop: false });
+    await handle.sweep();
+    await spawnProcess(await blockedBinary(uniqueName('juego')), ['100']);
+    await handle.sweep();
+    await handle.flush();
+    expect(server.observedPosts).toEqual([]);
+    expect(handle.stats.observedPending).toBe(0);
+    expect(handle.stats.hashed).toBe(0);
+  });
+
+  it('drops what waits and stops reporting when the contest turns observing off', async () => {
+    const server = await fakeServer([]);
+    server.config = { ...server.config, observe: true };
+    const { handle, lines } = await agent(server, {
+      pollMs: 100,
+      configRefreshMs: 100,
+      observedReportMs: 60_000,
+      heartbeatMs: 60_000,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // past the baseline scan
+    await spawnProcess(await blockedBinary(uniqueName('juego')), ['100']);
+    const until = async (ok: () => boolean) => {
+      const deadline = Date.now() + 5_000;
+      while (!ok() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      return ok();
+    };
+    expect(await until(() => handle.stats.observedPending === 1)).toBe(true);
+
+    server.config = { ...server.config, observe: false };
+    expect(await until(() => lines.includes('Registro de programas ejecutados desactivado.'))).toBe(true);
+    expect(handle.stats.observedPending).toBe(0);
+    await spawnProcess(await blockedBinary(uniqueName('juego')), ['100']);
+    await handle.sweep();
+    await handle.flush();
+    await handle.stop();
+    expect(server.observedPosts).toEqual([]);
   });
 });

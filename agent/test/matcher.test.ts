@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createMatcher, executableName, normaliseExecutableName } from '../src/matcher.js';
+import {
+  createMatcher,
+  executableName,
+  indexFingerprints,
+  normaliseExecutableName,
+  renamedAs,
+} from '../src/matcher.js';
 
 describe('normaliseExecutableName', () => {
   it.each([
@@ -73,5 +79,31 @@ describe('createMatcher', () => {
 
   it('keeps the first of two entries that normalise alike', () => {
     expect(createMatcher(['Discord.exe', 'discord'])({ name: 'DISCORD' })).toBe('Discord.exe');
+  });
+});
+
+describe('indexFingerprints and renamedAs (issue 14)', () => {
+  const a = 'a'.repeat(64);
+  const b = 'b'.repeat(64);
+
+  it('indexes fingerprints by SHA-256; the first blocked name of a repeated one wins', () => {
+    const index = indexFingerprints([
+      { process: 'chrome.exe', sha256: a },
+      { process: 'Discord.exe', sha256: b },
+      { process: 'otro.exe', sha256: a },
+    ]);
+    expect(index.get(a)).toBe('chrome.exe');
+    expect(index.get(b)).toBe('Discord.exe');
+    expect(index.get('c'.repeat(64))).toBeUndefined();
+    expect(indexFingerprints([]).size).toBe(0);
+  });
+
+  it('names the file a renamed copy ran as, and nothing when it runs under the blocked name', () => {
+    expect(renamedAs('chrome.exe', { name: 'notepad', path: 'C:\\Windows\\notepad.exe' })).toBe(
+      'notepad.exe',
+    );
+    expect(renamedAs('chrome.exe', { name: 'notas', path: '/tmp/x/notas' })).toBe('notas');
+    expect(renamedAs('chrome.exe', { name: 'chrome', path: '/opt/google/chrome/chrome' })).toBeUndefined();
+    expect(renamedAs('chrome.exe', { name: 'CHROME.EXE' })).toBeUndefined();
   });
 });

@@ -1,12 +1,19 @@
 /**
  * A tiny HTTP server that plays the agent endpoints' contract (DESIGN.md section 6) for the agent's
  * tests: Bearer key check, config, idempotent attempts by event_id, heartbeat, and the public
- * `GET /api/health`. It can be taken away (port closed) and brought back on the same port. The real
+ * `GET /api/health`, and `POST /api/agent/observed` (issue 14: the config's `fingerprints` and
+ * `observe` are set by the test). It can be taken away (port closed) and brought back on the same port. The real
  * server has its own end-to-end test.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { agentAttemptsBodySchema, type AgentAttempt, type AgentConfig } from '@concurso/shared';
+import {
+  agentAttemptsBodySchema,
+  agentObservedBodySchema,
+  type AgentAttempt,
+  type AgentConfig,
+  type AgentObservedProcess,
+} from '@concurso/shared';
 
 /**
  * How the next POST /api/agent/attempts fails: before storing, or after storing (lost answer); with
@@ -48,6 +55,10 @@ export interface FakeServer {
   /** Every attempts body received (batches), in order. */
   posts: AgentAttempt[][];
   heartbeats: { authorization: string | undefined; body: unknown }[];
+  /** Every valid observed body received (`observed` rows), in order (issue 14). */
+  observedPosts: AgentObservedProcess[][];
+  /** Answer every observed post with this status, storing nothing; null: normal. */
+  observedDown: number | null;
   configCalls: number;
   /** Closes the port (connections refused), keeping the state. */
   goDown(): Promise<void>;
@@ -104,6 +115,8 @@ export async function startFakeServer(
     stored: new Map(),
     posts: [],
     heartbeats: [],
+    observedPosts: [],
+    observedDown: null,
     configCalls: 0,
   };
 
@@ -127,6 +140,15 @@ export async function startFakeServer(
       if (req.method === 'POST' && req.url === '/api/agent/heartbeat') {
         state.heartbeats.push({ authorization, body: await readBody(req) });
         return send(res, 200, { success: true, message: '' });
+      }
+      if (req.method === 'POST' && req.url === '/api/agent/observed') {
+        const parsed = agentObservedBodySchema.safeParse(await readBody(req));
+        if (!parsed.success) return send(res, 422, { success: false, message: VALIDATION, errors: {} });
+        if (state.observedDown !== null) {
+          return send(res, state.observedDown, { success: false, message: 'Servidor caído' });
+        }
+        state.observedPosts.push(parsed.data.observed);
+        return send(res, 200, { success: true, data: { stored: parsed.data.observed.length }, message: '' });
       }
       if (req.method === 'POST' && req.url === '/api/agent/attempts') {
         const parsed = agentAttemptsBodySchema.safeParse(await readBody(req));
