@@ -13,7 +13,13 @@ export function NavMenu({ label, routes }: NavMenuProps) {
   return (
     <Menu.Root positioning={{ placement: 'bottom-start' }}>
       <Menu.Trigger asChild>
-        <Button variant="ghost" color="white" _hover={{ bg: 'blue.700' }} _expanded={{ bg: 'blue.700' }}>
+        <Button
+          variant="ghost"
+          color="white"
+          focusRingColor="white"
+          _hover={{ bg: 'blue.700' }}
+          _expanded={{ bg: 'blue.700' }}
+        >
           {label} ▾
         </Button>
       </Menu.Trigger>

@@ -65,7 +65,7 @@ export function DataTableGrid<T extends RowWithId>({
           {rows.length === 0 ? (
             <Table.Row>
               <Table.Cell colSpan={columnCount} textAlign="center" color="fg.muted" py="4">
-                {loading ? <Spinner size="sm" aria-label="Cargando…" /> : TABLE_TEXTS.empty}
+                {loading ? <Spinner size="sm" role="status" aria-label="Cargando…" /> : TABLE_TEXTS.empty}
               </Table.Cell>
             </Table.Row>
           ) : (

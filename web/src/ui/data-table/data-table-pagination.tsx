@@ -13,7 +13,10 @@ export interface DataTablePaginationProps {
   onPage: (pageIndex: number) => void;
 }
 
-/** Under the table: the 'Mostrando…' line and 'Anterior', the page numbers, 'Siguiente'. */
+/**
+ * Under the table: the 'Mostrando…' line and 'Anterior', the page numbers, 'Siguiente'; on a narrow
+ * screen the buttons wrap instead of widening the page.
+ */
 export function DataTablePagination({
   info,
   pageIndex,
@@ -27,7 +30,16 @@ export function DataTablePagination({
       <Text fontSize="sm" color="fg.muted" role="status" aria-live="polite" data-testid="data-table-info">
         {info}
       </Text>
-      <ButtonGroup as="nav" aria-label="Paginación" size="sm" variant="outline" attached>
+      {/* Attached from 768 px up; below, the buttons part and wrap onto more lines (issue 14). */}
+      <ButtonGroup
+        as="nav"
+        aria-label="Paginación"
+        size="sm"
+        variant="outline"
+        attached={{ base: false, md: true }}
+        gap={{ base: '1', md: '0' }}
+        wrap="wrap"
+      >
         <Button disabled={!canPrevious} onClick={() => onPage(pageIndex - 1)}>
           {TABLE_TEXTS.previous}
         </Button>

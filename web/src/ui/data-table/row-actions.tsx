@@ -1,10 +1,13 @@
 import type { ReactNode } from 'react';
 import { Button, HStack } from '@chakra-ui/react';
 
-/** The buttons of one row's ACCIONES cell. */
+/**
+ * The buttons of one row's ACCIONES cell. Below 768 px they stay on one line (issue 14: rows stay
+ * compact; the table scrolls sideways in its box instead); wider, they wrap as before.
+ */
 export function RowActions({ children }: { children: ReactNode }) {
   return (
-    <HStack gap="1" wrap="wrap">
+    <HStack gap="1" wrap={{ base: 'nowrap', md: 'wrap' }}>
       {children}
     </HStack>
   );

@@ -1,0 +1,72 @@
+import { Button, Menu, Portal } from '@chakra-ui/react';
+import { Link as RouterLink } from 'react-router-dom';
+import type { HeaderEntry } from './header-links';
+
+/** Props of {@link CompactNavMenu}. */
+export interface CompactNavMenuProps {
+  entries: readonly HeaderEntry[];
+  onLogout: () => void;
+}
+
+/** The value of the menu's 'Cerrar Sesión' item (the links' values are their paths). */
+const LOGOUT = 'logout';
+
+/**
+ * The header of a narrow screen (below 768 px, issue 14) in one 'Menú' button: every link of the wide
+ * header, grouped under the menu names that have several, then 'Cerrar Sesión'. A Chakra (Ark) menu:
+ * Enter, Space or the arrows open it, the arrows move, Enter follows a link, Escape closes it.
+ */
+export function CompactNavMenu({ entries, onLogout }: CompactNavMenuProps) {
+  return (
+    <Menu.Root
+      positioning={{ placement: 'bottom-end' }}
+      onSelect={(details) => {
+        if (details.value === LOGOUT) onLogout();
+      }}
+    >
+      <Menu.Trigger asChild>
+        <Button
+          variant="outline"
+          color="white"
+          borderColor="whiteAlpha.700"
+          focusRingColor="white"
+          _hover={{ bg: 'blue.700' }}
+          _expanded={{ bg: 'blue.700' }}
+        >
+          Menú ☰
+        </Button>
+      </Menu.Trigger>
+      <Portal>
+        <Menu.Positioner>
+          <Menu.Content minW="14rem" maxH="80vh" overflowY="auto">
+            {entries.map(({ group, routes }) =>
+              routes.length === 1 ? (
+                <CompactLinks key={group} routes={routes} />
+              ) : (
+                <Menu.ItemGroup key={group}>
+                  <Menu.ItemGroupLabel>{group}</Menu.ItemGroupLabel>
+                  <CompactLinks routes={routes} indent />
+                </Menu.ItemGroup>
+              ),
+            )}
+            <Menu.Separator />
+            <Menu.Item value={LOGOUT}>Cerrar Sesión</Menu.Item>
+          </Menu.Content>
+        </Menu.Positioner>
+      </Portal>
+    </Menu.Root>
+  );
+}
+
+/** The router links of one group as menu items. */
+function CompactLinks({ routes, indent = false }: { routes: HeaderEntry['routes']; indent?: boolean }) {
+  return (
+    <>
+      {routes.map((route) => (
+        <Menu.Item key={route.path} value={route.path} asChild ps={indent ? '5' : undefined}>
+          <RouterLink to={route.path}>{route.label}</RouterLink>
+        </Menu.Item>
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,49 @@
+/**
+ * Every path of the route table (`route-table.ts`) with who may open it, as plain data: free of React
+ * and of the screens, so a browser journey (e2e/responsive.test.ts, issue 14: every route at a phone's
+ * and a laptop's width, axe-core over each) walks the same list the router draws. `route-table.test.ts`
+ * fails when the two lists differ, so a route added to the table is added here and covered.
+ */
+import {
+  ADMIN_HOME_PATH,
+  CONTEST_LOG_PATH,
+  JUDGE_HOME_PATH,
+  LOGIN_PATH,
+  OBSERVED_PROCESSES_PATH,
+  PROJECTOR_PATH,
+} from './paths';
+
+/**
+ * Who may open a route. The client only steers (DESIGN.md section 5: the server refuses every call a
+ * role may not make): `anyone` without a session, `staff` judges and administrators, `admin`
+ * administrators only (a judge is sent to /homeJuez).
+ */
+export type RouteAccess = 'anyone' | 'staff' | 'admin';
+
+/** One route's path and who may open it. */
+export interface RoutePath {
+  path: string;
+  access: RouteAccess;
+}
+
+/** The routes of `route-table.ts`, in its order. */
+export const ROUTE_PATHS: readonly RoutePath[] = [
+  { path: LOGIN_PATH, access: 'anyone' },
+  { path: ADMIN_HOME_PATH, access: 'admin' },
+  { path: JUDGE_HOME_PATH, access: 'staff' },
+  { path: PROJECTOR_PATH, access: 'staff' },
+  { path: '/contests', access: 'admin' },
+  { path: '/exercises', access: 'admin' },
+  { path: '/levels', access: 'admin' },
+  { path: '/schools', access: 'admin' },
+  { path: '/departaments', access: 'admin' },
+  { path: '/careers', access: 'admin' },
+  { path: '/coaches', access: 'admin' },
+  { path: '/teams', access: 'admin' },
+  { path: '/process', access: 'admin' },
+  { path: OBSERVED_PROCESSES_PATH, access: 'staff' },
+  { path: CONTEST_LOG_PATH, access: 'staff' },
+  { path: '/usersAdmin', access: 'admin' },
+  { path: '/usersJuez', access: 'admin' },
+  { path: '/usersParticipants', access: 'admin' },
+];
