@@ -7,14 +7,25 @@ export class ProjectorPage {
     private readonly baseUrl: string,
   ) {}
 
-  /** Opens `/proyector`, or `/proyector?nivel=<id>`, and waits until it is live. */
-  async open(nivel?: number): Promise<void> {
-    await this.page.goto(`${this.baseUrl}/proyector${nivel ? `?nivel=${nivel}` : ''}`);
+  /**
+   * Opens `/proyector`, or `/proyector?nivel=<id>`, with `?segundos=<s>` (the paging period) when
+   * given, and waits until it is live.
+   */
+  async open(nivel?: number, segundos?: number): Promise<void> {
+    const query = new URLSearchParams();
+    if (nivel) query.set('nivel', String(nivel));
+    if (segundos) query.set('segundos', String(segundos));
+    await this.page.goto(`${this.baseUrl}/proyector${query.size ? `?${query}` : ''}`);
     await this.page.getByTestId('connection-state').filter({ hasText: 'Conectado' }).waitFor();
   }
 
   column(level: 'basico' | 'intermedio' | 'avanzado'): Locator {
     return this.page.getByTestId(`projector-${level}`);
+  }
+
+  /** A level's 'Página 1 de 3' line (absent when its rows fit in one page). */
+  pageLabel(level: 'basico' | 'intermedio' | 'avanzado'): Locator {
+    return this.page.getByTestId(`projector-page-${level}`);
   }
 
   row(teamId: number): Locator {

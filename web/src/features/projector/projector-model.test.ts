@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { BoardTeam } from '@concurso/shared';
-import { projectorColumns, projectorLevels, projectorTitle } from './projector-model';
+import { PROJECTOR_PAGING } from '@concurso/shared';
+import {
+  clampProjectorPage,
+  nextProjectorPage,
+  projectorColumns,
+  projectorLevels,
+  projectorPageItems,
+  projectorPageLabel,
+  projectorPageStarts,
+  projectorPagingSeconds,
+  projectorRowHeights,
+  projectorTitle,
+} from './projector-model';
 
 const team = (
   id: number,
@@ -50,5 +62,59 @@ describe('projector model', () => {
   it('only builds the requested levels', () => {
     const columns = projectorColumns({ 1: team(1, 'A', 1, 1), 2: team(2, 'B', 2, 1) }, ['intermedio']);
     expect(columns.map((c) => c.teams.map((t) => t.name))).toEqual([['B']]);
+  });
+
+  it('reads ?segundos= as a whole number of seconds from 3 to 120, 10 otherwise (issue 14)', () => {
+    expect(PROJECTOR_PAGING.defaultSeconds).toBe(10);
+    expect(projectorPagingSeconds(null)).toBe(10);
+    expect(projectorPagingSeconds('3')).toBe(3);
+    expect(projectorPagingSeconds(' 45 ')).toBe(45);
+    expect(projectorPagingSeconds('120')).toBe(120);
+    for (const bad of ['', '2', '0', '121', '-5', '4.5', '1e1', 'diez', '10s', '0x10'])
+      expect(projectorPagingSeconds(bad), bad).toBe(10);
+  });
+
+  it('pages whole rows in order, never more than the height holds (issue 14)', () => {
+    // 100 px of room: 40+40 fit, a third 40 would not.
+    expect(projectorPageStarts([40, 40, 40, 40, 40], 100)).toEqual([0, 2, 4]);
+    // Uneven rows (a wrapped name, a mark under it): exactly full is still whole.
+    expect(projectorPageStarts([30, 70, 50, 50, 20], 100)).toEqual([0, 2, 4]);
+    // Everything fits, and an empty list: one page.
+    expect(projectorPageStarts([10, 20, 30], 100)).toEqual([0]);
+    expect(projectorPageStarts([], 100)).toEqual([0]);
+    // A row taller than the box still gets a page, so paging moves on.
+    expect(projectorPageStarts([150, 40, 150], 100)).toEqual([0, 1, 2]);
+    // Every row is on exactly one page and each page adds up to at most the room.
+    const heights = Array.from({ length: 31 }, (_, i) => 44 + ((i * 37) % 3) * 28);
+    const starts = projectorPageStarts(heights, 420);
+    const pages = starts.map((start, page) => heights.slice(start, starts[page + 1] ?? heights.length));
+    expect(pages.flat()).toEqual(heights);
+    for (const page of pages) expect(page.reduce((sum, h) => sum + h, 0)).toBeLessThanOrEqual(420);
+  });
+
+  it("picks a page's rows, keeps the page on a live change and clamps it when pages go", () => {
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    expect(projectorPageItems(names, [0, 2, 4], 0)).toEqual(['a', 'b']);
+    expect(projectorPageItems(names, [0, 2, 4], 2)).toEqual(['e']);
+    expect(projectorPageItems(names, [0, 3], 2)).toEqual(['d', 'e']);
+    expect(clampProjectorPage(1, 3)).toBe(1);
+    expect(clampProjectorPage(2, 2)).toBe(1);
+    expect(clampProjectorPage(0, 1)).toBe(0);
+    expect(nextProjectorPage(0, 3)).toBe(1);
+    expect(nextProjectorPage(2, 3)).toBe(0);
+    expect(nextProjectorPage(4, 3)).toBe(0);
+    expect(nextProjectorPage(0, 1)).toBe(0);
+    expect(projectorPageLabel(0, 3)).toBe('Página 1 de 3');
+    expect(projectorPageLabel(5, 3)).toBe('Página 3 de 3');
+  });
+
+  it('pages with measured heights, a row not measured yet counting as the tallest', () => {
+    const measured = new Map([
+      [1, 40],
+      [2, 90],
+    ]);
+    expect(projectorRowHeights([2, 1, 3], measured)).toEqual([90, 40, 90]);
+    expect(projectorRowHeights([1], new Map())).toBeNull();
+    expect(projectorRowHeights([], new Map())).toEqual([]);
   });
 });

@@ -1,12 +1,14 @@
 /**
- * Pure logic of the projector view (/proyector): which levels it shows and each level's teams in the
- * hall's order, most attempts first. Kept free of React so it is unit-tested as is.
+ * Pure logic of the projector view (/proyector): which levels it shows, each level's teams in the
+ * hall's order, most attempts first, and how a level's list is cut into pages that fit its column
+ * (issue 14). Kept free of React so it is unit-tested as is.
  */
 import {
   BOARD_LEVEL_KEYS,
   BOARD_LEVEL_TITLES,
   LEVELS,
   MESSAGES,
+  PROJECTOR_PAGING,
   type BoardLevelKey,
   type BoardTeam,
   type ContestRow,
@@ -64,4 +66,77 @@ export function projectorColumns(
       maxAttempts: Math.max(1, rows[0]?.number_attempts ?? 0),
     };
   });
+}
+
+/**
+ * The paging period (seconds) for `?segundos=N` (issue 14): N when it is a whole number within
+ * `PROJECTOR_PAGING.minSeconds`..`maxSeconds` (3..120), otherwise `PROJECTOR_PAGING.defaultSeconds` (10),
+ * so a typo on the hall's kiosk never makes the pages flicker or freeze.
+ */
+export function projectorPagingSeconds(segundos: string | null): number {
+  const { defaultSeconds, minSeconds, maxSeconds } = PROJECTOR_PAGING;
+  if (segundos === null || !/^\d{1,3}$/.test(segundos.trim())) return defaultSeconds;
+  const seconds = Number(segundos.trim());
+  return seconds >= minSeconds && seconds <= maxSeconds ? seconds : defaultSeconds;
+}
+
+/**
+ * Cuts a list of rows into pages that fit a box: `heights` are the rows' measured heights in the
+ * list's order (px) and `available` the box's height (px). Greedy and in order, so pages keep the
+ * board's order; a page holds only whole rows (their heights add up to at most `available`), except
+ * that a row taller than the box gets a page of its own, so paging always moves on.
+ * Returns each page's first index, ascending: `[0]` for an empty list or one that fits (one page).
+ */
+export function projectorPageStarts(heights: readonly number[], available: number): number[] {
+  const starts = [0];
+  let used = 0;
+  heights.forEach((height, index) => {
+    if (used > 0 && used + height > available) {
+      starts.push(index);
+      used = 0;
+    }
+    used += height;
+  });
+  return starts;
+}
+
+/**
+ * The page a column shows (0-based) when it had `index` and now has `count` pages: the same page while
+ * it exists, the last one when the list shrank below it (issue 14: a live change never sends the hall
+ * back to page 1).
+ */
+export function clampProjectorPage(index: number, count: number): number {
+  return Math.max(0, Math.min(index, count - 1));
+}
+
+/** The page after `index` among `count` pages, back to the first after the last. */
+export function nextProjectorPage(index: number, count: number): number {
+  return count <= 1 ? 0 : (clampProjectorPage(index, count) + 1) % count;
+}
+
+/** The items of page `index` (clamped) given the pages' first indexes from {@link projectorPageStarts}. */
+export function projectorPageItems<T>(items: readonly T[], starts: readonly number[], index: number): T[] {
+  const page = clampProjectorPage(index, starts.length);
+  return items.slice(starts[page] ?? 0, starts[page + 1] ?? items.length);
+}
+
+/** The level's page line, 'Página 1 de 3' (`index` 0-based), shown only when there is more than one page. */
+export function projectorPageLabel(index: number, count: number): string {
+  return `Página ${clampProjectorPage(index, count) + 1} de ${count}`;
+}
+
+/**
+ * The heights (px) to page `ids` with, from the rows measured so far (`measured`, by team id). A row not
+ * measured yet (a team that just arrived) counts as the tallest measured row, so a page never holds more
+ * than fits; null while nothing is measured (the column then shows no rows for that frame rather than
+ * rows that might be cut).
+ */
+export function projectorRowHeights(
+  ids: readonly number[],
+  measured: ReadonlyMap<number, number>,
+): number[] | null {
+  if (measured.size === 0) return ids.length === 0 ? [] : null;
+  let tallest = 0;
+  for (const height of measured.values()) tallest = Math.max(tallest, height);
+  return ids.map((id) => measured.get(id) ?? tallest);
 }

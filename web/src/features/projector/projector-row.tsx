@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState, type CSSProperties } from 'react';
 import { TEAM_STATUS, type BoardTeam } from '@concurso/shared';
 
 /** Props of {@link ProjectorRow}. */
@@ -43,21 +43,34 @@ export const PROJECTOR_ROW_CSS = `
   }
   .projector-row-line { position: relative; display: flex; align-items: center; gap: var(--chakra-spacing-3); }
   .projector-row-place {
+    flex-shrink: 0;
     width: 2.2em;
     text-align: end;
     color: var(--chakra-colors-white-alpha-700);
     font-size: var(--projector-small);
   }
-  .projector-row-main { flex: 1; min-width: 0; }
-  .projector-row-head { display: flex; align-items: center; gap: var(--chakra-spacing-2); }
+  /* The name's box is a container: the name's size below is relative to its width (cqi). */
+  .projector-row-main { flex: 1; min-width: 0; container-type: inline-size; }
+  /* Issue 14: a name is never cut. It wraps (a long word too) and keeps its size for about two lines
+     (--name-chars is its length, ~0.55em a character); a longer name shrinks towards two lines, down to
+     75 % so it stays readable from the back of the hall, and below that simply takes more lines. */
   .projector-row-name {
-    font-size: var(--projector-name);
+    font-size: max(
+      calc(var(--projector-name) * 0.75),
+      min(var(--projector-name), calc(200cqi / (var(--name-chars, 1) * 0.55)))
+    );
+    line-height: 1.2;
     font-weight: var(--chakra-font-weights-semibold);
-    overflow: hidden;
-    text-overflow: ellipsis;
-    white-space: nowrap;
+    overflow-wrap: anywhere;
   }
   .projector-row-name[data-disqualified] { text-decoration: line-through; }
+  /* Marks go under the name, never beside it: beside it they took the name's room ("M…"). */
+  .projector-row-badges {
+    display: flex;
+    flex-wrap: wrap;
+    gap: var(--chakra-spacing-2);
+    margin-top: var(--chakra-spacing-1);
+  }
   .projector-row-badge {
     display: inline-flex;
     align-items: center;
@@ -91,6 +104,7 @@ export const PROJECTOR_ROW_CSS = `
   }
   .projector-row-bar[data-disqualified] { background: var(--chakra-colors-red-400); }
   .projector-row-count {
+    flex-shrink: 0;
     min-width: 2.5ch;
     text-align: end;
     font-size: var(--projector-count);
@@ -101,13 +115,12 @@ export const PROJECTOR_ROW_CSS = `
 `;
 
 /**
- * One team on the projector: place, name, a bar proportional to its attempts, the count in large
- * type, and plain marks for a disqualified team or a silent agent. A row whose `version` changed while
+ * One team on the projector: place, name (whole, wrapping; issue 14), plain marks under it for a
+ * disqualified team or a silent agent, a bar proportional to its attempts, and the count in large type. A row whose `version` changed while
  * on screen is highlighted (a yellow marker and count) for `HIGHLIGHT_MS`. Memoized: an event
  * re-renders only its own row, and a render sets classes and attributes only (`PROJECTOR_ROW_CSS`).
  */
 export const ProjectorRow = memo(function ProjectorRow({ team, place, maxAttempts }: ProjectorRowProps) {
-  const disqualified = team.status_team.id !== TEAM_STATUS.active;
   const seenVersion = useRef(team.version);
   const [flash, setFlash] = useState(0);
   const [highlighted, setHighlighted] = useState(false);
@@ -123,8 +136,6 @@ export const ProjectorRow = memo(function ProjectorRow({ team, place, maxAttempt
     return () => clearTimeout(timer);
   }, [highlighted, flash]);
 
-  const share = Math.min(1, team.number_attempts / maxAttempts);
-  const disqualifiedMark = disqualified ? '' : undefined;
   return (
     <div
       className="projector-row"
@@ -134,13 +145,38 @@ export const ProjectorRow = memo(function ProjectorRow({ team, place, maxAttempt
       data-highlighted={highlighted ? '' : undefined}
     >
       {highlighted ? <div className="projector-row-marker" /> : null}
-      <div className="projector-row-line">
-        <p className="projector-row-place">{place}</p>
-        <div className="projector-row-main">
-          <div className="projector-row-head">
-            <p className="projector-row-name" data-disqualified={disqualifiedMark}>
-              {team.name}
-            </p>
+      <ProjectorRowLine team={team} place={place} maxAttempts={maxAttempts} testIds />
+    </div>
+  );
+});
+
+/**
+ * The inside of a projector row (place, name, marks under the name, bar, count), shared by the row on
+ * screen and its hidden twin the column measures (`projector-row-measurer.tsx`), so both are exactly
+ * as tall. `testIds` marks the count for the tests (only on the row on screen).
+ */
+export function ProjectorRowLine({
+  team,
+  place,
+  maxAttempts,
+  testIds,
+}: ProjectorRowProps & { testIds?: boolean }) {
+  const disqualified = team.status_team.id !== TEAM_STATUS.active;
+  const share = Math.min(1, team.number_attempts / maxAttempts);
+  const disqualifiedMark = disqualified ? '' : undefined;
+  return (
+    <div className="projector-row-line">
+      <p className="projector-row-place">{place}</p>
+      <div className="projector-row-main">
+        <p
+          className="projector-row-name"
+          data-disqualified={disqualifiedMark}
+          style={{ '--name-chars': team.name.length } as CSSProperties}
+        >
+          {team.name}
+        </p>
+        {disqualified || !team.agent_online ? (
+          <div className="projector-row-badges">
             {disqualified ? (
               <span className="projector-row-badge" data-tone="red">
                 DESCALIFICADO
@@ -148,18 +184,18 @@ export const ProjectorRow = memo(function ProjectorRow({ team, place, maxAttempt
             ) : null}
             {team.agent_online ? null : <span className="projector-row-badge">agente sin conexión</span>}
           </div>
-          <div className="projector-row-track">
-            <div
-              className="projector-row-bar"
-              data-disqualified={disqualifiedMark}
-              style={{ width: `${share * 100}%` }}
-            />
-          </div>
+        ) : null}
+        <div className="projector-row-track">
+          <div
+            className="projector-row-bar"
+            data-disqualified={disqualifiedMark}
+            style={{ width: `${share * 100}%` }}
+          />
         </div>
-        <p className="projector-row-count" data-testid={`projector-attempts-${team.id}`}>
-          {team.number_attempts}
-        </p>
       </div>
+      <p className="projector-row-count" data-testid={testIds ? `projector-attempts-${team.id}` : undefined}>
+        {team.number_attempts}
+      </p>
     </div>
   );
-});
+}

@@ -8,7 +8,7 @@ import { ProjectorColumn } from './projector-column';
 import { PROJECTOR_ROW_CSS } from './projector-row';
 import { useThrottledBoardTeams } from './use-throttled-board-teams';
 import { useBoardStore } from '../../stores/board-store';
-import { projectorColumns, projectorLevels, projectorTitle } from './projector-model';
+import { projectorColumns, projectorLevels, projectorPagingSeconds, projectorTitle } from './projector-model';
 
 // Type scales with the screen: readable from the back of a hall at 1280x720 and 1920x1080.
 const CSS = `
@@ -18,6 +18,16 @@ const CSS = `
     --projector-title: clamp(22px, 1.9vw, 44px);
     --projector-small: clamp(12px, 0.9vw, 20px);
   }
+  /* The hidden twins of a level's rows, measured for paging (projector-row-measurer.tsx). */
+  .projector-measure {
+    position: absolute;
+    inset-inline: 0;
+    top: 0;
+    height: 0;
+    overflow: hidden;
+    visibility: hidden;
+    pointer-events: none;
+  }
 ${PROJECTOR_ROW_CSS}`;
 
 /** How often the projector re-sorts its columns at most (ms). */
@@ -26,13 +36,15 @@ const SORT_INTERVAL_MS = 250;
 /**
  * /proyector: the kiosk view for the contest hall (no header, footer or buttons). The active contest
  * and a clock, the connection state, and the levels side by side (or one with `?nivel=<id>`), teams
- * sorted by attempts, live through the same store and events as the boards; `MESSAGES.noActiveContest`
+ * sorted by attempts, each level paging by itself when its rows do not fit (every 10 s, or
+ * `?segundos=N`, 3..120; issue 14), live through the same store and events as the boards; `MESSAGES.noActiveContest`
  * instead of the levels when no contest is active (issue 13).
  */
 export function ProjectorScene() {
   const [params] = useSearchParams();
   const nivel = params.get('nivel');
   const levels = useMemo(() => projectorLevels(nivel), [nivel]);
+  const seconds = projectorPagingSeconds(params.get('segundos'));
   // Re-sorting thousands of teams on every event would block the page: a few times a second is live enough.
   const teams = useThrottledBoardTeams(SORT_INTERVAL_MS);
   const contest = useBoardStore((state) => state.contest);
@@ -77,9 +89,16 @@ export function ProjectorScene() {
           </Text>
         </Flex>
       ) : loaded ? (
-        <Grid flex="1" minH="0" gap="4" templateColumns={`repeat(${columns.length}, minmax(0, 1fr))`}>
+        <Grid
+          flex="1"
+          minH="0"
+          gap="4"
+          templateColumns={`repeat(${columns.length}, minmax(0, 1fr))`}
+          // One row exactly the grid's height: a column's page is measured against it, never grows it.
+          templateRows="minmax(0, 1fr)"
+        >
           {columns.map((column) => (
-            <ProjectorColumn key={column.level} column={column} />
+            <ProjectorColumn key={column.level} column={column} seconds={seconds} />
           ))}
         </Grid>
       ) : (
