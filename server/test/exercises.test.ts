@@ -9,6 +9,7 @@ import {
   startTestServer,
   type TestServer,
 } from '@concurso/testkit';
+import { PDF_TICKET_TTL_S } from '../src/modules/exercises/pdf-ticket.js';
 
 /** A small valid PDF (one empty page). */
 function pdf(text = 'Ejercicio'): Buffer {
@@ -104,6 +105,81 @@ describe('exercises', () => {
     expect((await server.app.inject({ method: 'GET', url: `/exercises/${exerciseId}` })).body).not.toContain(
       '%PDF',
     );
+  });
+
+  it("serves 'Ver PDF' at a URL ending in the file's own name, with a ticket for that PDF only (issue 14)", async () => {
+    const link = await get(`/api/exercisePdfLink/${exerciseId}`, judge);
+    expect(link.statusCode).toBe(200);
+    const url = new URL(link.json().data.url as string, server.url);
+    expect(url.pathname).toBe(`/api/exercisePdf/${exerciseId}/Problema%20A.pdf`);
+    const ticket = url.searchParams.get('ticket');
+    expect(ticket).toBeTruthy();
+    // Good for a few minutes only.
+    const claims = JSON.parse(Buffer.from(ticket!.split('.')[1]!, 'base64url').toString()) as { exp: number };
+    const left = claims.exp - Math.floor(Date.now() / 1000);
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(PDF_TICKET_TTL_S);
+
+    // A tab sends no bearer token: the ticket alone opens the PDF, inline under its own name.
+    const res = await get(`${url.pathname}${url.search}`, null);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toBe(`inline; filename*=UTF-8''Problema%20A.pdf`);
+    expect(res.rawPayload.equals(pdf('A'))).toBe(true);
+    // The spec's route still answers the same file.
+    expect((await get(`/api/exercisePdf/${exerciseId}`, judge)).rawPayload.equals(pdf('A'))).toBe(true);
+
+    // No ticket, a forged one, or another exercise's: 401.
+    expect((await get(url.pathname, null)).statusCode).toBe(401);
+    expect((await get(`${url.pathname}?ticket=${ticket!.slice(0, -4)}abcd`, null)).statusCode).toBe(401);
+    const other = await upload(
+      '/api/createExercise',
+      { levels_id: '1' },
+      { name: 'Otro.pdf', data: pdf('O') },
+    );
+    const otherId = (await other.json()).data.id as number;
+    expect((await get(`/api/exercisePdf/${otherId}/Otro.pdf?ticket=${ticket}`, null)).statusCode).toBe(401);
+    expect((await get(`/api/deleteExercise/${otherId}`)).statusCode).toBe(200);
+    // A session's token is no ticket, and a ticket is no session.
+    expect((await get(`${url.pathname}?ticket=${judge}`, null)).statusCode).toBe(401);
+    expect((await get('/api/getExercises', ticket)).statusCode).toBe(401);
+    expect((await get(`/api/exercisePdfLink/${exerciseId}`, null)).statusCode).toBe(401);
+    expect((await get('/api/exercisePdfLink/99999', judge)).statusCode).toBe(404);
+  });
+
+  it("closes a 'Ver PDF' ticket with its session", async () => {
+    const { judge: other } = await signInStaff(server, 'ex_ticket');
+    const url = new URL(
+      (await get(`/api/exercisePdfLink/${exerciseId}`, other)).json().data.url as string,
+      server.url,
+    );
+    expect((await get(`${url.pathname}${url.search}`, null)).statusCode).toBe(200);
+    const logout = await server.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { authorization: `Bearer ${other}` },
+    });
+    expect(logout.statusCode).toBe(200);
+    expect((await get(`${url.pathname}${url.search}`, null)).statusCode).toBe(401);
+  });
+
+  it('encodes a name with quotes and parentheses as one RFC 8187 filename (issue 14)', async () => {
+    const name = "Problema (1) l'Ñandú*.pdf";
+    const res = await upload('/api/createExercise', { levels_id: '1' }, { name, data: pdf('P') });
+    const id = (await res.json()).data.id as number;
+    const served = await get(`/api/exercisePdf/${id}`, judge);
+    const match = /^inline; filename\*=UTF-8''([A-Za-z0-9%._~!-]+)$/.exec(
+      String(served.headers['content-disposition']),
+    );
+    expect(match, String(served.headers['content-disposition'])).not.toBeNull();
+    expect(decodeURIComponent(match![1]!)).toBe(name);
+    const url = new URL(
+      (await get(`/api/exercisePdfLink/${id}`, judge)).json().data.url as string,
+      server.url,
+    );
+    expect(decodeURIComponent(url.pathname.split('/').at(-1)!)).toBe(name);
+    expect((await get(`${url.pathname}${url.search}`, null)).statusCode).toBe(200);
+    expect((await get(`/api/deleteExercise/${id}`)).statusCode).toBe(200);
   });
 
   it('refuses a renamed text file with 415 and leaves no file', async () => {

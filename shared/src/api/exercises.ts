@@ -18,6 +18,12 @@ export const exerciseUpdateFieldsSchema = exerciseFieldsSchema.extend({ id: idSc
 export const pdfReplySchema = z.unknown().meta({ description: 'El PDF (application/pdf), en línea.' });
 
 /**
+ * `data` of `exercisePdfLink` (issue 14, 'Ver PDF'): `url` is `/api/exercisePdf/{id}/{original name}`
+ * with a `ticket` query, for a browser tab to open by itself (a tab sends no bearer token).
+ */
+export const exercisePdfLinkSchema = z.object({ url: z.string() });
+
+/**
  * Exercises, one PDF each (SPEC.md sections 2, 3, 7), and the agent's read of its own (DESIGN.md
  * section 6). Uploads are `multipart/form-data` with the file in `path`: 415 when it is not a PDF by
  * content or name, 413 over the size limit, 422 for missing fields.
@@ -80,6 +86,36 @@ export const exercisesRoutes = {
     tag,
     summary: 'PDF de un ejercicio',
     params: idParamsSchema,
+    reply: pdfReplySchema,
+  }),
+  /**
+   * A link to the PDF for a new tab (issue 14: the tab and a saved copy are named by the file's original
+   * name, not a blob's UUID): `data.url` is `namedPdf`'s path with a ticket good for this one PDF, for a
+   * few minutes and while the caller's session lasts. 404 unknown id.
+   */
+  pdfLink: defineRoute({
+    method: 'GET',
+    path: '/api/exercisePdfLink/:id',
+    access: STAFF_ACCESS,
+    tag,
+    summary: 'Enlace al PDF de un ejercicio, para una pestaña',
+    params: idParamsSchema,
+    reply: okEnvelope(exercisePdfLinkSchema),
+  }),
+  /**
+   * The PDF at a URL whose last segment is its original name (Chromium's viewer titles the tab from it),
+   * inline under that name. A tab sends no bearer token, so the guard lets it through and the `ticket`
+   * of `pdfLink` is the access check: 401 without a valid one (expired, another exercise's, its session
+   * over), 404 unknown id or file. The `name` segment is only for the browser; the file is the id's.
+   */
+  namedPdf: defineRoute({
+    method: 'GET',
+    path: '/api/exercisePdf/:id/:name',
+    access: 'public',
+    tag,
+    summary: 'PDF de un ejercicio con su nombre, con el ticket de exercisePdfLink',
+    params: z.object({ id: idSchema, name: z.string().min(1).max(255) }),
+    querystring: z.object({ ticket: z.string().max(4096).optional() }),
     reply: pdfReplySchema,
   }),
   /** The exercises of the agent's own contest and level, as `combo` lists them. */

@@ -9,6 +9,7 @@ import {
   exerciseFieldsSchema,
   exercisesRoutes as api,
   idSchema,
+  routePath,
   type ExerciseRow,
 } from '@concurso/shared';
 import { transaction } from '../../db/transaction.js';
@@ -25,6 +26,10 @@ import {
   requireLevel,
   updateExercise,
 } from './exercises.repository.js';
+import { bearerToken } from '../../plugins/guard.js';
+import { verifySessionToken } from '../auth/session.js';
+import { inlineDisposition } from './pdf-disposition.js';
+import { pdfTicketOpens, signPdfTicket } from './pdf-ticket.js';
 import { exercisesDir, receivePdfForm } from './pdf-upload.js';
 
 const NOT_FOUND = 'No se encontró el ejercicio.';
@@ -62,7 +67,7 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
       .header('content-type', 'application/pdf')
       .header('content-length', info.size)
       .header('cache-control', 'private, no-store')
-      .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(row.original_name)}`)
+      .header('content-disposition', inlineDisposition(row.original_name))
       .send(createReadStream(file));
   }
 
@@ -132,6 +137,24 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
   addRoute(app, api.pdf, async (request, reply) =>
     sendPdf(await findExerciseRow(app.orm.em, request.params.id), reply),
   );
+
+  // 'Ver PDF' (issue 14): a tab named by the file, through a URL ending in its original name.
+  addRoute(app, api.pdfLink, async (request) => {
+    const row = await findExerciseRow(app.orm.em, request.params.id);
+    if (!row) throw new HttpError(404, NOT_FOUND);
+    // The guard already verified this bearer token; the ticket is tied to its session.
+    const session = verifySessionToken(app, bearerToken(request.headers.authorization) ?? '');
+    if (!session) throw new HttpError(401, MESSAGES.unauthorized);
+    const ticket = signPdfTicket(app, session, row.id);
+    const url = `${routePath(api.namedPdf, { id: row.id, name: row.original_name })}?ticket=${encodeURIComponent(ticket)}`;
+    return { success: true as const, data: { url }, message: '' };
+  });
+
+  addRoute(app, api.namedPdf, async (request, reply) => {
+    if (!(await pdfTicketOpens(app, app.orm.em, request.query.ticket, request.params.id)))
+      throw new HttpError(401, MESSAGES.unauthorized);
+    return sendPdf(await findExerciseRow(app.orm.em, request.params.id), reply);
+  });
 
   addRoute(app, api.agentList, async (request) => {
     const team = request.agentTeam!;

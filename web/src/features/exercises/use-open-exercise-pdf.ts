@@ -1,16 +1,15 @@
 import { useCallback } from 'react';
-import { MESSAGES } from '@concurso/shared';
+import { MESSAGES, exercisesRoutes } from '@concurso/shared';
+import { callApi } from '../../api/call-api';
 import { describeError } from '../../api/api-error';
-import { fetchExercisePdf } from '../../api/exercise-api';
 import { useFeedbackStore } from '../../stores/feedback-store';
 
-/** How long an opened PDF's blob URL lives (ms): long enough for the viewer, then its memory is freed. */
-const PDF_URL_LIFETIME_MS = 5 * 60_000;
-
 /**
- * 'Ver PDF': opens the exercise's PDF in a new tab. The PDF needs the bearer token, so it is fetched as
- * a blob and shown through a blob: URL. The tab is opened at once, in the click, because a tab opened
- * after an await is taken for a popup and blocked; it is pointed at the PDF when it arrives, or closed
+ * 'Ver PDF': opens the exercise's PDF in a new tab, at a URL whose last segment is the file's original
+ * name (issue 14: the tab's title and a saved copy carry that name, not a blob's UUID). A tab sends no
+ * bearer token, so the server first answers that URL with a short ticket for this one PDF
+ * (`exercisesRoutes.pdfLink`). The tab is opened at once, in the click, because a tab opened after an
+ * await is taken for a popup and blocked; it is pointed at the PDF when the link arrives, or closed
  * with an 'Error' dialog when it fails.
  */
 export function useOpenExercisePdf(): (exerciseId: number) => Promise<void> {
@@ -18,9 +17,7 @@ export function useOpenExercisePdf(): (exerciseId: number) => Promise<void> {
     const tab = window.open('', '_blank');
     if (tab) tab.document.title = 'Cargando el PDF…';
     try {
-      const blob = await fetchExercisePdf(exerciseId);
-      const url = URL.createObjectURL(blob);
-      setTimeout(() => URL.revokeObjectURL(url), PDF_URL_LIFETIME_MS);
+      const { url } = (await callApi(exercisesRoutes.pdfLink, { params: { id: exerciseId } })).data;
       if (tab && !tab.closed) tab.location.href = url;
       else window.open(url, '_blank');
     } catch (error) {
