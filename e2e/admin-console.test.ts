@@ -281,9 +281,18 @@ describe('teams, exercises and users screens in Chromium', () => {
     await list.getByRole('button', { name: 'Cerrar' }).click();
     await list.waitFor({ state: 'hidden' });
 
-    const tab = await exercises.openPdf(row);
-    await tab.waitForURL(/^blob:/, { waitUntil: 'commit' });
-    expect(tab.url().startsWith(`blob:${server.url}/`)).toBe(true);
+    // The tab reads the PDF at a URL ending in its own name, served inline under that name (issue 14:
+    // Chromium's viewer titles the tab from it, and a saved copy is 'problema-a.pdf', not a UUID).
+    const { tab, pdf } = await exercises.openPdf(row);
+    expect(pdf.status()).toBe(200);
+    expect(pdf.headers()['content-type']).toBe('application/pdf');
+    expect(pdf.headers()['content-disposition']).toBe(`inline; filename*=UTF-8''problema-a.pdf`);
+    await tab.waitForURL(/\/problema-a\.pdf\?ticket=/, { waitUntil: 'commit' });
+    const opened = new URL(tab.url());
+    expect(opened.origin).toBe(server.url);
+    expect(opened.pathname).toBe(`/api/exercisePdf/${id}/problema-a.pdf`);
+    // The tab's title as the browser shows it: the name, once the viewer has the PDF.
+    await expect.poll(() => exercises.tabTitle(tab), { timeout: 15_000 }).toBe('problema-a.pdf');
     await tab.close();
 
     await exercises.replace(row, second);

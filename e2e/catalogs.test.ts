@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { USER_TYPES } from '@concurso/shared';
-import { createUser, startWebTestBed, type TestServer, type WebTestBed } from '@concurso/testkit';
+import { HttpApi, createUser, startWebTestBed, type TestServer, type WebTestBed } from '@concurso/testkit';
 import { CatalogPage } from './pages/catalog-page.js';
 import { ContestProcessesDialogs } from './pages/contest-processes.js';
 import { LoginPage } from './pages/login-page.js';
@@ -162,7 +162,9 @@ describe('catalogue screens in Chromium', () => {
     await catalog.save(dialog);
     const contestId = await catalog.idOf('2026B');
     const row = catalog.row(contestId);
-    expect(await row.textContent()).toContain('2026-11-21');
+    // Read in the Spanish form (issue 14); the date input keeps ISO.
+    expect(await row.textContent()).toContain('21/11/2026');
+    expect(await row.textContent()).not.toContain('2026-11-21');
 
     const processes = new ContestProcessesDialogs(page);
     await processes.openAssign(row);
@@ -184,6 +186,28 @@ describe('catalogue screens in Chromium', () => {
     await processes.assignDialog().getByRole('button', { name: 'Cancelar' }).click();
   });
 
+  it("keeps 'Seleccionaste:' in view over the buttons when many processes are chosen (issue 14)", async () => {
+    const api = await HttpApi.signIn(server.url, 'admin_catalogos', 'clave-admin');
+    for (let i = 1; i <= 40; i++) await api.call('/api/createProcess', { name: `Proceso-Largo-${i}.exe` });
+    await catalog.open('/contests', 'Información de los concursos');
+    const row = catalog.row(await catalog.idOf('2026B'));
+    const processes = new ContestProcessesDialogs(page);
+    const dialog = await processes.openAssign(row);
+    await dialog.getByRole('button', { name: 'Marcar los mostrados' }).click();
+    const summary = processes.selectedText();
+    await summary.filter({ hasText: 'Proceso-Largo-40.exe' }).waitFor();
+    // What the eye sees at the summary's first line is the summary, not the footer or the list over it.
+    const onTop = await summary.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.left + 8, box.top + 6);
+      return hit !== null && element.contains(hit) && box.bottom <= window.innerHeight;
+    });
+    expect(onTop).toBe(true);
+    expect(await dialog.getByRole('button', { name: 'Guardar' }).isVisible()).toBe(true);
+    await dialog.getByRole('button', { name: 'Cancelar' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+  });
+
   it('exports the contests table to a real .xlsx with the header and the rows', async () => {
     await catalog.open('/contests', 'Información de los concursos');
     const download = await catalog.download('Excel');
@@ -196,11 +220,13 @@ describe('catalogue screens in Chromium', () => {
     const sheet = workbook.worksheets[0];
     expect(sheet).toBeDefined();
     const values = (rowNumber: number) => (sheet?.getRow(rowNumber).values as unknown[]).slice(1);
-    expect(values(1)).toEqual(['ID', 'CALENDAR', 'DATE', 'ACTIVO', 'MÁX. INTENTOS']);
+    expect(values(1)).toEqual(['ID', 'CALENDAR', 'DATE', 'ACTIVO', 'MÁX. INTENTOS', 'REGISTRA PROGRAMAS']);
     expect(sheet?.rowCount).toBe(2);
     // The first contest registered is the active one (issue 13); it has no automatic block.
-    expect(values(2).slice(1, 4)).toEqual(['2026B', '2026-11-21', 'Activo']);
+    expect(values(2).slice(1, 4)).toEqual(['2026B', '21/11/2026', 'Activo']);
     expect(values(2)[4] ?? '').toBe('');
+    // Issue 14: its agents report what runs on the machines unless the form said otherwise.
+    expect(values(2)[5]).toBe('Sí');
   });
 
   it('edits a school, is refused the delete of a school in use and deletes an unused one', async () => {

@@ -24,6 +24,7 @@ describe('live judge board in Chromium', () => {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
   let team: { id: number; name: string; key: string };
+  let neighbour: number;
 
   beforeAll(async () => {
     bed = await startWebTestBed();
@@ -37,6 +38,8 @@ describe('live judge board in Chromium', () => {
       name: 'Los Punteros Locos',
     });
     await createTeam(server.orm, contestId, LEVELS.basico, 'Hola Mundo');
+    // A second team in the disqualified team's level, for the rows' heights.
+    neighbour = (await createTeam(server.orm, contestId, LEVELS.intermedio, 'Los Vecinos')).id;
   });
 
   afterAll(async () => {
@@ -75,6 +78,85 @@ describe('live judge board in Chromium', () => {
       .attempts(team.id)
       .filter({ hasText: String(before + 1) })
       .waitFor({ timeout: 2_000 });
+  });
+
+  it("keeps a level's rows one height when a team is disqualified (issue 14)", async () => {
+    const screen = await judgeScreen('juez_dos', 'clave-dos');
+    if ((await screen.toggleButton(team.id).textContent()) === 'Bloquear')
+      await screen.toggleAndConfirm(team.id);
+    await screen.toggleButton(team.id).filter({ hasText: 'Desbloquear' }).waitFor();
+    // The default 1280 px wide viewport shows the three levels side by side: the narrowest columns.
+    const heights = await Promise.all(
+      [team.id, neighbour].map(async (id) => (await screen.row(id).boundingBox())?.height ?? 0),
+    );
+    expect(heights[0]).toBeGreaterThan(0);
+    expect(Math.abs(heights[0]! - heights[1]!), `alturas ${heights.join(' / ')}`).toBeLessThan(1);
+    // The badges stay on one line, inside their cell.
+    const badges = screen.row(team.id).getByTestId('row-badges');
+    const line = await badges.evaluate((element) => ({
+      scroll: element.scrollHeight,
+      client: element.clientHeight,
+      badges: element.children.length,
+    }));
+    expect(line.badges).toBe(2);
+    expect(line.scroll).toBeLessThanOrEqual(line.client);
+  });
+
+  it("plays 'Alerta sonora' on an attempt once turned on, and remembers it after a reload (issue 14)", async () => {
+    const screen = await judgeScreen('juez_uno', 'clave-uno');
+    const page = screen.page();
+    // Counts the tones the page starts through the Web Audio API (nothing else plays sound).
+    await page.context().addInitScript(() => {
+      const start = OscillatorNode.prototype.start;
+      OscillatorNode.prototype.start = function (this: OscillatorNode, ...args: [number?]) {
+        const counted = window as unknown as { alertTones?: number };
+        counted.alertTones = (counted.alertTones ?? 0) + 1;
+        return start.apply(this, args);
+      };
+    });
+    const tones = () => page.evaluate(() => (window as unknown as { alertTones?: number }).alertTones ?? 0);
+    await page.reload();
+    await screen.row(team.id).waitFor();
+
+    // Off by default: an attempt raises INTENTOS and plays nothing.
+    expect(await screen.soundAlert().isChecked()).toBe(false);
+    let attempts = Number(await screen.attempts(team.id).textContent());
+    expect((await sendAttempt(server.url, team.key, 'Discord.exe')).status).toBe(200);
+    attempts += 1;
+    await screen
+      .attempts(team.id)
+      .filter({ hasText: String(attempts) })
+      .waitFor();
+    expect(await tones()).toBe(0);
+
+    // On after a click, and still on after a reload (remembered by this browser).
+    await screen.soundAlertLabel().click();
+    expect(await screen.soundAlert().isChecked()).toBe(true);
+    await page.reload();
+    await screen.connectionState().filter({ hasText: 'Conectado' }).waitFor();
+    await screen.row(team.id).waitFor();
+    expect(await screen.soundAlert().isChecked()).toBe(true);
+    // The snapshot after the reload plays nothing.
+    expect(await tones()).toBe(0);
+
+    expect((await sendAttempt(server.url, team.key, 'Discord.exe')).status).toBe(200);
+    attempts += 1;
+    await screen
+      .attempts(team.id)
+      .filter({ hasText: String(attempts) })
+      .waitFor();
+    expect(await tones()).toBe(1);
+
+    // Off again: the next attempt is silent.
+    await screen.soundAlertLabel().click();
+    expect(await screen.soundAlert().isChecked()).toBe(false);
+    expect((await sendAttempt(server.url, team.key, 'Discord.exe')).status).toBe(200);
+    attempts += 1;
+    await screen
+      .attempts(team.id)
+      .filter({ hasText: String(attempts) })
+      .waitFor();
+    expect(await tones()).toBe(1);
   });
 
   it('sends a visitor without a token to the login screen', async () => {

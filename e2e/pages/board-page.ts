@@ -2,20 +2,35 @@ import type { Locator, Page } from 'playwright-core';
 
 /** Page model of the live board (`/homeJuez` and `/home`, SPEC.md section 2). */
 export class BoardPage {
-  constructor(private readonly page: Page) {}
+  constructor(private readonly screen: Page) {}
+
+  /** The browser page the board is on. */
+  page(): Page {
+    return this.screen;
+  }
+
+  /** The 'Alerta sonora' switch's checkbox (issue 14): `isChecked()` says whether it is on. */
+  soundAlert(): Locator {
+    return this.screen.getByTestId('sound-alert').getByRole('checkbox', { name: 'Alerta sonora' });
+  }
+
+  /** The 'Alerta sonora' switch's label: a click turns it on or off. */
+  soundAlertLabel(): Locator {
+    return this.screen.getByTestId('sound-alert').getByText('Alerta sonora', { exact: true });
+  }
 
   /** The table of one level: `basico`, `intermedio` or `avanzado`. */
   table(level: 'basico' | 'intermedio' | 'avanzado'): Locator {
-    return this.page.getByTestId(`board-${level}`);
+    return this.screen.getByTestId(`board-${level}`);
   }
 
   row(teamId: number): Locator {
-    return this.page.getByTestId(`team-row-${teamId}`);
+    return this.screen.getByTestId(`team-row-${teamId}`);
   }
 
   /** The INTENTOS cell of a team. */
   attempts(teamId: number): Locator {
-    return this.page.getByTestId(`attempts-${teamId}`);
+    return this.screen.getByTestId(`attempts-${teamId}`);
   }
 
   /** The row's Bloquear / Desbloquear button (the row also has 'Historial', issue 13). */
@@ -24,19 +39,19 @@ export class BoardPage {
   }
 
   connectionState(): Locator {
-    return this.page.getByTestId('connection-state');
+    return this.screen.getByTestId('connection-state');
   }
 
   /** Presses the row's button and accepts '¿Desea cambiar el estatus del equipo?'. */
   async toggleAndConfirm(teamId: number): Promise<void> {
     await this.toggleButton(teamId).click();
-    const dialog = this.page.getByRole('alertdialog', { name: '¿Desea cambiar el estatus del equipo?' });
+    const dialog = this.screen.getByRole('alertdialog', { name: '¿Desea cambiar el estatus del equipo?' });
     await dialog.getByRole('button', { name: 'Sí' }).click();
   }
 
   /** The 'Estadísticas' panel under the board (issue 13): figures, charts and their toggle. */
   statsPanel(): Locator {
-    return this.page.getByTestId('stats-panel');
+    return this.screen.getByTestId('stats-panel');
   }
 
   /**
@@ -59,6 +74,6 @@ export class BoardPage {
 
   /** Presses the shared header's 'Cerrar Sesión'. */
   async signOut(): Promise<void> {
-    await this.page.getByRole('button', { name: 'Cerrar Sesión' }).click();
+    await this.screen.getByRole('button', { name: 'Cerrar Sesión' }).click();
   }
 }

@@ -1,4 +1,4 @@
-import type { CDPSession, Locator, Page } from 'playwright-core';
+import type { CDPSession, Locator, Page, Response } from 'playwright-core';
 import type { CatalogPage } from './catalog-page.js';
 
 /** Page model of /exercises (SPEC.md section 2): the PDF modal, 'Ver ejercicios' and 'Ver PDF'. */
@@ -59,12 +59,34 @@ export class ExercisesPage {
     return dialog;
   }
 
-  /** Presses 'Ver PDF' of a row and answers the tab it opens. */
-  async openPdf(row: Locator): Promise<Page> {
-    const [popup] = await Promise.all([
+  /**
+   * A tab's title as the browser shows it (Chromium's PDF viewer leaves `document.title` empty and
+   * titles the tab itself), read through the DevTools protocol.
+   */
+  async tabTitle(tab: Page): Promise<string> {
+    const cdp = await tab.context().newCDPSession(tab);
+    try {
+      return (await cdp.send('Target.getTargetInfo')).targetInfo.title;
+    } finally {
+      await cdp.detach();
+    }
+  }
+
+  /**
+   * Presses 'Ver PDF' of a row and answers the tab it opens and the PDF's answer in it (issue 14: a URL
+   * ending in the file's own name).
+   */
+  async openPdf(row: Locator): Promise<{ tab: Page; pdf: Response }> {
+    const [tab, pdf] = await Promise.all([
       this.page.waitForEvent('popup'),
+      // Listened to on the context from before the click: the tab may navigate before it is handed over.
+      this.page
+        .context()
+        .waitForEvent('response', (response) =>
+          /\/api\/exercisePdf\/\d+\/[^/?]+\?ticket=/.test(response.url()),
+        ),
       row.getByRole('button', { name: 'Ver PDF' }).click(),
     ]);
-    return popup;
+    return { tab, pdf };
   }
 }
