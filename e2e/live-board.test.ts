@@ -138,6 +138,8 @@ describe('live judge board in Chromium', () => {
     expect(await screen.soundAlert().isChecked()).toBe(true);
     // The snapshot after the reload plays nothing.
     expect(await tones()).toBe(0);
+    // A browser plays sound only after a click on the page: the judge's first one (any).
+    await page.getByRole('heading', { name: 'Nivel Intermedio' }).click();
 
     expect((await sendAttempt(server.url, team.key, 'Discord.exe')).status).toBe(200);
     attempts += 1;
@@ -145,7 +147,8 @@ describe('live judge board in Chromium', () => {
       .attempts(team.id)
       .filter({ hasText: String(attempts) })
       .waitFor();
-    expect(await tones()).toBe(1);
+    // The tone may start once the page's audio has resumed, just after the cell shows.
+    await expect.poll(tones).toBe(1);
 
     // Off again: the next attempt is silent.
     await screen.soundAlertLabel().click();

@@ -4,7 +4,7 @@
  *
  * Browsers start an `AudioContext` suspended unless a click or key press came first: the switch's own
  * click unlocks it ({@link unlockAlertTone}), and after a reload with the switch on the judge's first
- * click or key on the page does (`use-attempt-alert.ts`). Until then a tone is asked for but not heard.
+ * click or key on the page does (`use-attempt-alert.ts`). Until then a tone is dropped.
  */
 
 let context: AudioContext | null = null;
@@ -30,11 +30,11 @@ export function unlockAlertTone(): void {
 /** Length of the tone, seconds. */
 const TONE_S = 0.28;
 
-/** Plays the tone once: 880 Hz then 1320 Hz, soft attack and release so it never clicks. */
-export function playAlertTone(): void {
-  const audio = audioContext();
-  if (!audio) return;
-  if (audio.state === 'suspended') void audio.resume().catch(() => undefined);
+/** A tone the browser could not play within this many ms (no click on the page yet) is dropped. */
+const STALE_MS = 1000;
+
+/** Schedules the tone now on a running context: 880 Hz then 1320 Hz, soft attack and release. */
+function scheduleTone(audio: AudioContext): void {
   const start = audio.currentTime;
   const oscillator = audio.createOscillator();
   const gain = audio.createGain();
@@ -51,4 +51,24 @@ export function playAlertTone(): void {
   };
   oscillator.start(start);
   oscillator.stop(start + TONE_S);
+}
+
+/**
+ * Plays the tone once. A suspended context is resumed first; when the browser lets it run only later
+ * (after the judge's first click), the tone is dropped rather than heard late for an old attempt.
+ */
+export function playAlertTone(): void {
+  const audio = audioContext();
+  if (!audio) return;
+  if (audio.state === 'running') {
+    scheduleTone(audio);
+    return;
+  }
+  const askedAt = performance.now();
+  audio.resume().then(
+    () => {
+      if (performance.now() - askedAt <= STALE_MS) scheduleTone(audio);
+    },
+    () => undefined,
+  );
 }
