@@ -26,7 +26,7 @@ import { AgentLock, LockHeldError } from './lock.js';
 import { createMatcher, indexFingerprints, renamedAs, type Matcher } from './matcher.js';
 import { OBSERVED_SEND_MS, ObservedLog, printableName } from './observed.js';
 import { Outbox } from './outbox.js';
-import { listProcesses, psListLister, type ProcessLister, type RunningProcess } from './scanner.js';
+import { defaultLister, listProcesses, type ProcessLister, type RunningProcess } from './scanner.js';
 import { TEXTS } from './texts.js';
 import { AGENT_VERSION } from './version.js';
 
@@ -45,6 +45,12 @@ export const AGENT_RETRY_PROBE_MS = 1_000;
 
 /** Longest wait at stop for the last report of what ran on the machine (ms). */
 const STOP_REPORT_MS = 2_000;
+
+/**
+ * Longest a scan waits for a new process's fingerprint before going on (ms): the hash goes on in the
+ * background and the next scan uses it, so a big program starting never delays the next poll.
+ */
+const HASH_WAIT_MS = 250;
 
 /** Shortest pause between two polls, even when a poll ran late (ms). */
 const MIN_POLL_GAP_MS = 50;
@@ -81,7 +87,7 @@ export interface AgentOptions {
   loop?: boolean;
   /** Time one request to the server may take (ms). Default 10000. */
   requestTimeoutMs?: number;
-  /** Replaces the process lister (other platforms, tests). Default: ps-list. */
+  /** Replaces the process lister (tests). Default: `/proc` on Linux, ps-list elsewhere (scanner.ts). */
   lister?: ProcessLister;
   /** Time between two reports of the executables started on the machine (ms). Default `OBSERVED_SEND_MS`. */
   observedReportMs?: number;
@@ -224,7 +230,7 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
     onFull: (max) => log(TEXTS.observedFull(max)),
     onRefused: (n) => log(TEXTS.observedRefused(n)),
   });
-  const lister = options.lister ?? psListLister;
+  const lister = options.lister ?? defaultLister;
   let lastScanError: string | null = null;
 
   const pollMs = () => options.pollMs ?? sanePeriod(config.poll_ms, AGENT_POLL_MS, 100);
@@ -273,31 +279,48 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
   /** What one process came to in a scan. */
   type Outcome = { report: KillReport | null; sha256: Sha256 | null; renamed?: string };
 
+  /** Recordings of what ran waiting for their fingerprint (the scan does not wait for them). */
+  const recording = new Set<Promise<void>>();
+
   /**
-   * One process of a scan: a name match is ended first and fingerprinted after (its file remains),
-   * so hashing a big browser never delays the kill; any other process is fingerprinted only when
-   * the config has fingerprints to match, or when it is new and the contest observes (`hash`), and
-   * ended when its fingerprint is a blocked program's (issue 14).
+   * One process of a scan. A name match is ended first and fingerprinted after (its file remains),
+   * so hashing a big browser never delays the kill. Any other process is fingerprinted only when the
+   * config has fingerprints to match, and ended when its fingerprint is a blocked program's (issue
+   * 14); a file not hashed within `HASH_WAIT_MS` is looked at again by a later scan, so a big new
+   * program never holds up the next poll. A new process while the contest observes is recorded with
+   * its fingerprint when that is ready, without holding up the scan either.
    */
   const handleProcess = async (
     proc: RunningProcess,
     byName: Matcher,
     fingerprints: Map<string, string>,
-    hash: boolean,
+    isFresh: boolean,
+    seenAt: string,
   ): Promise<Outcome> => {
     const blocked = byName(proc);
     if (blocked !== null) {
       const report = await killer.handle(proc, blocked);
-      const sha256 = report?.first || hash ? await fingerprinter.ofProcess(proc) : null;
+      const sha256 = report?.first || isFresh ? await fingerprinter.ofProcess(proc) : null;
+      if (isFresh) observed.add(proc, sha256, seenAt);
       return { report, sha256 };
     }
-    if (!hash) return { report: null, sha256: null };
-    const sha256 = await fingerprinter.ofProcess(proc);
-    const copyOf = sha256 === null ? undefined : fingerprints.get(sha256);
-    if (copyOf === undefined) return { report: null, sha256 };
+    if (isFresh) {
+      const run = fingerprinter.ofProcess(proc).then((sha256) => {
+        recording.delete(run);
+        // Unless the contest stopped observing meanwhile.
+        if (config.observe) observed.add(proc, sha256, seenAt);
+      });
+      recording.add(run);
+    }
+    if (fingerprints.size === 0) return { report: null, sha256: null };
+    const known = fingerprinter.known(proc);
+    const sha256 = known !== undefined ? known : await atMost(HASH_WAIT_MS, fingerprinter.ofProcess(proc));
+    const copyOf = sha256 ? fingerprints.get(sha256) : undefined;
+    if (copyOf === undefined) return { report: null, sha256: sha256 ?? null };
     const report = await killer.handle(proc, copyOf);
     const renamed = renamedAs(copyOf, proc);
-    return { report, sha256, ...(renamed ? { renamed: printableName(renamed) || undefined } : {}) };
+    const shown = renamed ? printableName(renamed) : '';
+    return { report, sha256: sha256 ?? null, ...(shown ? { renamed: shown } : {}) };
   };
 
   const scanOnce = async (): Promise<void> => {
@@ -320,21 +343,18 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
     // New instances since the last scan (none on the baseline scan), only while the contest observes.
     const fresh = config.observe ? new Set(observed.fresh(processes).map(instanceKey)) : new Set<string>();
     // Without fingerprints and without observing, nothing is hashed but the attempts' own files.
-    const hashAll = fingerprints.size > 0;
     const outcomes = await Promise.all(
       processes.map((proc) =>
-        handleProcess(proc, current, fingerprints, hashAll || fresh.has(instanceKey(proc))),
+        handleProcess(proc, current, fingerprints, fresh.has(instanceKey(proc)), seenAt),
       ),
     );
     const attempts: AgentAttempt[] = [];
-    outcomes.forEach((outcome, i) => {
-      const proc = processes[i]!;
-      if (fresh.has(instanceKey(proc))) observed.add(proc, outcome.sha256, seenAt);
+    for (const outcome of outcomes) {
       const attempt = outcome.report
         ? account(outcome.report, seenAt, outcome.sha256, outcome.renamed)
         : null;
       if (attempt) attempts.push(attempt);
-    });
+    }
     if (attempts.length > 0 && outbox) {
       try {
         await outbox.add(...attempts);
@@ -472,6 +492,7 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
     async flush() {
       // What a scan in progress is about to queue belongs to "now" too.
       await sweepChain;
+      await Promise.all(recording);
       await Promise.all([delivery?.flush(), config.observe ? observed.send() : undefined]);
     },
     stop() {
@@ -481,6 +502,7 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
         timers.clear();
         // Best effort: what ran since the last report goes now, if the server answers soon.
         await sweepChain.catch(() => undefined);
+        await Promise.all(recording);
         if (config.observe && observed.pending > 0) {
           await Promise.race([
             observed.send(),
@@ -599,4 +621,17 @@ function fingerprintsKey(fingerprints: readonly { process: string; sha256: strin
     .map((f) => `${f.sha256} ${f.process}`)
     .sort()
     .join('\n');
+}
+
+/** `promise`'s value, or undefined when it takes more than `ms` (ms); it goes on either way. */
+async function atMost<T>(ms: number, promise: Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

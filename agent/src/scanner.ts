@@ -2,8 +2,10 @@
  * Lists the machine's processes. Only what matching and killing need is kept: never the command
  * line, so arguments (paths, URLs, tokens) never leave this module.
  */
+import { existsSync } from 'node:fs';
 import psList from 'ps-list';
 import type { ProcessIdentity } from './matcher.js';
+import { procLister } from './proc-lister.js';
 
 /** One running process as the agent sees it. */
 export interface RunningProcess extends ProcessIdentity {
@@ -30,6 +32,13 @@ export const psListLister: ProcessLister = async () => {
 };
 
 /**
+ * The lister the agent uses: on Linux `/proc` read directly (proc-lister.ts: no `ps` started on each
+ * poll), elsewhere ps-list.
+ */
+export const defaultLister: ProcessLister =
+  process.platform === 'linux' && existsSync('/proc/self/stat') ? procLister() : psListLister;
+
+/**
  * The pids the agent must never touch: its own and every ancestor's (its parent, and above it the
  * npm/tsx/shell chain that started it), found by walking `ppid` links in the list.
  */
@@ -50,7 +59,7 @@ export function protectedPids(processes: readonly RunningProcess[], selfPid = pr
  * Lists running processes, leaving out the agent itself and its ancestors (so a blocked name can
  * never make the agent end itself or the terminal that runs it) and pid 0.
  */
-export async function listProcesses(lister: ProcessLister = psListLister): Promise<RunningProcess[]> {
+export async function listProcesses(lister: ProcessLister = defaultLister): Promise<RunningProcess[]> {
   const processes = await lister();
   const skip = protectedPids(processes);
   return processes.filter((p) => p.pid > 0 && !skip.has(p.pid));

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { listProcesses, protectedPids, type RunningProcess } from '../src/scanner.js';
+import { parseStat, procLister } from '../src/proc-lister.js';
+import { listProcesses, protectedPids, psListLister, type RunningProcess } from '../src/scanner.js';
 import { blockedBinary, cleanUp, spawnProcess, uniqueName } from './helpers/processes.js';
 
 afterEach(cleanUp);
@@ -37,4 +38,38 @@ describe('listProcesses (real ps)', () => {
     expect(found!.startTime).toBeInstanceOf(Date);
     expect(found).not.toHaveProperty('cmd');
   });
+});
+
+describe('procLister (Linux /proc, no ps)', () => {
+  it('parses a stat line whose comm holds spaces and parentheses', () => {
+    const line = '4242 (mi (raro) prog) S 17 4242 4242 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 12345 0 0';
+    expect(parseStat(4242, line, 1_700_000_000_000)).toEqual({
+      pid: 4242,
+      ppid: 17,
+      name: 'mi (raro) prog',
+      startTime: new Date(1_700_000_000_000 + 123_000),
+    });
+    expect(parseStat(1, 'basura', 0)).toBeNull();
+  });
+
+  it.runIf(process.platform === 'linux')(
+    'lists a child exactly as ps-list does: pid, ppid, name, path and start time (same instance key)',
+    async () => {
+      const file = await blockedBinary(uniqueName('discord'));
+      const child = await spawnProcess(file, ['100']);
+      const [fromProc, fromPs] = await Promise.all([procLister()(), psListLister()]);
+      const mine = fromProc.find((p) => p.pid === child.pid);
+      const theirs = fromPs.find((p) => p.pid === child.pid);
+      expect(mine).toEqual({
+        pid: child.pid,
+        ppid: process.pid,
+        name: file.split('/').pop(),
+        path: file,
+        startTime: theirs!.startTime,
+      });
+      expect(mine).not.toHaveProperty('cmd');
+      // The whole machine, not only ours: both see this test's own process.
+      expect(fromProc.some((p) => p.pid === process.pid)).toBe(true);
+    },
+  );
 });

@@ -1,0 +1,82 @@
+/**
+ * The process list on Linux read straight from `/proc`, without starting `ps`. ps-list runs `ps`
+ * twice per call and then reads every `/proc/<pid>/exe` anyway; with 300 processes those two `ps`
+ * cost the machine several times what the agent itself spends per poll (bench/BENCHMARKS.md, issue
+ * 14). Here each poll is one directory listing plus, per process, one read of `/proc/<pid>/stat`
+ * and one `readlink` of `/proc/<pid>/exe`. Same shape as ps-list's answer: pid, ppid, name (the
+ * executable's file name, or `comm` when the path cannot be read), path, start time. Never the
+ * command line.
+ */
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import path from 'node:path';
+import type { ProcessLister, RunningProcess } from './scanner.js';
+
+/** Linux's USER_HZ: the unit of `starttime` in `/proc/<pid>/stat` (100 on every mainstream arch). */
+const CLOCK_TICKS_PER_S = 100;
+
+/** Boot time in ms since the epoch (`btime` of `/proc/stat`), read once: it does not change. */
+let bootMs: number | null = null;
+
+function bootTimeMs(root: string): number {
+  if (bootMs === null) {
+    const match = /^btime (\d+)$/m.exec(readFileSync(`${root}/stat`, 'utf8'));
+    bootMs = match ? Number(match[1]) * 1000 : 0;
+  }
+  return bootMs;
+}
+
+/**
+ * One process from its `/proc/<pid>/stat` line (`pid (comm) state ppid ... starttime ...`), or null
+ * when it vanished meanwhile or the line is not understood. `comm` may hold spaces and parentheses,
+ * so the fields are read after the last `)`.
+ */
+export function parseStat(
+  pid: number,
+  stat: string,
+  bootTimeMs: number,
+): Omit<RunningProcess, 'path'> | null {
+  const open = stat.indexOf('(');
+  const close = stat.lastIndexOf(')');
+  if (open < 0 || close < open) return null;
+  const comm = stat.slice(open + 1, close);
+  // Fields after ')': state(3) ppid(4) ... starttime(22); index 0 here is field 3.
+  const fields = stat.slice(close + 2).split(' ');
+  const ppid = Number(fields[1]);
+  const startTicks = Number(fields[19]);
+  if (!Number.isInteger(ppid) || !Number.isFinite(startTicks)) return null;
+  // Whole seconds, like ps-list's `lstart`, so an instance keeps its key whichever lister saw it.
+  const startMs = Math.floor((bootTimeMs + (startTicks / CLOCK_TICKS_PER_S) * 1000) / 1000) * 1000;
+  return { pid, ppid, name: comm, startTime: new Date(startMs) };
+}
+
+/**
+ * A lister reading `root` (default `/proc`). Synchronous reads on purpose: each is a few
+ * microseconds of kernel work on a virtual file, and hundreds of them through the thread pool would
+ * cost more than they block. A process that ends while being read is skipped.
+ */
+export function procLister(root = '/proc'): ProcessLister {
+  return () => {
+    const boot = bootTimeMs(root);
+    const result: RunningProcess[] = [];
+    for (const entry of readdirSync(root)) {
+      const pid = Number(entry);
+      if (!Number.isInteger(pid) || pid <= 0) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`${root}/${pid}/stat`, 'utf8');
+      } catch {
+        continue; // gone
+      }
+      const proc = parseStat(pid, stat, boot);
+      if (!proc) continue;
+      let exe = '';
+      try {
+        exe = readlinkSync(`${root}/${pid}/exe`).replace(/ \(deleted\)$/, '');
+      } catch {
+        // Kernel threads have none; other users' processes need root.
+      }
+      result.push(exe ? { ...proc, name: path.basename(exe), path: exe } : proc);
+    }
+    return Promise.resolve(result);
+  };
+}
