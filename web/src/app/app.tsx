@@ -4,6 +4,7 @@ import { FullPageSpinner } from '../ui/layout/full-page-spinner';
 import { AppLayout } from './app-layout';
 import { ADMIN_HOME_PATH } from './paths';
 import { RouteGuard } from './route-guard';
+import { RouteScreen } from './route-screen';
 import { ROUTES } from './route-table';
 
 const bare = ROUTES.filter((route) => route.frame === 'bare');
@@ -11,27 +12,27 @@ const framed = ROUTES.filter((route) => route.frame === 'layout');
 
 /**
  * The routes of `route-table.ts` behind the route guard: the login and the hall's kiosk view alone,
- * every other screen inside the shared layout (which shows a spinner while a screen loads); unknown
- * paths go to /home.
+ * every other screen inside the shared layout (which shows a spinner while a screen loads), each
+ * naming the browser tab (`RouteScreen`); unknown paths go to /home.
  */
 export function App() {
   return (
     <RouteGuard>
       <Routes>
-        {bare.map(({ path, title = '', scene: Scene }) => (
+        {bare.map((route) => (
           <Route
-            key={path}
-            path={path}
+            key={route.path}
+            path={route.path}
             element={
               <Suspense fallback={<FullPageSpinner />}>
-                <Scene title={title} />
+                <RouteScreen route={route} />
               </Suspense>
             }
           />
         ))}
         <Route element={<AppLayout />}>
-          {framed.map(({ path, title = '', scene: Scene }) => (
-            <Route key={path} path={path} element={<Scene title={title} />} />
+          {framed.map((route) => (
+            <Route key={route.path} path={route.path} element={<RouteScreen route={route} />} />
           ))}
         </Route>
         <Route path="*" element={<Navigate to={ADMIN_HOME_PATH} replace />} />

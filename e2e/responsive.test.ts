@@ -1,0 +1,298 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsPDF } from 'jspdf';
+import type { BrowserContext, Page } from 'playwright-core';
+import { LEVELS, USER_TYPES } from '@concurso/shared';
+import {
+  HttpApi,
+  blockProcesses,
+  createUser,
+  injectAttempts,
+  injectObserved,
+  observedEntry,
+  startWebTestBed,
+  type TestServer,
+  type WebTestBed,
+} from '@concurso/testkit';
+import { ROUTE_PATHS } from '../web/src/app/route-paths.js';
+import { AppShell } from './pages/app-shell.js';
+import { openSignedIn } from './pages/login-page.js';
+import {
+  axeFindings,
+  hasVisibleFocus,
+  horizontalOverflow,
+  overflowCulprits,
+  settle,
+  tabTo,
+} from './pages/route-checks.js';
+
+const ADMIN = { username: 'admin_pantallas', password: 'clave-admin' };
+const JUDGE = { username: 'juez_pantallas', password: 'clave-juez' };
+/** A phone held upright and a common laptop (issue 14). */
+const VIEWPORTS = {
+  phone: { width: 390, height: 844 },
+  laptop: { width: 1366, height: 768 },
+} as const;
+const TEAMS = [
+  'Los Bits Valientes',
+  'Compiladores Anónimos',
+  'Hackers del Norte',
+  'Recursión Infinita',
+  'Punteros Colgantes',
+  'Segmentation Fault',
+];
+
+/** The routes a role opens from the route table (the login is walked signed out). */
+const ADMIN_PATHS = ROUTE_PATHS.filter((route) => route.access !== 'anyone').map((route) => route.path);
+const JUDGE_PATHS = ROUTE_PATHS.filter((route) => route.access === 'staff').map((route) => route.path);
+
+/**
+ * Every screen on every device, for every person (issue 14): every route of the route table
+ * (`web/src/app/route-paths.ts`, so a route added later is walked too) at a phone's width (390x844)
+ * and a laptop's (1366x768), as an administrator, as a judge (their routes) and signed out (the
+ * login), with data in the tables: no sideways scroll of the page and no serious or critical axe-core
+ * finding. Below 768 px the header is one 'Menú' that the keyboard opens and follows; a table keeps
+ * its rows one line high and scrolls in its own box, its pagination wraps; Tab reaches a row's action
+ * with a visible focus ring at every stop, and Enter runs it.
+ */
+describe('every route on a phone and a laptop', () => {
+  let bed: WebTestBed;
+  let server: TestServer;
+  let admin: Page;
+  let judge: Page;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    bed = await startWebTestBed();
+    server = bed.server;
+    await createUser(server.orm, USER_TYPES.admin, ADMIN.username, ADMIN.password);
+    await createUser(server.orm, USER_TYPES.judge, JUDGE.username, JUDGE.password);
+    for (const name of ['ana_participa', 'beto_participa', 'caro_participa'])
+      await createUser(server.orm, USER_TYPES.participant, name, null);
+    await seedContest(server);
+
+    for (const [user, landing] of [
+      [ADMIN, '/home'],
+      [JUDGE, '/homeJuez'],
+    ] as const) {
+      const signed = await openSignedIn(bed.browser, server.url, user.username, user.password, landing, {
+        viewport: VIEWPORTS.phone,
+      });
+      contexts.push(signed.context);
+      if (user === ADMIN) admin = signed.page;
+      else judge = signed.page;
+    }
+  });
+
+  afterAll(async () => {
+    await Promise.all(contexts.map((context) => context.close()));
+    await bed?.close();
+  });
+
+  /**
+   * Opens each of `paths` on `page` and answers what is wrong there, one line per problem: the page
+   * scrolling sideways (with the elements past the edge) and axe-core's serious and critical findings.
+   */
+  async function walk(page: Page, paths: readonly string[]): Promise<string[]> {
+    const shell = new AppShell(page);
+    const problems: string[] = [];
+    for (const path of paths) {
+      await shell.navigate(path);
+      await page.waitForURL(`${server.url}${path}`);
+      await settle(page);
+      const overflow = await horizontalOverflow(page);
+      if (overflow > 0) {
+        problems.push(
+          `${path}: la página se desplaza ${overflow}px: ${(await overflowCulprits(page)).join(', ')}`,
+        );
+      }
+      for (const finding of await axeFindings(page)) {
+        problems.push(
+          `${path}: axe ${finding.impact} ${finding.id} (${finding.help}): ${finding.targets.join(' | ')}`,
+        );
+      }
+    }
+    return problems;
+  }
+
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    it(`draws every route an administrator opens on a ${name} (${viewport.width}x${viewport.height})`, async () => {
+      await admin.setViewportSize(viewport);
+      expect(await walk(admin, ADMIN_PATHS)).toEqual([]);
+    }, 120_000);
+
+    it(`draws every route a judge opens on a ${name}`, async () => {
+      await judge.setViewportSize(viewport);
+      expect(await walk(judge, JUDGE_PATHS)).toEqual([]);
+    }, 60_000);
+
+    it(`draws the login screen on a ${name}, signed out`, async () => {
+      const context = await bed.browser.newContext({ viewport });
+      contexts.push(context);
+      const page = await context.newPage();
+      await page.goto(`${server.url}/`);
+      await settle(page);
+      expect(await horizontalOverflow(page)).toBe(0);
+      expect(await axeFindings(page)).toEqual([]);
+    });
+  }
+
+  it('folds the header into one Menú below 768 px that the keyboard opens and follows', async () => {
+    const shell = new AppShell(admin);
+    await admin.setViewportSize(VIEWPORTS.laptop);
+    await shell.navigate('/home');
+    await settle(admin);
+    // Wide: the menus and 'Cerrar Sesión' in the bar, no 'Menú'.
+    expect(
+      await shell
+        .nav()
+        .getByRole('button', { name: /^Equipos/ })
+        .isVisible(),
+    ).toBe(true);
+    expect(await shell.logoutButton().isVisible()).toBe(true);
+    expect(await shell.compactMenuButton().isVisible()).toBe(false);
+
+    await admin.setViewportSize(VIEWPORTS.phone);
+    await shell.compactMenuButton().waitFor();
+    expect(await shell.logoutButton().isVisible()).toBe(false);
+    // One line: the wrapped header took 194 of 844 px before (issue 14 said 40 % with the banner).
+    const header = await shell.header().boundingBox();
+    expect(header!.height).toBeLessThan(VIEWPORTS.phone.height * 0.1);
+
+    // From the top, Tab reaches 'Menú' with a focus ring; Enter opens it; the arrows reach 'Equipos';
+    // Enter follows it.
+    await admin.reload();
+    await settle(admin);
+    expect(await tabTo(admin, 'header button')).toEqual([]);
+    expect(await admin.locator('*:focus').textContent()).toMatch(/^Menú/);
+    await admin.keyboard.press('Enter');
+    const menu = shell.openMenu();
+    await menu.waitFor();
+    await settle(admin);
+    expect(await axeFindings(admin)).toEqual([]);
+    for (const link of [
+      'Concursos',
+      'Ejercicios',
+      'Equipos',
+      'Procesos',
+      'Bitácora',
+      'Jueces',
+      'Cerrar Sesión',
+    ])
+      expect(await menu.getByRole('menuitem', { name: link, exact: true }).count(), link).toBe(1);
+    const target = menu.getByRole('menuitem', { name: 'Equipos', exact: true });
+    for (let press = 0; press < 20 && (await target.getAttribute('data-highlighted')) === null; press += 1)
+      await admin.keyboard.press('ArrowDown');
+    await admin.keyboard.press('Enter');
+    await admin.waitForURL(`${server.url}/teams`);
+    await menu.waitFor({ state: 'hidden' });
+  });
+
+  it("keeps a table's rows one line high on a phone, scrolling it in its box, and wraps its pagination", async () => {
+    const shell = new AppShell(admin);
+    await admin.setViewportSize(VIEWPORTS.phone);
+    await shell.navigate('/teams');
+    await settle(admin);
+    const table = admin.getByTestId('data-table');
+    const box = await table.locator('table').evaluate((el) => {
+      const scroller = el.parentElement!;
+      return {
+        overflowX: getComputedStyle(scroller).overflowX,
+        scrolls: scroller.scrollWidth > scroller.clientWidth,
+        rowHeights: Array.from(el.querySelectorAll('tbody tr')).map(
+          (row) => row.getBoundingClientRect().height,
+        ),
+        headerHeight: el.querySelector('thead tr')!.getBoundingClientRect().height,
+      };
+    });
+    expect(box.overflowX).toBe('auto');
+    expect(box.scrolls).toBe(true);
+    expect(box.rowHeights).toHaveLength(5);
+    // A row is as high as its tallest control (an extra-small button), never a column of stacked ones.
+    for (const height of box.rowHeights) expect(height).toBeLessThan(box.headerHeight * 1.6);
+    expect(await horizontalOverflow(admin)).toBe(0);
+
+    // 47 processes: 10 pages of 5, whose buttons wrap onto a second line within the screen.
+    await shell.navigate('/process');
+    await settle(admin);
+    const paging = await admin.getByRole('navigation', { name: 'Paginación' }).boundingBox();
+    const button = await admin.getByRole('button', { name: 'Página 1', exact: true }).boundingBox();
+    expect(paging!.x + paging!.width).toBeLessThanOrEqual(VIEWPORTS.phone.width);
+    expect(paging!.height).toBeGreaterThan(button!.height * 1.5);
+  });
+
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    it(`reaches a row's action by Tab on a ${name}, with a focus ring at every stop, and runs it with Enter`, async () => {
+      const shell = new AppShell(admin);
+      await admin.setViewportSize(viewport);
+      await shell.navigate('/teams');
+      await settle(admin);
+      // From the top of the page (a reload puts Tab's starting point there): the header, the screen's
+      // buttons, the toolbar, the sortable headers.
+      await admin.reload();
+      await settle(admin);
+      expect(await tabTo(admin, 'tbody tr button')).toEqual([]);
+      const focused = admin.locator('*:focus');
+      expect(await focused.textContent()).toBe('Ver integrantes');
+      expect(await hasVisibleFocus(focused)).toBe(true);
+      await admin.keyboard.press('Enter');
+      const dialog = admin.getByRole('dialog');
+      await dialog.waitFor();
+      expect(await dialog.textContent()).toContain('Integrantes');
+      await settle(admin);
+      expect(await axeFindings(admin)).toEqual([]);
+      await admin.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+    }, 60_000);
+  }
+});
+
+/**
+ * The data the tables show: an active contest with six teams over the three levels, two members, the
+ * common forbidden processes (47, so /process pages), a blocked set, an exercise PDF, two attempts, a
+ * disqualified team (a status change in /bitacora) and a few executables observed on a machine.
+ */
+async function seedContest(server: TestServer): Promise<void> {
+  const api = await HttpApi.signIn(server.url, ADMIN.username, ADMIN.password);
+  const contestId = await api.createContest('2026-11-21');
+  const coach = await api.createCoach('Dra. Carmen Ruiz de la Torre');
+  const { careerIds } = await api.createCareers(['Ingeniería en Computación', 'Licenciatura en Informática']);
+  const levels = [LEVELS.basico, LEVELS.intermedio, LEVELS.avanzado];
+  const teams: { id: number }[] = [];
+  for (const [index, name] of TEAMS.entries())
+    teams.push(await api.createTeam(name, levels[index % 3]!, coach));
+  const [first, second] = teams as [{ id: number }, { id: number }];
+  await api.data('/api/createMember', [
+    {
+      code: '219000001',
+      name: 'Ana López Hernández',
+      semester: 3,
+      teams_id: first.id,
+      careers_id: careerIds[0],
+    },
+    { code: '219000002', name: 'Bruno Díaz', semester: 5, teams_id: first.id, careers_id: careerIds[1] },
+  ]);
+  await api.data('/api/addCommonProcesses', {});
+  await blockProcesses(server.orm, contestId, ['chrome.exe', 'Discord.exe', 'Code.exe']);
+
+  const pdf = new jsPDF();
+  pdf.text('Ejercicio 1: suma de dos números', 10, 10);
+  const form = new FormData();
+  form.set('levels_id', String(LEVELS.basico));
+  form.set('path', new Blob([pdf.output('arraybuffer')], { type: 'application/pdf' }), 'ejercicio-uno.pdf');
+  const upload = await fetch(`${server.url}/api/createExercise`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${api.token}` },
+    body: form,
+  });
+  if (!upload.ok) throw new Error(`createExercise: ${upload.status} ${await upload.text()}`);
+
+  const key = await api.generateAgentKey(first.id);
+  const attempts = await injectAttempts(server.app, key, ['chrome.exe', 'Discord.exe']);
+  if (attempts.statusCode !== 200) throw new Error(`attempts: ${attempts.statusCode} ${attempts.body}`);
+  const observed = await injectObserved(server.app, key, [
+    observedEntry('notepad.exe', 'a'.repeat(64)),
+    observedEntry('python.exe', 'b'.repeat(64), { starts: 3 }),
+  ]);
+  if (observed.statusCode !== 200) throw new Error(`observed: ${observed.statusCode} ${observed.body}`);
+  await api.data(`/api/descalificarTeam/${second.id}`);
+}
