@@ -140,6 +140,18 @@ describe('observed processes (issue 14)', () => {
     expect(rows[0]).toMatchObject({ teams: ['Ana Lógica', 'Beto y los Bits'], count: 7 });
   });
 
+  it('names every team of a row, accents whole, however many (no group_concat cut at 1,024 bytes)', async () => {
+    const many = [];
+    for (let i = 10; i < 50; i++) {
+      many.push(await agentTeam(server, admin, { contestId, name: `Máquina número ${i} del laboratorio` }));
+    }
+    for (const team of many) await report(team.key, observedEntry('editor-común.exe', sha('editor-1')));
+    const row = await rowOf('editor-común.exe');
+    expect(row.machines).toBe(40);
+    expect(row.teams).toEqual(many.map((team) => team.name).sort());
+    expect(row.teams[0]).toBe('Máquina número 10 del laboratorio');
+  });
+
   it('names the blocked process a row already is, by name as the agent matches it or by fingerprint', async () => {
     // Discord.exe is blocked; the agent would match "discord" (no .exe, any case) to it.
     await report(beto.key, observedEntry('DISCORD', sha('discord-1')));

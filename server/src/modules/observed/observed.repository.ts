@@ -83,7 +83,6 @@ export async function observedRows(em: EntityManager, contestId: number): Promis
       'o.name',
       'o.sha256',
       raw('count(distinct o.teams_id) as machines'),
-      raw('json_arrayagg(distinct t.name order by t.name) as teams'),
       raw('min(o.first_seen) as first_seen'),
       raw('max(o.last_seen) as last_seen'),
       raw('sum(o.count) as starts'),
@@ -97,13 +96,13 @@ export async function observedRows(em: EntityManager, contestId: number): Promis
         name: string;
         sha256: string;
         machines: number | string;
-        teams: string;
         first_seen: Date | string;
         last_seen: Date | string;
         starts: number | string;
       }>
     >('all', false);
   if (rows.length === 0) return [];
+  const teamsOf = await teamNames(em, contestId);
 
   const blocked = await contestProcesses(em, contestId);
   const fingerprints = await fingerprintsOf(
@@ -120,11 +119,39 @@ export async function observedRows(em: EntityManager, contestId: number): Promis
       name: row.name,
       sha256,
       machines: Number(row.machines),
-      teams: JSON.parse(row.teams) as string[],
+      teams: teamsOf.get(inventoryKey(row.name, row.sha256)) ?? [],
       first_seen: new Date(row.first_seen).toISOString(),
       last_seen: new Date(row.last_seen).toISOString(),
       count: Number(row.starts),
       blocked_as: matchBlocked(row.name, sha256),
     };
   });
+}
+
+/** A row's key as the grouping compares it (the column's collation ignores case). */
+const inventoryKey = (name: string, sha256: string) => `${name.toLowerCase()}\u0000${sha256}`;
+
+/**
+ * The teams that ran each executable of contest `contestId`, by `inventoryKey`, names sorted. A query
+ * of its own rather than `json_arrayagg`/`group_concat` in the inventory's: MariaDB cuts those at
+ * `group_concat_max_len` (1,024 bytes: a few dozen teams) and hands JSON back in another character
+ * set ('M?quina' for 'Máquina').
+ */
+async function teamNames(em: EntityManager, contestId: number): Promise<Map<string, string[]>> {
+  const pairs = await em
+    .createQueryBuilder(ObservedProcess, 'o')
+    .select(['o.name', 'o.sha256', raw('t.name as team')])
+    .join('o.team', 't')
+    .where({ contest: contestId })
+    .orderBy({ [raw('t.name')]: 'asc', [raw('t.id')]: 'asc' })
+    .execute<Array<{ name: string; sha256: string; team: string }>>('all', false);
+  const teams = new Map<string, string[]>();
+  for (const pair of pairs) {
+    const key = inventoryKey(pair.name, pair.sha256);
+    const names = teams.get(key) ?? [];
+    // One team per row of the table, but two teams may share a name.
+    names.push(pair.team);
+    teams.set(key, names);
+  }
+  return teams;
 }
