@@ -50,9 +50,10 @@ const JUDGE_PATHS = ROUTE_PATHS.filter((route) => route.access === 'staff').map(
  * (`web/src/app/route-paths.ts`, so a route added later is walked too) at a phone's width (390x844)
  * and a laptop's (1366x768), as an administrator, as a judge (their routes) and signed out (the
  * login), with data in the tables: no sideways scroll of the page and no serious or critical axe-core
- * finding. Below 768 px the header is one 'Menú' that the keyboard opens and follows; a table keeps
- * its rows one line high and scrolls in its own box, its pagination wraps; Tab reaches a row's action
- * with a visible focus ring at every stop, and Enter runs it.
+ * finding, on the screens and (on the phone) in their 'Registrar …' and 'Importar' dialogs. Below
+ * 768 px the header is one 'Menú' that the keyboard opens and follows; a table keeps its rows one line
+ * high and scrolls in its own box, its pagination wraps; Tab reaches a row's action with a visible
+ * focus ring at every stop, and Enter runs it.
  */
 describe('every route on a phone and a laptop', () => {
   let bed: WebTestBed;
@@ -91,8 +92,10 @@ describe('every route on a phone and a laptop', () => {
   /**
    * Opens each of `paths` on `page` and answers what is wrong there, one line per problem: the page
    * scrolling sideways (with the elements past the edge) and axe-core's serious and critical findings.
+   * With `dialogs`, also opens each of the screen's 'Registrar …' and 'Importar' dialogs: axe over it
+   * (its form's labels) and its right edge within the screen.
    */
-  async function walk(page: Page, paths: readonly string[]): Promise<string[]> {
+  async function walk(page: Page, paths: readonly string[], dialogs = false): Promise<string[]> {
     const shell = new AppShell(page);
     const problems: string[] = [];
     for (const path of paths) {
@@ -110,6 +113,33 @@ describe('every route on a phone and a laptop', () => {
           `${path}: axe ${finding.impact} ${finding.id} (${finding.help}): ${finding.targets.join(' | ')}`,
         );
       }
+      if (dialogs) problems.push(...(await checkDialogs(page, path)));
+    }
+    return problems;
+  }
+
+  /** Opens, checks and closes (Escape) each dialog the screen's own buttons open; answers the problems. */
+  async function checkDialogs(page: Page, path: string): Promise<string[]> {
+    const problems: string[] = [];
+    const openers = page.locator('main').getByRole('button', { name: /^(Registrar|Importar)/ });
+    for (let index = 0; index < (await openers.count()); index += 1) {
+      const opener = openers.nth(index);
+      const name = `${path} '${await opener.textContent()}'`;
+      await opener.click();
+      const dialog = page.getByRole('dialog');
+      await dialog.waitFor();
+      await settle(page);
+      const box = await dialog.boundingBox();
+      const width = page.viewportSize()!.width;
+      if (box && box.x + box.width > width)
+        problems.push(`${name}: el diálogo pasa del borde (${box.x + box.width}px)`);
+      for (const finding of await axeFindings(page)) {
+        problems.push(
+          `${name}: axe ${finding.impact} ${finding.id} (${finding.help}): ${finding.targets.join(' | ')}`,
+        );
+      }
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
     }
     return problems;
   }
@@ -117,7 +147,8 @@ describe('every route on a phone and a laptop', () => {
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     it(`draws every route an administrator opens on a ${name} (${viewport.width}x${viewport.height})`, async () => {
       await admin.setViewportSize(viewport);
-      expect(await walk(admin, ADMIN_PATHS)).toEqual([]);
+      // The dialogs on the phone only: their labels do not change with the width, their fit does.
+      expect(await walk(admin, ADMIN_PATHS, viewport === VIEWPORTS.phone)).toEqual([]);
     }, 120_000);
 
     it(`draws every route a judge opens on a ${name}`, async () => {
