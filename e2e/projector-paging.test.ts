@@ -6,6 +6,8 @@ import { LEVELS, USER_TYPES } from '@concurso/shared';
 import {
   createTeam,
   createUser,
+  generateAgentKey,
+  sendAttempt,
   startContest,
   startWebTestBed,
   type TestServer,
@@ -55,13 +57,18 @@ describe('projector paging', () => {
   let context: BrowserContext;
   let page: Page;
   let projector: ProjectorPage;
+  let adminToken: string;
   const expected: Record<Level, string[]> = { basico: [], intermedio: [], avanzado: [] };
+  /** Team ids by name. */
+  const ids = new Map<string, number>();
 
   beforeAll(async () => {
     bed = await startWebTestBed();
     ({ server, browser } = bed);
     await createUser(server.orm, USER_TYPES.judge, 'juez_paginas', 'clave-paginas');
-    const { contestId, adminToken } = await startContest(server, 'admin_paginas');
+    const started = await startContest(server, 'admin_paginas');
+    const contestId = started.contestId;
+    adminToken = started.adminToken;
     let longIndex = 0;
     for (const level of LEVEL_KEYS) {
       for (let i = 1; i <= PER_LEVEL[level]; i++) {
@@ -71,7 +78,7 @@ describe('projector paging', () => {
             ? LONG_NAMES[longIndex++ % LONG_NAMES.length]!
             : `Equipo ${level} ${String(i).padStart(2, '0')}`;
         expected[level].push(name);
-        await createTeam(server.orm, contestId, LEVELS[level], name);
+        ids.set(name, (await createTeam(server.orm, contestId, LEVELS[level], name)).id);
       }
     }
     const disqualified = await createTeam(server.orm, contestId, LEVELS.basico, DISQUALIFIED_NAME);
@@ -146,6 +153,47 @@ describe('projector paging', () => {
       }
     }, 150_000);
   }
+
+  // Last: it changes the data the tests above page through.
+  it('keeps the page it is on through live changes (an attempt, a block) and shows them', async () => {
+    try {
+      await page.setViewportSize({ width: 1920, height: 1080 });
+      await projector.open(undefined, SEGUNDOS);
+      await projector.column('basico').waitFor();
+      await recordSnapshots(page);
+      await projector
+        .pageLabel('basico')
+        .filter({ hasText: /^Página 2 de/ })
+        .waitFor({ timeout: 60_000 });
+      // While 'Básico' shows page 2: an attempt sends a team from the last page to the first, and a
+      // block puts a mark under a name (a taller row). Both re-page the level; neither may send the
+      // hall back to page 1 before its turn.
+      const climber = ids.get('Equipo basico 30')!;
+      const blocked = ids.get('Equipo basico 09')!;
+      const key = await generateAgentKey(server.app, adminToken, climber);
+      expect((await sendAttempt(server.url, key)).status).toBe(200);
+      const toggle = await server.app.inject({
+        method: 'GET',
+        url: `/api/descalificarTeam/${blocked}`,
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+      expect(toggle.statusCode).toBe(200);
+      // Each shows when its page comes round: the climber first of all, the block with its mark.
+      await projector.attempts(climber).filter({ hasText: /^1$/ }).waitFor({ timeout: 60_000 });
+      expect((await projector.order('basico'))[0]).toBe(climber);
+      await projector.row(blocked).getByText('DESCALIFICADO').waitFor({ timeout: 60_000 });
+
+      const snapshots = await readSnapshots(page);
+      expect(snapshots.basico.flatMap((s) => s.problems)).toEqual([]);
+      const labels = snapshots.basico.map((s) => s.label).filter((label) => label !== null);
+      expect(labels.length).toBeGreaterThan(2);
+      for (let i = 1; i < labels.length; i++)
+        expect(isNextPage(labels[i - 1]!, labels[i]!), `${labels[i - 1]} → ${labels[i]}`).toBe(true);
+    } catch (err) {
+      const file = await saveScreenshot(page, 'projector-paging-live');
+      throw new Error(`${(err as Error).message}\nScreenshot: ${file}`, { cause: err });
+    }
+  }, 150_000);
 });
 
 /**
@@ -171,6 +219,17 @@ function cycleOf(list: Snapshot[]): 'incomplete' | { pages: number; labels: stri
   return 'incomplete';
 }
 
+/**
+ * Whether the page line may go from `before` to `after`: the same page (its count may change), the
+ * next one, back to 1 after the last, or the last when there are fewer pages than the one shown
+ * (clamped). Anything else, such as back to 1 mid-cycle, is a reset that confuses the hall.
+ */
+function isNextPage(before: string, after: string): boolean {
+  const [i, n] = /^Página (\d+) de (\d+)$/.exec(before)!.slice(1).map(Number) as [number, number];
+  const [j, m] = /^Página (\d+) de (\d+)$/.exec(after)!.slice(1).map(Number) as [number, number];
+  return j === i || (j === i + 1 && i < n) || (j === 1 && i === n) || (i > m && j === m);
+}
+
 /** The snapshots `recordSnapshots` took so far. */
 async function readSnapshots(page: Page): Promise<Record<Level, Snapshot[]>> {
   return page.evaluate(
@@ -180,7 +239,7 @@ async function readSnapshots(page: Page): Promise<Record<Level, Snapshot[]>> {
 
 /**
  * Records, in the page, every state of each level's list: after each DOM change of the columns (a
- * page turned, a row changed) it notes the level's page line, the names on screen, and any problem:
+ * page turned, a row changed), once painted, it notes the level's page line, the names on screen, and any problem:
  * a name wider or taller than its box or cut by an ellipsis, a mark beside the name instead of under
  * it, a row reaching past its list or its column.
  */
@@ -224,9 +283,26 @@ async function recordSnapshots(page: Page): Promise<void> {
       }
     };
     take();
-    // After each commit of the columns; the clock's ticks are outside them.
+    // After each change of the columns (the clock's ticks are outside them), once the frame that
+    // shows it is painted: what the hall saw.
+    let pending = false;
+    const afterPaint = () => {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          pending = false;
+          take();
+        }, 0),
+      );
+    };
     const grid = document.querySelector('[data-testid="projector-basico"]')!.parentElement!;
-    new MutationObserver(take).observe(grid, { subtree: true, childList: true, characterData: true });
+    new MutationObserver(afterPaint).observe(grid, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+    });
   }, LEVEL_KEYS);
 }
 

@@ -29,16 +29,13 @@ export interface ProjectorColumnProps {
  */
 export const ProjectorColumn = memo(function ProjectorColumn({ column, seconds }: ProjectorColumnProps) {
   const [listRef, available] = useElementHeight<HTMLDivElement>();
-  const { observer, heights, version } = useRowHeights();
+  const { observer, names, version, metrics, nameWidth } = useRowHeights();
   const starts = useMemo(() => {
-    const measured = projectorRowHeights(
-      column.teams.map((team) => team.id),
-      heights,
-    );
-    return measured && available > 0 ? projectorPageStarts(measured, available) : null;
-    // `version` stands for the contents of `heights`, a map updated in place.
+    const heights = projectorRowHeights(column.teams, names, metrics);
+    return heights && available > 0 ? projectorPageStarts(heights, available) : null;
+    // `version` stands for the contents of `names`, a map updated in place.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [column.teams, heights, version, available]);
+  }, [column.teams, names, version, metrics, available]);
   const pageCount = starts?.length ?? 1;
   const page = usePageTurner(pageCount, seconds);
   const first = starts?.[page] ?? 0;
@@ -100,7 +97,12 @@ export const ProjectorColumn = memo(function ProjectorColumn({ column, seconds }
               maxAttempts={column.maxAttempts}
             />
           ))}
-          <ProjectorRowMeasurer teams={column.teams} observer={observer} />
+          <ProjectorRowMeasurer
+            teams={column.teams}
+            maxAttempts={column.maxAttempts}
+            nameWidth={nameWidth}
+            observer={observer}
+          />
         </Box>
       )}
     </Box>

@@ -10,6 +10,8 @@ import {
   projectorPageLabel,
   projectorPageStarts,
   projectorPagingSeconds,
+  projectorRowHasMarks,
+  projectorRowHeight,
   projectorRowHeights,
   projectorTitle,
 } from './projector-model';
@@ -108,13 +110,30 @@ describe('projector model', () => {
     expect(projectorPageLabel(5, 3)).toBe('Página 3 de 3');
   });
 
-  it('pages with measured heights, a row not measured yet counting as the tallest', () => {
-    const measured = new Map([
-      [1, 40],
-      [2, 90],
+  it("sizes a row from its name's measured height and its marks, never under the count", () => {
+    // Sample: 8+8 padding and 1 border; middle 60 = name 24 + bar 36; count 50; marks add 20.
+    const metrics = { row: 77, main: 60, name: 24, count: 50, marks: 20 };
+    expect(projectorRowHeight(24, false, metrics)).toBe(77);
+    expect(projectorRowHeight(48, false, metrics)).toBe(101);
+    expect(projectorRowHeight(24, true, metrics)).toBe(97);
+    expect(projectorRowHeight(48, true, metrics)).toBe(121);
+    // A short middle part: the count sets the height.
+    const tallCount = { row: 97, main: 60, name: 24, count: 80, marks: 10 };
+    expect(projectorRowHeight(24, true, tallCount)).toBe(97);
+    expect(projectorRowHeight(48, true, tallCount)).toBe(111);
+  });
+
+  it('pages with measured names, one not measured yet counting as the tallest', () => {
+    const metrics = { row: 77, main: 60, name: 24, count: 50, marks: 20 };
+    const names = new Map([
+      [1, 24],
+      [2, 48],
     ]);
-    expect(projectorRowHeights([2, 1, 3], measured)).toEqual([90, 40, 90]);
-    expect(projectorRowHeights([1], new Map())).toBeNull();
-    expect(projectorRowHeights([], new Map())).toEqual([]);
+    const teams = [team(2, 'Dos', 1, 0), team(1, 'Uno', 1, 0, 2), team(3, 'Tres', 1, 0)];
+    expect(projectorRowHeights(teams, names, metrics)).toEqual([101, 97, 101]);
+    expect(projectorRowHeights(teams, new Map(), metrics)).toBeNull();
+    expect(projectorRowHeights(teams, names, null)).toBeNull();
+    expect(projectorRowHeights([], new Map(), null)).toEqual([]);
+    expect(projectorRowHasMarks({ ...team(4, 'Sin agente', 1, 0), agent_online: false })).toBe(true);
   });
 });

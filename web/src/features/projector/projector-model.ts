@@ -9,6 +9,7 @@ import {
   LEVELS,
   MESSAGES,
   PROJECTOR_PAGING,
+  TEAM_STATUS,
   type BoardLevelKey,
   type BoardTeam,
   type ContestRow,
@@ -126,17 +127,55 @@ export function projectorPageLabel(index: number, count: number): string {
 }
 
 /**
- * The heights (px) to page `ids` with, from the rows measured so far (`measured`, by team id). A row not
- * measured yet (a team that just arrived) counts as the tallest measured row, so a page never holds more
- * than fits; null while nothing is measured (the column then shows no rows for that frame rather than
- * rows that might be cut).
+ * A row's parts as measured on the column's two sample rows (px), from which any row's height follows
+ * (`projectorRowHeight`): measuring every row in full cost the projector its long-task budget at
+ * thousands of teams, while names (the one part that varies freely) are measured alone.
+ */
+export interface ProjectorRowMetrics {
+  /** Border-box height of the sample row: one-line name, no marks. */
+  row: number;
+  /** Height of its middle part (name, marks, bar). */
+  main: number;
+  /** Height of its one-line name. */
+  name: number;
+  /** Height of its count (the tallest of the side parts). */
+  count: number;
+  /** What the marks' line (DESCALIFICADO, agente sin conexión) adds to the middle part. */
+  marks: number;
+}
+
+/**
+ * The height (px) of a row whose name measures `nameHeight` and that has marks under it or not: the
+ * middle part grows by the name's extra lines and the marks' line; the row is its padding and border
+ * plus the taller of the middle part and the count.
+ */
+export function projectorRowHeight(nameHeight: number, marks: boolean, metrics: ProjectorRowMetrics): number {
+  const chrome = metrics.row - Math.max(metrics.main, metrics.count);
+  const main = metrics.main - metrics.name + nameHeight + (marks ? metrics.marks : 0);
+  return chrome + Math.max(main, metrics.count);
+}
+
+/**
+ * The heights (px) to page `teams` with, from the names measured so far (`names`, by team id) and the
+ * sample rows' `metrics`. A name not measured yet (a team that just arrived) counts as the tallest
+ * measured one, so a page never holds more than fits; null while nothing is measured (the column then
+ * shows no rows for that frame rather than rows that might be cut).
  */
 export function projectorRowHeights(
-  ids: readonly number[],
-  measured: ReadonlyMap<number, number>,
+  teams: readonly BoardTeam[],
+  names: ReadonlyMap<number, number>,
+  metrics: ProjectorRowMetrics | null,
 ): number[] | null {
-  if (measured.size === 0) return ids.length === 0 ? [] : null;
+  if (teams.length === 0) return [];
+  if (!metrics || names.size === 0) return null;
   let tallest = 0;
-  for (const height of measured.values()) tallest = Math.max(tallest, height);
-  return ids.map((id) => measured.get(id) ?? tallest);
+  for (const height of names.values()) tallest = Math.max(tallest, height);
+  return teams.map((team) =>
+    projectorRowHeight(names.get(team.id) ?? tallest, projectorRowHasMarks(team), metrics),
+  );
+}
+
+/** Whether a row shows marks under the name: DESCALIFICADO, or agente sin conexión. */
+export function projectorRowHasMarks(team: BoardTeam): boolean {
+  return team.status_team.id !== TEAM_STATUS.active || !team.agent_online;
 }

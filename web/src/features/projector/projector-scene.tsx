@@ -18,7 +18,7 @@ const CSS = `
     --projector-title: clamp(22px, 1.9vw, 44px);
     --projector-small: clamp(12px, 0.9vw, 20px);
   }
-  /* The hidden twins of a level's rows, measured for paging (projector-row-measurer.tsx). */
+  /* What a level pages with, laid out hidden: sample rows and names (projector-row-measurer.tsx). */
   .projector-measure {
     position: absolute;
     inset-inline: 0;
@@ -28,6 +28,8 @@ const CSS = `
     visibility: hidden;
     pointer-events: none;
   }
+  /* Names measured alone wrap at the rows' name width; a container, as a row's middle part is. */
+  .projector-measure-names { container-type: inline-size; }
 ${PROJECTOR_ROW_CSS}`;
 
 /** How often the projector re-sorts its columns at most (ms). */
