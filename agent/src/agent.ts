@@ -52,6 +52,9 @@ const STOP_REPORT_MS = 2_000;
  */
 const HASH_WAIT_MS = 250;
 
+/** Longest a scan waits for the fingerprint of a process it just ended, for its attempt (ms). */
+const ATTEMPT_HASH_WAIT_MS = 2_000;
+
 /** Shortest pause between two polls, even when a poll ran late (ms). */
 const MIN_POLL_GAP_MS = 50;
 
@@ -284,7 +287,8 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
 
   /**
    * One process of a scan. A name match is ended first and fingerprinted after (its file remains),
-   * so hashing a big browser never delays the kill. Any other process is fingerprinted only when the
+   * so hashing a big browser never delays the kill, and the scan waits at most
+   * `ATTEMPT_HASH_WAIT_MS` for that fingerprint. Any other process is fingerprinted only when the
    * config has fingerprints to match, and ended when its fingerprint is a blocked program's (issue
    * 14); a file not hashed within `HASH_WAIT_MS` is looked at again by a later scan, so a big new
    * program never holds up the next poll. A new process while the contest observes is recorded with
@@ -300,7 +304,12 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
     const blocked = byName(proc);
     if (blocked !== null) {
       const report = await killer.handle(proc, blocked);
-      const sha256 = report?.first || isFresh ? await fingerprinter.ofProcess(proc) : null;
+      // A first big file may take long: the attempt then goes without it (the hash goes on, and the
+      // next kill of the same file carries it).
+      const sha256 =
+        report?.first || isFresh
+          ? ((await atMost(ATTEMPT_HASH_WAIT_MS, fingerprinter.ofProcess(proc))) ?? null)
+          : null;
       if (isFresh) observed.add(proc, sha256, seenAt);
       return { report, sha256 };
     }

@@ -30,11 +30,12 @@ describe('renamed copy against the real server (issue 14)', () => {
     server = await startTestServer();
   }, 120_000);
 
+  // Dropping the database may take a while on a busy machine.
   afterAll(async () => {
     await agent?.stop();
     await cleanUp();
     await server?.close();
-  });
+  }, 60_000);
 
   it('learns the fingerprint from a kill, then ends a renamed copy and logs it with executable', async () => {
     const { adminToken, contestId } = await startContest(server, 'admin_agent_renamed');
