@@ -3,6 +3,7 @@ import { loadConfig, withJwtSecret } from './config.js';
 import { buildApp, WEB_DIST_DIR } from './app.js';
 import { DatabaseUnreachableError, openDatabase, safeUrl } from './db/database.js';
 import { ensureFirstAdmin } from './db/first-admin.js';
+import { serverLoggerOptions } from './lib/log-serializers.js';
 
 /**
  * Entry point of `npm start`: opens (creates, migrates) the database, creates the first
@@ -27,8 +28,7 @@ async function main(): Promise<void> {
     config,
     orm,
     logger: {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.body.password'],
+      ...serverLoggerOptions(config.logLevel),
       ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty' } } : {}),
     },
   });

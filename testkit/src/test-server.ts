@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { MikroORM } from '@mikro-orm/mysql';
-import { buildApp } from '../../server/src/app.js';
+import { buildApp, type BuildAppOptions } from '../../server/src/app.js';
 import { loadConfig, withJwtSecret, type AppConfig } from '../../server/src/config.js';
 import { openDatabase } from '../../server/src/db/database.js';
 import { dropDatabase, throwawayDatabaseUrl } from './environment.js';
@@ -20,12 +20,17 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Where a test server runs, to start one again on the same database and port (a server restart). */
+/**
+ * How a test server runs beyond its configuration: where (to start one again on the same database and
+ * port, a server restart) and with which logger.
+ */
 export interface RestartOptions {
   databaseUrl?: string;
   port?: number;
   /** Leave the database in place on `close()` (default: drop it). */
   keepDatabase?: boolean;
+  /** The app's logger (default none), e.g. the server's own options writing to a test's stream. */
+  logger?: BuildAppOptions['logger'];
 }
 
 /**
@@ -53,7 +58,7 @@ export async function startTestServer(
     ),
   );
   const orm = await openDatabase(databaseUrl);
-  const app = await buildApp({ config, orm });
+  const app = await buildApp({ config, orm, logger: restart.logger ?? false });
   await app.listen({ port: restart.port ?? 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
