@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '@concurso/shared';
 import { useSessionStore } from '../stores/session-store';
-import { apiBlob, apiRequest } from './api-client';
+import { apiRequest } from './api-client';
 import { ApiRequestError, describeError } from './api-error';
 import { login, logout } from './auth-api';
 import { onSessionEnd } from './session-end';
@@ -160,11 +160,5 @@ describe('a 401 answer (issue 10)', () => {
     stubStorage({});
     stubFetch(unauthorized());
     expect(await sessionEndsDuring(() => apiRequest('/api/teamAttempts'))).toEqual([]);
-  });
-
-  it('ends the session for a file download too', async () => {
-    stubStorage({ token: 'abc.def' });
-    stubFetch(unauthorized());
-    expect(await sessionEndsDuring(() => apiBlob('/api/exercisePdf/1'))).toEqual(['unauthorized']);
   });
 });

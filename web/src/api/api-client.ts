@@ -69,28 +69,6 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions = {
   return payload as T;
 }
 
-/**
- * `GET path` for a file (a PDF): resolves with its bytes as a Blob for statuses 200..299; rejects with
- * an {@link ApiRequestError} carrying the server's JSON message otherwise (a 401 ends the session first).
- */
-export async function apiBlob(path: string, signal?: AbortSignal): Promise<Blob> {
-  const sentToken = getToken();
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      headers: apiHeaders('*/*', sentToken),
-      signal,
-      credentials: 'same-origin',
-    });
-  } catch (cause) {
-    if (signal?.aborted) throw cause;
-    throw new ApiRequestError({ kind: 'network', status: 0, cause });
-  }
-  if (response.status === 401) reportUnauthorized(sentToken);
-  if (!response.ok) throw httpError(response.status, parseJson(await response.text().catch(() => '')));
-  return response.blob();
-}
-
 /** The parsed JSON of an answer's text; null when empty or not JSON. */
 export function parseJson(text: string): unknown {
   if (!text) return null;

@@ -1,5 +1,4 @@
-import { exercisesRoutes, routePath, type RouteReply } from '@concurso/shared';
-import { apiBlob } from './api-client';
+import { exercisesRoutes, type RouteReply } from '@concurso/shared';
 import { uploadRequest, type UploadOptions } from './upload-request';
 
 /**
@@ -41,11 +40,4 @@ export function saveExercise(
 ): Promise<ExerciseSaveReply> {
   const route = upload.id === undefined ? exercisesRoutes.create : exercisesRoutes.update;
   return uploadRequest(route, exerciseFormData(upload), options);
-}
-
-/** `GET /api/exercisePdf/{id}` (`exercisesRoutes.pdf`) with the session's bearer token: the PDF's bytes. */
-export async function fetchExercisePdf(id: number, signal?: AbortSignal): Promise<Blob> {
-  const blob = await apiBlob(routePath(exercisesRoutes.pdf, { id }), signal);
-  // Typed as PDF whatever the answer said, so the new tab opens the browser's PDF viewer.
-  return blob.type === 'application/pdf' ? blob : new Blob([blob], { type: 'application/pdf' });
 }
