@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { USER_TYPES, type ContestLog } from '@concurso/shared';
+import {
+  agentTeam,
+  createUser,
+  startContest,
+  startWebTestBed,
+  eventually,
+  type TestServer,
+  type WebTestBed,
+} from '@concurso/testkit';
+import { startAgent, type AgentHandle } from '../agent/src/agent.js';
+import {
+  blockedBinary,
+  cleanUp,
+  ownChildren,
+  renamedCopy,
+  running,
+  spawnProcess,
+  tempDir,
+  uniqueName,
+  within,
+} from '../agent/test/helpers/processes.js';
+import { openSignedIn } from './pages/login-page.js';
+import { ObservedPage } from './pages/observed-page.js';
+import { HistoryPage } from './pages/history-page.js';
+
+/**
+ * Issue 14 with two real agents (one per team: two "machines", both watching this test's own children)
+ * against the real server and Chromium: a renamed copy of a blocked program is ended and reported under
+ * the blocked name; /procesosObservados lists a program started on both machines once, '2 máquinas';
+ * an administrator's 'Bloquear' there makes the agents end it.
+ */
+describe('renamed programs and what ran in the lab (issue 14)', () => {
+  let bed: WebTestBed;
+  let server: TestServer;
+  const agents: AgentHandle[] = [];
+
+  beforeAll(async () => {
+    bed = await startWebTestBed();
+    server = bed.server;
+  });
+
+  afterAll(async () => {
+    await Promise.all(agents.map((agent) => agent.stop()));
+    await cleanUp();
+    await bed?.close();
+  });
+
+  it('catches a renamed copy, lists what ran on two machines and blocks it from the screen', async () => {
+    const { adminToken, contestId } = await startContest(server, 'admin_lab');
+    await createUser(server.orm, USER_TYPES.judge, 'juez_lab', 'clave-juez');
+    const blocked = uniqueName('juego');
+    const one = await agentTeam(server, adminToken, { contestId, name: 'Máquina Uno', blocked: [blocked] });
+    const two = await agentTeam(server, adminToken, { contestId, name: 'Máquina Dos' });
+    for (const team of [one, two]) {
+      agents.push(
+        await startAgent({
+          server: server.url,
+          key: team.key,
+          dataDir: await tempDir('lab-agent-'),
+          lister: ownChildren,
+          pollMs: 200,
+          configRefreshMs: 300,
+          observedReportMs: 300,
+          log: () => undefined,
+        }),
+      );
+    }
+    const [agentOne] = agents as [AgentHandle, AgentHandle];
+
+    // The blocked program, ended by its name: its fingerprint is learned and reaches the config.
+    const game = await blockedBinary(blocked);
+    const first = await spawnProcess(game, ['300']);
+    await within(5_000, first.exited, 'el agente termina el programa bloqueado');
+    expect(await eventually(() => agentOne.config.fingerprints.length > 0, 10_000)).toBe(true);
+    expect(agentOne.config.fingerprints.map((print) => print.process)).toEqual([blocked]);
+
+    // The same file renamed: ended, and reported under the blocked name with the name it ran as.
+    const disguise = uniqueName('notas');
+    const renamed = await spawnProcess(await renamedCopy(game, disguise), ['300']);
+    await within(5_000, renamed.exited, 'el agente termina la copia renombrada');
+    // Both machines watch the same processes, so whichever agent ends it first reports it.
+    const renamedAttempts = async () =>
+      (
+        (await (
+          await fetch(`${server.url}/api/contestLog?process=${blocked}`, {
+            headers: { authorization: `Bearer ${adminToken}` },
+          })
+        ).json()) as { data: ContestLog }
+      ).data.rows.filter((row) => row.executable !== null);
+    expect(await eventually(async () => (await renamedAttempts()).length > 0, 10_000)).toBe(true);
+    const [caught] = await renamedAttempts();
+    expect(caught).toMatchObject({ process: blocked, executable: disguise, killed: true });
+    const caughtBy = caught!.team.id;
+
+    // Historial names it so on a judge's board.
+    const judge = await openSignedIn(bed.browser, server.url, 'juez_lab', 'clave-juez', '/homeJuez');
+    const history = new HistoryPage(judge.page);
+    await history.openTeamHistory(caughtBy);
+    await history
+      .attemptRows()
+      .filter({ hasText: `${blocked}, renombrado como ${disguise}` })
+      .waitFor();
+    await history.closeDialog();
+
+    // A program nobody blocked, started on both machines: one row, '2 máquinas', for the judge too.
+    const odd = uniqueName('raro');
+    const oddFile = await blockedBinary(odd);
+    const oddRun = await spawnProcess(oddFile, ['300']);
+    const judgeScreen = new ObservedPage(judge.page, server.url);
+    await judgeScreen.open();
+    const judgeRow = judgeScreen.row(odd);
+    await judgeRow.filter({ hasText: '2 máquinas' }).waitFor({ timeout: 15_000 });
+    // PROGRAMA, MÁQUINAS, EQUIPOS…: a machine is named by its team only.
+    expect((await judgeRow.getByRole('cell').allTextContents())[2]).toBe('Máquina Dos, Máquina Uno');
+    expect(await judgeRow.getByRole('button', { name: 'Bloquear' }).count()).toBe(0);
+    // The renamed copy is listed too, as what it is.
+    await judgeScreen
+      .row(disguise)
+      .filter({ hasText: `Bloqueado como ${blocked}` })
+      .waitFor();
+    expect(running(oddRun)).toBe(true);
+
+    // The administrator blocks it from the screen: the agents end the running one at their next config.
+    const admin = await openSignedIn(bed.browser, server.url, 'admin_lab', 'clave-admin', '/home');
+    const adminScreen = new ObservedPage(admin.page, server.url);
+    await adminScreen.open();
+    await adminScreen.block(odd);
+    await adminScreen.row(odd).filter({ hasText: 'Bloqueado' }).waitFor();
+    await within(10_000, oddRun.exited, 'los agentes terminan el programa bloqueado desde la pantalla');
+    // A renamed copy of it is caught by the fingerprint the block carried.
+    const oddRenamed = await spawnProcess(await renamedCopy(oddFile, uniqueName('otro')), ['300']);
+    await within(10_000, oddRenamed.exited, 'los agentes terminan la copia renombrada del programa');
+
+    await judge.context.close();
+    await admin.context.close();
+  }, 150_000);
+});

@@ -1,0 +1,45 @@
+import type { Locator, Page } from 'playwright-core';
+
+/**
+ * Page model of /procesosObservados (issue 14, "What ran in the lab"): the executables the agents saw
+ * start on the teams' machines, and an administrator's 'Bloquear'.
+ */
+export class ObservedPage {
+  constructor(
+    private readonly page: Page,
+    private readonly baseUrl: string,
+  ) {}
+
+  /** Opens the screen by its address and waits for its title. */
+  async open(): Promise<void> {
+    await this.page.goto(`${this.baseUrl}/procesosObservados`);
+    await this.title().waitFor();
+  }
+
+  /** The screen's heading. */
+  title(): Locator {
+    return this.page.getByRole('heading', {
+      name: 'Información de los programas ejecutados en las máquinas',
+    });
+  }
+
+  /** The table row of an executable, by its file name as the machines ran it. */
+  row(name: string): Locator {
+    return this.page
+      .getByTestId('data-table')
+      .locator('tbody tr')
+      .filter({ has: this.page.getByRole('cell', { name, exact: true }) });
+  }
+
+  /** Presses 'Bloquear' on a row and confirms the question. */
+  async block(name: string): Promise<void> {
+    await this.row(name).getByRole('button', { name: 'Bloquear' }).click();
+    const question = this.page.getByRole('alertdialog', {
+      name: `¿Bloquear ${name} en el concurso`,
+      exact: false,
+    });
+    await question.getByText('también si lo renombran', { exact: false }).waitFor();
+    await question.getByRole('button', { name: 'Sí, bloquear' }).click();
+    await question.waitFor({ state: 'hidden' });
+  }
+}
