@@ -210,10 +210,7 @@ describe('every route on a phone and a laptop', () => {
       'Cerrar Sesión',
     ])
       expect(await menu.getByRole('menuitem', { name: link, exact: true }).count(), link).toBe(1);
-    const target = menu.getByRole('menuitem', { name: 'Equipos', exact: true });
-    for (let press = 0; press < 20 && (await target.getAttribute('data-highlighted')) === null; press += 1)
-      await admin.keyboard.press('ArrowDown');
-    await admin.keyboard.press('Enter');
+    await shell.chooseByKeyboard('Equipos');
     await admin.waitForURL(`${server.url}/teams`);
     await menu.waitFor({ state: 'hidden' });
   });
@@ -275,6 +272,24 @@ describe('every route on a phone and a laptop', () => {
       await dialog.waitFor({ state: 'hidden' });
     }, 60_000);
   }
+
+  it("gives a judge's Menú only a judge's links and signs out from it by keyboard", async () => {
+    const shell = new AppShell(judge);
+    await judge.setViewportSize(VIEWPORTS.phone);
+    await shell.navigate('/homeJuez');
+    await judge.reload();
+    await settle(judge);
+    expect(await tabTo(judge, 'header button')).toEqual([]);
+    await judge.keyboard.press('Enter');
+    const menu = shell.openMenu();
+    await menu.waitFor();
+    const items = await menu.getByRole('menuitem').allTextContents();
+    expect(items).toContain('Bitácora');
+    for (const adminLink of ['Concursos', 'Equipos', 'Procesos', 'Jueces'])
+      expect(items).not.toContain(adminLink);
+    await shell.chooseByKeyboard('Cerrar Sesión');
+    await judge.waitForURL(`${server.url}/`);
+  });
 });
 
 /**

@@ -33,6 +33,23 @@ export class AppShell {
   }
 
   /**
+   * In the open menu, moves with ArrowDown to the item named `name` (at most 30 presses) and presses
+   * Enter on it, as a keyboard user does.
+   * @throws when the item is never highlighted.
+   */
+  async chooseByKeyboard(name: string): Promise<void> {
+    const item = this.openMenu().getByRole('menuitem', { name, exact: true });
+    for (let press = 0; press < 30; press += 1) {
+      if ((await item.getAttribute('data-highlighted')) !== null) {
+        await this.page.keyboard.press('Enter');
+        return;
+      }
+      await this.page.keyboard.press('ArrowDown');
+    }
+    throw new Error(`ArrowDown never reached '${name}' in the menu`);
+  }
+
+  /**
    * Moves to `path` inside the app as its links do (history push and popstate, read by React
    * Router): no reload, so a walk over many screens keeps one signed-in page and its loaded code.
    * Resolves once the new screen is drawn: React Router keeps the old one up during its transition,
