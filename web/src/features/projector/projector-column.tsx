@@ -1,4 +1,4 @@
-import { memo, useMemo } from 'react';
+import { memo, useMemo, type CSSProperties } from 'react';
 import { Box, Flex, Heading, Text } from '@chakra-ui/react';
 import {
   projectorPageItems,
@@ -84,6 +84,11 @@ export const ProjectorColumn = memo(function ProjectorColumn({ column, seconds }
       ) : (
         <Box
           ref={listRef}
+          // A long name's size follows the width names wrap in, the samples' (PROJECTOR_ROW_CSS): the
+          // same for the rows on screen and the names measured, and never larger than measured.
+          style={
+            nameWidth > 0 ? ({ '--projector-name-width': `${nameWidth}px` } as CSSProperties) : undefined
+          }
           data-testid={`projector-list-${column.level}`}
           flex="1"
           minH="0"

@@ -87,7 +87,7 @@ const Samples = memo(function Samples({ digits, observer }: { digits: number; ob
   );
 });
 
-/** Every name alone, at the width names wrap in (a container, so the names' `cqi` sizes match). */
+/** Every name alone, at the width names wrap in. */
 const NameList = memo(function NameList({
   names,
   width,

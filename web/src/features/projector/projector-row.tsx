@@ -49,15 +49,15 @@ export const PROJECTOR_ROW_CSS = `
     color: var(--chakra-colors-white-alpha-700);
     font-size: var(--projector-small);
   }
-  /* The name's box is a container: the name's size below is relative to its width (cqi). */
-  .projector-row-main { flex: 1; min-width: 0; container-type: inline-size; }
+  .projector-row-main { flex: 1; min-width: 0; }
   /* Issue 14: a name is never cut. It wraps (a long word too) and keeps its size for about two lines
-     (--name-chars is its length, ~0.55em a character); a longer name shrinks towards two lines, down to
-     75 % so it stays readable from the back of the hall, and below that simply takes more lines. */
+     of --projector-name-width (the width names wrap in, set by the column; --name-chars is the name's
+     length, ~0.55em a character); a longer name shrinks towards two lines, down to 75 % so it stays
+     readable from the back of the hall, and below that simply takes more lines. */
   .projector-row-name {
     font-size: max(
       calc(var(--projector-name) * 0.75),
-      min(var(--projector-name), calc(200cqi / (var(--name-chars, 1) * 0.55)))
+      min(var(--projector-name), calc(2 * var(--projector-name-width, 100vw) / (var(--name-chars, 1) * 0.55)))
     );
     line-height: 1.2;
     font-weight: var(--chakra-font-weights-semibold);

@@ -28,8 +28,6 @@ const CSS = `
     visibility: hidden;
     pointer-events: none;
   }
-  /* Names measured alone wrap at the rows' name width; a container, as a row's middle part is. */
-  .projector-measure-names { container-type: inline-size; }
 ${PROJECTOR_ROW_CSS}`;
 
 /** How often the projector re-sorts its columns at most (ms). */
