@@ -2,6 +2,7 @@
  * Which running processes are forbidden (DESIGN.md section 6): a process matches when its executable
  * file name equals a blocked name, case-insensitively and with or without `.exe`.
  */
+import { normaliseExecutableName } from '@concurso/shared';
 
 /** What the matcher needs to know about a process (a subset of the scanner's `RunningProcess`). */
 export interface ProcessIdentity {
@@ -14,18 +15,8 @@ export interface ProcessIdentity {
 /** Decides whether a process is blocked: the blocked name as configured (e.g. `Discord.exe`), or null. */
 export type Matcher = (proc: ProcessIdentity) => string | null;
 
-/**
- * Normalises an executable name or path for comparison: the last path segment (either `/` or `\`
- * separates), trimmed, lower-case, without a trailing `.exe`.
- * `C:\Program Files\Discord\Discord.exe` and `/usr/bin/discord` both give `discord`.
- */
-export function normaliseExecutableName(nameOrPath: string): string {
-  const base = nameOrPath.split(/[\\/]/).pop() ?? '';
-  return base
-    .trim()
-    .toLowerCase()
-    .replace(/\.exe$/, '');
-}
+// The rule itself lives in shared: the server's inventory and the web compare names the same way.
+export { normaliseExecutableName };
 
 /**
  * The executable file name of a process: the basename of its path when known, else its name.

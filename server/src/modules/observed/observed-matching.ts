@@ -1,21 +1,8 @@
-import type { AgentFingerprint } from '@concurso/shared';
-
-/**
- * An executable's file name as the agent compares it with the blocked names (the same rule as
- * agent/src/matcher.ts `normaliseExecutableName`, which the server cannot import): the base name of a
- * path, trimmed, lower case, without a trailing `.exe`. So `Chrome` and `C:\x\chrome.exe` are one.
- */
-export function normaliseExecutableName(nameOrPath: string): string {
-  const base = nameOrPath.split(/[\\/]/).pop() ?? '';
-  return base
-    .trim()
-    .toLowerCase()
-    .replace(/\.exe$/, '');
-}
+import { normaliseExecutableName, type AgentFingerprint } from '@concurso/shared';
 
 /**
  * A matcher of the inventory's rows against a contest's blocked set (issue 14): `(name, sha256)` →
- * the blocked name it already is, by its name as the agent matches it or by a fingerprint learned for
+ * the blocked name it already is, by its name as the agent matches it (`normaliseExecutableName`) or by a fingerprint learned for
  * a blocked process (`fingerprints`, only the blocked processes'), else null. The name wins.
  */
 export function blockedAs(

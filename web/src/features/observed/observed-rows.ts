@@ -1,4 +1,9 @@
-import { machinesLabel, type ContestRow, type ObservedProcessRow } from '@concurso/shared';
+import {
+  machinesLabel,
+  normaliseExecutableName,
+  type ContestRow,
+  type ObservedProcessRow,
+} from '@concurso/shared';
 import { formatDateTime } from '../../ui/date-time';
 
 /**
@@ -40,16 +45,8 @@ export const FINGERPRINT_SHOWN_DIGITS = 12;
 /** ESTADO of a row: blocked under its own name, blocked as another (its fingerprint), or ''. */
 export function observedState(row: Pick<ObservedProcessRow, 'name' | 'blocked_as'>): string {
   if (row.blocked_as === null) return '';
-  const same = normalise(row.blocked_as) === normalise(row.name);
+  const same = normaliseExecutableName(row.blocked_as) === normaliseExecutableName(row.name);
   return same ? 'Bloqueado' : `Bloqueado como ${row.blocked_as}`;
-}
-
-/** Names as the agent compares them: lower case, without `.exe` (agent/src/matcher.ts). */
-function normalise(name: string): string {
-  return name
-    .trim()
-    .toLowerCase()
-    .replace(/\.exe$/, '');
 }
 
 /**
