@@ -93,9 +93,11 @@ export function ProjectorScene() {
           flex="1"
           minH="0"
           gap="4"
-          templateColumns={`repeat(${columns.length}, minmax(0, 1fr))`}
-          // One row exactly the grid's height: a column's page is measured against it, never grows it.
-          templateRows="minmax(0, 1fr)"
+          // Side by side on a hall's screen; stacked on a phone (below 768 px), where three columns
+          // would break the names letter by letter. Each cell is exactly its share of the height: a
+          // column's page is measured against it, never grows it.
+          templateColumns={{ base: 'minmax(0, 1fr)', md: `repeat(${columns.length}, minmax(0, 1fr))` }}
+          templateRows={{ base: `repeat(${columns.length}, minmax(0, 1fr))`, md: 'minmax(0, 1fr)' }}
         >
           {columns.map((column) => (
             <ProjectorColumn key={column.level} column={column} seconds={seconds} />
