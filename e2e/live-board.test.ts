@@ -121,12 +121,16 @@ describe('live judge board in Chromium', () => {
     // Off by default: an attempt raises INTENTOS and plays nothing.
     expect(await screen.soundAlert().isChecked()).toBe(false);
     let attempts = Number(await screen.attempts(team.id).textContent());
-    expect((await sendAttempt(server.url, team.key, 'Discord.exe')).status).toBe(200);
-    attempts += 1;
-    await screen
-      .attempts(team.id)
-      .filter({ hasText: String(attempts) })
-      .waitFor();
+    /** The agent reports one more attempt, and the board shows it. */
+    const attemptShown = async () => {
+      expect((await sendAttempt(server.url, team.key, 'Discord.exe')).status).toBe(200);
+      attempts += 1;
+      await screen
+        .attempts(team.id)
+        .filter({ hasText: String(attempts) })
+        .waitFor();
+    };
+    await attemptShown();
     expect(await tones()).toBe(0);
 
     // On after a click, and still on after a reload (remembered by this browser).
@@ -141,24 +145,14 @@ describe('live judge board in Chromium', () => {
     // A browser plays sound only after a click on the page: the judge's first one (any).
     await page.getByRole('heading', { name: 'Nivel Intermedio' }).click();
 
-    expect((await sendAttempt(server.url, team.key, 'Discord.exe')).status).toBe(200);
-    attempts += 1;
-    await screen
-      .attempts(team.id)
-      .filter({ hasText: String(attempts) })
-      .waitFor();
+    await attemptShown();
     // The tone may start once the page's audio has resumed, just after the cell shows.
     await expect.poll(tones).toBe(1);
 
     // Off again: the next attempt is silent.
     await screen.soundAlertLabel().click();
     expect(await screen.soundAlert().isChecked()).toBe(false);
-    expect((await sendAttempt(server.url, team.key, 'Discord.exe')).status).toBe(200);
-    attempts += 1;
-    await screen
-      .attempts(team.id)
-      .filter({ hasText: String(attempts) })
-      .waitFor();
+    await attemptShown();
     expect(await tones()).toBe(1);
   });
 
