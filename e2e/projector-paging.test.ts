@@ -13,7 +13,7 @@ import {
   type TestServer,
   type WebTestBed,
 } from '@concurso/testkit';
-import { LoginPage } from './pages/login-page.js';
+import { openSignedIn } from './pages/login-page.js';
 import { ProjectorPage } from './pages/projector-page.js';
 
 type Level = 'basico' | 'intermedio' | 'avanzado';
@@ -90,12 +90,16 @@ describe('projector paging', () => {
     });
     expect(toggle.statusCode).toBe(200);
 
-    context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-    page = await context.newPage();
-    const loginPage = new LoginPage(page, server.url);
-    await loginPage.open();
-    await loginPage.signIn('juez_paginas', 'clave-paginas');
-    await page.waitForURL(`${server.url}/homeJuez`);
+    ({ page, context } = await openSignedIn(
+      browser,
+      server.url,
+      'juez_paginas',
+      'clave-paginas',
+      '/homeJuez',
+      {
+        viewport: { width: 1280, height: 720 },
+      },
+    ));
     projector = new ProjectorPage(page, server.url);
   });
   afterAll(async () => {

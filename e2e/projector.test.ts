@@ -11,7 +11,7 @@ import {
   type TestServer,
   type WebTestBed,
 } from '@concurso/testkit';
-import { LoginPage } from './pages/login-page.js';
+import { openSignedIn } from './pages/login-page.js';
 import { ProjectorPage } from './pages/projector-page.js';
 
 /** The hall's projector (/proyector) live in Chromium, read-only, at the sizes of a hall screen. */
@@ -34,12 +34,9 @@ describe('projector display', () => {
     teams.a = await createTeam(server.orm, contestId, LEVELS.basico, 'Alfa');
     teams.b = await createTeam(server.orm, contestId, LEVELS.basico, 'Beta');
     teams.c = await createTeam(server.orm, contestId, LEVELS.intermedio, 'Gamma');
-    context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
-    page = await context.newPage();
-    const loginPage = new LoginPage(page, server.url);
-    await loginPage.open();
-    await loginPage.signIn('juez_sala', 'clave-sala');
-    await page.waitForURL(`${server.url}/homeJuez`);
+    ({ page, context } = await openSignedIn(browser, server.url, 'juez_sala', 'clave-sala', '/homeJuez', {
+      viewport: { width: 1920, height: 1080 },
+    }));
     projector = new ProjectorPage(page, server.url);
   });
   afterAll(async () => {
