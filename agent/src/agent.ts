@@ -512,12 +512,7 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
         // Best effort: what ran since the last report goes now, if the server answers soon.
         await sweepChain.catch(() => undefined);
         await Promise.all(recording);
-        if (config.observe && observed.pending > 0) {
-          await Promise.race([
-            observed.send(),
-            new Promise((resolve) => setTimeout(resolve, STOP_REPORT_MS)),
-          ]);
-        }
+        if (config.observe && observed.pending > 0) await atMost(STOP_REPORT_MS, observed.send());
         lifetime.abort();
         await Promise.allSettled([sweepChain, delivery?.idle(), ...inFlight]);
         await storage?.lock.release();
