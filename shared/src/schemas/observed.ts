@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { contestRowSchema } from './catalogs.js';
-import { idSchema, printableText, rowIntSchema } from './common.js';
+import { contestRowSchema, processNameSchema } from './catalogs.js';
+import { idSchema, rowIntSchema } from './common.js';
 import { sha256Schema } from './agent.js';
 
 /**
@@ -47,7 +47,8 @@ export type ObservedProcesses = z.infer<typeof observedProcessesSchema>;
  * learns its fingerprint, so a renamed copy is caught too. Agents pick it up at their next config.
  */
 export const blockObservedProcessSchema = z.object({
-  name: printableText(255).min(1),
+  // The catalogue's own rule (a file name, no folders): the process may be created from it.
+  name: processNameSchema,
   sha256: sha256Schema.nullable().optional(),
 });
 export type BlockObservedProcess = z.infer<typeof blockObservedProcessSchema>;

@@ -124,6 +124,21 @@ export async function isActiveContest(em: EntityManager, id: number): Promise<bo
 }
 
 /**
+ * True when contest `id` is the active one and its agents report what runs on the machines
+ * (`observe_processes`, issue 14): only then is an agent's report stored.
+ */
+export async function isObservingContest(em: EntityManager, id: number): Promise<boolean> {
+  return (await em.count(Contest, { id, activeKey: 1, observeProcesses: true })) > 0;
+}
+
+/** Contest `id`'s row when given (null when it does not exist), else the active one (null when none is). */
+export async function contestOrActive(em: EntityManager, id?: number): Promise<ContestRow | null> {
+  if (id === undefined) return activeContest(em);
+  const contest = await em.findOne(Contest, id);
+  return contest ? contestRow(contest) : null;
+}
+
+/**
  * True when contest `id` exists. With `lock`, its row stays locked until the transaction ends, so two
  * replacements of its blocked set queue instead of interleaving.
  */

@@ -1,8 +1,7 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
-import type { AgentObservedProcess, ContestRow, ObservedProcessRow } from '@concurso/shared';
-import { Contest } from '../contests/contest.entity.js';
-import { activeContest, contestProcesses, contestRow } from '../contests/contests.repository.js';
+import type { AgentObservedProcess, ObservedProcessRow } from '@concurso/shared';
+import { contestProcesses } from '../contests/contests.repository.js';
 import { fingerprintsOf } from '../processes/process-fingerprints.repository.js';
 import { ObservedProcess } from './observed-process.entity.js';
 import { blockedAs } from './observed-matching.js';
@@ -13,14 +12,6 @@ import { blockedAs } from './observed-matching.js';
  * database (`group by` name and fingerprint), never loaded row by row: a lab of 100 machines reports
  * hundreds of executables each.
  */
-
-/**
- * True when contest `contestId` is the active one and its agents report what runs
- * (`observe_processes`): only then is an agent's report stored.
- */
-export async function contestObserves(em: EntityManager, contestId: number): Promise<boolean> {
-  return (await em.count(Contest, { id: contestId, activeKey: 1, observeProcesses: true })) > 0;
-}
 
 /**
  * Adds an agent's report to the inventory of contest `contestId` for team `teamId`, one statement:
@@ -57,16 +48,6 @@ export async function recordObserved(
     })
     .execute('run');
   return observed.length;
-}
-
-/**
- * The contest to list: `contestId` when given (null when it does not exist), else the active one
- * (null when none is).
- */
-export async function inventoryContest(em: EntityManager, contestId?: number): Promise<ContestRow | null> {
-  if (contestId === undefined) return activeContest(em);
-  const contest = await em.findOne(Contest, contestId);
-  return contest ? contestRow(contest) : null;
 }
 
 /**

@@ -1,12 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import { MESSAGES, agentRoutes, observedRoutes, processNameSchema } from '@concurso/shared';
+import { MESSAGES, agentRoutes, observedRoutes } from '@concurso/shared';
 import { transaction } from '../../db/transaction.js';
 import { HttpError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
-import { activeContest, addContestProcess } from '../contests/contests.repository.js';
+import {
+  activeContest,
+  addContestProcess,
+  contestOrActive,
+  isObservingContest,
+} from '../contests/contests.repository.js';
 import { learnFingerprint } from '../processes/process-fingerprints.repository.js';
 import { findOrCreateProcess } from '../processes/processes.repository.js';
-import { contestObserves, inventoryContest, observedRows, recordObserved } from './observed.repository.js';
+import { observedRows, recordObserved } from './observed.repository.js';
 
 /**
  * "What ran in the lab" (issue 14, DESIGN.md section 6): the agents' reports of the executables that
@@ -20,7 +25,7 @@ export default async function observedRoutesModule(app: FastifyInstance): Promis
   addRoute(app, agentRoutes.observed, async (request) => {
     const { id, contests_id } = request.agentTeam!;
     const em = app.orm.em;
-    const stored = (await contestObserves(em, contests_id))
+    const stored = (await isObservingContest(em, contests_id))
       ? await recordObserved(em, contests_id, id, request.body.observed)
       : 0;
     return { success: true as const, data: { stored }, message: MESSAGES.processed };
@@ -29,7 +34,7 @@ export default async function observedRoutesModule(app: FastifyInstance): Promis
   // The active contest's inventory, or `contests_id`'s (404 when unknown); none active: empty.
   addRoute(app, observedRoutes.list, async (request) => {
     const { contests_id } = request.query;
-    const contest = await inventoryContest(app.orm.em, contests_id);
+    const contest = await contestOrActive(app.orm.em, contests_id);
     if (!contest) {
       if (contests_id !== undefined) throw new HttpError(404, MESSAGES.contestNotFound);
       return { success: true as const, data: { contest: null, rows: [] }, message: '' };
@@ -41,22 +46,16 @@ export default async function observedRoutesModule(app: FastifyInstance): Promis
     };
   });
 
-  // "Bloquear": the process by name (created when the catalogue lacks it, named as the catalogue
-  // requires), its fingerprint learned, and it joins the active contest's blocked set; all or nothing,
+  // "Bloquear": the process by name (created when the catalogue lacks it; the body's schema names it
+  // as the catalogue requires), its fingerprint learned, and it joins the active contest's blocked set; all or nothing,
   // and a second call changes nothing. Open screens refetch as after "Asignar procesos"; agents pick
   // the set up at their next config refresh.
   addRoute(app, observedRoutes.block, async (request) => {
-    const named = processNameSchema.safeParse(request.body.name);
-    if (!named.success) {
-      throw new HttpError(422, MESSAGES.validation, {
-        name: named.error.issues.map((issue) => issue.message),
-      });
-    }
     const sha256 = request.body.sha256 ?? null;
     const outcome = await transaction(app.orm.em, async (em) => {
       const contest = await activeContest(em);
       if (!contest) throw new HttpError(409, MESSAGES.noActiveContest);
-      const process = await findOrCreateProcess(em, named.data);
+      const process = await findOrCreateProcess(em, request.body.name);
       const learned = sha256 === null ? false : await learnFingerprint(em, process.id, sha256);
       const added = await addContestProcess(em, contest.id, process.id);
       return { contest, process, changed: learned || added };
