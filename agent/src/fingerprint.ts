@@ -87,6 +87,8 @@ export class Fingerprinter {
   private readonly inFlight = new Map<string, Promise<Sha256 | null>>();
   /** `instanceKey` → fingerprint (or null: could not be read). */
   private readonly instances = new Map<string, Sha256 | null>();
+  /** Instances being resolved, so a second caller (the scan and the record of what ran) shares the stats. */
+  private readonly resolving = new Map<string, Promise<Sha256 | null>>();
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   readonly stats: FingerprintStats = { hashed: 0, fileHits: 0, instanceHits: 0 };
@@ -103,21 +105,28 @@ export class Fingerprinter {
    * The fingerprint of a running process's executable, or null when it cannot be read. Cached per
    * instance: the second call for the same instance does no I/O. On Linux the process's
    * `/proc/<pid>/exe` is read instead of its path when the path is missing, gone ("(deleted)") or
-   * now holds another file than the one the process runs.
+   * now holds another file than the one the process runs. Two calls for one instance while it is
+   * being resolved share that work.
    */
-  async ofProcess(proc: RunningProcess): Promise<Sha256 | null> {
+  ofProcess(proc: RunningProcess): Promise<Sha256 | null> {
     const key = instanceKey(proc);
     if (this.instances.has(key)) {
       this.stats.instanceHits += 1;
-      return this.instances.get(key)!;
+      return Promise.resolve(this.instances.get(key)!);
     }
-    const sha = await this.resolve(proc);
-    if (this.instances.size >= FINGERPRINT_INSTANCE_CACHE) {
-      const oldest = this.instances.keys().next().value;
-      if (oldest !== undefined) this.instances.delete(oldest);
-    }
-    this.instances.set(key, sha);
-    return sha;
+    const pending = this.resolving.get(key);
+    if (pending) return pending;
+    const run = this.resolve(proc).then((sha) => {
+      this.resolving.delete(key);
+      if (this.instances.size >= FINGERPRINT_INSTANCE_CACHE) {
+        const oldest = this.instances.keys().next().value;
+        if (oldest !== undefined) this.instances.delete(oldest);
+      }
+      this.instances.set(key, sha);
+      return sha;
+    });
+    this.resolving.set(key, run);
+    return run;
   }
 
   /** The fingerprint an instance got earlier, if any (undefined: never asked). No I/O. */

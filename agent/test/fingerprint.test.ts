@@ -118,7 +118,10 @@ describe('Fingerprinter: running processes (real children)', () => {
     const procTwo = await listed(two.pid);
 
     const expected = await sha256Of(file);
-    expect(await prints.ofProcess(procOne)).toBe(expected);
+    // Two callers while the instance is being resolved share one resolution.
+    const resolving = prints.ofProcess(procOne);
+    expect(prints.ofProcess(procOne)).toBe(resolving);
+    expect(await resolving).toBe(expected);
     expect(await prints.ofProcess(procOne)).toBe(expected);
     expect(prints.known(procOne)).toBe(expected);
     expect(await prints.ofProcess(procTwo)).toBe(expected);
