@@ -14,15 +14,10 @@ import type { ProcessLister, RunningProcess } from './scanner.js';
 /** Linux's USER_HZ: the unit of `starttime` in `/proc/<pid>/stat` (100 on every mainstream arch). */
 const CLOCK_TICKS_PER_S = 100;
 
-/** Boot time in ms since the epoch (`btime` of `/proc/stat`), read once: it does not change. */
-let bootMs: number | null = null;
-
+/** Boot time in ms since the epoch (`btime` of `<root>/stat`). */
 function bootTimeMs(root: string): number {
-  if (bootMs === null) {
-    const match = /^btime (\d+)$/m.exec(readFileSync(`${root}/stat`, 'utf8'));
-    bootMs = match ? Number(match[1]) * 1000 : 0;
-  }
-  return bootMs;
+  const match = /^btime (\d+)$/m.exec(readFileSync(`${root}/stat`, 'utf8'));
+  return match ? Number(match[1]) * 1000 : 0;
 }
 
 /**
@@ -55,8 +50,10 @@ export function parseStat(
  * cost more than they block. A process that ends while being read is skipped.
  */
 export function procLister(root = '/proc'): ProcessLister {
+  // Read once per lister (it does not change), and per root: a lister of another root has its own.
+  let boot: number | null = null;
   return () => {
-    const boot = bootTimeMs(root);
+    boot ??= bootTimeMs(root);
     const result: RunningProcess[] = [];
     for (const entry of readdirSync(root)) {
       const pid = Number(entry);
