@@ -1,8 +1,8 @@
 /**
- * Every path of the route table (`route-table.ts`) with who may open it, as plain data: free of React
- * and of the screens, so a browser journey (e2e/responsive.test.ts, issue 14: every route at a phone's
- * and a laptop's width, axe-core over each) walks the same list the router draws. `route-table.test.ts`
- * fails when the two lists differ, so a route added to the table is added here and covered.
+ * Every route's path and who may open it, as plain data: free of React and of the screens, so a browser
+ * journey (e2e/responsive.test.ts, issue 14: every route at a phone's and a laptop's width, axe-core
+ * over each) walks the same list the router draws. The route table (`route-table.ts`) is built from
+ * this list and must give each path a screen, so a route is added here, once, and the journey covers it.
  */
 import {
   ADMIN_HOME_PATH,
@@ -26,8 +26,8 @@ export interface RoutePath {
   access: RouteAccess;
 }
 
-/** The routes of `route-table.ts`, in its order. */
-export const ROUTE_PATHS: readonly RoutePath[] = [
+/** The routes, in the order of the header's menus (SPEC.md section 2, "Shared layout"). */
+export const ROUTE_PATHS = [
   { path: LOGIN_PATH, access: 'anyone' },
   { path: ADMIN_HOME_PATH, access: 'admin' },
   { path: JUDGE_HOME_PATH, access: 'staff' },
@@ -46,4 +46,7 @@ export const ROUTE_PATHS: readonly RoutePath[] = [
   { path: '/usersAdmin', access: 'admin' },
   { path: '/usersJuez', access: 'admin' },
   { path: '/usersParticipants', access: 'admin' },
-];
+] as const satisfies readonly RoutePath[];
+
+/** A path of `ROUTE_PATHS`: the route table needs a screen for each. */
+export type AppPath = (typeof ROUTE_PATHS)[number]['path'];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { homePathFor, isJudge } from './paths';
-import { MENU_GROUPS, ROUTES, isAdminOnlyPath, menuRoutes, type RouteAccess } from './route-table';
+import type { RouteAccess } from './route-paths';
+import { MENU_GROUPS, ROUTES, isAdminOnlyPath, menuRoutes } from './route-table';
 
 /**
  * SPEC.md section 2, "Screens and routes", plus the projector and /bitacora (issue 13) and /procesosObservados (issue 14); who may open

@@ -1,8 +1,10 @@
 /**
- * Every client route in one table (SPEC.md section 2, plus the projector and /bitacora): its path, who may open it,
- * whether it is drawn inside the shared layout, its header link and title, and its screen, loaded on
- * demand (React.lazy) so each screen's tables, forms and schemas stay out of the other screens' bundles.
- * The router (`app.tsx`), the header's menus and the route guard all read it.
+ * Every client route in one table (SPEC.md section 2, plus the projector, /bitacora and
+ * /procesosObservados): the path and who may open it from `route-paths.ts` (written there once, as
+ * plain data for the responsive journey), and here whether it is drawn inside the shared layout, its
+ * header link and title, and its screen, loaded on demand (React.lazy) so each screen's tables, forms
+ * and schemas stay out of the other screens' bundles. The router (`app.tsx`), the header's menus and
+ * the route guard all read it.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { CatalogueSceneProps } from '../catalog-screen/catalogue-scene-props';
@@ -14,13 +16,7 @@ import {
   OBSERVED_PROCESSES_PATH,
   PROJECTOR_PATH,
 } from './paths';
-
-/**
- * Who may open a route. The client only steers (DESIGN.md section 5: the server refuses every call a
- * role may not make): `anyone` without a session, `staff` judges and administrators, `admin`
- * administrators only (a judge is sent to /homeJuez).
- */
-export type RouteAccess = 'anyone' | 'staff' | 'admin';
+import { ROUTE_PATHS, type AppPath, type RoutePath } from './route-paths';
 
 /** Menus of the shared layout; `Procesos` and `Bitácora` are single links, not menus. */
 export type MenuGroup = 'Concursos' | 'Equipos' | 'Procesos' | 'Bitácora' | 'Usuarios';
@@ -31,10 +27,8 @@ export type MenuGroup = 'Concursos' | 'Equipos' | 'Procesos' | 'Bitácora' | 'Us
  */
 export type LazyScene = LazyExoticComponent<ComponentType<CatalogueSceneProps>>;
 
-/** One route of the app. */
-export interface AppRoute {
-  path: string;
-  access: RouteAccess;
+/** What the table adds to a route's path and access (`route-paths.ts`). */
+interface ScreenEntry {
   /** 'layout': inside the header, welcome banner and footer; 'bare': alone (login, the hall's kiosk). */
   frame: 'layout' | 'bare';
   scene: LazyScene;
@@ -45,6 +39,9 @@ export interface AppRoute {
   /** The page title (catalogue screens). */
   title?: string;
 }
+
+/** One route of the app: its path and who may open it, and how it is drawn. */
+export type AppRoute = RoutePath & ScreenEntry;
 
 /** `React.lazy` of one named export of a screen module (the modules export named components). */
 function lazyScene<K extends string>(
@@ -81,64 +78,63 @@ const AdminsScene = lazyScene(usersModule, 'AdminUsersScene');
 const JudgesScene = lazyScene(usersModule, 'JudgeUsersScene');
 const ParticipantsScene = lazyScene(usersModule, 'ParticipantUsersScene');
 
-/** A header menu's catalogue screens (administrators only, in the layout): path, link text, page title. */
-function menu(group: MenuGroup, screens: ReadonlyArray<[string, string, string, LazyScene]>): AppRoute[] {
-  return screens.map(([path, label, title, scene]) => ({
-    path,
-    access: 'admin',
-    frame: 'layout',
-    menu: group,
-    label,
-    title,
-    scene,
-  }));
+/** A screen of a header menu, in the shared layout: its menu, link text, page title and screen. */
+function menuScreen(menu: MenuGroup, label: string, title: string, scene: LazyScene): ScreenEntry {
+  return { frame: 'layout', menu, label, title, scene };
 }
 
-/** The routes; the catalogue screens in menu order (SPEC.md section 2, "Shared layout"). */
-export const ROUTES: readonly AppRoute[] = [
-  { path: LOGIN_PATH, access: 'anyone', frame: 'bare', scene: LoginScene },
-  { path: ADMIN_HOME_PATH, access: 'admin', frame: 'layout', scene: HomeScene },
-  { path: JUDGE_HOME_PATH, access: 'staff', frame: 'layout', scene: HomeScene },
-  { path: PROJECTOR_PATH, access: 'staff', frame: 'bare', scene: ProjectorScene },
-  ...menu('Concursos', [
-    ['/contests', 'Concursos', 'Información de los concursos', ContestsScene],
-    ['/exercises', 'Ejercicios', 'Información de los ejercicios por concurso', ExercisesScene],
-  ]),
-  ...menu('Equipos', [
-    ['/levels', 'Niveles', 'Información de los niveles', LevelsScene],
-    ['/schools', 'Escuelas', 'Información de las escuelas', SchoolsScene],
-    ['/departaments', 'Departamentos', 'Información de los departamentos', DepartamentsScene],
-    ['/careers', 'Carreras', 'Información de las carreras', CareersScene],
-    ['/coaches', 'Coaches', 'Información de los coaches', CoachesScene],
-    ['/teams', 'Equipos', 'Información de los equipos', TeamsScene],
-  ]),
-  ...menu('Procesos', [['/process', 'Procesos', 'Información de los procesos', ProcessesScene]]),
-  // Judges too (issue 14): they read what ran in the lab; only administrators block from it.
-  {
-    path: OBSERVED_PROCESSES_PATH,
-    access: 'staff',
-    frame: 'layout',
-    menu: 'Procesos',
-    label: 'Procesos observados',
-    title: 'Información de los programas ejecutados en las máquinas',
-    scene: ObservedProcessesScene,
-  },
+/** Each path's screen; typed by `AppPath`, so a path of `route-paths.ts` without a screen fails to compile. */
+const SCREENS: Record<AppPath, ScreenEntry> = {
+  [LOGIN_PATH]: { frame: 'bare', scene: LoginScene },
+  [ADMIN_HOME_PATH]: { frame: 'layout', scene: HomeScene },
+  [JUDGE_HOME_PATH]: { frame: 'layout', scene: HomeScene },
+  [PROJECTOR_PATH]: { frame: 'bare', scene: ProjectorScene },
+  '/contests': menuScreen('Concursos', 'Concursos', 'Información de los concursos', ContestsScene),
+  '/exercises': menuScreen(
+    'Concursos',
+    'Ejercicios',
+    'Información de los ejercicios por concurso',
+    ExercisesScene,
+  ),
+  '/levels': menuScreen('Equipos', 'Niveles', 'Información de los niveles', LevelsScene),
+  '/schools': menuScreen('Equipos', 'Escuelas', 'Información de las escuelas', SchoolsScene),
+  '/departaments': menuScreen(
+    'Equipos',
+    'Departamentos',
+    'Información de los departamentos',
+    DepartamentsScene,
+  ),
+  '/careers': menuScreen('Equipos', 'Carreras', 'Información de las carreras', CareersScene),
+  '/coaches': menuScreen('Equipos', 'Coaches', 'Información de los coaches', CoachesScene),
+  '/teams': menuScreen('Equipos', 'Equipos', 'Información de los equipos', TeamsScene),
+  '/process': menuScreen('Procesos', 'Procesos', 'Información de los procesos', ProcessesScene),
+  // Judges too (issue 14, access in route-paths.ts): they read what ran in the lab; only
+  // administrators block from it.
+  [OBSERVED_PROCESSES_PATH]: menuScreen(
+    'Procesos',
+    'Procesos observados',
+    'Información de los programas ejecutados en las máquinas',
+    ObservedProcessesScene,
+  ),
   // Judges too (issue 13): the one menu link a judge sees.
-  {
-    path: CONTEST_LOG_PATH,
-    access: 'staff',
-    frame: 'layout',
-    menu: 'Bitácora',
-    label: 'Bitácora',
-    title: 'Bitácora del concurso',
-    scene: ContestLogScene,
-  },
-  ...menu('Usuarios', [
-    ['/usersAdmin', 'Administradores', 'Información de los usuarios Administradores', AdminsScene],
-    ['/usersJuez', 'Jueces', 'Información de los usuarios Jueces', JudgesScene],
-    ['/usersParticipants', 'Participantes', 'Información de los usuarios Participantes', ParticipantsScene],
-  ]),
-];
+  [CONTEST_LOG_PATH]: menuScreen('Bitácora', 'Bitácora', 'Bitácora del concurso', ContestLogScene),
+  '/usersAdmin': menuScreen(
+    'Usuarios',
+    'Administradores',
+    'Información de los usuarios Administradores',
+    AdminsScene,
+  ),
+  '/usersJuez': menuScreen('Usuarios', 'Jueces', 'Información de los usuarios Jueces', JudgesScene),
+  '/usersParticipants': menuScreen(
+    'Usuarios',
+    'Participantes',
+    'Información de los usuarios Participantes',
+    ParticipantsScene,
+  ),
+};
+
+/** The routes, in the order of `route-paths.ts` (the header's menu order, SPEC.md section 2). */
+export const ROUTES: readonly AppRoute[] = ROUTE_PATHS.map((route) => ({ ...route, ...SCREENS[route.path] }));
 
 /** The menus of the header, in order. */
 export const MENU_GROUPS: readonly MenuGroup[] = ['Concursos', 'Equipos', 'Procesos', 'Bitácora', 'Usuarios'];
