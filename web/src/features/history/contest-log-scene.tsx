@@ -1,16 +1,14 @@
 import { useMemo, useState } from 'react';
-import { Stack, Text } from '@chakra-ui/react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { CONTEST_LOG_LIMIT } from '@concurso/shared';
-import { describeError } from '../../api/api-error';
 import { useCatalogRows } from '../../api/queries/catalog-queries';
 import { useRefetchOnBoardChange } from '../../api/queries/use-refetch-on-board-change';
+import { ActiveContestView } from '../../catalog-screen/active-contest-view';
 import type { CatalogueSceneProps } from '../../catalog-screen/catalogue-scene-props';
 import { FeedbackHost } from '../../catalog-screen/feedback-host';
 import { useLevelOptions } from '../../catalog-screen/use-catalog-options';
 import { DataTable } from '../../ui/data-table/data-table';
-import { formatDate } from '../../ui/date-time';
-import { NoActiveContestNotice, Notice } from '../../ui/layout/notice';
+import { Notice } from '../../ui/layout/notice';
 import { PageFrame } from '../../ui/layout/page-frame';
 import { CONTEST_LOG_COLUMNS } from './contest-log-columns';
 import { ContestLogFiltersBar, type ContestLogFilterValues } from './contest-log-filters';
@@ -59,43 +57,30 @@ export function ContestLogScene({ title }: CatalogueSceneProps) {
   const processOptions = useMemo(() => processFilterOptions(processes.rows), [processes.rows]);
   const rows = useMemo(() => contestLogTableRows(log.data?.rows ?? []), [log.data]);
 
-  const noContest = log.data !== undefined && log.data.contest === null;
   return (
     <PageFrame title={title} actions={null}>
-      <Stack gap="4">
-        {log.isError ? <Notice status="error">{describeError(log.error)}</Notice> : null}
-        {noContest ? (
-          <NoActiveContestNotice />
-        ) : (
-          <>
-            {log.data?.contest ? (
-              <Text color="fg.muted" data-testid="contest-log-contest">
-                Concurso {log.data.contest.calendar} · {formatDate(log.data.contest.date)}
-              </Text>
-            ) : null}
-            <ContestLogFiltersBar
-              values={values}
-              onChange={setValues}
-              levels={levelOptions}
-              teams={teamOptions}
-              processes={processOptions}
-            />
-            {log.data?.truncated ? (
-              <Notice status="warning">
-                Se muestran los {CONTEST_LOG_LIMIT.toLocaleString('es-MX')} registros más recientes; use los
-                filtros para ver otros.
-              </Notice>
-            ) : null}
-            <DataTable
-              data={rows}
-              columns={CONTEST_LOG_COLUMNS}
-              title={title}
-              exportName="bitacora"
-              loading={log.isPending}
-            />
-          </>
-        )}
-      </Stack>
+      <ActiveContestView query={log} contestTestId="contest-log-contest">
+        <ContestLogFiltersBar
+          values={values}
+          onChange={setValues}
+          levels={levelOptions}
+          teams={teamOptions}
+          processes={processOptions}
+        />
+        {log.data?.truncated ? (
+          <Notice status="warning">
+            Se muestran los {CONTEST_LOG_LIMIT.toLocaleString('es-MX')} registros más recientes; use los
+            filtros para ver otros.
+          </Notice>
+        ) : null}
+        <DataTable
+          data={rows}
+          columns={CONTEST_LOG_COLUMNS}
+          title={title}
+          exportName="bitacora"
+          loading={log.isPending}
+        />
+      </ActiveContestView>
       <FeedbackHost />
     </PageFrame>
   );

@@ -1,8 +1,7 @@
 import { useMemo } from 'react';
-import { Stack, Text } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { USER_TYPES } from '@concurso/shared';
-import { describeError } from '../../api/api-error';
+import { ActiveContestView } from '../../catalog-screen/active-contest-view';
 import type { CatalogueSceneProps } from '../../catalog-screen/catalogue-scene-props';
 import { FeedbackHost } from '../../catalog-screen/feedback-host';
 import { useSessionStore } from '../../stores/session-store';
@@ -10,8 +9,6 @@ import { actionsColumn } from '../../ui/data-table/actions-column';
 import { DataTable } from '../../ui/data-table/data-table';
 import { RowActions, RowButton } from '../../ui/data-table/row-actions';
 import type { DataColumn } from '../../ui/data-table/table-model';
-import { formatDate } from '../../ui/date-time';
-import { NoActiveContestNotice, Notice } from '../../ui/layout/notice';
 import { PageFrame } from '../../ui/layout/page-frame';
 import { OBSERVED_COLUMNS } from './observed-columns';
 import { observedQuery } from './observed-query';
@@ -46,33 +43,25 @@ export function ObservedProcessesScene({ title }: CatalogueSceneProps) {
     ];
   }, [admin, contest, block]);
 
-  const noContest = observed.data !== undefined && contest === null;
   return (
     <PageFrame title={title} actions={null}>
-      <Stack gap="4">
-        {observed.isError ? <Notice status="error">{describeError(observed.error)}</Notice> : null}
-        {noContest ? (
-          <NoActiveContestNotice />
-        ) : (
-          <>
-            {contest ? (
-              <Text color="fg.muted" data-testid="observed-contest">
-                Concurso {contest.calendar} · {formatDate(contest.date)}
-                {contest.observe_processes
-                  ? ''
-                  : ' · El registro de programas está desactivado para este concurso.'}
-              </Text>
-            ) : null}
-            <DataTable
-              data={rows}
-              columns={columns}
-              title={title}
-              exportName="procesos-observados"
-              loading={observed.isPending}
-            />
-          </>
-        )}
-      </Stack>
+      <ActiveContestView
+        query={observed}
+        contestTestId="observed-contest"
+        note={
+          contest && !contest.observe_processes
+            ? 'El registro de programas está desactivado para este concurso.'
+            : undefined
+        }
+      >
+        <DataTable
+          data={rows}
+          columns={columns}
+          title={title}
+          exportName="procesos-observados"
+          loading={observed.isPending}
+        />
+      </ActiveContestView>
       <FeedbackHost />
     </PageFrame>
   );
