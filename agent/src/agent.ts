@@ -16,6 +16,7 @@ import {
   attemptProcessLabel,
   type AgentAttempt,
   type AgentConfig,
+  type AgentFingerprint,
 } from '@concurso/shared';
 import { AgentClient, DEFAULT_REQUEST_TIMEOUT_MS, normaliseServerUrl } from './client.js';
 import { Delivery } from './delivery.js';
@@ -620,7 +621,7 @@ function blockedKey(blocked: readonly string[]): string {
 }
 
 /** Order-insensitive identity of a fingerprint list, to detect changes. */
-function fingerprintsKey(fingerprints: readonly { process: string; sha256: string }[]): string {
+function fingerprintsKey(fingerprints: readonly AgentFingerprint[]): string {
   return fingerprints
     .map((f) => `${f.sha256} ${f.process}`)
     .sort()

@@ -2,7 +2,7 @@
  * Which running processes are forbidden (DESIGN.md section 6): a process matches when its executable
  * file name equals a blocked name, case-insensitively and with or without `.exe`.
  */
-import { normaliseExecutableName } from '@concurso/shared';
+import { normaliseExecutableName, type AgentFingerprint } from '@concurso/shared';
 
 /** What the matcher needs to know about a process (a subset of the scanner's `RunningProcess`). */
 export interface ProcessIdentity {
@@ -43,17 +43,12 @@ export function createMatcher(blocked: readonly string[]): Matcher {
   };
 }
 
-/** A fingerprint the server learned (issue 14): the executable whose SHA-256 is `sha256` is `process`. */
-export interface Fingerprint {
-  process: string;
-  sha256: string;
-}
-
 /**
- * Indexes the config's fingerprints by SHA-256 (issue 14, DESIGN.md section 6 "Renamed programs").
+ * Indexes the config's fingerprints (SHA-256 → blocked name as configured; issue 14, DESIGN.md
+ * section 6 "Renamed programs").
  * When one fingerprint is listed under two blocked names, the first one wins, like `createMatcher`.
  */
-export function indexFingerprints(fingerprints: readonly Fingerprint[]): Map<string, string> {
+export function indexFingerprints(fingerprints: readonly AgentFingerprint[]): Map<string, string> {
   const bySha = new Map<string, string>();
   for (const { process, sha256 } of fingerprints) {
     const sha = sha256.trim().toLowerCase();
