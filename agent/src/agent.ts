@@ -22,7 +22,7 @@ import { AgentClient, DEFAULT_REQUEST_TIMEOUT_MS, normaliseServerUrl } from './c
 import { Delivery } from './delivery.js';
 import { AgentApiError, AgentError, describeError } from './errors.js';
 import { Fingerprinter, type Sha256 } from './fingerprint.js';
-import { DEFAULT_GRACE_MS, instanceKey, Killer, type KillReport } from './killer.js';
+import { DEFAULT_GRACE_MS, Killer, type KillReport } from './killer.js';
 import { AgentLock, LockHeldError } from './lock.js';
 import { createMatcher, indexFingerprints, renamedAs, type Matcher } from './matcher.js';
 import { OBSERVED_SEND_MS, ObservedLog, printableName } from './observed.js';
@@ -351,12 +351,11 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
     const current = matcher;
     const fingerprints = bySha;
     // New instances since the last scan (none on the baseline scan), only while the contest observes.
-    const fresh = config.observe ? new Set(observed.fresh(processes).map(instanceKey)) : new Set<string>();
+    // The same objects as `processes`, so membership costs no second instanceKey per process.
+    const fresh = new Set(config.observe ? observed.fresh(processes) : []);
     // Without fingerprints and without observing, nothing is hashed but the attempts' own files.
     const outcomes = await Promise.all(
-      processes.map((proc) =>
-        handleProcess(proc, current, fingerprints, fresh.has(instanceKey(proc)), seenAt),
-      ),
+      processes.map((proc) => handleProcess(proc, current, fingerprints, fresh.has(proc), seenAt)),
     );
     const attempts: AgentAttempt[] = [];
     for (const outcome of outcomes) {
