@@ -4,6 +4,7 @@ import { ADMIN_HOME_PATH, JUDGE_HOME_PATH, isJudge } from './paths';
 import { useLogout } from '../features/auth/use-logout';
 import { useSessionStore } from '../stores/session-store';
 import { CompactNavMenu } from './compact-nav-menu';
+import { APP_NAME } from './document-title';
 import { headerEntries } from './header-links';
 import { NavMenu } from './nav-menu';
 
@@ -35,7 +36,7 @@ export function AppHeader() {
           focusRingColor="white"
           _hover={{ textDecoration: 'none' }}
         >
-          <RouterLink to={judge ? JUDGE_HOME_PATH : ADMIN_HOME_PATH}>Concurso de Programación</RouterLink>
+          <RouterLink to={judge ? JUDGE_HOME_PATH : ADMIN_HOME_PATH}>{APP_NAME}</RouterLink>
         </Link>
         <HStack as="nav" aria-label="Menú principal" gap="1" wrap="wrap" display={WIDE}>
           {entries.map(({ group, routes }) => {

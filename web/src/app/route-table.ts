@@ -38,6 +38,8 @@ interface ScreenEntry {
   label?: string;
   /** The page title (catalogue screens). */
   title?: string;
+  /** The browser tab's name when the route has no title (`document-title.ts`). */
+  tabName?: string;
 }
 
 /** One route of the app: its path and who may open it, and how it is drawn. */
@@ -85,10 +87,10 @@ function menuScreen(menu: MenuGroup, label: string, title: string, scene: LazySc
 
 /** Each path's screen; typed by `AppPath`, so a path of `route-paths.ts` without a screen fails to compile. */
 const SCREENS: Record<AppPath, ScreenEntry> = {
-  [LOGIN_PATH]: { frame: 'bare', scene: LoginScene },
-  [ADMIN_HOME_PATH]: { frame: 'layout', scene: HomeScene },
-  [JUDGE_HOME_PATH]: { frame: 'layout', scene: HomeScene },
-  [PROJECTOR_PATH]: { frame: 'bare', scene: ProjectorScene },
+  [LOGIN_PATH]: { frame: 'bare', scene: LoginScene, tabName: 'Iniciar Sesión' },
+  [ADMIN_HOME_PATH]: { frame: 'layout', scene: HomeScene, tabName: 'Inicio del administrador' },
+  [JUDGE_HOME_PATH]: { frame: 'layout', scene: HomeScene, tabName: 'Inicio del juez' },
+  [PROJECTOR_PATH]: { frame: 'bare', scene: ProjectorScene, tabName: 'Proyector' },
   '/contests': menuScreen('Concursos', 'Concursos', 'Información de los concursos', ContestsScene),
   '/exercises': menuScreen(
     'Concursos',
