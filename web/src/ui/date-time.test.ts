@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareDates, formatDate, formatDateTime } from './date-time';
+import { formatDate, formatDateTime } from './date-time';
 
 describe('formatDateTime', () => {
   it('shows an ISO instant as dd/mm/aaaa hh:mm:ss in local time, zero-padded, 24-hour clock', () => {
@@ -31,23 +31,5 @@ describe('formatDate', () => {
 
   it('answers any other text as it is', () => {
     expect(formatDate('mañana')).toBe('mañana');
-  });
-});
-
-describe('compareDates', () => {
-  it('orders by the day on the wire, not by the shown dd/mm/aaaa text', () => {
-    const days = ['2026-11-21', '2025-12-31', '2027-01-02', '2026-02-28T00:00:00.000Z'];
-    // As shown, '02/01/2027' would sort before '21/11/2026' and '31/12/2025'.
-    expect([...days].sort(compareDates)).toEqual([
-      '2025-12-31',
-      '2026-02-28T00:00:00.000Z',
-      '2026-11-21',
-      '2027-01-02',
-    ]);
-    expect(compareDates('2026-11-21', '2026-11-21T00:00:00.000Z')).toBe(0);
-  });
-
-  it('puts a text that is no date after every date', () => {
-    expect(['sin fecha', '2026-11-21'].sort(compareDates)).toEqual(['2026-11-21', 'sin fecha']);
   });
 });

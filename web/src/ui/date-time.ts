@@ -38,22 +38,3 @@ export function formatDate(date: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
   return match ? `${match[3]}/${match[2]}/${match[1]}` : date;
 }
-
-/** The `YYYY-MM-DD` a text starts with (a contest's date or an ISO timestamp), or null. */
-function isoDayOf(date: string): string | null {
-  return /^\d{4}-\d{2}-\d{2}/.exec(date)?.[0] ?? null;
-}
-
-/**
- * Orders two calendar dates as written on the wire (`YYYY-MM-DD` or ISO timestamps) by their day,
- * oldest first: a table shows `dd/mm/aaaa` (issue 14) but still sorts by date, never by the shown
- * text's day number. A text that is no date sorts after every date, and among such texts as text.
- */
-export function compareDates(a: string, b: string): number {
-  const dayA = isoDayOf(a);
-  const dayB = isoDayOf(b);
-  if (dayA !== null && dayB !== null) return dayA < dayB ? -1 : dayA > dayB ? 1 : 0;
-  if (dayA !== null) return -1;
-  if (dayB !== null) return 1;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
