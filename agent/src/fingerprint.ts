@@ -134,16 +134,6 @@ export class Fingerprinter {
     return this.instances.get(instanceKey(proc));
   }
 
-  /**
-   * The fingerprint of a file by path (cached by path, size, mtime and inode), or null when it is
-   * missing, unreadable, not a regular file or larger than the cap. Used after a process was ended,
-   * when only its file is left.
-   */
-  async ofFile(file: string): Promise<Sha256 | null> {
-    const info = await statOrNull(file);
-    return info ? this.hashCached(file, `${file}|${identity(info)}`, info) : null;
-  }
-
   /** Forgets instances absent from the latest process list, keeping memory bounded by what runs. */
   retain(current: readonly RunningProcess[]): void {
     if (this.instances.size === 0) return;

@@ -25,6 +25,13 @@ function countingHasher(): { hasher: FileHasher; reads: string[] } {
   };
 }
 
+/** Pids no process has (above Linux's pid_max), one per call: no instance cache, no `/proc/<pid>/exe`. */
+let ghostPid = 900_000_000;
+
+/** A file's fingerprint through the agent's one entry: a process that ran it, known only by its path. */
+const ofFile = (prints: Fingerprinter, file: string) =>
+  prints.ofProcess({ pid: ghostPid++, ppid: 1, name: path.basename(file), path: file });
+
 /** This test's child as the real scanner lists it. */
 async function listed(pid: number): Promise<RunningProcess> {
   const found = (await listProcesses()).find((p) => p.pid === pid);
@@ -39,10 +46,10 @@ describe('Fingerprinter: files', () => {
     const { hasher, reads } = countingHasher();
     const prints = new Fingerprinter({ hasher });
 
-    const first = await prints.ofFile(file);
+    const first = await ofFile(prints, file);
     expect(first).toBe(await sha256Of(file));
-    expect(await prints.ofFile(file)).toBe(first);
-    expect(await prints.ofFile(file)).toBe(first);
+    expect(await ofFile(prints, file)).toBe(first);
+    expect(await ofFile(prints, file)).toBe(first);
     expect(reads).toEqual([file]);
     expect(prints.stats).toMatchObject({ hashed: 1, fileHits: 2 });
   });
@@ -53,10 +60,10 @@ describe('Fingerprinter: files', () => {
     await writeFile(file, 'versión uno');
     const { hasher, reads } = countingHasher();
     const prints = new Fingerprinter({ hasher });
-    const before = await prints.ofFile(file);
+    const before = await ofFile(prints, file);
 
     await appendFile(file, ' y algo más');
-    const after = await prints.ofFile(file);
+    const after = await ofFile(prints, file);
     expect(after).toBe(await sha256Of(file));
     expect(after).not.toBe(before);
 
@@ -64,7 +71,7 @@ describe('Fingerprinter: files', () => {
     const other = path.join(dir, 'otro');
     await writeFile(other, 'versión dos y algo más');
     await rename(other, file);
-    expect(await prints.ofFile(file)).toBe(await sha256Of(file));
+    expect(await ofFile(prints, file)).toBe(await sha256Of(file));
     expect(reads).toHaveLength(3);
   });
 
@@ -73,16 +80,16 @@ describe('Fingerprinter: files', () => {
     const big = path.join(dir, 'grande');
     await writeFile(big, Buffer.alloc(2048));
     const prints = new Fingerprinter({ maxBytes: 1024 });
-    expect(await prints.ofFile(path.join(dir, 'no-existe'))).toBeNull();
-    expect(await prints.ofFile(dir)).toBeNull();
-    expect(await prints.ofFile(big)).toBeNull();
+    expect(await ofFile(prints, path.join(dir, 'no-existe'))).toBeNull();
+    expect(await ofFile(prints, dir)).toBeNull();
+    expect(await ofFile(prints, big)).toBeNull();
 
     const small = path.join(dir, 'chico');
     await writeFile(small, 'x');
     const failing = new Fingerprinter({
       hasher: () => Promise.reject(Object.assign(new Error('EACCES'), { code: 'EACCES' })),
     });
-    expect(await failing.ofFile(small)).toBeNull();
+    expect(await ofFile(failing, small)).toBeNull();
   });
 
   it('reads one file once when many ask at the same time', async () => {
@@ -90,7 +97,7 @@ describe('Fingerprinter: files', () => {
     await writeFile(file, 'x'.repeat(100_000));
     const { hasher, reads } = countingHasher();
     const prints = new Fingerprinter({ hasher });
-    const answers = await Promise.all(Array.from({ length: 10 }, () => prints.ofFile(file)));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => ofFile(prints, file)));
     expect(new Set(answers)).toEqual(new Set([await sha256Of(file)]));
     expect(reads).toHaveLength(1);
   });
@@ -101,7 +108,7 @@ describe('Fingerprinter: files', () => {
     for (let i = 0; i < 6; i++) {
       const file = path.join(dir, `f${i}`);
       await writeFile(file, String(i));
-      await prints.ofFile(file);
+      await ofFile(prints, file);
     }
     expect(prints.size.files).toBe(3);
   });
@@ -156,7 +163,7 @@ describe('Fingerprinter: running processes (real children)', () => {
       expect(await prints.ofProcess(deletedProc)).toBe(deletedSha);
       expect(await prints.ofProcess(await listed(replaced.pid))).toBe(replacedSha);
       // The path alone gives the new file.
-      expect(await prints.ofFile(replacedFile)).toBe(await sha256Of(replacedFile));
+      expect(await ofFile(prints, replacedFile)).toBe(await sha256Of(replacedFile));
     },
   );
 
