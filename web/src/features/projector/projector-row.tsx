@@ -1,5 +1,6 @@
 import { memo, useEffect, useRef, useState, type CSSProperties } from 'react';
 import { TEAM_STATUS, type BoardTeam } from '@concurso/shared';
+import { projectorRowHasMarks } from './projector-model';
 
 /** Props of {@link ProjectorRow}. */
 export interface ProjectorRowProps {
@@ -152,8 +153,8 @@ export const ProjectorRow = memo(function ProjectorRow({ team, place, maxAttempt
 
 /**
  * The inside of a projector row (place, name, marks under the name, bar, count), shared by the row on
- * screen and its hidden twin the column measures (`projector-row-measurer.tsx`), so both are exactly
- * as tall. `testIds` marks the count for the tests (only on the row on screen).
+ * screen and the hidden sample rows the column measures (`projector-row-measurer.tsx`), so a row's
+ * height follows from the samples'. `testIds` marks the count for the tests (only on the row on screen).
  */
 export function ProjectorRowLine({
   team,
@@ -175,7 +176,8 @@ export function ProjectorRowLine({
         >
           {team.name}
         </p>
-        {disqualified || !team.agent_online ? (
+        {/* The same rule the pages are sized by (`projectorRowHeight`). */}
+        {projectorRowHasMarks(team) ? (
           <div className="projector-row-badges">
             {disqualified ? (
               <span className="projector-row-badge" data-tone="red">
