@@ -1,8 +1,8 @@
 import { MESSAGES } from '@concurso/shared';
 import type { DeleteReply } from '../api/catalog-api';
 import { toaster } from '../ui/toaster';
-import { useFeedbackStore } from '../stores/feedback-store';
 import { describeDeleteFailure } from './catalog-failures';
+import { confirmedAction } from './confirmed-action';
 
 /** What {@link confirmedDelete} deletes and how. */
 export interface ConfirmedDeleteOptions {
@@ -28,26 +28,23 @@ export function deleteQuestionText(name?: string, warning?: string): string {
  * the server's reason (what uses the row) or the generic delete failure. Resolves true once deleted.
  */
 export async function confirmedDelete(options: ConfirmedDeleteOptions): Promise<boolean> {
-  const feedback = useFeedbackStore.getState();
-  const yes = await feedback.ask({
-    title: MESSAGES.confirmDeleteTitle,
-    message: deleteQuestionText(options.name, options.warning),
-    confirmLabel: MESSAGES.confirmDelete,
-    cancelLabel: 'Cancelar',
+  const answer = await confirmedAction({
+    question: {
+      title: MESSAGES.confirmDeleteTitle,
+      message: deleteQuestionText(options.name, options.warning),
+      confirmLabel: MESSAGES.confirmDelete,
+      cancelLabel: 'Cancelar',
+    },
+    run: () => options.remove(),
+    what: `eliminar (${options.what})`,
+    failure: describeDeleteFailure,
   });
-  if (!yes) return false;
-  try {
-    const answer = await feedback.withProgress(() => options.remove());
-    toaster.create({
-      type: 'success',
-      title: MESSAGES.correct,
-      description: answer.message || MESSAGES.deleted,
-      duration: 3000,
-    });
-    return true;
-  } catch (error) {
-    console.error(`No se pudo eliminar (${options.what})`, error);
-    feedback.showMessage(describeDeleteFailure(error));
-    return false;
-  }
+  if (!answer) return false;
+  toaster.create({
+    type: 'success',
+    title: MESSAGES.correct,
+    description: answer.message || MESSAGES.deleted,
+    duration: 3000,
+  });
+  return true;
 }

@@ -1,10 +1,9 @@
 import { useCallback } from 'react';
 import { MESSAGES, contestsRoutes, type ContestRow } from '@concurso/shared';
-import { describeError } from '../../api/api-error';
 import { callApi } from '../../api/call-api';
 import { catalogListKey } from '../../api/queries/catalog-queries';
 import { useInvalidatingMutation } from '../../api/queries/use-invalidating-mutation';
-import { useFeedbackStore } from '../../stores/feedback-store';
+import { confirmedAction } from '../../catalog-screen/confirmed-action';
 import { toaster } from '../../ui/toaster';
 import { activationQuestion } from './contest-form-values';
 
@@ -23,20 +22,18 @@ export function useActivateContest(): (contest: ContestRow, current: ContestRow 
   const activateContest = useInvalidatingMutation(activate, contestsKey);
   return useCallback(
     async (contest: ContestRow, current: ContestRow | null) => {
-      const feedback = useFeedbackStore.getState();
-      if (!(await feedback.ask(activationQuestion(contest, current)))) return;
-      try {
-        const answer = await feedback.withProgress(() => activateContest(contest.id));
-        toaster.create({
-          type: 'success',
-          title: answer.message || MESSAGES.processed,
-          description: `Concurso activo: ${answer.data.calendar}`,
-          duration: 3000,
-        });
-      } catch (error) {
-        console.error(`No se pudo activar el concurso ${contest.id}`, error);
-        feedback.showMessage({ title: MESSAGES.error, message: describeError(error) });
-      }
+      const answer = await confirmedAction({
+        question: activationQuestion(contest, current),
+        run: () => activateContest(contest.id),
+        what: `activar el concurso ${contest.id}`,
+      });
+      if (!answer) return;
+      toaster.create({
+        type: 'success',
+        title: answer.message || MESSAGES.processed,
+        description: `Concurso activo: ${answer.data.calendar}`,
+        duration: 3000,
+      });
     },
     [activateContest],
   );

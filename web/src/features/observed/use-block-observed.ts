@@ -1,9 +1,8 @@
 import { useCallback } from 'react';
 import { MESSAGES, observedRoutes, type ContestRow, type ObservedProcessRow } from '@concurso/shared';
-import { describeError } from '../../api/api-error';
 import { callApi } from '../../api/call-api';
 import { useInvalidatingMutation } from '../../api/queries/use-invalidating-mutation';
-import { useFeedbackStore } from '../../stores/feedback-store';
+import { confirmedAction } from '../../catalog-screen/confirmed-action';
 import { toaster } from '../../ui/toaster';
 import { OBSERVED_KEY } from './observed-query';
 import { blockQuestion } from './observed-rows';
@@ -23,20 +22,18 @@ export function useBlockObserved(): (row: ObservedProcessRow, contest: ContestRo
   const blockProcess = useInvalidatingMutation(block, observedKey);
   return useCallback(
     async (row: ObservedProcessRow, contest: ContestRow) => {
-      const feedback = useFeedbackStore.getState();
-      if (!(await feedback.ask(blockQuestion(row, contest)))) return;
-      try {
-        const answer = await feedback.withProgress(() => blockProcess(row));
-        toaster.create({
-          type: 'success',
-          title: answer.message || MESSAGES.saved,
-          description: `${answer.data.name} bloqueado en el concurso ${contest.calendar}`,
-          duration: 3000,
-        });
-      } catch (error) {
-        console.error(`No se pudo bloquear ${row.name}`, error);
-        feedback.showMessage({ title: MESSAGES.error, message: describeError(error) });
-      }
+      const answer = await confirmedAction({
+        question: blockQuestion(row, contest),
+        run: () => blockProcess(row),
+        what: `bloquear ${row.name}`,
+      });
+      if (!answer) return;
+      toaster.create({
+        type: 'success',
+        title: answer.message || MESSAGES.saved,
+        description: `${answer.data.name} bloqueado en el concurso ${contest.calendar}`,
+        duration: 3000,
+      });
     },
     [blockProcess],
   );

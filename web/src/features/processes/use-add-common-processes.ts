@@ -1,9 +1,9 @@
 import { useCallback } from 'react';
 import { COMMON_FORBIDDEN_PROCESSES, MESSAGES, processesRoutes } from '@concurso/shared';
-import { describeError } from '../../api/api-error';
 import { callApi } from '../../api/call-api';
 import { catalogListKey } from '../../api/queries/catalog-queries';
 import { useInvalidatingMutation } from '../../api/queries/use-invalidating-mutation';
+import { confirmedAction } from '../../catalog-screen/confirmed-action';
 import { useFeedbackStore } from '../../stores/feedback-store';
 import { commonProcessesReport } from './common-processes-report';
 
@@ -19,23 +19,20 @@ const processesKey = () => catalogListKey('processes');
 export function useAddCommonProcesses(): () => Promise<void> {
   const addCommonProcesses = useInvalidatingMutation(addCommon, processesKey);
   return useCallback(async () => {
-    const feedback = useFeedbackStore.getState();
-    const yes = await feedback.ask({
-      title: '¿Agregar el catálogo común de procesos?',
-      message: `Se registrarán ${COMMON_FORBIDDEN_PROCESSES.length} ejecutables que suelen prohibirse (navegadores, chat, escritorio remoto, grabadores de pantalla y asistentes de IA). Los que ya existan se omitirán.`,
-      confirmLabel: 'Sí, agregar',
-      cancelLabel: 'Cancelar',
+    const answer = await confirmedAction({
+      question: {
+        title: '¿Agregar el catálogo común de procesos?',
+        message: `Se registrarán ${COMMON_FORBIDDEN_PROCESSES.length} ejecutables que suelen prohibirse (navegadores, chat, escritorio remoto, grabadores de pantalla y asistentes de IA). Los que ya existan se omitirán.`,
+        confirmLabel: 'Sí, agregar',
+        cancelLabel: 'Cancelar',
+      },
+      run: () => addCommonProcesses(),
+      what: 'agregar el catálogo común',
     });
-    if (!yes) return;
-    try {
-      const answer = await feedback.withProgress(() => addCommonProcesses());
-      feedback.showMessage({
-        title: MESSAGES.correct,
-        message: commonProcessesReport(answer.data.added, answer.data.skipped),
-      });
-    } catch (error) {
-      console.error('No se pudo agregar el catálogo común', error);
-      feedback.showMessage({ title: MESSAGES.error, message: describeError(error) });
-    }
+    if (!answer) return;
+    useFeedbackStore.getState().showMessage({
+      title: MESSAGES.correct,
+      message: commonProcessesReport(answer.data.added, answer.data.skipped),
+    });
   }, [addCommonProcesses]);
 }

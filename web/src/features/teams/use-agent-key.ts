@@ -1,10 +1,10 @@
 import { useCallback, useState } from 'react';
-import { MESSAGES, agentRoutes, type TeamRow } from '@concurso/shared';
-import { describeError } from '../../api/api-error';
+import { agentRoutes, type TeamRow } from '@concurso/shared';
 import { callApi } from '../../api/call-api';
 import { catalogListKey } from '../../api/queries/catalog-queries';
 import { useInvalidatingMutation } from '../../api/queries/use-invalidating-mutation';
-import { useFeedbackStore, type QuestionView } from '../../stores/feedback-store';
+import { confirmedAction } from '../../catalog-screen/confirmed-action';
+import type { QuestionView } from '../../stores/feedback-store';
 
 /** A key just generated, shown once. */
 export interface GeneratedAgentKey {
@@ -50,16 +50,14 @@ export function useAgentKey(): AgentKeyFlow {
 
   const generate = useCallback(
     async (team: TeamRow) => {
-      const feedback = useFeedbackStore.getState();
-      if (team.has_agent_key && !(await feedback.ask(replaceKeyQuestion(team.name)))) return;
-      try {
-        const answer = await feedback.withProgress(() => generateAgentKey(team));
-        setShown({ team, key: answer.data.key });
-        setOpen(true);
-      } catch (error) {
-        console.error(`No se pudo generar la clave del agente (equipo ${team.id})`, error);
-        feedback.showMessage({ title: MESSAGES.error, message: describeError(error) });
-      }
+      const answer = await confirmedAction({
+        question: team.has_agent_key ? replaceKeyQuestion(team.name) : null,
+        run: () => generateAgentKey(team),
+        what: `generar la clave del agente (equipo ${team.id})`,
+      });
+      if (!answer) return;
+      setShown({ team, key: answer.data.key });
+      setOpen(true);
     },
     [generateAgentKey],
   );
