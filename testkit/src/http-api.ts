@@ -1,11 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  EDUCATION_LEVELS,
-  type AgentConfig,
-  type AgentObservedProcess,
-  type BlockObservedProcessResult,
-  type ObservedProcesses,
-} from '@concurso/shared';
+import { EDUCATION_LEVELS, type AgentConfig, type AgentObservedProcess } from '@concurso/shared';
 
 /**
  * A JSON client of a running server's REST API over HTTP (fetch), as one signed-in user: for servers
@@ -129,22 +123,6 @@ export class HttpApi {
   async generateAgentKey(teamId: number): Promise<string> {
     return (await this.data<{ key: string }>(`/api/generateAgentKey/${teamId}`, {})).key;
   }
-
-  /**
-   * The inventory of `/procesosObservados` (`GET /api/observedProcesses`, issue 14): the active
-   * contest's, or `contestId`'s; `{contest: null, rows: []}` with no active contest.
-   */
-  async observedProcesses(contestId?: number): Promise<ObservedProcesses> {
-    return this.data(`/api/observedProcesses${contestId === undefined ? '' : `?contests_id=${contestId}`}`);
-  }
-
-  /**
-   * "Bloquear" on `/procesosObservados` (`POST /api/blockObservedProcess`, admin): adds `name` (and its
-   * fingerprint `sha256`, when given) to the active contest's blocked set; answers the process.
-   */
-  async blockObservedProcess(name: string, sha256?: string | null): Promise<BlockObservedProcessResult> {
-    return this.data('/api/blockObservedProcess', { name, ...(sha256 ? { sha256 } : {}) });
-  }
 }
 
 /**
@@ -179,23 +157,6 @@ export interface ObservedEntryOptions {
   starts?: number;
   firstSeen?: Date;
   lastSeen?: Date;
-}
-
-/**
- * Reports executables that started on a team's machine as its agent would (`POST /api/agent/observed`
- * with the team's agent `key`; see `observedEntry`). Answers the raw response: 200 with `data.stored`
- * (0 when the contest is not active or does not observe).
- */
-export function sendObserved(
-  baseUrl: string,
-  key: string,
-  observed: readonly AgentObservedProcess[],
-): Promise<Response> {
-  return fetch(`${baseUrl}/api/agent/observed`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ observed }),
-  });
 }
 
 /**
