@@ -1,17 +1,11 @@
-import { createHash } from 'node:crypto';
-import { appendFile, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Fingerprinter, streamSha256, type FileHasher } from '../src/fingerprint.js';
 import { listProcesses, type RunningProcess } from '../src/scanner.js';
-import { blockedBinary, cleanUp, spawnProcess, tempDir, uniqueName } from './helpers/processes.js';
+import { blockedBinary, cleanUp, sha256Of, spawnProcess, tempDir, uniqueName } from './helpers/processes.js';
 
 afterEach(cleanUp);
-
-const sha256Of = async (file: string) =>
-  createHash('sha256')
-    .update(await readFile(file))
-    .digest('hex');
 
 /** The real hasher, counting the files it reads. */
 function countingHasher(): { hasher: FileHasher; reads: string[] } {

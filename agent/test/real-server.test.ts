@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AttemptLogRow } from '@concurso/shared';
 import { agentTeam, startContest, startTestServer, type TestServer } from '@concurso/testkit';
@@ -9,6 +7,7 @@ import {
   cleanUp,
   ownChildren,
   renamedCopy,
+  sha256Of,
   spawnProcess,
   tempDir,
   uniqueName,
@@ -57,9 +56,7 @@ describe('renamed copy against the real server (issue 14)', () => {
     expect(agent.config.fingerprints).toEqual([]);
 
     const original = await blockedBinary(blocked);
-    const sha256 = createHash('sha256')
-      .update(await readFile(original))
-      .digest('hex');
+    const sha256 = await sha256Of(original);
     const first = await spawnProcess(original, ['300']);
     await within(5_000, first.exited, 'el agente termina el programa bloqueado por su nombre');
 

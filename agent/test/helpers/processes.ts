@@ -6,8 +6,8 @@
  * would then end everywhere on the machine.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { appendFile, chmod, copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { appendFile, chmod, copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { psListLister, type ProcessLister } from '../../src/scanner.js';
@@ -44,6 +44,13 @@ export async function blockedBinary(name: string, source = '/bin/sleep'): Promis
   await appendFile(file, randomBytes(32));
   await chmod(file, 0o755);
   return file;
+}
+
+/** The SHA-256 of a file's bytes in hex, read whole: what the agent's fingerprint must equal. */
+export async function sha256Of(file: string): Promise<string> {
+  return createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
 }
 
 /** A copy of `file` (same bytes, same fingerprint) under another name: a renamed program. */
