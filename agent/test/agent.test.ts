@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +12,7 @@ import {
   ownChildren,
   renamedCopy,
   running,
+  sha256Of,
   spawnProcess,
   tempDir,
   uniqueName,
@@ -316,10 +316,15 @@ describe('startAgent: running', () => {
   });
 });
 
-const sha256Of = async (file: string) =>
-  createHash('sha256')
-    .update(await readFile(file))
-    .digest('hex');
+/**
+ * Whether `ok()` holds within 10 s, asked every 50 ms. The running agent's scans are waited for by
+ * what they did (`stats`), never by a fixed pause: a busy machine may take long over one scan.
+ */
+async function until(ok: () => boolean): Promise<boolean> {
+  const deadline = Date.now() + 10_000;
+  while (!ok() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  return ok();
+}
 
 describe('startAgent: renamed programs and what ran (issue 14)', () => {
   it('ends a renamed copy whose fingerprint is blocked, once, reported under the blocked name', async () => {
@@ -417,18 +422,13 @@ describe('startAgent: renamed programs and what ran (issue 14)', () => {
     server.config = { ...server.config, observe: true };
     server.observedDown = 503;
     const { handle } = await agent(server, { pollMs: 100, observedReportMs: 200, heartbeatMs: 60_000 });
-    await new Promise((resolve) => setTimeout(resolve, 300)); // past the baseline scan
+    expect(await until(() => handle.stats.sweeps > 0)).toBe(true); // past the baseline scan
     const name = uniqueName('juego');
     await spawnProcess(await blockedBinary(name), ['100']);
-    const deadline = Date.now() + 5_000;
-    while (handle.stats.observedPending === 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    expect(await until(() => handle.stats.observedPending > 0)).toBe(true);
     expect(handle.stats.observedPending).toBe(1);
     server.observedDown = null;
-    while (server.observedPosts.length === 0 && Date.now() < deadline + 5_000) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    expect(await until(() => server.observedPosts.length > 0)).toBe(true);
     expect(server.observedPosts.flat()).toEqual([expect.objectContaining({ name, starts: 1 })]);
   });
 
@@ -453,13 +453,8 @@ describe('startAgent: renamed programs and what ran (issue 14)', () => {
       observedReportMs: 60_000,
       heartbeatMs: 60_000,
     });
-    await new Promise((resolve) => setTimeout(resolve, 300)); // past the baseline scan
+    expect(await until(() => handle.stats.sweeps > 0)).toBe(true); // past the baseline scan
     await spawnProcess(await blockedBinary(uniqueName('juego')), ['100']);
-    const until = async (ok: () => boolean) => {
-      const deadline = Date.now() + 5_000;
-      while (!ok() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-      return ok();
-    };
     expect(await until(() => handle.stats.observedPending === 1)).toBe(true);
 
     server.config = { ...server.config, observe: false };
