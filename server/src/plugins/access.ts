@@ -12,6 +12,8 @@ export interface StaffPrincipal {
   jti: string;
   /** Expiry, seconds since the epoch. */
   exp: number;
+  /** The token's session version (modules/auth/session.ts), for what lasts only while the session does. */
+  version: number;
 }
 
 /** The team an agent key belongs to, set on `request.agentTeam` by the role guard. */

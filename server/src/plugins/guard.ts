@@ -46,7 +46,13 @@ export default fp(
       if (!session) throw new HttpError(401, MESSAGES.unauthorized);
       const type = await activeSessionType(app.orm.em, session);
       if (type === null) throw new HttpError(401, MESSAGES.unauthorized);
-      request.staff = { id: session.userId, types_users_id: type, jti: session.jti, exp: session.exp };
+      request.staff = {
+        id: session.userId,
+        types_users_id: type,
+        jti: session.jti,
+        exp: session.exp,
+        version: session.version,
+      };
       if (!(access as readonly number[]).includes(type)) throw new HttpError(403, MESSAGES.forbidden);
     });
   },

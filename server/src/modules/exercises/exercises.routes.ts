@@ -26,8 +26,6 @@ import {
   requireLevel,
   updateExercise,
 } from './exercises.repository.js';
-import { bearerToken } from '../../plugins/guard.js';
-import { verifySessionToken } from '../auth/session.js';
 import { inlineDisposition } from './pdf-disposition.js';
 import { pdfTicketOpens, signPdfTicket } from './pdf-ticket.js';
 import { exercisesDir, receivePdfForm } from './pdf-upload.js';
@@ -142,10 +140,8 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
   addRoute(app, api.pdfLink, async (request) => {
     const row = await findExerciseRow(app.orm.em, request.params.id);
     if (!row) throw new HttpError(404, NOT_FOUND);
-    // The guard already verified this bearer token; the ticket is tied to its session.
-    const session = verifySessionToken(app, bearerToken(request.headers.authorization) ?? '');
-    if (!session) throw new HttpError(401, MESSAGES.unauthorized);
-    const ticket = signPdfTicket(app, session, row.id);
+    // The ticket is tied to the session the guard opened.
+    const ticket = signPdfTicket(app, request.staff!, row.id);
     const url = `${routePath(api.namedPdf, { id: row.id, name: row.original_name })}?ticket=${encodeURIComponent(ticket)}`;
     return { success: true as const, data: { url }, message: '' };
   });

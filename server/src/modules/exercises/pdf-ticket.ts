@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { EntityManager } from '@mikro-orm/mysql';
 import { z } from 'zod';
 import { STAFF_ACCESS } from '@concurso/shared';
-import type { JwtClaims } from '../../plugins/access.js';
-import { activeSessionType, type SessionClaims } from '../auth/session.js';
+import type { JwtClaims, StaffPrincipal } from '../../plugins/access.js';
+import { activeSessionType } from '../auth/session.js';
 
 /** How long a 'Ver PDF' ticket opens its PDF (s): the tab uses it at once; a reload later asks again. */
 export const PDF_TICKET_TTL_S = 5 * 60;
@@ -28,13 +28,13 @@ const ticketSchema = z.object({
  * exercise `exerciseId`'s PDF for {@link PDF_TICKET_TTL_S} seconds, never past the session's own
  * expiry, and only while that session lasts (checked again on use).
  */
-export function signPdfTicket(app: FastifyInstance, session: SessionClaims, exerciseId: number): string {
+export function signPdfTicket(app: FastifyInstance, session: StaffPrincipal, exerciseId: number): string {
   const now = Math.floor(Date.now() / 1000);
   const exp = Math.min(now + PDF_TICKET_TTL_S, session.exp);
   const claims = {
     aud: AUDIENCE,
     pdf: exerciseId,
-    ses: { u: session.userId, j: session.jti, v: session.version },
+    ses: { u: session.id, j: session.jti, v: session.version },
     exp,
   };
   // The plugin types its payload as a session's claims; a ticket is deliberately not one.
