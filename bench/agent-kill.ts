@@ -6,9 +6,9 @@
  * and times each from spawn to death: first by their blocked name, then (issue 14) renamed copies of
  * the same file, caught by the fingerprint the server learned from the first kills. Then leaves the
  * agent idle (fingerprints in its config, observing on: the contest's default) and samples its CPU
- * and memory from /proc, its children's CPU (the `ps` it runs on each poll) and this process's own
- * CPU (the in-process server and the load generator), so the figure is not the bench measuring
- * itself. Linux only. Prints JSON.
+ * and memory from /proc, its children's CPU (the `ps` an older agent runs on each poll; on Linux the
+ * agent now reads /proc itself) and this process's own CPU (the in-process server and the load
+ * generator), so the figure is not the bench measuring itself. Linux only. Prints JSON.
  *
  * Options: --processes N (20: half by name, half renamed copies; a renamed copy the agent does not
  * end within 5 s is counted as not caught and ended by the bench), --running N (300), --distinct K
