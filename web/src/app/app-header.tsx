@@ -6,6 +6,7 @@ import { useSessionStore } from '../stores/session-store';
 import { CompactNavMenu } from './compact-nav-menu';
 import { APP_NAME } from './document-title';
 import { headerEntries } from './header-links';
+import { HEADER_BUTTON_STYLE } from './header-style';
 import { NavMenu } from './nav-menu';
 
 /** Below Chakra's `md` breakpoint (768 px) the header is the brand and one 'Menú' (issue 14). */
@@ -43,14 +44,7 @@ export function AppHeader() {
             const [single] = routes;
             // 'Procesos' and 'Bitácora' are single links (SPEC.md section 2), the others are dropdowns.
             return routes.length === 1 && single ? (
-              <Button
-                key={group}
-                asChild
-                variant="ghost"
-                color="white"
-                focusRingColor="white"
-                _hover={{ bg: 'blue.700' }}
-              >
+              <Button key={group} asChild variant="ghost" {...HEADER_BUTTON_STYLE}>
                 <RouterLink to={single.path}>{single.label}</RouterLink>
               </Button>
             ) : (
@@ -61,10 +55,8 @@ export function AppHeader() {
         <Spacer />
         <Button
           variant="outline"
-          color="white"
           borderColor="whiteAlpha.700"
-          focusRingColor="white"
-          _hover={{ bg: 'blue.700' }}
+          {...HEADER_BUTTON_STYLE}
           display={WIDE}
           onClick={() => void logout()}
         >

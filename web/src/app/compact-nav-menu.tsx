@@ -1,6 +1,7 @@
 import { Button, Menu, Portal } from '@chakra-ui/react';
-import { Link as RouterLink } from 'react-router-dom';
 import type { HeaderEntry } from './header-links';
+import { HEADER_BUTTON_STYLE } from './header-style';
+import { MenuLinks } from './menu-links';
 
 /** Props of {@link CompactNavMenu}. */
 export interface CompactNavMenuProps {
@@ -25,14 +26,7 @@ export function CompactNavMenu({ entries, onLogout }: CompactNavMenuProps) {
       }}
     >
       <Menu.Trigger asChild>
-        <Button
-          variant="outline"
-          color="white"
-          borderColor="whiteAlpha.700"
-          focusRingColor="white"
-          _hover={{ bg: 'blue.700' }}
-          _expanded={{ bg: 'blue.700' }}
-        >
+        <Button variant="outline" borderColor="whiteAlpha.700" {...HEADER_BUTTON_STYLE}>
           Menú ☰
         </Button>
       </Menu.Trigger>
@@ -41,11 +35,11 @@ export function CompactNavMenu({ entries, onLogout }: CompactNavMenuProps) {
           <Menu.Content minW="14rem" maxH="80vh" overflowY="auto">
             {entries.map(({ group, routes }) =>
               routes.length === 1 ? (
-                <CompactLinks key={group} routes={routes} />
+                <MenuLinks key={group} routes={routes} />
               ) : (
                 <Menu.ItemGroup key={group}>
                   <Menu.ItemGroupLabel>{group}</Menu.ItemGroupLabel>
-                  <CompactLinks routes={routes} indent />
+                  <MenuLinks routes={routes} indent />
                 </Menu.ItemGroup>
               ),
             )}
@@ -55,18 +49,5 @@ export function CompactNavMenu({ entries, onLogout }: CompactNavMenuProps) {
         </Menu.Positioner>
       </Portal>
     </Menu.Root>
-  );
-}
-
-/** The router links of one group as menu items. */
-function CompactLinks({ routes, indent = false }: { routes: HeaderEntry['routes']; indent?: boolean }) {
-  return (
-    <>
-      {routes.map((route) => (
-        <Menu.Item key={route.path} value={route.path} asChild ps={indent ? '5' : undefined}>
-          <RouterLink to={route.path}>{route.label}</RouterLink>
-        </Menu.Item>
-      ))}
-    </>
   );
 }

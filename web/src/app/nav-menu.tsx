@@ -1,5 +1,6 @@
 import { Button, Menu, Portal } from '@chakra-ui/react';
-import { Link as RouterLink } from 'react-router-dom';
+import { HEADER_BUTTON_STYLE } from './header-style';
+import { MenuLinks } from './menu-links';
 import type { MenuRoute } from './route-table';
 
 /** Props of {@link NavMenu}. */
@@ -13,24 +14,14 @@ export function NavMenu({ label, routes }: NavMenuProps) {
   return (
     <Menu.Root positioning={{ placement: 'bottom-start' }}>
       <Menu.Trigger asChild>
-        <Button
-          variant="ghost"
-          color="white"
-          focusRingColor="white"
-          _hover={{ bg: 'blue.700' }}
-          _expanded={{ bg: 'blue.700' }}
-        >
+        <Button variant="ghost" {...HEADER_BUTTON_STYLE}>
           {label} ▾
         </Button>
       </Menu.Trigger>
       <Portal>
         <Menu.Positioner>
           <Menu.Content minW="12rem">
-            {routes.map((route) => (
-              <Menu.Item key={route.path} value={route.path} asChild>
-                <RouterLink to={route.path}>{route.label}</RouterLink>
-              </Menu.Item>
-            ))}
+            <MenuLinks routes={routes} />
           </Menu.Content>
         </Menu.Positioner>
       </Portal>
