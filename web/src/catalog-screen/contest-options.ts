@@ -15,6 +15,11 @@ function newestFirst(a: ContestChoice, b: ContestChoice): number {
   return b.date.slice(0, 10).localeCompare(a.date.slice(0, 10)) || b.id - a.id;
 }
 
+/** A contest as a person reads it where its calendar alone may be ambiguous: '2026B (21/11/2026)'. */
+export function contestWithDate(row: Pick<ContestChoice, 'calendar' | 'date'>): string {
+  return `${row.calendar} (${formatDate(row.date)})`;
+}
+
 /**
  * The contests as select options, newest first, values as strings (what a native select holds). The
  * label is the calendar ('2027A'); when several contests share a calendar each also shows its date
@@ -26,8 +31,7 @@ export function contestOptions(rows: readonly ContestChoice[]): SelectOption[] {
   for (const row of rows) perCalendar.set(row.calendar, (perCalendar.get(row.calendar) ?? 0) + 1);
   return [...rows].sort(newestFirst).map((row) => ({
     value: String(row.id),
-    label:
-      (perCalendar.get(row.calendar) ?? 0) > 1 ? `${row.calendar} (${formatDate(row.date)})` : row.calendar,
+    label: (perCalendar.get(row.calendar) ?? 0) > 1 ? contestWithDate(row) : row.calendar,
   }));
 }
 

@@ -11,7 +11,7 @@ import { useFeedbackStore } from '../../stores/feedback-store';
 import { toaster } from '../../ui/toaster';
 import { AppDialog } from '../../ui/dialog/app-dialog';
 import { FormButtons } from '../../ui/form/form-buttons';
-import { formatDate } from '../../ui/date-time';
+import { contestWithDate } from '../../catalog-screen/contest-options';
 import { contestProcessesQuery } from './contest-processes-query';
 import { ProcessCheckbox } from './process-checkbox';
 import { filterProcesses, selectedSummary } from './process-selection';
@@ -144,9 +144,7 @@ export function AssignProcessesDialog({ contest, open, onClose }: AssignProcesse
       }
     >
       <Stack gap="3">
-        <Text color="fg.muted">
-          Concurso {contest?.calendar ?? ''} ({formatDate(contest?.date ?? '')})
-        </Text>
+        <Text color="fg.muted">Concurso {contest ? contestWithDate(contest) : ''}</Text>
         <Input
           type="search"
           size="sm"

@@ -1,7 +1,7 @@
 import { List } from '@chakra-ui/react';
 import { MESSAGES, type ContestProcessRow, type ContestRow } from '@concurso/shared';
 import { ListDialog } from '../../catalog-screen/list-dialog';
-import { formatDate } from '../../ui/date-time';
+import { contestWithDate } from '../../catalog-screen/contest-options';
 import { contestProcessesQuery } from './contest-processes-query';
 
 /** Props of {@link ContestProcessesDialog}. */
@@ -22,7 +22,7 @@ export function ContestProcessesDialog({ contest, open, onClose }: ContestProces
       open={open}
       onClose={onClose}
       testId="contest-processes-dialog"
-      title={`Procesos bloqueados del concurso ${contest?.calendar ?? ''} (${formatDate(contest?.date ?? '')})`}
+      title={`Procesos bloqueados del concurso ${contest ? contestWithDate(contest) : ''}`}
       query={contest ? contestProcessesQuery(contest.id) : null}
       emptyText={MESSAGES.noProcesses}
     >
