@@ -2,6 +2,22 @@ import { memo, useLayoutEffect, useMemo, useRef, type CSSProperties } from 'reac
 import { TEAM_STATUS, type BoardTeam } from '@concurso/shared';
 import { ProjectorRowLine } from './projector-row';
 
+/**
+ * The measurer's box (added to the projector's style sheet by `projector-scene.tsx`): laid out in the
+ * column's width but 0 px high, invisible and out of the pointer's way.
+ */
+export const PROJECTOR_MEASURE_CSS = `
+  .projector-measure {
+    position: absolute;
+    inset-inline: 0;
+    top: 0;
+    height: 0;
+    overflow: hidden;
+    visibility: hidden;
+    pointer-events: none;
+  }
+`;
+
 /** Props of {@link ProjectorRowMeasurer}. */
 export interface ProjectorRowMeasurerProps {
   /** Every team of the level (any order). */

@@ -6,6 +6,7 @@ import { ConnectionIndicator } from '../../ui/connection-indicator';
 import { ProjectorClock } from './projector-clock';
 import { ProjectorColumn } from './projector-column';
 import { PROJECTOR_ROW_CSS } from './projector-row';
+import { PROJECTOR_MEASURE_CSS } from './projector-row-measurer';
 import { useThrottledBoardTeams } from './use-throttled-board-teams';
 import { useBoardStore } from '../../stores/board-store';
 import { projectorColumns, projectorLevels, projectorPagingSeconds, projectorTitle } from './projector-model';
@@ -18,17 +19,8 @@ const CSS = `
     --projector-title: clamp(22px, 1.9vw, 44px);
     --projector-small: clamp(12px, 0.9vw, 20px);
   }
-  /* What a level pages with, laid out hidden: sample rows and names (projector-row-measurer.tsx). */
-  .projector-measure {
-    position: absolute;
-    inset-inline: 0;
-    top: 0;
-    height: 0;
-    overflow: hidden;
-    visibility: hidden;
-    pointer-events: none;
-  }
-${PROJECTOR_ROW_CSS}`;
+${PROJECTOR_ROW_CSS}
+${PROJECTOR_MEASURE_CSS}`;
 
 /** How often the projector re-sorts its columns at most (ms). */
 const SORT_INTERVAL_MS = 250;
