@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEVELS, MESSAGES, TEAM_STATUS, USER_TYPES } from '@concurso/shared';
 import {
+  callAs,
   blockProcesses,
   connectSocket,
   createTeam,
@@ -32,15 +33,7 @@ describe('active contest and automatic block (issue 13)', () => {
   });
   afterAll(async () => server?.close());
 
-  const call = async (token: string, url: string, payload?: object) => {
-    const res = await server.app.inject({
-      method: payload === undefined ? 'GET' : 'POST',
-      url,
-      ...(payload === undefined ? {} : { payload }),
-      headers: { authorization: `Bearer ${token}` },
-    });
-    return { status: res.statusCode, body: res.json() };
-  };
+  const call = (token: string, url: string, payload?: object) => callAs(server.app, token, url, payload);
   const contests = async () =>
     (await call(admin, '/api/getContests')).body.data as Array<{
       id: number;

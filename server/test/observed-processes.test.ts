@@ -9,6 +9,7 @@ import {
 } from '@concurso/shared';
 import {
   agentTeam,
+  callAs,
   collect,
   connectSocket,
   createContest,
@@ -42,15 +43,7 @@ describe('observed processes (issue 14)', () => {
   let ana: { id: number; name: string; key: string };
   let beto: { id: number; name: string; key: string };
 
-  const call = async (token: string, url: string, payload?: object) => {
-    const res = await server.app.inject({
-      method: payload === undefined ? 'GET' : 'POST',
-      url,
-      ...(payload === undefined ? {} : { payload }),
-      headers: { authorization: `Bearer ${token}` },
-    });
-    return { status: res.statusCode, body: res.json() };
-  };
+  const call = (token: string, url: string, payload?: object) => callAs(server.app, token, url, payload);
   const inventory = async (query = '') => {
     const res = await call(judge, `/api/observedProcesses${query}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
