@@ -44,6 +44,10 @@ describe('renamed programs and what ran in the lab (issue 14)', () => {
   afterAll(async () => {
     await Promise.all(agents.map((agent) => agent.stop()));
     await cleanUp();
+    // The two agents ran in this process, on its keep-alive pool: now and then a connection of theirs
+    // outlived them, and the server's close (socket.io closes the HTTP server) waited for its
+    // keep-alive timeout (72 s), past the close hooks' 10 s. The agents are gone: cut what is left.
+    bed?.server.app.server.closeAllConnections();
     await bed?.close();
   });
 
