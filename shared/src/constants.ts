@@ -126,3 +126,27 @@ export const LOGIN_LIMITS = {
  * sets another period, a whole number from `minSeconds` to `maxSeconds` (anything else keeps the default).
  */
 export const PROJECTOR_PAGING = { defaultSeconds: 10, minSeconds: 3, maxSeconds: 120 } as const;
+
+/**
+ * Fingerprints are claims (issue 21, DESIGN.md section 6a): how many different teams of the active
+ * contest must report the same (process, SHA-256) before it applies to every machine of the contest
+ * without an admin's confirmation. The server's `FINGERPRINT_QUORUM` overrides it.
+ */
+export const FINGERPRINT_QUORUM_DEFAULT = 3;
+
+/**
+ * Most fingerprints kept per blocked process per contest (issue 21, DESIGN.md section 6a). Past it a
+ * new claim pushes out the weakest unconfirmed one (fewest teams, then the longest unclaimed); when
+ * every one is confirmed, the new claim is dropped.
+ */
+export const FINGERPRINT_MAX_PER_PROCESS = 32;
+
+/** Most new fingerprint claims one team may make per minute (issue 21); past it they are not learned. */
+export const FINGERPRINT_CLAIMS_PER_MINUTE = 5;
+
+/**
+ * Bytes of JSON the fingerprints of one agent config may take at most (issue 21: the whole config
+ * stays under 64 KB whatever the agents report). Past it the weakest fingerprints are left out:
+ * confirmed ones first in, then those at quorum, then the team's own claims.
+ */
+export const AGENT_CONFIG_FINGERPRINT_BYTES = 48 * 1024;

@@ -51,6 +51,10 @@ export const MESSAGES = {
   // Agent (DESIGN.md section 6)
   agentKeyInvalid: 'Clave de agente no válida o revocada.',
   agentKeyGenerated: 'Clave del agente generada. Guárdela: no se volverá a mostrar.',
+  /** 409 to an agent whose team's contest is not the active one (issue 21, DESIGN.md section 6a). */
+  agentContestInactive: 'El concurso de este equipo no es el activo.',
+  // Fingerprints are claims (issue 21, DESIGN.md section 6a)
+  fingerprintNotFound: 'No se encontró la huella.',
   // Catalogues (SPEC.md section 8)
   schoolCreateFailed: 'Hubo un problema al registrar la escuela. Intente de nuevo.',
   schoolUpdateFailed: 'Ocurrió un problema al actualizar la escuela. Inténtalo de nuevo.',

@@ -1,6 +1,13 @@
 import { okEnvelope } from '../schemas/api.js';
 import { commonProcessesResultSchema } from '../schemas/catalogs.js';
+import { idParamsSchema } from '../schemas/common.js';
+import {
+  processFingerprintRowSchema,
+  processFingerprintsQuerySchema,
+  processFingerprintsSchema,
+} from '../schemas/fingerprints.js';
 import { ADMIN_ACCESS } from './access.js';
+import { deletedReplySchema } from './catalog.js';
 import { defineRoute } from './route.js';
 
 /**
@@ -19,5 +26,48 @@ export const processesRoutes = {
     tag: 'procesos',
     summary: 'Agrega el catálogo común de ejecutables prohibidos',
     reply: okEnvelope(commonProcessesResultSchema),
+  }),
+  /**
+   * `GET /api/processFingerprints/{id}?contests_id` (admin; issue 21, DESIGN.md section 6a): every
+   * fingerprint claimed for process `id` in the active contest (or `contests_id`), with its first and
+   * last claiming teams, how many teams claimed it and whether an admin confirmed it. 404
+   * `MESSAGES.notFound` for an unknown process, `MESSAGES.contestNotFound` for an unknown contest.
+   */
+  fingerprints: defineRoute({
+    method: 'GET',
+    path: '/api/processFingerprints/:id',
+    access: ADMIN_ACCESS,
+    tag: 'procesos',
+    summary: 'Huellas reportadas de un proceso bloqueado',
+    params: idParamsSchema,
+    querystring: processFingerprintsQuerySchema,
+    reply: okEnvelope(processFingerprintsSchema),
+  }),
+  /**
+   * `POST /api/confirmFingerprint/{id}` (admin): the fingerprint applies to every machine of its contest
+   * from the agents' next config. Idempotent; 404 `MESSAGES.fingerprintNotFound`. Message `saved`.
+   */
+  confirmFingerprint: defineRoute({
+    method: 'POST',
+    path: '/api/confirmFingerprint/:id',
+    access: ADMIN_ACCESS,
+    tag: 'procesos',
+    summary: 'Confirma una huella para todas las máquinas del concurso',
+    params: idParamsSchema,
+    reply: okEnvelope(processFingerprintRowSchema),
+  }),
+  /**
+   * `POST /api/deleteFingerprint/{id}` (admin): removes the fingerprint and its claims; the agents drop
+   * it at their next config. A team that reports it again makes a new, unconfirmed claim. 404
+   * `MESSAGES.fingerprintNotFound`. Message `deleted`.
+   */
+  deleteFingerprint: defineRoute({
+    method: 'POST',
+    path: '/api/deleteFingerprint/:id',
+    access: ADMIN_ACCESS,
+    tag: 'procesos',
+    summary: 'Elimina una huella reportada',
+    params: idParamsSchema,
+    reply: deletedReplySchema,
   }),
 } as const;

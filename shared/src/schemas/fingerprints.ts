@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { contestRowSchema } from './catalogs.js';
+import { idSchema, rowIntSchema } from './common.js';
+
+/**
+ * Schemas of the fingerprints screen (issue 21, DESIGN.md section 6a "Fingerprints"): every SHA-256
+ * claimed for one blocked process in one contest, who claimed it and whether it applies to every
+ * machine. A fingerprint an agent reports is a claim: it applies at once to the reporting team's own
+ * machines; to every machine of the contest when an admin confirms it or when agents of at least
+ * `quorum` different teams reported it.
+ */
+
+/** Query string of `GET /api/processFingerprints/{id}`: another contest than the active one. */
+export const processFingerprintsQuerySchema = z.object({ contests_id: idSchema.optional() });
+export type ProcessFingerprintsQuery = z.infer<typeof processFingerprintsQuerySchema>;
+
+/** A team that claimed a fingerprint and when (ISO 8601, the server's clock). */
+export const fingerprintClaimantSchema = z.object({
+  id: rowIntSchema,
+  name: z.string(),
+  at: z.string(),
+});
+export type FingerprintClaimant = z.infer<typeof fingerprintClaimantSchema>;
+
+/**
+ * One fingerprint of the process in the contest: its id and hash, whether an admin confirmed it, how
+ * many different teams claimed it, the first and the last of them (null when no team did: an admin's
+ * "Bloquear" of a program nobody reported with a fingerprint, or one kept from before claims existed),
+ * when it was recorded, and `applies_to_all`: confirmed, or claimed by at least `quorum` teams.
+ */
+export const processFingerprintRowSchema = z.object({
+  id: rowIntSchema,
+  sha256: z.string(),
+  confirmed: z.boolean(),
+  teams: rowIntSchema,
+  first_team: fingerprintClaimantSchema.nullable(),
+  last_team: fingerprintClaimantSchema.nullable(),
+  created_at: z.string(),
+  applies_to_all: z.boolean(),
+});
+export type ProcessFingerprintRow = z.infer<typeof processFingerprintRowSchema>;
+
+/**
+ * `data` of `GET /api/processFingerprints/{id}`: the process, the contest (null when none is active:
+ * then `rows` is empty), the quorum in force, and the rows: confirmed first, then most teams, then the
+ * newest.
+ */
+export const processFingerprintsSchema = z.object({
+  process: z.object({ id: rowIntSchema, name: z.string() }),
+  contest: contestRowSchema.nullable(),
+  quorum: rowIntSchema,
+  rows: z.array(processFingerprintRowSchema),
+});
+export type ProcessFingerprints = z.infer<typeof processFingerprintsSchema>;
