@@ -7,6 +7,7 @@ import { Migration20261121010000 } from './Migration20261121010000.js';
 import { Migration20261122000000 } from './Migration20261122000000.js';
 import { Migration20261123000000 } from './Migration20261123000000.js';
 import { Migration20261124000000 } from './Migration20261124000000.js';
+import { Migration20261125000000 } from './Migration20261125000000.js';
 
 export const migrationsList = [
   { name: 'Migration20261121000000', class: Migration20261121000000 },
@@ -14,4 +15,5 @@ export const migrationsList = [
   { name: 'Migration20261122000000', class: Migration20261122000000 },
   { name: 'Migration20261123000000', class: Migration20261123000000 },
   { name: 'Migration20261124000000', class: Migration20261124000000 },
+  { name: 'Migration20261125000000', class: Migration20261125000000 },
 ];

@@ -152,21 +152,21 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
         limits: { perAddressMax: config.loginRateLimitMax, perAccountMax: config.loginAccountLimitMax },
       });
       await api.register(boardRoutes);
-      await api.register(agentRoutes);
+      await api.register(agentRoutes, { fingerprintQuorum: config.fingerprintQuorum });
       await api.register(contestsRoutes);
       await api.register(levelsRoutes);
       await api.register(schoolsRoutes);
       await api.register(departamentsRoutes);
       await api.register(careersRoutes);
       await api.register(coachesRoutes);
-      await api.register(processesRoutes);
+      await api.register(processesRoutes, { fingerprintQuorum: config.fingerprintQuorum });
       await api.register(teamsRoutes);
       await api.register(membersRoutes);
       await api.register(usersRoutes);
       await api.register(logsRoutes);
       await api.register(importsRoutes);
       await api.register(statsRoutes);
-      await api.register(observedRoutes);
+      await api.register(observedRoutes, { fingerprintQuorum: config.fingerprintQuorum });
       await api.register(exercisesRoutes, { dataDir: config.dataDir, maxUploadBytes: config.maxUploadBytes });
     },
     { prefix: '/api' },

@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import {
   AGENT_OFFLINE_AFTER_MS,
+  FINGERPRINT_QUORUM_DEFAULT,
   DEFAULT_MAX_UPLOAD_BYTES,
   LOGIN_LIMITS,
   passwordProblem,
@@ -46,6 +47,11 @@ export interface AppConfig {
   maxUploadBytes: number;
   /** An agent silent this long (ms) shows offline on the boards (`AGENT_OFFLINE_AFTER_MS`, default 30 s). */
   agentOfflineAfterMs: number;
+  /**
+   * Different teams of the active contest whose agents must claim a fingerprint before it applies to
+   * every machine without an admin's confirmation (`FINGERPRINT_QUORUM`, default 3; DESIGN.md 6a).
+   */
+  fingerprintQuorum: number;
 }
 
 export const DEFAULT_DATABASE_URL = 'mysql://root@127.0.0.1:3306/concurso';
@@ -150,6 +156,7 @@ const envSchema = z.object({
   LOGIN_ACCOUNT_LIMIT_MAX: wholeNumber('LOGIN_ACCOUNT_LIMIT_MAX', 1).default(LOGIN_LIMITS.perAccount.max),
   MAX_UPLOAD_BYTES: wholeNumber('MAX_UPLOAD_BYTES', 1024).default(DEFAULT_MAX_UPLOAD_BYTES),
   AGENT_OFFLINE_AFTER_MS: wholeNumber('AGENT_OFFLINE_AFTER_MS', 1_000).default(AGENT_OFFLINE_AFTER_MS),
+  FINGERPRINT_QUORUM: wholeNumber('FINGERPRINT_QUORUM', 1).default(FINGERPRINT_QUORUM_DEFAULT),
 });
 
 /**
@@ -207,6 +214,7 @@ export function loadConfig(
     loginAccountLimitMax: values.LOGIN_ACCOUNT_LIMIT_MAX,
     maxUploadBytes: values.MAX_UPLOAD_BYTES,
     agentOfflineAfterMs: values.AGENT_OFFLINE_AFTER_MS,
+    fingerprintQuorum: values.FINGERPRINT_QUORUM,
     ...overrides,
   };
 }

@@ -9,6 +9,7 @@ export { Coach } from '../modules/coaches/coach.entity.js';
 export { Contest } from '../modules/contests/contest.entity.js';
 export { Process } from '../modules/processes/process.entity.js';
 export { ProcessFingerprint } from '../modules/processes/process-fingerprint.entity.js';
+export { ProcessFingerprintClaim } from '../modules/processes/process-fingerprint-claim.entity.js';
 export { ContestProcess } from '../modules/contests/contest-process.entity.js';
 export { StatusTeam } from '../modules/teams/status-team.entity.js';
 export { Team } from '../modules/teams/team.entity.js';
@@ -29,6 +30,7 @@ import { Coach } from '../modules/coaches/coach.entity.js';
 import { Contest } from '../modules/contests/contest.entity.js';
 import { Process } from '../modules/processes/process.entity.js';
 import { ProcessFingerprint } from '../modules/processes/process-fingerprint.entity.js';
+import { ProcessFingerprintClaim } from '../modules/processes/process-fingerprint-claim.entity.js';
 import { ContestProcess } from '../modules/contests/contest-process.entity.js';
 import { StatusTeam } from '../modules/teams/status-team.entity.js';
 import { Team } from '../modules/teams/team.entity.js';
@@ -50,6 +52,7 @@ export const entities = [
   Contest,
   Process,
   ProcessFingerprint,
+  ProcessFingerprintClaim,
   ContestProcess,
   StatusTeam,
   Team,

@@ -130,15 +130,16 @@ export interface NewAttempt {
 
 const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 
-/** A locked team's contest and that contest's automatic block threshold (null: none). */
+/** A locked team's contest, that contest's automatic block threshold (null: none) and whether it is the active one. */
 export interface TeamContest {
   contestId: number;
   maxAttempts: number | null;
+  active: boolean;
 }
 
 /**
  * Locks the rows of `teamIds` in id order (so concurrent groups, toggles and heartbeats queue instead
- * of deadlocking) and answers each existing team's contest id and `max_attempts`; deleted teams are
+ * of deadlocking) and answers each existing team's contest id, `max_attempts` and `active`; deleted teams are
  * missing. The contest is read by a subquery, which `for update` does not lock: groups of one
  * contest's teams must not queue behind each other on the contest's row.
  */
@@ -146,8 +147,11 @@ export async function lockTeamContests(
   em: EntityManager,
   teamIds: readonly number[],
 ): Promise<Map<number, TeamContest>> {
-  const rows = await em.execute<Array<{ id: number; contests_id: number; max_attempts: number | null }>>(
-    `select id, contests_id, (select max_attempts from contests where contests.id = teams.contests_id) as max_attempts
+  const rows = await em.execute<
+    Array<{ id: number; contests_id: number; max_attempts: number | null; active: number | null }>
+  >(
+    `select id, contests_id, (select max_attempts from contests where contests.id = teams.contests_id) as max_attempts,
+      (select active_key from contests where contests.id = teams.contests_id) as active
       from teams where id in (${marks(teamIds.length)}) order by id for update`,
     [...teamIds],
   );
@@ -157,6 +161,7 @@ export async function lockTeamContests(
       {
         contestId: row.contests_id,
         maxAttempts: row.max_attempts === null ? null : Number(row.max_attempts),
+        active: Number(row.active) === 1,
       },
     ]),
   );

@@ -1,5 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { AGENT_HEARTBEAT_MS, AGENT_POLL_MS, MESSAGES, agentRoutes as api } from '@concurso/shared';
+import {
+  AGENT_CONFIG_FINGERPRINT_BYTES,
+  AGENT_HEARTBEAT_MS,
+  AGENT_POLL_MS,
+  MESSAGES,
+  agentRoutes as api,
+} from '@concurso/shared';
 import { addRoute } from '../../lib/route.js';
 import { HttpError } from '../../lib/http-error.js';
 import { contestProcesses } from '../contests/contests.repository.js';
@@ -8,10 +14,17 @@ import { agentTeam, setAgentKeyHash } from './agent.repository.js';
 import { recordHeartbeat } from './agent.service.js';
 import { AttemptWriter } from './attempt-writer.js';
 import { FingerprintLearner } from './fingerprint-learner.js';
-import { fingerprintsOf } from '../processes/process-fingerprints.repository.js';
+import { agentFingerprints } from '../processes/process-fingerprints.repository.js';
 
-/** The agent's side of the API and the admin's key generation (shared/src/api/agent.ts, DESIGN.md section 6). */
-export default async function agentRoutes(app: FastifyInstance): Promise<void> {
+/**
+ * The agent's side of the API and the admin's key generation (shared/src/api/agent.ts, DESIGN.md
+ * section 6). `fingerprintQuorum`: teams whose claims make a fingerprint apply to every machine
+ * (`FINGERPRINT_QUORUM`, DESIGN.md section 6a).
+ */
+export default async function agentRoutes(
+  app: FastifyInstance,
+  options: { fingerprintQuorum: number },
+): Promise<void> {
   // Requests that arrive together are written in one transaction; each is answered after its commit,
   // and the teams whose count moved are pushed then.
   const fork = () => app.orm.em.fork();
@@ -37,16 +50,20 @@ export default async function agentRoutes(app: FastifyInstance): Promise<void> {
   // The level and contest of the key's team as the guard found them; the contest's own row for its date.
   // Only the active contest's agents block anything (DESIGN.md section 3): a team of another contest
   // gets an empty set, and its agent picks up the real one at the refresh after its contest is activated.
-  // Issue 14: with the set go the fingerprints learned for its processes (`[{process, sha256}]`, by
-  // name), so a renamed copy is caught too; `observe` only while the contest is active and observes.
+  // Issue 14: with the set go the fingerprints of its processes (`[{process, sha256}]`), so a renamed
+  // copy is caught too; issue 21: only those that apply to every machine (confirmed or at quorum) and
+  // this team's own claims, within a byte budget. `observe` only while the contest is active and observes.
   addRoute(app, api.config, async (request) => {
     const principal = request.agentTeam!;
     const team = await agentTeam(app.orm.em, principal.id);
     const blocked = team.contest.active ? await contestProcesses(app.orm.em, principal.contests_id) : [];
-    const fingerprints = await fingerprintsOf(
-      app.orm.em,
-      blocked.map((row) => row.processes_id),
-    );
+    const fingerprints = await agentFingerprints(app.orm.em, {
+      contestId: principal.contests_id,
+      teamId: principal.id,
+      processIds: blocked.map((row) => row.processes_id),
+      quorum: options.fingerprintQuorum,
+      budgetBytes: AGENT_CONFIG_FINGERPRINT_BYTES,
+    });
     return {
       success: true as const,
       message: '',

@@ -18,6 +18,7 @@ import { HttpError } from '../../lib/http-error.js';
 import { isRetryableTransactionError } from '../../db/transaction.js';
 import { isDatabaseUnavailable } from '../../db/timeouts.js';
 import { FingerprintLearner } from './fingerprint-learner.js';
+import type { FingerprintClaim } from '../processes/process-fingerprints.repository.js';
 
 /** One `POST /api/agent/attempts` waiting for its group's commit. */
 interface PendingBatch {
@@ -70,8 +71,10 @@ export class AttemptWriter {
   /**
    * Stores `attempts` for `teamId`, idempotent by `event_id` per team. Resolves, after the commit,
    * with the event ids accepted, how many of them were new (`counted`) and the team's total.
-   * @throws HttpError 401 when the team no longer exists (deleted while its key was cached);
-   *   the database's error when the group's transaction failed twice (nothing of it was stored).
+   * @throws HttpError 401 when the team no longer exists (deleted while its key was cached); 409
+   *   `MESSAGES.agentContestInactive` when the team's contest is not the active one (issue 21: never
+   *   counted into an old or a future contest; nothing stored); the database's error when the
+   *   group's transaction failed twice (nothing of it was stored).
    */
   record(teamId: number, attempts: AgentAttempt[]): Promise<AgentAttemptsResult> {
     return new Promise((resolve, reject) => {
@@ -116,13 +119,14 @@ export class AttemptWriter {
   private async writeWithRetry(group: PendingBatch[]): Promise<void> {
     let outcome: Map<PendingBatch, AgentAttemptsResult | HttpError>;
     let changed: BoardTeam[];
+    let claims: FingerprintClaim[];
     try {
       try {
-        ({ outcome, changed } = await this.write(group));
+        ({ outcome, changed, claims } = await this.write(group));
       } catch (err) {
         // A deadlock or lock wait timeout (db/transaction.ts): the group is retried once.
         if (!isRetryableTransactionError(err)) throw err;
-        ({ outcome, changed } = await this.write(group));
+        ({ outcome, changed, claims } = await this.write(group));
       }
     } catch (err) {
       for (const batch of group) batch.reject(err);
@@ -134,7 +138,8 @@ export class AttemptWriter {
     if (changed.length > 0) this.onCommitted(changed);
     // Issue 14: the fingerprints, after the commit and off its locks (fingerprint-learner.ts says
     // why); before the answers, so an agent's next config already carries what its attempt taught.
-    await this.learner.learn(group.flatMap((batch) => batch.attempts));
+    // Issue 21: only what this group counted (a replayed event id teaches nothing), of the active contest.
+    await this.learner.learn(claims);
     for (const batch of group) {
       const result = outcome.get(batch)!;
       if (result instanceof HttpError) batch.reject(result);
@@ -145,11 +150,13 @@ export class AttemptWriter {
   private async write(group: PendingBatch[]): Promise<{
     outcome: Map<PendingBatch, AgentAttemptsResult | HttpError>;
     changed: BoardTeam[];
+    claims: FingerprintClaim[];
   }> {
     return this.fork().transactional(async (em) => {
       const teamIds = [...new Set(group.map((b) => b.teamId))].sort((a, b) => a - b);
       const contestOf = await lockTeamContests(em, teamIds);
-      const live = group.filter((b) => contestOf.has(b.teamId));
+      // Issue 21: a key of a team outside the active contest counts nothing (409 below).
+      const live = group.filter((b) => contestOf.get(b.teamId)?.active === true);
 
       // Which (team, event id) pairs are stored already: the team rows are locked, so no other
       // transaction can add any of them before this one commits.
@@ -164,6 +171,7 @@ export class AttemptWriter {
 
       // New rows, each pair once even if two queued requests carry it (an agent's retry).
       const fresh: NewAttempt[] = [];
+      const claims: FingerprintClaim[] = [];
       const addedPerTeam = new Map<number, number>();
       const countedPerBatch = new Map<PendingBatch, number>();
       for (const batch of live) {
@@ -182,6 +190,10 @@ export class AttemptWriter {
             occurredAt: new Date(a.occurred_at),
             eventId: a.event_id,
           });
+          if (a.sha256) {
+            const contestId = contestOf.get(batch.teamId)!.contestId;
+            claims.push({ teamId: batch.teamId, contestId, process: a.process, sha256: a.sha256 });
+          }
         }
         countedPerBatch.set(batch, counted);
         if (counted > 0) addedPerTeam.set(batch.teamId, (addedPerTeam.get(batch.teamId) ?? 0) + counted);
@@ -200,6 +212,10 @@ export class AttemptWriter {
       const outcome = new Map<PendingBatch, AgentAttemptsResult | HttpError>();
       for (const batch of group) {
         const row = rowOf.get(batch.teamId);
+        if (contestOf.has(batch.teamId) && contestOf.get(batch.teamId)?.active !== true) {
+          outcome.set(batch, new HttpError(409, MESSAGES.agentContestInactive));
+          continue;
+        }
         outcome.set(
           batch,
           row
@@ -211,7 +227,7 @@ export class AttemptWriter {
             : new HttpError(401, MESSAGES.agentKeyInvalid),
         );
       }
-      return { outcome, changed: rows.filter((r) => addedPerTeam.has(r.id)) };
+      return { outcome, changed: rows.filter((r) => addedPerTeam.has(r.id)), claims };
     });
   }
 }

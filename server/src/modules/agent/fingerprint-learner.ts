@@ -1,28 +1,29 @@
 import type { EntityManager } from '@mikro-orm/mysql';
-import type { AgentAttempt } from '@concurso/shared';
-import { learnFingerprints, type FingerprintSighting } from '../processes/process-fingerprints.repository.js';
+import { recordClaims, type FingerprintClaim } from '../processes/process-fingerprints.repository.js';
 
 /**
- * How long this process remembers a (process, fingerprint) it has taught the database, so repeated
- * attempts skip it (ms). Bounded so a process deleted and created again (its fingerprints deleted
- * with it) learns them again within minutes, without a restart.
+ * How long this process remembers a claim (team, process, fingerprint) it has recorded, so repeated
+ * attempts skip it (ms). Bounded so a fingerprint an admin removed is claimed again within minutes
+ * when the team reports it again, without a restart.
  */
 export const FINGERPRINT_MEMORY_MS = 10 * 60 * 1000;
 
-/** Most sightings remembered at once; past it the memory starts over (one statement per pair again). */
+/** Most claims remembered at once; past it the memory starts over (one transaction per claim again). */
 export const FINGERPRINT_MEMORY_MAX = 10_000;
 
 /**
- * Learns the fingerprints the agents report with their attempts (issue 14): an attempt with `sha256`
- * for process name P teaches `sha256 → the catalogue's process named P` (`learnFingerprints`: one
- * `insert ignore … select`; an unknown name teaches nothing, a known fingerprint keeps its process).
+ * Records the fingerprints the agents report with their attempts as claims of their teams (issue 14,
+ * made claims by issue 21; DESIGN.md section 6a): the attempt writer hands over only the attempts it
+ * counted (a replayed `event_id` teaches nothing) of teams of the active contest, and the repository
+ * keeps only names of that contest's blocked set, a few new claims per team per minute and 32
+ * fingerprints per process (`recordClaims`).
  *
  * Why here and not in the group's transaction: the attempts path is the measured one
  * (bench/BENCHMARKS.md, "Capacity of the attempts path"), and a fingerprint is the same for every
  * attempt at one program, so after the first one there is nothing to learn. The writer calls `learn`
- * after its commit; pairs this process already taught are skipped from memory, so the usual group
- * costs no statement at all, and a new pair costs one. A failure is only logged: the attempts are
- * durable already, and a pair not taught is not remembered, so the next attempt tries again.
+ * after its commit; claims this process recorded are skipped from memory, so the usual group costs
+ * no statement at all. A failure is only logged: the attempts are durable already, and a claim not
+ * recorded is not remembered, so the next attempt tries again.
  */
 export class FingerprintLearner {
   private readonly taught = new Map<string, number>();
@@ -38,26 +39,27 @@ export class FingerprintLearner {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Teaches the fingerprints of `attempts` not taught in the last `FINGERPRINT_MEMORY_MS`. Never throws. */
-  async learn(attempts: Iterable<Pick<AgentAttempt, 'process' | 'sha256'>>): Promise<void> {
+  /** Records the claims of `claims` not recorded in the last `FINGERPRINT_MEMORY_MS`. Never throws. */
+  async learn(claims: Iterable<FingerprintClaim>): Promise<void> {
     const at = this.now();
-    const fresh = new Map<string, FingerprintSighting>();
-    for (const a of attempts) {
-      if (!a.sha256) continue;
+    const fresh = new Map<string, FingerprintClaim>();
+    for (const claim of claims) {
       // Lower case: the process name compares without case (the column's collation).
-      const key = `${a.sha256}:${a.process.toLowerCase()}`;
+      const key = `${claim.contestId}:${claim.teamId}:${claim.sha256}:${claim.process.toLowerCase()}`;
       const since = this.taught.get(key);
       if (since !== undefined && at - since < FINGERPRINT_MEMORY_MS) continue;
-      fresh.set(key, { process: a.process, sha256: a.sha256 });
+      fresh.set(key, claim);
     }
     if (fresh.size === 0) return;
     try {
-      await learnFingerprints(this.fork(), [...fresh.values()]);
+      await recordClaims(this.fork(), [...fresh.values()], new Date(at));
     } catch (err) {
       this.onError(err);
       return;
     }
     if (this.taught.size + fresh.size > FINGERPRINT_MEMORY_MAX) this.taught.clear();
+    // A claim past the team's rate is remembered too: its attempt is counted already and will not
+    // come again; the agent's next kill of that program (a new event) claims it again after expiry.
     for (const key of fresh.keys()) this.taught.set(key, at);
   }
 }

@@ -2,7 +2,7 @@ import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { AgentObservedProcess, ObservedProcessRow } from '@concurso/shared';
 import { contestProcesses } from '../contests/contests.repository.js';
-import { fingerprintsOf } from '../processes/process-fingerprints.repository.js';
+import { contestFingerprints } from '../processes/process-fingerprints.repository.js';
 import { ObservedProcess } from './observed-process.entity.js';
 import { blockedAs } from './observed-matching.js';
 
@@ -55,9 +55,14 @@ export async function recordObserved(
  * fingerprint across the contest's machines, with the machines (distinct teams) and the teams' names
  * (sorted), the earliest first and latest last start (ISO 8601), the starts summed, and `blocked_as`:
  * the contest's blocked process it already is (by name as the agent matches it, or by a fingerprint
- * learned for that process), else null. Most machines first, then by name.
+ * of that process that applies to every machine: confirmed, or claimed by `quorum` teams; issue 21),
+ * else null. Most machines first, then by name.
  */
-export async function observedRows(em: EntityManager, contestId: number): Promise<ObservedProcessRow[]> {
+export async function observedRows(
+  em: EntityManager,
+  contestId: number,
+  quorum: number,
+): Promise<ObservedProcessRow[]> {
   const rows = await em
     .createQueryBuilder(ObservedProcess, 'o')
     .select([
@@ -86,9 +91,11 @@ export async function observedRows(em: EntityManager, contestId: number): Promis
   const teamsOf = await teamNames(em, contestId);
 
   const blocked = await contestProcesses(em, contestId);
-  const fingerprints = await fingerprintsOf(
+  const fingerprints = await contestFingerprints(
     em,
+    contestId,
     blocked.map((row) => row.processes_id),
+    quorum,
   );
   const matchBlocked = blockedAs(
     blocked.map((row) => row.processes.name),
@@ -135,4 +142,22 @@ async function teamNames(em: EntityManager, contestId: number): Promise<Map<stri
     teams.set(key, names);
   }
   return teams;
+}
+
+/**
+ * The teams of contest `contestId` whose agents saw an executable with fingerprint `sha256` start
+ * (issue 21): the claimants an admin's "Bloquear" records for that fingerprint, by team id.
+ */
+export async function observedTeamIds(
+  em: EntityManager,
+  contestId: number,
+  sha256: string,
+): Promise<number[]> {
+  const rows = await em
+    .createQueryBuilder(ObservedProcess, 'o')
+    .select('o.teams_id')
+    .distinct()
+    .where({ contest: contestId, sha256 })
+    .execute<Array<{ teams_id: number }>>('all', false);
+  return rows.map((row) => row.teams_id);
 }

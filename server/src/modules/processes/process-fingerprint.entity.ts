@@ -1,23 +1,30 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { baseProperties } from '../../db/base-entity.js';
+import { Contest } from '../contests/contest.entity.js';
+import { User } from '../users/user.entity.js';
 import { Process } from './process.entity.js';
 
 /**
- * `process_fingerprints` (issue 14, DESIGN.md section 6 "Renamed programs"): a SHA-256 of an
- * executable learned for a forbidden process, so a renamed copy is still that process. One
- * fingerprint names one process (unique `sha256`: the first process it was learned for keeps it);
- * deleting the process deletes what was learned for it. No `updated_at`: a row never changes.
+ * `process_fingerprints` (issue 14, made claims by issue 21; DESIGN.md section 6a "Fingerprints"): a
+ * SHA-256 of an executable claimed, in one contest, to be one of its blocked processes, so a renamed
+ * copy is still that process. It applies to the machines of the teams that claimed it
+ * (`process_fingerprint_claims`), and to every machine of the contest once `confirmed` by an admin or
+ * claimed by `FINGERPRINT_QUORUM` teams. One row per (contest, process, hash): the same hash may be
+ * claimed for two processes, and no claim owns a hash. `updated_at` is its last new claim. Deleted
+ * with its contest or process.
  */
 export const ProcessFingerprint = defineEntity({
   name: 'ProcessFingerprint',
   tableName: 'process_fingerprints',
   properties: {
-    id: p.integer().primary().autoincrement(),
+    ...baseProperties,
+    contest: () => p.manyToOne(Contest).fieldName('contests_id').deleteRule('cascade'),
     process: () => p.manyToOne(Process).fieldName('processes_id').deleteRule('cascade'),
-    sha256: p.string().length(64).columnType('char(64)').unique(),
-    createdAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .defaultRaw('CURRENT_TIMESTAMP'),
+    sha256: p.string().length(64).columnType('char(64)'),
+    confirmed: p.boolean().default(false),
+    confirmedBy: () => p.manyToOne(User).fieldName('confirmed_by').nullable().deleteRule('set null'),
+    confirmedAt: p.datetime().nullable(),
   },
+  uniques: [{ name: 'process_fingerprints_unique', properties: ['contest', 'process', 'sha256'] }],
 });
 export type IProcessFingerprint = InferEntity<typeof ProcessFingerprint>;

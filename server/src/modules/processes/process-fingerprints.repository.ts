@@ -1,73 +1,402 @@
+import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
-import type { AgentFingerprint } from '@concurso/shared';
+import {
+  FINGERPRINT_CLAIMS_PER_MINUTE,
+  FINGERPRINT_MAX_PER_PROCESS,
+  type AgentFingerprint,
+  type ProcessFingerprintRow,
+} from '@concurso/shared';
+import { ContestProcess } from '../contests/contest-process.entity.js';
+import { ProcessFingerprintClaim } from './process-fingerprint-claim.entity.js';
 import { ProcessFingerprint } from './process-fingerprint.entity.js';
 
 /*
- * The only reads and writes of `process_fingerprints` (issue 14): the SHA-256 learned for each
- * forbidden process. A fingerprint already known keeps its first process (`insert ignore` on the
- * unique `sha256`), so two processes never claim one executable.
+ * The only reads and writes of `process_fingerprints` and `process_fingerprint_claims` (issue 14,
+ * made claims by issue 21; DESIGN.md section 6a "Fingerprints"). A fingerprint an agent reports is a
+ * claim of its team: it applies at once to that team's machines, and to every machine of the contest
+ * once an admin confirms it or `quorum` different teams claimed it. Bounded whatever the agents send:
+ * `FINGERPRINT_MAX_PER_PROCESS` per blocked process per contest, `FINGERPRINT_CLAIMS_PER_MINUTE` new
+ * claims per team, and the config's fingerprints within a byte budget.
  */
 
-/** A fingerprint reported for a process name: `sha256` (64 lower-case hex digits) seen as `process`. */
-export interface FingerprintSighting {
+/**
+ * A fingerprint reported with a counted attempt (issue 21): team `teamId` of contest `contestId` (the
+ * active one) says an executable whose SHA-256 is `sha256` is its blocked process named `process`.
+ */
+export interface FingerprintClaim {
+  teamId: number;
+  contestId: number;
   process: string;
   sha256: string;
 }
 
+/** One minute, the window of the per-team rate of new claims (ms). */
+const CLAIM_RATE_WINDOW_MS = 60_000;
+
 /**
- * Learns `sightings` in one statement: each `sha256` for the catalogue's process named `process`
- * (compared without case by the column's collation), when such a process exists; a sighting of an
- * unknown name teaches nothing, and a fingerprint already known keeps its process. Answers how many
- * were new. SQL text because it runs on the attempts path (bench/BENCHMARKS.md, "Capacity of the
- * attempts path"): one `insert ignore … select` instead of a read of the processes and an insert.
+ * Records `claims` (issue 21) in one transaction: for each team, at most `FINGERPRINT_CLAIMS_PER_MINUTE`
+ * new claims in the last minute (counted from the stored claims, so every server process agrees); a
+ * claim for a name that is not in its contest's blocked set teaches nothing; a claim the team made
+ * already changes nothing. Each new claim creates its fingerprint when missing and keeps the
+ * process's fingerprints within `FINGERPRINT_MAX_PER_PROCESS` (`keepWithinCap`). Answers how many
+ * new claims were stored. Names compare as the catalogue does (the column's collation).
  */
-export async function learnFingerprints(
+export async function recordClaims(
   em: EntityManager,
-  sightings: readonly FingerprintSighting[],
+  claims: readonly FingerprintClaim[],
   now = new Date(),
 ): Promise<number> {
-  if (sightings.length === 0) return 0;
-  // One `select` per sighting, compared straight against the column (its collation decides case).
-  const selects = sightings.map(() => 'select id, ?, ? from processes where name = ?').join(' union all ');
-  const result = await em.execute<{ affectedRows: number }>(
-    `insert ignore into process_fingerprints (processes_id, sha256, created_at) ${selects}`,
-    sightings.flatMap((s) => [s.sha256, now, s.process]),
-    'run',
-  );
-  return result.affectedRows;
+  if (claims.length === 0) return 0;
+  const byTeam = new Map<number, FingerprintClaim[]>();
+  for (const claim of claims) byTeam.set(claim.teamId, [...(byTeam.get(claim.teamId) ?? []), claim]);
+  return em.transactional(async (tx) => {
+    let stored = 0;
+    for (const [teamId, teamClaims] of byTeam) {
+      const recent = await tx.count(ProcessFingerprintClaim, {
+        team: teamId,
+        createdAt: { $gt: new Date(now.getTime() - CLAIM_RATE_WINDOW_MS) },
+      });
+      let budget = FINGERPRINT_CLAIMS_PER_MINUTE - recent;
+      for (const claim of teamClaims) {
+        if (budget <= 0) break;
+        const blocked = await tx.findOne(
+          ContestProcess,
+          { contest: claim.contestId, process: { name: claim.process } },
+          { fields: ['process'] },
+        );
+        if (!blocked) continue;
+        const processId = blocked.process.id;
+        const fingerprintId = await fingerprintIdOf(tx, claim.contestId, processId, claim.sha256, now);
+        if (!(await addClaims(tx, fingerprintId, [teamId], now))) continue;
+        budget--;
+        stored++;
+        await keepWithinCap(tx, claim.contestId, processId);
+      }
+    }
+    return stored;
+  });
 }
 
 /**
- * Learns `sha256` for process `processId`; no change when the fingerprint is known already (for this
- * process or another). Answers whether it was new.
+ * Records, for "Bloquear" on `/procesosObservados` (issue 21), that fingerprint `sha256` is process
+ * `processId` in contest `contestId`, claimed by the teams whose agents saw it run (`teamIds`, maybe
+ * none): not confirmed, so it applies to those teams' machines, and to all once an admin confirms it
+ * in Procesos or `quorum` teams claimed it. No per-team rate (an admin's act); the cap holds. Answers
+ * whether anything new was stored.
  */
-export async function learnFingerprint(
+export async function recordBlockClaim(
   em: EntityManager,
+  contestId: number,
   processId: number,
   sha256: string,
+  teamIds: readonly number[],
+  now = new Date(),
 ): Promise<boolean> {
-  const result = await em
+  const before = await em.count(ProcessFingerprint, { contest: contestId, process: processId, sha256 });
+  const id = await fingerprintIdOf(em, contestId, processId, sha256, now);
+  const added = await addClaims(em, id, teamIds, now);
+  await keepWithinCap(em, contestId, processId);
+  return before === 0 || added > 0;
+}
+
+/** The id of the fingerprint (contest, process, hash), inserted unconfirmed when missing. */
+async function fingerprintIdOf(
+  em: EntityManager,
+  contestId: number,
+  processId: number,
+  sha256: string,
+  now: Date,
+): Promise<number> {
+  await em
     .createQueryBuilder(ProcessFingerprint)
-    .insert({ process: processId, sha256, createdAt: new Date() })
+    .insert({ contest: contestId, process: processId, sha256, createdAt: now, updatedAt: now })
     .onConflict()
     .ignore()
     .execute('run');
-  return result.affectedRows > 0;
+  const row = await em.findOneOrFail(
+    ProcessFingerprint,
+    { contest: contestId, process: processId, sha256 },
+    { fields: ['id'], disableIdentityMap: true },
+  );
+  return row.id;
+}
+
+/** Adds the claims of `teamIds` to fingerprint `id` (a team's second claim changes nothing); answers how many were new. */
+async function addClaims(
+  em: EntityManager,
+  id: number,
+  teamIds: readonly number[],
+  now: Date,
+): Promise<number> {
+  if (teamIds.length === 0) return 0;
+  const result = await em
+    .createQueryBuilder(ProcessFingerprintClaim)
+    .insert(teamIds.map((team) => ({ fingerprint: id, team, createdAt: now })))
+    .onConflict()
+    .ignore()
+    .execute('run');
+  if (result.affectedRows > 0) await em.nativeUpdate(ProcessFingerprint, { id }, { updatedAt: now });
+  return result.affectedRows;
+}
+
+/** A fingerprint with how many teams claimed it, for ranking. */
+interface RankedFingerprint {
+  id: number;
+  confirmed: boolean;
+  teams: number;
+  updatedAt: Date;
+}
+
+/** Strongest first: confirmed, then most teams, then the most recently claimed, then the newest row. */
+const strongestFirst = (a: RankedFingerprint, b: RankedFingerprint): number =>
+  Number(b.confirmed) - Number(a.confirmed) ||
+  b.teams - a.teams ||
+  b.updatedAt.getTime() - a.updatedAt.getTime() ||
+  b.id - a.id;
+
+/**
+ * Keeps at most `FINGERPRINT_MAX_PER_PROCESS` fingerprints of process `processId` in contest
+ * `contestId` (issue 21): past it the weakest unconfirmed ones go (fewest teams, then the longest
+ * unclaimed), so one key's flood only displaces claims as weak as its own and never a confirmed one;
+ * when every fingerprint is confirmed, the newest claim is the one that goes.
+ */
+async function keepWithinCap(em: EntityManager, contestId: number, processId: number): Promise<void> {
+  const rows = await em
+    .createQueryBuilder(ProcessFingerprint, 'f')
+    .select([
+      'f.id',
+      'f.confirmed',
+      'f.updated_at',
+      raw(
+        '(select count(*) from process_fingerprint_claims c where c.process_fingerprints_id = f.id) as teams',
+      ),
+    ])
+    .where({ contest: contestId, process: processId })
+    .execute<
+      Array<{ id: number; confirmed: number | boolean; updated_at: Date | string; teams: number | string }>
+    >('all', false);
+  if (rows.length <= FINGERPRINT_MAX_PER_PROCESS) return;
+  const ranked = rows
+    .map((row) => ({
+      id: row.id,
+      confirmed: Boolean(row.confirmed),
+      teams: Number(row.teams),
+      updatedAt: new Date(row.updated_at),
+    }))
+    .sort(strongestFirst);
+  const victims = ranked
+    .slice(FINGERPRINT_MAX_PER_PROCESS)
+    .filter((row) => !row.confirmed)
+    .map((row) => row.id);
+  // Every one kept confirmed and the newcomer among them: it is the weakest unconfirmed of all.
+  if (victims.length === 0) {
+    const newest = ranked.filter((row) => !row.confirmed).sort((a, b) => b.id - a.id)[0];
+    if (newest) victims.push(newest.id);
+  }
+  if (victims.length > 0) await em.nativeDelete(ProcessFingerprint, { id: { $in: victims } });
+}
+
+/** A fingerprint of a contest's blocked process as the config and the inventory rank it. */
+interface ApplicableFingerprint extends RankedFingerprint {
+  process: string;
+  sha256: string;
+  /** Claimed by the team asking (false when no team asks). */
+  own: boolean;
 }
 
 /**
- * The fingerprints learned for the processes `processIds` as the agent's config carries them,
- * `[{process: <its name>, sha256}]`, by process name, then fingerprint.
+ * The fingerprints of the processes `processIds` in contest `contestId`, each with its process name,
+ * whether it is confirmed, how many teams claimed it and whether team `teamId` is one of them.
+ * At most `FINGERPRINT_MAX_PER_PROCESS` per process, so bounded by the blocked set's size.
  */
-export async function fingerprintsOf(
+async function contestFingerprintRows(
   em: EntityManager,
+  contestId: number,
   processIds: readonly number[],
-): Promise<AgentFingerprint[]> {
+  teamId: number | null,
+): Promise<ApplicableFingerprint[]> {
   if (processIds.length === 0) return [];
-  const rows = await em.find(
+  const rows = await em
+    .createQueryBuilder(ProcessFingerprint, 'f')
+    .select([
+      'f.id',
+      'f.sha256',
+      'f.confirmed',
+      'f.updated_at',
+      raw('p.name as process'),
+      raw(
+        '(select count(*) from process_fingerprint_claims c where c.process_fingerprints_id = f.id) as teams',
+      ),
+      raw(
+        'exists (select 1 from process_fingerprint_claims o where o.process_fingerprints_id = f.id and o.teams_id = ?) as own',
+        [teamId ?? 0],
+      ),
+    ])
+    .join('f.process', 'p')
+    .where({ contest: contestId, process: { $in: [...processIds] } })
+    .execute<
+      Array<{
+        id: number;
+        sha256: string;
+        confirmed: number | boolean;
+        updated_at: Date | string;
+        process: string;
+        teams: number | string;
+        own: number | string;
+      }>
+    >('all', false);
+  return rows.map((row) => ({
+    id: row.id,
+    sha256: row.sha256,
+    confirmed: Boolean(row.confirmed),
+    updatedAt: new Date(row.updated_at),
+    process: row.process,
+    teams: Number(row.teams),
+    own: Number(row.own) === 1,
+  }));
+}
+
+/** Whether a fingerprint applies to every machine of its contest: confirmed, or claimed by `quorum` teams. */
+const appliesToAll = (row: Pick<RankedFingerprint, 'confirmed' | 'teams'>, quorum: number): boolean =>
+  row.confirmed || row.teams >= quorum;
+
+/** Each hash once, the first (strongest) process that has it. */
+function onePerHash(rows: readonly ApplicableFingerprint[]): AgentFingerprint[] {
+  const seen = new Set<string>();
+  const out: AgentFingerprint[] = [];
+  for (const row of rows) {
+    if (seen.has(row.sha256)) continue;
+    seen.add(row.sha256);
+    out.push({ process: row.process, sha256: row.sha256 });
+  }
+  return out;
+}
+
+/**
+ * The fingerprints team `teamId`'s agent must act on (`GET /api/agent/config`, issue 21): of the
+ * blocked processes `processIds` of its contest `contestId`, those that apply to every machine
+ * (confirmed, or claimed by `quorum` teams) and the team's own claims; each hash once. Strongest
+ * first (confirmed, at quorum, then own claims by teams and recency), cut when the JSON would pass
+ * `budgetBytes` (UTF-8 bytes of the array), so the config stays small whatever the agents report.
+ */
+export async function agentFingerprints(
+  em: EntityManager,
+  options: {
+    contestId: number;
+    teamId: number;
+    processIds: readonly number[];
+    quorum: number;
+    budgetBytes: number;
+  },
+): Promise<AgentFingerprint[]> {
+  const rows = await contestFingerprintRows(em, options.contestId, options.processIds, options.teamId);
+  const applicable = rows
+    .filter((row) => row.own || appliesToAll(row, options.quorum))
+    .sort(
+      (a, b) =>
+        Number(appliesToAll(b, options.quorum)) - Number(appliesToAll(a, options.quorum)) ||
+        strongestFirst(a, b),
+    );
+  const out: AgentFingerprint[] = [];
+  let bytes = 2; // the brackets
+  for (const fingerprint of onePerHash(applicable)) {
+    const size = Buffer.byteLength(JSON.stringify(fingerprint), 'utf8') + 1; // and its comma
+    if (bytes + size > options.budgetBytes) break;
+    bytes += size;
+    out.push(fingerprint);
+  }
+  return out;
+}
+
+/**
+ * The fingerprints of contest `contestId`'s blocked processes `processIds` that apply to every
+ * machine (confirmed, or claimed by `quorum` teams), `[{process, sha256}]`: what the inventory of
+ * `/procesosObservados` calls "Bloqueado como …". A single team's claim is not shown there.
+ */
+export async function contestFingerprints(
+  em: EntityManager,
+  contestId: number,
+  processIds: readonly number[],
+  quorum: number,
+): Promise<AgentFingerprint[]> {
+  const rows = await contestFingerprintRows(em, contestId, processIds, null);
+  return onePerHash(rows.filter((row) => appliesToAll(row, quorum)).sort(strongestFirst));
+}
+
+/**
+ * Every fingerprint of process `processId` in contest `contestId` for the admin's screen
+ * (`GET /api/processFingerprints/{id}`): hash, confirmed, how many teams claimed it, the first and
+ * last claiming team with the time (ISO 8601), and whether it applies to every machine at `quorum`.
+ * Strongest first. At most `FINGERPRINT_MAX_PER_PROCESS` rows.
+ */
+export async function fingerprintRows(
+  em: EntityManager,
+  contestId: number,
+  processId: number,
+  quorum: number,
+  onlyId?: number,
+): Promise<ProcessFingerprintRow[]> {
+  const fingerprints = await em.find(
     ProcessFingerprint,
-    { process: { $in: [...processIds] } },
-    { populate: ['process'], orderBy: { process: { name: 'asc' }, sha256: 'asc' } },
+    { contest: contestId, process: processId, ...(onlyId === undefined ? {} : { id: onlyId }) },
+    { fields: ['id', 'sha256', 'confirmed', 'createdAt', 'updatedAt'] },
   );
-  return rows.map((row) => ({ process: row.process.name, sha256: row.sha256 }));
+  if (fingerprints.length === 0) return [];
+  const claims = await em.find(
+    ProcessFingerprintClaim,
+    { fingerprint: { $in: fingerprints.map((f) => f.id) } },
+    {
+      fields: ['fingerprint', 'createdAt', 'team.name'],
+      populate: ['team'],
+      orderBy: { createdAt: 'asc', id: 'asc' },
+    },
+  );
+  const claimsOf = new Map<number, Array<{ id: number; name: string; at: string }>>();
+  for (const claim of claims) {
+    const list = claimsOf.get(claim.fingerprint.id) ?? [];
+    list.push({ id: claim.team.id, name: claim.team.name, at: claim.createdAt.toISOString() });
+    claimsOf.set(claim.fingerprint.id, list);
+  }
+  return fingerprints
+    .map((f) => ({ f, claimants: claimsOf.get(f.id) ?? [] }))
+    .sort((a, b) =>
+      strongestFirst(
+        { id: a.f.id, confirmed: a.f.confirmed, teams: a.claimants.length, updatedAt: a.f.updatedAt },
+        { id: b.f.id, confirmed: b.f.confirmed, teams: b.claimants.length, updatedAt: b.f.updatedAt },
+      ),
+    )
+    .map(({ f, claimants }) => ({
+      id: f.id,
+      sha256: f.sha256,
+      confirmed: f.confirmed,
+      teams: claimants.length,
+      first_team: claimants[0] ?? null,
+      last_team: claimants.at(-1) ?? null,
+      created_at: f.createdAt.toISOString(),
+      applies_to_all: appliesToAll({ confirmed: f.confirmed, teams: claimants.length }, quorum),
+    }));
+}
+
+/** Fingerprint `id`'s contest and process, or null when there is no such fingerprint. */
+export async function fingerprintOwner(
+  em: EntityManager,
+  id: number,
+): Promise<{ contestId: number; processId: number } | null> {
+  const row = await em.findOne(ProcessFingerprint, id, { fields: ['contest', 'process'] });
+  return row ? { contestId: row.contest.id, processId: row.process.id } : null;
+}
+
+/** An admin confirms fingerprint `id` (issue 21): it applies to every machine of its contest. False when missing. */
+export async function confirmFingerprint(em: EntityManager, id: number, userId: number): Promise<boolean> {
+  const changed = await em.nativeUpdate(
+    ProcessFingerprint,
+    { id },
+    { confirmed: true, confirmedBy: userId, confirmedAt: new Date() },
+  );
+  return changed > 0;
+}
+
+/** Removes fingerprint `id` and its claims (issue 21). False when missing. */
+export async function deleteFingerprint(em: EntityManager, id: number): Promise<boolean> {
+  return (await em.nativeDelete(ProcessFingerprint, { id })) > 0;
 }

@@ -65,3 +65,9 @@ export async function findOrCreateProcess(
   const process = await em.findOneOrFail(Process, { name });
   return { id: process.id, name: process.name, created: result.affectedRows > 0 };
 }
+
+/** Process `id` as the catalogue lists it (`{id, name}`), or null when there is none. */
+export async function processById(em: EntityManager, id: number): Promise<ProcessRow | null> {
+  const process = await em.findOne(Process, id);
+  return process ? { id: process.id, name: process.name } : null;
+}

@@ -1,9 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import { processesCatalogApi, processesRoutes } from '@concurso/shared';
+import { MESSAGES, processesCatalogApi, processesRoutes } from '@concurso/shared';
+import { HttpError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
+import { contestOrActive } from '../contests/contests.repository.js';
 import { catalogRoutes } from '../catalogs/catalog-routes.js';
 import { describeUses } from '../catalogs/in-use-message.js';
-import { addCommonProcesses, processRows } from './processes.repository.js';
+import { addCommonProcesses, processById, processRows } from './processes.repository.js';
+import {
+  confirmFingerprint,
+  deleteFingerprint,
+  fingerprintOwner,
+  fingerprintRows,
+} from './process-fingerprints.repository.js';
 
 /**
  * Processes, the forbidden executables (SPEC.md sections 2, 3, 7): `getProcesses`, `createProcess {name}`,
@@ -21,8 +29,16 @@ const crud = catalogRoutes({
   },
 });
 
-/** The four catalogue calls plus `processesRoutes` of the shared route map (`addCommonProcesses`). */
-export default async function processesModule(app: FastifyInstance): Promise<void> {
+/**
+ * The four catalogue calls plus `processesRoutes` of the shared route map (`addCommonProcesses`, and
+ * the fingerprints of issue 21: list per process, confirm, delete). `fingerprintQuorum`: teams whose
+ * claims make a fingerprint apply to every machine (`FINGERPRINT_QUORUM`, DESIGN.md section 6a).
+ */
+export default async function processesModule(
+  app: FastifyInstance,
+  options: { fingerprintQuorum: number },
+): Promise<void> {
+  const quorum = options.fingerprintQuorum;
   await app.register(crud);
 
   addRoute(app, processesRoutes.addCommon, async () => {
@@ -33,5 +49,52 @@ export default async function processesModule(app: FastifyInstance): Promise<voi
       data,
       message: `Se agregaron ${data.added} procesos (${data.skipped} ya existían).`,
     };
+  });
+
+  await fingerprintRoutes(app, quorum);
+}
+
+/*
+ * Issue 21 (DESIGN.md section 6a): the admin's view of the fingerprints claimed for one process in a
+ * contest, and the two acts on one. The agents see a change at their next config (every 10 s): a
+ * confirmed fingerprint reaches every machine, a removed one leaves every machine.
+ */
+async function fingerprintRoutes(app: FastifyInstance, quorum: number): Promise<void> {
+  addRoute(app, processesRoutes.fingerprints, async (request) => {
+    const em = app.orm.em;
+    const process = await processById(em, request.params.id);
+    if (!process) throw new HttpError(404, MESSAGES.notFound);
+    const { contests_id } = request.query;
+    const contest = await contestOrActive(em, contests_id);
+    if (!contest && contests_id !== undefined) throw new HttpError(404, MESSAGES.contestNotFound);
+    return {
+      success: true as const,
+      data: {
+        process,
+        contest,
+        quorum,
+        rows: contest ? await fingerprintRows(em, contest.id, process.id, quorum) : [],
+      },
+      message: '',
+    };
+  });
+
+  addRoute(app, processesRoutes.confirmFingerprint, async (request) => {
+    const em = app.orm.em.fork();
+    const { id } = request.params;
+    const owner = await fingerprintOwner(em, id);
+    if (!owner || !(await confirmFingerprint(em, id, request.staff!.id))) {
+      throw new HttpError(404, MESSAGES.fingerprintNotFound);
+    }
+    const [row] = await fingerprintRows(em, owner.contestId, owner.processId, quorum, id);
+    if (!row) throw new HttpError(404, MESSAGES.fingerprintNotFound);
+    return { success: true as const, data: row, message: MESSAGES.saved };
+  });
+
+  addRoute(app, processesRoutes.deleteFingerprint, async (request) => {
+    if (!(await deleteFingerprint(app.orm.em, request.params.id))) {
+      throw new HttpError(404, MESSAGES.fingerprintNotFound);
+    }
+    return { success: true as const, message: MESSAGES.deleted };
   });
 }
