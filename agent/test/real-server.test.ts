@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AttemptLogRow } from '@concurso/shared';
-import { agentTeam, startContest, startTestServer, type TestServer } from '@concurso/testkit';
+import {
+  agentTeam,
+  injectAttempts,
+  newAttempts,
+  startContest,
+  startTestServer,
+  type TestServer,
+} from '@concurso/testkit';
 import { startAgent, type AgentHandle } from '../src/agent.js';
 import {
   blockedBinary,
@@ -8,6 +15,7 @@ import {
   ownChildren,
   renamedCopy,
   sha256Of,
+  running,
   spawnProcess,
   tempDir,
   uniqueName,
@@ -80,5 +88,73 @@ describe('renamed copy against the real server (issue 14)', () => {
     const byExecutable = new Map(rows.map((row) => [row.executable, row]));
     expect(byExecutable.get(null)).toMatchObject({ process: blocked, killed: true });
     expect(byExecutable.get(disguise)).toMatchObject({ process: blocked, killed: true });
+  });
+});
+
+/**
+ * Issue 21 (DESIGN.md section 6a, "Fingerprints are claims"): a stolen key of one team forges an
+ * attempt naming a blocked process with the SHA-256 of an innocent program. Another team's real agent
+ * does not end that program (the claim is the forging team's alone), while the forging team's own
+ * agent does (the claim is in force there). Only this test's children are watched; the innocent
+ * program is a copy of `sleep` with random bytes, so its fingerprint is its own.
+ */
+describe("another team's claimed fingerprint against the real server (issue 21)", () => {
+  let server: TestServer;
+  let agent: AgentHandle | undefined;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  }, 120_000);
+
+  afterAll(async () => {
+    await agent?.stop();
+    await cleanUp();
+    // Two agents ran in this process, on its keep-alive pool: a connection of the first one may
+    // outlive it, and the server's close would wait for its keep-alive timeout (as in
+    // e2e/observed-processes.test.ts). The agents are gone: cut what is left.
+    server?.app.server.closeAllConnections();
+    await server?.close();
+  }, 60_000);
+
+  it("leaves running a program whose hash another team claimed, and the claiming team's agent ends it", async () => {
+    const { adminToken, contestId } = await startContest(server, 'admin_agent_claims');
+    const blocked = uniqueName('forbidden');
+    const forger = await agentTeam(server, adminToken, {
+      contestId,
+      name: 'Los Falsificadores',
+      blocked: [blocked],
+    });
+    const honest = await agentTeam(server, adminToken, { contestId, name: 'Los Honestos' });
+
+    const innocent = await blockedBinary(uniqueName('compilador'));
+    const [forged] = newAttempts([blocked]);
+    const res = await injectAttempts(server.app, forger.key, [
+      { ...forged!, sha256: await sha256Of(innocent) },
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+
+    const start = (key: string) =>
+      tempDir('agent-claims-').then((dataDir) =>
+        startAgent({
+          server: server.url,
+          key,
+          dataDir,
+          lister: ownChildren,
+          pollMs: 200,
+          configRefreshMs: 300,
+          log: () => undefined,
+        }),
+      );
+    agent = await start(honest.key);
+    expect(agent.config.blocked).toEqual([blocked]);
+    expect(agent.config.fingerprints).toEqual([]);
+    const program = await spawnProcess(innocent, ['300']);
+    // Ten polls and several config refreshes: time enough for a kill, had the claim reached this team.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(running(program)).toBe(true);
+    await agent.stop();
+
+    agent = await start(forger.key);
+    await within(5_000, program.exited, 'el agente del equipo que reportó la huella termina el programa');
   });
 });
