@@ -36,18 +36,17 @@ describe('contest statistics and report (issue 13, "Reports and charts")', () =>
   beforeAll(async () => {
     server = await startTestServer();
     ({ judge, admin } = await signInStaff(server, 'stats'));
-    // Another contest with attempts of its own: none of them may count.
-    const other = await createContest(server.orm, '2025-03-01');
+    // Another contest with attempts of its own, made while it was the active one (issue 21: a key
+    // outside the active contest is refused): none of them may count.
+    const other = await createContest(server.orm, '2025-03-01', { active: true });
     const stranger = await agentTeam(server, admin, { contestId: other.id, name: 'Otro concurso' });
+    expect((await post(stranger.key, ['Discord.exe', 'Discord.exe'])).statusCode).toBe(200);
     contestId = (await createContest(server.orm, '2026-11-21', { active: true })).id;
     teamA = await agentTeam(server, admin, { contestId, levelsId: LEVELS.avanzado, name: 'Los Punteros' });
     teamB = await agentTeam(server, admin, { contestId, levelsId: LEVELS.basico, name: 'Bit a Bit' });
     teamC = await agentTeam(server, admin, { contestId, levelsId: LEVELS.basico, name: 'Alfa' });
 
-    for (const [team, processes] of [
-      ...ATTEMPTS,
-      [() => stranger, ['Discord.exe', 'Discord.exe']] as const,
-    ]) {
+    for (const [team, processes] of ATTEMPTS) {
       const res = await post(team().key, processes);
       expect(res.statusCode).toBe(200);
     }

@@ -21,6 +21,7 @@ import {
   startTestServer,
   type TestServer,
 } from '@concurso/testkit';
+import { Process } from '../src/db/entities.js';
 
 /** A SHA-256 as the agent sends it, different for each `seed`. */
 const sha = (seed: string) => createHash('sha256').update(seed).digest('hex');
@@ -150,7 +151,8 @@ describe('observed processes (issue 14)', () => {
     await report(beto.key, observedEntry('DISCORD', sha('discord-1')));
     expect((await rowOf('discord')).blocked_as).toBe('Discord.exe');
 
-    // A fingerprint learned for Discord.exe (from an attempt) marks a renamed copy too.
+    // A fingerprint claimed for Discord.exe (from an attempt) marks a renamed copy once it applies to
+    // every machine (issue 21: confirmed by an admin, or claimed by the quorum of teams).
     const attempt = await injectAttempts(server.app, beto.key, [
       {
         event_id: 'renombrado-1',
@@ -162,6 +164,13 @@ describe('observed processes (issue 14)', () => {
     ]);
     expect(attempt.statusCode, attempt.body).toBe(200);
     await report(beto.key, observedEntry('calc.exe', sha('discord-2')));
+    expect((await rowOf('calc.exe')).blocked_as).toBeNull();
+    const discordId = (await server.orm.em.fork().findOneOrFail(Process, { name: 'Discord.exe' })).id;
+    const claims = await call(admin, `/api/processFingerprints/${discordId}`);
+    const claim = (claims.body.data.rows as Array<{ id: number; sha256: string }>).find(
+      (row) => row.sha256 === sha('discord-2'),
+    )!;
+    expect((await call(admin, `/api/confirmFingerprint/${claim.id}`, {})).status).toBe(200);
     expect((await rowOf('calc.exe')).blocked_as).toBe('Discord.exe');
     expect((await rowOf('notas.exe')).blocked_as).toBeNull();
   });
