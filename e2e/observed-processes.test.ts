@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_TYPES, type ContestLog } from '@concurso/shared';
 import {
   agentTeam,
+  callAs,
   createUser,
   startContest,
   startWebTestBed,
@@ -97,6 +98,18 @@ describe('renamed programs and what ran in the lab (issue 14)', () => {
     const [caught] = await renamedAttempts();
     expect(caught).toMatchObject({ process: blocked, executable: disguise, killed: true });
     const caughtBy = caught!.team.id;
+    // Issue 21: one team's fingerprint applies to its own machines; the admin confirms it for all
+    // (Procesos › Huellas; that screen's own journey is e2e/fingerprints.test.ts).
+    const processes = (await callAs(server.app, adminToken, '/api/getProcesses')).body.data as Array<{
+      id: number;
+      name: string;
+    }>;
+    const processId = processes.find((row) => row.name === blocked)!.id;
+    const claims = await callAs(server.app, adminToken, `/api/processFingerprints/${processId}`);
+    const [claim] = claims.body.data.rows as Array<{ id: number }>;
+    expect((await callAs(server.app, adminToken, `/api/confirmFingerprint/${claim!.id}`, {})).status).toBe(
+      200,
+    );
 
     // Historial names it so on a judge's board.
     const judge = await openSignedIn(bed.browser, server.url, 'juez_lab', 'clave-juez', '/homeJuez');
