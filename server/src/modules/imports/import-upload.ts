@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { FastifyRequest } from 'fastify';
 import { IMPORT_MAX_BYTES, IMPORT_MESSAGES } from '@concurso/shared';
 import { HttpError, validationError } from '../../lib/http-error.js';
@@ -25,20 +26,11 @@ export function sheetKind(fileName: string, bytes: Buffer): 'csv' | 'xlsx' {
     return 'xlsx';
   }
   if (name.endsWith('.csv')) {
+    // Node's own check, in one pass without decoding (a Windows-1252 CSV is not UTF-8).
     if (bytes.includes(0) || !isUtf8(bytes)) throw new HttpError(415, IMPORT_MESSAGES.badCsv);
     return 'csv';
   }
   throw new HttpError(415, IMPORT_MESSAGES.notSpreadsheet);
-}
-
-/** True when `bytes` decode as UTF-8 without a replacement (a Windows-1252 CSV does not). */
-function isUtf8(bytes: Buffer): boolean {
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
