@@ -154,6 +154,8 @@ export const IMPORT_MESSAGES = {
   xlsxTooLarge: `El archivo .xlsx descomprimido supera el límite de ${IMPORT_XLSX_MAX_UNZIPPED_BYTES / (1024 * 1024)} MB.`,
   /** A CSV row longer than the import reads (an unclosed quote swallows the rest of the file). */
   rowTooLong: (kb: number) => `La fila supera ${kb} KB; revise que sus comillas estén cerradas`,
+  /** 429: each server process reads one registration file at a time (issue 21). */
+  busy: 'Hay otra importación en curso. Intente de nuevo en un momento.',
   /** 'Falta el campo código'. */
   missingField: (label: string) => `Falta el campo ${label}`,
   missingColumn: (header: string) => `Falta la columna «${header}» en el encabezado`,

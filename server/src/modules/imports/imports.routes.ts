@@ -14,6 +14,7 @@ import { contestIdFor } from '../contests/contests.service.js';
 import { previewTeam } from './import-check.js';
 import { parseSheet } from './import-parse.js';
 import type { ParsedSheet } from './import-rows.js';
+import { importSlot } from './import-slot.js';
 import { receiveSheet } from './import-upload.js';
 import { checkRows, importRows } from './imports.service.js';
 import type { FastifyRequest } from 'fastify';
@@ -43,46 +44,53 @@ const rejected = (errors: ImportError[]) => new HttpError(422, IMPORT_MESSAGES.r
  * contest go to the boards after the commit, and every screen's teams and members lists refetch.
  */
 const importsRoutes: FastifyPluginAsyncZod = async (app) => {
-  addRoute(app, api.preview, async (request) => {
-    const { contestsId, parsed } = await readRequest(request);
-    const em = app.orm.em;
-    const contestId = await contestIdFor(em, contestsId);
-    const check = parsed.errors.length > 0 ? null : await checkRows(em, contestId, parsed.rows);
-    return {
-      success: true as const,
-      data: {
-        teams: check ? check.teams.map(previewTeam) : [],
-        errors: check ? check.errors : parsed.errors,
-        members: check ? check.members : parsed.rows.length,
-      },
-      message: '',
-    };
-  });
+  // One preview or import at a time in this process, body included (issue 21): 429 for another.
+  const slot = importSlot();
 
-  addRoute(app, api.importTeams, async (request) => {
-    const { contestsId, parsed } = await readRequest(request);
-    if (parsed.errors.length > 0) throw rejected(parsed.errors);
-    const { contestId, outcome } = await transaction(app.orm.em, async (em) => {
+  addRoute(app, api.preview, (request) =>
+    slot.run(async () => {
+      const { contestsId, parsed } = await readRequest(request);
+      const em = app.orm.em;
       const contestId = await contestIdFor(em, contestsId);
-      return { contestId, outcome: await importRows(em, contestId, parsed.rows) };
-    });
-    const { check, teamIds } = outcome;
-    if (check.errors.length > 0) throw rejected(check.errors);
+      const check = parsed.errors.length > 0 ? null : await checkRows(em, contestId, parsed.rows);
+      return {
+        success: true as const,
+        data: {
+          teams: check ? check.teams.map(previewTeam) : [],
+          errors: check ? check.errors : parsed.errors,
+          members: check ? check.members : parsed.rows.length,
+        },
+        message: '',
+      };
+    }),
+  );
 
-    // After the commit: the boards show the active contest's teams only (like teams.routes.ts).
-    const em = app.orm.em.fork();
-    if (await isActiveContest(em, contestId)) {
-      for (const row of await boardTeams(em, teamIds)) app.board.teamUpdated(row);
-    }
-    app.board.catalogChanged('teams');
-    app.board.catalogChanged('members');
-    const members = check.teams.reduce((sum, team) => sum + team.members.length, 0);
-    return {
-      success: true as const,
-      data: { teams: teamIds.length, members },
-      message: IMPORT_MESSAGES.imported(teamIds.length),
-    };
-  });
+  addRoute(app, api.importTeams, (request) =>
+    slot.run(async () => {
+      const { contestsId, parsed } = await readRequest(request);
+      if (parsed.errors.length > 0) throw rejected(parsed.errors);
+      const { contestId, outcome } = await transaction(app.orm.em, async (em) => {
+        const contestId = await contestIdFor(em, contestsId);
+        return { contestId, outcome: await importRows(em, contestId, parsed.rows) };
+      });
+      const { check, teamIds } = outcome;
+      if (check.errors.length > 0) throw rejected(check.errors);
+
+      // After the commit: the boards show the active contest's teams only (like teams.routes.ts).
+      const em = app.orm.em.fork();
+      if (await isActiveContest(em, contestId)) {
+        for (const row of await boardTeams(em, teamIds)) app.board.teamUpdated(row);
+      }
+      app.board.catalogChanged('teams');
+      app.board.catalogChanged('members');
+      const members = check.teams.reduce((sum, team) => sum + team.members.length, 0);
+      return {
+        success: true as const,
+        data: { teams: teamIds.length, members },
+        message: IMPORT_MESSAGES.imported(teamIds.length),
+      };
+    }),
+  );
 };
 
 export default importsRoutes;
