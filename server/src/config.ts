@@ -6,6 +6,7 @@ import { z } from 'zod';
 import {
   AGENT_OFFLINE_AFTER_MS,
   DEFAULT_MAX_UPLOAD_BYTES,
+  IMPORT_RECEIVE_TIMEOUT_MS,
   LOGIN_LIMITS,
   passwordProblem,
 } from '@concurso/shared';
@@ -46,6 +47,8 @@ export interface AppConfig {
   maxUploadBytes: number;
   /** An agent silent this long (ms) shows offline on the boards (`AGENT_OFFLINE_AFTER_MS`, default 30 s). */
   agentOfflineAfterMs: number;
+  /** Longest a team import's upload may take, in ms (`IMPORT_RECEIVE_TIMEOUT_MS` of shared; tests shorten it). */
+  importReceiveTimeoutMs: number;
 }
 
 export const DEFAULT_DATABASE_URL = 'mysql://root@127.0.0.1:3306/concurso';
@@ -207,6 +210,7 @@ export function loadConfig(
     loginAccountLimitMax: values.LOGIN_ACCOUNT_LIMIT_MAX,
     maxUploadBytes: values.MAX_UPLOAD_BYTES,
     agentOfflineAfterMs: values.AGENT_OFFLINE_AFTER_MS,
+    importReceiveTimeoutMs: IMPORT_RECEIVE_TIMEOUT_MS,
     ...overrides,
   };
 }

@@ -390,4 +390,56 @@ describe('import bounds', () => {
       for (const request of started) request.abort();
     }
   });
+
+  it('closes an upload that stalls past its deadline, and frees the slot', async () => {
+    // A server of its own whose uploads must arrive within 1 s (60 s in production).
+    const quick = await startTestServer({ importReceiveTimeoutMs: 1_000 });
+    try {
+      const { admin: token } = await signInStaff(quick, 'plazo');
+      const created = await quick.app.inject({
+        method: 'POST',
+        url: '/api/createContest',
+        payload: { date: '2026-11-21' },
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const contestsId = String(created.json().data.id);
+      const preview = () => {
+        const form = new FormData();
+        form.append('contests_id', contestsId);
+        form.append('file', new Blob([new Uint8Array(csv([HEADER]))], { type: 'text/csv' }), 'registro.csv');
+        return fetch(`${quick.url}/api/previewTeamImport`, {
+          method: 'POST',
+          body: form,
+          headers: { authorization: `Bearer ${token}` },
+        });
+      };
+      const boundary = '----plazo-de-subida';
+      const head = Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="contests_id"\r\n\r\n${contestsId}\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="lento.csv"\r\n\r\nEquipo`,
+      );
+      const stalled = http.request(`${quick.url}/api/previewTeamImport`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': head.length + 1_000,
+        },
+      });
+      const started = performance.now();
+      const outcome = new Promise<string>((resolve) => {
+        stalled.on('response', (res) => resolve(`answered ${res.statusCode}`));
+        stalled.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+      });
+      stalled.write(head);
+      // It holds the slot while it waits...
+      expect(await eventually(async () => (await preview()).status === 429, 5_000)).toBe(true);
+      // ...until the server closes it, and the next preview goes in.
+      expect(await outcome).toBe('ECONNRESET');
+      expect(performance.now() - started).toBeGreaterThanOrEqual(900);
+      expect(await eventually(async () => (await preview()).status === 200, 5_000)).toBe(true);
+    } finally {
+      await quick.close();
+    }
+  });
 });

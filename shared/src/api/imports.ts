@@ -19,7 +19,8 @@ const tag = 'importación';
  * Bounds (issue 21): an XLSX whose zip has more than `IMPORT_XLSX_MAX_ENTRIES` entries or declares more
  * than `IMPORT_XLSX_MAX_UNZIPPED_BYTES` uncompressed is 413 before anything is inflated, one whose entry
  * inflates beyond its declared size 415; reading stops at the row limit (the too-many-rows error); one
- * preview or import at a time per server process, another gets 429 (`IMPORT_MESSAGES.busy`).
+ * preview or import at a time per server process, another gets 429 (`IMPORT_MESSAGES.busy`); an upload
+ * still arriving after `IMPORT_RECEIVE_TIMEOUT_MS` has its connection closed.
  */
 export const importsRoutes = {
   /**

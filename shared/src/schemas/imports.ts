@@ -36,6 +36,11 @@ export const IMPORT_MAX_ROWS = 5_000;
  * member rows and room for the empty rows Excel writes when cells were formatted; reading stops there.
  */
 export const IMPORT_MAX_SHEET_ROWS = 4 * IMPORT_MAX_ROWS;
+/**
+ * Longest an import's upload may take to arrive, in ms (60 s: 5 MB over a slow lab network takes a
+ * few seconds). Past it the connection is closed, so a stalled upload cannot hold the one import slot.
+ */
+export const IMPORT_RECEIVE_TIMEOUT_MS = 60_000;
 /** Most entries (parts) of an XLSX's zip (a workbook has about 10 to 30); 413 beyond, before inflating. */
 export const IMPORT_XLSX_MAX_ENTRIES = 500;
 /**
@@ -154,6 +159,8 @@ export const IMPORT_MESSAGES = {
   xlsxTooLarge: `El archivo .xlsx descomprimido supera el límite de ${IMPORT_XLSX_MAX_UNZIPPED_BYTES / (1024 * 1024)} MB.`,
   /** A CSV row longer than the import reads (an unclosed quote swallows the rest of the file). */
   rowTooLong: (kb: number) => `La fila supera ${kb} KB; revise que sus comillas estén cerradas`,
+  /** 408: the upload did not arrive within `IMPORT_RECEIVE_TIMEOUT_MS`. */
+  receiveTimeout: 'El archivo tardó demasiado en llegar; envíelo de nuevo.',
   /** 429: each server process reads one registration file at a time (issue 21). */
   busy: 'Hay otra importación en curso. Intente de nuevo en un momento.',
   /** 'Falta el campo código'. */

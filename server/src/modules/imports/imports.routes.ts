@@ -26,9 +26,15 @@ function contestField(fields: Record<string, string>): number {
   throw validationError({ contests_id: parsed.error.issues.map((issue) => issue.message) });
 }
 
-/** The file and the contest of an import request, the file read into rows (415, 413, 422 on the way). */
-async function readRequest(request: FastifyRequest): Promise<{ contestsId: number; parsed: ParsedSheet }> {
-  const { sheet, fields } = await receiveSheet(request);
+/**
+ * The file and the contest of an import request, the file read into rows (415, 413, 422 on the way;
+ * 408 when the upload takes more than `receiveTimeoutMs`).
+ */
+async function readRequest(
+  request: FastifyRequest,
+  receiveTimeoutMs: number,
+): Promise<{ contestsId: number; parsed: ParsedSheet }> {
+  const { sheet, fields } = await receiveSheet(request, receiveTimeoutMs);
   const contestsId = contestField(fields);
   return { contestsId, parsed: await parseSheet(sheet) };
 }
@@ -43,13 +49,16 @@ const rejected = (errors: ImportError[]) => new HttpError(422, IMPORT_MESSAGES.r
  * every team and member, or nothing (422 with the rows' problems). The new teams of the active
  * contest go to the boards after the commit, and every screen's teams and members lists refetch.
  */
-const importsRoutes: FastifyPluginAsyncZod = async (app) => {
+const importsRoutes: FastifyPluginAsyncZod<{ receiveTimeoutMs: number }> = async (
+  app,
+  { receiveTimeoutMs },
+) => {
   // One preview or import at a time in this process, body included (issue 21): 429 for another.
   const slot = importSlot();
 
   addRoute(app, api.preview, (request) =>
     slot.run(async () => {
-      const { contestsId, parsed } = await readRequest(request);
+      const { contestsId, parsed } = await readRequest(request, receiveTimeoutMs);
       const em = app.orm.em;
       const contestId = await contestIdFor(em, contestsId);
       const check = parsed.errors.length > 0 ? null : await checkRows(em, contestId, parsed.rows);
@@ -67,7 +76,7 @@ const importsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   addRoute(app, api.importTeams, (request) =>
     slot.run(async () => {
-      const { contestsId, parsed } = await readRequest(request);
+      const { contestsId, parsed } = await readRequest(request, receiveTimeoutMs);
       if (parsed.errors.length > 0) throw rejected(parsed.errors);
       const { contestId, outcome } = await transaction(app.orm.em, async (em) => {
         const contestId = await contestIdFor(em, contestsId);
