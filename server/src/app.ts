@@ -164,7 +164,7 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
       await api.register(membersRoutes);
       await api.register(usersRoutes);
       await api.register(logsRoutes);
-      await api.register(importsRoutes);
+      await api.register(importsRoutes, { receiveTimeoutMs: config.importReceiveTimeoutMs });
       await api.register(statsRoutes);
       await api.register(observedRoutes, { fingerprintQuorum: config.fingerprintQuorum });
       await api.register(exercisesRoutes, { dataDir: config.dataDir, maxUploadBytes: config.maxUploadBytes });

@@ -7,6 +7,7 @@ import {
   AGENT_OFFLINE_AFTER_MS,
   FINGERPRINT_QUORUM_DEFAULT,
   DEFAULT_MAX_UPLOAD_BYTES,
+  IMPORT_RECEIVE_TIMEOUT_MS,
   LOGIN_LIMITS,
   passwordProblem,
 } from '@concurso/shared';
@@ -52,6 +53,8 @@ export interface AppConfig {
    * every machine without an admin's confirmation (`FINGERPRINT_QUORUM`, default 3; DESIGN.md 6a).
    */
   fingerprintQuorum: number;
+  /** Longest a team import's upload may take, in ms (`IMPORT_RECEIVE_TIMEOUT_MS` of shared; tests shorten it). */
+  importReceiveTimeoutMs: number;
 }
 
 export const DEFAULT_DATABASE_URL = 'mysql://root@127.0.0.1:3306/concurso';
@@ -215,6 +218,7 @@ export function loadConfig(
     maxUploadBytes: values.MAX_UPLOAD_BYTES,
     agentOfflineAfterMs: values.AGENT_OFFLINE_AFTER_MS,
     fingerprintQuorum: values.FINGERPRINT_QUORUM,
+    importReceiveTimeoutMs: IMPORT_RECEIVE_TIMEOUT_MS,
     ...overrides,
   };
 }

@@ -16,6 +16,11 @@ const tag = 'importación';
  * file in `file` and the text field `contests_id` (the contest the teams join). Admins only. The file
  * is checked by name and content (`.xlsx`: a zip, `PK\x03\x04`; `.csv`: UTF-8 text, BOM allowed, no
  * NUL): 415 otherwise, 413 over `IMPORT_MAX_BYTES`; 422 for a missing or unknown `contests_id`.
+ * Bounds (issue 21): an XLSX whose zip has more than `IMPORT_XLSX_MAX_ENTRIES` entries or declares more
+ * than `IMPORT_XLSX_MAX_UNZIPPED_BYTES` uncompressed is 413 before anything is inflated, one whose entry
+ * inflates beyond its declared size 415; reading stops at the row limit (the too-many-rows error); one
+ * preview or import at a time per server process, another gets 429 (`IMPORT_MESSAGES.busy`); an upload
+ * still arriving after `IMPORT_RECEIVE_TIMEOUT_MS` has its connection closed.
  */
 export const importsRoutes = {
   /**

@@ -31,6 +31,23 @@ export type ImportColumnKey = (typeof IMPORT_COLUMNS)[number]['key'];
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
 /** Most member rows one file may carry (a guard on parsing time and memory, far above a real contest). */
 export const IMPORT_MAX_ROWS = 5_000;
+/**
+ * Most rows of an XLSX sheet read, blank ones included (DESIGN.md 6a, issue 21): the header, the
+ * member rows and room for the empty rows Excel writes when cells were formatted; reading stops there.
+ */
+export const IMPORT_MAX_SHEET_ROWS = 4 * IMPORT_MAX_ROWS;
+/**
+ * Longest an import's upload may take to arrive, in ms (60 s: 5 MB over a slow lab network takes a
+ * few seconds). Past it the connection is closed, so a stalled upload cannot hold the one import slot.
+ */
+export const IMPORT_RECEIVE_TIMEOUT_MS = 60_000;
+/** Most entries (parts) of an XLSX's zip (a workbook has about 10 to 30); 413 beyond, before inflating. */
+export const IMPORT_XLSX_MAX_ENTRIES = 500;
+/**
+ * Most bytes an XLSX's entries may declare uncompressed, all added (50 MB: 5,000 members take about
+ * 2 MB of XML); 413 beyond, read from the zip's central directory before inflating anything.
+ */
+export const IMPORT_XLSX_MAX_UNZIPPED_BYTES = 50 * 1024 * 1024;
 /** Most members of one team (the members form's limit, SPEC.md section 5). */
 export const MAX_TEAM_MEMBERS = 20;
 
@@ -138,6 +155,14 @@ export const IMPORT_MESSAGES = {
   missingFile: 'Seleccione el archivo a importar.',
   tooManyRows: `El archivo tiene más de ${IMPORT_MAX_ROWS} filas.`,
   tooLarge: `El archivo supera el límite de ${IMPORT_MAX_BYTES / (1024 * 1024)} MB.`,
+  xlsxTooManyEntries: `El archivo .xlsx tiene más de ${IMPORT_XLSX_MAX_ENTRIES} partes internas.`,
+  xlsxTooLarge: `El archivo .xlsx descomprimido supera el límite de ${IMPORT_XLSX_MAX_UNZIPPED_BYTES / (1024 * 1024)} MB.`,
+  /** A CSV row longer than the import reads (an unclosed quote swallows the rest of the file). */
+  rowTooLong: (kb: number) => `La fila supera ${kb} KB; revise que sus comillas estén cerradas`,
+  /** 408: the upload did not arrive within `IMPORT_RECEIVE_TIMEOUT_MS`. */
+  receiveTimeout: 'El archivo tardó demasiado en llegar; envíelo de nuevo.',
+  /** 429: each server process reads one registration file at a time (issue 21). */
+  busy: 'Hay otra importación en curso. Intente de nuevo en un momento.',
   /** 'Falta el campo código'. */
   missingField: (label: string) => `Falta el campo ${label}`,
   missingColumn: (header: string) => `Falta la columna «${header}» en el encabezado`,

@@ -9,7 +9,7 @@ import {
   type ImportError,
   type ImportTeam,
 } from '@concurso/shared';
-import type { SheetRow } from './import-parse.js';
+import type { SheetRow } from './import-rows.js';
 
 /** A catalogue row an imported name may refer to (a level, a coach, a career). */
 export interface NamedRef {

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { FastifyRequest } from 'fastify';
 import { IMPORT_MAX_BYTES, IMPORT_MESSAGES } from '@concurso/shared';
 import { HttpError, validationError } from '../../lib/http-error.js';
@@ -25,32 +26,31 @@ export function sheetKind(fileName: string, bytes: Buffer): 'csv' | 'xlsx' {
     return 'xlsx';
   }
   if (name.endsWith('.csv')) {
+    // Node's own check, in one pass without decoding (a Windows-1252 CSV is not UTF-8).
     if (bytes.includes(0) || !isUtf8(bytes)) throw new HttpError(415, IMPORT_MESSAGES.badCsv);
     return 'csv';
   }
   throw new HttpError(415, IMPORT_MESSAGES.notSpreadsheet);
 }
 
-/** True when `bytes` decode as UTF-8 without a replacement (a Windows-1252 CSV does not). */
-function isUtf8(bytes: Buffer): boolean {
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Reads an import's `multipart/form-data` body: the one file in `file` (kept in memory, at most
  * `IMPORT_MAX_BYTES`: 413 beyond) and the text fields. The file's kind is checked by
- * {@link sheetKind} (415); a body that is not multipart is 415; no file is 422 on `file`.
+ * {@link sheetKind} (415); a body that is not multipart is 415; no file is 422 on `file`. A body still
+ * arriving after `timeoutMs` (ms, `IMPORT_RECEIVE_TIMEOUT_MS`) has its connection closed and is 408
+ * (issue 21: a stalled upload must not hold the import slot).
  */
 export async function receiveSheet(
   request: FastifyRequest,
+  timeoutMs: number,
 ): Promise<{ sheet: ReceivedSheet; fields: Record<string, string> }> {
   const fields: Record<string, string> = {};
   let sheet: ReceivedSheet | null = null;
+  let late = false;
+  const deadline = setTimeout(() => {
+    late = true;
+    request.raw.destroy();
+  }, timeoutMs);
   try {
     for await (const part of request.parts({
       limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10 },
@@ -70,12 +70,15 @@ export async function receiveSheet(
       sheet = { kind: sheetKind(part.filename ?? '', bytes), bytes };
     }
   } catch (err) {
+    if (late) throw new HttpError(408, IMPORT_MESSAGES.receiveTimeout);
     if (err instanceof HttpError) throw err;
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, IMPORT_MESSAGES.tooLarge);
     if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
       throw new HttpError(415, 'Envíe el formulario como multipart/form-data.');
     throw err;
+  } finally {
+    clearTimeout(deadline);
   }
   if (!sheet) throw validationError({ file: [IMPORT_MESSAGES.missingFile] });
   return { sheet, fields };

@@ -12,7 +12,9 @@ import { boardTeams } from '../board/board.repository.js';
 import { isActiveContest } from '../contests/contests.repository.js';
 import { contestIdFor } from '../contests/contests.service.js';
 import { previewTeam } from './import-check.js';
-import { parseSheet, type ParsedSheet } from './import-parse.js';
+import { parseSheet } from './import-parse.js';
+import type { ParsedSheet } from './import-rows.js';
+import { importSlot } from './import-slot.js';
 import { receiveSheet } from './import-upload.js';
 import { checkRows, importRows } from './imports.service.js';
 import type { FastifyRequest } from 'fastify';
@@ -24,9 +26,15 @@ function contestField(fields: Record<string, string>): number {
   throw validationError({ contests_id: parsed.error.issues.map((issue) => issue.message) });
 }
 
-/** The file and the contest of an import request, the file read into rows (415, 413, 422 on the way). */
-async function readRequest(request: FastifyRequest): Promise<{ contestsId: number; parsed: ParsedSheet }> {
-  const { sheet, fields } = await receiveSheet(request);
+/**
+ * The file and the contest of an import request, the file read into rows (415, 413, 422 on the way;
+ * 408 when the upload takes more than `receiveTimeoutMs`).
+ */
+async function readRequest(
+  request: FastifyRequest,
+  receiveTimeoutMs: number,
+): Promise<{ contestsId: number; parsed: ParsedSheet }> {
+  const { sheet, fields } = await receiveSheet(request, receiveTimeoutMs);
   const contestsId = contestField(fields);
   return { contestsId, parsed: await parseSheet(sheet) };
 }
@@ -41,47 +49,57 @@ const rejected = (errors: ImportError[]) => new HttpError(422, IMPORT_MESSAGES.r
  * every team and member, or nothing (422 with the rows' problems). The new teams of the active
  * contest go to the boards after the commit, and every screen's teams and members lists refetch.
  */
-const importsRoutes: FastifyPluginAsyncZod = async (app) => {
-  addRoute(app, api.preview, async (request) => {
-    const { contestsId, parsed } = await readRequest(request);
-    const em = app.orm.em;
-    const contestId = await contestIdFor(em, contestsId);
-    const check = parsed.errors.length > 0 ? null : await checkRows(em, contestId, parsed.rows);
-    return {
-      success: true as const,
-      data: {
-        teams: check ? check.teams.map(previewTeam) : [],
-        errors: check ? check.errors : parsed.errors,
-        members: check ? check.members : parsed.rows.length,
-      },
-      message: '',
-    };
-  });
+const importsRoutes: FastifyPluginAsyncZod<{ receiveTimeoutMs: number }> = async (
+  app,
+  { receiveTimeoutMs },
+) => {
+  // One preview or import at a time in this process, body included (issue 21): 429 for another.
+  const slot = importSlot();
 
-  addRoute(app, api.importTeams, async (request) => {
-    const { contestsId, parsed } = await readRequest(request);
-    if (parsed.errors.length > 0) throw rejected(parsed.errors);
-    const { contestId, outcome } = await transaction(app.orm.em, async (em) => {
+  addRoute(app, api.preview, (request) =>
+    slot.run(async () => {
+      const { contestsId, parsed } = await readRequest(request, receiveTimeoutMs);
+      const em = app.orm.em;
       const contestId = await contestIdFor(em, contestsId);
-      return { contestId, outcome: await importRows(em, contestId, parsed.rows) };
-    });
-    const { check, teamIds } = outcome;
-    if (check.errors.length > 0) throw rejected(check.errors);
+      const check = parsed.errors.length > 0 ? null : await checkRows(em, contestId, parsed.rows);
+      return {
+        success: true as const,
+        data: {
+          teams: check ? check.teams.map(previewTeam) : [],
+          errors: check ? check.errors : parsed.errors,
+          members: check ? check.members : parsed.rows.length,
+        },
+        message: '',
+      };
+    }),
+  );
 
-    // After the commit: the boards show the active contest's teams only (like teams.routes.ts).
-    const em = app.orm.em.fork();
-    if (await isActiveContest(em, contestId)) {
-      for (const row of await boardTeams(em, teamIds)) app.board.teamUpdated(row);
-    }
-    app.board.catalogChanged('teams');
-    app.board.catalogChanged('members');
-    const members = check.teams.reduce((sum, team) => sum + team.members.length, 0);
-    return {
-      success: true as const,
-      data: { teams: teamIds.length, members },
-      message: IMPORT_MESSAGES.imported(teamIds.length),
-    };
-  });
+  addRoute(app, api.importTeams, (request) =>
+    slot.run(async () => {
+      const { contestsId, parsed } = await readRequest(request, receiveTimeoutMs);
+      if (parsed.errors.length > 0) throw rejected(parsed.errors);
+      const { contestId, outcome } = await transaction(app.orm.em, async (em) => {
+        const contestId = await contestIdFor(em, contestsId);
+        return { contestId, outcome: await importRows(em, contestId, parsed.rows) };
+      });
+      const { check, teamIds } = outcome;
+      if (check.errors.length > 0) throw rejected(check.errors);
+
+      // After the commit: the boards show the active contest's teams only (like teams.routes.ts).
+      const em = app.orm.em.fork();
+      if (await isActiveContest(em, contestId)) {
+        for (const row of await boardTeams(em, teamIds)) app.board.teamUpdated(row);
+      }
+      app.board.catalogChanged('teams');
+      app.board.catalogChanged('members');
+      const members = check.teams.reduce((sum, team) => sum + team.members.length, 0);
+      return {
+        success: true as const,
+        data: { teams: teamIds.length, members },
+        message: IMPORT_MESSAGES.imported(teamIds.length),
+      };
+    }),
+  );
 };
 
 export default importsRoutes;

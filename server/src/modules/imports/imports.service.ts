@@ -6,7 +6,7 @@ import { levelRows } from '../levels/levels.repository.js';
 import { findTakenCodes, insertMembers } from '../members/members.repository.js';
 import { findContestTeamNames, insertTeams } from '../teams/teams.repository.js';
 import { checkImport, importKeys, type ImportCheck, type ImportLookups } from './import-check.js';
-import type { SheetRow } from './import-parse.js';
+import type { SheetRow } from './import-rows.js';
 
 /**
  * What the checks of a file need from the database for contest `contestId` (issue 13): the levels,
