@@ -9,6 +9,7 @@ import {
   printableText,
   requiredText,
   textProblem,
+  withoutUnprintable,
 } from './common.js';
 import { exerciseFieldsSchema, memberInputSchema, semesterSchema, teamUpdateSchema } from './teams.js';
 
@@ -119,8 +120,43 @@ describe('printable texts (issue 10)', () => {
       '日本語',
       'O’Brien',
       'Ñandú — ü',
+      'Equipo 👩‍💻',
+      'Los 👨‍👩‍👧',
+      'Escocia 🏴󠁧󠁢󠁳󠁣󠁴󠁿',
+      'عربي', // right-to-left text itself is fine; only the invisible marks are refused
     ]) {
       expect(textProblem(text)).toBeNull();
+    }
+  });
+
+  it('finds invisible format characters: bidi controls and zero-width marks (issue 21)', () => {
+    for (const text of [
+      'Equipo\u202Eexe.fdp', // the probe: shows as "Equipopdf.exe"
+      'a\u202Ab',
+      'a\u202Db',
+      'x\u2066y\u2069',
+      'x\u200Ey',
+      'x\u200Fy',
+      'x\u061Cy',
+      'Equi\u200Bpo',
+      'Equi\u200Cpo',
+      'Equi\u200Dpo', // a joiner outside an emoji sequence
+      'Equi\u2060po',
+      '\uFEFFEquipo',
+      'a\u00ADb',
+    ]) {
+      expect(textProblem(text), JSON.stringify(text)).toBe(INPUT_MESSAGES.formatCharacters);
+    }
+    expect(messagesOf(requiredText().safeParse('Equipo\u202Eexe.fdp'))).toEqual([
+      INPUT_MESSAGES.formatCharacters,
+    ]);
+  });
+
+  it('takes out what it refuses, keeping emoji sequences whole (the agent names files so)', () => {
+    expect(withoutUnprintable(' Equipo\u202Eexe.fdp\u0000\ud800 ')).toBe('Equipoexe.fdp');
+    expect(withoutUnprintable('Los 👨‍👩‍👧\u200B 🏴󠁧󠁢󠁳󠁣󠁴󠁿')).toBe('Los 👨‍👩‍👧 🏴󠁧󠁢󠁳󠁣󠁴󠁿');
+    for (const text of ['Equi\u200Dpo', 'x\u2066y\u2069', '\uFEFFa']) {
+      expect(textProblem(withoutUnprintable(text))).toBeNull();
     }
   });
 

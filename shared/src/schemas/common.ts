@@ -14,6 +14,8 @@ export const INPUT_MESSAGES = {
   notText: 'Debe ser un texto',
   controlCharacters: 'No se permiten caracteres de control (saltos de línea, tabuladores u otros invisibles)',
   invalidCharacters: 'Contiene caracteres no válidos',
+  formatCharacters:
+    'No se permiten caracteres invisibles de formato (marcas de dirección del texto o de ancho cero)',
 } as const;
 
 // C0 (U+0000–U+001F), DEL (U+007F) and C1 (U+0080–U+009F): never part of a name, invisible in the
@@ -23,15 +25,40 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 // With the `u` flag a surrogate matches only when it is unpaired: such a string has no UTF-8 form,
 // so the database would store U+FFFD instead of what was sent.
 const LONE_SURROGATE = /\p{Cs}/u;
+// Issue 21: invisible format characters (Unicode category Cf): bidi embeddings, overrides, isolates
+// and marks (`Equipo\u202Eexe.fdp` shows as `Equipopdf.exe`), zero-width spaces and joiners, the BOM.
+// They change what a judge reads without showing themselves. The one legitimate use in a name is an
+// emoji sequence (a zero-width joiner between two pictographs, 👩‍💻; the tag characters of a flag,
+// 🏴󠁧󠁢󠁳󠁣󠁴󠁿), which is taken out before looking.
+const FORMAT_CHARACTER = /\p{Cf}/u;
+const EMOJI_FORMAT_SEQUENCE =
+  /(?<=\p{Extended_Pictographic}\uFE0F?)\u200D(?=\p{Extended_Pictographic})|\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}/gu;
 
 /**
  * Why `text` is not printable (the Spanish message), or null when it is: no control characters (C0,
- * DEL, C1) and no lone surrogates. Pure, for the schemas and the password policy.
+ * DEL, C1), no lone surrogates and no invisible format characters outside emoji sequences (issue
+ * 21). Pure, for the schemas and the password policy.
  */
 export function textProblem(text: string): string | null {
   if (CONTROL_CHARACTER.test(text)) return INPUT_MESSAGES.controlCharacters;
   if (LONE_SURROGATE.test(text)) return INPUT_MESSAGES.invalidCharacters;
+  if (FORMAT_CHARACTER.test(text.replace(EMOJI_FORMAT_SEQUENCE, ''))) return INPUT_MESSAGES.formatCharacters;
   return null;
+}
+
+// An emoji sequence's own format characters (kept) or any other format character (group 1: dropped).
+const FORMAT_OUTSIDE_EMOJI = new RegExp(`${EMOJI_FORMAT_SEQUENCE.source}|(\\p{Cf})`, 'gu');
+
+/**
+ * `text` with what {@link textProblem} refuses taken out (control characters, lone surrogates,
+ * invisible format characters outside emoji sequences), trimmed: how the agent names a file whose
+ * name the server would refuse (issue 21), so its report is not refused whole.
+ */
+export function withoutUnprintable(text: string): string {
+  return text
+    .replace(new RegExp(`${CONTROL_CHARACTER.source}|${LONE_SURROGATE.source}`, 'gu'), '')
+    .replace(FORMAT_OUTSIDE_EMOJI, (match: string, format?: string) => (format ? '' : match))
+    .trim();
 }
 
 /** Adds the printable-text issue of `value`, if any, to a refinement. */
