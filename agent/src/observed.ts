@@ -6,7 +6,7 @@
  * agent sends the pending entries with `POST /api/agent/observed` every `OBSERVED_SEND_MS`. Never
  * arguments, window titles or files: a `RunningProcess` has none of them (scanner.ts).
  */
-import { AGENT_MAX_OBSERVED_BATCH, type AgentObservedProcess } from '@concurso/shared';
+import { AGENT_MAX_OBSERVED_BATCH, type AgentObservedProcess, withoutUnprintable } from '@concurso/shared';
 import { AgentApiError } from './errors.js';
 import type { Sha256 } from './fingerprint.js';
 import { instanceKey } from './killer.js';
@@ -178,14 +178,12 @@ function ignored(proc: RunningProcess): boolean {
 }
 
 /**
- * A file name the server's printable-text check accepts: no control characters or lone surrogates,
- * trimmed, at most 255 characters.
+ * A file name the server's printable-text check accepts (shared's `withoutUnprintable`: no control
+ * characters, lone surrogates or invisible format characters, issue 21), trimmed, at most 255
+ * characters.
  */
 export function printableName(name: string): string {
-  // With the u flag \p{Cs} matches only lone surrogates (a pair is one code point). Control
-  // characters are what the server refuses (shared's textProblem).
-  // eslint-disable-next-line no-control-regex
-  let clean = name.replace(/[\u0000-\u001f\u007f-\u009f]|\p{Cs}/gu, '').trim();
+  let clean = withoutUnprintable(name);
   if (clean.length > MAX_NAME) {
     clean = clean.slice(0, MAX_NAME);
     // Never end on half a surrogate pair.

@@ -137,5 +137,6 @@ describe('ObservedLog (issue 14)', () => {
     expect(printableName('x'.repeat(300))).toHaveLength(255);
     expect(printableName('😀'.repeat(200))).toHaveLength(254);
     expect(printableName('a\uD800b')).toBe('ab');
+    expect(printableName('Equipo\u202Eexe.fdp')).toBe('Equipoexe.fdp');
   });
 });
