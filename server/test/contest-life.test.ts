@@ -298,11 +298,42 @@ describe('active contest and automatic block (issue 13)', () => {
     expect(await status()).toEqual({ status_team_id: TEAM_STATUS.active, number_attempts: 9 });
   });
 
-  it('answers no contest on the boards when none is active', async () => {
-    // The only way to have contests and none active: delete the active one (it must be unused).
+  it('refuses to delete the active contest, and an activation racing a deletion never leaves none active (issue 21)', async () => {
+    const active = (await contests()).find((c) => c.active)!;
     const lone = (await call(admin, '/api/createContest', { date: '2027-08-01' })).body.data.id as number;
     await call(admin, `/api/activateContest/${lone}`, {});
-    expect((await call(admin, `/api/deleteContest/${lone}`)).status).toBe(200);
+    const refused = await call(admin, `/api/deleteContest/${lone}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ success: false, message: MESSAGES.activeContestDelete });
+    expect((await contests()).find((c) => c.id === lone)).toMatchObject({ active: true });
+
+    // Before the row lock both answered 200 and no contest was active. Each round ends one of two
+    // ways: activated and kept (delete 409), or deleted first (activate 404, the old one stays active).
+    await call(admin, `/api/activateContest/${active.id}`, {});
+    const outcomes = new Set<string>();
+    for (let round = 0; round < 12; round += 1) {
+      const empty = (await call(admin, '/api/createContest', { date: '2027-09-01' })).body.data.id as number;
+      const [activated, deleted] = await Promise.all([
+        call(admin, `/api/activateContest/${empty}`, {}),
+        call(admin, `/api/deleteContest/${empty}`),
+      ]);
+      const outcome = `${activated.status}/${deleted.status}`;
+      expect(['200/409', '404/200']).toContain(outcome);
+      outcomes.add(outcome);
+      const now = (await contests()).filter((c) => c.active);
+      expect(now).toHaveLength(1);
+      expect(now[0]!.id).toBe(outcome === '200/409' ? empty : active.id);
+      if (outcome === '200/409') {
+        await call(admin, `/api/activateContest/${active.id}`, {});
+        expect((await call(admin, `/api/deleteContest/${empty}`)).status).toBe(200);
+      }
+    }
+    console.log(`activate/delete races: ${[...outcomes].join(', ')}`);
+  });
+
+  it('answers no contest on the boards when none is active', async () => {
+    // No call leaves contests with none active any more (issue 21); data from before that rule may.
+    await server.orm.em.fork().execute('update contests set active_key = null');
     const board = await call(judge, '/api/teamAttempts');
     expect(board.body).toMatchObject({ contest: null, basico: [], intermedio: [], avanzado: [] });
     const coach = (

@@ -45,6 +45,11 @@ export const MESSAGES = {
   contestNotFound: 'No se encontró el concurso.',
   /** Boards and the projector when no contest is active (issue 13). */
   noActiveContest: 'No hay un concurso activo. Un administrador puede activarlo en Concursos.',
+  /**
+   * 409 to `deleteContest` of the active contest (issue 21): deleting it would leave every agent with
+   * an empty blocked set in the middle of a contest.
+   */
+  activeContestDelete: 'Active otro concurso antes de eliminar este.',
   /** The status log's author of an automatic block (issue 13). */
   automaticBlock: 'automático',
   noTeams: 'No hay registros para mostrar',

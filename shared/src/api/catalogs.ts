@@ -52,7 +52,10 @@ const coachSchemas = { row: coachRowSchema, input: coachInputSchema, update: coa
 const processSchemas = { row: processRowSchema, input: processInputSchema, update: processUpdateSchema };
 const teamSchemas = { row: teamRowSchema, input: teamInputSchema, update: teamUpdateSchema };
 
-/** Contests: `calendar` is derived from `date` when missing; one with teams or exercises stays. */
+/**
+ * Contests: `calendar` is derived from `date` when missing; one with teams or exercises stays, and the
+ * active one cannot be deleted (409 `MESSAGES.activeContestDelete`, issue 21).
+ */
 export const contestsCatalogApi = catalogApi(NAMES.contest, contestSchemas);
 
 /** Levels: Básico, Intermedio and Avanzado hold the live board's tables and are never deleted. */

@@ -112,6 +112,20 @@ export async function activateContest(em: EntityManager, id: number): Promise<Co
   return contestRow(contest);
 }
 
+/**
+ * Whether contest `id` is the active one, read with its row locked until the transaction ends (null
+ * when it does not exist). `activateContest` takes the same lock, so an activation and a deletion of
+ * one contest queue instead of both passing their checks (issue 21).
+ */
+export async function lockContestActive(em: EntityManager, id: number): Promise<boolean | null> {
+  const contest = await em.findOne(Contest, id, {
+    fields: ['id', 'activeKey'],
+    lockMode: LockMode.PESSIMISTIC_WRITE,
+    refresh: true,
+  });
+  return contest ? contest.activeKey === 1 : null;
+}
+
 /** Contest `id`'s `max_attempts` (null: no automatic block, or no such contest). */
 export async function contestMaxAttempts(em: EntityManager, id: number): Promise<number | null> {
   const contest = await em.findOne(Contest, id, { fields: ['maxAttempts'] });

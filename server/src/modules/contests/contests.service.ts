@@ -9,6 +9,7 @@ import {
   contestUses,
   countContests,
   countProcesses,
+  lockContestActive,
   replaceContestProcesses,
   type ContestData,
 } from './contests.repository.js';
@@ -52,10 +53,16 @@ export function contestData({
 }
 
 /**
- * Why contest `id` cannot be deleted ('No se puede eliminar el concurso: tiene 2 equipos y 1
- * ejercicio.'), or null when no team or exercise belongs to it.
+ * Why contest `id` cannot be deleted, or null when it can (in the deletion's transaction):
+ * `MESSAGES.activeContestDelete` while it is the active one (issue 21; its row stays locked, so an
+ * activation racing the deletion waits and then finds no contest: 404), else its uses ('No se puede
+ * eliminar el concurso: tiene 2 equipos y 1 ejercicio.'). A contest that does not exist: null (the
+ * deletion answers 404).
  */
 export async function contestInUse(em: EntityManager, id: number): Promise<string | null> {
+  const active = await lockContestActive(em, id);
+  if (active === null) return null;
+  if (active) return MESSAGES.activeContestDelete;
   const described = describeUses(await contestUses(em, id));
   return described ? `No se puede eliminar el concurso: tiene ${described}.` : null;
 }
