@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Makes sure what `npm test` needs beyond npm is here: Debian's Chromium (browser tests), pdftotext (the report journey), a
-# running MySQL/MariaDB (server tests) and Redis (the several-processes test). Installs or starts them when it can (as root), otherwise
-# says in one line what to run. Settings: TEST_DATABASE_URL host/port are assumed local (127.0.0.1:3306).
+# Makes sure what `npm test` needs beyond npm is here: Debian's Chromium (browser tests), pdftotext (the report journey), nginx
+# (the compose nginx's log test), a running MySQL/MariaDB (server tests) and Redis (the several-processes test). Installs or starts
+# them when it can (as root), otherwise says in one line what to run. Settings: TEST_DATABASE_URL host/port are assumed local (127.0.0.1:3306).
 set -u
 
 fail() { echo "npm test: $*" >&2; exit 1; }
@@ -24,6 +24,18 @@ if ! command -v pdftotext >/dev/null 2>&1; then
       fail "no se pudo instalar poppler-utils; ejecute: sudo apt-get install -y poppler-utils"
   else
     fail "falta pdftotext; ejecute: sudo apt-get install -y poppler-utils"
+  fi
+fi
+
+# Debian's nginx (nginx-light): the compose nginx's log test runs deploy/nginx.conf for real. Debian's
+# policy-rc.d in containers keeps the package from starting a server of its own.
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "npm test: instalando nginx-light de Debian (una sola vez)…"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null) ||
+      fail "no se pudo instalar nginx; ejecute: sudo apt-get install -y nginx-light"
+  else
+    fail "falta nginx; ejecute: sudo apt-get install -y nginx-light"
   fi
 fi
 
