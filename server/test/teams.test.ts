@@ -118,6 +118,24 @@ describe('teams and members', () => {
     expect(await count('select count(*) as n from teams')).toBe(1);
   });
 
+  it('refuses team names with invisible format characters, storing nothing (issue 21)', async () => {
+    const [team] = await ok('GET', '/api/getTeams');
+    for (const name of ['Equipo\u202Eexe.fdp', 'Los\u200BLambdas', 'x\u2066y\u2069']) {
+      const created = await call('POST', '/api/createTeam', admin, { name, levels_id: 1, coaches_id: coach });
+      expect([name, created.statusCode]).toEqual([name, 422]);
+      expect(created.json().errors).toEqual({ name: [INPUT_MESSAGES.formatCharacters] });
+      const renamed = await call('POST', '/api/updateTeam', admin, {
+        id: team.id,
+        name,
+        levels_id: team.levels_id,
+        coaches_id: team.coaches_id,
+      });
+      expect(renamed.statusCode).toBe(422);
+    }
+    expect(await count('select count(*) as n from teams')).toBe(1);
+    expect((await ok('GET', '/api/getTeams'))[0].name).toBe(team.name);
+  });
+
   it('moves a team between level screens when its level changes', async () => {
     const team = (await ok('GET', '/api/getTeams'))[0];
     const oldLevel = await connectSocket(server.url, judge, [LEVELS.intermedio]);
