@@ -139,13 +139,16 @@ describe('import bounds', () => {
     expect(bomb.length).toBeLessThanOrEqual(IMPORT_MAX_BYTES);
     expect(declared).toBeGreaterThan(4.5e9);
 
+    const health = healthPoller(server.url);
     const { result, ms, rssGrowthMb } = await measured(async () => {
       const res = await send('/api/previewTeamImport', { name: 'bomba.xlsx', data: bomb, type: XLSX_TYPE });
       return { status: res.status, body: await res.json() };
     });
+    const waits = await health.stop();
     console.log(
       `zip bomb (${(bomb.length / MB).toFixed(1)} MB declaring ${(declared / 1e9).toFixed(1)} GB): ` +
-        `${result.status} in ${ms} ms, RSS +${rssGrowthMb} MB`,
+        `${result.status} in ${ms} ms, RSS +${rssGrowthMb} MB; ` +
+        `health checks: ${waits.length} answered, worst ${Math.round(Math.max(0, ...waits))} ms`,
     );
     expect(result.status).toBe(413);
     expect(result.body).toEqual({ success: false, message: IMPORT_MESSAGES.xlsxTooLarge });
@@ -234,12 +237,15 @@ describe('import bounds', () => {
     const data = Buffer.concat(chunks);
     expect(data.length).toBeLessThanOrEqual(IMPORT_MAX_BYTES);
 
+    const health = healthPoller(server.url);
     const { result, ms, rssGrowthMb } = await measured(async () => {
       const res = await send('/api/previewTeamImport', { name: 'enorme.xlsx', data, type: XLSX_TYPE });
       return { status: res.status, body: await res.json() };
     });
+    const waits = await health.stop();
     console.log(
-      `XLSX of ${total} rows (${(data.length / MB).toFixed(1)} MB): ${result.status} in ${ms} ms, RSS +${rssGrowthMb} MB`,
+      `XLSX of ${total} rows (${(data.length / MB).toFixed(1)} MB): ${result.status} in ${ms} ms, ` +
+        `RSS +${rssGrowthMb} MB; health checks: ${waits.length} answered, worst ${Math.round(Math.max(0, ...waits))} ms`,
     );
     expect(result.status).toBe(200);
     // Line 1 is the header, lines 2..5001 the 5,000 members the limit allows.
