@@ -166,7 +166,11 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
       await api.register(logsRoutes);
       await api.register(importsRoutes, { receiveTimeoutMs: config.importReceiveTimeoutMs });
       await api.register(statsRoutes);
-      await api.register(observedRoutes, { fingerprintQuorum: config.fingerprintQuorum });
+      await api.register(observedRoutes, {
+        fingerprintQuorum: config.fingerprintQuorum,
+        maxPerTeam: config.observedMaxPerTeam,
+        reportsPerMinute: config.observedReportsPerMinute,
+      });
       await api.register(exercisesRoutes, { dataDir: config.dataDir, maxUploadBytes: config.maxUploadBytes });
     },
     { prefix: '/api' },

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import {
   AGENT_OFFLINE_AFTER_MS,
   FINGERPRINT_QUORUM_DEFAULT,
+  OBSERVED_LIMITS,
   DEFAULT_MAX_UPLOAD_BYTES,
   IMPORT_RECEIVE_TIMEOUT_MS,
   LOGIN_LIMITS,
@@ -55,6 +56,13 @@ export interface AppConfig {
   fingerprintQuorum: number;
   /** Longest a team import's upload may take, in ms (`IMPORT_RECEIVE_TIMEOUT_MS` of shared; tests shorten it). */
   importReceiveTimeoutMs: number;
+  /**
+   * Bounds of one team's observed reports (issue 21, `OBSERVED_LIMITS` of shared): distinct programs
+   * per contest, and reports per minute. Not environment variables: tests change them to reach one
+   * bound without the other.
+   */
+  observedMaxPerTeam: number;
+  observedReportsPerMinute: number;
 }
 
 export const DEFAULT_DATABASE_URL = 'mysql://root@127.0.0.1:3306/concurso';
@@ -219,6 +227,8 @@ export function loadConfig(
     agentOfflineAfterMs: values.AGENT_OFFLINE_AFTER_MS,
     fingerprintQuorum: values.FINGERPRINT_QUORUM,
     importReceiveTimeoutMs: IMPORT_RECEIVE_TIMEOUT_MS,
+    observedMaxPerTeam: OBSERVED_LIMITS.maxPerTeam,
+    observedReportsPerMinute: OBSERVED_LIMITS.reportsPerMinute,
     ...overrides,
   };
 }

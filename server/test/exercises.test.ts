@@ -292,6 +292,30 @@ describe('exercises', () => {
     expect(pdfRes.statusCode).toBe(200);
     expect((await get(`/api/agent/exercises/${exerciseId}/pdf`, otherKey)).statusCode).toBe(404);
     expect((await get(`/api/exercisePdf/${exerciseId}`, key)).statusCode).toBe(401);
+
+    // Issue 21: while another contest is the active one, the same key sees no exercise and no PDF
+    // (next term's statements stay unseen until their contest starts); activated again, it does.
+    const next = await server.app.inject({
+      method: 'POST',
+      url: '/api/createContest',
+      payload: { date: '2027-02-10' },
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    const activate = (id: number) =>
+      server.app.inject({
+        method: 'POST',
+        url: `/api/activateContest/${id}`,
+        payload: {},
+        headers: { authorization: `Bearer ${admin}` },
+      });
+    expect((await activate(next.json().data.id)).statusCode).toBe(200);
+    try {
+      expect((await get('/api/agent/exercises', key)).json()).toMatchObject({ success: true, data: [] });
+      expect((await get(`/api/agent/exercises/${exerciseId}/pdf`, key)).statusCode).toBe(404);
+    } finally {
+      expect((await activate(contest)).statusCode).toBe(200);
+    }
+    expect((await get(`/api/agent/exercises/${exerciseId}/pdf`, key)).statusCode).toBe(200);
   });
 
   it('deletes the exercise and its file', async () => {

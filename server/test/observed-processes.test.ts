@@ -267,19 +267,26 @@ describe('observed processes (issue 14)', () => {
     expect((await config(ana.key)).observe).toBe(true);
   });
 
-  it('stores nothing for an inactive contest, lists another contest by id, and has nothing to block with none active', async () => {
+  it('refuses reports of a team outside the active contest (409), lists another contest by id, and has nothing to block with none active', async () => {
     const other = await createContest(server.orm, '2027-04-01', { active: true });
     const em = server.orm.em.fork();
     try {
-      expect(await report(ana.key, observedEntry('inactivo.exe'))).toBe(0);
-      expect(await inventory()).toEqual({ contest: expect.objectContaining({ id: other.id }), rows: [] });
+      // Issue 21: a key of a contest that is not the active one is told so and stores nothing.
+      const refused = await injectObserved(server.app, ana.key, [observedEntry('inactivo.exe')]);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toEqual({ success: false, message: MESSAGES.agentContestInactive });
+      expect(await inventory()).toEqual({
+        contest: expect.objectContaining({ id: other.id }),
+        rows: [],
+        total: 0,
+      });
       const old = await inventory(`?contests_id=${contestId}`);
       expect(old.contest).toMatchObject({ id: contestId, active: false });
       expect(old.rows.map((r) => r.name)).not.toContain('inactivo.exe');
       expect(old.rows.length).toBeGreaterThan(0);
 
       await em.execute('update contests set active_key = null', [], 'run');
-      expect(await inventory()).toEqual({ contest: null, rows: [] });
+      expect(await inventory()).toEqual({ contest: null, rows: [], total: 0 });
       const none = await block(admin, 'juego.exe', sha('juego'));
       expect(none.status).toBe(409);
       expect(none.body.message).toBe(MESSAGES.noActiveContest);

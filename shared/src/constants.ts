@@ -150,3 +150,24 @@ export const FINGERPRINT_CLAIMS_PER_MINUTE = 5;
  * confirmed ones first in, then those at quorum, then the team's own claims.
  */
 export const AGENT_CONFIG_FINGERPRINT_BYTES = 48 * 1024;
+
+/**
+ * Bounds on what one agent key may make the observed inventory hold (issue 21, DESIGN.md section 6a):
+ * at most `maxPerTeam` distinct programs (file name and fingerprint) per team per contest (past it the
+ * new ones are left out and the answer is 429; what was stored stays, and programs already stored keep
+ * adding their starts), at most `reportsPerMinute` reports per team (past it: 429 with `Retry-After`,
+ * nothing stored; an agent sends one every 15 s, so a team's machines fit many times over), and a
+ * program's `count` saturates at `maxCount` (its INT UNSIGNED column) instead of overflowing.
+ */
+export const OBSERVED_LIMITS = {
+  maxPerTeam: 500,
+  reportsPerMinute: 20,
+  maxCount: 4_294_967_295,
+} as const;
+
+/** Rows per page of the observed inventory (issue 21: paged on the server), the first the default. */
+export const OBSERVED_PAGE_SIZES = [25, 50, 100] as const;
+
+/** The observed inventory's sortable columns (`sort` of `GET /api/observedProcesses`). */
+export const OBSERVED_SORTS = ['machines', 'name', 'first_seen', 'last_seen', 'count'] as const;
+export type ObservedSort = (typeof OBSERVED_SORTS)[number];

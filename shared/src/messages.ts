@@ -58,6 +58,11 @@ export const MESSAGES = {
   agentKeyGenerated: 'Clave del agente generada. Guárdela: no se volverá a mostrar.',
   /** 409 to an agent whose team's contest is not the active one (issue 21, DESIGN.md section 6a). */
   agentContestInactive: 'El concurso de este equipo no es el activo.',
+  /** 429 to an agent past its team's observed reports per minute (issue 21, `OBSERVED_LIMITS`). */
+  observedRateLimited: 'Demasiados reportes de programas de este equipo; se aceptarán de nuevo en un minuto.',
+  /** 429 to an agent whose team reached its cap of distinct observed programs (issue 21). */
+  observedCapReached:
+    'Este equipo llegó al máximo de programas distintos registrados; los nuevos no se guardaron.',
   // Fingerprints are claims (issue 21, DESIGN.md section 6a)
   fingerprintNotFound: 'No se encontró la huella.',
   // Catalogues (SPEC.md section 8)

@@ -60,8 +60,12 @@ export const agentRoutes = {
   /**
    * `POST /api/agent/observed` `{observed: [{name, sha256, first_seen, last_seen, starts}]}` (issue 14):
    * adds the executables that started on the team's machine to its contest's inventory (one row per
-   * team, name and fingerprint: first_seen the earliest, last_seen the latest, count summed). Stores
-   * nothing (`stored: 0`) when the contest is not active or its `observe_processes` is off.
+   * team, name and fingerprint: first_seen the earliest, last_seen the latest, count summed and
+   * saturating). Stores nothing (`stored: 0`) when the contest's `observe_processes` is off. Issue 21:
+   * 409 `MESSAGES.agentContestInactive` when the team's contest is not the active one; 429
+   * `MESSAGES.observedRateLimited` (with `Retry-After`, s; nothing stored) past
+   * `OBSERVED_LIMITS.reportsPerMinute`; 429 `MESSAGES.observedCapReached` when new programs were left
+   * out past `OBSERVED_LIMITS.maxPerTeam` (the rest was stored).
    */
   observed: defineRoute({
     method: 'POST',

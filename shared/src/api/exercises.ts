@@ -118,7 +118,7 @@ export const exercisesRoutes = {
     querystring: z.object({ ticket: z.string().max(4096).optional() }),
     reply: pdfReplySchema,
   }),
-  /** The exercises of the agent's own contest and level, as `combo` lists them. */
+  /** The exercises of the agent's own contest and level, as `combo` lists them; none while that contest is not the active one (issue 21). */
   agentList: defineRoute({
     method: 'GET',
     path: '/api/agent/exercises',
@@ -127,7 +127,7 @@ export const exercisesRoutes = {
     summary: 'Ejercicios del equipo del agente',
     reply: okEnvelope(z.array(exerciseComboItemSchema)),
   }),
-  /** A PDF of the agent's own contest and level only (404 otherwise). */
+  /** A PDF of the agent's own contest and level only, while that contest is the active one (404 otherwise; issue 21). */
   agentPdf: defineRoute({
     method: 'GET',
     path: '/api/agent/exercises/:id/pdf',

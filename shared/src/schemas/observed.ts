@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { contestRowSchema, processNameSchema } from './catalogs.js';
-import { idSchema, rowIntSchema } from './common.js';
+import { OBSERVED_PAGE_SIZES, OBSERVED_SORTS } from '../constants.js';
+import { idSchema, integerSchema, rowIntSchema } from './common.js';
 import { sha256Schema } from './agent.js';
 
 /**
@@ -9,8 +10,25 @@ import { sha256Schema } from './agent.js';
  * `/procesosObservados`. A machine is never named by more than its team's name.
  */
 
-/** Query string of `GET /api/observedProcesses`: another contest than the active one (`contests_id`). */
-export const observedProcessesQuerySchema = z.object({ contests_id: idSchema.optional() });
+/**
+ * Query string of `GET /api/observedProcesses`: another contest than the active one (`contests_id`),
+ * and the page the table shows (issue 21: the inventory pages, sorts and searches on the server):
+ * `page` from 0, `page_size` one of `OBSERVED_PAGE_SIZES`, `sort` one of `OBSERVED_SORTS` with `dir`
+ * (ties: by name, then fingerprint), and `q`, a text searched in names, fingerprints and team names
+ * ignoring accents and case. Defaults: first page, 25 rows, most machines first, no search.
+ */
+export const observedProcessesQuerySchema = z.object({
+  contests_id: idSchema.optional(),
+  page: integerSchema({ min: 0, max: 1_000_000 }).default(0),
+  page_size: integerSchema({ min: 1, max: 1_000 })
+    .refine((size) => (OBSERVED_PAGE_SIZES as readonly number[]).includes(size), {
+      error: `Debe ser ${OBSERVED_PAGE_SIZES.join(', ')}`,
+    })
+    .default(OBSERVED_PAGE_SIZES[0]),
+  sort: z.enum(OBSERVED_SORTS).default('machines'),
+  dir: z.enum(['asc', 'desc']).default('desc'),
+  q: z.string().trim().max(100).default(''),
+});
 export type ObservedProcessesQuery = z.infer<typeof observedProcessesQuerySchema>;
 
 /**
@@ -33,11 +51,13 @@ export type ObservedProcessRow = z.infer<typeof observedProcessRowSchema>;
 
 /**
  * `data` of `GET /api/observedProcesses`: the contest (null when none is active: then `rows` is empty
- * and the screen says `MESSAGES.noActiveContest`) and its rows, most machines first, then by name.
+ * and the screen says `MESSAGES.noActiveContest`), the asked page of its rows in the asked order, and
+ * `total`, how many rows match the search (all pages).
  */
 export const observedProcessesSchema = z.object({
   contest: contestRowSchema.nullable(),
   rows: z.array(observedProcessRowSchema),
+  total: rowIntSchema,
 });
 export type ObservedProcesses = z.infer<typeof observedProcessesSchema>;
 

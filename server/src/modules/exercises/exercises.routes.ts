@@ -16,6 +16,7 @@ import { transaction } from '../../db/transaction.js';
 import { HttpError, fieldError, validationError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
 import { contestIdFor } from '../contests/contests.service.js';
+import { isActiveContest } from '../contests/contests.repository.js';
 import {
   deleteExercise,
   findExerciseRow,
@@ -152,11 +153,14 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
     return sendPdf(await findExerciseRow(app.orm.em, request.params.id), reply);
   });
 
+  // Issue 21 (DESIGN.md section 6a): a key of a team outside the active contest (next term's, say)
+  // gets no exercises and no PDF: its contest's statements stay unseen until it is activated.
   addRoute(app, api.agentList, async (request) => {
     const team = request.agentTeam!;
+    const active = await isActiveContest(app.orm.em, team.contests_id);
     return {
       success: true as const,
-      data: await listExerciseItems(app.orm.em, team.contests_id, team.levels_id),
+      data: active ? await listExerciseItems(app.orm.em, team.contests_id, team.levels_id) : [],
       message: '',
     };
   });
@@ -164,8 +168,13 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
   addRoute(app, api.agentPdf, async (request, reply) => {
     const team = request.agentTeam!;
     const row = await findExerciseRow(app.orm.em, request.params.id);
-    // Another contest's or level's exercise is answered as if it did not exist.
-    const own = row && row.contests_id === team.contests_id && row.levels_id === team.levels_id;
+    // Another contest's or level's exercise, or one of a contest not active, is answered as if it did
+    // not exist.
+    const own =
+      row &&
+      row.contests_id === team.contests_id &&
+      row.levels_id === team.levels_id &&
+      (await isActiveContest(app.orm.em, team.contests_id));
     return sendPdf(own ? row : null, reply);
   });
 };

@@ -18,3 +18,14 @@ export function blockedAs(
   return (name, sha256) =>
     byName.get(normaliseExecutableName(name)) ?? (sha256 === null ? null : (bySha.get(sha256) ?? null));
 }
+
+/**
+ * A program's name as the inventory groups it (issue 21): accents taken off, lower case, at most 255
+ * characters ('Café.EXE' → 'cafe.exe'), stored in `observed_processes.name_key` and compared byte for
+ * byte, so the grouping, its count of machines and its list of teams all use one key.
+ */
+export function foldName(name: string): string {
+  return [...name.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC').toLowerCase()]
+    .slice(0, 255)
+    .join('');
+}

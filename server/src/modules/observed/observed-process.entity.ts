@@ -17,6 +17,8 @@ export const ObservedProcess = defineEntity({
     contest: () => p.manyToOne(Contest).fieldName('contests_id').deleteRule('cascade'),
     team: () => p.manyToOne(Team).fieldName('teams_id').deleteRule('cascade'),
     name: p.string().length(255),
+    /** `name` folded (issue 21, `foldName`): what the inventory groups by, byte for byte. */
+    nameKey: p.string().length(255).columnType('varchar(255)').default(''),
     sha256: p.string().length(64).columnType('char(64)').default(''),
     firstSeen: p.datetime(),
     lastSeen: p.datetime(),

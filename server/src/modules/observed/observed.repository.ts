@@ -1,10 +1,15 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
-import type { AgentObservedProcess, ObservedProcessRow } from '@concurso/shared';
+import {
+  OBSERVED_LIMITS,
+  type AgentObservedProcess,
+  type ObservedProcessRow,
+  type ObservedSort,
+} from '@concurso/shared';
 import { contestProcesses } from '../contests/contests.repository.js';
 import { contestFingerprints } from '../processes/process-fingerprints.repository.js';
 import { ObservedProcess } from './observed-process.entity.js';
-import { blockedAs } from './observed-matching.js';
+import { blockedAs, foldName } from './observed-matching.js';
 
 /*
  * The only reads and writes of `observed_processes` (issue 14, "What ran in the lab"), through the
@@ -13,82 +18,174 @@ import { blockedAs } from './observed-matching.js';
  * hundreds of executables each.
  */
 
+/** What {@link recordObserved} did with a report: rows stored, and new programs left out by the cap. */
+export interface ObservedRecorded {
+  /** Rows of the report stored (merged into a program already there, or new within the cap). */
+  stored: number;
+  /** New programs left out because the team reached `OBSERVED_LIMITS.maxPerTeam` (issue 21). */
+  refused: number;
+}
+
 /**
- * Adds an agent's report to the inventory of contest `contestId` for team `teamId`, one statement:
- * one row per (contest, team, name, fingerprint; a null fingerprint stored as `''`), merged with a
- * row already there: `first_seen` the earliest, `last_seen` the latest, `count` plus the report's
- * `starts`. Names compare without case (the unique index's collation). Dates are the agent's clock,
- * stored in UTC like `attempts.occurred_at`. Answers how many rows the report carried.
+ * Adds an agent's report to the inventory of contest `contestId` for team `teamId`, in one
+ * transaction: one row per (contest, team, name, fingerprint; a null fingerprint stored as `''`),
+ * merged with a row already there: `first_seen` the earliest, `last_seen` the latest, `count` plus the
+ * report's `starts`, saturating at `OBSERVED_LIMITS.maxCount` (the INT UNSIGNED column: before issue
+ * 21 it overflowed into a 500 and the name was refused from then on). Names compare without accents or
+ * case (the unique index's collation). Dates are the agent's clock, stored in UTC like
+ * `attempts.occurred_at`.
+ *
+ * Issue 21 (DESIGN.md section 6a): a team keeps at most `maxPerTeam` distinct programs per contest.
+ * The report is inserted whole, then the rows it created beyond the cap (the newest ids of the team's
+ * rows, as the database compared them) are taken out again, so the cap follows the same collation as
+ * the merge; the team's row is locked meanwhile, so two reports of one team do not both pass the cap.
+ * Programs already stored keep merging their starts.
  */
 export async function recordObserved(
   em: EntityManager,
   contestId: number,
   teamId: number,
   observed: readonly AgentObservedProcess[],
-): Promise<number> {
-  if (observed.length === 0) return 0;
-  await em
-    .createQueryBuilder(ObservedProcess)
-    .insert(
-      observed.map((row) => ({
-        contest: contestId,
-        team: teamId,
-        name: row.name,
-        sha256: row.sha256 ?? '',
-        firstSeen: new Date(row.first_seen),
-        lastSeen: new Date(row.last_seen),
-        count: row.starts,
-      })),
-    )
-    .onConflict()
-    .merge({
-      firstSeen: raw('least(first_seen, values(first_seen))'),
-      lastSeen: raw('greatest(last_seen, values(last_seen))'),
-      count: raw('count + values(count)'),
-    })
-    .execute('run');
-  return observed.length;
+  maxPerTeam: number = OBSERVED_LIMITS.maxPerTeam,
+): Promise<ObservedRecorded> {
+  if (observed.length === 0) return { stored: 0, refused: 0 };
+  return em.transactional(async (tx) => {
+    const connection = tx.getConnection();
+    const ctx = tx.getTransactionContext();
+    await connection.execute('select id from teams where id = ? for update', [teamId], 'all', ctx);
+    const team = { contests_id: contestId, teams_id: teamId };
+    const [before] = await connection.execute<Array<{ rows: number | string; last: number | null }>>(
+      'select count(*) as `rows`, max(id) as `last` from observed_processes where contests_id = ? and teams_id = ?',
+      [team.contests_id, team.teams_id],
+      'all',
+      ctx,
+    );
+    await tx
+      .createQueryBuilder(ObservedProcess)
+      .insert(
+        observed.map((row) => ({
+          contest: contestId,
+          team: teamId,
+          name: row.name,
+          nameKey: foldName(row.name),
+          sha256: row.sha256 ?? '',
+          firstSeen: new Date(row.first_seen),
+          lastSeen: new Date(row.last_seen),
+          count: Math.min(row.starts, OBSERVED_LIMITS.maxCount),
+        })),
+      )
+      .onConflict()
+      .merge({
+        firstSeen: raw('least(first_seen, values(first_seen))'),
+        lastSeen: raw('greatest(last_seen, values(last_seen))'),
+        count: raw(`least(count + values(count), ${OBSERVED_LIMITS.maxCount})`),
+      })
+      .execute('run');
+    const [after] = await connection.execute<Array<{ rows: number | string }>>(
+      'select count(*) as `rows` from observed_processes where contests_id = ? and teams_id = ?',
+      [team.contests_id, team.teams_id],
+      'all',
+      ctx,
+    );
+    const created = Number(after!.rows) - Number(before!.rows);
+    const room = Math.max(0, maxPerTeam - Number(before!.rows));
+    const refused = Math.max(0, created - room);
+    if (refused > 0) {
+      await connection.execute(
+        'delete from observed_processes where contests_id = ? and teams_id = ? and id > ? order by id desc limit ?',
+        [team.contests_id, team.teams_id, before!.last ?? 0, refused],
+        'run',
+        ctx,
+      );
+    }
+    return { stored: observed.length - refused, refused };
+  });
 }
 
+/** One page of the inventory, as `GET /api/observedProcesses` asks it (issue 21). */
+export interface ObservedPageQuery {
+  /** Page from 0. */
+  page: number;
+  /** Rows per page. */
+  pageSize: number;
+  sort: ObservedSort;
+  dir: 'asc' | 'desc';
+  /** Searched in names, fingerprints and team names, ignoring accents and case; '' for all. */
+  q: string;
+}
+
+/** What each `sort` orders by (a fixed list: the query string never names a column itself). */
+const SORT_COLUMNS: Record<ObservedSort, string> = {
+  machines: 'machines',
+  name: 'o.name_key',
+  first_seen: 'first_seen',
+  last_seen: 'last_seen',
+  count: 'starts',
+};
+
+/** `%text%` for LIKE, with its own wildcards taken literally. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 /**
- * The inventory of contest `contestId` (`GET /api/observedProcesses`): one row per file name and
- * fingerprint across the contest's machines, with the machines (distinct teams) and the teams' names
- * (sorted), the earliest first and latest last start (ISO 8601), the starts summed, and `blocked_as`:
- * the contest's blocked process it already is (by name as the agent matches it, or by a fingerprint
- * of that process that applies to every machine: confirmed, or claimed by `quorum` teams; issue 21),
- * else null. Most machines first, then by name.
+ * One page of the inventory of contest `contestId` (`GET /api/observedProcesses`, issue 21: paged,
+ * sorted and searched in the database): one row per program, its folded name and fingerprint
+ * (`foldName`: 'Café.exe' and 'cafe.exe' are one program), with the machines (distinct teams) and
+ * those teams' names (sorted; the same key, so `teams.length` is `machines`), the name as an agent
+ * first reported it, the earliest first and latest last start (ISO 8601), the starts summed, and
+ * `blocked_as`: the contest's blocked process it already is (by name as the agent matches it, or by a
+ * fingerprint of that process that applies to every machine: confirmed, or claimed by `quorum` teams),
+ * else null. `total` counts the programs the search matches (name or team name, ignoring accents and
+ * case; fingerprint from its start). Ties sort by name, then fingerprint. The grouping reads only the
+ * covering index `observed_processes_program`; names and teams are read for the page's rows alone.
  */
-export async function observedRows(
+export async function observedPage(
   em: EntityManager,
   contestId: number,
   quorum: number,
-): Promise<ObservedProcessRow[]> {
-  const rows = await em
-    .createQueryBuilder(ObservedProcess, 'o')
-    .select([
-      'o.name',
-      'o.sha256',
-      raw('count(distinct o.teams_id) as machines'),
-      raw('min(o.first_seen) as first_seen'),
-      raw('max(o.last_seen) as last_seen'),
-      raw('sum(o.count) as starts'),
-    ])
-    .join('o.team', 't')
-    .where({ contest: contestId })
-    .groupBy(['o.name', 'o.sha256'])
-    .orderBy({ [raw('machines')]: 'desc', name: 'asc', sha256: 'asc' })
-    .execute<
-      Array<{
-        name: string;
-        sha256: string;
-        machines: number | string;
-        first_seen: Date | string;
-        last_seen: Date | string;
-        starts: number | string;
-      }>
-    >('all', false);
-  if (rows.length === 0) return [];
-  const teamsOf = await teamNames(em, contestId);
+  query: ObservedPageQuery,
+): Promise<{ rows: ObservedProcessRow[]; total: number }> {
+  const connection = em.getConnection();
+  // A program matches when one of its rows' names, its fingerprint or one of its teams' names does.
+  const matching =
+    query.q === ''
+      ? { sql: '', params: [] as unknown[] }
+      : {
+          sql:
+            ' and (o.name_key, o.sha256) in (select m.name_key, m.sha256 from observed_processes m ' +
+            'join teams mt on mt.id = m.teams_id where m.contests_id = ? ' +
+            'and (m.name like ? or m.sha256 like ? or mt.name like ?))',
+          params: [
+            contestId,
+            likePattern(query.q),
+            `${query.q.toLowerCase().replace(/[^0-9a-f]/g, '') || '-'}%`,
+            likePattern(query.q),
+          ],
+        };
+  const grouped = `from observed_processes o where o.contests_id = ?${matching.sql} group by o.name_key, o.sha256`;
+  const params = [contestId, ...matching.params];
+  const [counted] = await connection.execute<Array<{ total: number | string }>>(
+    `select count(*) as total from (select 1 ${grouped}) g`,
+    params,
+  );
+  const total = Number(counted?.total ?? 0);
+  if (total === 0) return { rows: [], total };
+  const dir = query.dir === 'asc' ? 'asc' : 'desc';
+  const rows = await connection.execute<
+    Array<{
+      name_key: string;
+      sha256: string;
+      machines: number | string;
+      first_seen: Date | string;
+      last_seen: Date | string;
+      starts: number | string;
+    }>
+  >(
+    'select o.name_key as name_key, o.sha256 as sha256, count(distinct o.teams_id) as machines, ' +
+      'min(o.first_seen) as first_seen, max(o.last_seen) as last_seen, sum(o.count) as starts ' +
+      `${grouped} order by ${SORT_COLUMNS[query.sort]} ${dir}, o.name_key asc, o.sha256 asc limit ? offset ?`,
+    [...params, query.pageSize, query.page * query.pageSize],
+  );
+  const details = await pageDetails(em, contestId, rows);
 
   const blocked = await contestProcesses(em, contestId);
   const fingerprints = await contestFingerprints(
@@ -101,47 +198,71 @@ export async function observedRows(
     blocked.map((row) => row.processes.name),
     fingerprints,
   );
-  return rows.map((row) => {
-    const sha256 = row.sha256 === '' ? null : row.sha256;
-    return {
-      name: row.name,
-      sha256,
-      machines: Number(row.machines),
-      teams: teamsOf.get(inventoryKey(row.name, row.sha256)) ?? [],
-      first_seen: new Date(row.first_seen).toISOString(),
-      last_seen: new Date(row.last_seen).toISOString(),
-      count: Number(row.starts),
-      blocked_as: matchBlocked(row.name, sha256),
-    };
-  });
+  return {
+    total,
+    rows: rows.map((row) => {
+      const sha256 = row.sha256 === '' ? null : row.sha256;
+      const detail = details.get(programKey(row.name_key, row.sha256));
+      const name = detail?.name ?? row.name_key;
+      return {
+        name,
+        sha256,
+        machines: Number(row.machines),
+        teams: detail?.teams ?? [],
+        first_seen: new Date(row.first_seen).toISOString(),
+        last_seen: new Date(row.last_seen).toISOString(),
+        count: Number(row.starts),
+        blocked_as: matchBlocked(name, sha256),
+      };
+    }),
+  };
 }
 
-/** A row's key as the grouping compares it (the column's collation ignores case). */
-const inventoryKey = (name: string, sha256: string) => `${name.toLowerCase()}\u0000${sha256}`;
+/** A program's key: its folded name and fingerprint, both compared byte for byte. */
+const programKey = (nameKey: string, sha256: string) => `${nameKey}\u0000${sha256}`;
 
 /**
- * The teams that ran each executable of contest `contestId`, by `inventoryKey`, names sorted. A query
- * of its own rather than `json_arrayagg`/`group_concat` in the inventory's: MariaDB cuts those at
- * `group_concat_max_len` (1,024 bytes: a few dozen teams) and hands JSON back in another character
- * set ('M?quina' for 'Máquina').
+ * The shown name (the earliest row's: the first agent to report it) and the teams (names sorted) of
+ * each program of one inventory page, by `programKey`. A query of its own rather than
+ * `json_arrayagg`/`group_concat` in the page's: MariaDB cuts those at `group_concat_max_len` and hands
+ * JSON back in another character set.
  */
-async function teamNames(em: EntityManager, contestId: number): Promise<Map<string, string[]>> {
+async function pageDetails(
+  em: EntityManager,
+  contestId: number,
+  page: ReadonlyArray<{ name_key: string; sha256: string }>,
+): Promise<Map<string, { name: string; teams: string[] }>> {
+  const details = new Map<string, { name: string; teams: string[] }>();
+  if (page.length === 0) return details;
   const pairs = await em
-    .createQueryBuilder(ObservedProcess, 'o')
-    .select(['o.name', 'o.sha256', raw('t.name as team')])
-    .join('o.team', 't')
-    .where({ contest: contestId })
-    .orderBy({ [raw('t.name')]: 'asc', [raw('t.id')]: 'asc' })
-    .execute<Array<{ name: string; sha256: string; team: string }>>('all', false);
-  const teams = new Map<string, string[]>();
+    .getConnection()
+    .execute<
+      Array<{ id: number; name_key: string; sha256: string; name: string; team_id: number; team: string }>
+    >(
+      'select o.id as id, o.name_key as name_key, o.sha256 as sha256, o.name as name, ' +
+        't.id as team_id, t.name as team from observed_processes o join teams t on t.id = o.teams_id ' +
+        `where o.contests_id = ? and (o.name_key, o.sha256) in (${page.map(() => '(?, ?)').join(', ')}) ` +
+        'order by t.name, t.id',
+      [contestId, ...page.flatMap((row) => [row.name_key, row.sha256])],
+    );
+  const seen = new Map<string, { firstId: number; teamIds: Set<number> }>();
   for (const pair of pairs) {
-    const key = inventoryKey(pair.name, pair.sha256);
-    const names = teams.get(key) ?? [];
-    // One team per row of the table, but two teams may share a name.
-    names.push(pair.team);
-    teams.set(key, names);
+    const key = programKey(pair.name_key, pair.sha256);
+    const detail = details.get(key) ?? { name: pair.name, teams: [] };
+    const ids = seen.get(key) ?? { firstId: pair.id, teamIds: new Set<number>() };
+    if (pair.id < ids.firstId) {
+      ids.firstId = pair.id;
+      detail.name = pair.name;
+    }
+    // One team once (two of its names may fold alike), though two teams may share a name.
+    if (!ids.teamIds.has(pair.team_id)) {
+      ids.teamIds.add(pair.team_id);
+      detail.teams.push(pair.team);
+    }
+    details.set(key, detail);
+    seen.set(key, ids);
   }
-  return teams;
+  return details;
 }
 
 /**

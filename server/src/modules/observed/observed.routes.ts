@@ -3,15 +3,11 @@ import { MESSAGES, agentRoutes, observedRoutes } from '@concurso/shared';
 import { transaction } from '../../db/transaction.js';
 import { HttpError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
-import {
-  activeContest,
-  addContestProcess,
-  contestOrActive,
-  isObservingContest,
-} from '../contests/contests.repository.js';
+import { activeContest, addContestProcess, contestOrActive } from '../contests/contests.repository.js';
 import { recordBlockClaim } from '../processes/process-fingerprints.repository.js';
 import { findOrCreateProcess } from '../processes/processes.repository.js';
-import { observedRows, observedTeamIds, recordObserved } from './observed.repository.js';
+import { ObservedRateLimiter } from './observed-rate-limiter.js';
+import { observedPage, observedTeamIds, recordObserved } from './observed.repository.js';
 
 /**
  * "What ran in the lab" (issue 14, DESIGN.md section 6): the agents' reports of the executables that
@@ -20,33 +16,58 @@ import { observedRows, observedTeamIds, recordObserved } from './observed.reposi
  */
 export default async function observedRoutesModule(
   app: FastifyInstance,
-  options: { fingerprintQuorum: number },
+  options: { fingerprintQuorum: number; maxPerTeam: number; reportsPerMinute: number },
 ): Promise<void> {
-  // Stored only while the team's contest is the active one and observes (`observe_processes`);
-  // otherwise `{stored: 0}`, and the agent stops reporting at its next config (`observe` false). The
-  // contest is the guard's (its 5 s key cache): a team moved to another contest reports into it then.
-  addRoute(app, agentRoutes.observed, async (request) => {
+  const reports = new ObservedRateLimiter(options.reportsPerMinute, app.redis);
+
+  // Issue 21 (DESIGN.md section 6a), in this order: a team outside the active contest gets 409
+  // `agentContestInactive` (nothing stored, never counted into another contest); past
+  // `reportsPerMinute` reports a minute, 429 `observedRateLimited` with `Retry-After` (nothing stored:
+  // the agent keeps the entries and sends them later); a contest that does not observe stores nothing
+  // (`{stored: 0}`: the agent stops at its next config); past the team's `maxPerTeam` distinct
+  // programs the new ones are left out and the answer is 429 `observedCapReached` (the rest was
+  // stored: the agent drops the batch). The contest is the guard's (its 5 s key cache).
+  addRoute(app, agentRoutes.observed, async (request, reply) => {
     const { id, contests_id } = request.agentTeam!;
     const em = app.orm.em;
-    const stored = (await isObservingContest(em, contests_id))
-      ? await recordObserved(em, contests_id, id, request.body.observed)
-      : 0;
+    const contest = await contestOrActive(em, contests_id);
+    if (!contest?.active) throw new HttpError(409, MESSAGES.agentContestInactive);
+    const wait = await reports.take(id);
+    if (wait !== null) {
+      void reply.header('retry-after', String(Math.ceil(wait / 1000)));
+      throw new HttpError(429, MESSAGES.observedRateLimited);
+    }
+    if (!contest.observe_processes) {
+      return { success: true as const, data: { stored: 0 }, message: MESSAGES.processed };
+    }
+    const { stored, refused } = await recordObserved(
+      em,
+      contests_id,
+      id,
+      request.body.observed,
+      options.maxPerTeam,
+    );
+    if (refused > 0) throw new HttpError(429, MESSAGES.observedCapReached);
     return { success: true as const, data: { stored }, message: MESSAGES.processed };
   });
 
-  // The active contest's inventory, or `contests_id`'s (404 when unknown); none active: empty.
+  // The active contest's inventory, or `contests_id`'s (404 when unknown), one page of it; none
+  // active: empty.
   addRoute(app, observedRoutes.list, async (request) => {
-    const { contests_id } = request.query;
+    const { contests_id, page, page_size, sort, dir, q } = request.query;
     const contest = await contestOrActive(app.orm.em, contests_id);
     if (!contest) {
       if (contests_id !== undefined) throw new HttpError(404, MESSAGES.contestNotFound);
-      return { success: true as const, data: { contest: null, rows: [] }, message: '' };
+      return { success: true as const, data: { contest: null, rows: [], total: 0 }, message: '' };
     }
-    return {
-      success: true as const,
-      data: { contest, rows: await observedRows(app.orm.em, contest.id, options.fingerprintQuorum) },
-      message: '',
-    };
+    const found = await observedPage(app.orm.em, contest.id, options.fingerprintQuorum, {
+      page,
+      pageSize: page_size,
+      sort,
+      dir,
+      q,
+    });
+    return { success: true as const, data: { contest, ...found }, message: '' };
   });
 
   // "Bloquear": the process by name (created when the catalogue lacks it; the body's schema names it
