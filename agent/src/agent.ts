@@ -233,6 +233,8 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
     onFailed: (error) => problem(error, problemLine),
     onFull: (max) => log(TEXTS.observedFull(max)),
     onRefused: (n) => log(TEXTS.observedRefused(n)),
+    onTurnedAway: (message) => log(TEXTS.observedTurnedAway(message)),
+    onHeldBack: (waitMs, message) => log(TEXTS.observedHeldBack(waitMs, message)),
   });
   const lister = options.lister ?? defaultLister;
   let lastScanError: string | null = null;

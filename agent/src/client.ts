@@ -162,9 +162,11 @@ export class AgentClient {
       throw new AgentApiError('not-found', message || TEXTS.noContest, 404);
     }
     if (!response.ok) {
+      const retryAfter = Number(response.headers.get('retry-after'));
       throw new AgentApiError('http', TEXTS.serverError(response.status, message), response.status, {
         serverMessage: message,
         errors: errorsOf(payload),
+        ...(response.status === 429 && retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}),
       });
     }
     if (schema === null) return undefined as T;

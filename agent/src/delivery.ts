@@ -195,8 +195,8 @@ export class Delivery {
   }
 
   /**
-   * Sets aside what a 422 refused: the attempts it names (`attempts.<index>...`), or the whole batch
-   * when it names none. Answers how many left the outbox.
+   * Sets aside what a 422 or 409 refused: the attempts it names (`attempts.<index>...`), or the whole
+   * batch when it names none. Answers how many left the outbox.
    */
   private async setAside(batch: AgentAttempt[], error: AgentApiError): Promise<number> {
     const named = refusedIndexes(error.errors, batch.length);
@@ -226,9 +226,15 @@ export class Delivery {
   }
 }
 
-/** Whether a failed send is the server refusing the body as invalid (422): resending cannot help. */
+/**
+ * Whether a failed send is the server refusing the body for good: invalid (422), or its team's contest
+ * is not the active one (409 `agentContestInactive`, issue 21: never counted into another contest).
+ * Resending cannot help; the attempts are set aside with the server's message.
+ */
 function isRefusal(error: unknown): error is AgentApiError {
-  return error instanceof AgentApiError && error.kind === 'http' && error.status === 422;
+  return (
+    error instanceof AgentApiError && error.kind === 'http' && (error.status === 422 || error.status === 409)
+  );
 }
 
 /** Whether a failed send means the server could not be reached (rather than refused the batch). */

@@ -26,6 +26,8 @@ export class AgentApiError extends Error {
   readonly serverMessage: string;
   /** The `errors` of the server's answer, when it had them (a 422's messages by field path). */
   readonly errors: Record<string, unknown> | undefined;
+  /** A 429's `Retry-After`, in ms, when the server gave one (issue 21). */
+  readonly retryAfterMs: number | undefined;
 
   constructor(
     readonly kind: ApiErrorKind,
@@ -38,11 +40,14 @@ export class AgentApiError extends Error {
       serverMessage?: string;
       /** The `errors` of the server's answer (a 422's messages by field path), when it had them. */
       errors?: Record<string, unknown>;
+      /** A 429's `Retry-After`, in ms. */
+      retryAfterMs?: number;
     },
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.serverMessage = options?.serverMessage ?? '';
     this.errors = options?.errors;
+    this.retryAfterMs = options?.retryAfterMs;
   }
 
   /** True when retrying later may help without anyone changing anything (network, 5xx, 429). */

@@ -52,6 +52,19 @@ export interface ObservedLogOptions {
   onFull?: (max: number) => void;
   /** The server refused a report as invalid (422): it is dropped, resending cannot help. */
   onRefused?: (count: number) => void;
+  /**
+   * The server turned a report away for good with a message of its own (issue 21): 409, the team's
+   * contest is not the active one; 429 without `Retry-After`, the team reached its cap of programs
+   * (the rest was stored). The report is dropped; said once per message until a report goes through.
+   */
+  onTurnedAway?: (message: string) => void;
+  /**
+   * The server asked to wait (429 with `Retry-After`, issue 21: too many reports a minute): the
+   * entries stay pending and no report is sent for `waitMs` (ms). Said once until a report goes through.
+   */
+  onHeldBack?: (waitMs: number, message: string) => void;
+  /** Now, in ms (tests pass their own clock). Default `Date.now`. */
+  now?: () => number;
   /** A report was stored. */
   onSent?: () => void;
   /** A report failed for another reason: its entries stay pending for the next one. */
@@ -65,6 +78,10 @@ export class ObservedLog {
   private seen: Set<string> | null = null;
   private full = false;
   private sending: Promise<void> | null = null;
+  /** No report before this time (ms), after a 429 with `Retry-After`. */
+  private heldUntil = 0;
+  /** Messages of the turn-aways and holds already said since the last report that went through. */
+  private readonly said = new Set<string>();
   private readonly maxEntries: number;
   private readonly batchSize: number;
 
@@ -138,6 +155,8 @@ export class ObservedLog {
   }
 
   private async sendAll(): Promise<void> {
+    const now = this.options.now ?? Date.now;
+    if (now() < this.heldUntil) return;
     const batch = [...this.entries.entries()];
     for (let i = 0; i < batch.length; i += this.batchSize) {
       const chunk = batch.slice(i, i + this.batchSize);
@@ -150,13 +169,29 @@ export class ObservedLog {
       }));
       try {
         await this.options.sender.postObserved(rows);
+        this.said.clear();
         this.options.onSent?.();
       } catch (error) {
-        if (!(error instanceof AgentApiError && error.kind === 'http' && error.status === 422)) {
+        const status = error instanceof AgentApiError && error.kind === 'http' ? error.status : undefined;
+        if (status === 429 && (error as AgentApiError).retryAfterMs !== undefined) {
+          // Too many reports: wait as told, keeping everything for the next report.
+          const { retryAfterMs, serverMessage } = error as AgentApiError;
+          this.heldUntil = now() + retryAfterMs!;
+          this.sayOnce(`espera:${serverMessage}`, () =>
+            this.options.onHeldBack?.(retryAfterMs!, serverMessage),
+          );
+          return;
+        }
+        if (status === 409 || status === 429) {
+          this.sayOnce(`fuera:${(error as AgentApiError).serverMessage}`, () =>
+            this.options.onTurnedAway?.((error as AgentApiError).serverMessage || (error as Error).message),
+          );
+        } else if (status === 422) {
+          this.options.onRefused?.(chunk.length);
+        } else {
           this.options.onFailed?.(error);
           return;
         }
-        this.options.onRefused?.(chunk.length);
       }
       // Starts seen while the report was on its way stay pending; the server sums them later.
       chunk.forEach(([key, entry], j) => {
@@ -168,6 +203,13 @@ export class ObservedLog {
       });
     }
     if (this.entries.size < this.maxEntries) this.full = false;
+  }
+
+  /** Runs `say` unless `key` was said since the last report that went through. */
+  private sayOnce(key: string, say: () => void): void {
+    if (this.said.has(key)) return;
+    this.said.add(key);
+    say();
   }
 }
 

@@ -82,6 +82,10 @@ export const TEXTS = {
     `Hay ${max} programas ejecutados sin enviar; los nuevos no se registran hasta que el servidor reciba los pendientes.`,
   observedRefused: (n: number) =>
     `El servidor rechazó ${count(n, 'programa ejecutado', 'programas ejecutados')} por datos no válidos; no se reenviarán.`,
+  observedTurnedAway: (message: string) =>
+    `El servidor no aceptó el reporte de programas ejecutados: ${message} No se reenviará.`,
+  observedHeldBack: (waitMs: number, message: string) =>
+    `El servidor pidió esperar antes de reportar más programas ejecutados: ${message} Se reintentará en ${Math.ceil(waitMs / 1000)} s.`,
   keepsRunning: 'El agente sigue terminando procesos con la última lista conocida.',
   scanFailed: (reason: string) => `No se pudo leer la lista de procesos: ${reason}`,
   outboxCorrupt: (file: string, movedTo: string) =>

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { MESSAGES } from '@concurso/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentError, startAgent, type AgentHandle, type AgentOptions } from '../src/agent.js';
+import { TEXTS } from '../src/texts.js';
 import { startFakeServer, unreachableUrl, type FakeServer } from './helpers/fake-server.js';
 import {
   blockedBinary,
@@ -430,6 +431,53 @@ describe('startAgent: renamed programs and what ran (issue 14)', () => {
     server.observedDown = null;
     expect(await until(() => server.observedPosts.length > 0)).toBe(true);
     expect(server.observedPosts.flat()).toEqual([expect.objectContaining({ name, starts: 1 })]);
+  });
+
+  it('drops a report the server turns away (409: contest not active), says so once in Spanish, and keeps running (issue 21)', async () => {
+    const server = await fakeServer([]);
+    server.config = { ...server.config, observe: true };
+    server.observedDown = 409;
+    server.observedRefusal = { message: MESSAGES.agentContestInactive };
+    const { handle, lines } = await agent(server, {
+      pollMs: 100,
+      observedReportMs: 200,
+      heartbeatMs: 60_000,
+    });
+    expect(await until(() => handle.stats.sweeps > 0)).toBe(true);
+    await spawnProcess(await blockedBinary(uniqueName('juego')), ['100']);
+    const turnedAway = TEXTS.observedTurnedAway(MESSAGES.agentContestInactive);
+    expect(await until(() => lines.includes(turnedAway))).toBe(true);
+    // Dropped, not resent every 200 ms; a second program is turned away without a second line.
+    expect(await until(() => handle.stats.observedPending === 0)).toBe(true);
+    await spawnProcess(await blockedBinary(uniqueName('otro')), ['100']);
+    const sweeps = handle.stats.sweeps;
+    expect(await until(() => handle.stats.sweeps > sweeps + 5 && handle.stats.observedPending === 0)).toBe(
+      true,
+    );
+    expect(lines.filter((line) => line === turnedAway)).toHaveLength(1);
+    expect(server.observedPosts).toEqual([]);
+  });
+
+  it('waits as a 429 with Retry-After asks, keeping what ran, then reports it (issue 21)', async () => {
+    const server = await fakeServer([]);
+    server.config = { ...server.config, observe: true };
+    server.observedDown = 429;
+    server.observedRefusal = { message: MESSAGES.observedRateLimited, retryAfterS: 1 };
+    const { handle, lines } = await agent(server, {
+      pollMs: 100,
+      observedReportMs: 100,
+      heartbeatMs: 60_000,
+    });
+    expect(await until(() => handle.stats.sweeps > 0)).toBe(true);
+    const name = uniqueName('juego');
+    await spawnProcess(await blockedBinary(name), ['100']);
+    const heldBack = TEXTS.observedHeldBack(1_000, MESSAGES.observedRateLimited);
+    expect(await until(() => lines.includes(heldBack))).toBe(true);
+    expect(handle.stats.observedPending).toBe(1);
+    server.observedDown = null;
+    expect(await until(() => server.observedPosts.length > 0)).toBe(true);
+    expect(server.observedPosts.flat()).toEqual([expect.objectContaining({ name, starts: 1 })]);
+    expect(lines.filter((line) => line === heldBack)).toHaveLength(1);
   });
 
   it('reports nothing while the contest does not observe', async () => {

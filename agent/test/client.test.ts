@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { MESSAGES } from '@concurso/shared';
 import { AgentClient } from '../src/client.js';
+import { AgentApiError } from '../src/errors.js';
 import { startFakeServer, unreachableUrl } from './helpers/fake-server.js';
 
 describe('AgentClient.probe (GET /api/health)', () => {
@@ -52,5 +54,39 @@ describe('AgentClient.probe (GET /api/health)', () => {
       await new AgentClient({ server: 'http://x', key: 'k', timeoutMs: 100, fetch: hangs }).probe(),
     ).toBe(false);
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
+
+describe('AgentClient errors (issue 21)', () => {
+  it('carries a 429 answer’s Retry-After (ms) and message', async () => {
+    const server = await startFakeServer();
+    try {
+      server.observedDown = 429;
+      server.observedRefusal = { message: MESSAGES.observedRateLimited, retryAfterS: 42 };
+      const client = new AgentClient({ server: server.url, key: server.key });
+      const row = {
+        name: 'juego',
+        sha256: null,
+        first_seen: new Date().toISOString(),
+        last_seen: new Date().toISOString(),
+        starts: 1,
+      };
+      const error = await client.postObserved([row]).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AgentApiError);
+      expect(error).toMatchObject({
+        status: 429,
+        retryAfterMs: 42_000,
+        serverMessage: MESSAGES.observedRateLimited,
+      });
+
+      // Without the header (the cap of programs): no wait to honour.
+      server.observedRefusal = { message: MESSAGES.observedCapReached };
+      expect(await client.postObserved([row]).catch((e: unknown) => e)).toMatchObject({
+        status: 429,
+        retryAfterMs: undefined,
+      });
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { AgentAttempt } from '@concurso/shared';
+import { MESSAGES, type AgentAttempt } from '@concurso/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Backoff } from '../src/backoff.js';
 import { AgentClient } from '../src/client.js';
@@ -203,6 +203,24 @@ describe('Delivery', () => {
     expect(outbox.size).toBe(0);
     expect(server.stored.size).toBe(7);
     expect(server.posts.at(-1)!.map((a) => a.event_id)).toEqual(later.map((a) => a.event_id));
+  });
+
+  it('sets aside a batch the server turns away because its contest is not the active one (409, issue 21)', async () => {
+    const { server, outbox, client } = await setUp();
+    const queued = attempts(2);
+    await outbox.add(...queued);
+    server.attemptFailures.push({
+      status: 409,
+      when: 'before-store',
+      message: MESSAGES.agentContestInactive,
+    });
+    const refusals: AttemptsRefused[] = [];
+    const delivery = new Delivery(outbox, client, { onRefused: (r) => refusals.push(r) });
+
+    expect(await delivery.flush()).toEqual({ acknowledged: 0, pending: 0, refused: 2 });
+    expect(refusals.map((r) => [r.count, r.reasons])).toEqual([[2, [MESSAGES.agentContestInactive]]]);
+    expect(server.stored.size).toBe(0);
+    expect((await outbox.refused()).map((r) => r.attempt)).toEqual(queued);
   });
 
   it('sets aside the whole batch when a 422 names no attempt, instead of sending it again forever', async () => {

@@ -23,6 +23,8 @@ export type AttemptsFailure = {
   status: number;
   when: 'before-store' | 'after-store';
   errors?: Record<string, string[]>;
+  /** The answer's `message` (default: the real server's for a 422, a generic one otherwise). */
+  message?: string;
 };
 
 /** Why the server's validation refuses one attempt: the field and its message. */
@@ -59,6 +61,8 @@ export interface FakeServer {
   observedPosts: AgentObservedProcess[][];
   /** Answer every observed post with this status, storing nothing; null: normal. */
   observedDown: number | null;
+  /** The `message` of those answers (default 'Servidor caído'), and their `Retry-After` (s), if any. */
+  observedRefusal?: { message: string; retryAfterS?: number };
   configCalls: number;
   /** Closes the port (connections refused), keeping the state. */
   goDown(): Promise<void>;
@@ -145,7 +149,12 @@ export async function startFakeServer(
         const parsed = agentObservedBodySchema.safeParse(await readBody(req));
         if (!parsed.success) return send(res, 422, { success: false, message: VALIDATION, errors: {} });
         if (state.observedDown !== null) {
-          return send(res, state.observedDown, { success: false, message: 'Servidor caído' });
+          const refusal = state.observedRefusal;
+          if (refusal?.retryAfterS !== undefined) res.setHeader('retry-after', String(refusal.retryAfterS));
+          return send(res, state.observedDown, {
+            success: false,
+            message: refusal?.message ?? 'Servidor caído',
+          });
         }
         state.observedPosts.push(parsed.data.observed);
         return send(res, 200, { success: true, data: { stored: parsed.data.observed.length }, message: '' });
@@ -174,7 +183,8 @@ export async function startFakeServer(
         if (failure?.when === 'before-store') {
           return send(res, failure.status, {
             success: false,
-            message: failure.status === 422 ? VALIDATION : 'Algo salió mal en el servidor.',
+            message:
+              failure.message ?? (failure.status === 422 ? VALIDATION : 'Algo salió mal en el servidor.'),
             ...(failure.errors ? { errors: failure.errors } : {}),
           });
         }
