@@ -1,4 +1,5 @@
 import type { Table } from '@tanstack/react-table';
+import { guardFormula } from './formula-guard';
 import { cellText, exportableRows } from './table-model';
 
 /** A cell as exported: numbers stay numbers (Excel), anything else is text. */
@@ -35,9 +36,14 @@ function tsvCell(value: ExportCell): string {
   return String(value).replace(/[\t\r\n]+/g, ' ');
 }
 
-/** Tab-separated text, header first, one line per row (what 'Copiar' puts on the clipboard). */
+/**
+ * Tab-separated text, header first, one line per row (what 'Copiar' puts on the clipboard), each data
+ * cell through `guardFormula` (issue 21: pasted in a spreadsheet, a name starting with `=` stays text).
+ */
 export function buildTsv({ headers, rows }: ExportData): string {
-  return [headers, ...rows].map((line) => line.map(tsvCell).join('\t')).join('\n');
+  return [headers, ...rows.map((row) => row.map(guardFormula))]
+    .map((line) => line.map(tsvCell).join('\t'))
+    .join('\n');
 }
 
 const HTML_ESCAPES: Record<string, string> = {

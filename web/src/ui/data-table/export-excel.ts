@@ -1,5 +1,6 @@
 import type { ExportData } from './export-data';
 import { downloadBlob } from './download-blob';
+import { guardFormula } from './formula-guard';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -14,7 +15,8 @@ const sheetName = (name: string) => name.replace(/[[\]:*?/\\]/g, ' ').slice(0, 3
 
 /**
  * Writes a real .xlsx with one sheet per entry of `sheets` (header row in bold and frozen, then the
- * rows; numbers stay numbers; columns sized to their text, 8 to 60 characters) and answers its bytes.
+ * rows; numbers stay numbers, texts that would start a formula get a leading ' (`guardFormula`, issue
+ * 21); columns sized to their text, 8 to 60 characters) and answers its bytes.
  * `title` goes into the file's properties. exceljs is loaded only now: it is large and most visits
  * never export.
  */
@@ -28,7 +30,8 @@ export async function writeWorkbook(sheets: readonly WorkbookSheet[], title?: st
   for (const { name, data } of sheets) {
     const sheet = workbook.addWorksheet(sheetName(name));
     sheet.addRow(data.headers).font = { bold: true };
-    for (const row of data.rows) sheet.addRow(row);
+    // Issue 21: a text that would start a formula is written with a leading ' (`guardFormula`).
+    for (const row of data.rows) sheet.addRow(row.map(guardFormula));
     sheet.columns.forEach((column, index) => {
       const longest = Math.max(
         data.headers[index]?.length ?? 0,
