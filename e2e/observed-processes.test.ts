@@ -127,12 +127,15 @@ describe('renamed programs and what ran in the lab (issue 14)', () => {
     const oddRun = await spawnProcess(oddFile, ['300']);
     const judgeScreen = new ObservedPage(judge.page, server.url);
     await judgeScreen.open();
+    // Issue 21: the server searches; a team's name finds what its machine ran, the program's own too.
+    await judgeScreen.search(odd);
     const judgeRow = judgeScreen.row(odd);
     await judgeRow.filter({ hasText: '2 máquinas' }).waitFor({ timeout: 15_000 });
     // PROGRAMA, MÁQUINAS, EQUIPOS…: a machine is named by its team only.
     expect((await judgeRow.getByRole('cell').allTextContents())[2]).toBe('Máquina Dos, Máquina Uno');
     expect(await judgeRow.getByRole('button', { name: 'Bloquear' }).count()).toBe(0);
     // The renamed copy is listed too, as what it is.
+    await judgeScreen.search(disguise);
     await judgeScreen
       .row(disguise)
       .filter({ hasText: `Bloqueado como ${blocked}` })
@@ -143,7 +146,8 @@ describe('renamed programs and what ran in the lab (issue 14)', () => {
     const admin = await openSignedIn(bed.browser, server.url, 'admin_lab', 'clave-admin', '/home');
     const adminScreen = new ObservedPage(admin.page, server.url);
     await adminScreen.open();
-    await adminScreen.block(odd);
+    await adminScreen.search(odd);
+    await adminScreen.block(odd, 'Máquina Dos, Máquina Uno');
     await adminScreen.row(odd).filter({ hasText: 'Bloqueado' }).waitFor();
     await within(10_000, oddRun.exited, 'los agentes terminan el programa bloqueado desde la pantalla');
     // A renamed copy of it is caught by the fingerprint the block carried.

@@ -23,6 +23,19 @@ export class ObservedPage {
     });
   }
 
+  /**
+   * Types `text` into 'Buscar:' and waits for the server's answer to that search (issue 21: the
+   * server searches names, team names and fingerprints, after a short pause in the typing).
+   */
+  async search(text: string): Promise<void> {
+    const answered = this.page.waitForResponse((response) => {
+      const url = new URL(response.url());
+      return url.pathname === '/api/observedProcesses' && url.searchParams.get('q') === text;
+    });
+    await this.page.getByRole('searchbox').fill(text);
+    await answered;
+  }
+
   /** The table row of an executable, by its file name as the machines ran it. */
   row(name: string): Locator {
     return this.page
@@ -31,14 +44,18 @@ export class ObservedPage {
       .filter({ has: this.page.getByRole('cell', { name, exact: true }) });
   }
 
-  /** Presses 'Bloquear' on a row and confirms the question. */
-  async block(name: string): Promise<void> {
+  /**
+   * Presses 'Bloquear' on a row and confirms the question once it names the teams that reported it
+   * (issue 21: the fingerprint is their claim) and where the fingerprint applies.
+   */
+  async block(name: string, reportedBy: string): Promise<void> {
     await this.row(name).getByRole('button', { name: 'Bloquear' }).click();
     const question = this.page.getByRole('alertdialog', {
       name: `¿Bloquear ${name} en el concurso`,
       exact: false,
     });
-    await question.getByText('también si lo renombran', { exact: false }).waitFor();
+    await question.getByText(`Lo reportó: ${reportedBy}.`, { exact: false }).waitFor();
+    await question.getByText('confirme en Procesos › Huellas', { exact: false }).waitFor();
     await question.getByRole('button', { name: 'Sí, bloquear' }).click();
     await question.waitFor({ state: 'hidden' });
   }

@@ -1,29 +1,19 @@
+import type { ObservedSort } from '@concurso/shared';
 import type { DataColumn } from '../../ui/data-table/table-model';
 import type { ObservedTableRow } from './observed-rows';
 
 /**
- * The /procesosObservados table's columns (issue 14), each shown, searched and exported as its text.
- * MÁQUINAS and the times sort by their numbers and instants, not their text ('10 máquinas' after '9').
+ * The /procesosObservados table's columns (issue 14), each shown and exported as its text. Issue 21:
+ * the server sorts, so a sortable column's id is its `sort` (`OBSERVED_SORTS`); EQUIPOS, HUELLA and
+ * ESTADO do not sort.
  */
 export const OBSERVED_COLUMNS: DataColumn<ObservedTableRow>[] = [
-  { accessorKey: 'name', header: 'PROGRAMA' },
-  {
-    accessorKey: 'machines',
-    header: 'MÁQUINAS',
-    sortingFn: (a, b) => a.original.machineCount - b.original.machineCount,
-  },
-  { accessorKey: 'teams', header: 'EQUIPOS' },
-  {
-    accessorKey: 'firstSeen',
-    header: 'PRIMERA VEZ',
-    sortingFn: (a, b) => a.original.firstSeenIso.localeCompare(b.original.firstSeenIso),
-  },
-  {
-    accessorKey: 'lastSeen',
-    header: 'ÚLTIMA VEZ',
-    sortingFn: (a, b) => a.original.lastSeenIso.localeCompare(b.original.lastSeenIso),
-  },
-  { accessorKey: 'count', header: 'VECES' },
-  { accessorKey: 'fingerprint', header: 'HUELLA (SHA-256)' },
-  { accessorKey: 'state', header: 'ESTADO' },
+  { id: 'name' satisfies ObservedSort, accessorKey: 'name', header: 'PROGRAMA' },
+  { id: 'machines' satisfies ObservedSort, accessorKey: 'machines', header: 'MÁQUINAS' },
+  { accessorKey: 'teams', header: 'EQUIPOS', enableSorting: false },
+  { id: 'first_seen' satisfies ObservedSort, accessorKey: 'firstSeen', header: 'PRIMERA VEZ' },
+  { id: 'last_seen' satisfies ObservedSort, accessorKey: 'lastSeen', header: 'ÚLTIMA VEZ' },
+  { id: 'count' satisfies ObservedSort, accessorKey: 'count', header: 'VECES' },
+  { accessorKey: 'fingerprint', header: 'HUELLA (SHA-256)', enableSorting: false },
+  { accessorKey: 'state', header: 'ESTADO', enableSorting: false },
 ];

@@ -1,17 +1,18 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { USER_TYPES } from '@concurso/shared';
+import { OBSERVED_PAGE_SIZES, OBSERVED_SORTS, USER_TYPES, type ObservedSort } from '@concurso/shared';
 import { ActiveContestView } from '../../catalog-screen/active-contest-view';
 import type { CatalogueSceneProps } from '../../catalog-screen/catalogue-scene-props';
 import { FeedbackHost } from '../../catalog-screen/feedback-host';
 import { useSessionStore } from '../../stores/session-store';
 import { actionsColumn } from '../../ui/data-table/actions-column';
-import { DataTable } from '../../ui/data-table/data-table';
+import { ServerDataTable } from '../../ui/data-table/server-data-table';
+import type { ServerTableState } from '../../ui/data-table/server-table-model';
 import { RowActions, RowButton } from '../../ui/data-table/row-actions';
 import type { DataColumn } from '../../ui/data-table/table-model';
 import { PageFrame } from '../../ui/layout/page-frame';
 import { OBSERVED_COLUMNS } from './observed-columns';
-import { observedQuery } from './observed-query';
+import { observedQuery, type ObservedPageParams } from './observed-query';
 import { observedTableRows, type ObservedTableRow } from './observed-rows';
 import { useBlockObserved } from './use-block-observed';
 
@@ -21,10 +22,12 @@ import { useBlockObserved } from './use-block-observed';
  * on how many machines, which teams (a machine is never named by more), first and last seen and how
  * many starts, refetched every few seconds. An administrator's 'Bloquear' adds one to the active
  * contest's blocked set with its fingerprint (the agents end it, renamed or not, from their next
- * config); judges read only (DESIGN.md section 5: the blocked set is the administrators').
+ * config); judges read only (DESIGN.md section 5: the blocked set is the administrators'). Issue 21:
+ * the list pages, sorts and searches on the server (`ServerDataTable`), most machines first.
  */
 export function ObservedProcessesScene({ title }: CatalogueSceneProps) {
-  const observed = useQuery(observedQuery());
+  const [table, setTable] = useState<ServerTableState>(INITIAL_STATE);
+  const observed = useQuery(observedQuery(pageParams(table)));
   const admin = useSessionStore((state) => state.user?.types_users_id === USER_TYPES.admin);
   const block = useBlockObserved();
   const contest = observed.data?.contest ?? null;
@@ -54,9 +57,13 @@ export function ObservedProcessesScene({ title }: CatalogueSceneProps) {
             : undefined
         }
       >
-        <DataTable
-          data={rows}
+        <ServerDataTable
+          rows={rows}
+          total={observed.data?.total ?? 0}
           columns={columns}
+          state={table}
+          onStateChange={setTable}
+          pageSizes={OBSERVED_PAGE_SIZES}
           title={title}
           exportName="procesos-observados"
           loading={observed.isPending}
@@ -65,4 +72,27 @@ export function ObservedProcessesScene({ title }: CatalogueSceneProps) {
       <FeedbackHost />
     </PageFrame>
   );
+}
+
+/** The screen opens on the first page, most machines first, no search. */
+const INITIAL_STATE: ServerTableState = {
+  pageIndex: 0,
+  pageSize: OBSERVED_PAGE_SIZES[0],
+  sorting: [{ id: 'machines', desc: true }],
+  search: '',
+};
+
+/** The table's state as `GET /api/observedProcesses` asks it. */
+function pageParams(state: ServerTableState): ObservedPageParams {
+  const [sorted] = state.sorting;
+  const sort = (OBSERVED_SORTS as readonly string[]).includes(sorted?.id ?? '')
+    ? (sorted!.id as ObservedSort)
+    : 'machines';
+  return {
+    page: state.pageIndex,
+    page_size: state.pageSize,
+    sort,
+    dir: sorted?.desc === false ? 'asc' : 'desc',
+    q: state.search.trim(),
+  };
 }

@@ -65,10 +65,17 @@ describe('/procesosObservados rows (issue 14)', () => {
     expect(blockQuestion(row(), contest)).toEqual({
       title: '¿Bloquear notepad.exe en el concurso 2026B?',
       message:
-        'Los agentes lo terminarán en su siguiente actualización (unos 10 segundos) y cada intento contará, también si lo renombran.',
+        'Los agentes lo terminarán en su siguiente actualización (unos 10 segundos) y cada intento contará. ' +
+        'Lo reportó: Los Punteros, Recursivos. Su huella se aplicará a las máquinas de esos equipos, que ' +
+        'también terminarán copias renombradas; a las de todos los equipos, cuando un administrador la ' +
+        'confirme en Procesos › Huellas o cuando la reporten varios equipos.',
       confirmLabel: 'Sí, bloquear',
       cancelLabel: 'Cancelar',
     });
-    expect(blockQuestion(row({ sha256: null }), contest).message).not.toContain('renombran');
+    // Issue 21: who reported it is shown before confirming; one team reads in the singular.
+    expect(blockQuestion(row({ teams: ['Los Punteros'] }), contest).message).toContain(
+      'Lo reportó: Los Punteros. Su huella se aplicará a las máquinas de ese equipo,',
+    );
+    expect(blockQuestion(row({ sha256: null }), contest).message).not.toContain('huella');
   });
 });

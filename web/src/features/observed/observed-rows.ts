@@ -82,15 +82,22 @@ export function observedTableRows(rows: readonly ObservedProcessRow[]): Observed
 }
 
 /**
- * The question before 'Bloquear' (a change every agent of the contest applies): what is blocked, where,
- * and that a renamed copy is caught too when its fingerprint is known.
+ * The question before 'Bloquear' (a change the agents apply): what is blocked, where, and, when its
+ * fingerprint is known, who reported it and whose machines the fingerprint reaches (issue 21,
+ * DESIGN.md section 6a: a fingerprint is a claim of the teams that ran it; it reaches every machine
+ * when an administrator confirms it in Procesos › Huellas or enough teams report it).
  */
 export function blockQuestion(row: ObservedProcessRow, contest: ContestRow) {
+  const teams = row.teams.length > 0 ? row.teams.join(', ') : 'ningún equipo';
   return {
     title: `¿Bloquear ${row.name} en el concurso ${contest.calendar}?`,
-    message:
-      `Los agentes lo terminarán en su siguiente actualización (unos 10 segundos) y cada intento contará` +
-      (row.sha256 ? ', también si lo renombran.' : '.'),
+    message: row.sha256
+      ? `Los agentes lo terminarán en su siguiente actualización (unos 10 segundos) y cada intento contará. ` +
+        `Lo reportó: ${teams}. Su huella se aplicará a las máquinas de ${row.teams.length === 1 ? 'ese equipo' : 'esos equipos'}, ` +
+        'que también terminarán copias renombradas; a las de todos los equipos, cuando un administrador ' +
+        'la confirme en Procesos › Huellas o cuando la reporten varios equipos.'
+      : `Los agentes lo terminarán en su siguiente actualización (unos 10 segundos) y cada intento contará. ` +
+        `Lo reportó: ${teams}.`,
     confirmLabel: 'Sí, bloquear',
     cancelLabel: 'Cancelar',
   };

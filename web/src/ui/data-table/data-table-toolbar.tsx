@@ -8,6 +8,8 @@ import { TABLE_TEXTS, lengthMenuParts, pageSizeLabel } from './table-texts';
 export interface DataTableToolbarProps extends ExportButtonsProps {
   /** The page-size option shown (-1 for 'Todos'). */
   pageSize: number;
+  /** The page sizes offered (default 5, 10, 25, 50, Todos; a server-paged table offers its own). */
+  pageSizes?: readonly number[];
   onPageSizeChange: (option: number) => void;
   search: string;
   onSearchChange: (search: string) => void;
@@ -16,6 +18,7 @@ export interface DataTableToolbarProps extends ExportButtonsProps {
 /** Above the table: 'Mostrar _MENU_ registros', the export buttons and 'Buscar:'. */
 export function DataTableToolbar({
   pageSize,
+  pageSizes = PAGE_SIZE_OPTIONS,
   onPageSizeChange,
   search,
   onSearchChange,
@@ -33,7 +36,7 @@ export function DataTableToolbar({
             value={String(pageSize)}
             onChange={(event) => onPageSizeChange(Number(event.currentTarget.value))}
           >
-            {PAGE_SIZE_OPTIONS.map((size) => (
+            {pageSizes.map((size) => (
               <option key={size} value={size}>
                 {pageSizeLabel(size)}
               </option>
