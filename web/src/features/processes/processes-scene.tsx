@@ -1,9 +1,13 @@
+import { useCallback } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { processInputSchema } from '@concurso/shared';
+import { processInputSchema, type ProcessRow } from '@concurso/shared';
 import { CatalogScreen } from '../../catalog-screen/catalog-screen';
 import { catalogScreenSpec } from '../../catalog-screen/catalog-screen-spec';
 import type { CatalogueSceneProps } from '../../catalog-screen/catalogue-scene-props';
+import { useRowDialog } from '../../catalog-screen/use-row-dialog';
+import { RowButton } from '../../ui/data-table/row-actions';
 import { AddCommonProcessesButton } from './add-common-processes-button';
+import { FingerprintsDialog } from './fingerprints-dialog';
 
 const PROCESSES = catalogScreenSpec('processes', zodResolver(processInputSchema), {
   texts: { add: 'Registrar proceso', titles: ['Registrar Proceso', 'Editar Proceso'], file: 'procesos' },
@@ -21,9 +25,26 @@ const PROCESSES = catalogScreenSpec('processes', zodResolver(processInputSchema)
 });
 
 /**
- * /process: ID, NOMBRE, ACCIONES, the 'Registrar Proceso' / 'Editar Proceso' modal (one field, an
- * executable file name) and 'Agregar catálogo común'.
+ * /process: ID, NOMBRE, ACCIONES ('Huellas', 'Editar', 'Eliminar'), the 'Registrar Proceso' / 'Editar
+ * Proceso' modal (one field, an executable file name), 'Agregar catálogo común', and issue 21's
+ * 'Huellas' dialog: the fingerprints reported for the process in the active contest.
  */
 export function ProcessesScene({ title }: CatalogueSceneProps) {
-  return <CatalogScreen spec={PROCESSES} title={title} />;
+  const fingerprints = useRowDialog<ProcessRow, 'fingerprints'>();
+  const { show } = fingerprints;
+  const rowButtons = useCallback(
+    (row: ProcessRow) => (
+      <RowButton label="Huellas" palette="teal" onClick={() => show('fingerprints', row)} />
+    ),
+    [show],
+  );
+  return (
+    <CatalogScreen spec={PROCESSES} title={title} rowButtons={rowButtons}>
+      <FingerprintsDialog
+        process={fingerprints.row}
+        open={fingerprints.open === 'fingerprints'}
+        onClose={fingerprints.close}
+      />
+    </CatalogScreen>
+  );
 }

@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEVELS, type AgentConfig } from '@concurso/shared';
+import {
+  agentTeam,
+  callAs,
+  createTeam,
+  eventually,
+  injectAttempts,
+  newAttempts,
+  startContest,
+  startWebTestBed,
+  type TestServer,
+  type WebTestBed,
+} from '@concurso/testkit';
+import { CatalogPage } from './pages/catalog-page.js';
+import { FingerprintsDialog } from './pages/fingerprints-dialog.js';
+import { openSignedIn } from './pages/login-page.js';
+
+/**
+ * Issue 21 in Chromium: Procesos › 'Huellas' lists what one team's agent reported for a blocked
+ * process (a claim: only that team's machines use it), and the administrator confirms it (every
+ * machine then does) and removes it (none does); and 'Copiar' of a team named like a formula puts it
+ * on the clipboard as text.
+ */
+describe('fingerprints screen and safe exports (issue 21)', () => {
+  let bed: WebTestBed;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    bed = await startWebTestBed();
+    server = bed.server;
+  });
+  afterAll(async () => bed?.close());
+
+  it('lists a reported fingerprint, confirms it for every machine and removes it from all', async () => {
+    const { adminToken, contestId } = await startContest(server, 'admin_huellas');
+    const reporter = await agentTeam(server, adminToken, {
+      contestId,
+      name: 'Los Lambdas',
+      blocked: ['chrome.exe'],
+    });
+    const other = await agentTeam(server, adminToken, { contestId, name: 'Recursivos' });
+    const sha256 = createHash('sha256').update('navegador renombrado').digest('hex');
+    const [attempt] = newAttempts(['chrome.exe']);
+    expect((await injectAttempts(server.app, reporter.key, [{ ...attempt!, sha256 }])).statusCode).toBe(200);
+    const configHas = async (key: string) =>
+      ((await callAs(server.app, key, '/api/agent/config')).body.data as AgentConfig).fingerprints.some(
+        (print) => print.sha256 === sha256,
+      );
+    expect([await configHas(reporter.key), await configHas(other.key)]).toEqual([true, false]);
+
+    const admin = await openSignedIn(bed.browser, server.url, 'admin_huellas', 'clave-admin', '/home');
+    try {
+      const processes = new CatalogPage(admin.page, server.url);
+      await processes.open('/process', 'Información de los procesos');
+      const prints = new FingerprintsDialog(admin.page);
+      await prints.open(processes.rowWith('chrome.exe'));
+      const row = prints.row(sha256);
+      await row.filter({ hasText: 'Sin confirmar' }).waitFor();
+      const cells = await row.getByRole('cell').allTextContents();
+      expect(cells.slice(0, 4)).toEqual([
+        'Sin confirmar',
+        `${sha256.slice(0, 16)}…`,
+        'Solo las del equipo que la reportó',
+        '1',
+      ]);
+      expect(cells[4]).toContain('Los Lambdas');
+      await expect(
+        prints
+          .dialog()
+          .getByText('Confirmar o eliminar una huella llega a los agentes', { exact: false })
+          .count(),
+      ).resolves.toBe(1);
+
+      await prints.act(sha256, 'Confirmar');
+      await row.filter({ hasText: 'Confirmada' }).filter({ hasText: 'Todas las máquinas' }).waitFor();
+      expect(await row.getByRole('button', { name: 'Confirmar' }).count()).toBe(0);
+      expect([await configHas(reporter.key), await configHas(other.key)]).toEqual([true, true]);
+
+      await prints.act(sha256, 'Eliminar');
+      await prints
+        .dialog()
+        .getByText('Este proceso no tiene huellas reportadas en el concurso activo.')
+        .waitFor();
+      expect([await configHas(reporter.key), await configHas(other.key)]).toEqual([false, false]);
+      await prints.close();
+    } finally {
+      await admin.context.close();
+    }
+  });
+
+  it("copies a team named like a formula as text: the clipboard line starts with '", async () => {
+    const { contestId } = await startContest(server, 'admin_copiar');
+    const formula = '=HYPERLINK("http://example.com","clic")';
+    const team = await createTeam(server.orm, contestId, LEVELS.basico, formula);
+    const admin = await openSignedIn(bed.browser, server.url, 'admin_copiar', 'clave-admin', '/home', {
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+    try {
+      const teams = new CatalogPage(admin.page, server.url);
+      await teams.open('/teams', 'Información de los equipos');
+      await teams.row(team.id).waitFor();
+      await teams.table().getByRole('button', { name: 'Copiar' }).click();
+      await admin.page.getByText('Copiado al portapapeles', { exact: false }).waitFor();
+      const copied = await admin.page.evaluate(() => navigator.clipboard.readText());
+      const line = copied.split('\n').find((text) => text.includes('HYPERLINK'));
+      expect(line).toBeDefined();
+      expect(line!.split('\t')).toContain(`'${formula}`);
+      expect(copied).not.toMatch(/(^|\t)=HYPERLINK/m);
+    } finally {
+      await admin.context.close();
+    }
+  });
+});

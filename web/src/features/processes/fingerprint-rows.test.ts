@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import type { ProcessFingerprintRow } from '@concurso/shared';
+import { formatDateTime } from '../../ui/date-time';
+import {
+  appliesTo,
+  confirmQuestion,
+  deleteQuestion,
+  fingerprintTableRows,
+  fingerprintsIntro,
+} from './fingerprint-rows';
+
+const sha = 'ab'.repeat(32);
+const row = (overrides: Partial<ProcessFingerprintRow> = {}): ProcessFingerprintRow => ({
+  id: 7,
+  sha256: sha,
+  confirmed: false,
+  teams: 1,
+  first_team: { id: 1, name: 'Los Lambdas', at: '2026-11-24T10:00:00.000Z' },
+  last_team: { id: 2, name: 'Recursivos', at: '2026-11-24T10:05:00.000Z' },
+  created_at: '2026-11-24T10:00:00.000Z',
+  applies_to_all: false,
+  ...overrides,
+});
+const contest = {
+  id: 1,
+  calendar: '2026B',
+  date: '2026-11-21',
+  active: true,
+  max_attempts: null,
+  observe_processes: true,
+};
+
+describe('Procesos › Huellas (issue 21)', () => {
+  it('shows state, reach and who reported each fingerprint', () => {
+    const [shown] = fingerprintTableRows([row()]);
+    expect(shown).toEqual({
+      id: 7,
+      fingerprint: 'abababababababab',
+      sha256: sha,
+      state: 'Sin confirmar',
+      appliesTo: 'Solo las del equipo que la reportó',
+      teams: 1,
+      firstReport: `Los Lambdas, ${formatDateTime('2026-11-24T10:00:00.000Z')}`,
+      lastReport: `Recursivos, ${formatDateTime('2026-11-24T10:05:00.000Z')}`,
+      confirmed: false,
+    });
+    expect(fingerprintTableRows([row({ confirmed: true, applies_to_all: true })])[0]).toMatchObject({
+      state: 'Confirmada',
+      appliesTo: 'Todas las máquinas',
+    });
+    expect(appliesTo({ applies_to_all: false, teams: 2 })).toBe(
+      'Solo las de los 2 equipos que la reportaron',
+    );
+    expect(appliesTo({ applies_to_all: false, teams: 0 })).toBe('Ninguna máquina');
+    expect(fingerprintTableRows([row({ first_team: null, last_team: null, teams: 0 })])[0]!.firstReport).toBe(
+      '—',
+    );
+  });
+
+  it('explains the quorum and asks before confirming or removing', () => {
+    expect(fingerprintsIntro({ process: { id: 1, name: 'chrome.exe' }, quorum: 3 })).toContain(
+      'hasta que la confirme o la reporten 3 equipos distintos',
+    );
+    const [shown] = fingerprintTableRows([row()]);
+    expect(confirmQuestion(shown!, 'chrome.exe', contest)).toMatchObject({
+      title: '¿Confirmar la huella abababababababab… de chrome.exe?',
+      confirmLabel: 'Sí, confirmar',
+    });
+    expect(confirmQuestion(shown!, 'chrome.exe', contest).message).toContain(
+      'Todas las máquinas del concurso 2026B',
+    );
+    expect(deleteQuestion(shown!, 'chrome.exe')).toMatchObject({
+      title: '¿Eliminar la huella abababababababab… de chrome.exe?',
+      confirmLabel: 'Sí, eliminar',
+    });
+  });
+});

@@ -1,0 +1,49 @@
+import { useCallback } from 'react';
+import { MESSAGES, processesRoutes, type ContestRow } from '@concurso/shared';
+import { callApi } from '../../api/call-api';
+import { useInvalidatingMutation } from '../../api/queries/use-invalidating-mutation';
+import { confirmedAction } from '../../catalog-screen/confirmed-action';
+import { toaster } from '../../ui/toaster';
+import { confirmQuestion, deleteQuestion, type FingerprintTableRow } from './fingerprint-rows';
+import { FINGERPRINTS_KEY } from './fingerprints-query';
+
+/** `POST /api/confirmFingerprint/{id}` and `POST /api/deleteFingerprint/{id}` (admin, issue 21). */
+const confirm = (id: number) => callApi(processesRoutes.confirmFingerprint, { params: { id } });
+const remove = (id: number) => callApi(processesRoutes.deleteFingerprint, { params: { id } });
+const fingerprintsKey = () => [...FINGERPRINTS_KEY];
+
+/**
+ * 'Confirmar' and 'Eliminar' of a fingerprint row (issue 21): each asks first, runs under
+ * 'Procesando…' and toasts the server's message; the list refetches. A failure opens 'Error' with the
+ * server's text (404 when another admin removed it meanwhile).
+ */
+export function useFingerprintActions(processName: string, contest: ContestRow | null) {
+  const confirmOne = useInvalidatingMutation(confirm, fingerprintsKey);
+  const removeOne = useInvalidatingMutation(remove, fingerprintsKey);
+  const onConfirm = useCallback(
+    async (row: FingerprintTableRow) => {
+      if (!contest) return;
+      const answer = await confirmedAction({
+        question: confirmQuestion(row, processName, contest),
+        run: () => confirmOne(row.id),
+        what: `confirmar la huella ${row.sha256}`,
+      });
+      if (answer)
+        toaster.create({ type: 'success', title: answer.message || MESSAGES.saved, duration: 3000 });
+    },
+    [confirmOne, contest, processName],
+  );
+  const onDelete = useCallback(
+    async (row: FingerprintTableRow) => {
+      const answer = await confirmedAction({
+        question: deleteQuestion(row, processName),
+        run: () => removeOne(row.id),
+        what: `eliminar la huella ${row.sha256}`,
+      });
+      if (answer)
+        toaster.create({ type: 'success', title: answer.message || MESSAGES.deleted, duration: 3000 });
+    },
+    [removeOne, processName],
+  );
+  return { onConfirm, onDelete };
+}
