@@ -5,7 +5,6 @@ import {
   agentTeam,
   callAs,
   createTeam,
-  eventually,
   injectAttempts,
   newAttempts,
   startContest,
