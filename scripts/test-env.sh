@@ -6,38 +6,25 @@ set -u
 
 fail() { echo "npm test: $*" >&2; exit 1; }
 
-if [ ! -x /usr/bin/chromium ]; then
+# need_deb <present?> <package> <what is missing>: installs a Debian package when the check fails (as
+# root with apt-get), else says in one line what to run.
+need_deb() {
+  if eval "$1"; then return 0; fi
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "npm test: instalando Chromium de Debian (una sola vez)…"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) ||
-      fail "no se pudo instalar Chromium; ejecute: sudo apt-get install -y chromium"
+    echo "npm test: instalando $2 de Debian (una sola vez)…"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >/dev/null) ||
+      fail "no se pudo instalar $2; ejecute: sudo apt-get install -y $2"
   else
-    fail "falta Chromium en /usr/bin/chromium; ejecute: sudo apt-get install -y chromium"
+    fail "falta $3; ejecute: sudo apt-get install -y $2"
   fi
-fi
+}
 
+need_deb '[ -x /usr/bin/chromium ]' chromium 'Chromium en /usr/bin/chromium'
 # poppler-utils' pdftotext: the contest journey opens the downloaded report PDF with a real reader.
-if ! command -v pdftotext >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "npm test: instalando poppler-utils de Debian (una sola vez)…"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null) ||
-      fail "no se pudo instalar poppler-utils; ejecute: sudo apt-get install -y poppler-utils"
-  else
-    fail "falta pdftotext; ejecute: sudo apt-get install -y poppler-utils"
-  fi
-fi
-
+need_deb 'command -v pdftotext >/dev/null 2>&1' poppler-utils pdftotext
 # Debian's nginx (nginx-light): the compose nginx's log test runs deploy/nginx.conf for real. Debian's
 # policy-rc.d in containers keeps the package from starting a server of its own.
-if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "npm test: instalando nginx-light de Debian (una sola vez)…"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null) ||
-      fail "no se pudo instalar nginx; ejecute: sudo apt-get install -y nginx-light"
-  else
-    fail "falta nginx; ejecute: sudo apt-get install -y nginx-light"
-  fi
-fi
+need_deb '[ -x /usr/sbin/nginx ]' nginx-light nginx
 
 db_up() { node -e "require('net').connect(3306,'127.0.0.1').on('connect',function(){process.exit(0)}).on('error',function(){process.exit(1)})"; }
 if ! db_up; then

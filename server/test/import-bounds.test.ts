@@ -13,6 +13,7 @@ import {
 } from '@concurso/shared';
 import { eventually, signInStaff, startTestServer, type TestServer } from '@concurso/testkit';
 import { craftZip, deflatedEntry, repeatedEntry, unzipEntries } from './support/crafted-zip.js';
+import { healthPoller } from './support/health-poller.js';
 
 // Figures (answer times, memory growth, health latency) are printed for the record, never compared with
 // a benchmark: the assertions are generous bounds that only a server reading a whole upload would miss.
@@ -54,27 +55,6 @@ async function measured<T>(work: () => Promise<T>): Promise<{ result: T; ms: num
   } finally {
     clearInterval(sampler);
   }
-}
-
-/** Polls `GET /api/health` every 20 ms until stopped: each answer's wait in ms. */
-function healthPoller(url: string): { stop(): Promise<number[]> } {
-  const waits: number[] = [];
-  const pending = new Set<Promise<void>>();
-  const timer = setInterval(() => {
-    const sent = performance.now();
-    const probe = fetch(`${url}/api/health`)
-      .then((res) => res.arrayBuffer())
-      .then(() => void waits.push(performance.now() - sent));
-    pending.add(probe);
-    void probe.finally(() => pending.delete(probe));
-  }, 20);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await Promise.all(pending);
-      return waits;
-    },
-  };
 }
 
 /** Issue 21: uploads bounded before they are parsed, read as they stream, one import at a time. */

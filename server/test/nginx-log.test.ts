@@ -1,9 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort, repoRoot, startTestServer, type TestServer } from '@concurso/testkit';
+
+/** Where Debian's nginx packages put the binary (not always on a user's PATH). */
+const DEBIAN_NGINX = '/usr/sbin/nginx';
 
 /**
  * Issue 21: the compose nginx (deploy/nginx.conf) logged the full URL, an exercise PDF's `?ticket=`
@@ -45,9 +49,14 @@ describe('compose nginx access log (issue 21)', () => {
         '}',
       ].join('\n'),
     );
-    nginx = spawn('nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    // Debian's nginx (scripts/test-env.sh installs it), wherever PATH puts sbin.
+    nginx = spawn(
+      existsSync(DEBIAN_NGINX) ? DEBIAN_NGINX : 'nginx',
+      ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     nginx.stdout!.on('data', (chunk: Buffer) => (nginxOutput += chunk.toString()));
     nginx.stderr!.on('data', (chunk: Buffer) => (nginxOutput += chunk.toString()));
     const up = await eventually(

@@ -17,33 +17,10 @@ import {
   startTestServer,
   type TestServer,
 } from '@concurso/testkit';
+import { healthPoller } from './support/health-poller.js';
 
 /** A SHA-256 as the agent sends it, different for each `seed`. */
 const sha = (seed: string) => createHash('sha256').update(seed).digest('hex');
-
-/**
- * Polls `GET /api/health` every 20 ms until stopped; answers each check's wait (ms): how long one
- * team's flood keeps another screen waiting.
- */
-function healthPoller(url: string): { stop(): Promise<number[]> } {
-  const waits: number[] = [];
-  const pending = new Set<Promise<void>>();
-  const timer = setInterval(() => {
-    const sent = performance.now();
-    const probe = fetch(`${url}/api/health`)
-      .then((res) => res.arrayBuffer())
-      .then(() => void waits.push(performance.now() - sent));
-    pending.add(probe);
-    void probe.finally(() => pending.delete(probe));
-  }, 20);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await Promise.all(pending);
-      return waits;
-    },
-  };
-}
 
 /**
  * Issue 21 (DESIGN.md section 6a, "Bounds on what one key may send"), the observed inventory: one
