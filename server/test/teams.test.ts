@@ -136,6 +136,39 @@ describe('teams and members', () => {
     expect((await ok('GET', '/api/getTeams'))[0].name).toBe(team.name);
   });
 
+  it('saves a team edit sent with its own contest, answering the row with the contest embedded (issue 22)', async () => {
+    // The form always sends contests_id; the same contest as the team's answered 500 (a half-loaded
+    // contest entity left `contest.calendar` out of the reply) although the change was saved.
+    const created = await ok('POST', '/api/createTeam', {
+      name: 'Los Editables',
+      levels_id: 1,
+      coaches_id: coach,
+    });
+    const team = (await ok('GET', '/api/getTeams')).find((row: { id: number }) => row.id === created.id);
+    const res = await call('POST', '/api/updateTeam', admin, {
+      id: team.id,
+      name: 'Los Editables Editados',
+      levels_id: team.levels_id,
+      coaches_id: team.coaches_id,
+      contests_id: team.contests_id,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      message: MESSAGES.saved,
+      data: {
+        id: team.id,
+        name: 'Los Editables Editados',
+        contest: { id: team.contests_id, calendar: team.contest.calendar },
+      },
+    });
+    const back = await call('POST', '/api/updateTeam', admin, {
+      ...res.json().data,
+      name: team.name,
+      contests_id: team.contests_id,
+    });
+    expect(back.statusCode, back.body).toBe(200);
+  });
+
   it('moves a team between level screens when its level changes', async () => {
     const team = (await ok('GET', '/api/getTeams'))[0];
     const oldLevel = await connectSocket(server.url, judge, [LEVELS.intermedio]);

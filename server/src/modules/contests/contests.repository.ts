@@ -154,15 +154,14 @@ export async function contestOrActive(em: EntityManager, id?: number): Promise<C
 
 /**
  * True when contest `id` exists. With `lock`, its row stays locked until the transaction ends, so two
- * replacements of its blocked set queue instead of interleaving.
+ * replacements of its blocked set queue instead of interleaving. Reads a bare row, never an entity:
+ * a contest half-loaded into the identity map (only its id) was later embedded in a team's answer
+ * without its calendar (issue 22: every team edit answered 500).
  */
 export async function contestExists(em: EntityManager, id: number, lock = false): Promise<boolean> {
-  const contest = await em.findOne(
-    Contest,
-    id,
-    lock ? { fields: ['id'], lockMode: LockMode.PESSIMISTIC_WRITE } : { fields: ['id'] },
-  );
-  return contest !== null;
+  const query = em.createQueryBuilder(Contest).select('id').where({ id });
+  if (lock) query.setLockMode(LockMode.PESSIMISTIC_WRITE);
+  return (await query.execute('get', false)) !== undefined;
 }
 
 /** The blocked set of a contest as SPEC.md section 7 lists it (`processes.name`), by process name. */
