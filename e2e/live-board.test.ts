@@ -38,7 +38,7 @@ describe('live judge board in Chromium', () => {
       name: 'Los Punteros Locos',
     });
     await createTeam(server.orm, contestId, LEVELS.basico, 'Hola Mundo');
-    // A second team in the disqualified team's level, for the rows' heights.
+    // A second team in the disqualified team's level, whose row has only the agent's badge.
     neighbour = (await createTeam(server.orm, contestId, LEVELS.intermedio, 'Los Vecinos')).id;
   });
 
@@ -80,26 +80,31 @@ describe('live judge board in Chromium', () => {
       .waitFor({ timeout: 2_000 });
   });
 
-  it("keeps a level's rows one height when a team is disqualified (issue 14)", async () => {
+  it("shows a disqualified row's badges whole, inside its name's cell (issues 14 and 22)", async () => {
     const screen = await judgeScreen('juez_dos', 'clave-dos');
     if ((await screen.toggleButton(team.id).textContent()) === 'Bloquear')
       await screen.toggleAndConfirm(team.id);
     await screen.toggleButton(team.id).filter({ hasText: 'Desbloquear' }).waitFor();
     // The default 1280 px wide viewport shows the three levels side by side: the narrowest columns.
-    const heights = await Promise.all(
-      [team.id, neighbour].map(async (id) => (await screen.row(id).boundingBox())?.height ?? 0),
-    );
-    expect(heights[0]).toBeGreaterThan(0);
-    expect(Math.abs(heights[0]! - heights[1]!), `alturas ${heights.join(' / ')}`).toBeLessThan(1);
-    // The badges stay on one line, inside their cell.
+    // Issue 14 kept the badges on one line by cutting the agent's short ('Agent…'); issue 22 has them
+    // wrap instead (names wrap too, so rows were never one height with real names).
     const badges = screen.row(team.id).getByTestId('row-badges');
-    const line = await badges.evaluate((element) => ({
-      scroll: element.scrollHeight,
-      client: element.clientHeight,
-      badges: element.children.length,
-    }));
-    expect(line.badges).toBe(2);
-    expect(line.scroll).toBeLessThanOrEqual(line.client);
+    const fit = await badges.evaluate((line) => {
+      const box = line.closest('td')!.getBoundingClientRect();
+      return Array.from(line.children).map((badge) => {
+        const rect = badge.getBoundingClientRect();
+        return {
+          text: badge.textContent,
+          whole: badge.scrollWidth <= badge.clientWidth,
+          inside: rect.left >= box.left && rect.right <= box.right,
+        };
+      });
+    });
+    expect(fit).toEqual([
+      { text: 'Descalificado', whole: true, inside: true },
+      { text: expect.stringMatching(/^Agente (en línea|sin conexión)$/), whole: true, inside: true },
+    ]);
+    expect(await screen.row(neighbour).getByTestId('row-badges').textContent()).toBe('Agente sin conexión');
   });
 
   it("plays 'Alerta sonora' on an attempt once turned on, and remembers it after a reload (issue 14)", async () => {

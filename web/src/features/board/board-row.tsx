@@ -27,17 +27,23 @@ export const BoardRow = memo(function BoardRow({ team, onToggle, onHistory }: Bo
       data-status={team.status_team.id}
       bg={active ? undefined : 'red.subtle'}
     >
-      <Table.Cell>
+      {/* Table.ScrollArea sets `nowrap` for every cell: the name's cell wraps again (issue 22). */}
+      <Table.Cell whiteSpace="normal">
         <Stack gap="1">
-          <Text fontWeight="medium" textDecoration={active ? undefined : 'line-through'}>
+          {/* `anywhere`: even one word longer than the column breaks instead of widening it (issue 22). */}
+          <Text
+            data-testid="team-name"
+            fontWeight="medium"
+            overflowWrap="anywhere"
+            textDecoration={active ? undefined : 'line-through'}
+          >
             {team.name}
           </Text>
-          {/* One line of badges on every row, so every row is one height (issue 14: a disqualified
-              row's two badges wrapped). `w=0 minW=full`: the line takes the cell's width without
-              widening the column; what does not fit ends in '…' (the full text is the title). */}
-          <HStack gap="2" wrap="nowrap" w="0" minW="full" overflow="hidden" data-testid="row-badges">
+          {/* The badges wrap rather than shorten (issue 22: a blocked row cut the agent's to 'Agent…');
+              `w=0 minW=full`: they take the cell's width without widening the column. */}
+          <HStack gap="1" wrap="wrap" w="0" minW="full" data-testid="row-badges">
             {active ? null : (
-              <Badge colorPalette="red" variant="solid" flexShrink={0}>
+              <Badge colorPalette="red" variant="solid">
                 {statusName}
               </Badge>
             )}
@@ -45,12 +51,8 @@ export const BoardRow = memo(function BoardRow({ team, onToggle, onHistory }: Bo
               colorPalette={team.agent_online ? 'green' : 'gray'}
               variant="outline"
               data-agent-online={team.agent_online}
-              minW="0"
-              title={agentText}
             >
-              <Text as="span" truncate>
-                {agentText}
-              </Text>
+              {agentText}
             </Badge>
           </HStack>
         </Stack>
@@ -64,15 +66,16 @@ export const BoardRow = memo(function BoardRow({ team, onToggle, onHistory }: Bo
         {team.number_attempts}
       </Table.Cell>
       <Table.Cell>
-        {/* Never wrapped: 'Desbloquear' is wider than 'Bloquear', and a wrapped pair made that row taller. */}
-        <HStack gap="1" wrap="nowrap">
+        {/* One above the other on a phone, so the name keeps room (issue 22); never wrapped by chance:
+            'Desbloquear' is wider than 'Bloquear', and a pair that wrapped on some rows only was uneven. */}
+        <Stack direction={{ base: 'column', sm: 'row' }} gap="1">
           <Button size="xs" colorPalette={active ? 'red' : 'green'} onClick={() => onToggle(team)}>
             {active ? 'Bloquear' : 'Desbloquear'}
           </Button>
           <Button size="xs" variant="outline" onClick={() => onHistory(team)}>
             Historial
           </Button>
-        </HStack>
+        </Stack>
       </Table.Cell>
     </Table.Row>
   );

@@ -24,9 +24,15 @@ export function BoardTable({ level, teams, onToggle, onHistory }: BoardTableProp
         <Table.Root size="sm" data-testid={`board-${level}`} aria-labelledby={titleId}>
           <Table.Header>
             <Table.Row bg="bg.muted">
-              <Table.ColumnHeader>NOMBRE</Table.ColumnHeader>
-              <Table.ColumnHeader textAlign="end">INTENTOS</Table.ColumnHeader>
-              <Table.ColumnHeader>ACCIONES</Table.ColumnHeader>
+              {/* NOMBRE takes what INTENTOS and ACCIONES leave (they are as wide as their content,
+                  `w=1%`), so a long name wraps instead of pushing them out of the column (issue 22). */}
+              <Table.ColumnHeader w="full">NOMBRE</Table.ColumnHeader>
+              <Table.ColumnHeader textAlign="end" w="1%" whiteSpace="nowrap">
+                INTENTOS
+              </Table.ColumnHeader>
+              <Table.ColumnHeader w="1%" whiteSpace="nowrap">
+                ACCIONES
+              </Table.ColumnHeader>
             </Table.Row>
           </Table.Header>
           <Table.Body>
