@@ -32,6 +32,7 @@ import { UsersPage } from './pages/users-page.js';
 
 const ADMIN = { username: 'admin_consola', password: 'clave-admin-1' };
 const COACH = 'Dra. Carmen Ruiz';
+const OTHER_COACH = 'Mtro. Jorge Pérez';
 const DEPARTAMENT = 'Ciencias Computacionales';
 const CAREER = 'Ingeniería en Computación';
 const CAREER_OPTION = `${CAREER} (${DEPARTAMENT})`;
@@ -103,6 +104,7 @@ describe('teams, exercises and users screens in Chromium', () => {
     adminToken = await login(server.app, ADMIN.username, ADMIN.password);
     contestId = (await createContest(server.orm)).id;
     await api('/api/createCoach', { name: COACH, educationalLevel: 'Doctorado' });
+    await api('/api/createCoach', { name: OTHER_COACH, educationalLevel: 'Maestría' });
     const school = await api<{ id: number }>('/api/createSchool', { name: 'Centro Universitario' });
     const departament = await api<{ id: number }>('/api/createDepartament', {
       name: DEPARTAMENT,
@@ -185,6 +187,33 @@ describe('teams, exercises and users screens in Chromium', () => {
     expect(await again.locator('tbody tr').count()).toBe(3);
     await again.getByRole('button', { name: 'Cerrar' }).click();
     await again.waitFor({ state: 'hidden' });
+  });
+
+  it("edits a team's name, coach and level through 'Editar Equipo': 'Guardado' and the new row (issue 22)", async () => {
+    const teams = new TeamsPage(page, catalog);
+    await teams.open();
+    const row = catalog.row(teamId);
+    const edited = `${TEAM} Reloaded`;
+    // The form sends the team's own contest with every save: that answered 500 although it saved.
+    const dialog = await catalog.openEdit(row, 'Editar Equipo');
+    expect(await dialog.getByLabel('Nombre').inputValue()).toBe(TEAM);
+    await dialog.getByLabel('Nombre').fill(edited);
+    await dialog.getByLabel('Coach').selectOption({ label: OTHER_COACH });
+    await dialog.getByLabel('Nivel').selectOption({ label: 'Avanzado' });
+    await catalog.save(dialog);
+    await catalog.toast('Guardado').waitFor();
+    expect(await catalog.messageDialog('Error').count()).toBe(0);
+    await row.filter({ hasText: edited }).waitFor();
+    for (const text of [OTHER_COACH, 'Avanzado', '2026B', 'Activo'])
+      expect(await row.textContent()).toContain(text);
+
+    // And back, the same way, for the tests that follow.
+    const back = await catalog.openEdit(row, 'Editar Equipo');
+    await back.getByLabel('Nombre').fill(TEAM);
+    await back.getByLabel('Coach').selectOption({ label: COACH });
+    await back.getByLabel('Nivel').selectOption({ label: 'Intermedio' });
+    await catalog.save(back);
+    await row.filter({ hasText: TEAM }).filter({ hasText: 'Intermedio' }).waitFor();
   });
 
   it('generates the agent key; the real agent using it raises INTENTOS on /home', async () => {
