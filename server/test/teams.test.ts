@@ -3,6 +3,7 @@ import { INPUT_MESSAGES, LEVELS, MESSAGES } from '@concurso/shared';
 import {
   collect,
   connectSocket,
+  createContest,
   nextEvent,
   signInStaff,
   startTestServer,
@@ -167,6 +168,23 @@ describe('teams and members', () => {
       contests_id: team.contests_id,
     });
     expect(back.statusCode, back.body).toBe(200);
+
+    // And into another contest: the reply embeds that one.
+    const other = await createContest(server.orm, '2027-03-15', { active: false });
+    const moved = await call('POST', '/api/updateTeam', admin, {
+      id: team.id,
+      name: team.name,
+      levels_id: team.levels_id,
+      coaches_id: team.coaches_id,
+      contests_id: other.id,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().data).toMatchObject({
+      id: team.id,
+      contest: { id: other.id, calendar: other.calendar },
+    });
+    const stored = (await ok('GET', '/api/getTeams')).find((row: { id: number }) => row.id === team.id);
+    expect(stored.contests_id).toBe(other.id);
   });
 
   it('moves a team between level screens when its level changes', async () => {
