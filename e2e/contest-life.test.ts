@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import type { BrowserContext, Download, Page } from 'playwright-core';
-import { LEVELS, MESSAGES, USER_TYPES, type TeamRow } from '@concurso/shared';
+import { IMPORT_EXAMPLE_TEAM, LEVELS, MESSAGES, USER_TYPES, type TeamRow } from '@concurso/shared';
 import {
   HttpApi,
   agentConfig,
@@ -214,14 +214,23 @@ describe('the life of a contest in Chromium (issue 13)', () => {
     await importing.open();
     expect(await importing.contest().locator('option:checked').textContent()).toBe('2027A');
 
-    // The template: an .xlsx with the registration file's header row and nothing else.
+    // The template: the registration file's header row and an example row (issue 22), and a second
+    // sheet listing the valid levels, coaches and careers.
     const template = await importing.downloadTemplate();
     expect(template.suggestedFilename()).toBe('plantilla-equipos.xlsx');
     const templateBook = new ExcelJS.Workbook();
     await templateBook.xlsx.readFile(await saved(template));
-    expect(rowsOf(templateBook.worksheets[0]!)).toEqual([
-      ['Equipo', 'Nivel', 'Coach', 'Código', 'Nombre', 'Semestre', 'Carrera'],
-    ]);
+    const [header, example, ...more] = rowsOf(templateBook.worksheets[0]!);
+    expect(header).toEqual(['Equipo', 'Nivel', 'Coach', 'Código', 'Nombre', 'Semestre', 'Carrera']);
+    expect(example![0]).toBe(IMPORT_EXAMPLE_TEAM);
+    expect(more).toEqual([]);
+    const lists = templateBook.worksheets[1]!;
+    expect(lists.name).toBe('Catálogos');
+    expect(
+      rowsOf(lists)
+        .map((row) => row[0])
+        .filter(Boolean),
+    ).toEqual(['Nivel', 'Básico', 'Intermedio', 'Avanzado']);
 
     const teamsBefore = await api.data<TeamRow[]>('/api/getTeams');
     await importing.chooseFile({
@@ -232,6 +241,7 @@ describe('the life of a contest in Chromium (issue 13)', () => {
     await importing.errors().first().waitFor();
     expect(await importing.errors().allTextContents()).toEqual(['Línea 5: Nivel desconocido «Experto»']);
     expect(await importing.importButton().isDisabled()).toBe(true);
+    expect(await importing.importButton().textContent()).toBe('Importar');
     // The preview wrote nothing.
     expect(await api.data<TeamRow[]>('/api/getTeams')).toEqual(teamsBefore);
 

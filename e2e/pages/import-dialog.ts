@@ -43,9 +43,12 @@ export class ImportDialog {
     return this.dialog().getByTestId('import-errors').getByRole('listitem');
   }
 
-  /** 'Importar N equipos' ('Importar 1 equipo'), whatever N the preview shows. */
+  /**
+   * The dialog's import button: 'Importar N equipos' ('Importar 1 equipo') when the preview allows it,
+   * plain 'Importar' (disabled) before or with bad rows (issue 22).
+   */
   importButton(): Locator {
-    return this.dialog().getByRole('button', { name: /^Importar \d+ equipos?$/ });
+    return this.dialog().getByRole('button', { name: /^Importar( \d+ equipos?)?$/ });
   }
 
   /**

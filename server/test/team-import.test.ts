@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { IMPORT_MAX_BYTES, IMPORT_MESSAGES, LEVELS, MESSAGES } from '@concurso/shared';
+import { IMPORT_EXAMPLE_TEAM, IMPORT_MAX_BYTES, IMPORT_MESSAGES, LEVELS, MESSAGES } from '@concurso/shared';
 import {
   collectRows,
   connectSocket,
@@ -12,6 +12,24 @@ import {
 
 const HEADER = ['Equipo', 'Nivel', 'Coach', 'Código', 'Nombre', 'Semestre', 'Carrera'];
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const DEPARTAMENT = 'Ciencias Computacionales';
+/** A career as the preview names it, with its departament (issue 22). */
+const inDepartament = (career: string) => `${career} (${DEPARTAMENT})`;
+
+/**
+ * Text in Windows-1252, as Excel in Spanish saves «CSV (delimitado por comas)»: Latin-1 plus the
+ * typographic characters of 0x80..0x9F that Word and Excel put in names (’ “ ” – —).
+ */
+function windows1252(text: string): Buffer {
+  const extra: Record<string, number> = { '’': 0x92, '“': 0x93, '”': 0x94, '–': 0x96, '—': 0x97 };
+  return Buffer.from(
+    Array.from(text, (char) => {
+      const code = extra[char] ?? char.charCodeAt(0);
+      if (code > 0xff) throw new Error(`${char} no existe en Windows-1252`);
+      return code;
+    }),
+  );
+}
 
 /** A CSV of `rows` as Spanish Excel writes it: `;`, CRLF, a UTF-8 BOM. */
 function csv(rows: ReadonlyArray<ReadonlyArray<string | number>>, separator = ';'): Buffer {
@@ -77,7 +95,7 @@ describe('team import', () => {
     const school = (await ok('POST', '/api/createSchool', { name: 'CUCEI' })).id;
     const dep = (
       await ok('POST', '/api/createDepartament', {
-        name: 'Ciencias Computacionales',
+        name: DEPARTAMENT,
         type: 0,
         schools_id: school,
       })
@@ -148,14 +166,25 @@ describe('team import', () => {
       data: {
         members: 3,
         errors: [],
+        encoding: 'utf-8',
         teams: [
           {
             name: 'Bits Veloces',
             level: 'Básico',
             coach: 'Dra. María Núñez',
             members: [
-              { code: 'A-1', name: 'Luis Gómez', semester: 3, career: 'Ingeniería en Computación' },
-              { code: 'A-2', name: 'Marta Díaz', semester: 5, career: 'Ingeniería en Computación' },
+              {
+                code: 'A-1',
+                name: 'Luis Gómez',
+                semester: 3,
+                career: inDepartament('Ingeniería en Computación'),
+              },
+              {
+                code: 'A-2',
+                name: 'Marta Díaz',
+                semester: 5,
+                career: inDepartament('Ingeniería en Computación'),
+              },
             ],
           },
           {
@@ -163,7 +192,12 @@ describe('team import', () => {
             level: 'Intermedio',
             coach: 'Mtro. Óscar Ruiz',
             members: [
-              { code: 'B-1', name: 'Pedro Páez', semester: 10, career: 'Licenciatura en Informática' },
+              {
+                code: 'B-1',
+                name: 'Pedro Páez',
+                semester: 10,
+                career: inDepartament('Licenciatura en Informática'),
+              },
             ],
           },
         ],
@@ -183,14 +217,25 @@ describe('team import', () => {
     const body = await res.json();
     expect(body.data.errors).toEqual([]);
     expect(body.data.members).toBe(2);
+    expect(body.data.encoding).toBeNull();
     expect(body.data.teams).toEqual([
       {
         name: 'Compiladores',
         level: 'Avanzado',
         coach: 'Mtro. Óscar Ruiz',
         members: [
-          { code: '219001', name: 'Eva Luna', semester: 7, career: 'Licenciatura en Informática' },
-          { code: '219002', name: 'Iván Mora', semester: 8, career: 'Ingeniería en Computación' },
+          {
+            code: '219001',
+            name: 'Eva Luna',
+            semester: 7,
+            career: inDepartament('Licenciatura en Informática'),
+          },
+          {
+            code: '219002',
+            name: 'Iván Mora',
+            semester: 8,
+            career: inDepartament('Ingeniería en Computación'),
+          },
         ],
       },
     ]);
@@ -229,11 +274,8 @@ describe('team import', () => {
     expect(data.errors).toEqual([
       { line: 2, message: 'Nivel desconocido «Experto»' },
       { line: 3, message: 'Coach desconocido «Profe Desconocido»' },
+      // Line 4 names a known coach: the team's, with no follow-on error about line 3's (issue 22).
       { line: 4, message: 'Carrera desconocida «Medicina»' },
-      {
-        line: 4,
-        message: `El coach «${coach}» no coincide con el del equipo «Dos» en la línea 3 («Profe Desconocido»)`,
-      },
       { line: 5, message: 'El código C-1 se repite (ya está en la línea 2)' },
       {
         line: 6,
@@ -262,6 +304,7 @@ describe('team import', () => {
     expect((await noCareer.json()).data).toEqual({
       teams: [],
       members: 0,
+      encoding: 'utf-8',
       errors: [{ line: 1, message: 'Falta la columna «Carrera» en el encabezado' }],
     });
     const empty = await send('/api/previewTeamImport', { name: 'vacio.csv', data: csv([HEADER]) });
@@ -391,10 +434,7 @@ describe('team import', () => {
         data: Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(64, 1)]),
       }),
     ).toEqual([415, IMPORT_MESSAGES.badXlsx]);
-    // Windows-1252 'Código' is not UTF-8; a NUL byte is not text.
-    expect(
-      await status({ name: 'registro.csv', data: Buffer.from('Equipo;C\xf3digo\r\n', 'latin1') }),
-    ).toEqual([415, IMPORT_MESSAGES.badCsv]);
+    // A NUL byte is not text (a binary file, or UTF-16, named .csv).
     expect(await status({ name: 'registro.csv', data: Buffer.from('Equipo\u0000;Nivel\r\n') })).toEqual([
       415,
       IMPORT_MESSAGES.badCsv,
@@ -416,5 +456,154 @@ describe('team import', () => {
     const unknown = await send('/api/previewTeamImport', file, { contests_id: '999999' });
     expect(unknown.status).toBe(422);
     expect((await unknown.json()).errors).toEqual({ contests_id: ['No se encontró el concurso.'] });
+  });
+
+  it("reads Spanish Excel's Windows-1252 CSV with ';', previews its accents right and imports it (issue 22)", async () => {
+    const before = await counts();
+    const file = {
+      name: 'excel-es.csv',
+      data: windows1252(
+        [
+          'Equipo;Nivel;Coach;Código;Nombre;Semestre;Carrera',
+          'Los Ñandúes – Vespertino;Básico;Dra. María Núñez;W-1;Bernardo O’Higgins;4;Ingeniería en Computación',
+          'Los Ñandúes – Vespertino;Básico;Dra. María Núñez;W-2;Begoña Ibáñez;6;Licenciatura en Informática',
+        ].join('\r\n') + '\r\n',
+      ),
+    };
+    const preview = await send('/api/previewTeamImport', file);
+    expect(preview.status).toBe(200);
+    expect((await preview.json()).data).toEqual({
+      members: 2,
+      errors: [],
+      encoding: 'windows-1252',
+      teams: [
+        {
+          name: 'Los Ñandúes – Vespertino',
+          level: 'Básico',
+          coach: 'Dra. María Núñez',
+          members: [
+            {
+              code: 'W-1',
+              name: 'Bernardo O’Higgins',
+              semester: 4,
+              career: inDepartament('Ingeniería en Computación'),
+            },
+            {
+              code: 'W-2',
+              name: 'Begoña Ibáñez',
+              semester: 6,
+              career: inDepartament('Licenciatura en Informática'),
+            },
+          ],
+        },
+      ],
+    });
+
+    const res = await send('/api/importTeams', file);
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await counts()).toEqual({ teams: before.teams + 1, members: before.members + 2 });
+    const team = (await ok('GET', '/api/getTeams')).find(
+      (row: { name: string }) => row.name === 'Los Ñandúes – Vespertino',
+    );
+    const members = await ok('GET', `/api/getParticipantTeam/${team.id}`);
+    expect(members.map((m: { name: string }) => m.name)).toEqual(['Bernardo O’Higgins', 'Begoña Ibáñez']);
+  });
+
+  it("refuses the template's example row left in the file, and nothing else about it (issue 22)", async () => {
+    const res = await send('/api/previewTeamImport', {
+      name: 'plantilla.csv',
+      data: csv([
+        HEADER,
+        [IMPORT_EXAMPLE_TEAM, 'Básico', 'Dra. María Núñez', '219000001', 'Ana López Pérez', '3', 'X'],
+        ['Real', 'Básico', 'Dra. María Núñez', 'R-1', 'Rita', '3', 'Ingeniería en Computación'],
+      ]),
+    });
+    const { data } = await res.json();
+    expect(data.errors).toEqual([{ line: 2, message: IMPORT_MESSAGES.exampleRow }]);
+    expect(data.teams.map((team: { name: string }) => team.name)).toEqual(['Real']);
+  });
+
+  it("reports a team's unknown coach once, not again on its later lines (issue 22)", async () => {
+    const coach = 'Dra. María Núñez';
+    const career = 'Ingeniería en Computación';
+    const res = await send('/api/previewTeamImport', {
+      name: 'coach-mal.csv',
+      data: csv([
+        HEADER,
+        ['Cinco', 'Básico', 'Dra. Maria Nunes', 'K-1', 'Ana', '2', career], // 2: misspelt coach
+        ['Cinco', 'Básico', coach, 'K-2', 'Beto', '2', career], // 3..6: the right one
+        ['Cinco', 'Básico', coach, 'K-3', 'Carla', '2', career],
+        ['Cinco', 'Básico', coach, 'K-4', 'Dora', '2', career],
+        ['Seis', 'Básico', 'Profe Fantasma', 'K-5', 'Eli', '2', career], // 6..7: the same unknown coach
+        ['Seis', 'Básico', 'profe fantasma', 'K-6', 'Fer', '2', career],
+        ['Seis', 'Básico', coach, 'K-7', 'Gabo', '2', career], // 8: a known one after it
+        ['Seis', 'Básico', 'Mtro. Óscar Ruiz', 'K-8', 'Hugo', '2', career], // 9: disagrees with line 8
+      ]),
+    });
+    expect((await res.json()).data.errors).toEqual([
+      { line: 2, message: 'Coach desconocido «Dra. Maria Nunes»' },
+      { line: 6, message: 'Coach desconocido «Profe Fantasma»' },
+      {
+        line: 9,
+        message: `El coach «Mtro. Óscar Ruiz» no coincide con el del equipo «Seis» en la línea 8 («${coach}»)`,
+      },
+    ]);
+  });
+
+  it("imports a career two departaments share by 'Carrera (Departamento)', as the members form names it (issue 22)", async () => {
+    const school = (await ok('POST', '/api/createSchool', { name: 'CUCEA' })).id;
+    const other = (
+      await ok('POST', '/api/createDepartament', {
+        name: 'Sistemas de Información',
+        type: 0,
+        schools_id: school,
+      })
+    ).id;
+    const twin = await ok('POST', '/api/createCareer', {
+      name: 'Ingeniería en Computación',
+      departaments_id: other,
+    });
+    const row = (code: string, career: string) => [
+      'Gemelos',
+      'Avanzado',
+      'Dra. María Núñez',
+      code,
+      `Persona ${code}`,
+      '3',
+      career,
+    ];
+
+    const bare = await send('/api/previewTeamImport', {
+      name: 'ambigua.csv',
+      data: csv([HEADER, row('G-1', 'Ingeniería en Computación')]),
+    });
+    expect((await bare.json()).data.errors).toEqual([
+      {
+        line: 2,
+        message: IMPORT_MESSAGES.ambiguousCareer(
+          'Ingeniería en Computación',
+          2,
+          inDepartament('Ingeniería en Computación'),
+        ),
+      },
+    ]);
+
+    const res = await send('/api/importTeams', {
+      name: 'con-departamento.csv',
+      data: csv([
+        HEADER,
+        row('G-1', 'Ingeniería en Computación (Sistemas de Información)'),
+        row('G-2', 'ingenieria en computacion (ciencias computacionales)'),
+      ]),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const team = (await ok('GET', '/api/getTeams')).find((t: { name: string }) => t.name === 'Gemelos');
+    const members = await ok('GET', `/api/getParticipantTeam/${team.id}`);
+    expect(
+      members.map((m: { code: string; careers_id: number }) => [m.code, m.careers_id === twin.id]),
+    ).toEqual([
+      ['G-1', true],
+      ['G-2', false],
+    ]);
   });
 });

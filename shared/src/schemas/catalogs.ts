@@ -166,6 +166,15 @@ export const careerRowSchema = z.object({
 });
 export type CareerRow = z.infer<typeof careerRowSchema>;
 
+/**
+ * A career as the members form and the registration files name it: 'Ingeniería en Computación
+ * (Ciencias Computacionales)', since two departaments may each have a career of one name (issue 22);
+ * the bare name when the departament is not known.
+ */
+export function careerLabel(name: string, departament: string | null | undefined): string {
+  return departament ? `${name} (${departament})` : name;
+}
+
 // Coaches -------------------------------------------------------------------------------------
 export const educationalLevelSchema = z.enum(EDUCATION_LEVELS, { error: MESSAGES.required });
 export const coachInputSchema = z.object({ name: requiredText(), educationalLevel: educationalLevelSchema });

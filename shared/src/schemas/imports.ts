@@ -27,6 +27,12 @@ export const IMPORT_COLUMNS = [
 /** The key of one column of a registration file (`'codigo'`). */
 export type ImportColumnKey = (typeof IMPORT_COLUMNS)[number]['key'];
 
+/**
+ * The team of the template's example row (issue 22): a file still carrying it is refused on that line
+ * (`IMPORT_MESSAGES.exampleRow`), so the example can never become a team.
+ */
+export const IMPORT_EXAMPLE_TEAM = 'Ejemplo (borre esta fila)';
+
 /** Most bytes of a registration file (5 MB: a 1,000-member CSV is about 100 KB); 413 beyond. */
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
 /** Most member rows one file may carry (a guard on parsing time and memory, far above a real contest). */
@@ -119,14 +125,23 @@ export const importTeamSchema = z.object({
 export type ImportTeam = z.infer<typeof importTeamSchema>;
 
 /**
+ * How a CSV's bytes were read (issue 22): `utf-8` (a BOM allowed), or `windows-1252` when they are not
+ * UTF-8 (Excel in Spanish saves «CSV (delimitado por comas)» so); null for an XLSX, which has no text
+ * encoding of its own to guess.
+ */
+export const IMPORT_ENCODINGS = ['utf-8', 'windows-1252'] as const;
+export type ImportEncoding = (typeof IMPORT_ENCODINGS)[number];
+
+/**
  * The preview: every team with its members (what the rows that passed would create), every problem
- * by line, and `members`, the member rows read. Nothing is written; the import is allowed only
- * when `errors` is empty.
+ * by line, `members`, the member rows read, and `encoding`, how a CSV was read (null for an XLSX).
+ * Nothing is written; the import is allowed only when `errors` is empty.
  */
 export const importPreviewSchema = z.object({
   teams: z.array(importTeamSchema),
   errors: z.array(importErrorSchema),
   members: rowIntSchema,
+  encoding: z.enum(IMPORT_ENCODINGS).nullable(),
 });
 export type ImportPreview = z.infer<typeof importPreviewSchema>;
 
@@ -151,7 +166,12 @@ export const IMPORT_MESSAGES = {
   empty: 'El archivo no tiene filas de integrantes.',
   notSpreadsheet: 'El archivo debe ser una hoja de cálculo .xlsx o un .csv.',
   badXlsx: 'El archivo no es un .xlsx válido.',
-  badCsv: 'El archivo .csv debe ser texto UTF-8 (en Excel: «CSV UTF-8 (delimitado por comas)»).',
+  /** A .csv that is not text (a NUL byte): UTF-8 and Windows-1252 are both read (issue 22). */
+  badCsv:
+    'El archivo .csv no es texto: guárdelo en Excel como «CSV UTF-8 (delimitado por comas)» o «CSV (delimitado por comas)».',
+  /** The preview's note on a CSV read as Windows-1252 (issue 22). */
+  readAsWindows1252:
+    'El archivo no es UTF-8: se leyó como Windows-1252, la codificación del CSV de Excel en español. Revise que los acentos y las eñes se vean bien antes de importar.',
   missingFile: 'Seleccione el archivo a importar.',
   tooManyRows: `El archivo tiene más de ${IMPORT_MAX_ROWS} filas.`,
   tooLarge: `El archivo supera el límite de ${IMPORT_MAX_BYTES / (1024 * 1024)} MB.`,
@@ -163,12 +183,17 @@ export const IMPORT_MESSAGES = {
   receiveTimeout: 'El archivo tardó demasiado en llegar; envíelo de nuevo.',
   /** 429: each server process reads one registration file at a time (issue 21). */
   busy: 'Hay otra importación en curso. Intente de nuevo en un momento.',
+  /** A row of the template's example team (`IMPORT_EXAMPLE_TEAM`) left in the file. */
+  exampleRow: 'Es la fila de ejemplo de la plantilla: bórrela antes de importar',
   /** 'Falta el campo código'. */
   missingField: (label: string) => `Falta el campo ${label}`,
   missingColumn: (header: string) => `Falta la columna «${header}» en el encabezado`,
   unknownLevel: (name: string) => `Nivel desconocido «${name}»`,
   unknownCoach: (name: string) => `Coach desconocido «${name}»`,
   unknownCareer: (name: string) => `Carrera desconocida «${name}»`,
+  /** Two departaments have a career of this name: the file says which as the members form does. */
+  ambiguousCareer: (name: string, count: number, example: string) =>
+    `Carrera ambigua «${name}»: hay ${count} con ese nombre en el catálogo; escriba también su departamento, por ejemplo «${example}»`,
   /** `what` carries its adjective: 'Nivel ambiguo', 'Coach ambiguo', 'Carrera ambigua'. */
   ambiguous: (what: string, name: string, count: number) =>
     `${what} «${name}»: hay ${count} con ese nombre en el catálogo`,

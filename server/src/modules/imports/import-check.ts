@@ -1,8 +1,10 @@
 import {
   IMPORT_COLUMNS,
+  IMPORT_EXAMPLE_TEAM,
   IMPORT_MESSAGES,
   MAX_TEAM_MEMBERS,
   MESSAGES,
+  careerLabel,
   foldName,
   importRowSchema,
   type ImportColumnKey,
@@ -17,6 +19,11 @@ export interface NamedRef {
   name: string;
 }
 
+/** A career, with its departament's name: a file may need it to say which career (issue 22). */
+export interface CareerRef extends NamedRef {
+  departament: string;
+}
+
 /**
  * What the checks need from the database: the catalogues (all of them: they are small) and, of the
  * chosen contest, the teams and member codes the file's names and codes collide with.
@@ -24,7 +31,7 @@ export interface NamedRef {
 export interface ImportLookups {
   levels: readonly NamedRef[];
   coaches: readonly NamedRef[];
-  careers: readonly NamedRef[];
+  careers: readonly CareerRef[];
   /** Names of the contest's teams among the file's team names (`findContestTeamNames`). */
   existingTeams: readonly string[];
   /** Members of the contest with one of the file's codes (`findTakenCodes`). */
@@ -37,6 +44,7 @@ export interface PlannedMember {
   name: string;
   semester: number;
   careers_id: number;
+  /** The career as the members form shows it: 'Ingeniería en Computación (Ciencias Computacionales)'. */
   career: string;
 }
 
@@ -73,11 +81,14 @@ const LABELS = Object.fromEntries(IMPORT_COLUMNS.map((column) => [column.key, co
   string
 >;
 
-/** A catalogue by folded name; a name may be held by several rows (then it is ambiguous). */
-function byFoldedName(rows: readonly NamedRef[]): Map<string, NamedRef[]> {
+/** A catalogue by folded name (or `keyOf`); a name may be held by several rows (then it is ambiguous). */
+function byFolded(
+  rows: readonly NamedRef[],
+  keyOf: (row: NamedRef, index: number) => string = (row) => row.name,
+): Map<string, NamedRef[]> {
   const map = new Map<string, NamedRef[]>();
-  for (const row of rows) {
-    const key = foldName(row.name);
+  for (const [index, row] of rows.entries()) {
+    const key = foldName(keyOf(row, index));
     const list = map.get(key);
     if (list) list.push(row);
     else map.set(key, [row]);
@@ -100,48 +111,106 @@ function lookup(
   return { problem: IMPORT_MESSAGES.ambiguous(ambiguous, value, found.length) };
 }
 
-/** The level or the coach as first written for a team, folded, with the line that wrote it. */
-interface FirstText {
-  folded: string;
+/** The careers by folded name and by folded label; each row's `name` is its label ('Carrera (Departamento)'). */
+interface CareerCatalog {
+  byName: Map<string, NamedRef[]>;
+  byLabel: Map<string, NamedRef[]>;
+}
+
+function careerCatalog(careers: readonly CareerRef[]): CareerCatalog {
+  const labelled = careers.map((row) => ({ id: row.id, name: careerLabel(row.name, row.departament) }));
+  return {
+    byName: byFolded(labelled, (_, i) => careers[i]!.name),
+    byLabel: byFolded(labelled, (row) => row.name),
+  };
+}
+
+/**
+ * A career by its name, or, when two departaments share that name, by 'Carrera (Departamento)' as the
+ * members form writes it (issue 22); the row found carries the label. A name held by several careers
+ * is ambiguous, with an example of the form that says which.
+ */
+function lookupCareer(catalog: CareerCatalog, value: string): Lookup {
+  const folded = foldName(value);
+  const named = catalog.byName.get(folded) ?? [];
+  if (named.length === 1) return { ref: named[0]! };
+  const labelled = catalog.byLabel.get(folded) ?? [];
+  if (labelled.length === 1) return { ref: labelled[0]! };
+  if (named.length === 0) return { problem: IMPORT_MESSAGES.unknownCareer(value) };
+  return { problem: IMPORT_MESSAGES.ambiguousCareer(value, named.length, named[0]!.name) };
+}
+
+/** The level or the coach first found in the catalogue for a team, with the line and text that named it. */
+interface FirstRef {
+  id: number;
   raw: string;
   line: number;
 }
 
-/** A team as the rows build it: the first level and coach written for it, its first line. */
+/** A team as the rows build it: the first level and coach found for it, its first line. */
 interface TeamDraft {
   plan: PlannedTeam;
   firstLine: number;
   rows: number;
-  first: { nivel: FirstText | null; coach: FirstText | null };
+  first: { nivel: FirstRef | null; coach: FirstRef | null };
+  /** Folded level and coach texts not found in the catalogue, already reported for this team. */
+  reported: { nivel: Set<string>; coach: Set<string> };
 }
 
 /**
- * The team's level or coach (`column`) from one row: the first row that writes it sets the plan's name
- * and id (0 when not found in the catalogue); a later row must write the same, else its problem.
+ * The team's level or coach (`column`) from one row. A name not in the catalogue is reported once per
+ * team (its first line; issue 22: one bad coach line brought a follow-on error on every later line)
+ * and decides nothing. The first row naming one in the catalogue sets the plan's; a later row must
+ * name the same one, else its problem.
  */
 function settleTeamRef(
   draft: TeamDraft,
   column: 'nivel' | 'coach',
   text: string,
-  found: Lookup | null,
+  found: Lookup,
   line: number,
 ): string | null {
+  const plan = draft.plan;
+  if ('problem' in found) {
+    const folded = foldName(text);
+    if (draft.reported[column].has(folded)) return null;
+    draft.reported[column].add(folded);
+    // The preview names what was written until a row names a known one.
+    if (column === 'nivel' && !plan.levels_id) plan.level ||= text;
+    if (column === 'coach' && !plan.coaches_id) plan.coach ||= text;
+    return found.problem;
+  }
   const seen = draft.first[column];
   if (seen) {
-    return seen.folded === foldName(text)
+    return seen.id === found.ref.id
       ? null
-      : IMPORT_MESSAGES.teamDisagrees(draft.plan.name, column, text, seen.line, seen.raw);
+      : IMPORT_MESSAGES.teamDisagrees(plan.name, column, text, seen.line, seen.raw);
   }
-  draft.first[column] = { folded: foldName(text), raw: text, line };
-  const ref = found && 'ref' in found ? found.ref : null;
+  draft.first[column] = { id: found.ref.id, raw: text, line };
   if (column === 'nivel') {
-    draft.plan.level = ref?.name ?? text;
-    draft.plan.levels_id = ref?.id ?? 0;
+    plan.level = found.ref.name;
+    plan.levels_id = found.ref.id;
   } else {
-    draft.plan.coach = ref?.name ?? text;
-    draft.plan.coaches_id = ref?.id ?? 0;
+    plan.coach = found.ref.name;
+    plan.coaches_id = found.ref.id;
   }
   return null;
+}
+
+/** The draft of the team named `name` (folded `key`), made on its first line. */
+function draftFor(teams: Map<string, TeamDraft>, key: string, name: string, line: number): TeamDraft {
+  let draft = teams.get(key);
+  if (!draft) {
+    draft = {
+      plan: { name, levels_id: 0, coaches_id: 0, level: '', coach: '', members: [] },
+      firstLine: line,
+      rows: 0,
+      first: { nivel: null, coach: null },
+      reported: { nivel: new Set(), coach: new Set() },
+    };
+    teams.set(key, draft);
+  }
+  return draft;
 }
 
 /**
@@ -155,17 +224,23 @@ function settleTeamRef(
  */
 export function checkImport(rows: readonly SheetRow[], lookups: ImportLookups): ImportCheck {
   const errors: ImportError[] = [];
-  const levels = byFoldedName(lookups.levels);
-  const coaches = byFoldedName(lookups.coaches);
-  const careers = byFoldedName(lookups.careers);
+  const levels = byFolded(lookups.levels);
+  const coaches = byFolded(lookups.coaches);
+  const careers = careerCatalog(lookups.careers);
   const existing = new Set(lookups.existingTeams.map(foldName));
   const taken = new Map(lookups.takenCodes.map((m) => [foldName(m.code), m.team]));
   const codeLines = new Map<string, number>();
   const teams = new Map<string, TeamDraft>();
+  const example = foldName(IMPORT_EXAMPLE_TEAM);
 
   for (const { line, cells } of rows) {
     const before = errors.length;
     const fail = (message: string) => errors.push({ line, message });
+    // The template's example row left in: that alone, and it plans nothing (issue 22).
+    if (cells.equipo && foldName(cells.equipo) === example) {
+      fail(IMPORT_MESSAGES.exampleRow);
+      continue;
+    }
 
     const parsed = importRowSchema.safeParse(cells);
     if (!parsed.success) {
@@ -178,16 +253,25 @@ export function checkImport(rows: readonly SheetRow[], lookups: ImportLookups): 
         );
       }
     }
-    const level = cells.nivel
-      ? lookup(levels, cells.nivel, IMPORT_MESSAGES.unknownLevel, 'Nivel ambiguo')
-      : null;
-    const coach = cells.coach
-      ? lookup(coaches, cells.coach, IMPORT_MESSAGES.unknownCoach, 'Coach ambiguo')
-      : null;
-    const career = cells.carrera
-      ? lookup(careers, cells.carrera, IMPORT_MESSAGES.unknownCareer, 'Carrera ambigua')
-      : null;
-    for (const found of [level, coach, career]) if (found && 'problem' in found) fail(found.problem);
+    const draft = cells.equipo ? draftFor(teams, foldName(cells.equipo), cells.equipo, line) : null;
+    if (draft) draft.rows++;
+    // Level and coach: a team's first known one is its own; a later row must agree with it.
+    for (const [column, what, unknown] of [
+      ['nivel', 'Nivel ambiguo', IMPORT_MESSAGES.unknownLevel],
+      ['coach', 'Coach ambiguo', IMPORT_MESSAGES.unknownCoach],
+    ] as const) {
+      const text = cells[column];
+      if (!text) continue;
+      const found = lookup(column === 'nivel' ? levels : coaches, text, unknown, what);
+      const problem = draft
+        ? settleTeamRef(draft, column, text, found, line)
+        : 'problem' in found
+          ? found.problem
+          : null;
+      if (problem) fail(problem);
+    }
+    const career = cells.carrera ? lookupCareer(careers, cells.carrera) : null;
+    if (career && 'problem' in career) fail(career.problem);
 
     if (cells.codigo) {
       const code = foldName(cells.codigo);
@@ -198,27 +282,7 @@ export function checkImport(rows: readonly SheetRow[], lookups: ImportLookups): 
       else codeLines.set(code, line);
     }
 
-    if (!cells.equipo) continue;
-    const teamKey = foldName(cells.equipo);
-    let draft = teams.get(teamKey);
-    if (!draft) {
-      draft = {
-        plan: { name: cells.equipo, levels_id: 0, coaches_id: 0, level: '', coach: '', members: [] },
-        firstLine: line,
-        rows: 0,
-        first: { nivel: null, coach: null },
-      };
-      teams.set(teamKey, draft);
-    }
-    draft.rows++;
-    // The first level and coach written for a team are its own; a later row must agree with them.
-    for (const [column, found] of [
-      ['nivel', level],
-      ['coach', coach],
-    ] as const) {
-      const problem = cells[column] ? settleTeamRef(draft, column, cells[column], found, line) : null;
-      if (problem) fail(problem);
-    }
+    if (!draft) continue;
     // A member is planned only from a row without problems of its own.
     if (errors.length === before && parsed.success && career && 'ref' in career) {
       draft.plan.members.push({

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyRequest } from 'fastify';
-import { IMPORT_MAX_BYTES, IMPORT_MESSAGES } from '@concurso/shared';
+import { IMPORT_MAX_BYTES, IMPORT_MESSAGES, type ImportEncoding } from '@concurso/shared';
 import { HttpError, validationError } from '../../lib/http-error.js';
 
 /** A registration file as received: its kind, by name and checked by content. */
@@ -8,15 +8,27 @@ export interface ReceivedSheet {
   kind: 'csv' | 'xlsx';
   /** The file's bytes (at most `IMPORT_MAX_BYTES`). */
   bytes: Buffer;
+  /** How a CSV's bytes are read (see {@link csvEncoding}); null for an XLSX. */
+  encoding: ImportEncoding | null;
 }
 
 /** A zip's local file header: every .xlsx (Office Open XML) starts with it. */
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
 /**
+ * How a CSV's bytes are read (issue 22): UTF-8 when they are valid UTF-8 (a BOM allowed; Node's
+ * one-pass `isUtf8`, no decoding), else Windows-1252, what Excel in Spanish writes for «CSV
+ * (delimitado por comas)». Every byte means a character in Windows-1252, so a mistaken guess shows
+ * in the preview's names (the admin is told to look) and never passes silently as data.
+ */
+export function csvEncoding(bytes: Buffer): ImportEncoding {
+  return isUtf8(bytes) ? 'utf-8' : 'windows-1252';
+}
+
+/**
  * The kind of a registration file from its name and its first bytes (issue 13): `.xlsx` must be a
- * zip (`PK\x03\x04`), `.csv` must be UTF-8 text (a BOM allowed) with no NUL byte. Anything else is
- * refused with 415 and a Spanish message.
+ * zip (`PK\x03\x04`), `.csv` must be text: no NUL byte (UTF-8 or Windows-1252, {@link csvEncoding}).
+ * Anything else is refused with 415 and a Spanish message.
  */
 export function sheetKind(fileName: string, bytes: Buffer): 'csv' | 'xlsx' {
   const name = fileName.toLowerCase();
@@ -26,8 +38,8 @@ export function sheetKind(fileName: string, bytes: Buffer): 'csv' | 'xlsx' {
     return 'xlsx';
   }
   if (name.endsWith('.csv')) {
-    // Node's own check, in one pass without decoding (a Windows-1252 CSV is not UTF-8).
-    if (bytes.includes(0) || !isUtf8(bytes)) throw new HttpError(415, IMPORT_MESSAGES.badCsv);
+    // A NUL byte is not text in either encoding (a binary file or UTF-16, named .csv).
+    if (bytes.includes(0)) throw new HttpError(415, IMPORT_MESSAGES.badCsv);
     return 'csv';
   }
   throw new HttpError(415, IMPORT_MESSAGES.notSpreadsheet);
@@ -67,7 +79,8 @@ export async function receiveSheet(
       for await (const chunk of part.file) chunks.push(chunk as Buffer);
       if (part.file.truncated) throw new HttpError(413, IMPORT_MESSAGES.tooLarge);
       const bytes = Buffer.concat(chunks);
-      sheet = { kind: sheetKind(part.filename ?? '', bytes), bytes };
+      const kind = sheetKind(part.filename ?? '', bytes);
+      sheet = { kind, bytes, encoding: kind === 'csv' ? csvEncoding(bytes) : null };
     }
   } catch (err) {
     if (late) throw new HttpError(408, IMPORT_MESSAGES.receiveTimeout);

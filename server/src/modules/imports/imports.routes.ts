@@ -3,6 +3,7 @@ import {
   IMPORT_MESSAGES,
   importFieldsSchema,
   importsRoutes as api,
+  type ImportEncoding,
   type ImportError,
 } from '@concurso/shared';
 import { transaction } from '../../db/transaction.js';
@@ -33,10 +34,10 @@ function contestField(fields: Record<string, string>): number {
 async function readRequest(
   request: FastifyRequest,
   receiveTimeoutMs: number,
-): Promise<{ contestsId: number; parsed: ParsedSheet }> {
+): Promise<{ contestsId: number; parsed: ParsedSheet; encoding: ImportEncoding | null }> {
   const { sheet, fields } = await receiveSheet(request, receiveTimeoutMs);
   const contestsId = contestField(fields);
-  return { contestsId, parsed: await parseSheet(sheet) };
+  return { contestsId, parsed: await parseSheet(sheet), encoding: sheet.encoding };
 }
 
 /** The 422 of a refused import: the file's problems by line (`importRejectedSchema`). */
@@ -58,7 +59,7 @@ const importsRoutes: FastifyPluginAsyncZod<{ receiveTimeoutMs: number }> = async
 
   addRoute(app, api.preview, (request) =>
     slot.run(async () => {
-      const { contestsId, parsed } = await readRequest(request, receiveTimeoutMs);
+      const { contestsId, parsed, encoding } = await readRequest(request, receiveTimeoutMs);
       const em = app.orm.em;
       const contestId = await contestIdFor(em, contestsId);
       const check = parsed.errors.length > 0 ? null : await checkRows(em, contestId, parsed.rows);
@@ -68,6 +69,7 @@ const importsRoutes: FastifyPluginAsyncZod<{ receiveTimeoutMs: number }> = async
           teams: check ? check.teams.map(previewTeam) : [],
           errors: check ? check.errors : parsed.errors,
           members: check ? check.members : parsed.rows.length,
+          encoding,
         },
         message: '',
       };

@@ -21,7 +21,11 @@ export async function importLookups(
   const { teamNames, codes } = importKeys(rows);
   const levels = (await levelRows.list(em)).map((row) => ({ id: row.id, name: row.level }));
   const coaches = (await coachRows.list(em)).map((row) => ({ id: row.id, name: row.name }));
-  const careers = (await careerRows.list(em)).map((row) => ({ id: row.id, name: row.name }));
+  const careers = (await careerRows.list(em)).map((row) => ({
+    id: row.id,
+    name: row.name,
+    departament: row.departament?.name ?? '',
+  }));
   const existingTeams = await findContestTeamNames(em, contestId, teamNames);
   const takenCodes = await findTakenCodes(em, contestId, codes);
   return { levels, coaches, careers, existingTeams, takenCodes };

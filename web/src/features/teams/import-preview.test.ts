@@ -1,20 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { IMPORT_MAX_BYTES, IMPORT_MESSAGES, type ImportPreview } from '@concurso/shared';
+import { IMPORT_EXAMPLE_TEAM, IMPORT_MAX_BYTES, IMPORT_MESSAGES, type ImportPreview } from '@concurso/shared';
 import { ApiRequestError } from '../../api/api-error';
 import { importFormData } from './import-api';
 import {
   canImport,
   importButtonText,
+  importEncodingNote,
   importErrorText,
   importFileProblem,
   importSummaryRows,
   rejectedImportErrors,
 } from './import-preview';
-import { importTemplateHeaders } from './import-template';
+import { importTemplateHeaders, importTemplateSheets } from './import-template';
 
-const preview = (errors: ImportPreview['errors'] = []): ImportPreview => ({
+const preview = (
+  errors: ImportPreview['errors'] = [],
+  encoding: ImportPreview['encoding'] = 'utf-8',
+): ImportPreview => ({
   members: 3,
   errors,
+  encoding,
   teams: [
     {
       name: 'Bits Veloces',
@@ -44,21 +49,30 @@ describe('the import dialog (issue 13: bulk import of teams and members)', () =>
     expect(importErrorText({ line: 7, message: 'Nivel desconocido «Experto»' })).toBe(
       'Línea 7: Nivel desconocido «Experto»',
     );
-    expect(importButtonText(12)).toBe('Importar 12 equipos');
-    expect(importButtonText(1)).toBe('Importar 1 equipo');
+    expect(importButtonText(preview())).toBe('Importar 2 equipos');
+    expect(importButtonText({ ...preview(), teams: preview().teams.slice(0, 1) })).toBe('Importar 1 equipo');
+    // With bad rows (or before the preview) it promises no count (issue 22).
+    expect(importButtonText(preview([{ line: 4, message: 'Falta el campo código' }]))).toBe('Importar');
+    expect(importButtonText(null)).toBe('Importar');
+  });
+
+  it('asks to check the accents of a CSV read as Windows-1252 (issue 22)', () => {
+    expect(importEncodingNote(preview([], 'windows-1252'))).toBe(IMPORT_MESSAGES.readAsWindows1252);
+    expect(importEncodingNote(preview())).toBeNull();
+    expect(importEncodingNote(preview([], null))).toBeNull();
   });
 
   it('allows the import only with teams and no bad row', () => {
     expect(canImport(null)).toBe(false);
     expect(canImport(preview())).toBe(true);
     expect(canImport(preview([{ line: 4, message: 'Falta el campo código' }]))).toBe(false);
-    expect(canImport({ teams: [], errors: [], members: 0 })).toBe(false);
+    expect(canImport({ teams: [], errors: [], members: 0, encoding: null })).toBe(false);
   });
 
-  it('shows each team with its level, coach and member count', () => {
+  it('shows each team with its level, coach, member count and names', () => {
     expect(importSummaryRows(preview())).toEqual([
-      { name: 'Bits Veloces', level: 'Básico', coach: 'Dra. María Núñez', members: 2 },
-      { name: 'Ñandúes', level: 'Avanzado', coach: 'Mtro. Óscar Ruiz', members: 0 },
+      { name: 'Bits Veloces', level: 'Básico', coach: 'Dra. María Núñez', members: 2, names: 'Luis, Marta' },
+      { name: 'Ñandúes', level: 'Avanzado', coach: 'Mtro. Óscar Ruiz', members: 0, names: '' },
     ]);
   });
 
@@ -89,6 +103,44 @@ describe('the import dialog (issue 13: bulk import of teams and members)', () =>
     expect([...form.keys()]).toEqual(['contests_id', 'file']);
     expect(form.get('contests_id')).toBe('4');
     expect((form.get('file') as File).name).toBe('registro.csv');
+  });
+
+  it("writes the template's example row and the catalogues' sheet (issue 22)", () => {
+    const sheets = importTemplateSheets({
+      levels: [
+        { id: 1, level: 'Básico' },
+        { id: 2, level: 'Intermedio' },
+      ],
+      coaches: [{ id: 7, name: 'Dra. Carmen Ruiz', educationalLevel: 'Doctorado' }],
+      careers: [
+        { id: 3, name: 'Computación', departaments_id: 1, departament: { id: 1, name: 'Ciencias' } },
+        { id: 4, name: 'Computación', departaments_id: 2, departament: { id: 2, name: 'Sistemas' } },
+        { id: 5, name: 'Informática', departaments_id: 1, departament: { id: 1, name: 'Ciencias' } },
+      ],
+    });
+    expect(sheets.map((sheet) => sheet.name)).toEqual(['Equipos', 'Catálogos']);
+    expect(sheets[0]!.data).toEqual({
+      headers: importTemplateHeaders(),
+      rows: [
+        [
+          IMPORT_EXAMPLE_TEAM,
+          'Básico',
+          'Dra. Carmen Ruiz',
+          '219000001',
+          'Ana López Pérez',
+          3,
+          'Computación (Ciencias)',
+        ],
+      ],
+    });
+    expect(sheets[1]!.data).toEqual({
+      headers: ['Nivel', 'Coach', 'Carrera'],
+      rows: [
+        ['Básico', 'Dra. Carmen Ruiz', 'Computación (Ciencias)'],
+        ['Intermedio', '', 'Computación (Sistemas)'],
+        ['', '', 'Informática (Ciencias)'],
+      ],
+    });
   });
 
   it("writes the template's headers in the registration file's order", () => {

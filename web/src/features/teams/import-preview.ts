@@ -30,9 +30,19 @@ export function importErrorText(error: ImportError): string {
   return `Línea ${error.line}: ${error.message}`;
 }
 
-/** The import button: 'Importar 12 equipos' ('Importar 1 equipo'). */
-export function importButtonText(teams: number): string {
+/**
+ * The import button: 'Importar 12 equipos' ('Importar 1 equipo') when the preview allows it, else just
+ * 'Importar' (issue 22: a disabled 'Importar 2 equipos' beside the errors promised what it would not do).
+ */
+export function importButtonText(preview: ImportPreview | null): string {
+  if (!canImport(preview)) return 'Importar';
+  const teams = preview!.teams.length;
   return `Importar ${teams} ${teams === 1 ? 'equipo' : 'equipos'}`;
+}
+
+/** The preview's note on how a CSV was read: asks to check the accents of a Windows-1252 file. */
+export function importEncodingNote(preview: ImportPreview | null): string | null {
+  return preview?.encoding === 'windows-1252' ? IMPORT_MESSAGES.readAsWindows1252 : null;
 }
 
 /** True when the preview allows the import: at least one team and no bad row. */
@@ -46,6 +56,8 @@ export interface ImportSummaryRow {
   level: string;
   coach: string;
   members: number;
+  /** The members' names as read from the file, so the admin sees its accents (issue 22). */
+  names: string;
 }
 
 /** The preview's teams as its table shows them (file order). */
@@ -55,6 +67,7 @@ export function importSummaryRows(preview: ImportPreview): ImportSummaryRow[] {
     level: team.level,
     coach: team.coach,
     members: team.members.length,
+    names: team.members.map((member) => member.name).join(', '),
   }));
 }
 

@@ -1,19 +1,36 @@
 import { Alert, Box, Button, HStack, List, Spinner, Stack, Table, Text } from '@chakra-ui/react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { catalogListQuery } from '../../api/queries/catalog-queries';
 import { useContestOptions } from '../../catalog-screen/use-contest-options';
 import { AppDialog } from '../../ui/dialog/app-dialog';
 import { FilePicker } from '../../ui/form/file-picker';
 import { SelectField } from '../../ui/form/select-field';
 import { toaster } from '../../ui/toaster';
 import { useImportTeams } from './import-teams-flow';
-import { IMPORT_ACCEPT, importButtonText, importErrorText, importSummaryRows } from './import-preview';
+import {
+  IMPORT_ACCEPT,
+  importButtonText,
+  importEncodingNote,
+  importErrorText,
+  importSummaryRows,
+} from './import-preview';
 import { downloadImportTemplate } from './import-template';
 
-/** 'Descargar plantilla': the template, or a Spanish toast when exceljs cannot load or write it. */
-function downloadTemplate(): Promise<void> {
-  return downloadImportTemplate().catch((error: unknown) => {
+/**
+ * 'Descargar plantilla': the template with the current levels, coaches and careers (their lists, from
+ * the cache when fresh), or a Spanish toast when they or exceljs cannot be loaded.
+ */
+async function downloadTemplate(queryClient: QueryClient): Promise<void> {
+  try {
+    await downloadImportTemplate({
+      levels: await queryClient.fetchQuery(catalogListQuery('levels')),
+      coaches: await queryClient.fetchQuery(catalogListQuery('coaches')),
+      careers: await queryClient.fetchQuery(catalogListQuery('careers')),
+    });
+  } catch (error: unknown) {
     console.error('No se pudo generar la plantilla', error);
     toaster.create({ type: 'error', title: 'No se pudo generar la plantilla. Intente de nuevo.' });
-  });
+  }
 }
 
 /** Props of {@link ImportTeamsDialog}. */
@@ -32,9 +49,11 @@ export interface ImportTeamsDialogProps {
  */
 export function ImportTeamsDialog({ open, onClose }: ImportTeamsDialogProps) {
   const contests = useContestOptions();
+  const queryClient = useQueryClient();
   const flow = useImportTeams(open, contests.active, onClose);
   const { preview } = flow;
   const teams = preview ? importSummaryRows(preview) : [];
+  const encodingNote = importEncodingNote(preview);
 
   return (
     <AppDialog
@@ -58,7 +77,7 @@ export function ImportTeamsDialog({ open, onClose }: ImportTeamsDialogProps) {
             loadingText="Importando…"
             onClick={() => void flow.runImport()}
           >
-            {importButtonText(preview?.teams.length ?? 0)}
+            {importButtonText(preview)}
           </Button>
         </>
       }
@@ -66,15 +85,17 @@ export function ImportTeamsDialog({ open, onClose }: ImportTeamsDialogProps) {
       <Stack gap="4">
         <HStack justify="space-between" align="start" gap="4">
           <Text fontSize="sm" color="fg.muted">
-            Un archivo .xlsx o .csv con una fila por integrante y las columnas Equipo, Nivel, Coach, Código,
-            Nombre, Semestre y Carrera. Los nombres de nivel, coach y carrera deben existir en los catálogos.
+            Un archivo .xlsx o .csv (UTF-8 o el CSV de Excel) con una fila por integrante y las columnas
+            Equipo, Nivel, Coach, Código, Nombre, Semestre y Carrera. Los nombres de nivel, coach y carrera
+            deben existir en los catálogos (la plantilla los lista); una carrera que comparten dos
+            departamentos se escribe «Carrera (Departamento)».
           </Text>
           <Button
             size="sm"
             variant="outline"
             colorPalette="blue"
             flexShrink={0}
-            onClick={() => void downloadTemplate()}
+            onClick={() => void downloadTemplate(queryClient)}
           >
             Descargar plantilla
           </Button>
@@ -117,6 +138,12 @@ export function ImportTeamsDialog({ open, onClose }: ImportTeamsDialogProps) {
                 preview.members === 1 ? 'fila de integrante' : 'filas de integrantes'
               } en el archivo.`}
             </Text>
+            {encodingNote ? (
+              <Alert.Root status="warning" data-testid="import-encoding-note">
+                <Alert.Indicator />
+                <Alert.Title>{encodingNote}</Alert.Title>
+              </Alert.Root>
+            ) : null}
             {preview.errors.length > 0 ? (
               <Alert.Root status="error" alignItems="start">
                 <Alert.Indicator />
@@ -142,6 +169,7 @@ export function ImportTeamsDialog({ open, onClose }: ImportTeamsDialogProps) {
                     <Table.ColumnHeader>NIVEL</Table.ColumnHeader>
                     <Table.ColumnHeader>COACH</Table.ColumnHeader>
                     <Table.ColumnHeader textAlign="end">INTEGRANTES</Table.ColumnHeader>
+                    <Table.ColumnHeader>NOMBRES</Table.ColumnHeader>
                   </Table.Row>
                 </Table.Header>
                 <Table.Body>
@@ -151,6 +179,9 @@ export function ImportTeamsDialog({ open, onClose }: ImportTeamsDialogProps) {
                       <Table.Cell>{team.level}</Table.Cell>
                       <Table.Cell>{team.coach}</Table.Cell>
                       <Table.Cell textAlign="end">{team.members}</Table.Cell>
+                      <Table.Cell whiteSpace="normal" fontSize="xs" color="fg.muted">
+                        {team.names}
+                      </Table.Cell>
                     </Table.Row>
                   ))}
                 </Table.Body>

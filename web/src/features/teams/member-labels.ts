@@ -1,8 +1,11 @@
-import type { CareerRow, MemberRow } from '@concurso/shared';
+import { careerLabel, type CareerRow, type MemberRow } from '@concurso/shared';
 
-/** A career in the members' select: its name and its departament, as two departaments may share a name. */
+/**
+ * A career in the members' select: its name and its departament, as two departaments may share a name
+ * (`careerLabel`, the form a registration file may use too, issue 22).
+ */
 export function careerOptionLabel(row: Pick<CareerRow, 'name' | 'departament'>): string {
-  return row.departament?.name ? `${row.name} (${row.departament.name})` : row.name;
+  return careerLabel(row.name, row.departament?.name);
 }
 
 /** A member's career as 'Ver integrantes' shows it: its name, or 'Sin carrera' (SPEC.md section 2). */
