@@ -1,10 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { IMPORT_EXAMPLE_TEAM, IMPORT_MAX_BYTES, IMPORT_MESSAGES, LEVELS, MESSAGES } from '@concurso/shared';
 import {
+  IMPORT_EXAMPLE_TEAM,
+  IMPORT_MAX_BYTES,
+  IMPORT_MESSAGES,
+  LEVELS,
+  MESSAGES,
+  canUndoImport,
+} from '@concurso/shared';
+import {
+  blockProcesses,
+  collect,
   collectRows,
   connectSocket,
   eventually,
+  generateAgentKey,
+  injectAttempts,
   signInStaff,
   startTestServer,
   type TestServer,
@@ -605,5 +616,83 @@ describe('team import', () => {
       ['G-1', true],
       ['G-2', false],
     ]);
+  });
+
+  it('undoes an import in one step while none of its teams has attempts, and lists it (issue 22)', async () => {
+    await ok('POST', `/api/activateContest/${contest}`);
+    await blockProcesses(server.orm, contest, ['Discord.exe']);
+    const before = await counts();
+    const file = (teams: string[]) => ({
+      name: 'equivocado.csv',
+      data: csv([
+        HEADER,
+        ...teams.map((team, i) => [
+          team,
+          'Intermedio',
+          'Dra. María Núñez',
+          `U-${team}-${i}`,
+          `Persona ${i}`,
+          '2',
+          'Licenciatura en Informática',
+        ]),
+      ]),
+    });
+    expect((await send('/api/importTeams', file(['Error Uno', 'Error Dos']))).status).toBe(200);
+    const [listed] = await ok('GET', '/api/getTeamImports');
+    expect(listed).toMatchObject({
+      contests_id: contest,
+      file_name: 'equivocado.csv',
+      teams: 2,
+      members: 2,
+      remaining: 2,
+      attempts: 0,
+      user: { name: expect.any(String) },
+      undone_at: null,
+    });
+    expect(canUndoImport(listed)).toBe(true);
+
+    const screen = await connectSocket(server.url, judge, [LEVELS.intermedio]);
+    const removed = collect(screen, 'team.removed');
+    try {
+      const res = await call('POST', `/api/undoTeamImport/${listed.id}`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ success: true, data: { teams: 2 }, message: IMPORT_MESSAGES.undone(2) });
+      expect(await eventually(() => removed.length === 2, 5_000)).toBe(true);
+    } finally {
+      screen.close();
+    }
+    expect(await counts()).toEqual(before);
+    const [undone] = await ok('GET', '/api/getTeamImports');
+    expect(undone).toMatchObject({ id: listed.id, remaining: 0, undone_at: expect.any(String) });
+    expect(canUndoImport(undone)).toBe(false);
+    const again = await call('POST', `/api/undoTeamImport/${listed.id}`);
+    expect([again.statusCode, again.json().message]).toEqual([409, IMPORT_MESSAGES.alreadyUndone]);
+    expect((await call('POST', '/api/undoTeamImport/999999')).statusCode).toBe(404);
+
+    // Once a team of an import has an attempt, the undo is refused and nothing is deleted.
+    expect((await send('/api/importTeams', file(['Con Intento', 'Sin Intento']))).status).toBe(200);
+    const [second] = await ok('GET', '/api/getTeamImports');
+    const team = (await ok('GET', '/api/getTeams')).find((t: { name: string }) => t.name === 'Con Intento');
+    const key = await generateAgentKey(server.app, admin, team.id);
+    expect((await injectAttempts(server.app, key, ['Discord.exe'])).statusCode).toBe(200);
+    const refused = await call('POST', `/api/undoTeamImport/${second.id}`);
+    expect([refused.statusCode, refused.json().message]).toEqual([
+      409,
+      IMPORT_MESSAGES.undoHasAttempts('Con Intento', 1),
+    ]);
+    expect((await counts()).teams).toBe(before.teams + 2);
+    expect((await ok('GET', '/api/getTeamImports'))[0]).toMatchObject({
+      id: second.id,
+      attempts: 1,
+      remaining: 2,
+    });
+
+    // A judge may not list or undo imports.
+    const judgeList = await server.app.inject({
+      method: 'GET',
+      url: '/api/getTeamImports',
+      headers: { authorization: `Bearer ${judge}` },
+    });
+    expect(judgeList.statusCode).toBe(403);
   });
 });

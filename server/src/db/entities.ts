@@ -19,6 +19,7 @@ export { Attempt } from '../modules/agent/attempt.entity.js';
 export { ObservedProcess } from '../modules/observed/observed-process.entity.js';
 export { TeamStatusChange } from '../modules/teams/team-status-change.entity.js';
 export { RevokedToken } from '../modules/auth/revoked-token.entity.js';
+export { TeamImport } from '../modules/imports/team-import.entity.js';
 
 import { TypeUser } from '../modules/users/type-user.entity.js';
 import { User } from '../modules/users/user.entity.js';
@@ -40,6 +41,7 @@ import { Attempt } from '../modules/agent/attempt.entity.js';
 import { ObservedProcess } from '../modules/observed/observed-process.entity.js';
 import { TeamStatusChange } from '../modules/teams/team-status-change.entity.js';
 import { RevokedToken } from '../modules/auth/revoked-token.entity.js';
+import { TeamImport } from '../modules/imports/team-import.entity.js';
 
 export const entities = [
   TypeUser,
@@ -62,4 +64,5 @@ export const entities = [
   ObservedProcess,
   TeamStatusChange,
   RevokedToken,
+  TeamImport,
 ];

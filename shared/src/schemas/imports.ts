@@ -160,6 +160,35 @@ export const importRejectedSchema = z.object({
   errors: z.union([z.array(importErrorSchema), z.record(z.string(), z.array(z.string()))]).optional(),
 });
 
+/**
+ * One import as 'Importaciones' lists it (issue 22: an import into the wrong contest is undone in one
+ * step): when (ISO 8601) and by whom, into which contest, the file's name, the teams and members it
+ * created; `remaining`, its teams still there; `attempts`, theirs added (an undo is allowed only at 0);
+ * `undone_at`, when it was undone (null while not).
+ */
+export const teamImportRowSchema = z.object({
+  id: rowIntSchema,
+  contests_id: rowIntSchema,
+  contest: z.object({ id: rowIntSchema, calendar: z.string() }),
+  file_name: z.string(),
+  teams: rowIntSchema,
+  members: rowIntSchema,
+  remaining: rowIntSchema,
+  attempts: rowIntSchema,
+  created_at: z.string(),
+  user: z.object({ id: rowIntSchema, name: z.string() }).nullable(),
+  undone_at: z.string().nullable(),
+});
+export type TeamImportRow = z.infer<typeof teamImportRowSchema>;
+
+/** Whether an import may still be undone: not undone, teams left, and none of them with attempts. */
+export function canUndoImport(row: Pick<TeamImportRow, 'undone_at' | 'remaining' | 'attempts'>): boolean {
+  return row.undone_at === null && row.remaining > 0 && row.attempts === 0;
+}
+
+/** What an undo removed: how many teams (their members, keys and logs went with them). */
+export const importUndoneSchema = z.object({ teams: rowIntSchema });
+
 /** The messages of the import (issue 13), one place for the server and the web. */
 export const IMPORT_MESSAGES = {
   rejected: 'El archivo tiene errores; no se importó nada.',
@@ -208,6 +237,19 @@ export const IMPORT_MESSAGES = {
     `El equipo «${team}» tiene ${count} integrantes; el máximo es ${MAX_TEAM_MEMBERS}`,
   /** 'Se importaron N equipos.' */
   imported: (teams: number) => `Se importaron ${teams} ${teams === 1 ? 'equipo' : 'equipos'}.`,
+  /** After an import: where it can be undone (issue 22). */
+  undoHint: 'Si fue un error, puede deshacerla en «Importaciones» mientras ningún equipo tenga intentos.',
+  /** 'Se deshizo la importación: N equipos eliminados.' */
+  undone: (teams: number) =>
+    `Se deshizo la importación: ${teams} ${teams === 1 ? 'equipo eliminado' : 'equipos eliminados'}.`,
+  alreadyUndone: 'Esa importación ya se deshizo.',
+  importNotFound: 'No se encontró la importación.',
+  /** 409: a team of the import has attempts; the undo would erase a contest's record. */
+  undoHasAttempts: (team: string, attempts: number) =>
+    `No se puede deshacer: el equipo «${team}» ya tiene ${attempts} ${attempts === 1 ? 'intento' : 'intentos'}. Elimine sus equipos uno por uno si de verdad sobran.`,
+  /** The question before an undo. */
+  undoQuestion: (teams: number, calendar: string) =>
+    `Se eliminarán ${teams} ${teams === 1 ? 'equipo' : 'equipos'} del concurso ${calendar}, con sus integrantes.`,
   fieldProblem: (label: string, problem: string) => `${label}: ${problem}`,
   required: MESSAGES.required,
 } as const;

@@ -10,6 +10,8 @@ export interface ReceivedSheet {
   bytes: Buffer;
   /** How a CSV's bytes are read (see {@link csvEncoding}); null for an XLSX. */
   encoding: ImportEncoding | null;
+  /** The file's name as uploaded (the import's record, issue 22). */
+  fileName: string;
 }
 
 /** A zip's local file header: every .xlsx (Office Open XML) starts with it. */
@@ -80,7 +82,12 @@ export async function receiveSheet(
       if (part.file.truncated) throw new HttpError(413, IMPORT_MESSAGES.tooLarge);
       const bytes = Buffer.concat(chunks);
       const kind = sheetKind(part.filename ?? '', bytes);
-      sheet = { kind, bytes, encoding: kind === 'csv' ? csvEncoding(bytes) : null };
+      sheet = {
+        kind,
+        bytes,
+        encoding: kind === 'csv' ? csvEncoding(bytes) : null,
+        fileName: part.filename ?? '',
+      };
     }
   } catch (err) {
     if (late) throw new HttpError(408, IMPORT_MESSAGES.receiveTimeout);

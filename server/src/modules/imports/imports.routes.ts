@@ -3,7 +3,6 @@ import {
   IMPORT_MESSAGES,
   importFieldsSchema,
   importsRoutes as api,
-  type ImportEncoding,
   type ImportError,
 } from '@concurso/shared';
 import { transaction } from '../../db/transaction.js';
@@ -16,8 +15,9 @@ import { previewTeam } from './import-check.js';
 import { parseSheet } from './import-parse.js';
 import type { ParsedSheet } from './import-rows.js';
 import { importSlot } from './import-slot.js';
-import { receiveSheet } from './import-upload.js';
-import { checkRows, importRows } from './imports.service.js';
+import { receiveSheet, type ReceivedSheet } from './import-upload.js';
+import { checkRows, importRows, undoImport } from './imports.service.js';
+import { listTeamImports } from './team-imports.repository.js';
 import type { FastifyRequest } from 'fastify';
 
 /** The `contests_id` multipart field, checked by `importFieldsSchema`: 422 on the field otherwise. */
@@ -34,10 +34,10 @@ function contestField(fields: Record<string, string>): number {
 async function readRequest(
   request: FastifyRequest,
   receiveTimeoutMs: number,
-): Promise<{ contestsId: number; parsed: ParsedSheet; encoding: ImportEncoding | null }> {
+): Promise<{ contestsId: number; parsed: ParsedSheet; sheet: ReceivedSheet }> {
   const { sheet, fields } = await receiveSheet(request, receiveTimeoutMs);
   const contestsId = contestField(fields);
-  return { contestsId, parsed: await parseSheet(sheet), encoding: sheet.encoding };
+  return { contestsId, parsed: await parseSheet(sheet), sheet };
 }
 
 /** The 422 of a refused import: the file's problems by line (`importRejectedSchema`). */
@@ -59,7 +59,7 @@ const importsRoutes: FastifyPluginAsyncZod<{ receiveTimeoutMs: number }> = async
 
   addRoute(app, api.preview, (request) =>
     slot.run(async () => {
-      const { contestsId, parsed, encoding } = await readRequest(request, receiveTimeoutMs);
+      const { contestsId, parsed, sheet } = await readRequest(request, receiveTimeoutMs);
       const em = app.orm.em;
       const contestId = await contestIdFor(em, contestsId);
       const check = parsed.errors.length > 0 ? null : await checkRows(em, contestId, parsed.rows);
@@ -69,7 +69,7 @@ const importsRoutes: FastifyPluginAsyncZod<{ receiveTimeoutMs: number }> = async
           teams: check ? check.teams.map(previewTeam) : [],
           errors: check ? check.errors : parsed.errors,
           members: check ? check.members : parsed.rows.length,
-          encoding,
+          encoding: sheet.encoding,
         },
         message: '',
       };
@@ -78,11 +78,12 @@ const importsRoutes: FastifyPluginAsyncZod<{ receiveTimeoutMs: number }> = async
 
   addRoute(app, api.importTeams, (request) =>
     slot.run(async () => {
-      const { contestsId, parsed } = await readRequest(request, receiveTimeoutMs);
+      const { contestsId, parsed, sheet } = await readRequest(request, receiveTimeoutMs);
       if (parsed.errors.length > 0) throw rejected(parsed.errors);
+      const source = { fileName: sheet.fileName, userId: request.staff?.id ?? null };
       const { contestId, outcome } = await transaction(app.orm.em, async (em) => {
         const contestId = await contestIdFor(em, contestsId);
-        return { contestId, outcome: await importRows(em, contestId, parsed.rows) };
+        return { contestId, outcome: await importRows(em, contestId, parsed.rows, source) };
       });
       const { check, teamIds } = outcome;
       if (check.errors.length > 0) throw rejected(check.errors);
@@ -102,6 +103,26 @@ const importsRoutes: FastifyPluginAsyncZod<{ receiveTimeoutMs: number }> = async
       };
     }),
   );
+
+  addRoute(app, api.list, async () => ({
+    success: true as const,
+    data: await listTeamImports(app.orm.em.fork()),
+    message: '',
+  }));
+
+  addRoute(app, api.undo, async (request) => {
+    const removed = await transaction(app.orm.em, (em) => undoImport(em, request.params.id));
+    // After the commit: the teams leave the boards, their agent keys stop working, the lists refetch.
+    app.forgetAgentKeys();
+    for (const team of removed) app.board.teamRemoved({ id: team.id, levels_id: team.levels_id });
+    app.board.catalogChanged('teams');
+    app.board.catalogChanged('members');
+    return {
+      success: true as const,
+      data: { teams: removed.length },
+      message: IMPORT_MESSAGES.undone(removed.length),
+    };
+  });
 };
 
 export default importsRoutes;

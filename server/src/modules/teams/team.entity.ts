@@ -3,6 +3,7 @@ import { baseProperties } from '../../db/base-entity.js';
 import { Level } from '../levels/level.entity.js';
 import { Coach } from '../coaches/coach.entity.js';
 import { Contest } from '../contests/contest.entity.js';
+import { TeamImport } from '../imports/team-import.entity.js';
 import { StatusTeam } from './status-team.entity.js';
 
 /**
@@ -27,6 +28,8 @@ export const Team = defineEntity({
     agentLastSeen: p.datetime(3).nullable(),
     /** What the boards were last told; flipped under a row lock by heartbeats and the presence sweeper. */
     agentOnline: p.boolean().default(false),
+    /** The bulk import that created the team, so it can be undone (issue 22); null when made by hand. */
+    teamImport: () => p.manyToOne(TeamImport).fieldName('team_imports_id').nullable().deleteRule('set null'),
   },
   uniques: [{ properties: ['contest', 'name'] }],
   indexes: [{ properties: ['agentOnline', 'agentLastSeen'] }],

@@ -1,4 +1,4 @@
-import { raw, type Loaded, type RequiredEntityData } from '@mikro-orm/core';
+import { LockMode, raw, type Loaded, type RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 import { TEAM_STATUS, type TeamInput, type TeamRow } from '@concurso/shared';
 import { HttpError, fieldError } from '../../lib/http-error.js';
@@ -146,13 +146,15 @@ export interface NewTeam {
 
 /**
  * Inserts `teams` into contest `contestId` in one statement (`em.insertMany`: status Activo, no
- * attempts, version 1) and answers each one's id and stored name, read back by name: a multi-row
- * insert's ids are not promised to be consecutive. For the bulk import (issue 13), in its transaction.
+ * attempts, version 1), created by import `teamImportId` when given (issue 22: its undo), and answers
+ * each one's id and stored name, read back by name: a multi-row insert's ids are not promised to be
+ * consecutive. For the bulk import (issue 13), in its transaction.
  */
 export async function insertTeams(
   em: EntityManager,
   contestId: number,
   teams: readonly NewTeam[],
+  teamImportId: number | null = null,
 ): Promise<Array<{ id: number; name: string }>> {
   if (teams.length === 0) return [];
   const now = new Date();
@@ -165,6 +167,7 @@ export async function insertTeams(
     number_attempts: 0,
     version: 1,
     agentOnline: false,
+    teamImport: teamImportId,
     createdAt: now,
     updatedAt: now,
   }));
@@ -176,4 +179,40 @@ export async function insertTeams(
     { fields: ['id', 'name'] },
   );
   return created.map((team) => ({ id: team.id, name: team.name }));
+}
+
+/** A team an import's undo deletes: what the boards and the refusal need. */
+export interface ImportedTeam {
+  id: number;
+  name: string;
+  levels_id: number;
+  number_attempts: number;
+}
+
+/**
+ * The teams import `teamImportId` created that are still there, their rows locked until the caller's
+ * transaction ends, so no attempt lands on one between the undo's check and its delete (issue 22).
+ */
+export async function lockImportedTeams(em: EntityManager, teamImportId: number): Promise<ImportedTeam[]> {
+  const teams = await em.find(
+    Team,
+    { teamImport: teamImportId },
+    {
+      fields: ['id', 'name', 'level', 'number_attempts'],
+      lockMode: LockMode.PESSIMISTIC_WRITE,
+      orderBy: { id: 'asc' },
+    },
+  );
+  return teams.map((team) => ({
+    id: team.id,
+    name: team.name,
+    levels_id: team.level.id,
+    number_attempts: team.number_attempts,
+  }));
+}
+
+/** Deletes teams `ids` (their members, attempts and audit rows go by the foreign keys, like {@link deleteTeam}). */
+export async function deleteTeams(em: EntityManager, ids: readonly number[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  return em.nativeDelete(Team, { id: { $in: [...ids] } });
 }

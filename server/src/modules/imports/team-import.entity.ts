@@ -1,0 +1,28 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Contest } from '../contests/contest.entity.js';
+import { User } from '../users/user.entity.js';
+
+/**
+ * `team_imports` (issue 22): one bulk import of teams and members, so it can be undone in one step
+ * while none of its teams has attempts. Its teams name it (`teams.team_imports_id`). `teams` and
+ * `members` are what it created; `undone_at` is set by the undo, which deletes its teams. Deleted with
+ * its contest; its user may be deleted (null).
+ */
+export const TeamImport = defineEntity({
+  name: 'TeamImport',
+  tableName: 'team_imports',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    contest: () => p.manyToOne(Contest).fieldName('contests_id').deleteRule('cascade'),
+    user: () => p.manyToOne(User).fieldName('users_id').nullable().deleteRule('set null'),
+    fileName: p.string().length(255).fieldName('file_name'),
+    teams: p.integer().unsigned(),
+    members: p.integer().unsigned(),
+    createdAt: p
+      .datetime(3)
+      .fieldName('created_at')
+      .onCreate(() => new Date()),
+    undoneAt: p.datetime(3).nullable().fieldName('undone_at'),
+  },
+});
+export type ITeamImport = InferEntity<typeof TeamImport>;
