@@ -38,6 +38,16 @@ export class ImportDialog {
     await this.dialog().getByTestId('chosen-file').filter({ hasText: file.name }).waitFor();
   }
 
+  /** The preview's warning on a CSV read as Windows-1252 (issue 22). */
+  encodingNote(): Locator {
+    return this.dialog().getByTestId('import-encoding-note');
+  }
+
+  /** The preview's table of teams to create (EQUIPO, NIVEL, COACH, INTEGRANTES, NOMBRES). */
+  previewTeams(): Locator {
+    return this.dialog().getByTestId('import-teams').locator('tbody tr');
+  }
+
   /** The bad rows as listed: 'Línea 5: Nivel desconocido «Experto»'. */
   errors(): Locator {
     return this.dialog().getByTestId('import-errors').getByRole('listitem');
@@ -69,5 +79,40 @@ export class ImportDialog {
       this.dialog().getByRole('button', { name: 'Descargar plantilla' }).click(),
     ]);
     return download;
+  }
+}
+
+/** Page model of /teams' 'Importaciones' dialog (issue 22): the imports and their 'Deshacer'. */
+export class TeamImportsDialog {
+  constructor(private readonly page: Page) {}
+
+  /** Presses the header's 'Importaciones' on /teams (already open) and waits for its list. */
+  async open(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Importaciones', exact: true }).click();
+    await this.dialog().getByTestId('data-table').waitFor();
+  }
+
+  dialog(): Locator {
+    return this.page.getByTestId('team-imports-dialog');
+  }
+
+  /** The row of the import of file `fileName` (the newest first). */
+  row(fileName: string): Locator {
+    return this.dialog().locator('tbody tr').filter({ hasText: fileName }).first();
+  }
+
+  /** Presses the row's 'Deshacer' and confirms 'Sí, deshacer'; answers the question's text. */
+  async undo(fileName: string): Promise<string> {
+    await this.row(fileName).getByRole('button', { name: 'Deshacer' }).click();
+    const question = this.page.getByRole('alertdialog', { name: /^¿Deshacer la importación/ });
+    const text = (await question.textContent()) ?? '';
+    await question.getByRole('button', { name: 'Sí, deshacer' }).click();
+    await question.waitFor({ state: 'hidden' });
+    return text;
+  }
+
+  async close(): Promise<void> {
+    await this.dialog().getByRole('button', { name: 'Cerrar' }).first().click();
+    await this.dialog().waitFor({ state: 'hidden' });
   }
 }

@@ -31,6 +31,11 @@ export class TeamsPage {
     return this.catalog.idOf(name);
   }
 
+  /** The 'Concurso' filter over the table (issue 22): the active contest first, or 'Todos los concursos'. */
+  contestFilter(): Locator {
+    return this.page.getByTestId('teams-contest-filter').getByLabel('Concurso');
+  }
+
   /** The 'Registrar integrantes del equipo: {team}' modal. */
   membersForm(team: string): Locator {
     return this.page.getByRole('dialog', { name: `Registrar integrantes del equipo: ${team}` });

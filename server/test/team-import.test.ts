@@ -18,6 +18,7 @@ import {
   injectAttempts,
   signInStaff,
   startTestServer,
+  windows1252,
   type TestServer,
 } from '@concurso/testkit';
 
@@ -26,21 +27,6 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 const DEPARTAMENT = 'Ciencias Computacionales';
 /** A career as the preview names it, with its departament (issue 22). */
 const inDepartament = (career: string) => `${career} (${DEPARTAMENT})`;
-
-/**
- * Text in Windows-1252, as Excel in Spanish saves «CSV (delimitado por comas)»: Latin-1 plus the
- * typographic characters of 0x80..0x9F that Word and Excel put in names (’ “ ” – —).
- */
-function windows1252(text: string): Buffer {
-  const extra: Record<string, number> = { '’': 0x92, '“': 0x93, '”': 0x94, '–': 0x96, '—': 0x97 };
-  return Buffer.from(
-    Array.from(text, (char) => {
-      const code = extra[char] ?? char.charCodeAt(0);
-      if (code > 0xff) throw new Error(`${char} no existe en Windows-1252`);
-      return code;
-    }),
-  );
-}
 
 /** A CSV of `rows` as Spanish Excel writes it: `;`, CRLF, a UTF-8 BOM. */
 function csv(rows: ReadonlyArray<ReadonlyArray<string | number>>, separator = ';'): Buffer {

@@ -17,3 +17,4 @@ export * from './redis-instance.js';
 export * from './mariadb-instance.js';
 export * from './browser.js';
 export * from './web-test-bed.js';
+export * from './windows-1252.js';

@@ -30,6 +30,10 @@ export interface CatalogScreenProps<K extends ListCatalog, TValues extends Field
   createValues?: Partial<TValues>;
   /** Buttons before 'Editar' and 'Eliminar' in ACCIONES; keep the function stable (`useCallback`). */
   rowButtons?: (row: CatalogRows[K]) => ReactNode;
+  /** Controls over the table that narrow its rows (the teams' 'Concurso', issue 22). */
+  filters?: ReactNode;
+  /** The rows the table shows (search, exports and paging included); keep it stable (`useCallback`). */
+  rowFilter?: (row: CatalogRows[K]) => boolean;
   /** The screen's other dialogs. */
   children?: ReactNode;
 }
@@ -45,6 +49,8 @@ export function CatalogScreen<K extends ListCatalog, TValues extends FieldValues
   options = {},
   createValues,
   rowButtons,
+  filters,
+  rowFilter,
   children,
 }: CatalogScreenProps<K, TValues, TOutput>) {
   const { catalog, columns, nameOf, texts, emptyValues: specEmptyValues } = spec;
@@ -53,6 +59,7 @@ export function CatalogScreen<K extends ListCatalog, TValues extends FieldValues
     [specEmptyValues, createValues],
   );
   const list = useCatalogRows(catalog);
+  const rows = useMemo(() => (rowFilter ? list.rows.filter(rowFilter) : list.rows), [list.rows, rowFilter]);
   const remove = useCatalogDelete(catalog, spec.deleteWarning);
   const dialog = useCatalogForm({
     catalog,
@@ -90,8 +97,9 @@ export function CatalogScreen<K extends ListCatalog, TValues extends FieldValues
         </>
       }
     >
+      {filters}
       <DataTable
-        data={list.rows}
+        data={rows}
         columns={withActions}
         title={title}
         exportName={texts.file}

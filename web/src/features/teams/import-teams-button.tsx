@@ -1,16 +1,25 @@
 import { useState } from 'react';
 import { Button } from '@chakra-ui/react';
 import { ImportTeamsDialog } from './import-teams-dialog';
+import { TeamImportsDialog } from './team-imports-dialog';
 
-/** 'Importar' in the header of /teams (issue 13): opens the bulk import of teams and members. */
+/**
+ * 'Importar' and 'Importaciones' in the header of /teams: the bulk import of teams and members (issue
+ * 13) and the list of imports, where one is undone (issue 22).
+ */
 export function ImportTeamsButton() {
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState<'import' | 'imports' | null>(null);
+  const close = () => setOpen(null);
   return (
     <>
-      <Button variant="outline" colorPalette="blue" onClick={() => setOpen(true)}>
+      <Button variant="outline" colorPalette="blue" onClick={() => setOpen('import')}>
         Importar
       </Button>
-      <ImportTeamsDialog open={open} onClose={() => setOpen(false)} />
+      <Button variant="outline" onClick={() => setOpen('imports')}>
+        Importaciones
+      </Button>
+      <ImportTeamsDialog open={open === 'import'} onClose={close} />
+      <TeamImportsDialog open={open === 'imports'} onClose={close} />
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { MESSAGES, type ImportPreview } from '@concurso/shared';
+import { IMPORT_MESSAGES, MESSAGES, type ImportPreview } from '@concurso/shared';
 import { describeError } from '../../api/api-error';
 import { catalogListKey } from '../../api/queries/catalog-queries';
 import { useInvalidatingMutation } from '../../api/queries/use-invalidating-mutation';
@@ -110,7 +110,10 @@ export function useImportTeams(open: boolean, activeContest: string, onClose: ()
         });
       });
       onClose();
-      useFeedbackStore.getState().showMessage({ title: MESSAGES.correct, message: answer.message });
+      // Where a mistaken import is undone (issue 22).
+      useFeedbackStore
+        .getState()
+        .showMessage({ title: MESSAGES.correct, message: `${answer.message} ${IMPORT_MESSAGES.undoHint}` });
     } catch (error) {
       // Cancelled: nothing to say, the preview stays and the import may be sent again.
       if (isAbortError(error)) return;

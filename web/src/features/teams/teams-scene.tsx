@@ -1,4 +1,5 @@
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
+import { Box } from '@chakra-ui/react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { teamInputSchema, type CoachRow, type TeamRow } from '@concurso/shared';
 import { CatalogScreen } from '../../catalog-screen/catalog-screen';
@@ -8,6 +9,7 @@ import { useCatalogOptions, useLevelOptions } from '../../catalog-screen/use-cat
 import { useContestOptions } from '../../catalog-screen/use-contest-options';
 import { useRowDialog } from '../../catalog-screen/use-row-dialog';
 import { RowButton } from '../../ui/data-table/row-actions';
+import { SelectField } from '../../ui/form/select-field';
 import { AgentKeyDialog } from './agent-key-dialog';
 import { ImportTeamsButton } from './import-teams-button';
 import { RegisterMembersDialog } from './register-members-dialog';
@@ -43,12 +45,21 @@ const TEAMS = catalogScreenSpec('teams', zodResolver(teamInputSchema), {
  * integrantes', 'Clave del agente', 'Editar', 'Eliminar'), 'Registrar equipo' with the 'Registrar Equipo'
  * / 'Editar Equipo' modal (name, coach, level, and contest: the active one by default, issue 13), the
  * members dialogs and the agent key (SPEC.md section 2, DESIGN.md section 6). ESTATUS follows the
- * judges' blocks live.
+ * judges' blocks live. 'Concurso' over the table shows one contest's teams, the active one first, or
+ * all of them; 'Importar' and 'Importaciones' import a registration file and undo an import (issue 22).
  */
 export function TeamsScene({ title }: CatalogueSceneProps) {
   const coaches = useCatalogOptions('coaches', coachName);
   const levels = useLevelOptions();
   const contests = useContestOptions();
+  // 'Concurso' over the table (issue 22: every contest's teams together made 550 rows): the active
+  // contest until the admin chooses another or 'Todos los concursos' (''); null while not chosen.
+  const [chosenContest, setChosenContest] = useState<string | null>(null);
+  const shownContest = chosenContest ?? contests.active;
+  const rowFilter = useCallback(
+    (row: TeamRow) => shownContest === '' || String(row.contests_id) === shownContest,
+    [shownContest],
+  );
   const agentKey = useAgentKey();
   const { generate } = agentKey;
   const members = useRowDialog<TeamRow, 'view' | 'register'>();
@@ -71,6 +82,19 @@ export function TeamsScene({ title }: CatalogueSceneProps) {
       options={{ coaches_id: coaches, levels_id: levels, contests_id: contests.options }}
       createValues={contests.createValues}
       rowButtons={rowButtons}
+      rowFilter={rowFilter}
+      filters={
+        <Box maxW="xs" data-testid="teams-contest-filter">
+          <SelectField
+            label="Concurso"
+            size="sm"
+            value={shownContest}
+            options={contests.options}
+            emptyOption="Todos los concursos"
+            onChange={setChosenContest}
+          />
+        </Box>
+      }
     >
       <TeamMembersDialog team={members.row} open={members.open === 'view'} onClose={members.close} />
       <RegisterMembersDialog team={members.row} open={members.open === 'register'} onClose={members.close} />
