@@ -10,6 +10,7 @@ import { Migration20261124000000 } from './Migration20261124000000.js';
 import { Migration20261125000000 } from './Migration20261125000000.js';
 import { Migration20261126000000 } from './Migration20261126000000.js';
 import { Migration20261127000000 } from './Migration20261127000000.js';
+import { Migration20261128000000 } from './Migration20261128000000.js';
 
 export const migrationsList = [
   { name: 'Migration20261121000000', class: Migration20261121000000 },
@@ -20,4 +21,5 @@ export const migrationsList = [
   { name: 'Migration20261125000000', class: Migration20261125000000 },
   { name: 'Migration20261126000000', class: Migration20261126000000 },
   { name: 'Migration20261127000000', class: Migration20261127000000 },
+  { name: 'Migration20261128000000', class: Migration20261128000000 },
 ];

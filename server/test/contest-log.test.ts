@@ -178,4 +178,19 @@ describe('contest log (issue 13)', () => {
     // The unblock is the newest row of the contest log too.
     expect((await log()).rows[0]).toMatchObject({ kind: 'estatus', team: { id: teamA.id }, to: 'Activo' });
   });
+
+  it('keeps the order of a block and an attempt made within one second (issue 22: times kept in ms)', async () => {
+    const key = await generateAgentKey(server.app, admin, teamB.id);
+    // At the start of a second, so both land in it: stored to the second, the block came out newest.
+    await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 5));
+    await toggle(teamB.id);
+    await postAttempts(key, ['Discord.exe']);
+    const [attempt, block] = (await log()).rows;
+    expect([attempt, block].map((row) => brief(row!))).toEqual([
+      ['intento', teamB.name, 'Discord.exe'],
+      ['estatus', teamB.name, 'Descalificado'],
+    ]);
+    expect(Date.parse(attempt!.at)).toBeGreaterThan(Date.parse(block!.at));
+    expect(Math.floor(Date.parse(attempt!.at) / 1_000)).toBe(Math.floor(Date.parse(block!.at) / 1_000));
+  });
 });

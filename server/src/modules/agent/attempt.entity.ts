@@ -19,8 +19,9 @@ export const Attempt = defineEntity({
     executable: p.string().length(255).nullable(),
     /** False when the agent could not end the process. */
     killed: p.boolean().default(true),
-    occurredAt: p.datetime(),
-    receivedAt: p.datetime(),
+    // Kept to the millisecond, so /bitacora orders events of one second (issue 22).
+    occurredAt: p.datetime(3),
+    receivedAt: p.datetime(3),
     event_id: p.string().length(64).fieldName('event_id'),
   },
   uniques: [{ properties: ['team', 'event_id'] }],

@@ -13,6 +13,7 @@ export const TeamStatusChange = tableEntity('TeamStatusChange', 'team_status_cha
   to: p.tinyint().unsigned().fieldName('to'),
   user: () => p.manyToOne(User).fieldName('users_id').nullable().deleteRule('set null'),
   automatic: p.boolean().default(false),
-  at: p.datetime(),
+  /** Kept to the millisecond, so /bitacora orders events of one second (issue 22). */
+  at: p.datetime(3),
 });
 export type ITeamStatusChange = InferEntity<typeof TeamStatusChange>;
