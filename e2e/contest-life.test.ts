@@ -392,9 +392,12 @@ describe('the life of a contest in Chromium (issue 13)', () => {
     }
     // The processes chart names the agent's two attempts (the 'Historial' and /bitacora steps).
     expect(text).toMatch(/Discord\.exe\s+2\n/);
-    // The last section, the disqualifications: the team and who did it.
-    const disqualifications = text.slice(text.lastIndexOf('Descalificaciones'));
-    expect(disqualifications).toMatch(/Núcleo Rápido.*Usuario juez_vida/);
+    // The last section, the blocks and unblocks: the team, the change and who made it.
+    const changes = text.slice(text.lastIndexOf('Bloqueos y desbloqueos'));
+    expect(changes).toMatch(/Núcleo Rápido.*Activo\s+Descalificado\s+Usuario juez_vida/);
+    // Every page numbered (issue 22).
+    const pages = text.split('\f').filter((page) => page.trim() !== '');
+    pages.forEach((page, index) => expect(page).toContain(`Página ${index + 1} de ${pages.length}`));
 
     const xlsx = await contests.downloadReport(row, 'Excel');
     expect(xlsx.suggestedFilename()).toBe('reporte-2027A.xlsx');
@@ -403,14 +406,21 @@ describe('the life of a contest in Chromium (issue 13)', () => {
     expect(book.worksheets.map((sheet) => sheet.name)).toEqual([
       'Resumen',
       'Equipos',
-      'Descalificaciones',
+      'Bloqueos y desbloqueos',
       'Intentos por minuto',
       'Procesos',
     ]);
-    const rows = rowsOf(book.getWorksheet('Descalificaciones')!);
+    const rows = rowsOf(book.getWorksheet('Bloqueos y desbloqueos')!);
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toEqual(['EQUIPO', 'NIVEL', 'FECHA', 'DESCALIFICADO POR']);
-    expect(rows[1]).toEqual(['Núcleo Rápido', 'Intermedio', expect.any(String), JUDGE.name]);
+    expect(rows[0]).toEqual(['EQUIPO', 'NIVEL', 'FECHA', 'ANTES', 'DESPUÉS', 'POR']);
+    expect(rows[1]).toEqual([
+      'Núcleo Rápido',
+      'Intermedio',
+      expect.any(String),
+      'Activo',
+      'Descalificado',
+      JUDGE.name,
+    ]);
     const teams = rowsOf(book.getWorksheet('Equipos')!);
     expect(teams.find((team) => team[0] === 'Núcleo Rápido')?.at(-1)).toBe('Descalificado');
     expect(teams.find((team) => team[0] === 'Los Algoritmos')?.[3]).toBe(2);

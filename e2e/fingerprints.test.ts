@@ -99,6 +99,11 @@ describe('fingerprints screen and safe exports (issue 21)', () => {
     try {
       const teams = new CatalogPage(admin.page, server.url);
       await teams.open('/teams', 'Información de los equipos');
+      // The team is in a contest that is not the active one: /teams shows the active one first (issue 22).
+      await admin.page
+        .getByTestId('teams-contest-filter')
+        .getByLabel('Concurso')
+        .selectOption({ label: 'Todos los concursos' });
       await teams.row(team.id).waitFor();
       await teams.table().getByRole('button', { name: 'Copiar' }).click();
       await admin.page.getByText('Copiado al portapapeles', { exact: false }).waitFor();

@@ -171,7 +171,7 @@ describe('contest statistics and report (issue 13, "Reports and charts")', () =>
     expect(bucketMinutes(at(0), at(24 * 60 * 1_000))).toBe(1_440 * 3);
   });
 
-  it('counts a blocked team and reports each disqualification with the judge, or automático, oldest first', async () => {
+  it('counts a blocked team and reports each block and unblock with the judge, or automático, oldest first', async () => {
     const toggle = async (teamId: number) =>
       expect((await get(`/api/descalificarTeam/${teamId}`)).statusCode).toBe(200);
     await toggle(teamA.id); // blocked by the judge
@@ -197,24 +197,26 @@ describe('contest statistics and report (issue 13, "Reports and charts")', () =>
     expect((await stats()).teams_blocked).toBe(2);
     const data = await report();
     expect(data.teams_blocked).toBe(2);
-    expect(data.disqualifications).toHaveLength(3);
-    for (const row of data.disqualifications.slice(0, 2)) {
-      expect(row).toMatchObject({
-        team: 'Los Punteros',
-        level: 'Avanzado',
-        user: 'Usuario juez_stats',
-        automatic: false,
-      });
-    }
-    expect(data.disqualifications[2]).toMatchObject({
-      team: 'Alfa',
-      level: 'Básico',
-      user: null,
-      automatic: true,
-    });
-    for (const row of data.disqualifications)
+    // Every block and unblock, oldest first (issue 22: the unblock between two blocks shows too).
+    const judgeName = 'Usuario juez_stats';
+    expect(
+      data.status_changes.map((row) => [
+        row.team,
+        row.level,
+        row.from.status,
+        row.to.status,
+        row.user,
+        row.automatic,
+      ]),
+    ).toEqual([
+      ['Los Punteros', 'Avanzado', 'Activo', 'Descalificado', judgeName, false],
+      ['Los Punteros', 'Avanzado', 'Descalificado', 'Activo', judgeName, false],
+      ['Los Punteros', 'Avanzado', 'Activo', 'Descalificado', judgeName, false],
+      ['Alfa', 'Básico', 'Activo', 'Descalificado', null, true],
+    ]);
+    for (const row of data.status_changes)
       expect(Math.abs(Date.parse(row.at) - Date.now())).toBeLessThan(60_000);
-    const times = data.disqualifications.map((row) => Date.parse(row.at));
+    const times = data.status_changes.map((row) => Date.parse(row.at));
     expect(times).toEqual([...times].sort((a, b) => a - b));
   });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { contestRowSchema } from './catalogs.js';
-import { rowIntSchema } from './common.js';
+import { embeddedRowSchema, rowIntSchema } from './common.js';
 
 /**
  * Schemas of a contest's statistics and report (issue 13, "Reports and charts"): the /home
@@ -77,29 +77,35 @@ export const reportTeamSchema = z.object({
 });
 export type ReportTeam = z.infer<typeof reportTeamSchema>;
 
-/** One change of a team to Descalificado: which team, when, and who did it. */
-export const reportDisqualificationSchema = z.object({
+/**
+ * One change of a team's status in the contest (a block or an unblock, issue 22: automatic re-blocks
+ * were listed without the unblocks between them): which team, from and to what, when, who did it.
+ */
+export const reportStatusChangeSchema = z.object({
   /** The team's name. */
   team: z.string(),
   /** The team's level name. */
   level: z.string(),
   /** ISO 8601. */
   at: z.string(),
+  /** The status before and after ('Activo', 'Descalificado'). */
+  from: embeddedRowSchema('status'),
+  to: embeddedRowSchema('status'),
   /** The judge's name; null for an automatic block or when the judge's account was deleted since. */
   user: z.string().nullable(),
   /** True when the server blocked the team on reaching the contest's `max_attempts` (issue 13). */
   automatic: z.boolean(),
 });
-export type ReportDisqualification = z.infer<typeof reportDisqualificationSchema>;
+export type ReportStatusChange = z.infer<typeof reportStatusChangeSchema>;
 
 /**
  * Answer of `GET /api/contestReport/{contestId}`: the statistics with `teams` as the list of the
- * contest's teams (by level, then name; their count is its length) and every disqualification,
+ * contest's teams (by level, then name; their count is its length) and every block and unblock,
  * oldest first.
  */
 export const contestReportSchema = z.object({
   ...statsShape,
   teams: z.array(reportTeamSchema),
-  disqualifications: z.array(reportDisqualificationSchema),
+  status_changes: z.array(reportStatusChangeSchema),
 });
 export type ContestReport = z.infer<typeof contestReportSchema>;

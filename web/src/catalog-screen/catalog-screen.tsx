@@ -30,6 +30,8 @@ export interface CatalogScreenProps<K extends ListCatalog, TValues extends Field
   createValues?: Partial<TValues>;
   /** Buttons before 'Editar' and 'Eliminar' in ACCIONES; keep the function stable (`useCallback`). */
   rowButtons?: (row: CatalogRows[K]) => ReactNode;
+  /** After a create or edit succeeded, with the values sent; keep it stable (`useCallback`). */
+  onSaved?: (values: TOutput) => void;
   /** Controls over the table that narrow its rows (the teams' 'Concurso', issue 22). */
   filters?: ReactNode;
   /** The rows the table shows (search, exports and paging included); keep it stable (`useCallback`). */
@@ -51,6 +53,7 @@ export function CatalogScreen<K extends ListCatalog, TValues extends FieldValues
   rowButtons,
   filters,
   rowFilter,
+  onSaved,
   children,
 }: CatalogScreenProps<K, TValues, TOutput>) {
   const { catalog, columns, nameOf, texts, emptyValues: specEmptyValues } = spec;
@@ -68,6 +71,7 @@ export function CatalogScreen<K extends ListCatalog, TValues extends FieldValues
     valuesOf: spec.valuesOf,
     save: spec.save,
     titles: { create: texts.titles[0], update: texts.titles[1] },
+    onSaved,
   });
   // Read here, by the form's owner, so its error state re-renders the fields.
   const { errors } = dialog.form.formState;

@@ -33,6 +33,8 @@ export interface CatalogFormOptions<TValues extends FieldValues, TOutput, TRow> 
   save: (values: TOutput, editing: TRow | null, progress: ProgressHandle) => Promise<{ message?: string }>;
   /** 'Registrar Escuela' / 'Editar Escuela'. */
   titles: { create: string; update: string };
+  /** After a save succeeded, with the values sent (the teams' filter follows a team's contest). */
+  onSaved?: (values: TOutput) => void;
 }
 
 /** What the modal frame needs of a form, whatever its fields. */
@@ -68,7 +70,7 @@ export interface CatalogForm<TValues extends FieldValues, TOutput, TRow> extends
 export function useCatalogForm<TValues extends FieldValues, TOutput, TRow>(
   options: CatalogFormOptions<TValues, TOutput, TRow>,
 ): CatalogForm<TValues, TOutput, TRow> {
-  const { catalog, resolver, emptyValues, valuesOf, save, titles } = options;
+  const { catalog, resolver, emptyValues, valuesOf, save, titles, onSaved } = options;
   const form = useForm<TValues, unknown, TOutput>({
     resolver,
     defaultValues: emptyValues() as DefaultValues<TValues>,
@@ -118,6 +120,7 @@ export function useCatalogForm<TValues extends FieldValues, TOutput, TRow>(
         duration: 2500,
       });
       setOpen(false);
+      onSaved?.(values);
     } catch (error) {
       if (isAbortError(error)) {
         // The user pressed 'Cancelar': the modal stays open with what they chose.

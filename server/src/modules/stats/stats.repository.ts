@@ -5,7 +5,8 @@ import {
   TEAM_STATUS,
   type ContestStats,
   type ProcessAttempts,
-  type ReportDisqualification,
+  TEAM_STATUS_NAMES,
+  type ReportStatusChange,
   type ReportTeam,
 } from '@concurso/shared';
 import { Attempt } from '../agent/attempt.entity.js';
@@ -127,17 +128,20 @@ export async function reportTeams(em: EntityManager, contestId: number): Promise
 }
 
 /**
- * Every change of a team of contest `contestId` to Descalificado, oldest first, with the judge's name
- * (null for an automatic block or a deleted account) (issue 13: "who and when").
+ * Every block and unblock of a team of contest `contestId`, oldest first, with the judge's name (null
+ * for an automatic block or a deleted account) (issue 13: "who and when"; issue 22: the unblocks too,
+ * so a re-block follows the unblock that allowed it).
  */
-export async function reportDisqualifications(
+export async function reportStatusChanges(
   em: EntityManager,
   contestId: number,
-): Promise<ReportDisqualification[]> {
+): Promise<ReportStatusChange[]> {
   const rows = await em
     .createQueryBuilder(TeamStatusChange, 'x')
     .select([
       'x.at',
+      'x.from',
+      'x.to',
       'x.automatic',
       raw('t.name as team_name'),
       raw('l.level as level_name'),
@@ -146,21 +150,26 @@ export async function reportDisqualifications(
     .join('x.team', 't')
     .join('t.level', 'l')
     .leftJoin('x.user', 'u')
-    .where({ to: TEAM_STATUS.disqualified, team: { contest: contestId } })
+    .where({ team: { contest: contestId } })
     .orderBy({ at: 'asc', id: 'asc' })
     .execute<
       Array<{
         at: Date | string;
+        from: number;
+        to: number;
         automatic: boolean | number;
         team_name: string;
         level_name: string;
         user_name: string | null;
       }>
     >('all', false);
+  const status = (id: number) => ({ id, status: TEAM_STATUS_NAMES[id] ?? String(id) });
   return rows.map((row) => ({
     team: row.team_name,
     level: row.level_name,
     at: new Date(row.at).toISOString(),
+    from: status(row.from),
+    to: status(row.to),
     user: row.user_name ?? null,
     automatic: Boolean(row.automatic),
   }));

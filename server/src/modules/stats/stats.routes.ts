@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { MESSAGES, statsRoutes as api } from '@concurso/shared';
 import { addRoute } from '../../lib/route.js';
 import { HttpError } from '../../lib/http-error.js';
-import { contestStats, reportDisqualifications, reportTeams } from './stats.repository.js';
+import { contestStats, reportStatusChanges, reportTeams } from './stats.repository.js';
 
 /**
  * A contest's statistics and report (shared/src/api/stats.ts, issue 13), for admins and judges: the
@@ -24,7 +24,7 @@ export default async function statsRoutes(app: FastifyInstance): Promise<void> {
     const data = {
       ...stats,
       teams: await reportTeams(em, contestId),
-      disqualifications: await reportDisqualifications(em, contestId),
+      status_changes: await reportStatusChanges(em, contestId),
     };
     return { success: true as const, data, message: '' };
   });

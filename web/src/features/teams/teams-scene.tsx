@@ -60,6 +60,14 @@ export function TeamsScene({ title }: CatalogueSceneProps) {
     (row: TeamRow) => shownContest === '' || String(row.contests_id) === shownContest,
     [shownContest],
   );
+  // A team saved into another contest than the one shown: show that contest, so it does not vanish.
+  const followSaved = useCallback(
+    ({ contests_id }: { contests_id?: number | null }) => {
+      if (contests_id && shownContest !== '' && String(contests_id) !== shownContest)
+        setChosenContest(String(contests_id));
+    },
+    [shownContest],
+  );
   const agentKey = useAgentKey();
   const { generate } = agentKey;
   const members = useRowDialog<TeamRow, 'view' | 'register'>();
@@ -83,6 +91,7 @@ export function TeamsScene({ title }: CatalogueSceneProps) {
       createValues={contests.createValues}
       rowButtons={rowButtons}
       rowFilter={rowFilter}
+      onSaved={followSaved}
       filters={
         <Box maxW="xs" data-testid="teams-contest-filter">
           <SelectField

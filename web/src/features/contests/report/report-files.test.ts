@@ -14,7 +14,7 @@ describe('contest report files', () => {
     expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([
       'Resumen',
       'Equipos',
-      'Descalificaciones',
+      'Bloqueos y desbloqueos',
       'Intentos por minuto',
       'Procesos',
     ]);
@@ -31,11 +31,16 @@ describe('contest report files', () => {
     expect(teams.getRow(3).getCell(1).value).toBe('Los Punteros');
     // Numbers stay numbers (Excel sums them).
     expect(teams.getRow(3).getCell(5).value).toBe(5);
-    expect(workbook.getWorksheet('Descalificaciones')!.getRow(2).getCell(4).value).toBe('automático');
+    const changes = workbook.getWorksheet('Bloqueos y desbloqueos')!;
+    expect(changes.getRow(2).getCell(6).value).toBe('automático');
+    expect([changes.getRow(3).getCell(4).value, changes.getRow(3).getCell(5).value]).toEqual([
+      'Descalificado',
+      'Activo',
+    ]);
     expect(workbook.getWorksheet('Intentos por minuto')!.rowCount).toBe(4);
   });
 
-  it('writes a PDF with the title, the tables and the disqualifications', async () => {
+  it('writes a PDF with the title, the tables, the blocks and unblocks, and page numbers', async () => {
     const doc = await buildReportPdf(report, new Date(2026, 10, 22, 10, 30));
     const text = doc.output();
     expect(text.startsWith('%PDF-')).toBe(true);
@@ -49,8 +54,13 @@ describe('contest report files', () => {
       'Juez Ana',
       'autom',
       'Discord.exe',
+      'Bloqueos y desbloqueos',
     ]) {
       expect(text).toContain(expected);
     }
+    // 'Página N de M' on every page (issue 22).
+    const pages = doc.getNumberOfPages();
+    expect(pages).toBeGreaterThan(1);
+    for (let page = 1; page <= pages; page++) expect(text).toContain(`gina ${page} de ${pages}`);
   });
 });

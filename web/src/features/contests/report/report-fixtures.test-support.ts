@@ -1,6 +1,9 @@
 import type { ContestReport } from '@concurso/shared';
 
 /** A small contest report as `GET /api/contestReport/{id}` answers it, for the report's unit tests. */
+const ACTIVE = { id: 1, status: 'Activo' };
+const DISQUALIFIED = { id: 2, status: 'Descalificado' };
+
 export function sampleReport(): ContestReport {
   return {
     contest: {
@@ -43,11 +46,31 @@ export function sampleReport(): ContestReport {
         status: 'Descalificado',
       },
     ],
-    disqualifications: [
+    status_changes: [
       {
         team: 'Los Punteros',
         level: 'Avanzado',
         at: new Date(2026, 10, 21, 16, 2, 30).toISOString(),
+        from: ACTIVE,
+        to: DISQUALIFIED,
+        user: null,
+        automatic: true,
+      },
+      {
+        team: 'Los Punteros',
+        level: 'Avanzado',
+        at: new Date(2026, 10, 21, 16, 40).toISOString(),
+        from: DISQUALIFIED,
+        to: ACTIVE,
+        user: 'Juez Ana',
+        automatic: false,
+      },
+      {
+        team: 'Los Punteros',
+        level: 'Avanzado',
+        at: new Date(2026, 10, 21, 16, 41, 10).toISOString(),
+        from: ACTIVE,
+        to: DISQUALIFIED,
         user: null,
         automatic: true,
       },
@@ -55,6 +78,8 @@ export function sampleReport(): ContestReport {
         team: 'Alfa',
         level: 'Básico',
         at: new Date(2026, 10, 21, 17, 5).toISOString(),
+        from: ACTIVE,
+        to: DISQUALIFIED,
         user: 'Juez Ana',
         automatic: false,
       },

@@ -1,11 +1,12 @@
 import type { jsPDF as JsPdf } from 'jspdf';
 import type { ContestReport } from '@concurso/shared';
 import {
+  STATUS_CHANGES_TITLE,
   barRects,
-  disqualificationsTable,
   reportTime,
   linePoints,
   reportTitle,
+  statusChangesTable,
   summaryTable,
   teamsTable,
   type ChartBox,
@@ -87,10 +88,26 @@ function drawProcessesChart(doc: JsPdf, report: ContestReport, box: ChartBox): v
   });
 }
 
+/** 'Página N de M' at the foot of every page, once the pages are all there (issue 22). */
+function numberPages(doc: JsPdf): void {
+  const pages = doc.getNumberOfPages();
+  const { width, height } = {
+    width: doc.internal.pageSize.getWidth(),
+    height: doc.internal.pageSize.getHeight(),
+  };
+  doc.setFontSize(8);
+  doc.setTextColor(90);
+  for (let page = 1; page <= pages; page++) {
+    doc.setPage(page);
+    doc.text(`Página ${page} de ${pages}`, width - MARGIN, height - 8, { align: 'right' });
+  }
+}
+
 /**
  * The report as a PDF (issue 13): the title with the contest's calendar and date, the summary, the two
  * charts drawn with jsPDF's primitives from the same data as /home's panel, the per-team table and
- * the disqualifications with who ('automático' for the automatic block) and when. jsPDF and
+ * every block and unblock with who ('automático' for the automatic block) and when, and page numbers
+ * (issue 22). jsPDF and
  * jspdf-autotable are loaded only now. Answers the document (the caller saves it).
  */
 export async function buildReportPdf(report: ContestReport, now = new Date()): Promise<JsPdf> {
@@ -143,13 +160,14 @@ export async function buildReportPdf(report: ContestReport, now = new Date()): P
 
   y = heading(doc, 'Equipos', y);
   y = table(teamsTable(report), y);
-  y = heading(doc, 'Descalificaciones', y);
-  const disqualifications = disqualificationsTable(report);
-  if (disqualifications.rows.length === 0) {
+  y = heading(doc, STATUS_CHANGES_TITLE, y);
+  const changes = statusChangesTable(report);
+  if (changes.rows.length === 0) {
     doc.setFontSize(9);
-    doc.text('Ningún equipo fue descalificado.', MARGIN, y + 4);
+    doc.text('Ningún equipo fue bloqueado.', MARGIN, y + 4);
   } else {
-    table(disqualifications, y);
+    table(changes, y);
   }
+  numberPages(doc);
   return doc;
 }

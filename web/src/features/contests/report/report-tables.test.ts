@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   attemptsTable,
   barRects,
-  disqualificationsTable,
   linePoints,
   reportFileName,
   reportSheets,
   reportTitle,
+  statusChangesTable,
   summaryTable,
   teamsTable,
 } from './report-tables';
@@ -28,15 +28,16 @@ describe('contest report tables', () => {
       ['Equipos', 2],
       ['Equipos bloqueados', 1],
       ['Intentos', 6],
-      ['Descalificaciones', 2],
-      ['Descalificaciones automáticas', 1],
+      ['Descalificaciones', 3],
+      ['Descalificaciones automáticas', 2],
+      ['Desbloqueos', 1],
       ['Descalificar automáticamente al llegar a', '5 intentos'],
       ['Primer intento', '21/11/2026 16:00'],
       ['Último intento (minuto)', '21/11/2026 16:02'],
     ]);
   });
 
-  it('lists the teams and the disqualifications with who (or automático) and when', () => {
+  it('lists the teams, and every block and unblock with who (or automático) and when (issue 22)', () => {
     expect(teamsTable(report)).toEqual({
       headers: ['EQUIPO', 'NIVEL', 'COACH', 'INTEGRANTES', 'INTENTOS', 'ESTADO'],
       rows: [
@@ -44,12 +45,18 @@ describe('contest report tables', () => {
         ['Los Punteros', 'Avanzado', 'Dr. Juan Pérez', 2, 5, 'Descalificado'],
       ],
     });
-    expect(disqualificationsTable(report).rows).toEqual([
-      ['Los Punteros', 'Avanzado', '21/11/2026 16:02', 'automático'],
-      ['Alfa', 'Básico', '21/11/2026 17:05', 'Juez Ana'],
-    ]);
-    const deleted = { ...report, disqualifications: [{ ...report.disqualifications[1]!, user: null }] };
-    expect(disqualificationsTable(deleted).rows[0]![3]).toBe('Usuario eliminado');
+    // The automatic re-block comes after the judge's unblock that allowed it.
+    expect(statusChangesTable(report)).toEqual({
+      headers: ['EQUIPO', 'NIVEL', 'FECHA', 'ANTES', 'DESPUÉS', 'POR'],
+      rows: [
+        ['Los Punteros', 'Avanzado', '21/11/2026 16:02', 'Activo', 'Descalificado', 'automático'],
+        ['Los Punteros', 'Avanzado', '21/11/2026 16:40', 'Descalificado', 'Activo', 'Juez Ana'],
+        ['Los Punteros', 'Avanzado', '21/11/2026 16:41', 'Activo', 'Descalificado', 'automático'],
+        ['Alfa', 'Básico', '21/11/2026 17:05', 'Activo', 'Descalificado', 'Juez Ana'],
+      ],
+    });
+    const deleted = { ...report, status_changes: [{ ...report.status_changes[3]!, user: null }] };
+    expect(statusChangesTable(deleted).rows[0]![5]).toBe('Usuario eliminado');
   });
 
   it('makes one sheet per table, the series zero-filled as the server sent it', () => {
@@ -57,7 +64,7 @@ describe('contest report tables', () => {
     expect(sheets.map((s) => s.name)).toEqual([
       'Resumen',
       'Equipos',
-      'Descalificaciones',
+      'Bloqueos y desbloqueos',
       'Intentos por minuto',
       'Procesos',
     ]);

@@ -1,4 +1,4 @@
-import { statusChangeAuthor, type ContestReport } from '@concurso/shared';
+import { TEAM_STATUS, statusChangeAuthor, type ContestReport } from '@concurso/shared';
 import type { ExportCell, ExportData } from '../../../ui/data-table/export-data';
 import type { WorkbookSheet } from '../../../ui/data-table/export-excel';
 import { formatDate, formatDateTime } from '../../../ui/date-time';
@@ -27,14 +27,16 @@ export function reportFileName(report: Pick<ContestReport, 'contest'>, extension
 
 /** 'Resumen': one row per figure (name, value). */
 export function summaryTable(report: ContestReport): ExportData {
+  const blocks = report.status_changes.filter((row) => row.to.id === TEAM_STATUS.disqualified);
   const rows: ExportCell[][] = [
     ['Concurso', report.contest.calendar],
     ['Fecha', formatDate(report.contest.date)],
     ['Equipos', report.teams.length],
     ['Equipos bloqueados', report.teams_blocked],
     ['Intentos', report.attempts],
-    ['Descalificaciones', report.disqualifications.length],
-    ['Descalificaciones automáticas', report.disqualifications.filter((row) => row.automatic).length],
+    ['Descalificaciones', blocks.length],
+    ['Descalificaciones automáticas', blocks.filter((row) => row.automatic).length],
+    ['Desbloqueos', report.status_changes.length - blocks.length],
     [
       'Descalificar automáticamente al llegar a',
       report.contest.max_attempts === null ? 'No' : `${report.contest.max_attempts} intentos`,
@@ -63,14 +65,23 @@ export function teamsTable(report: ContestReport): ExportData {
   };
 }
 
-/** 'Descalificaciones': every change to Descalificado, oldest first, who and when. */
-export function disqualificationsTable(report: ContestReport): ExportData {
+/** The section and sheet of the blocks and unblocks. */
+export const STATUS_CHANGES_TITLE = 'Bloqueos y desbloqueos';
+
+/**
+ * 'Bloqueos y desbloqueos': every block and unblock, oldest first, with the status before and after, who ('automático' for the automatic block) and when; issue 22: with the unblocks,
+ * an automatic re-block follows the unblock that allowed it.
+ */
+export function statusChangesTable(report: ContestReport): ExportData {
   return {
-    headers: ['EQUIPO', 'NIVEL', 'FECHA', 'DESCALIFICADO POR'],
-    rows: report.disqualifications.map((row) => [
+    // ANTES and DESPUÉS rather than 'Activo → Descalificado': jsPDF's built-in fonts have no arrow.
+    headers: ['EQUIPO', 'NIVEL', 'FECHA', 'ANTES', 'DESPUÉS', 'POR'],
+    rows: report.status_changes.map((row) => [
       row.team,
       row.level,
       reportTime(row.at),
+      row.from.status,
+      row.to.status,
       // Who: the judge, 'automático' or 'Usuario eliminado', as the logs say it.
       statusChangeAuthor(row),
     ]),
@@ -93,12 +104,12 @@ export function processesTable(report: ContestReport): ExportData {
   };
 }
 
-/** The XLSX's sheets, one per table: Resumen, Equipos, Descalificaciones, Intentos por minuto, Procesos. */
+/** The XLSX's sheets, one per table: Resumen, Equipos, Bloqueos y desbloqueos, Intentos por minuto, Procesos. */
 export function reportSheets(report: ContestReport): WorkbookSheet[] {
   return [
     { name: 'Resumen', data: summaryTable(report) },
     { name: 'Equipos', data: teamsTable(report) },
-    { name: 'Descalificaciones', data: disqualificationsTable(report) },
+    { name: STATUS_CHANGES_TITLE, data: statusChangesTable(report) },
     { name: 'Intentos por minuto', data: attemptsTable(report) },
     { name: 'Procesos', data: processesTable(report) },
   ];
