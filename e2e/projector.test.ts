@@ -82,6 +82,26 @@ describe('projector display', () => {
     expect(await projector.row(teams.a!.id).getAttribute('data-status')).toBe('2');
   });
 
+  it('scales its type with the screen: twice as large at a native 3840x2160, by the height on an ultra-wide (issue 22)', async () => {
+    const nameSize = async (width: number, height: number) => {
+      await page.setViewportSize({ width, height });
+      await projector.open();
+      await projector.row(teams.c!.id).waitFor();
+      return projector
+        .row(teams.c!.id)
+        .getByText('Gamma')
+        .evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    };
+    const hd = await nameSize(1920, 1080);
+    const uhd = await nameSize(3840, 2160);
+    expect(uhd / hd).toBeGreaterThan(1.9);
+    // 3440x1440: as large as a 1440-line 16:9 screen's, not as its width alone would make it.
+    const wide = await nameSize(3440, 1440);
+    expect(wide).toBeLessThan(hd * (1440 / 1080) + 1);
+    expect(wide).toBeGreaterThan(hd);
+    await page.setViewportSize({ width: 1920, height: 1080 });
+  });
+
   it('shows one level with ?nivel=<id>, at 1280x720 too', async () => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await projector.open(LEVELS.intermedio);

@@ -11,13 +11,16 @@ import { useThrottledBoardTeams } from './use-throttled-board-teams';
 import { useBoardStore } from '../../stores/board-store';
 import { projectorColumns, projectorLevels, projectorPagingSeconds, projectorTitle } from './projector-model';
 
-// Type scales with the screen: readable from the back of a hall at 1280x720 and 1920x1080.
+// Type scales with the screen, by the smaller of its width and height (the vh factor is the vw one
+// times 16/9, so a 16:9 screen gets the same from both): readable from the back of a hall at 1280x720
+// and 1920x1080, twice as large at a native 3840x2160 without display scaling (issue 22: capped at the
+// 1080p size, it was small there), and held by the height on an ultra-wide screen.
 const CSS = `
   .projector {
-    --projector-name: clamp(18px, 1.45vw, 34px);
-    --projector-count: clamp(24px, 2.1vw, 48px);
-    --projector-title: clamp(22px, 1.9vw, 44px);
-    --projector-small: clamp(12px, 0.9vw, 20px);
+    --projector-name: clamp(18px, min(1.45vw, 2.58vh), 68px);
+    --projector-count: clamp(24px, min(2.1vw, 3.73vh), 96px);
+    --projector-title: clamp(22px, min(1.9vw, 3.38vh), 88px);
+    --projector-small: clamp(12px, min(0.9vw, 1.6vh), 40px);
   }
 ${PROJECTOR_ROW_CSS}
 ${PROJECTOR_MEASURE_CSS}`;
