@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
-import { Alert, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Stack, Text } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
-import { describeListError } from '../../api/queries/list-errors';
+import { QueryListBody } from '../../catalog-screen/query-list-body';
 import { actionsColumn } from '../../ui/data-table/actions-column';
 import { DataTable } from '../../ui/data-table/data-table';
 import { RowActions, RowButton } from '../../ui/data-table/row-actions';
@@ -35,6 +35,7 @@ const COLUMNS: DataColumn<TeamImportTableRow>[] = [
 export function TeamImportsDialog({ open, onClose }: TeamImportsDialogProps) {
   const list = useQuery({ ...teamImportsQuery(), enabled: open });
   const undo = useUndoImport();
+  // Built once per answer: the table keeps its page and sort while the dialog re-renders.
   const rows = useMemo(() => teamImportTableRows(list.data ?? []), [list.data]);
   const columns = useMemo(
     (): DataColumn<TeamImportTableRow>[] => [
@@ -60,26 +61,15 @@ export function TeamImportsDialog({ open, onClose }: TeamImportsDialogProps) {
       testId="team-imports-dialog"
       closeLabel="Cerrar"
     >
-      {list.isError ? (
-        <Alert.Root status="error">
-          <Alert.Indicator />
-          <Alert.Title>{describeListError(list.error).message}</Alert.Title>
-        </Alert.Root>
-      ) : !list.data ? (
-        <Spinner size="sm" aria-label="Cargando…" />
-      ) : (
-        <Stack gap="3">
-          <Text fontSize="sm">
-            Una importación se puede deshacer mientras ninguno de sus equipos tenga intentos: se eliminan los
-            equipos que creó, con sus integrantes.
-          </Text>
-          {rows.length === 0 ? (
-            <Text color="fg.muted">Todavía no hay importaciones.</Text>
-          ) : (
-            <DataTable data={rows} columns={columns} title="Importaciones" exportName="importaciones" />
-          )}
-        </Stack>
-      )}
+      <Stack gap="3">
+        <Text fontSize="sm">
+          Una importación se puede deshacer mientras ninguno de sus equipos tenga intentos: se eliminan los
+          equipos que creó, con sus integrantes.
+        </Text>
+        <QueryListBody list={list} emptyText="Todavía no hay importaciones.">
+          {() => <DataTable data={rows} columns={columns} title="Importaciones" exportName="importaciones" />}
+        </QueryListBody>
+      </Stack>
     </AppDialog>
   );
 }
