@@ -233,6 +233,7 @@ describe('import bounds', () => {
       teams: [],
       members: 0,
       errors: [{ line: IMPORT_MAX_ROWS + 2, message: IMPORT_MESSAGES.tooManyRows }],
+      encoding: null,
     });
     expect(ms).toBeLessThan(15_000);
     expect(rssGrowthMb).toBeLessThan(300);
