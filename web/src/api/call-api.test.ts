@@ -56,7 +56,7 @@ describe('callApi', () => {
 
   it('is typed by the route: its arguments and its answer', async () => {
     stubFetch({ success: true, data: { id: 1 }, message: '' });
-    // Type-level: `tsc -p web` fails if the map and these uses stop agreeing.
+    // Type-level: `npm run typecheck` fails if the map and these uses stop agreeing.
     // @ts-expect-error -- the route declares `params: { id }`
     expect(() => callApi(boardRoutes.toggleTeamStatus, {})).toThrow('Falta el parámetro id');
     // @ts-expect-error -- `teamId` is not a parameter of this route

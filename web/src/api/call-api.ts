@@ -23,7 +23,7 @@ type OptionsArg<R extends RouteSpec> =
  * Calls one route of the shared map (`shared/src/api`, SPEC.md section 7): its method, and its path with
  * `params` filled in by `routePath` (plus `query` as a query string). The params, query and body a
  * route declares are required and typed by its schemas, and the answer is typed by its `reply` schema,
- * so a field renamed in `shared/` fails `tsc -p web` wherever the web reads or sends it. The answer is
+ * so a field renamed in `shared/` fails `npm run typecheck` wherever the web reads or sends it. The answer is
  * not re-validated: the server serializes it with the same schema.
  *
  * Errors are `apiRequest`'s: an `ApiRequestError` with the server's Spanish message (a 401 ends the
