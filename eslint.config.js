@@ -5,8 +5,8 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import boundaries from 'eslint-plugin-boundaries';
 
-/** A boundaries policy: files of the web's `from` element may import the `to` elements. */
-const webMayImport = (from, to) => ({
+/** A boundaries policy: files of the `from` element may import the `to` elements. */
+const mayImport = (from, to) => ({
   from: { element: { type: from } },
   allow: { to: { element: { types: { anyOf: to } } } },
 });
@@ -91,16 +91,60 @@ export default tseslint.config(
           default: 'disallow',
           // Imports inside one element (a feature's own files) are not checked: always allowed.
           policies: [
-            webMayImport('feature', ['ui', 'catalog-screen', 'api', 'stores']),
+            mayImport('feature', ['ui', 'catalog-screen', 'api', 'stores']),
             {
               from: { element: { type: 'feature' } },
               allow: { to: { element: { type: 'app' }, file: { categories: 'paths' } } },
             },
-            webMayImport('catalog-screen', ['ui', 'api', 'stores']),
-            webMayImport('ui', ['stores']),
-            webMayImport('api', ['stores']),
-            webMayImport('stores', ['api']),
-            webMayImport('app', ['feature', 'catalog-screen', 'ui', 'api', 'stores']),
+            mayImport('catalog-screen', ['ui', 'api', 'stores']),
+            mayImport('ui', ['stores']),
+            mayImport('api', ['stores']),
+            mayImport('stores', ['api']),
+            mayImport('app', ['feature', 'catalog-screen', 'ui', 'api', 'stores']),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The server's layers (issue 23; server/src/*/README.md): lib/ stands below everything; db/,
+    // plugins/ and realtime/ never import a module (db/entities.ts, the entity list for discovery,
+    // excepted: it names the modules' *.entity.ts files); what a plugin needs of a module is declared
+    // by the plugin as an interface and handed over by app.ts. Modules may use every layer below and
+    // one another; only the app's own files (app.ts, server.ts, config.ts) know everything.
+    files: ['server/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { boundaries },
+    settings: {
+      // The server imports its TypeScript files by their '.js' names (ESM): TypeScript's own resolution.
+      'import/resolver': { typescript: { project: 'server/tsconfig.json' } },
+      'boundaries/include': ['server/src/**/*'],
+      'boundaries/elements': [
+        { type: 'lib', pattern: 'server/src/lib' },
+        { type: 'db', pattern: 'server/src/db' },
+        { type: 'plugins', pattern: 'server/src/plugins' },
+        { type: 'realtime', pattern: 'server/src/realtime' },
+        { type: 'module', pattern: 'server/src/modules/*', capture: ['module'] },
+      ],
+      'boundaries/files': [
+        { category: 'entity', pattern: 'server/src/modules/*/*.entity.ts' },
+        { category: 'entity-list', pattern: 'server/src/db/entities.ts' },
+      ],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          policies: [
+            mayImport('db', ['lib']),
+            {
+              from: { element: { type: 'db' }, file: { categories: 'entity-list' } },
+              allow: { to: { element: { type: 'module' }, file: { categories: 'entity' } } },
+            },
+            mayImport('plugins', ['lib', 'db']),
+            mayImport('realtime', ['lib', 'db', 'plugins']),
+            mayImport('module', ['lib', 'db', 'plugins', 'realtime', 'module']),
           ],
         },
       ],

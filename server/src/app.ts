@@ -20,6 +20,9 @@ import guardPlugin from './plugins/guard.js';
 import webPlugin from './plugins/web.js';
 import socketPlugin from './realtime/socket.js';
 import boardPlugin from './modules/board/board.plugin.js';
+import agentKeysPlugin from './modules/agent/agent-keys.plugin.js';
+import { staffSessions } from './modules/auth/session.js';
+import { knownLevels } from './modules/levels/levels.repository.js';
 import agentPresencePlugin from './modules/agent/agent-presence.js';
 import authRoutes from './modules/auth/auth.routes.js';
 import boardRoutes from './modules/board/board.routes.js';
@@ -137,8 +140,15 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
   // The app's own plugins.
   await app.register(ormPlugin, { orm });
   await app.register(errorsPlugin);
-  await app.register(guardPlugin);
-  await app.register(socketPlugin, { redisUrl: config.redisUrl });
+  // The plugins know no module: app.ts hands them what they check with (issue 23).
+  const sessions = staffSessions(app);
+  await app.register(guardPlugin, {
+    sessions,
+    // `app.agentKeys` is decorated below (it needs the socket); the guard asks it per request.
+    agentKeys: { team: (key) => app.agentKeys.team(app.orm.em, key) },
+  });
+  await app.register(socketPlugin, { redisUrl: config.redisUrl, sessions, levelsExist: knownLevels(orm) });
+  await app.register(agentKeysPlugin);
   await app.register(boardPlugin);
   await app.register(agentPresencePlugin, { offlineAfterMs: config.agentOfflineAfterMs });
   await app.register(webPlugin, { root: config.webDistDir });

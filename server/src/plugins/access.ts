@@ -1,4 +1,4 @@
-import type { Access } from '@concurso/shared';
+import type { Access, SessionEndReason } from '@concurso/shared';
 
 // Who may call a route lives in the shared route map (shared/src/api/access.ts); re-exported for the
 // guard and for routes not declared through the map (the socket handshake, the web's files).
@@ -21,6 +21,35 @@ export interface AgentPrincipal {
   id: number;
   levels_id: number;
   contests_id: number;
+}
+
+/** A verified staff token's session: who, which token, which session version, until when (s since epoch). */
+export interface SessionClaims {
+  userId: number;
+  jti: string;
+  version: number;
+  exp: number;
+}
+
+/**
+ * What the role guard and the socket handshake need of staff sessions, declared here and implemented
+ * by the auth module (`staffSessions` in modules/auth/session.ts), which app.ts hands to both: the
+ * plugins below the modules never import one (issue 23).
+ */
+export interface StaffSessions {
+  /**
+   * The session `token` opens and its user's current type, or null: a bad, expired or revoked token, a
+   * deleted user, a changed password or role (DESIGN.md section 5).
+   */
+  open(token: string): Promise<{ session: SessionClaims; type: number } | null>;
+  /** Of open sessions, the ones now over, by `jti`, with why (the socket's periodic sweep). */
+  ended(sessions: SessionClaims[]): Promise<Map<string, SessionEndReason>>;
+}
+
+/** What the role guard needs of agent keys (the agent module's cache, handed over by app.ts). */
+export interface AgentKeyLookup {
+  /** The team whose current key is `key`, or null (wrong, revoked or regenerated key). */
+  team(key: string): Promise<AgentPrincipal | null>;
 }
 
 /** Claims signed into every staff JWT. */

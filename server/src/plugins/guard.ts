@@ -1,14 +1,12 @@
 import fp from 'fastify-plugin';
 import { MESSAGES } from '@concurso/shared';
 import { HttpError } from '../lib/http-error.js';
-import { activeSessionType, verifySessionToken } from '../modules/auth/session.js';
-import { AgentKeyCache } from '../modules/agent/agent-keys.js';
+import type { AgentKeyLookup, StaffSessions } from './access.js';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Agent key → team, cached for a few seconds (the attempts hot path). */
-    agentKeys: AgentKeyCache;
-  }
+/** What the guard checks tokens with: the auth module's sessions and the agent module's keys (app.ts). */
+export interface GuardOptions {
+  sessions: StaffSessions;
+  agentKeys: AgentKeyLookup;
 }
 
 /** The bearer token of a request, or undefined. */
@@ -22,11 +20,11 @@ export function bearerToken(header: string | undefined): string | undefined {
  * `'agent'` (a team's agent key) or the list of user types allowed. A route that declares nothing
  * under `/api` is refused, so a forgotten declaration fails closed.
  * Answers 401 (no, bad, expired or revoked session; deleted user; password or role changed since the
- * token was signed) and 403 (role).
+ * token was signed) and 403 (role). Sessions and agent keys are checked through `options`, so this
+ * plugin knows no module (issue 23).
  */
-export default fp(
-  async (app) => {
-    app.decorate('agentKeys', new AgentKeyCache());
+export default fp<GuardOptions>(
+  async (app, { sessions, agentKeys }) => {
     app.addHook('onRequest', async (request) => {
       const url = request.routeOptions.url;
       // The web client's files and the OpenAPI page are public; the 404 handler has no url.
@@ -35,17 +33,16 @@ export default fp(
       if (access === 'public') return;
       const token = bearerToken(request.headers.authorization);
       if (access === 'agent') {
-        const team = token ? await app.agentKeys.team(app.orm.em, token) : null;
+        const team = token ? await agentKeys.team(token) : null;
         if (!team) throw new HttpError(401, MESSAGES.agentKeyInvalid);
         request.agentTeam = team;
         return;
       }
       if (!access) throw new HttpError(403, MESSAGES.forbidden);
       if (!token) throw new HttpError(401, MESSAGES.unauthorized);
-      const session = verifySessionToken(app, token);
-      if (!session) throw new HttpError(401, MESSAGES.unauthorized);
-      const type = await activeSessionType(app.orm.em, session);
-      if (type === null) throw new HttpError(401, MESSAGES.unauthorized);
+      const opened = await sessions.open(token);
+      if (!opened) throw new HttpError(401, MESSAGES.unauthorized);
+      const { session, type } = opened;
       request.staff = {
         id: session.userId,
         types_users_id: type,

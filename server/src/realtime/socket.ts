@@ -13,15 +13,8 @@ import {
   type SessionEndReason,
   socketAuthSchema,
 } from '@concurso/shared';
-import {
-  activeSessionType,
-  endedSessions,
-  verifySessionToken,
-  type SessionClaims,
-} from '../modules/auth/session.js';
 import { openRedisLink, REDIS_STREAM_BLOCK_MS, type RedisClient } from './redis-link.js';
-import { STAFF_ACCESS } from '../plugins/access.js';
-import { Level } from '../modules/levels/level.entity.js';
+import { STAFF_ACCESS, type SessionClaims, type StaffSessions } from '../plugins/access.js';
 
 /** Data kept on each staff socket: the session it was opened with. */
 export interface SocketData {
@@ -73,8 +66,6 @@ declare module 'fastify' {
     redis: RedisClient | undefined;
     /** `'off'` without `REDIS_URL`; otherwise whether the Redis fan-out is connected. */
     redisState(): 'off' | 'ok' | 'down';
-    /** Forgets cached agent keys in this and every other server process (a key was regenerated). */
-    forgetAgentKeys(): void;
     /**
      * Runs `listener` each time the Redis link comes back after being down: what was relayed to the
      * other processes meanwhile was lost (the board plugin makes this process's screens refetch).
@@ -101,8 +92,16 @@ export const userRoom = (userId: number): string => `user:${userId}`;
  * revoked, or its user's password or role changes or the user is deleted. With `redisUrl`, events
  * fan out to every server process through the Redis streams adapter.
  */
-export default fp<{ redisUrl?: string }>(
-  async (app, { redisUrl }) => {
+export interface SocketOptions {
+  redisUrl?: string;
+  /** The staff sessions (the auth module's, handed over by app.ts). */
+  sessions: StaffSessions;
+  /** Whether every id names a level (the levels module's, handed over by app.ts). */
+  levelsExist(ids: number[]): Promise<boolean>;
+}
+
+export default fp<SocketOptions>(
+  async (app, { redisUrl, sessions, levelsExist }) => {
     const io: BoardServer = new Server(app.server, {
       path: SOCKET_PATH,
       serveClient: false,
@@ -130,25 +129,6 @@ export default fp<{ redisUrl?: string }>(
     }
     app.decorate('redis', redis?.client);
     app.decorate('redisState', () => (redis ? (redis.isReady() ? 'ok' : 'down') : 'off'));
-    app.decorate('forgetAgentKeys', () => {
-      app.agentKeys.clear();
-      if (redis) io.serverSideEmit('agentKeys.changed');
-    });
-    if (redis) io.on('agentKeys.changed', () => app.agentKeys.clear());
-
-    // Levels that exist, for the handshake's check; read once a minute at most.
-    let knownLevels: { ids: Set<number>; at: number } | null = null;
-    const levelsExist = async (ids: number[]): Promise<boolean> => {
-      if (
-        !knownLevels ||
-        Date.now() - knownLevels.at > 60_000 ||
-        ids.some((id) => !knownLevels!.ids.has(id))
-      ) {
-        const levels = await app.orm.em.fork().findAll(Level, { fields: ['id'] });
-        knownLevels = { ids: new Set(levels.map((level) => level.id)), at: Date.now() };
-      }
-      return ids.every((id) => knownLevels!.ids.has(id));
-    };
 
     io.use(async (socket, next) => {
       const refuse = () => next(new Error('unauthorized'));
@@ -156,11 +136,11 @@ export default fp<{ redisUrl?: string }>(
       if (typeof raw.token !== 'string' || raw.token === '') return refuse();
       const auth = socketAuthSchema.safeParse(raw);
       if (!auth.success) return next(new Error('invalid'));
-      const session = verifySessionToken(app, auth.data.token);
-      if (!session) return refuse();
+      let session: SessionClaims;
       try {
-        const type = await activeSessionType(app.orm.em.fork(), session);
-        if (type === null || !(STAFF_ACCESS as readonly number[]).includes(type)) return refuse();
+        const opened = await sessions.open(auth.data.token);
+        if (!opened || !(STAFF_ACCESS as readonly number[]).includes(opened.type)) return refuse();
+        session = opened.session;
         if (auth.data.levels && !(await levelsExist(auth.data.levels))) return next(new Error('invalid'));
       } catch (err) {
         app.log.error({ err }, 'socket auth failed');
@@ -189,10 +169,8 @@ export default fp<{ redisUrl?: string }>(
     const sweep = setInterval(() => {
       const sockets = [...io.of('/').sockets.values()];
       if (sockets.length === 0) return;
-      endedSessions(
-        app.orm.em.fork(),
-        sockets.map((s) => s.data.session),
-      )
+      sessions
+        .ended(sockets.map((s) => s.data.session))
         .then((ended) => {
           for (const socket of sockets) {
             const reason = ended.get(socket.data.session.jti);
@@ -214,5 +192,5 @@ export default fp<{ redisUrl?: string }>(
       if (redis) await redis.quit();
     });
   },
-  { name: 'socket', dependencies: ['orm', 'guard'] },
+  { name: 'socket', dependencies: ['orm'] },
 );

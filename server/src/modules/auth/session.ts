@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { SessionEndReason } from '@concurso/shared';
 import { findSessionState, revokedJtis, sessionVersions } from './auth.repository.js';
-import type { JwtClaims } from '../../plugins/access.js';
+import type { JwtClaims, SessionClaims, StaffSessions } from '../../plugins/access.js';
+
+export type { SessionClaims } from '../../plugins/access.js';
 
 /**
  * The claims a staff token must carry (DESIGN.md section 4; issue 10: a token whose `sub` is not a user
@@ -17,14 +19,6 @@ const claimsSchema = z.object({
   exp: z.number().int().positive(),
   iat: z.number().int().optional(),
 });
-
-/** A verified token's session: who, which token, which session version, until when (s since epoch). */
-export interface SessionClaims {
-  userId: number;
-  jti: string;
-  version: number;
-  exp: number;
-}
 
 /**
  * Verifies a staff JWT's signature and expiry and checks its claims' shapes. Answers null for any
@@ -80,4 +74,21 @@ export async function endedSessions(
     else if (version !== session.version) ended.set(session.jti, 'password');
   }
   return ended;
+}
+
+/**
+ * The staff sessions as the role guard and the socket handshake use them (`StaffSessions`, declared by
+ * plugins/access.ts): `verifySessionToken`, then `activeSessionType`, and `endedSessions` for the
+ * socket's sweep, each on a fork of `app.orm.em`. Built once by app.ts, after `@fastify/jwt`.
+ */
+export function staffSessions(app: FastifyInstance): StaffSessions {
+  return {
+    async open(token) {
+      const session = verifySessionToken(app, token);
+      if (!session) return null;
+      const type = await activeSessionType(app.orm.em.fork(), session);
+      return type === null ? null : { session, type };
+    },
+    ended: (sessions) => endedSessions(app.orm.em.fork(), sessions),
+  };
 }

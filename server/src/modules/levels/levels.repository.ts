@@ -1,3 +1,4 @@
+import type { MikroORM } from '@mikro-orm/mysql';
 import type { LevelInput, LevelRow } from '@concurso/shared';
 import { catalogRows } from '../catalogs/catalog-rows.js';
 import { Team } from '../teams/team.entity.js';
@@ -15,3 +16,22 @@ export const levelRows = catalogRows<ILevel, LevelRow, LevelInput>(Level, {
     [await em.count(Exercise, { level: id }), 'ejercicio', 'ejercicios'],
   ],
 });
+
+/** How long the level ids the socket handshake checks against are trusted, in ms. */
+const KNOWN_LEVELS_MS = 60_000;
+
+/**
+ * Whether every id of `ids` names a level, for the socket handshake's `levels` (DESIGN.md section 6):
+ * the ids are read once a minute at most, and again as soon as an unknown id is asked about. Handed to
+ * the socket plugin by app.ts.
+ */
+export function knownLevels(orm: MikroORM): (ids: number[]) => Promise<boolean> {
+  let known: { ids: Set<number>; at: number } | null = null;
+  return async (ids) => {
+    if (!known || Date.now() - known.at > KNOWN_LEVELS_MS || ids.some((id) => !known!.ids.has(id))) {
+      const levels = await orm.em.fork().findAll(Level, { fields: ['id'] });
+      known = { ids: new Set(levels.map((level) => level.id)), at: Date.now() };
+    }
+    return ids.every((id) => known!.ids.has(id));
+  };
+}
