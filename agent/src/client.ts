@@ -4,6 +4,10 @@
  * and fails with an `AgentApiError` whose kind tells 401, network and other errors apart.
  */
 import {
+  agentRoutes,
+  healthRoutes,
+  routePath,
+  type RouteSpec,
   agentAttemptsResultSchema,
   agentConfigSchema,
   agentObservedResultSchema,
@@ -77,12 +81,12 @@ export class AgentClient {
 
   /** `GET /api/agent/config`: team, its contest, blocked names (none unless the contest is active), periods. */
   getConfig(): Promise<AgentConfig> {
-    return this.call('GET', '/api/agent/config', undefined, agentConfigSchema);
+    return this.call(agentRoutes.config, undefined, agentConfigSchema);
   }
 
   /** `POST /api/agent/attempts` with up to `AGENT_MAX_BATCH` attempts; idempotent by `event_id`. */
   postAttempts(attempts: readonly AgentAttempt[]): Promise<AgentAttemptsResult> {
-    return this.call('POST', '/api/agent/attempts', { attempts }, agentAttemptsResultSchema);
+    return this.call(agentRoutes.attempts, { attempts }, agentAttemptsResultSchema);
   }
 
   /**
@@ -91,12 +95,12 @@ export class AgentClient {
    * how many rows the server stored (0 when the contest does not observe).
    */
   postObserved(observed: readonly AgentObservedProcess[]): Promise<AgentObservedResult> {
-    return this.call('POST', '/api/agent/observed', { observed }, agentObservedResultSchema);
+    return this.call(agentRoutes.observed, { observed }, agentObservedResultSchema);
   }
 
   /** `POST /api/agent/heartbeat`: keeps the team's `agent_online` true on the board. */
   async heartbeat(body: AgentHeartbeat): Promise<void> {
-    await this.call('POST', '/api/agent/heartbeat', body, null);
+    await this.call(agentRoutes.heartbeat, body, null);
   }
 
   /**
@@ -111,8 +115,8 @@ export class AgentClient {
   async probe(): Promise<boolean> {
     try {
       const timeout = AbortSignal.timeout(Math.min(this.timeoutMs, PROBE_TIMEOUT_MS));
-      const response = await this.fetchImpl(`${this.server}/api/health`, {
-        method: 'GET',
+      const response = await this.fetchImpl(`${this.server}${routePath(healthRoutes.check)}`, {
+        method: healthRoutes.check.method,
         headers: { accept: 'application/json' },
         signal: this.signal ? AbortSignal.any([this.signal, timeout]) : timeout,
       });
@@ -126,17 +130,16 @@ export class AgentClient {
     }
   }
 
-  private async call<T>(
-    method: 'GET' | 'POST',
-    path: string,
-    body: unknown,
-    schema: Schema<T> | null,
-  ): Promise<T> {
+  /**
+   * One call of the shared route map (`agentRoutes`, as the web's `callApi` does: a path or method
+   * changed there changes here), `data` of its answer checked by `schema` (null: nothing to read).
+   */
+  private async call<T>(route: RouteSpec, body: unknown, schema: Schema<T> | null): Promise<T> {
     let response: Response;
     let payload: unknown;
     try {
-      response = await this.fetchImpl(`${this.server}${path}`, {
-        method,
+      response = await this.fetchImpl(`${this.server}${routePath(route)}`, {
+        method: route.method,
         headers: {
           authorization: `Bearer ${this.key}`,
           accept: 'application/json',

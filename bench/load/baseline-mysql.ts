@@ -3,7 +3,8 @@
  * `POST /api/agent/attempts`, from a bare mysql2 loop, on a copy of the run's own database.
  *
  * Mirrors server/src/modules/agent/attempt-writer.ts (the grouping) and the statements of
- * server/src/modules/agent/agent.repository.ts (`lockTeamContests`, `storedAttempts`, `storeAttempts`)
+ * server/src/modules/agent/agent.repository.ts (`lockTeamContests`, `storedAttempts`, `storeAttempts`),
+ * server/src/modules/teams/team-row-writer.ts (`addAttemptCounts`)
  * and server/src/modules/board/board.repository.ts (`boardTeams`, the rows the group pushes), copied
  * as SQL text because the bench imports no server code. Keep them in step with those files.
  * - `concurrency` requests in flight (the run's `--concurrency`), each a batch of `batchMin`..`batchMax`
@@ -169,7 +170,7 @@ export async function runMysqlBaseline(o: MysqlBaselineOptions): Promise<MysqlBa
           ]);
           added.set(teamId, (added.get(teamId) ?? 0) + 1);
         }
-        // agent.repository.ts storeAttempts
+        // agent.repository.ts storeAttempts, then team-row-writer.ts addAttemptCounts
         if (fresh.length > 0) {
           await conn.query(
             `insert into attempts (teams_id, contests_id, process, executable, killed, occurred_at, received_at, event_id, created_at, updated_at) values ${fresh.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,

@@ -1,5 +1,5 @@
 import { contestRow } from '../contests/contests.repository.js';
-import { LockMode, raw } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { ContestRow } from '@concurso/shared';
 import type { AgentPrincipal } from '../../plugins/access.js';
@@ -10,7 +10,8 @@ import { Team } from '../teams/team.entity.js';
  * columns of `teams` (`agent_key_hash`, `agent_last_seen`, `agent_online`, and `number_attempts` /
  * `version` when attempts are counted). Every function takes the EntityManager first, so it runs in
  * the caller's transaction. Through the EntityManager, except the two measured hot paths below, which
- * stay as SQL text: the heartbeat's one statement and the attempts group commit.
+ * stay as SQL text: the heartbeat's one statement and the attempts group commit. What changes a team's
+ * status, count, presence or `version` is teams/team-row-writer.ts.
  */
 
 // Keys and configuration ----------------------------------------------------------------------------
@@ -72,22 +73,6 @@ export async function lockAgentOnline(em: EntityManager, teamId: number): Promis
   return team?.agentOnline ?? false;
 }
 
-/** `agent_last_seen` = `at`; with `cameOnline`, also `agent_online` and a new `version` for the boards. */
-export async function markAgentSeen(
-  em: EntityManager,
-  teamId: number,
-  at: Date,
-  cameOnline: boolean,
-): Promise<void> {
-  await em.nativeUpdate(
-    Team,
-    { id: teamId },
-    cameOnline
-      ? { agentLastSeen: at, agentOnline: true, version: raw('version + 1') }
-      : { agentLastSeen: at },
-  );
-}
-
 /**
  * Ids of the teams shown online whose agent was last seen before `before`, their rows locked; rows
  * another process is sweeping are skipped (`skip locked`), so each change is announced once.
@@ -99,15 +84,6 @@ export async function lockSilentAgents(em: EntityManager, before: Date): Promise
     { fields: ['id'], lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
   );
   return teams.map((team) => team.id);
-}
-
-/** Marks the agents of `teamIds` offline and bumps the teams' `version` for the boards. */
-export async function markAgentsOffline(em: EntityManager, teamIds: readonly number[]): Promise<void> {
-  await em.nativeUpdate(
-    Team,
-    { id: { $in: [...teamIds] } },
-    { agentOnline: false, version: raw('version + 1') },
-  );
 }
 
 // Attempts group commit -----------------------------------------------------------------------------
@@ -183,14 +159,12 @@ export async function storedAttempts(
 }
 
 /**
- * Stores `attempts` received at `now` in one INSERT and adds each team's new ones to its
- * `number_attempts` in one UPDATE, bumping `version` and marking its agent seen and online (an agent
- * that reports attempts is alive). `addedPerTeam` is how many of `attempts` each team gets.
+ * Stores `attempts` received at `now` in one INSERT. Their teams' counts are added by
+ * `addAttemptCounts` (teams/team-row-writer.ts), the one writer of what the boards show of a team.
  */
 export async function storeAttempts(
   em: EntityManager,
   attempts: readonly NewAttempt[],
-  addedPerTeam: ReadonlyMap<number, number>,
   now: Date,
 ): Promise<void> {
   if (attempts.length === 0) return;
@@ -208,13 +182,6 @@ export async function storeAttempts(
       now,
       now,
     ]),
-    'run',
-  );
-  const moved = [...addedPerTeam.keys()];
-  await em.execute(
-    `update teams set number_attempts = number_attempts + case id ${moved.map(() => 'when ? then ?').join(' ')} end,
-      version = version + 1, agent_last_seen = ?, agent_online = 1 where id in (${marks(moved.length)})`,
-    [...moved.flatMap((id) => [id, addedPerTeam.get(id)!]), now, ...moved],
     'run',
   );
 }

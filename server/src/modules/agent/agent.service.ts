@@ -2,13 +2,8 @@ import type { EntityManager } from '@mikro-orm/mysql';
 import type { BoardTeam } from '@concurso/shared';
 import { transaction } from '../../db/transaction.js';
 import { boardTeam, boardTeams } from '../board/board.repository.js';
-import {
-  lockAgentOnline,
-  lockSilentAgents,
-  markAgentSeen,
-  markAgentsOffline,
-  touchOnlineAgent,
-} from './agent.repository.js';
+import { markAgentSeen, markAgentsOffline } from '../teams/team-row-writer.js';
+import { lockAgentOnline, lockSilentAgents, touchOnlineAgent } from './agent.repository.js';
 
 /**
  * Records a heartbeat: `agent_last_seen` = now. When the boards last heard the agent was offline,

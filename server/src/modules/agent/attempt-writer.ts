@@ -6,7 +6,8 @@ import {
   type AgentAttemptsResult,
   type BoardTeam,
 } from '@concurso/shared';
-import { boardTeams, changeTeamStatus, lockTeam } from '../board/board.repository.js';
+import { boardTeams } from '../board/board.repository.js';
+import { addAttemptCounts, changeTeamStatus, lockTeam } from '../teams/team-row-writer.js';
 import {
   lockTeamContests,
   storeAttempts,
@@ -198,7 +199,9 @@ export class AttemptWriter {
         countedPerBatch.set(batch, counted);
         if (counted > 0) addedPerTeam.set(batch.teamId, (addedPerTeam.get(batch.teamId) ?? 0) + counted);
       }
-      await storeAttempts(em, fresh, addedPerTeam, new Date());
+      const now = new Date();
+      await storeAttempts(em, fresh, now);
+      await addAttemptCounts(em, addedPerTeam, now);
 
       // Totals for the answers (every live team) and rows to push (the teams whose count moved); a
       // team blocked at its threshold is read again, with its new status.

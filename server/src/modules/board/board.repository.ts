@@ -1,12 +1,11 @@
-import { LockMode, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
+import type { FilterQuery, QueryOrderMap } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { BoardTeam } from '@concurso/shared';
 import { Team, type ITeam } from '../teams/team.entity.js';
-import { StatusTeam, type IStatusTeam } from '../teams/status-team.entity.js';
-import { TeamStatusChange } from '../teams/team-status-change.entity.js';
+import type { IStatusTeam } from '../teams/status-team.entity.js';
 
 /*
- * The board's reads and writes of `teams` (DESIGN.md section 6), through the EntityManager and its
+ * The board's reads of `teams` (DESIGN.md section 6; what changes a row is teams/team-row-writer.ts), through the EntityManager and its
  * QueryBuilder on the teams module's entities: every function takes the EntityManager first, so it
  * runs inside the caller's `transaction(em, work)` and sees what that transaction wrote.
  */
@@ -60,44 +59,4 @@ export async function boardTeams(em: EntityManager, teamIds: readonly number[]):
 /** The board rows of a contest's teams, by name (then id), every level together. */
 export async function contestBoardTeams(em: EntityManager, contestId: number): Promise<BoardTeam[]> {
   return findBoardTeams(em, { contest: contestId }, { name: 'asc', id: 'asc' });
-}
-
-/**
- * Team `teamId` with its status and `version`, its row locked until the transaction ends so concurrent
- * toggles, attempts and heartbeats of the team queue; null when it does not exist.
- */
-export async function lockTeam(em: EntityManager, teamId: number) {
-  return em.findOne(Team, teamId, {
-    fields: ['statusTeam', 'version'],
-    lockMode: LockMode.PESSIMISTIC_WRITE,
-  });
-}
-
-/** A team as `lockTeam` answers it. */
-export type LockedTeam = NonNullable<Awaited<ReturnType<typeof lockTeam>>>;
-
-/**
- * Sets a locked team's status to `to`, bumps its `version` (the boards drop older rows) and writes the
- * audit row with the judge `by` and the time (SPEC.md section 4), in the caller's transaction. `by`
- * 'automatic': the server's own block at the contest's `max_attempts` (issue 13), audited with no user.
- */
-export async function changeTeamStatus(
-  em: EntityManager,
-  team: LockedTeam,
-  to: number,
-  by: number | 'automatic',
-): Promise<void> {
-  const from = team.statusTeam.id;
-  team.statusTeam = em.getReference(StatusTeam, to);
-  team.version += 1;
-  const automatic = by === 'automatic';
-  em.create(TeamStatusChange, {
-    team: team.id,
-    from,
-    to,
-    user: automatic ? null : by,
-    automatic,
-    at: new Date(),
-  });
-  await em.flush();
 }

@@ -3,7 +3,8 @@ import { LEVELS, TEAM_STATUS, type BoardTeam, type TeamAttempts } from '@concurs
 import { transaction } from '../../db/transaction.js';
 import { HttpError } from '../../lib/http-error.js';
 import { activeContest } from '../contests/contests.repository.js';
-import { boardTeam, changeTeamStatus, contestBoardTeams, lockTeam } from './board.repository.js';
+import { changeTeamStatus, lockTeam } from '../teams/team-row-writer.js';
+import { boardTeam, contestBoardTeams } from './board.repository.js';
 
 /**
  * The snapshot of `GET /api/teamAttempts` (SPEC.md section 7): the active contest's teams split into

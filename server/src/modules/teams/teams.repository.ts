@@ -1,10 +1,11 @@
-import { LockMode, raw, type Loaded, type RequiredEntityData } from '@mikro-orm/core';
+import { LockMode, type Loaded, type RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 import { TEAM_STATUS, type TeamInput, type TeamRow } from '@concurso/shared';
 import { HttpError, fieldError } from '../../lib/http-error.js';
 import { Coach } from '../coaches/coach.entity.js';
 import { Contest } from '../contests/contest.entity.js';
 import { Level } from '../levels/level.entity.js';
+import { nextVersion } from './team-row-writer.js';
 import { Team, type ITeam } from './team.entity.js';
 
 /**
@@ -111,8 +112,8 @@ export async function updateTeam(
     // Loaded, not a reference: the answered row embeds the contest's calendar.
     contest: contestId === team.contest.id ? team.contest : await em.findOneOrFail(Contest, contestId),
   });
-  // In SQL (`version = version + 1`), not from the loaded value: agents' attempts bump it concurrently.
-  team.version = raw('version + 1');
+  // By the database (`nextVersion`, team-row-writer.ts): agents' attempts bump it concurrently.
+  team.version = nextVersion();
   await em.flush();
   return (await findTeamRow(em, team.id))!;
 }

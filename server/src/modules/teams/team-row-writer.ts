@@ -1,0 +1,107 @@
+import { LockMode, raw } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/mysql';
+import { StatusTeam } from './status-team.entity.js';
+import { TeamStatusChange } from './team-status-change.entity.js';
+import { Team } from './team.entity.js';
+
+/*
+ * The one writer of what the boards show of a team row (issue 23: the rule was written in five places,
+ * two ways): its status, its attempts count and its agent's presence, each change bumping `version`,
+ * the number the boards and the projector keep only newer rows by (DESIGN.md section 6). The bump is
+ * always done by the database (`version = version + 1`), never from a loaded value: a judge's toggle,
+ * a group of attempts and a heartbeat of one team may run at once. A team's edit (teams.repository.ts)
+ * bumps it with the same fragment. Every function takes the EntityManager first and runs in the
+ * caller's transaction.
+ */
+
+/** `version + 1`, for an entity assignment or `nativeUpdate`: the one way a team's version changes. */
+export const nextVersion = () => raw('version + 1');
+
+/** The same, as SQL text for the statements of the attempts hot path. */
+const NEXT_VERSION_SQL = 'version = version + 1';
+
+/**
+ * Team `teamId` with its status and `version`, its row locked until the transaction ends so concurrent
+ * toggles, attempts and heartbeats of the team queue; null when it does not exist.
+ */
+export async function lockTeam(em: EntityManager, teamId: number) {
+  return em.findOne(Team, teamId, {
+    fields: ['statusTeam', 'version'],
+    lockMode: LockMode.PESSIMISTIC_WRITE,
+  });
+}
+
+/** A team as `lockTeam` answers it. */
+export type LockedTeam = NonNullable<Awaited<ReturnType<typeof lockTeam>>>;
+
+/**
+ * Sets a locked team's status to `to`, bumps its `version` and writes the audit row with the judge `by`
+ * and the time (SPEC.md section 4), in the caller's transaction. `by` 'automatic': the server's own
+ * block at the contest's `max_attempts` (issue 13), audited with no user. Read the row again
+ * (board.repository.ts) for what to push: `team` keeps the values it was loaded with.
+ */
+export async function changeTeamStatus(
+  em: EntityManager,
+  team: LockedTeam,
+  to: number,
+  by: number | 'automatic',
+): Promise<void> {
+  const from = team.statusTeam.id;
+  await em.nativeUpdate(
+    Team,
+    { id: team.id },
+    { statusTeam: em.getReference(StatusTeam, to), version: nextVersion() },
+  );
+  const automatic = by === 'automatic';
+  em.create(TeamStatusChange, {
+    team: team.id,
+    from,
+    to,
+    user: automatic ? null : by,
+    automatic,
+    at: new Date(),
+  });
+  await em.flush();
+}
+
+const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
+
+/**
+ * Adds to each team of `addedPerTeam` its new attempts in one UPDATE, bumping `version` and marking its
+ * agent seen at `now` and online (an agent that reports attempts is alive). SQL text: the attempts
+ * group commit, the measured hot path (BENCHMARKS.md, "Group commit of attempts"); the team rows are
+ * locked by the group already.
+ */
+export async function addAttemptCounts(
+  em: EntityManager,
+  addedPerTeam: ReadonlyMap<number, number>,
+  now: Date,
+): Promise<void> {
+  const moved = [...addedPerTeam.keys()];
+  if (moved.length === 0) return;
+  await em.execute(
+    `update teams set number_attempts = number_attempts + case id ${moved.map(() => 'when ? then ?').join(' ')} end,
+      ${NEXT_VERSION_SQL}, agent_last_seen = ?, agent_online = 1 where id in (${marks(moved.length)})`,
+    [...moved.flatMap((id) => [id, addedPerTeam.get(id)!]), now, ...moved],
+    'run',
+  );
+}
+
+/** `agent_last_seen` = `at`; with `cameOnline`, also `agent_online` and a new `version` for the boards. */
+export async function markAgentSeen(
+  em: EntityManager,
+  teamId: number,
+  at: Date,
+  cameOnline: boolean,
+): Promise<void> {
+  await em.nativeUpdate(
+    Team,
+    { id: teamId },
+    cameOnline ? { agentLastSeen: at, agentOnline: true, version: nextVersion() } : { agentLastSeen: at },
+  );
+}
+
+/** Marks the agents of `teamIds` offline and bumps the teams' `version` for the boards. */
+export async function markAgentsOffline(em: EntityManager, teamIds: readonly number[]): Promise<void> {
+  await em.nativeUpdate(Team, { id: { $in: [...teamIds] } }, { agentOnline: false, version: nextVersion() });
+}
