@@ -6,6 +6,7 @@
  * agent sends the pending entries with `POST /api/agent/observed` every `OBSERVED_SEND_MS`. Never
  * arguments, window titles or files: a `RunningProcess` has none of them (scanner.ts).
  */
+import path from 'node:path';
 import { AGENT_MAX_OBSERVED_BATCH, type AgentObservedProcess, withoutUnprintable } from '@concurso/shared';
 import { AgentApiError } from './errors.js';
 import type { Sha256 } from './fingerprint.js';
@@ -102,7 +103,9 @@ export class ObservedLog {
     const live = new Set<string>();
     const result: RunningProcess[] = [];
     for (const proc of processes) {
-      const key = instanceKey(proc);
+      // With the executable's name: a process that execs another program (a shell running a command,
+      // a fork caught by a scan before its exec) is a new start of that program, not the same one.
+      const key = `${instanceKey(proc)}\n${normaliseExecutableName(executableName(proc))}`;
       live.add(key);
       if (this.seen !== null && !this.seen.has(key) && !ignored(proc)) result.push(proc);
     }
@@ -213,10 +216,19 @@ export class ObservedLog {
   }
 }
 
-/** Kernel threads and the lister's helpers: not programs someone in the lab started. */
+/** The agent's own executable (`node`, or the single-file build), as a file name. */
+const OWN_IMAGE = normaliseExecutableName(path.basename(process.execPath));
+
+/**
+ * Kernel threads, the lister's helpers, and a child of the agent still running the agent's own image
+ * (a fork caught before its exec, which a later scan sees as the program it became): not programs
+ * someone in the lab started.
+ */
 function ignored(proc: RunningProcess): boolean {
   if (process.platform === 'linux' && (proc.pid === 2 || proc.ppid === 2)) return true;
-  return proc.ppid === process.pid && LISTER_HELPERS.has(normaliseExecutableName(executableName(proc)));
+  if (proc.ppid !== process.pid) return false;
+  const name = normaliseExecutableName(executableName(proc));
+  return LISTER_HELPERS.has(name) || name === OWN_IMAGE;
 }
 
 /**

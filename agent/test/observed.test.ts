@@ -57,6 +57,21 @@ describe('ObservedLog (issue 14)', () => {
     expect(observed.fresh([before, again])).toEqual([again]);
   });
 
+  it('sees a process that execs another program as a new start, and ignores its own fork before the exec', () => {
+    const { observed } = log();
+    observed.fresh([]);
+    // A shell that runs a program in its own process: same pid and start time, another executable.
+    const shell = proc(20, '/usr/bin/bash');
+    expect(observed.fresh([shell])).toEqual([shell]);
+    const exec = proc(20, '/opt/juego');
+    expect(observed.fresh([exec])).toEqual([exec]);
+    // A child of the agent still running the agent's own image is a fork before its exec: not a start.
+    const fork = { ...proc(21, process.execPath), ppid: process.pid };
+    expect(observed.fresh([exec, fork])).toEqual([]);
+    const program = { ...proc(21, '/opt/otro-juego'), ppid: process.pid };
+    expect(observed.fresh([exec, program])).toEqual([program]);
+  });
+
   it('dedupes by name and fingerprint, counting starts, first and last seen', async () => {
     const { observed, posts } = log();
     observed.add(proc(1, '/opt/juego'), SHA, at(1));

@@ -1,0 +1,320 @@
+import { hostname } from 'node:os';
+import { AGENT_HEARTBEAT_MS, AGENT_POLL_MS, type AgentConfig, type AgentFingerprint } from '@concurso/shared';
+import {
+  AGENT_CONFIG_REFRESH_MS,
+  AGENT_RETRY_PROBE_MS,
+  type AgentHandle,
+  type AgentOptions,
+  type AgentStats,
+} from './agent-options.js';
+import type { AgentClient } from './client.js';
+import { Delivery } from './delivery.js';
+import { describeError } from './errors.js';
+import { Fingerprinter } from './fingerprint.js';
+import { DEFAULT_GRACE_MS, Killer } from './killer.js';
+import type { AgentLock } from './lock.js';
+import { OBSERVED_SEND_MS, ObservedLog } from './observed.js';
+import type { Outbox } from './outbox.js';
+import { Periodic } from './periodic.js';
+import { defaultLister } from './scanner.js';
+import { Sweeper, atMost } from './sweeper.js';
+import { TEXTS } from './texts.js';
+import { AGENT_VERSION } from './version.js';
+
+/** Longest wait at stop for the last report of what ran on the machine (ms). */
+const STOP_REPORT_MS = 2_000;
+
+/** What `startAgent` hands the running agent once the options are checked and the first config read. */
+export interface AgentSetup {
+  options: AgentOptions;
+  client: AgentClient;
+  /** Aborted at stop: ends the requests in flight. */
+  lifetime: AbortController;
+  config: AgentConfig;
+  dataDir: string;
+  storage: { outbox: Outbox; lock: AgentLock } | null;
+  log: (line: string) => void;
+}
+
+/**
+ * The machine agent once started (DESIGN.md section 6), its state in one object: the config applied,
+ * the counters, the scan (`Sweeper`), the delivery of attempts, the report of what ran, and the loops
+ * (`Periodic`) of the poll, the heartbeat, the config refresh, the server probe and the report.
+ * Problems with the server are logged when they start or change, not on every retry.
+ */
+export class RunningAgent implements AgentHandle {
+  readonly dataDir: string;
+  private current: AgentConfig;
+  private readonly counters: AgentStats;
+  private readonly log: (line: string) => void;
+  private readonly outbox: Outbox | null;
+  private readonly fingerprinter: Fingerprinter;
+  private readonly observed: ObservedLog;
+  private readonly delivery: Delivery | null;
+  private readonly sweeper: Sweeper;
+  private readonly loops: Periodic;
+  private lastProblem: string | null = null;
+  private stopped = false;
+  private stopping: Promise<void> | null = null;
+
+  constructor(private readonly setup: AgentSetup) {
+    const { options, client, config, log } = setup;
+    this.current = config;
+    this.dataDir = setup.dataDir;
+    this.log = log;
+    this.outbox = setup.storage?.outbox ?? null;
+    this.counters = newStats();
+    this.fingerprinter = options.fingerprinter ?? new Fingerprinter();
+    this.loops = new Periodic((error) => log(TEXTS.unexpected(describeError(error))));
+    this.observed = new ObservedLog({
+      sender: client,
+      onSent: () => this.healthy(),
+      onFailed: (error) => this.problem(error, problemLine),
+      onFull: (max) => log(TEXTS.observedFull(max)),
+      onRefused: (n) => log(TEXTS.observedRefused(n)),
+      onTurnedAway: (message) => log(TEXTS.observedTurnedAway(message)),
+      onHeldBack: (waitMs, message) => log(TEXTS.observedHeldBack(waitMs, message)),
+    });
+    this.delivery = this.outbox ? this.newDelivery(this.outbox) : null;
+    this.sweeper = new Sweeper(
+      {
+        lister: options.lister ?? defaultLister,
+        killer: new Killer({ graceMs: options.graceMs ?? DEFAULT_GRACE_MS, dryRun: options.dryRun ?? false }),
+        fingerprinter: this.fingerprinter,
+        observed: this.observed,
+        outbox: this.outbox,
+        stats: this.counters,
+        log,
+        dataDir: this.dataDir,
+        observing: () => this.current.observe,
+        queued: () => this.delivery?.kick(),
+      },
+      config.blocked,
+      config.fingerprints,
+    );
+  }
+
+  /** The config currently applied. */
+  get config(): AgentConfig {
+    return this.current;
+  }
+
+  /** A snapshot of the counters. */
+  get stats(): AgentStats {
+    return {
+      ...this.counters,
+      pending: this.outbox?.size ?? 0,
+      observedPending: this.observed.pending,
+      hashed: this.fingerprinter.stats.hashed,
+    };
+  }
+
+  /** One scan: end blocked processes and queue their attempts. Never runs two at once. */
+  sweep(): Promise<void> {
+    return this.sweeper.sweep();
+  }
+
+  /** The lines at start: team, contest, blocked count and poll; observing, dry run, what waits. */
+  announce(): void {
+    const config = this.current;
+    this.log(TEXTS.started(config.team.name, config.contest.calendar, config.blocked.length, this.pollMs()));
+    if (config.observe) this.log(TEXTS.observeOn);
+    if (this.setup.options.dryRun) this.log(TEXTS.dryRunNotice);
+    if (this.outbox && this.outbox.size > 0) this.log(TEXTS.pendingAtStart(this.outbox.size));
+  }
+
+  /** Starts the loops: poll at once, heartbeat at once, then config, probe and report on their periods. */
+  startLoops(): void {
+    const { options } = this.setup;
+    const refreshMs = options.configRefreshMs ?? AGENT_CONFIG_REFRESH_MS;
+    const retryProbeMs = options.retryProbeMs ?? AGENT_RETRY_PROBE_MS;
+    const observedReportMs = options.observedReportMs ?? OBSERVED_SEND_MS;
+    this.loops.every(
+      () => this.poll(),
+      () => this.pollMs(),
+      0,
+    );
+    this.loops.every(
+      () => this.heartbeat(),
+      () => this.heartbeatMs(),
+      0,
+    );
+    this.loops.every(
+      () => this.refreshConfig(),
+      () => refreshMs,
+      refreshMs,
+    );
+    const delivery = this.delivery;
+    if (delivery)
+      this.loops.every(
+        async () => {
+          await delivery.probeServer();
+        },
+        () => retryProbeMs,
+        retryProbeMs,
+      );
+    this.loops.every(
+      () => this.report(),
+      () => observedReportMs,
+      observedReportMs,
+    );
+  }
+
+  /**
+   * Sends every pending attempt now (after a scan in progress), ignoring the backoff. Never throws:
+   * what could not be sent stays queued.
+   */
+  async flush(): Promise<void> {
+    // What a scan in progress is about to queue belongs to "now" too.
+    await this.sweeper.settled();
+    await Promise.all([this.delivery?.flush(), this.current.observe ? this.observed.send() : undefined]);
+  }
+
+  /** Stops the timers, aborts requests in flight, waits for a scan in progress, releases the lock. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      this.stopped = true;
+      const running = this.loops.stop();
+      // Best effort: what ran since the last report goes now, if the server answers soon.
+      await this.sweeper.settled();
+      if (this.current.observe && this.observed.pending > 0)
+        await atMost(STOP_REPORT_MS, this.observed.send());
+      this.setup.lifetime.abort();
+      await Promise.allSettled([this.sweeper.settled(), this.delivery?.idle(), ...running]);
+      await this.setup.storage?.lock.release();
+    })();
+    return this.stopping;
+  }
+
+  private pollMs(): number {
+    return this.setup.options.pollMs ?? sanePeriod(this.current.poll_ms, AGENT_POLL_MS, 100);
+  }
+
+  private heartbeatMs(): number {
+    return this.setup.options.heartbeatMs ?? sanePeriod(this.current.heartbeat_ms, AGENT_HEARTBEAT_MS, 1_000);
+  }
+
+  /** One round of the poll loop: a scan, then send what it queued. */
+  private async poll(): Promise<void> {
+    await this.sweep();
+    this.delivery?.kick();
+  }
+
+  private async heartbeat(): Promise<void> {
+    try {
+      await this.setup.client.heartbeat({ hostname: hostname().slice(0, 255), version: AGENT_VERSION });
+      this.healthy();
+    } catch (error) {
+      this.problem(error, problemLine);
+    }
+  }
+
+  private async refreshConfig(): Promise<void> {
+    try {
+      this.applyConfig(await this.setup.client.getConfig());
+      this.healthy();
+    } catch (error) {
+      this.problem(error, problemLine);
+    }
+  }
+
+  /** Reports what ran on the machine, while the contest observes and something waits. */
+  private async report(): Promise<void> {
+    if (this.current.observe && this.observed.pending > 0) await this.observed.send();
+  }
+
+  /** Takes a new config without restarting: the scans follow its blocked list and fingerprints. */
+  private applyConfig(next: AgentConfig): void {
+    const before = this.current;
+    this.current = next;
+    if (blockedKey(next.blocked) !== blockedKey(before.blocked)) {
+      this.sweeper.setBlocked(next.blocked);
+      this.log(TEXTS.blockedUpdated(next.blocked.length));
+    }
+    if (fingerprintsKey(next.fingerprints) !== fingerprintsKey(before.fingerprints)) {
+      this.sweeper.setFingerprints(next.fingerprints);
+      this.log(TEXTS.fingerprintsUpdated(next.fingerprints.length));
+    }
+    if (next.observe !== before.observe) {
+      // Turned off: nothing more is reported, not even what waits (the contest no longer wants it).
+      if (!next.observe) this.observed.reset();
+      this.log(next.observe ? TEXTS.observeOn : TEXTS.observeOff);
+    }
+  }
+
+  private newDelivery(outbox: Outbox): Delivery {
+    const { client } = this.setup;
+    return new Delivery(outbox, client, {
+      onSent: (batch) => {
+        this.counters.acknowledged += batch.acknowledged;
+        this.healthy();
+        if (batch.acknowledged > 0) this.log(TEXTS.sent(batch.acknowledged, batch.numberAttempts));
+      },
+      onRefused: (refusal) => {
+        this.counters.refused += refusal.count;
+        if (!this.stopped) this.log(TEXTS.refused(refusal.count, refusal.reasons, refusal.file));
+      },
+      onFailed: (error, pending) => this.problem(error, (reason) => TEXTS.sendFailed(pending, reason)),
+      probe: () => client.probe(),
+    });
+  }
+
+  /** The server answered: online again (said once, when it had not been). */
+  private healthy(): void {
+    this.counters.online = true;
+    this.counters.lastError = null;
+    if (this.lastProblem !== null && !this.stopped) this.log(TEXTS.online);
+    this.lastProblem = null;
+  }
+
+  /** The server failed: offline, said when the reason starts or changes. */
+  private problem(error: unknown, line: (reason: string) => string): void {
+    if (this.stopped) return;
+    const reason = describeError(error);
+    this.counters.online = false;
+    this.counters.lastError = reason;
+    if (reason !== this.lastProblem) this.log(line(reason));
+    this.lastProblem = reason;
+  }
+}
+
+const problemLine = (reason: string) => `${TEXTS.offline(reason)} ${TEXTS.keepsRunning}`;
+
+/** Counters at start. */
+function newStats(): AgentStats {
+  return {
+    sweeps: 0,
+    killed: 0,
+    failed: 0,
+    detected: 0,
+    queued: 0,
+    acknowledged: 0,
+    refused: 0,
+    pending: 0,
+    observedPending: 0,
+    hashed: 0,
+    online: true,
+    lastError: null,
+  };
+}
+
+/** A period from the server, or the fallback when it is missing or absurd (ms). */
+function sanePeriod(value: number, fallback: number, min: number): number {
+  return Number.isInteger(value) && value > 0 ? Math.max(min, value) : fallback;
+}
+
+/** Order-insensitive identity of a blocked list, to detect changes. */
+function blockedKey(blocked: readonly string[]): string {
+  return blocked
+    .map((name) => name.trim())
+    .sort()
+    .join('\n');
+}
+
+/** Order-insensitive identity of a fingerprint list, to detect changes. */
+function fingerprintsKey(fingerprints: readonly AgentFingerprint[]): string {
+  return fingerprints
+    .map((f) => `${f.sha256} ${f.process}`)
+    .sort()
+    .join('\n');
+}

@@ -1,0 +1,244 @@
+import { randomUUID } from 'node:crypto';
+import { attemptProcessLabel, type AgentAttempt, type AgentFingerprint } from '@concurso/shared';
+import type { AgentStats } from './agent-options.js';
+import { describeError } from './errors.js';
+import type { Fingerprinter, Sha256 } from './fingerprint.js';
+import type { Killer, KillReport } from './killer.js';
+import { createMatcher, indexFingerprints, renamedAs, type Matcher } from './matcher.js';
+import { printableName, type ObservedLog } from './observed.js';
+import type { Outbox } from './outbox.js';
+import { listProcesses, type ProcessLister, type RunningProcess } from './scanner.js';
+import { TEXTS } from './texts.js';
+
+/**
+ * Longest a scan waits for a new process's fingerprint before going on (ms): the hash goes on in the
+ * background and the next scan uses it, so a big program starting never delays the next poll.
+ */
+const HASH_WAIT_MS = 250;
+
+/** Longest a scan waits for the fingerprint of a process it just ended, for its attempt (ms). */
+const ATTEMPT_HASH_WAIT_MS = 2_000;
+
+/** What a scan works with: set up once by the running agent (running-agent.ts). */
+export interface SweeperParts {
+  lister: ProcessLister;
+  killer: Killer;
+  fingerprinter: Fingerprinter;
+  /** What ran on the machine, reported while the contest observes (issue 14). */
+  observed: ObservedLog;
+  /** Where attempts wait for the server; null: none is kept. */
+  outbox: Outbox | null;
+  /** The counters a scan moves (`sweeps`, `killed`, `failed`, `detected`, `queued`). */
+  stats: AgentStats;
+  log: (line: string) => void;
+  /** The data folder, for the line when the outbox cannot be written. */
+  dataDir: string;
+  /** Whether the contest observes now (the config may change between scans). */
+  observing: () => boolean;
+  /** After attempts were queued: send them (the delivery's kick). */
+  queued: () => void;
+}
+
+/** What one process came to in a scan. */
+interface Outcome {
+  report: KillReport | null;
+  sha256: Sha256 | null;
+  renamed?: string;
+}
+
+/**
+ * The agent's scan (DESIGN.md section 6; issue 14): lists the processes, ends every one blocked by
+ * name or, failing that, by its executable's fingerprint (a renamed copy), records what started while
+ * the contest observes, and queues one attempt per ended instance. Scans never overlap: a slow one
+ * (waiting out a grace period) delays the next.
+ */
+export class Sweeper {
+  private byName: Matcher;
+  private bySha: Map<string, string>;
+  private lastScanError: string | null = null;
+  /** Scans in order; the next starts when this settles. */
+  private chain: Promise<void> = Promise.resolve();
+  /** Recordings of what ran waiting for their fingerprint (the scan does not wait for them). */
+  private readonly recording = new Set<Promise<void>>();
+
+  constructor(
+    private readonly parts: SweeperParts,
+    blocked: readonly string[],
+    fingerprints: readonly AgentFingerprint[],
+  ) {
+    this.byName = createMatcher(blocked);
+    this.bySha = indexFingerprints(fingerprints);
+  }
+
+  /** Matches the next scans against a new blocked list. */
+  setBlocked(blocked: readonly string[]): void {
+    this.byName = createMatcher(blocked);
+  }
+
+  /** Matches the next scans against new fingerprints. */
+  setFingerprints(fingerprints: readonly AgentFingerprint[]): void {
+    this.bySha = indexFingerprints(fingerprints);
+  }
+
+  /** One scan, after the one in progress. */
+  sweep(): Promise<void> {
+    const run = this.chain.then(() => this.scanOnce());
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Waits for the scan in progress and the recordings it started. */
+  async settled(): Promise<void> {
+    await this.chain.catch(() => undefined);
+    await Promise.all(this.recording);
+  }
+
+  private async scanOnce(): Promise<void> {
+    const processes = await this.list();
+    if (!processes) return;
+    const { killer, fingerprinter, observed, stats } = this.parts;
+    stats.sweeps += 1;
+    const seenAt = new Date().toISOString();
+    killer.retain(processes);
+    fingerprinter.retain(processes);
+    const byName = this.byName;
+    const bySha = this.bySha;
+    // New instances since the last scan (none on the baseline scan), only while the contest observes.
+    // The same objects as `processes`, so membership costs no second instanceKey per process.
+    const fresh = new Set(this.parts.observing() ? observed.fresh(processes) : []);
+    // Without fingerprints and without observing, nothing is hashed but the attempts' own files.
+    const outcomes = await Promise.all(
+      processes.map((proc) => this.handleProcess(proc, byName, bySha, fresh.has(proc), seenAt)),
+    );
+    const attempts: AgentAttempt[] = [];
+    for (const outcome of outcomes) {
+      const attempt = outcome.report ? this.account(outcome, seenAt) : null;
+      if (attempt) attempts.push(attempt);
+    }
+    await this.queue(attempts);
+  }
+
+  /** The running processes, or null when they could not be listed (said once per new reason). */
+  private async list(): Promise<RunningProcess[] | null> {
+    try {
+      const processes = await listProcesses(this.parts.lister);
+      this.lastScanError = null;
+      return processes;
+    } catch (error) {
+      const reason = describeError(error);
+      if (reason !== this.lastScanError) this.parts.log(TEXTS.scanFailed(reason));
+      this.lastScanError = reason;
+      return null;
+    }
+  }
+
+  /**
+   * One process of a scan. A name match is ended first and fingerprinted after (its file remains),
+   * so hashing a big browser never delays the kill, and the scan waits at most
+   * `ATTEMPT_HASH_WAIT_MS` for that fingerprint. Any other process is fingerprinted only when the
+   * config has fingerprints to match, and ended when its fingerprint is a blocked program's (issue
+   * 14); a file not hashed within `HASH_WAIT_MS` is looked at again by a later scan, so a big new
+   * program never holds up the next poll. A new process while the contest observes is recorded with
+   * its fingerprint when that is ready, without holding up the scan either.
+   */
+  private async handleProcess(
+    proc: RunningProcess,
+    byName: Matcher,
+    bySha: Map<string, string>,
+    isFresh: boolean,
+    seenAt: string,
+  ): Promise<Outcome> {
+    const { killer, fingerprinter, observed } = this.parts;
+    const blocked = byName(proc);
+    if (blocked !== null) {
+      const report = await killer.handle(proc, blocked);
+      // A first big file may take long: the attempt then goes without it (the hash goes on, and the
+      // next kill of the same file carries it).
+      const sha256 =
+        report?.first || isFresh
+          ? ((await atMost(ATTEMPT_HASH_WAIT_MS, fingerprinter.ofProcess(proc))) ?? null)
+          : null;
+      if (isFresh) observed.add(proc, sha256, seenAt);
+      return { report, sha256 };
+    }
+    if (isFresh) this.record(proc, seenAt);
+    if (bySha.size === 0) return { report: null, sha256: null };
+    const known = fingerprinter.known(proc);
+    const sha256 = known !== undefined ? known : await atMost(HASH_WAIT_MS, fingerprinter.ofProcess(proc));
+    const copyOf = sha256 ? bySha.get(sha256) : undefined;
+    if (copyOf === undefined) return { report: null, sha256: sha256 ?? null };
+    const report = await killer.handle(proc, copyOf);
+    const renamed = renamedAs(copyOf, proc);
+    const shown = renamed ? printableName(renamed) : '';
+    return { report, sha256: sha256 ?? null, ...(shown ? { renamed: shown } : {}) };
+  }
+
+  /** Records a new process with its fingerprint once that is ready, unless the contest stopped observing. */
+  private record(proc: RunningProcess, seenAt: string): void {
+    const run = this.parts.fingerprinter.ofProcess(proc).then((sha256) => {
+      this.recording.delete(run);
+      if (this.parts.observing()) this.parts.observed.add(proc, sha256, seenAt);
+    });
+    this.recording.add(run);
+  }
+
+  /**
+   * Logs one report and answers the attempt to queue for it, if any: with the executable's
+   * fingerprint when it could be read, and the name it ran as when it is a renamed copy (issue 14).
+   */
+  private account({ report, sha256, renamed }: Outcome, at: string): AgentAttempt | null {
+    if (!report) return null;
+    const { stats, log } = this.parts;
+    // "chrome.exe, renombrado como notepad.exe" for a renamed copy; the file name as found otherwise.
+    const label = renamed ? attemptProcessLabel(report.blocked, renamed) : report.executable;
+    if (report.outcome === 'detected') {
+      // Dry run: nothing is ended, but the attempt is reported, so the whole path can be checked.
+      stats.detected += 1;
+      log(TEXTS.detected(label, report.pid));
+    } else if (report.outcome === 'killed') {
+      stats.killed += 1;
+      log(TEXTS.killed(label, report.pid));
+    } else {
+      stats.failed += 1;
+      const reason = report.error ? TEXTS.signalError(report.error) : TEXTS.stillAlive;
+      log(TEXTS.killFailed(label, report.pid, reason));
+    }
+    // One attempt per instance, killed or not: trying to run it is what counts.
+    return report.first
+      ? {
+          event_id: randomUUID(),
+          process: report.blocked,
+          occurred_at: at,
+          killed: report.outcome === 'killed',
+          ...(sha256 ? { sha256 } : {}),
+          ...(renamed ? { executable: renamed } : {}),
+        }
+      : null;
+  }
+
+  /** Puts a scan's attempts in the outbox and has them sent. */
+  private async queue(attempts: AgentAttempt[]): Promise<void> {
+    const { outbox, stats, log, dataDir } = this.parts;
+    if (attempts.length === 0 || !outbox) return;
+    try {
+      await outbox.add(...attempts);
+      stats.queued += attempts.length;
+    } catch (error) {
+      log(TEXTS.dataDir(dataDir, describeError(error)));
+    }
+    this.parts.queued();
+  }
+}
+
+/** `promise`'s value, or undefined when it takes more than `ms` (ms); it goes on either way. */
+export async function atMost<T>(ms: number, promise: Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
