@@ -1,29 +1,15 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Box, Button, HStack, Input, Spinner, Stack, Text } from '@chakra-ui/react';
-import { useQueryClient } from '@tanstack/react-query';
 import { Virtuoso } from 'react-virtuoso';
-import { MESSAGES, contestsRoutes, type BlockedProcessesInput, type ContestRow } from '@concurso/shared';
-import { callApi } from '../../api/call-api';
-import { useCatalogRows } from '../../api/queries/catalog-queries';
-import { describeListError } from '../../api/queries/list-errors';
-import { useInvalidatingMutation } from '../../api/queries/use-invalidating-mutation';
-import { useFeedbackStore } from '../../stores/feedback-store';
-import { toaster } from '../../ui/toaster';
+import { MESSAGES, type ContestRow } from '@concurso/shared';
 import { AppDialog } from '../../ui/dialog/app-dialog';
 import { FormButtons } from '../../ui/form/form-buttons';
 import { contestWithDate } from '../../catalog-screen/contest-options';
-import { contestProcessesQuery } from './contest-processes-query';
 import { ProcessCheckbox } from './process-checkbox';
-import { filterProcesses, selectedSummary } from './process-selection';
+import { selectedSummary } from './process-selection';
+import { useAssignProcesses } from './use-assign-processes';
 
 /** Height of one process row in the list (px), for sizing a short list without empty space. */
 const OPTION_HEIGHT = 32;
-
-/** `POST /api/createBlockedProcessForContest` (`contestsRoutes.replaceBlockedProcesses`). */
-const replaceBlocked = (body: BlockedProcessesInput) =>
-  callApi(contestsRoutes.replaceBlockedProcesses, { body });
-/** The contest's 'Ver procesos' list, stale once the set is saved. */
-const blockedKeyOf = (body: BlockedProcessesInput) => contestProcessesQuery(body.contests_id).queryKey;
 
 /** Props of {@link AssignProcessesDialog}. */
 export interface AssignProcessesDialogProps {
@@ -39,74 +25,8 @@ export interface AssignProcessesDialogProps {
  * 'Hubo un problema al registrar los procesos').
  */
 export function AssignProcessesDialog({ contest, open, onClose }: AssignProcessesDialogProps) {
-  const queryClient = useQueryClient();
-  const processes = useCatalogRows('processes');
-  const saveBlocked = useInvalidatingMutation(replaceBlocked, blockedKeyOf);
-  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
-  const [loadedFor, setLoadedFor] = useState<number | null>(null);
-  const [search, setSearch] = useState('');
-  const [saving, setSaving] = useState(false);
-  const contestId = contest?.id ?? null;
-
-  useEffect(() => {
-    if (!open || contestId === null) return;
-    let current = true;
-    setLoadedFor(null);
-    setSearch('');
-    // Always a fresh read (the cached set is stale at once), shared with 'Ver procesos' when both load.
-    queryClient
-      .fetchQuery(contestProcessesQuery(contestId))
-      .then((rows) => {
-        if (!current) return;
-        setSelected(new Set(rows.map((row) => row.processes_id)));
-        setLoadedFor(contestId);
-      })
-      .catch((error: unknown) => {
-        if (!current) return;
-        setSelected(new Set());
-        setLoadedFor(contestId);
-        const view = describeListError(error);
-        useFeedbackStore.getState().showMessage({ title: view.title, message: view.message });
-      });
-    return () => {
-      current = false;
-    };
-  }, [open, contestId, queryClient]);
-
-  const sorted = useMemo(() => filterProcesses(processes.rows, ''), [processes.rows]);
-  const visible = useMemo(() => filterProcesses(processes.rows, search), [processes.rows, search]);
-  const ready = loadedFor !== null && loadedFor === contestId && processes.loaded;
-
-  const toggle = useCallback(
-    (id: number, checked: boolean) =>
-      setSelected((previous) => {
-        const next = new Set(previous);
-        if (checked) next.add(id);
-        else next.delete(id);
-        return next;
-      }),
-    [],
-  );
-
-  async function save() {
-    if (contestId === null || saving) return;
-    setSaving(true);
-    const feedback = useFeedbackStore.getState();
-    try {
-      // Only ids still in the catalogue: a process deleted meanwhile would be refused.
-      const known = new Set(processes.rows.map((process) => process.id));
-      const answer = await feedback.withProgress(() =>
-        saveBlocked({ contests_id: contestId, processes_id: [...selected].filter((id) => known.has(id)) }),
-      );
-      toaster.create({ type: 'success', title: answer.message || MESSAGES.created, duration: 2500 });
-      onClose();
-    } catch (error) {
-      console.error('No se pudieron asignar los procesos', error);
-      feedback.showMessage({ title: MESSAGES.error, message: MESSAGES.processesAssignFailed });
-    } finally {
-      setSaving(false);
-    }
-  }
+  const form = useAssignProcesses(contest, open, onClose);
+  const { selected, toggle, search, setSearch, sorted, visible, ready, saving } = form;
 
   return (
     <AppDialog
@@ -136,7 +56,7 @@ export function AssignProcessesDialog({ contest, open, onClose }: AssignProcesse
             <FormButtons
               onCancel={onClose}
               saving={saving}
-              onSave={() => void save()}
+              onSave={() => void form.save()}
               saveDisabled={!ready}
             />
           </HStack>
@@ -154,15 +74,10 @@ export function AssignProcessesDialog({ contest, open, onClose }: AssignProcesse
           onChange={(event) => setSearch(event.currentTarget.value)}
         />
         <HStack gap="2">
-          <Button
-            size="xs"
-            variant="outline"
-            disabled={!ready}
-            onClick={() => setSelected((previous) => new Set([...previous, ...visible.map((p) => p.id)]))}
-          >
+          <Button size="xs" variant="outline" disabled={!ready} onClick={form.markShown}>
             Marcar los mostrados
           </Button>
-          <Button size="xs" variant="outline" disabled={!ready} onClick={() => setSelected(new Set())}>
+          <Button size="xs" variant="outline" disabled={!ready} onClick={form.clear}>
             Quitar todos
           </Button>
         </HStack>
