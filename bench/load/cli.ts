@@ -280,9 +280,61 @@ function compareBoards(
   return { mismatches, compared };
 }
 
-async function main(): Promise<void> {
-  const t0 = now();
-  const ext = externalUrls();
+/** What a run keeps from its start to its report: filled step by step by `main`'s steps below. */
+interface LoadRun {
+  t0: number;
+  /** `--url` servers, or undefined when the run starts its own. */
+  ext: string[] | undefined;
+  busyBefore: number;
+  urls: string[];
+  databaseUrl: string | undefined;
+  plan: PinPlan;
+  http: HttpClient;
+  seeded: Awaited<ReturnType<typeof seed>>;
+  teamIds: number[];
+  /** Every change the agents and the judge made, for matching the pushes. */
+  changes: Change[];
+  fleet: AgentFleet;
+  lean: TesterProcess[];
+  fulls: TesterProcess[];
+  testers: TesterProcess[];
+  testerCpus: Record<string, unknown>;
+  sampler: ProcSampler;
+}
+
+/** What the screens' ramp came to. */
+interface Ramp {
+  rampS: number;
+  screensFailed: number;
+  marked: Array<{ open: number; openMask: Uint8Array }>;
+  expectedScreens: number;
+  /** Per full tester: which of its screens were connected when traffic started. */
+  fullExpected: Uint8Array[];
+}
+
+/** What the traffic phase measured. */
+interface Traffic {
+  toggles: TogglePump;
+  runStart: number;
+  runEnd: number;
+  mainEluValue: number;
+  heartbeatsInRun: number;
+  framesPerSecond: number[];
+  progress: NodeJS.Timeout;
+}
+
+/** What was collected after the traffic. */
+interface Collected {
+  atSettle: ReturnType<typeof compareBoards>;
+  afterGrace: ReturnType<typeof compareBoards>;
+  /** When the screens stopped being watched (ms from t0). */
+  observed: number;
+  results: TesterResult[];
+  counted: { rows: number; sum: number } | null;
+}
+
+/** The admin's credentials: the started servers' own, or `--admin-user` / `--admin-password` with `--url`. */
+function credentials(ext: string[] | undefined): { adminUser: string; adminPassword: string } {
   const adminUser = args['admin-user'] ?? process.env.BENCH_ADMIN_USER ?? (ext ? undefined : 'admin');
   const adminPassword =
     args['admin-password'] ??
@@ -292,62 +344,118 @@ async function main(): Promise<void> {
     log('--url needs --admin-user and --admin-password (or BENCH_ADMIN_USER / BENCH_ADMIN_PASSWORD)');
     process.exit(2);
   }
+  return { adminUser, adminPassword };
+}
 
-  if (WAIT_QUIET_S > 0) log('waiting for a quiet machine…');
-  const busyBefore = WAIT_QUIET_S > 0 ? await waitForQuiet(WAIT_QUIET_S, 30, log) : await machineBusy();
-  log(`machine busy ${busyBefore.toFixed(0)} % of one core before the run`);
-
-  let urls: string[];
-  let databaseUrl: string | undefined;
+/** The servers: `--url`'s, or P compiled servers on a throwaway database (the first migrates alone). */
+async function startServers(
+  ext: string[] | undefined,
+  admin: { adminUser: string; adminPassword: string },
+): Promise<{ urls: string[]; databaseUrl: string | undefined }> {
   if (ext) {
-    urls = ext;
-    databaseUrl = args['database-url'] ?? process.env.DATABASE_URL;
-    log(`using ${urls.join(', ')}`);
-  } else {
-    log(`starting ${PROCESSES} server process(es)…`);
-    // The compiled server as `npm start` runs it; the first migrates the throwaway database alone.
-    live.servers = await startDeployment({
-      processes: PROCESSES,
-      databaseUrl: throwawayDatabaseUrl('concurso_bench', MYSQL_URL),
-      dropDatabase: true,
-      redisUrl: PROCESSES > 1 ? args['redis-url']! : '',
-      ports: await consecutiveFreePorts(PROCESSES),
-      start: 'first',
-      admin: { username: adminUser, password: adminPassword },
-      env: { LOGIN_RATE_LIMIT_MAX: '100000', ...SERVER_ENV },
-      onLine: log,
-      nodeFlags: args['server-cpu-prof']
-        ? ['--cpu-prof', `--cpu-prof-dir=${userPath(args['server-cpu-prof'])}`]
-        : [],
-    });
-    urls = live.servers.urls;
-    databaseUrl = live.servers.databaseUrl;
-    log(`servers ready: ${urls.join(', ')} (pids ${serverPids().join(', ')}), database ${databaseUrl}`);
+    log(`using ${ext.join(', ')}`);
+    return { urls: ext, databaseUrl: args['database-url'] ?? process.env.DATABASE_URL };
   }
+  log(`starting ${PROCESSES} server process(es)…`);
+  live.servers = await startDeployment({
+    processes: PROCESSES,
+    databaseUrl: throwawayDatabaseUrl('concurso_bench', MYSQL_URL),
+    dropDatabase: true,
+    redisUrl: PROCESSES > 1 ? args['redis-url']! : '',
+    ports: await consecutiveFreePorts(PROCESSES),
+    start: 'first',
+    admin: { username: admin.adminUser, password: admin.adminPassword },
+    env: { LOGIN_RATE_LIMIT_MAX: '100000', ...SERVER_ENV },
+    onLine: log,
+    nodeFlags: args['server-cpu-prof']
+      ? ['--cpu-prof', `--cpu-prof-dir=${userPath(args['server-cpu-prof'])}`]
+      : [],
+  });
+  const { urls, databaseUrl } = live.servers;
+  log(`servers ready: ${urls.join(', ')} (pids ${serverPids().join(', ')}), database ${databaseUrl}`);
+  return { urls, databaseUrl };
+}
 
-  // Pinning: servers on the first half of the CPUs, this process (and the testers it forks) on the rest.
+/** Pinning: servers on the first half of the CPUs, this process (and the testers it forks) on the rest. */
+function pinServers(ext: string[] | undefined): PinPlan {
   const plan: PinPlan = ext
     ? { pinned: false, reason: 'external servers (--url)' }
     : pinPlan(args.pin === 'auto');
-  if (plan.pinned) {
-    try {
-      for (const pid of serverPids()) pinProcess(pid, plan.servers);
-      pinProcess(process.pid, plan.tester);
-      log(
-        `pinned: servers on CPU ${plan.servers}, load tester on CPU ${plan.tester} (MariaDB/Redis not pinned)`,
-      );
-    } catch (err) {
-      log(`pinning failed, running unpinned: ${err instanceof Error ? err.message : String(err)}`);
-      Object.assign(plan, { pinned: false, reason: 'taskset failed' });
-    }
-  } else log(`not pinned: ${plan.reason}`);
+  if (!plan.pinned) {
+    log(`not pinned: ${plan.reason}`);
+    return plan;
+  }
+  try {
+    for (const pid of serverPids()) pinProcess(pid, plan.servers);
+    pinProcess(process.pid, plan.tester);
+    log(
+      `pinned: servers on CPU ${plan.servers}, load tester on CPU ${plan.tester} (MariaDB/Redis not pinned)`,
+    );
+  } catch (err) {
+    log(`pinning failed, running unpinned: ${err instanceof Error ? err.message : String(err)}`);
+    Object.assign(plan, { pinned: false, reason: 'taskset failed' });
+  }
+  return plan;
+}
+
+/**
+ * The run's world: a quiet machine (with `--wait-quiet`), the servers, the seeded contest, the agents
+ * online, the tester processes and the sampler of every process.
+ */
+async function prepare(): Promise<LoadRun> {
+  const t0 = now();
+  const ext = externalUrls();
+  const admin = credentials(ext);
+  if (WAIT_QUIET_S > 0) log('waiting for a quiet machine…');
+  const busyBefore = WAIT_QUIET_S > 0 ? await waitForQuiet(WAIT_QUIET_S, 30, log) : await machineBusy();
+  log(`machine busy ${busyBefore.toFixed(0)} % of one core before the run`);
+  const { urls, databaseUrl } = await startServers(ext, admin);
+  const plan = pinServers(ext);
 
   const http = (live.http = new HttpClient(CONCURRENCY + 64));
-  const seeded = await seed(http, { url: urls[0]!, adminUser, adminPassword, teams: AGENTS, log });
-  const teamIds = seeded.teams.map((t) => t.id);
-
+  const seeded = await seed(http, { url: urls[0]!, ...admin, teams: AGENTS, log });
   const changes: Change[] = [];
-  const onChange = (c: Change) => changes.push(c);
+  const fleet = await startFleet(http, seeded, urls, t0, changes);
+  const { lean, fulls, testers, testerCpus } = startTesters(t0);
+  const sampler = (live.sampler = new ProcSampler(
+    serverPids(),
+    {
+      load_tester: [process.pid, ...testers.map((t) => t.pid)],
+      mysql: findPids(['mariadbd', 'mysqld']),
+      ...(urls.length > 1 ? { redis: findPids(['redis-server']) } : {}),
+    },
+    t0,
+  ));
+  sampler.start();
+  const teamIds = seeded.teams.map((t) => t.id);
+  return {
+    t0,
+    ext,
+    busyBefore,
+    urls,
+    databaseUrl,
+    plan,
+    http,
+    seeded,
+    teamIds,
+    changes,
+    fleet,
+    lean,
+    fulls,
+    testers,
+    testerCpus,
+    sampler,
+  };
+}
+
+/** The M agents, each on server i % P, warmed up (configured and online) and beating. */
+async function startFleet(
+  http: HttpClient,
+  seeded: LoadRun['seeded'],
+  urls: string[],
+  t0: number,
+  changes: Change[],
+): Promise<AgentFleet> {
   const agents: SimAgent[] = seeded.teams.map((t, i) => ({
     teamId: t.id,
     key: t.key,
@@ -361,13 +469,16 @@ async function main(): Promise<void> {
     batchMax: BATCH_MAX,
     maxInFlight: CONCURRENCY,
     t0,
-    onChange,
+    onChange: (c) => changes.push(c),
   }));
   await fleet.warmUp();
   fleet.startHeartbeats();
   log(`agents: ${agents.length} configured and online`);
+  return fleet;
+}
 
-  // Tester processes: T lean ones and, for the sample, K full ones.
+/** Tester processes: T lean ones and, for the sample, K full ones; and the CPUs each may use. */
+function startTesters(t0: number) {
   const lean = Array.from(
     { length: TESTER_PROCESSES },
     (_, k) => new TesterProcess('lean', `lean-${k + 1}`, t0),
@@ -378,65 +489,40 @@ async function main(): Promise<void> {
       : [];
   const testers = [...lean, ...fulls];
   live.testers = testers;
-  const testerCpus = Object.fromEntries([
+  const testerCpus: Record<string, unknown> = Object.fromEntries([
     ['main', allowedCpus(process.pid)],
     ...testers.map((t) => [t.name, allowedCpus(t.pid)]),
   ]);
+  return { lean, fulls, testers, testerCpus };
+}
 
-  const sampler = (live.sampler = new ProcSampler(
-    serverPids(),
-    {
-      load_tester: [process.pid, ...testers.map((t) => t.pid)],
-      mysql: findPids(['mariadbd', 'mysqld']),
-      ...(urls.length > 1 ? { redis: findPids(['redis-server']) } : {}),
-    },
-    t0,
-  ));
-  sampler.start();
-
-  // Screens: screen i talks to server i % P (a load balancer's round robin); the first F are full,
-  // the others lean, lean screen j in lean tester j % T; the first lean screen records the frames.
+/**
+ * Opens the N screens: screen i talks to server i % P (a load balancer's round robin); the first F are
+ * full, the others lean, lean screen j in lean tester j % T; the first lean screen records the frames.
+ * Then marks the start of the measure in every tester.
+ */
+async function connectScreens(run: LoadRun): Promise<Ramp> {
+  const { urls, lean, fulls, testers, seeded } = run;
   const specsOf = (from: number, to: number): ScreenSpec[] =>
     Array.from({ length: to - from }, (_, k) => ({ index: from + k, url: urls[(from + k) % urls.length]! }));
   const fullSpecs = fulls.map((_, t) => specsOf(0, FULL_SCREENS).filter((_, j) => j % fulls.length === t));
   const leanSpecs = lean.map((_, t) =>
     specsOf(FULL_SCREENS, SCREENS).filter((_, j) => j % lean.length === t),
   );
-  const perTesterBatch = Math.max(1, Math.ceil(RAMP_BATCH / testers.length));
+  const batch = Math.max(1, Math.ceil(RAMP_BATCH / testers.length));
+  const connect = (tester: TesterProcess, screens: ScreenSpec[], record: boolean, deflate: boolean) =>
+    tester.call(
+      { type: 'connect', mode: 'socket.io', screens, token: seeded.judgeToken, batch, record, deflate },
+      'connected',
+    );
   const rampStarted = now();
   const rampLog = setInterval(() => {
     const t = tickTotals(testers);
     log(`screens: ${t.connected}/${SCREENS} connected, ${t.failed} failed`);
   }, 2_000);
   const connected = await Promise.all([
-    ...lean.map((t, k) =>
-      t.call(
-        {
-          type: 'connect',
-          mode: 'socket.io',
-          screens: leanSpecs[k]!,
-          token: seeded.judgeToken,
-          batch: perTesterBatch,
-          record: k === 0,
-          deflate: args['client-deflate']!,
-        },
-        'connected',
-      ),
-    ),
-    ...fulls.map((t, k) =>
-      t.call(
-        {
-          type: 'connect',
-          mode: 'socket.io',
-          screens: fullSpecs[k]!,
-          token: seeded.judgeToken,
-          batch: perTesterBatch,
-          record: false,
-          deflate: false,
-        },
-        'connected',
-      ),
-    ),
+    ...lean.map((t, k) => connect(t, leanSpecs[k]!, k === 0, args['client-deflate']!)),
+    ...fulls.map((t, k) => connect(t, fullSpecs[k]!, false, false)),
   ]);
   clearInterval(rampLog);
   const rampS = (now() - rampStarted) / 1000;
@@ -446,12 +532,21 @@ async function main(): Promise<void> {
   // The run: every tester measures from here.
   const marked = await Promise.all(testers.map((t) => t.call({ type: 'mark' }, 'marked')));
   const expectedScreens = marked.reduce((a, m) => a + m.open, 0);
-  /** Per full tester: which of its screens were connected when traffic started. */
-  const fullExpected = marked.slice(lean.length).map((m) => m.openMask);
   log(
     `screens: ${expectedScreens} connected in ${rampS.toFixed(1)} s (${screensFailed} failed); traffic for ${DURATION_S} s`,
   );
+  return {
+    rampS,
+    screensFailed,
+    marked,
+    expectedScreens,
+    fullExpected: marked.slice(lean.length).map((m) => m.openMask),
+  };
+}
 
+/** DURATION_S of attempts, heartbeats and toggles, with a line of progress every second. */
+async function driveTraffic(run: LoadRun): Promise<Traffic> {
+  const { http, urls, seeded, teamIds, t0, fleet, testers, sampler, changes } = run;
   const toggles = (live.toggles = new TogglePump({
     http,
     urls,
@@ -460,7 +555,7 @@ async function main(): Promise<void> {
     ratePerS: TOGGLE_RATE,
     maxInFlight: 50,
     t0,
-    onChange,
+    onChange: (c) => changes.push(c),
   }));
   const mainElu = performance.eventLoopUtilization();
   const runStart = now() - t0;
@@ -490,101 +585,83 @@ async function main(): Promise<void> {
   const heartbeatsInRun = fleet.heartbeats - heartbeatsAtStart;
   log('traffic stopped; waiting for the requests in flight…');
   await Promise.all([fleet.stopAttempts(), toggles.stop()]);
+  return { toggles, runStart, runEnd, mainEluValue, heartbeatsInRun, framesPerSecond, progress };
+}
 
-  // Final state: the full screens' boards against the database, SETTLE_S after the last change.
+/**
+ * After the traffic: the full screens' boards against the database SETTLE_S after the last change,
+ * then again after the grace for late frames (until a second passes without any, at most GRACE_S);
+ * every tester's results; the attempts the database holds.
+ */
+async function collect(run: LoadRun, ramp: Ramp, traffic: Traffic): Promise<Collected> {
+  const { fulls, testers, databaseUrl, teamIds, t0, fleet, sampler } = run;
+  const compareNow = async () => {
+    const [states, db] = await Promise.all([
+      Promise.all(
+        fulls.map(async (t, k) => ({
+          states: (await t.call({ type: 'state' }, 'state')).states,
+          expected: ramp.fullExpected[k]!,
+        })),
+      ),
+      databaseUrl ? databaseTeams(databaseUrl, teamIds) : Promise.resolve(null),
+    ]);
+    return compareBoards(states, db);
+  };
   await sleep(SETTLE_S * 1000);
-  const fullStates = () =>
-    Promise.all(
-      fulls.map(async (t, k) => ({
-        states: (await t.call({ type: 'state' }, 'state')).states,
-        expected: fullExpected[k]!,
-      })),
-    );
-  const [statesAtSettle, dbAtSettle] = await Promise.all([
-    fullStates(),
-    databaseUrl ? databaseTeams(databaseUrl, teamIds) : Promise.resolve(null),
-  ]);
-  const atSettle = compareBoards(statesAtSettle, dbAtSettle);
+  const atSettle = await compareNow();
   log(
     atSettle
       ? `final state ${SETTLE_S} s after the last change: ${atSettle.mismatches} mismatches of ${atSettle.compared} (screen, team) pairs`
       : 'final state not checked (no full screens or no --database-url)',
   );
-
-  // Grace: late frames, until a second passes without any, at most GRACE_S.
   const graceEnd = now() + GRACE_S * 1000;
   while (now() < graceEnd) {
     await sleep(1_100);
     if (tickTotals(testers).frames === 0) break;
   }
   const observed = now() - t0;
-  clearInterval(progress);
-  const [statesAfterGrace, dbAfterGrace] = await Promise.all([
-    fullStates(),
-    databaseUrl ? databaseTeams(databaseUrl, teamIds) : Promise.resolve(null),
-  ]);
-  const afterGrace = compareBoards(statesAfterGrace, dbAfterGrace);
+  clearInterval(traffic.progress);
+  const afterGrace = await compareNow();
   const results: TesterResult[] = (
     await Promise.all(testers.map((t) => t.call({ type: 'collect' }, 'collected')))
   ).map((c) => c.result);
   fleet.stopHeartbeats();
   sampler.stop();
-
   let counted: { rows: number; sum: number } | null = null;
   if (databaseUrl) counted = await countAttempts(databaseUrl, teamIds);
   else log('no --database-url: attempts_counted not checked');
-  // The mysql2 baseline runs on a copy of this run's database, taken before the servers drop it.
-  if (!args['no-baselines'] && databaseUrl) live.scratchDatabase = await cloneDatabase(databaseUrl);
+  return { atSettle, afterGrace, observed, results, counted };
+}
 
-  // Product screens closed, servers stopped: the baselines get the machine to themselves.
-  await Promise.all(lean.map((t) => t.call({ type: 'close-screens' }, 'ok')));
-  await Promise.all(fulls.map((t) => t.stop()));
-  http.close();
+/**
+ * Closes the product's screens and stops its servers, so the baselines get the machine to themselves;
+ * the mysql2 baseline gets a copy of this run's database first.
+ */
+async function stopProduct(run: LoadRun): Promise<void> {
+  if (!args['no-baselines'] && run.databaseUrl) live.scratchDatabase = await cloneDatabase(run.databaseUrl);
+  await Promise.all(run.lean.map((t) => t.call({ type: 'close-screens' }, 'ok')));
+  await Promise.all(run.fulls.map((t) => t.stop()));
+  run.http.close();
   if (live.servers) {
     await live.servers.stop();
     log('servers stopped, database dropped');
   }
+}
 
-  // Figures of the run.
-  const runSeconds = (runEnd - runStart) / 1000;
+/** The figures of the run itself, before the baselines. */
+function runFigures(run: LoadRun, ramp: Ramp, traffic: Traffic, got: Collected) {
+  const { results } = got;
   const push = new Histogram();
   for (const r of results) push.merge(Histogram.from(r.histogram));
-  const pushSummary = push.summary();
   const screenP99s = results.flatMap((r) => [...r.screenP99].filter((v) => !Number.isNaN(v)));
-  const worstScreenP99 = screenP99s.length ? round(Math.max(...screenP99s), 2) : null;
-  const framesReceived = results.reduce((a, r) => a + r.frames, 0);
-  const rowsReceived = results.reduce((a, r) => a + r.rows, 0);
-  const testerElu: Record<string, number> = { main: round(mainEluValue, 3) };
-  testers.forEach((t, k) => (testerElu[t.name] = round(results[k]!.elu, 3)));
-  const testerEluMax = Math.max(...Object.values(testerElu));
+  const testerElu: Record<string, number> = { main: round(traffic.mainEluValue, 3) };
+  run.testers.forEach((t, k) => (testerElu[t.name] = round(results[k]!.elu, 3)));
   const offsets = [clockMs() - now(), ...results.map((r) => r.clockOffset)];
-  const clockSkew = round(Math.max(...offsets) - Math.min(...offsets), 3);
-  // Stalled screens: expected, but whose last frame is well older than their server's newest delivery.
-  const serverOf = (index: number) => index % urls.length;
-  const newestPerServer = new Map<number, number>();
-  for (const r of results) {
-    r.screenIndex.forEach((index, i) => {
-      const at = r.screenLastFrameAt[i]!;
-      if (!Number.isNaN(at))
-        newestPerServer.set(serverOf(index), Math.max(newestPerServer.get(serverOf(index)) ?? 0, at));
-    });
-  }
-  let screensStalled = 0;
-  results.forEach((r, k) => {
-    const mask = marked[k]!.openMask;
-    r.screenIndex.forEach((index, i) => {
-      if (mask[i] !== 1) return;
-      const newest = newestPerServer.get(serverOf(index));
-      if (newest === undefined) return; // that server pushed nothing at all
-      const at = r.screenLastFrameAt[i]!;
-      if (Number.isNaN(at) || newest - at > STALL_MS) screensStalled++;
-    });
-  });
-  const fullResults = results.slice(lean.length);
+  const fullResults = results.slice(run.lean.length);
   const match =
     fullResults.length > 0
       ? matchPushes(
-          changes,
+          run.changes,
           {
             parts: fullResults.map((r, k) => ({
               records: r.records ?? {
@@ -593,192 +670,383 @@ async function main(): Promise<void> {
                 n: new Int32Array(),
                 arrivals: [],
               },
-              expected: fullExpected[k]!,
+              expected: ramp.fullExpected[k]!,
             })),
           },
-          runStart,
-          observed,
+          traffic.runStart,
+          got.observed,
         )
       : null;
-  const recorded: RecordedFrame[] = results[0]?.recorded ?? [];
-  const recorderFrames = recorded.length;
+  return {
+    push,
+    pushSummary: push.summary(),
+    worstScreenP99: screenP99s.length ? round(Math.max(...screenP99s), 2) : null,
+    framesReceived: results.reduce((a, r) => a + r.frames, 0),
+    rowsReceived: results.reduce((a, r) => a + r.rows, 0),
+    testerElu,
+    testerEluMax: Math.max(...Object.values(testerElu)),
+    clockSkew: round(Math.max(...offsets) - Math.min(...offsets), 3),
+    screensStalled: stalledScreens(run.urls.length, results, ramp.marked),
+    match,
+    recorded: (results[0]?.recorded ?? []) as RecordedFrame[],
+  };
+}
+type RunFigures = ReturnType<typeof runFigures>;
 
-  // Validity of the measure (issue 12: a run whose tester ELU exceeds 0.5 is not published).
+/** Screens expected but whose last frame is well older (`STALL_MS`) than their server's newest delivery. */
+function stalledScreens(servers: number, results: TesterResult[], marked: Ramp['marked']): number {
+  const serverOf = (index: number) => index % servers;
+  const newestPerServer = new Map<number, number>();
+  for (const r of results) {
+    r.screenIndex.forEach((index, i) => {
+      const at = r.screenLastFrameAt[i]!;
+      if (!Number.isNaN(at))
+        newestPerServer.set(serverOf(index), Math.max(newestPerServer.get(serverOf(index)) ?? 0, at));
+    });
+  }
+  let stalled = 0;
+  results.forEach((r, k) => {
+    const mask = marked[k]!.openMask;
+    r.screenIndex.forEach((index, i) => {
+      if (mask[i] !== 1) return;
+      const newest = newestPerServer.get(serverOf(index));
+      if (newest === undefined) return; // that server pushed nothing at all
+      const at = r.screenLastFrameAt[i]!;
+      if (Number.isNaN(at) || newest - at > STALL_MS) stalled++;
+    });
+  });
+  return stalled;
+}
+
+/**
+ * Whether the measure can be trusted (issue 12: a run whose tester ELU exceeds 0.5 is not published),
+ * and what blurred it without making it invalid (other work on the machine: --wait-quiet waits for a
+ * quiet one).
+ */
+function validity(run: LoadRun, ramp: Ramp, traffic: Traffic, fig: RunFigures) {
   const invalid: string[] = [];
-  if (testerEluMax > TESTER_ELU_MAX)
+  if (fig.testerEluMax > TESTER_ELU_MAX)
     invalid.push(
-      `tester event-loop utilisation ${testerEluMax.toFixed(2)} > ${TESTER_ELU_MAX} (${Object.entries(
-        testerElu,
+      `tester event-loop utilisation ${fig.testerEluMax.toFixed(2)} > ${TESTER_ELU_MAX} (${Object.entries(
+        fig.testerElu,
       )
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')})`,
     );
-  if (expectedScreens < SCREENS)
-    invalid.push(`${SCREENS - expectedScreens} of ${SCREENS} screens not connected when traffic started`);
-  if (changes.length > 0 && framesReceived === 0) invalid.push('no frame reached any screen');
-  if (clockSkew > 5) invalid.push(`clock skew ${clockSkew} ms between tester processes`);
-  if (fleet.skipped > 0.05 * fleet.attemptsSent && testerElu.main! > TESTER_ELU_MAX)
+  if (ramp.expectedScreens < SCREENS)
+    invalid.push(
+      `${SCREENS - ramp.expectedScreens} of ${SCREENS} screens not connected when traffic started`,
+    );
+  if (run.changes.length > 0 && fig.framesReceived === 0) invalid.push('no frame reached any screen');
+  if (fig.clockSkew > 5) invalid.push(`clock skew ${fig.clockSkew} ms between tester processes`);
+  if (run.fleet.skipped > 0.05 * run.fleet.attemptsSent && fig.testerElu.main! > TESTER_ELU_MAX)
     invalid.push('the attempts schedule fell behind while the main process was saturated');
-  const valid = invalid.length === 0;
-  // Not invalid, but blurred: other work on the machine shared the CPUs (the figures are only as good
-  // as the machine is idle; --wait-quiet waits for that).
-  const otherCpu = mean(sampler.window(runStart, runEnd).map((s) => s.otherCpu));
+  const otherCpu = mean(run.sampler.window(traffic.runStart, traffic.runEnd).map((s) => s.otherCpu));
   const warnings: string[] = [];
   if (otherCpu > 25)
     warnings.push(`other processes used ${otherCpu.toFixed(0)} % of one core during the run`);
-  if (busyBefore > 30) warnings.push(`the machine was ${busyBefore.toFixed(0)} % busy before the run`);
+  if (run.busyBefore > 30)
+    warnings.push(`the machine was ${run.busyBefore.toFixed(0)} % busy before the run`);
+  return { valid: invalid.length === 0, invalid, warnings };
+}
 
-  // Baselines.
-  let wsBase: WsBaselineResult | null = null;
-  let dbBase: MysqlBaselineResult | null = null;
-  const baseSampler = new ProcSampler(
+/** The equal-work baselines' results, and the other processes' CPU while each ran. */
+interface Baselines {
+  wsBase: WsBaselineResult | null;
+  dbBase: MysqlBaselineResult | null;
+  wsOtherCpu: number | null;
+  dbOtherCpu: number | null;
+}
+
+/**
+ * The equal-work baselines (unless `--no-baselines`): the recorded frames from a bare ws server to as
+ * many lean clients, then the same grouped SQL from a bare mysql2 loop on the run's database copy.
+ */
+async function runBaselines(run: LoadRun, fig: RunFigures): Promise<Baselines> {
+  const out: Baselines = { wsBase: null, dbBase: null, wsOtherCpu: null, dbOtherCpu: null };
+  if (args['no-baselines']) return out;
+  const { t0, lean, plan, teamIds } = run;
+  const sampler = new ProcSampler(
     [],
     { load_tester: [process.pid, ...lean.map((t) => t.pid)], mysql: findPids(['mariadbd', 'mysqld']) },
     t0,
   );
-  let wsOtherCpu: number | null = null;
-  let dbOtherCpu: number | null = null;
-  if (!args['no-baselines']) {
-    baseSampler.start();
-    const wsFrom = now() - t0;
-    if (recorded.length > 0) {
-      log(
-        `baseline ws: the ${recorded.length} recorded frames to ${SCREENS} lean clients, ${BASELINE_S} s at most`,
-      );
-      wsBase = await runWsBaseline({
-        recorded,
+  sampler.start();
+  const wsFrom = now() - t0;
+  if (fig.recorded.length > 0) {
+    log(
+      `baseline ws: the ${fig.recorded.length} recorded frames to ${SCREENS} lean clients, ${BASELINE_S} s at most`,
+    );
+    const wsBase = await runWsBaseline({
+      recorded: fig.recorded,
+      durationS: BASELINE_S,
+      screens: SCREENS,
+      testers: lean,
+      batch: Math.max(1, Math.ceil(RAMP_BATCH / lean.length)),
+      pinCpus: plan.pinned ? plan.servers : null,
+      log,
+    });
+    const cpu = mean(sampler.window(wsFrom, now() - t0).map((x) => x.otherCpu));
+    Object.assign(out, { wsBase, wsOtherCpu: Math.max(0, cpu - wsBase.server_cpu_pct) });
+    log(`baseline ws: p99 ${wsBase.push_ms.p99} ms, ${wsBase.frames_lost} deliveries lost`);
+  } else log('baseline ws skipped: no frame was recorded');
+  if (live.scratchDatabase) {
+    const dbFrom = now() - t0;
+    log(`baseline mysql2: ${CONCURRENCY} requests in flight, groups of up to 900 attempts, ${BASELINE_S} s`);
+    out.dbBase = await runMysqlBaselineProcess(
+      {
+        databaseUrl: live.scratchDatabase,
+        teamIds,
+        batchMin: BATCH_MIN,
+        batchMax: BATCH_MAX,
+        concurrency: CONCURRENCY,
         durationS: BASELINE_S,
-        screens: SCREENS,
-        testers: lean,
-        batch: Math.max(1, Math.ceil(RAMP_BATCH / lean.length)),
-        pinCpus: plan.pinned ? plan.servers : null,
-        log,
-      });
-      const wsTo = now() - t0;
-      wsOtherCpu = Math.max(
-        0,
-        mean(baseSampler.window(wsFrom, wsTo).map((x) => x.otherCpu)) - wsBase.server_cpu_pct,
-      );
-      log(`baseline ws: p99 ${wsBase.push_ms.p99} ms, ${wsBase.frames_lost} deliveries lost`);
-    } else log('baseline ws skipped: no frame was recorded');
-    if (live.scratchDatabase) {
-      const dbFrom = now() - t0;
-      log(
-        `baseline mysql2: ${CONCURRENCY} requests in flight, groups of up to 900 attempts, ${BASELINE_S} s`,
-      );
-      dbBase = await runMysqlBaselineProcess(
-        {
-          databaseUrl: live.scratchDatabase,
-          teamIds,
-          batchMin: BATCH_MIN,
-          batchMax: BATCH_MAX,
-          concurrency: CONCURRENCY,
-          durationS: BASELINE_S,
-        },
-        plan.pinned ? plan.servers : null,
-      );
-      live.scratchDatabase = undefined;
-      dbOtherCpu = mean(baseSampler.window(dbFrom, now() - t0).map((x) => x.otherCpu));
-      log(`baseline mysql2: ${dbBase.attempts_per_s.toFixed(0)} attempts/s`);
-    } else log('baseline mysql2 skipped: no database');
-    baseSampler.stop();
-  }
-  await Promise.all(lean.map((t) => t.stop()));
-  live.testers = [];
+      },
+      plan.pinned ? plan.servers : null,
+    );
+    live.scratchDatabase = undefined;
+    out.dbOtherCpu = mean(sampler.window(dbFrom, now() - t0).map((x) => x.otherCpu));
+    log(`baseline mysql2: ${out.dbBase.attempts_per_s.toFixed(0)} attempts/s`);
+  } else log('baseline mysql2 skipped: no database');
+  sampler.stop();
+  return out;
+}
 
-  // Figures.
-  const runSamples = sampler.window(runStart, runEnd);
-  const allSamples = sampler.samples;
+/**
+ * One run, step by step: prepare the world, open the screens, drive the traffic, collect, stop the
+ * product, compute the figures, run the baselines, write the result and its report.
+ */
+async function main(): Promise<void> {
+  const run = await prepare();
+  const ramp = await connectScreens(run);
+  const traffic = await driveTraffic(run);
+  const got = await collect(run, ramp, traffic);
+  await stopProduct(run);
+  const fig = runFigures(run, ramp, traffic, got);
+  const check = validity(run, ramp, traffic, fig);
+  const baselines = await runBaselines(run, fig);
+  await Promise.all(run.lean.map((t) => t.stop()));
+  live.testers = [];
+  const parts: RunParts = { run, ramp, traffic, got, fig, check, baselines };
+  const d = derived(parts);
+  const result = buildResult(parts, d);
+  await writeReport(result, parts, d);
+}
+
+/** Everything the result is made of. */
+interface RunParts {
+  run: LoadRun;
+  ramp: Ramp;
+  traffic: Traffic;
+  got: Collected;
+  fig: RunFigures;
+  check: ReturnType<typeof validity>;
+  baselines: Baselines;
+}
+
+/** The figures the result, its targets and its report share. */
+function derived({ run, traffic, got, fig, baselines }: RunParts) {
+  const runSeconds = (traffic.runEnd - traffic.runStart) / 1000;
+  const allSamples = run.sampler.samples;
   const serverRssPerProcess = serverPids().map((_, i) =>
     round(Math.max(0, ...allSamples.map((s) => s.serverRss[i] ?? 0)), 1),
   );
+  const attemptsPerS = run.fleet.attemptsAcked / runSeconds;
+  const several = run.urls.length > 1;
+  const seconds = Math.ceil((got.observed - traffic.runStart) / 1000);
+  const { wsBase, dbBase } = baselines;
+  const attainable = dbBase ? Math.min(ATTEMPT_RATE, dbBase.attempts_per_s) : 0;
+  return {
+    runSeconds,
+    runSamples: run.sampler.window(traffic.runStart, traffic.runEnd),
+    allSamples,
+    serverRssPerProcess,
+    serverRssMax: serverRssPerProcess.length ? Math.max(...serverRssPerProcess) : null,
+    attemptsPerS,
+    changesPerS: run.changes.length / runSeconds,
+    several,
+    p99Target: several ? 150 : 100,
+    ratioTarget: several ? 3 : 2,
+    dbRatioTarget: several ? 0.6 : 0.7,
+    seconds,
+    /** One value per second of the run (the sample that closes it), or null. */
+    perSecond: (pick: (s: (typeof allSamples)[number]) => number) =>
+      Array.from({ length: seconds }, (_, k) => {
+        const s = allSamples.find(
+          (x) => x.t > traffic.runStart + k * 1000 && x.t <= traffic.runStart + (k + 1) * 1000 + 500,
+        );
+        return s ? round(pick(s), 1) : null;
+      }),
+    pushRatio: wsBase && wsBase.push_ms.p99 > 0 ? round(fig.pushSummary.p99 / wsBase.push_ms.p99, 2) : null,
+    dbRatio: dbBase ? round(attemptsPerS / dbBase.attempts_per_s, 3) : null,
+    attainableRatio: dbBase && attainable > 0 ? round(attemptsPerS / attainable, 3) : null,
+    mismatches: got.atSettle?.mismatches ?? null,
+    fromRequest: fig.match?.all.summary() ?? null,
+  };
+}
+type Derived = ReturnType<typeof derived>;
+
+/** `config` of the result: what was asked and how the run was pinned. */
+function resultConfig(run: LoadRun) {
+  return {
+    screens: SCREENS,
+    full_screens: FULL_SCREENS,
+    full_processes: run.fulls.length,
+    lean_screens: LEAN_SCREENS,
+    tester_processes: TESTER_PROCESSES,
+    agents: AGENTS,
+    duration_s: DURATION_S,
+    processes: run.urls.length,
+    external_url: Boolean(run.ext),
+    server_env: SERVER_ENV,
+    attempt_rate_per_s: ATTEMPT_RATE,
+    toggle_rate_per_s: TOGGLE_RATE,
+    batch: [BATCH_MIN, BATCH_MAX],
+    concurrency: CONCURRENCY,
+    ramp_batch: RAMP_BATCH,
+    client_deflate: args['client-deflate'],
+    settle_s: SETTLE_S,
+    grace_s: GRACE_S,
+    baseline_s: BASELINE_S,
+    pinning: run.plan.pinned
+      ? {
+          servers: run.plan.servers,
+          tester: run.plan.tester,
+          tester_allowed: run.testerCpus,
+          mysql: 'not pinned',
+        }
+      : { none: run.plan.reason },
+  };
+}
+
+/** `baseline` of the result: the equal-work baselines' own figures. */
+function resultBaseline({ wsBase, dbBase, wsOtherCpu, dbOtherCpu }: Baselines) {
+  return {
+    push_ms: wsBase?.push_ms ?? null,
+    push_ms_worst_screen_p99: wsBase?.push_ms_worst_screen_p99 ?? null,
+    push_frames: wsBase?.frames ?? null,
+    push_frames_per_s: wsBase ? round(wsBase.frames_per_s, 1) : null,
+    push_rows_per_frame: wsBase ? round(wsBase.rows_per_frame, 2) : null,
+    push_frames_lost: wsBase?.frames_lost ?? null,
+    push_screens: wsBase?.screens ?? null,
+    push_server_cpu_pct: wsBase ? round(wsBase.server_cpu_pct, 1) : null,
+    push_server_late_ms: wsBase ? round(wsBase.server_late_ms, 2) : null,
+    push_tester_elu: wsBase ? wsBase.tester_elu.map((v) => round(v, 3)) : null,
+    push_other_processes_cpu_pct: wsOtherCpu === null ? null : round(wsOtherCpu, 1),
+    attempts_per_s: dbBase ? round(dbBase.attempts_per_s, 1) : null,
+    transactions_per_s: dbBase ? round(dbBase.transactions_per_s, 1) : null,
+    attempts_per_group: dbBase ? round(dbBase.attempts_per_group, 1) : null,
+    attempts_consistent: dbBase?.consistent ?? null,
+    mysql_concurrency: dbBase?.concurrency ?? null,
+    mysql_other_processes_cpu_pct: dbOtherCpu === null ? null : round(dbOtherCpu, 1),
+  };
+}
+
+/** `targets` of the result: issue 12's table, one process / two processes over Redis. */
+function resultTargets(parts: RunParts, d: Derived) {
+  const { ramp, fig } = parts;
+  return {
+    screens_2000: ramp.expectedScreens >= 2000,
+    agents_500: AGENTS >= 500,
+    changes_per_s_600: d.changesPerS >= 600,
+    push_p99_ms_max: d.p99Target,
+    push_p99_ok: fig.pushSummary.count > 0 && fig.pushSummary.p99 <= d.p99Target,
+    push_ratio_max: d.ratioTarget,
+    push_ratio_ok: d.pushRatio === null ? null : d.pushRatio <= d.ratioTarget,
+    final_state_mismatches_zero: d.mismatches === null ? null : d.mismatches === 0,
+    // Whole attempts per second: a run offered exactly 2,000/s that stored all of them reads 1,999.99.
+    attempts_per_s_2000: Math.round(d.attemptsPerS) >= 2000,
+    attempts_ratio_min: d.dbRatioTarget,
+    attempts_ratio_ok: d.dbRatio === null ? null : d.dbRatio >= d.dbRatioTarget,
+    rss_400_mb: d.serverRssMax === null ? null : d.serverRssMax <= 400,
+    tester_elu_ok: fig.testerEluMax <= TESTER_ELU_MAX,
+  };
+}
+
+/** `series` of the result: one value per second of the run. */
+function resultSeries({ run, traffic, fig }: RunParts, d: Derived) {
+  const { seconds, perSecond } = d;
+  return {
+    second: Array.from({ length: seconds }, (_, k) => k),
+    attempts_per_s: Array.from({ length: seconds }, (_, k) => run.fleet.ackedPerSecond[k] ?? 0),
+    push_from_request_p99_ms: fig.match ? fig.match.perSecond.p99(seconds) : [],
+    frames_per_s: traffic.framesPerSecond.slice(0, seconds),
+    server_cpu_pct: perSecond((s) => s.serverCpu),
+    server_rss_mb: serverPids().map((_, i) => perSecond((s) => s.serverRss[i] ?? 0)),
+    load_tester_cpu_pct: perSecond((s) => s.others.load_tester ?? 0),
+    mysql_cpu_pct: perSecond((s) => s.others.mysql ?? 0),
+    kernel_irq_cpu_pct: perSecond((s) => s.irqCpu),
+    other_cpu_pct: perSecond((s) => s.otherCpu),
+    machine_cpu_pct: perSecond((s) => s.machineCpu),
+  };
+}
+
+/** Mean CPU during the run, % of one core (100 = one core busy). */
+function resultCpu(d: Derived) {
+  const avg = (pick: (s: Derived['runSamples'][number]) => number) => round(mean(d.runSamples.map(pick)), 1);
+  return {
+    server: live.servers ? avg((s) => s.serverCpu) : null,
+    load_tester: avg((s) => s.others.load_tester ?? 0),
+    mysql: avg((s) => s.others.mysql ?? 0),
+    redis: d.several ? avg((s) => s.others.redis ?? 0) : null,
+    kernel_irq: avg((s) => s.irqCpu),
+    other_processes: avg((s) => s.otherCpu),
+    machine: avg((s) => s.machineCpu),
+  };
+}
+
+/** The JSON result of the run (bench/README.md defines every figure). */
+function buildResult(parts: RunParts, d: Derived) {
+  const { run, ramp, traffic, got, fig, check } = parts;
+  const { fleet } = run;
+  const { toggles } = traffic;
+  const { results, counted } = got;
   const httpAll = new Histogram();
   httpAll.merge(fleet.http);
   httpAll.merge(toggles.http);
   httpAll.merge(fleet.httpHeartbeat);
-  const attemptsPerS = fleet.attemptsAcked / runSeconds;
-  const changesPerS = changes.length / runSeconds;
-  const several = urls.length > 1;
-  const p99Target = several ? 150 : 100;
-  const ratioTarget = several ? 3 : 2;
-  const dbRatioTarget = several ? 0.6 : 0.7;
-  const seconds = Math.ceil((observed - runStart) / 1000);
-  const perSecond = (pick: (s: (typeof allSamples)[number]) => number) =>
-    Array.from({ length: seconds }, (_, k) => {
-      const s = allSamples.find((x) => x.t > runStart + k * 1000 && x.t <= runStart + (k + 1) * 1000 + 500);
-      return s ? round(pick(s), 1) : null;
-    });
-  const serverRssMax = serverRssPerProcess.length ? Math.max(...serverRssPerProcess) : null;
-  const pushRatio = wsBase && wsBase.push_ms.p99 > 0 ? round(pushSummary.p99 / wsBase.push_ms.p99, 2) : null;
-  const dbRatio = dbBase ? round(attemptsPerS / dbBase.attempts_per_s, 3) : null;
-  const attainable = dbBase ? Math.min(ATTEMPT_RATE, dbBase.attempts_per_s) : 0;
-  const attainableRatio = dbBase && attainable > 0 ? round(attemptsPerS / attainable, 3) : null;
-  const mismatches = atSettle?.mismatches ?? null;
-  const fromRequest = match?.all.summary() ?? null;
-
-  const result = {
+  const cpu = resultCpu(d);
+  const sum = (pick: (r: TesterResult) => number) => results.reduce((a, r) => a + pick(r), 0);
+  return {
     date: new Date().toISOString(),
     command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
-    valid,
-    invalid_reasons: invalid,
-    warnings,
+    valid: check.valid,
+    invalid_reasons: check.invalid,
+    warnings: check.warnings,
     machine: {
       cpus: os.cpus().length,
       cpu_model: os.cpus()[0]?.model ?? '',
       mem_gb: round(os.totalmem() / 2 ** 30, 1),
       node: process.version,
     },
-    config: {
-      screens: SCREENS,
-      full_screens: FULL_SCREENS,
-      full_processes: fulls.length,
-      lean_screens: LEAN_SCREENS,
-      tester_processes: TESTER_PROCESSES,
-      agents: AGENTS,
-      duration_s: DURATION_S,
-      processes: urls.length,
-      external_url: Boolean(ext),
-      server_env: SERVER_ENV,
-      attempt_rate_per_s: ATTEMPT_RATE,
-      toggle_rate_per_s: TOGGLE_RATE,
-      batch: [BATCH_MIN, BATCH_MAX],
-      concurrency: CONCURRENCY,
-      ramp_batch: RAMP_BATCH,
-      client_deflate: args['client-deflate'],
-      settle_s: SETTLE_S,
-      grace_s: GRACE_S,
-      baseline_s: BASELINE_S,
-      pinning: plan.pinned
-        ? { servers: plan.servers, tester: plan.tester, tester_allowed: testerCpus, mysql: 'not pinned' }
-        : { none: plan.reason },
-    },
-    seed_s: round(seeded.ms / 1000, 1),
-    ramp_s: round(rampS, 1),
-    screens_connected: expectedScreens,
-    screens_failed: screensFailed,
-    screen_disconnects: results.reduce((a, r) => a + r.disconnects, 0),
-    screen_reconnects: results.reduce((a, r) => a + r.reconnects, 0),
-    screen_resets: results.reduce((a, r) => a + r.resets, 0),
-    screens_stalled: screensStalled,
-    push_ms: pushSummary,
-    push_ms_from_commit: pushSummary,
-    push_ms_worst_screen_p99: worstScreenP99,
-    push_ms_from_request: fromRequest,
-    push_ms_from_request_attempts: match?.attempts.summary() ?? null,
-    push_ms_from_request_toggles: match?.toggles.summary() ?? null,
-    push_from_request_unarrived: match?.unarrived ?? null,
-    push_from_request_pairs: match?.expected ?? null,
-    events_lost: mismatches,
-    final_state_mismatches: mismatches,
-    final_state_compared: atSettle?.compared ?? null,
-    final_state_mismatches_after_grace: afterGrace?.mismatches ?? null,
-    changes: changes.length,
-    changes_per_s: round(changesPerS, 1),
-    changes_never_seen: match?.changesNeverSeen ?? null,
+    config: resultConfig(run),
+    seed_s: round(run.seeded.ms / 1000, 1),
+    ramp_s: round(ramp.rampS, 1),
+    screens_connected: ramp.expectedScreens,
+    screens_failed: ramp.screensFailed,
+    screen_disconnects: sum((r) => r.disconnects),
+    screen_reconnects: sum((r) => r.reconnects),
+    screen_resets: sum((r) => r.resets),
+    screens_stalled: fig.screensStalled,
+    push_ms: fig.pushSummary,
+    push_ms_from_commit: fig.pushSummary,
+    push_ms_worst_screen_p99: fig.worstScreenP99,
+    push_ms_from_request: d.fromRequest,
+    push_ms_from_request_attempts: fig.match?.attempts.summary() ?? null,
+    push_ms_from_request_toggles: fig.match?.toggles.summary() ?? null,
+    push_from_request_unarrived: fig.match?.unarrived ?? null,
+    push_from_request_pairs: fig.match?.expected ?? null,
+    events_lost: d.mismatches,
+    final_state_mismatches: d.mismatches,
+    final_state_compared: got.atSettle?.compared ?? null,
+    final_state_mismatches_after_grace: got.afterGrace?.mismatches ?? null,
+    changes: run.changes.length,
+    changes_per_s: round(d.changesPerS, 1),
+    changes_never_seen: fig.match?.changesNeverSeen ?? null,
     push_frames_per_screen_per_s:
-      expectedScreens > 0 ? round(framesReceived / expectedScreens / runSeconds, 1) : 0,
-    push_rows_per_frame: framesReceived > 0 ? round(rowsReceived / framesReceived, 2) : 0,
-    recorded_frames: recorderFrames,
+      ramp.expectedScreens > 0 ? round(fig.framesReceived / ramp.expectedScreens / d.runSeconds, 1) : 0,
+    push_rows_per_frame: fig.framesReceived > 0 ? round(fig.rowsReceived / fig.framesReceived, 2) : 0,
+    recorded_frames: fig.recorded.length,
     attempts_sent: fleet.attemptsSent,
     attempts_acked: fleet.attemptsAcked,
     attempts_counted: counted?.rows ?? null,
@@ -786,11 +1054,11 @@ async function main(): Promise<void> {
     attempts_consistent: counted
       ? counted.rows === fleet.attemptsAcked && counted.sum === fleet.attemptsAcked
       : null,
-    attempts_per_s: round(attemptsPerS, 1),
+    attempts_per_s: round(d.attemptsPerS, 1),
     attempts_skipped: fleet.skipped,
     attempt_requests: fleet.requests,
     /** Every request answered per second of the run: attempts POSTs, toggles and heartbeats. */
-    requests_per_s: round((fleet.requests + toggles.sent + heartbeatsInRun) / runSeconds, 1),
+    requests_per_s: round((fleet.requests + toggles.sent + traffic.heartbeatsInRun) / d.runSeconds, 1),
     attempt_errors: fleet.errors,
     attempt_error_kinds: fleet.errorKinds,
     toggles_sent: toggles.sent,
@@ -803,171 +1071,136 @@ async function main(): Promise<void> {
     http_ms_attempts: fleet.http.summary(),
     http_ms_toggles: toggles.http.summary(),
     http_ms_heartbeats: fleet.httpHeartbeat.summary(),
-    server_cpu_pct: live.servers ? round(mean(runSamples.map((s) => s.serverCpu)), 1) : null,
-    server_rss_mb: serverRssMax,
-    server_rss_mb_per_process: serverRssPerProcess,
+    server_cpu_pct: cpu.server,
+    server_rss_mb: d.serverRssMax,
+    server_rss_mb_per_process: d.serverRssPerProcess,
     /** Mean CPU during the run, % of one core (100 = one core busy). */
-    cpu_pct: {
-      server: live.servers ? round(mean(runSamples.map((s) => s.serverCpu)), 1) : null,
-      load_tester: round(mean(runSamples.map((s) => s.others.load_tester ?? 0)), 1),
-      mysql: round(mean(runSamples.map((s) => s.others.mysql ?? 0)), 1),
-      redis: several ? round(mean(runSamples.map((s) => s.others.redis ?? 0)), 1) : null,
-      kernel_irq: round(mean(runSamples.map((s) => s.irqCpu)), 1),
-      other_processes: round(mean(runSamples.map((s) => s.otherCpu)), 1),
-      machine: round(mean(runSamples.map((s) => s.machineCpu)), 1),
-    },
-    machine_busy_before_pct: round(busyBefore, 1),
-    tester_elu: round(testerEluMax, 3),
-    tester_elu_per_process: testerElu,
-    clock_skew_ms: clockSkew,
-    baseline: {
-      push_ms: wsBase?.push_ms ?? null,
-      push_ms_worst_screen_p99: wsBase?.push_ms_worst_screen_p99 ?? null,
-      push_frames: wsBase?.frames ?? null,
-      push_frames_per_s: wsBase ? round(wsBase.frames_per_s, 1) : null,
-      push_rows_per_frame: wsBase ? round(wsBase.rows_per_frame, 2) : null,
-      push_frames_lost: wsBase?.frames_lost ?? null,
-      push_screens: wsBase?.screens ?? null,
-      push_server_cpu_pct: wsBase ? round(wsBase.server_cpu_pct, 1) : null,
-      push_server_late_ms: wsBase ? round(wsBase.server_late_ms, 2) : null,
-      push_tester_elu: wsBase ? wsBase.tester_elu.map((v) => round(v, 3)) : null,
-      push_other_processes_cpu_pct: wsOtherCpu === null ? null : round(wsOtherCpu, 1),
-      attempts_per_s: dbBase ? round(dbBase.attempts_per_s, 1) : null,
-      transactions_per_s: dbBase ? round(dbBase.transactions_per_s, 1) : null,
-      attempts_per_group: dbBase ? round(dbBase.attempts_per_group, 1) : null,
-      attempts_consistent: dbBase?.consistent ?? null,
-      mysql_concurrency: dbBase?.concurrency ?? null,
-      mysql_other_processes_cpu_pct: dbOtherCpu === null ? null : round(dbOtherCpu, 1),
-    },
+    cpu_pct: cpu,
+    machine_busy_before_pct: round(run.busyBefore, 1),
+    tester_elu: round(fig.testerEluMax, 3),
+    tester_elu_per_process: fig.testerElu,
+    clock_skew_ms: fig.clockSkew,
+    baseline: resultBaseline(parts.baselines),
     ratios: {
-      push_p99_vs_baseline: pushRatio,
-      attempts_per_s_vs_baseline: dbRatio,
-      attempts_per_s_vs_attainable: attainableRatio,
+      push_p99_vs_baseline: d.pushRatio,
+      attempts_per_s_vs_baseline: d.dbRatio,
+      attempts_per_s_vs_attainable: d.attainableRatio,
     },
-    /** Issue 12's table: one process / two processes over Redis. */
-    targets: {
-      screens_2000: expectedScreens >= 2000,
-      agents_500: AGENTS >= 500,
-      changes_per_s_600: changesPerS >= 600,
-      push_p99_ms_max: p99Target,
-      push_p99_ok: pushSummary.count > 0 && pushSummary.p99 <= p99Target,
-      push_ratio_max: ratioTarget,
-      push_ratio_ok: pushRatio === null ? null : pushRatio <= ratioTarget,
-      final_state_mismatches_zero: mismatches === null ? null : mismatches === 0,
-      // Whole attempts per second: a run offered exactly 2,000/s that stored all of them reads 1,999.99.
-      attempts_per_s_2000: Math.round(attemptsPerS) >= 2000,
-      attempts_ratio_min: dbRatioTarget,
-      attempts_ratio_ok: dbRatio === null ? null : dbRatio >= dbRatioTarget,
-      rss_400_mb: serverRssMax === null ? null : serverRssMax <= 400,
-      tester_elu_ok: testerEluMax <= TESTER_ELU_MAX,
-    },
-    series: {
-      second: Array.from({ length: seconds }, (_, k) => k),
-      attempts_per_s: Array.from({ length: seconds }, (_, k) => fleet.ackedPerSecond[k] ?? 0),
-      push_from_request_p99_ms: match ? match.perSecond.p99(seconds) : [],
-      frames_per_s: framesPerSecond.slice(0, seconds),
-      server_cpu_pct: perSecond((s) => s.serverCpu),
-      server_rss_mb: serverPids().map((_, i) => perSecond((s) => s.serverRss[i] ?? 0)),
-      load_tester_cpu_pct: perSecond((s) => s.others.load_tester ?? 0),
-      mysql_cpu_pct: perSecond((s) => s.others.mysql ?? 0),
-      kernel_irq_cpu_pct: perSecond((s) => s.irqCpu),
-      other_cpu_pct: perSecond((s) => s.otherCpu),
-      machine_cpu_pct: perSecond((s) => s.machineCpu),
-    },
+    targets: resultTargets(parts, d),
+    series: resultSeries(parts, d),
   };
+}
+type LoadResult = ReturnType<typeof buildResult>;
 
+/** The HTML report's summary: one row per figure, its value, its target and whether it is met. */
+function summaryRows(result: LoadResult, { run, ramp, got, fig, check, baselines }: RunParts, d: Derived) {
+  const t = result.targets;
+  const { pushSummary: p } = fig;
+  const { atSettle, counted } = got;
+  const rows: Array<[string, string, string, boolean | null]> = [
+    [
+      'valid measure (tester not the bottleneck)',
+      check.valid ? 'yes' : `NO: ${check.invalid.join('; ')}`,
+      '',
+      check.valid,
+    ],
+    ['tester ELU (max over processes)', `${result.tester_elu}`, `≤ ${TESTER_ELU_MAX}`, t.tester_elu_ok],
+    [
+      'screens connected (full / lean)',
+      `${ramp.expectedScreens} / ${SCREENS} (${FULL_SCREENS} / ${LEAN_SCREENS})`,
+      '2000',
+      t.screens_2000,
+    ],
+    ['changes/s', `${result.changes_per_s}`, '≥ 600', t.changes_per_s_600],
+    [
+      'push from commit p50 / p95 / p99 / max (ms)',
+      `${p.p50} / ${p.p95} / ${p.p99} / ${p.max}`,
+      `p99 ≤ ${d.p99Target}`,
+      t.push_p99_ok,
+    ],
+    ['worst screen p99 (ms)', `${fig.worstScreenP99 ?? 'n/a'}`, '', null],
+    [
+      'push from request p50 / p99 (ms, full screens)',
+      d.fromRequest ? `${d.fromRequest.p50} / ${d.fromRequest.p99}` : 'n/a',
+      '',
+      null,
+    ],
+    [
+      'final-state mismatches',
+      atSettle ? `${atSettle.mismatches} of ${atSettle.compared}` : 'n/a',
+      '0',
+      t.final_state_mismatches_zero,
+    ],
+    [
+      'attempts sent / acked / counted',
+      `${run.fleet.attemptsSent} / ${run.fleet.attemptsAcked} / ${counted?.rows ?? 'n/a'}`,
+      'acked = counted',
+      result.attempts_consistent,
+    ],
+    ['durable attempts/s', `${result.attempts_per_s}`, '≥ 2000', t.attempts_per_s_2000],
+    [
+      'server RSS max per process (MB)',
+      `${d.serverRssPerProcess.join(' / ') || 'n/a'}`,
+      '≤ 400',
+      t.rss_400_mb,
+    ],
+    ['server CPU (% of one core, summed)', `${result.server_cpu_pct ?? 'n/a'}`, '', null],
+    ['load tester CPU (% of one core)', `${result.cpu_pct.load_tester}`, '', null],
+    ['MySQL CPU (% of one core)', `${result.cpu_pct.mysql}`, '', null],
+    ['other processes CPU (% of one core)', `${result.cpu_pct.other_processes}`, '', null],
+    [
+      'baseline ws push p99 (ms), same frames',
+      `${baselines.wsBase?.push_ms.p99 ?? 'n/a'} (${baselines.wsBase?.frames ?? 'n/a'} frames)`,
+      '',
+      null,
+    ],
+    ['push p99 / baseline', `${d.pushRatio ?? 'n/a'}`, `≤ ${d.ratioTarget}`, t.push_ratio_ok],
+    ['baseline mysql2 attempts/s, same SQL', `${result.baseline.attempts_per_s ?? 'n/a'}`, '', null],
+    ['attempts/s / baseline', `${d.dbRatio ?? 'n/a'}`, `≥ ${d.dbRatioTarget}`, t.attempts_ratio_ok],
+  ];
+  return rows;
+}
+
+/** Writes the JSON result and the HTML report beside it, and the run's last lines on stderr. */
+async function writeReport(result: LoadResult, parts: RunParts, d: Derived): Promise<void> {
+  const { run, got, fig, check, baselines } = parts;
   await mkdir(path.dirname(OUT), { recursive: true });
   await writeFile(OUT, JSON.stringify(result, null, 2) + '\n');
   const html = OUT.replace(/\.json$/i, '') + '.html';
-  const t = result.targets;
+  const series = result.series;
   await writeFile(
     html,
     renderHtmlReport({
-      title: `${valid ? '' : 'INVALID: '}Load test: ${SCREENS} screens, ${AGENTS} agents, ${urls.length} process(es), ${DURATION_S} s`,
-      summary: [
-        ['valid measure (tester not the bottleneck)', valid ? 'yes' : `NO: ${invalid.join('; ')}`, '', valid],
-        ['tester ELU (max over processes)', `${result.tester_elu}`, `≤ ${TESTER_ELU_MAX}`, t.tester_elu_ok],
-        [
-          'screens connected (full / lean)',
-          `${expectedScreens} / ${SCREENS} (${FULL_SCREENS} / ${LEAN_SCREENS})`,
-          '2000',
-          t.screens_2000,
-        ],
-        ['changes/s', `${result.changes_per_s}`, '≥ 600', t.changes_per_s_600],
-        [
-          'push from commit p50 / p95 / p99 / max (ms)',
-          `${pushSummary.p50} / ${pushSummary.p95} / ${pushSummary.p99} / ${pushSummary.max}`,
-          `p99 ≤ ${p99Target}`,
-          t.push_p99_ok,
-        ],
-        ['worst screen p99 (ms)', `${worstScreenP99 ?? 'n/a'}`, '', null],
-        [
-          'push from request p50 / p99 (ms, full screens)',
-          fromRequest ? `${fromRequest.p50} / ${fromRequest.p99}` : 'n/a',
-          '',
-          null,
-        ],
-        [
-          'final-state mismatches',
-          atSettle ? `${atSettle.mismatches} of ${atSettle.compared}` : 'n/a',
-          '0',
-          t.final_state_mismatches_zero,
-        ],
-        [
-          'attempts sent / acked / counted',
-          `${fleet.attemptsSent} / ${fleet.attemptsAcked} / ${counted?.rows ?? 'n/a'}`,
-          'acked = counted',
-          result.attempts_consistent,
-        ],
-        ['durable attempts/s', `${result.attempts_per_s}`, '≥ 2000', t.attempts_per_s_2000],
-        [
-          'server RSS max per process (MB)',
-          `${serverRssPerProcess.join(' / ') || 'n/a'}`,
-          '≤ 400',
-          t.rss_400_mb,
-        ],
-        ['server CPU (% of one core, summed)', `${result.server_cpu_pct ?? 'n/a'}`, '', null],
-        ['load tester CPU (% of one core)', `${result.cpu_pct.load_tester}`, '', null],
-        ['MySQL CPU (% of one core)', `${result.cpu_pct.mysql}`, '', null],
-        ['other processes CPU (% of one core)', `${result.cpu_pct.other_processes}`, '', null],
-        [
-          'baseline ws push p99 (ms), same frames',
-          `${wsBase?.push_ms.p99 ?? 'n/a'} (${wsBase?.frames ?? 'n/a'} frames)`,
-          '',
-          null,
-        ],
-        ['push p99 / baseline', `${pushRatio ?? 'n/a'}`, `≤ ${ratioTarget}`, t.push_ratio_ok],
-        ['baseline mysql2 attempts/s, same SQL', `${result.baseline.attempts_per_s ?? 'n/a'}`, '', null],
-        ['attempts/s / baseline', `${dbRatio ?? 'n/a'}`, `≥ ${dbRatioTarget}`, t.attempts_ratio_ok],
-      ],
-      histogram: push.bins(40),
+      title: `${check.valid ? '' : 'INVALID: '}Load test: ${SCREENS} screens, ${AGENTS} agents, ${run.urls.length} process(es), ${DURATION_S} s`,
+      summary: summaryRows(result, parts, d),
+      histogram: fig.push.bins(40),
       series: {
-        attemptsPerS: [{ name: 'attempts/s', values: result.series.attempts_per_s }],
-        pushP99Ms: [{ name: 'push p99 from request', values: result.series.push_from_request_p99_ms }],
+        attemptsPerS: [{ name: 'attempts/s', values: series.attempts_per_s }],
+        pushP99Ms: [{ name: 'push p99 from request', values: series.push_from_request_p99_ms }],
         cpuPct: [
-          { name: 'server', values: result.series.server_cpu_pct },
-          { name: 'load tester', values: result.series.load_tester_cpu_pct },
-          { name: 'mysql', values: result.series.mysql_cpu_pct },
-          { name: 'kernel irq', values: result.series.kernel_irq_cpu_pct },
-          { name: 'other', values: result.series.other_cpu_pct },
-          { name: 'machine', values: result.series.machine_cpu_pct },
+          { name: 'server', values: series.server_cpu_pct },
+          { name: 'load tester', values: series.load_tester_cpu_pct },
+          { name: 'mysql', values: series.mysql_cpu_pct },
+          { name: 'kernel irq', values: series.kernel_irq_cpu_pct },
+          { name: 'other', values: series.other_cpu_pct },
+          { name: 'machine', values: series.machine_cpu_pct },
         ],
-        rssMb: result.series.server_rss_mb.map((values, i) => ({ name: `process ${i + 1}`, values })),
+        rssMb: series.server_rss_mb.map((values, i) => ({ name: `process ${i + 1}`, values })),
       },
       json: result,
     }),
   );
   log(
-    `push p99 ${pushSummary.p99} ms from commit (baseline ${wsBase?.push_ms.p99 ?? 'n/a'}), worst screen p99 ${worstScreenP99 ?? 'n/a'},` +
-      ` from request p99 ${fromRequest?.p99 ?? 'n/a'}, final-state mismatches ${mismatches ?? 'n/a'},` +
-      ` attempts ${result.attempts_per_s}/s (baseline ${result.baseline.attempts_per_s ?? 'n/a'}), acked ${fleet.attemptsAcked}, counted ${counted?.rows ?? 'n/a'},` +
+    `push p99 ${fig.pushSummary.p99} ms from commit (baseline ${baselines.wsBase?.push_ms.p99 ?? 'n/a'}), worst screen p99 ${fig.worstScreenP99 ?? 'n/a'},` +
+      ` from request p99 ${d.fromRequest?.p99 ?? 'n/a'}, final-state mismatches ${d.mismatches ?? 'n/a'},` +
+      ` attempts ${result.attempts_per_s}/s (baseline ${result.baseline.attempts_per_s ?? 'n/a'}), acked ${run.fleet.attemptsAcked}, counted ${got.counted?.rows ?? 'n/a'},` +
       (live.servers
-        ? ` server cpu ${result.server_cpu_pct}% rss ${serverRssPerProcess.join('/')} MB`
+        ? ` server cpu ${result.server_cpu_pct}% rss ${d.serverRssPerProcess.join('/')} MB`
         : ' server not sampled (--url)') +
       `, tester ELU ${result.tester_elu}`,
   );
-  for (const warning of warnings) log(`warning: ${warning}`);
-  if (!valid) log(`INVALID run, do not publish: ${invalid.join('; ')}`);
+  for (const warning of check.warnings) log(`warning: ${warning}`);
+  if (!check.valid) log(`INVALID run, do not publish: ${check.invalid.join('; ')}`);
   log(`wrote ${OUT} and ${html}`);
 }
 
