@@ -1,5 +1,6 @@
 import { EVENTS, boardAckPolicy, type BoardFrame, type SessionEndedPayload } from '@concurso/shared';
 import { openBoardSocket, type BoardSocket } from './board-socket';
+import { createLiveBus, type LiveBus } from './live-bus';
 import { afterConnectError, afterDisconnect, retryDelayMs } from './live-socket-policy';
 import { endSession, onSessionEnd } from './session-end';
 import { listenTo } from './socket-listeners';
@@ -8,7 +9,7 @@ import { listenTo } from './socket-listeners';
  * The tab's one push-channel socket (DESIGN.md section 6), shared by its holders: the board store
  * (/home, /homeJuez, /proyector), the query cache's sync (`api/queries/use-catalog-sync.ts`, while the
  * signed-in shell is mounted) and `useRefetchOnBoardChange` (/home's statistics, a team's 'Historial',
- * /bitacora's log; `api/queries/use-refetch-on-board-change.ts`). Each user holds a lease; the socket closes a moment after the last lease is released, so
+ * /bitacora's log; `stores/use-refetch-on-board-change.ts`). Each user holds a lease; the socket closes a moment after the last lease is released, so
  * moving between screens (or React's StrictMode double effects) reuses the connection instead of
  * reconnecting.
  *
@@ -28,6 +29,8 @@ export const LIVE_SOCKET_LINGER_MS = 5_000;
 /** One holder's use of the shared socket. */
 export interface LiveSocketLease {
   socket: LiveSocket;
+  /** The socket's events, each frame decoded once (`live-bus.ts`): what the stores subscribe to. */
+  bus: LiveBus;
   /** Gives the lease back; the holder must have removed its own listeners first. Idempotent. */
   release: () => void;
 }
@@ -43,6 +46,7 @@ interface Shared {
   retries: number;
   /** Removes this module's own listeners from the socket. */
   unwatch: () => void;
+  bus: LiveBus;
 }
 
 let shared: Shared | null = null;
@@ -54,6 +58,7 @@ function close(): void {
   if (closing.closeTimer) clearTimeout(closing.closeTimer);
   if (closing.retryTimer) clearTimeout(closing.retryTimer);
   closing.unwatch();
+  closing.bus.close();
   closing.socket.disconnect();
 }
 
@@ -115,6 +120,8 @@ function open(token: string): Shared {
   });
   return {
     socket,
+    // After the listeners above: a frame's acknowledgement waits for every subscriber (a microtask).
+    bus: createLiveBus(socket),
     token,
     holders: 0,
     closeTimer: null,
@@ -142,6 +149,7 @@ export function acquireLiveSocket(token: string): LiveSocketLease {
   let released = false;
   return {
     socket: mine.socket,
+    bus: mine.bus,
     release: () => {
       if (released) return;
       released = true;

@@ -2,13 +2,13 @@
  * The one place a tab's session ends without the user asking (issue 10): a 401 answer to a call made
  * with the session, the server's `session.ended` push, or a reconnect the server refused as
  * 'unauthorized' (logout in another tab, password or role changed, user deleted, token expired).
- * Ending forgets the token, marks the session store so the login screen shows `MESSAGES.sessionEnded`,
- * and runs what the rest of the app registered: stop the board store, clear the query cache, close
- * the live socket, go to /. Modules register themselves when they load, so this one imports none of
- * them and the login bundle stays free of the socket client.
+ * Ending forgets the token and runs what the rest of the app registered: mark the session store so
+ * the login screen shows `MESSAGES.sessionEnded` (registered first, when the store loads), stop the
+ * board store, clear the query cache, close the live socket, go to /. Modules register themselves
+ * when they load, so this one imports none of them (no store either: `api/` never imports `stores/`,
+ * issue 23) and the login bundle stays free of the socket client.
  */
 import type { SessionEndReason } from '@concurso/shared';
-import { useSessionStore } from '../stores/session-store';
 import { clearToken, getToken } from './token-storage';
 
 /** Why the session ended: the server's `session.ended` reason, or `unauthorized` (a 401 or a refused reconnect). */
@@ -18,6 +18,14 @@ export type SessionEndCause = SessionEndReason | 'unauthorized';
 export type SessionEndListener = (cause: SessionEndCause) => void;
 
 const listeners = new Set<SessionEndListener>();
+
+/** Whether the tab shows a signed-in user; the session store tells (`watchSignedIn`). */
+let signedIn: () => boolean = () => false;
+
+/** How to know whether the tab shows a signed-in user (stores/session-store.ts calls it when it loads). */
+export function watchSignedIn(read: () => boolean): void {
+  signedIn = read;
+}
 
 /** Registers `listener` to run on every session end; returns the function that removes it. */
 export function onSessionEnd(listener: SessionEndListener): () => void {
@@ -54,7 +62,6 @@ export function unauthorizedEndsSession({ sentToken, currentToken, signedIn }: U
  */
 export function endSession(cause: SessionEndCause, endedToken: string | null): void {
   if (endedToken !== null && getToken() === endedToken) clearToken();
-  useSessionStore.getState().end();
   for (const listener of [...listeners]) {
     try {
       listener(cause);
@@ -72,7 +79,7 @@ export function reportUnauthorized(sentToken: string | null): void {
   const answer: UnauthorizedAnswer = {
     sentToken,
     currentToken: getToken(),
-    signedIn: useSessionStore.getState().user !== null,
+    signedIn: signedIn(),
   };
   if (unauthorizedEndsSession(answer)) endSession('unauthorized', sentToken);
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { BoardFrame, BoardTeam, TeamAttempts, TeamRemovedPayload } from '@concurso/shared';
+import {
+  decodeBoardFrame,
+  type BoardFrame,
+  type BoardTeam,
+  type TeamAttempts,
+  type TeamRemovedPayload,
+} from '@concurso/shared';
 import {
   EMPTY_BOARD,
   applyBoardEvents,
@@ -203,7 +209,7 @@ describe('applyBoardEvents, one copy', () => {
 });
 
 describe('boardFrameEvents', () => {
-  it('decodes every row of a board.frame into an updated event, in order', () => {
+  it('turns every row of a board.frame into an updated event, in order', () => {
     const frame: BoardFrame = [
       12,
       1763830000123.4,
@@ -212,7 +218,7 @@ describe('boardFrameEvents', () => {
         [6, 2, 3, 0, 2, 0, 'Ñandú'],
       ],
     ];
-    expect(boardFrameEvents(frame)).toEqual([
+    expect(boardFrameEvents(decodeBoardFrame(frame).teams)).toEqual([
       {
         type: 'updated',
         team: {
@@ -238,7 +244,7 @@ describe('boardFrameEvents', () => {
         },
       },
     ]);
-    expect(boardFrameEvents([13, 1763830000173.4, []])).toEqual([]);
+    expect(boardFrameEvents(decodeBoardFrame([13, 1763830000173.4, []]).teams)).toEqual([]);
   });
 });
 

@@ -5,8 +5,6 @@
 import {
   BOARD_LEVEL_KEYS,
   LEVELS,
-  decodeBoardFrame,
-  type BoardFrame,
   type BoardLevelKey,
   type BoardTeam,
   type TeamAttempts,
@@ -60,11 +58,11 @@ export function applySnapshot(_state: BoardData, snapshot: TeamAttempts): BoardD
 }
 
 /**
- * The events of one `board.frame` (board-frame.ts, issue 12): each row decoded and turned into an
- * `updated` event, in the frame's order.
+ * The events of one `board.frame`'s rows (issue 12; decoded once by the live bus, `api/live-bus.ts`):
+ * each row an `updated` event, in the frame's order.
  */
-export function boardFrameEvents(frame: BoardFrame): BoardEvent[] {
-  return decodeBoardFrame(frame).teams.map((team) => ({ type: 'updated', team }));
+export function boardFrameEvents(rows: readonly BoardTeam[]): BoardEvent[] {
+  return rows.map((team) => ({ type: 'updated', team }));
 }
 
 /**

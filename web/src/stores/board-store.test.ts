@@ -32,7 +32,11 @@ const { useSessionStore } = await import('./session-store');
  * The board's own events: none of its listeners may stay attached after `stop`. The socket keeps its
  * own `board.frame` listener, the one that acknowledges frames (live-socket.ts).
  */
-const BOARD_EVENTS = { 'board.frame': 1, 'team.removed': 0, 'board.reset': 0 };
+/**
+ * The socket's own listeners left after the board stops, until the socket closes: the live bus's one
+ * per event (`api/live-bus.ts`) and, for frames, the acknowledging one (`live-socket.ts`).
+ */
+const BOARD_EVENTS = { 'board.frame': 2, 'team.removed': 1, 'board.reset': 1 };
 
 function team(id: number, version: number, extra: Partial<BoardTeam> = {}): BoardTeam {
   return {
@@ -300,13 +304,17 @@ describe('board store', () => {
     vi.useFakeTimers();
     try {
       useBoardStore.getState().stop();
-      // The board's listeners go at once; the shared socket closes after the linger (no other user).
+      // The board's subscription goes at once (a frame now changes nothing); the shared socket closes
+      // after the linger (no other user), with every listener of its own.
       for (const [event, left] of Object.entries(BOARD_EVENTS)) {
         expect(socket?.handlers.get(event)?.size ?? 0).toBe(left);
       }
+      socket?.fire('board.frame', frame(team(8, 1)));
+      expect(useBoardStore.getState().teams).toEqual({});
       expect(socket?.disconnect).not.toHaveBeenCalled();
       vi.advanceTimersByTime(LIVE_SOCKET_LINGER_MS);
       expect(socket?.disconnect).toHaveBeenCalled();
+      for (const event of Object.keys(BOARD_EVENTS)) expect(socket?.handlers.get(event)?.size ?? 0).toBe(0);
     } finally {
       vi.useRealTimers();
     }
@@ -330,7 +338,7 @@ describe('board store', () => {
     // Only the second start's listeners are attached.
     socket.fire('board.frame', frame(team(1, 1)));
     expect(useBoardStore.getState().teams[1]).toBeDefined();
-    // The board's own listener, plus the socket's ack listener (live-socket.ts).
+    // The live bus's one listener (whatever the number of subscribers), plus the socket's ack listener.
     expect(socket.handlers.get('board.frame')?.size).toBe(2);
   });
 

@@ -7,15 +7,15 @@
  *
  * The store does not acknowledge frames (`board.ack`): the shared socket does (`boardAckPolicy`), after
  * every holder's listeners ran (`live-socket.ts`), so the catalogue screens keep frames flowing too.
+ * It hears the socket through the live bus (`api/live-bus.ts`), which decodes each frame once.
  */
 import { create } from 'zustand';
-import { EVENTS, type BoardFrame, type BoardTeam, type TeamRemovedPayload } from '@concurso/shared';
+import type { BoardTeam } from '@concurso/shared';
 import { fetchTeamAttempts } from '../api/board-api';
 import { describeError } from '../api/api-error';
 import { acquireLiveSocket, type LiveSocketLease } from '../api/live-socket';
 import { afterConnectError, afterDisconnect } from '../api/live-socket-policy';
 import { onSessionEnd } from '../api/session-end';
-import { listenTo } from '../api/socket-listeners';
 import { getToken } from '../api/token-storage';
 import {
   EMPTY_BOARD,
@@ -47,7 +47,7 @@ export interface BoardStore extends BoardData {
 // Connection bookkeeping lives outside the state: nothing renders from it.
 /** The board's lease on the tab's shared socket (the catalogue screens use the same one). */
 let lease: LiveSocketLease | null = null;
-/** Removes the board's own listeners from the shared socket (never the other users' ones). */
+/** Removes the board's own subscription to the socket's bus (never the other users' ones). */
 let detach: (() => void) | null = null;
 /** Number of the newest snapshot request; answers of older ones are ignored. */
 let snapshotSeq = 0;
@@ -100,22 +100,22 @@ export const useBoardStore = create<BoardStore>()((set, get) => {
     // The snapshot does not wait for the socket: the board shows even if the push channel is refused.
     void refresh();
 
-    detach = listenTo(current, {
+    detach = lease.bus.on({
       connect: () => {
         set({ connection: 'conectado' });
         void refresh();
       },
       // Only our own close, or an ended session, is final; the shared socket reconnects after anything
       // else, a server restart included (live-socket-policy.ts).
-      disconnect: (reason: string) => set({ connection: connectionAfter(afterDisconnect(reason)) }),
-      connect_error: (error: Error) => {
+      disconnect: (reason) => set({ connection: connectionAfter(afterDisconnect(reason)) }),
+      connectError: (error) => {
         if (!current.active) console.error('Conexión en vivo rechazada', error.message);
         set({ connection: connectionAfter(afterConnectError(error.message, current.active)) });
       },
       // One frame, however many rows: one store update, one render.
-      [EVENTS.boardFrame]: (frame: BoardFrame) => receive(boardFrameEvents(frame)),
-      [EVENTS.teamRemoved]: (payload: TeamRemovedPayload) => receive([{ type: 'removed', payload }]),
-      [EVENTS.boardReset]: () => void refresh(),
+      teams: (rows) => receive(boardFrameEvents(rows)),
+      teamRemoved: (payload) => receive([{ type: 'removed', payload }]),
+      boardReset: () => void refresh(),
     });
   };
 

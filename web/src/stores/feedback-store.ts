@@ -6,6 +6,7 @@
  */
 import { create } from 'zustand';
 import { MESSAGES } from '@concurso/shared';
+import { onListFailure } from '../api/queries/list-failures';
 import { onSessionEnd } from '../api/session-end';
 import { useSessionStore } from './session-store';
 
@@ -130,6 +131,9 @@ export const useFeedbackStore = create<FeedbackStore>()((set) => ({
 }));
 
 // An ended session's open message, question and list failure are dropped (a question answers "no").
+// A catalogue list that failed to load opens the list-failure dialog (the query client reports it).
+onListFailure((view) => useFeedbackStore.getState().showListError(view));
+
 onSessionEnd(() => {
   useFeedbackStore.getState().answer(false);
   useFeedbackStore.getState().closeMessage();

@@ -1,6 +1,7 @@
 /** The signed-in user, as the last `POST /api/auth/me` answered it (SPEC.md section 3, Session). */
 import { create } from 'zustand';
 import type { MeResponse } from '@concurso/shared';
+import { onSessionEnd, watchSignedIn } from '../api/session-end';
 
 /** State and actions of the session store. */
 export interface SessionStore {
@@ -26,3 +27,7 @@ export const useSessionStore = create<SessionStore>()((set) => ({
   clear: () => set({ user: null }),
   end: () => set({ user: null, ended: true }),
 }));
+
+// The session ended without the user asking (api/session-end.ts): no user, and the login screen says so.
+onSessionEnd(() => useSessionStore.getState().end());
+watchSignedIn(() => useSessionStore.getState().user !== null);

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { EVENTS, encodeBoardRow, type BoardFrame, type BoardTeam } from '@concurso/shared';
 import { FakeSocket } from '../fake-socket.test-support';
-import { listenTo, type ListenableSocket } from '../socket-listeners';
+import { createLiveBus } from '../live-bus';
+import type { ListenableSocket } from '../socket-listeners';
 import { attemptsOrStatusChanged, boardChangeListeners, boardSignatures } from './board-changes';
 
 const row = (id: number, attempts: number, status = 1, online = false): BoardTeam => ({
@@ -38,8 +39,7 @@ describe('boardChangeListeners (the pushes that refetch the logs and the statist
     const socket = new FakeSocket(true);
     const request = vi.fn();
     // The fake plays socket.io's on/off with untyped event names.
-    const detach = listenTo(
-      socket as unknown as ListenableSocket,
+    const detach = createLiveBus(socket as unknown as ListenableSocket).on(
       boardChangeListeners(request, { teamId, known: boardSignatures(held) }),
     );
     return { socket, request, detach };
@@ -85,8 +85,9 @@ describe('boardChangeListeners (the pushes that refetch the logs and the statist
   it('stops listening once detached', () => {
     const { socket, request, detach } = watch();
     detach();
-    expect(socket.listenerCount()).toBe(0);
     socket.fire(EVENTS.boardReset);
+    socket.fire(EVENTS.boardFrame, frame(row(1, 5)));
+    socket.fire(EVENTS.teamRemoved, { id: 1, levels_id: 1 });
     expect(request).not.toHaveBeenCalled();
   });
 });

@@ -1,11 +1,5 @@
-import {
-  EVENTS,
-  decodeBoardFrame,
-  type BoardFrame,
-  type BoardTeam,
-  type TeamRemovedPayload,
-} from '@concurso/shared';
-import type { LiveSocketListeners } from '../socket-listeners';
+import type { BoardTeam } from '@concurso/shared';
+import type { LiveBusListeners } from '../live-bus';
 
 /*
  * Which pushes of the board change what the logs and the statistics show (issue 13): a team's attempts
@@ -49,27 +43,26 @@ export interface BoardChangeWatch {
 }
 
 /**
- * The live socket's listeners that call `request` whenever the board pushes a change of attempts or
- * status (`board.frame`), a removal (`team.removed`), another contest (`board.reset`), or the socket
- * comes back after a drop (pushes may have been missed meanwhile). Nothing else requests: presence
- * frames and the first connect (the caller's query has just fetched) do not.
+ * The live bus's listeners (`api/live-bus.ts`) that call `request` whenever the board pushes a change
+ * of attempts or status (a frame's rows), a removal (`team.removed`), another contest (`board.reset`),
+ * or the socket comes back after a drop (pushes may have been missed meanwhile). Nothing else
+ * requests: presence frames and the first connect (the caller's query has just fetched) do not.
  */
 export function boardChangeListeners(
   request: () => void,
   { teamId, known }: BoardChangeWatch,
-): LiveSocketListeners {
+): Partial<LiveBusListeners> {
   let dropped = false;
   return {
-    [EVENTS.boardFrame]: (frame: BoardFrame) => {
-      const rows = decodeBoardFrame(frame).teams;
+    teams: (rows) => {
       const watched = teamId === undefined ? rows : rows.filter((row) => row.id === teamId);
       if (attemptsOrStatusChanged(known, watched)) request();
     },
-    [EVENTS.teamRemoved]: (payload: TeamRemovedPayload) => {
+    teamRemoved: (payload) => {
       known.delete(payload.id);
       if (teamId === undefined || payload.id === teamId) request();
     },
-    [EVENTS.boardReset]: () => request(),
+    boardReset: () => request(),
     disconnect: () => {
       dropped = true;
     },

@@ -10,6 +10,7 @@ import {
 } from '@concurso/shared';
 import { FakeSocket, fakeBoardSocketModule } from '../fake-socket.test-support';
 import type { ListCatalog } from '../catalog-api';
+import { createLiveBus } from '../live-bus';
 import type { ListenableSocket } from '../socket-listeners';
 import { okList, settle, stubApi } from './fake-api.test-support';
 
@@ -79,7 +80,8 @@ beforeEach(() => {
   client = createQueryClient();
   socket = new FakeSocket(true);
   // The fake plays socket.io-client's `on`/`off` untyped.
-  stops = [syncQueries(client, socket as unknown as ListenableSocket)];
+  const bus = createLiveBus(socket as unknown as ListenableSocket);
+  stops = [syncQueries(client, bus), bus.close];
   sockets.length = 0;
 });
 
@@ -148,11 +150,13 @@ describe('syncQueries', () => {
     expect(socket.emit).not.toHaveBeenCalled();
   });
 
-  it('removes its listeners when stopped', () => {
-    const before = socket.listenerCount();
+  it('removes its listeners when stopped', async () => {
+    await observe('schools');
+    api.forget();
     stops.shift()?.();
-    expect(before).toBe(4);
-    expect(socket.listenerCount()).toBe(0);
+    socket.fire('catalog.changed', { catalog: 'schools' });
+    await settle();
+    expect(api.paths()).toEqual([]);
   });
 });
 
@@ -167,8 +171,10 @@ describe('holdCatalogSync', () => {
     await Promise.resolve();
     expect(shared.emit.mock.calls).toEqual([['board.ack', BOARD_ACK_EVERY]]);
     stop();
-    expect(shared.handlers.get('catalog.changed')?.size).toBe(0);
+    // The live bus keeps the socket's one listener until the socket closes, after the linger.
+    expect(shared.handlers.get('catalog.changed')?.size).toBe(1);
     vi.advanceTimersByTime(LIVE_SOCKET_LINGER_MS);
     expect(shared.disconnect).toHaveBeenCalled();
+    expect(shared.handlers.get('catalog.changed')?.size).toBe(0);
   });
 });

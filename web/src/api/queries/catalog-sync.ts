@@ -6,22 +6,16 @@
  * Loaded on demand by `use-catalog-sync.ts`, so the login bundle stays free of the socket client.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import {
-  EVENTS,
-  decodeBoardFrame,
-  type BoardFrame,
-  type CatalogChangedPayload,
-  type TeamRow,
-} from '@concurso/shared';
+import type { BoardTeam, CatalogChangedPayload, TeamRow } from '@concurso/shared';
+import type { LiveBus } from '../live-bus';
 import { acquireLiveSocket } from '../live-socket';
-import { listenTo, type ListenableSocket } from '../socket-listeners';
 import { catalogListKey } from './catalog-queries';
 import { patchTeamRows } from './patch-team-rows';
 import { staleCatalogs } from './stale-catalogs';
 
 /**
- * Follows `socket`'s pushes into `client` until the returned function is called (which removes its
- * listeners and nothing else):
+ * Follows the pushes of the live bus (`api/live-bus.ts`, each frame decoded once) into `client` until
+ * the returned function is called (which removes its listeners and nothing else):
  * - `catalog.changed {catalog}` invalidates every query whose key starts with a catalogue of
  *   `staleCatalogs(catalog)` (the three user lists share `users`; departaments are stale when a school
  *   changes, and so on);
@@ -30,23 +24,23 @@ import { staleCatalogs } from './stale-catalogs';
  *   (`live-socket.ts`, `boardAckPolicy`) whoever listens;
  * - `connect` after a `disconnect` invalidates every query.
  */
-export function syncQueries(client: QueryClient, socket: ListenableSocket): () => void {
+export function syncQueries(client: QueryClient, bus: Pick<LiveBus, 'on'>): () => void {
   let missedEvents = false;
   const onChanged = ({ catalog }: CatalogChangedPayload) => {
     for (const source of staleCatalogs(catalog)) void client.invalidateQueries({ queryKey: [source] });
   };
-  const patchTeams = (frame: BoardFrame) => {
+  const patchTeams = (board: readonly BoardTeam[]) => {
     const key = catalogListKey('teams');
     const rows = client.getQueryData<TeamRow[]>(key);
-    // Nobody loaded the teams list: nothing to patch, no need to decode the rows.
+    // Nobody loaded the teams list: nothing to patch.
     if (!rows) return;
-    const next = patchTeamRows(rows, decodeBoardFrame(frame).teams);
+    const next = patchTeamRows(rows, board);
     // An attempt changes no ESTATUS: the cached list stays as it is (no re-render, no new timestamp).
     if (next !== rows) client.setQueryData(key, next);
   };
-  return listenTo(socket, {
-    [EVENTS.catalogChanged]: onChanged,
-    [EVENTS.boardFrame]: patchTeams,
+  return bus.on({
+    catalogChanged: onChanged,
+    teams: patchTeams,
     disconnect: () => {
       missedEvents = true;
     },
@@ -63,7 +57,7 @@ export function syncQueries(client: QueryClient, socket: ListenableSocket): () =
  */
 export function holdCatalogSync(client: QueryClient, token: string): () => void {
   const lease = acquireLiveSocket(token);
-  const detach = syncQueries(client, lease.socket);
+  const detach = syncQueries(client, lease.bus);
   return () => {
     detach();
     lease.release();

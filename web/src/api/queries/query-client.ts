@@ -4,9 +4,9 @@
  * provides it at the root; `catalog-sync.ts` keeps it current from the push channel.
  */
 import { QueryCache, QueryClient } from '@tanstack/react-query';
-import { useFeedbackStore } from '../../stores/feedback-store';
 import { onSessionEnd } from '../session-end';
 import { describeListError } from './list-errors';
+import { reportListFailure } from './list-failures';
 import type { ListFailure } from './list-query';
 
 declare module '@tanstack/react-query' {
@@ -22,7 +22,8 @@ declare module '@tanstack/react-query' {
  *   refetch of everything after a reconnect), not from polling; nothing waits for the browser to say
  *   it is online (`networkMode: 'always'`);
  * - every failed load is logged with its query's `meta.failure`; one whose `meta.errorDialog` is set
- *   (a catalogue list) also opens the list-failure dialog (`feedback-store.ts`), once per failed fetch
+ *   (a catalogue list) also opens the list-failure dialog (`reportListFailure`, which the feedback
+ *   store shows), once per failed fetch
  *   however many components read it.
  * A query's data goes stale at once (`staleTime` 0): a screen that mounts refetches what it shows.
  */
@@ -31,7 +32,7 @@ export function createQueryClient(): QueryClient {
     queryCache: new QueryCache({
       onError: (error, query) => {
         console.error(query.meta?.failure ?? 'No se pudo cargar una lista', error);
-        if (query.meta?.errorDialog) useFeedbackStore.getState().showListError(describeListError(error));
+        if (query.meta?.errorDialog) reportListFailure(describeListError(error));
       },
     }),
     defaultOptions: {

@@ -2,7 +2,7 @@ import { useMemo, type ReactNode } from 'react';
 import { Badge, Heading, Stack, Table } from '@chakra-ui/react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { AttemptLogRow, BoardTeam, StatusChangeRow } from '@concurso/shared';
-import { useRefetchOnBoardChange } from '../../api/queries/use-refetch-on-board-change';
+import { useRefetchOnBoardChange } from '../../stores/use-refetch-on-board-change';
 import { QueryListBody } from '../../catalog-screen/query-list-body';
 import { useOpenListQuery } from '../../catalog-screen/use-open-list-query';
 import { AppDialog } from '../../ui/dialog/app-dialog';

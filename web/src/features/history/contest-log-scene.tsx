@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { CONTEST_LOG_LIMIT } from '@concurso/shared';
 import { useCatalogRows } from '../../api/queries/catalog-queries';
-import { useRefetchOnBoardChange } from '../../api/queries/use-refetch-on-board-change';
+import { useRefetchOnBoardChange } from '../../stores/use-refetch-on-board-change';
 import { ActiveContestView } from '../../catalog-screen/active-contest-view';
 import type { CatalogueSceneProps } from '../../catalog-screen/catalogue-scene-props';
 import { FeedbackHost } from '../../catalog-screen/feedback-host';

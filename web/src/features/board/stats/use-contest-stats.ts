@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { statsRoutes } from '@concurso/shared';
 import { callApi } from '../../../api/call-api';
-import { useRefetchOnBoardChange } from '../../../api/queries/use-refetch-on-board-change';
+import { useRefetchOnBoardChange } from '../../../stores/use-refetch-on-board-change';
 
 /** The least time between two refetches of the statistics caused by board changes (ms, issue 13). */
 export const STATS_REFETCH_THROTTLE_MS = 5_000;

@@ -1,11 +1,10 @@
 import { useEffect, useRef } from 'react';
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { useBoardStore } from '../../stores/board-store';
-import { acquireLiveSocket } from '../live-socket';
-import { listenTo } from '../socket-listeners';
-import { getToken } from '../token-storage';
-import { boardChangeListeners, boardSignatures } from './board-changes';
-import { throttle } from './throttle';
+import { acquireLiveSocket } from '../api/live-socket';
+import { boardChangeListeners, boardSignatures } from '../api/queries/board-changes';
+import { throttle } from '../api/queries/throttle';
+import { getToken } from '../api/token-storage';
+import { useBoardStore } from './board-store';
 
 /** Options of {@link useRefetchOnBoardChange}. */
 export interface RefetchOnBoardChangeOptions {
@@ -46,10 +45,7 @@ export function useRefetchOnBoardChange(
     const held = Object.values(useBoardStore.getState().teams);
     const known = boardSignatures(teamId === undefined ? held : held.filter((team) => team.id === teamId));
     const lease = acquireLiveSocket(token);
-    const detach = listenTo(
-      lease.socket,
-      boardChangeListeners(() => refetch.request(), { teamId, known }),
-    );
+    const detach = lease.bus.on(boardChangeListeners(() => refetch.request(), { teamId, known }));
     return () => {
       refetch.cancel();
       detach();
