@@ -118,8 +118,9 @@ export default tseslint.config(
     // The server's layers (issue 23; server/src/*/README.md): lib/ stands below everything; db/,
     // plugins/ and realtime/ never import a module (db/entities.ts, the entity list for discovery,
     // excepted: it names the modules' *.entity.ts files); what a plugin needs of a module is declared
-    // by the plugin as an interface and handed over by app.ts. Modules may use every layer below and
-    // one another; only the app's own files (app.ts, server.ts, config.ts) know everything.
+    // by the plugin as an interface and handed over by app.ts. Modules may use every layer below, and
+    // another module only through its public index.ts; only the app's own files (app.ts, server.ts,
+    // config.ts) know every module, through those same index.ts files.
     files: ['server/src/**/*.ts'],
     ignores: ['**/*.test.ts'],
     plugins: { boundaries },
@@ -133,10 +134,14 @@ export default tseslint.config(
         { type: 'plugins', pattern: 'server/src/plugins' },
         { type: 'realtime', pattern: 'server/src/realtime' },
         { type: 'module', pattern: 'server/src/modules/*', capture: ['module'] },
+        // What is left: the app's own files (app.ts, server.ts, config.ts), after every folder above.
+        { type: 'app', pattern: 'server/src' },
       ],
       'boundaries/files': [
         { category: 'entity', pattern: 'server/src/modules/*/*.entity.ts' },
         { category: 'entity-list', pattern: 'server/src/db/entities.ts' },
+        { category: 'public', pattern: 'server/src/modules/*/index.ts' },
+        { category: 'config', pattern: 'server/src/config.ts' },
       ],
     },
     rules: {
@@ -146,13 +151,27 @@ export default tseslint.config(
           default: 'disallow',
           policies: [
             mayImport('db', ['lib']),
+            // db/seed-demo-cli.ts, an entry point of its own (`npm run seed:demo`), reads the configuration.
+            {
+              from: { element: { type: 'db' } },
+              allow: { to: { element: { type: 'app' }, file: { categories: 'config' } } },
+            },
             {
               from: { element: { type: 'db' }, file: { categories: 'entity-list' } },
               allow: { to: { element: { type: 'module' }, file: { categories: 'entity' } } },
             },
             mayImport('plugins', ['lib', 'db']),
             mayImport('realtime', ['lib', 'db', 'plugins']),
-            mayImport('module', ['lib', 'db', 'plugins', 'realtime', 'module']),
+            mayImport('module', ['lib', 'db', 'plugins', 'realtime']),
+            {
+              from: { element: { type: 'module' } },
+              allow: { to: { element: { type: 'module' }, file: { categories: 'public' } } },
+            },
+            mayImport('app', ['lib', 'db', 'plugins', 'realtime']),
+            {
+              from: { element: { type: 'app' } },
+              allow: { to: { element: { type: 'module' }, file: { categories: 'public' } } },
+            },
           ],
         },
       ],

@@ -1,9 +1,9 @@
-import { contestRow } from '../contests/contests.repository.js';
+import { contestRow } from '../contests/index.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { ContestRow } from '@concurso/shared';
 import type { AgentPrincipal } from '../../plugins/access.js';
-import { Team } from '../teams/team.entity.js';
+import { Team } from '../teams/index.js';
 
 /*
  * The agent module's reads and writes (DESIGN.md section 6): its `attempts` table and the agent's

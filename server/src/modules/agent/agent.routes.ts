@@ -8,13 +8,13 @@ import {
 } from '@concurso/shared';
 import { addRoute } from '../../lib/route.js';
 import { HttpError } from '../../lib/http-error.js';
-import { contestProcesses } from '../contests/contests.repository.js';
+import { contestProcesses } from '../contests/index.js';
 import { hashAgentKey, newAgentKey } from './agent-keys.js';
 import { agentTeam, setAgentKeyHash } from './agent.repository.js';
 import { recordHeartbeat } from './agent.service.js';
 import { AttemptWriter } from './attempt-writer.js';
 import { FingerprintLearner } from './fingerprint-learner.js';
-import { agentFingerprints } from '../processes/process-fingerprints.repository.js';
+import { agentFingerprints } from '../processes/index.js';
 
 /**
  * The agent's side of the API and the admin's key generation (shared/src/api/agent.ts, DESIGN.md

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { BoardTeam } from '@concurso/shared';
 import { transaction } from '../../db/transaction.js';
-import { boardTeam, boardTeams } from '../board/board.repository.js';
-import { markAgentSeen, markAgentsOffline } from '../teams/team-row-writer.js';
+import { boardTeam, boardTeams } from '../board/index.js';
+import { markAgentSeen, markAgentsOffline } from '../teams/index.js';
 import { lockAgentOnline, lockSilentAgents, touchOnlineAgent } from './agent.repository.js';
 
 /**

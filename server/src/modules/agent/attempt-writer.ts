@@ -6,8 +6,8 @@ import {
   type AgentAttemptsResult,
   type BoardTeam,
 } from '@concurso/shared';
-import { boardTeams } from '../board/board.repository.js';
-import { addAttemptCounts, changeTeamStatus, lockTeam } from '../teams/team-row-writer.js';
+import { boardTeams } from '../board/index.js';
+import { addAttemptCounts, changeTeamStatus, lockTeam } from '../teams/index.js';
 import {
   lockTeamContests,
   storeAttempts,
@@ -19,7 +19,7 @@ import { HttpError } from '../../lib/http-error.js';
 import { isRetryableTransactionError } from '../../db/transaction.js';
 import { isDatabaseUnavailable } from '../../db/timeouts.js';
 import { FingerprintLearner } from './fingerprint-learner.js';
-import type { FingerprintClaim } from '../processes/process-fingerprints.repository.js';
+import type { FingerprintClaim } from '../processes/index.js';
 
 /** One `POST /api/agent/attempts` waiting for its group's commit. */
 interface PendingBatch {

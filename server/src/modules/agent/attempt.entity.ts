@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { baseProperties } from '../../db/base-entity.js';
-import { Team } from '../teams/team.entity.js';
-import { Contest } from '../contests/contest.entity.js';
+import { Team } from '../teams/index.js';
+import { Contest } from '../contests/index.js';
 
 /**
  * `attempts`: one forbidden process an agent killed. `event_id` is unique per team, which makes

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/mysql';
-import { recordClaims, type FingerprintClaim } from '../processes/process-fingerprints.repository.js';
+import { recordClaims, type FingerprintClaim } from '../processes/index.js';
 
 /**
  * How long this process remembers a claim (team, process, fingerprint) it has recorded, so repeated

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/mysql';
 import { raw } from '@mikro-orm/core';
-import { User } from '../users/user.entity.js';
+import { User } from '../users/index.js';
 import { RevokedToken } from './revoked-token.entity.js';
 
 /**

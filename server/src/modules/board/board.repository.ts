@@ -1,8 +1,8 @@
 import type { FilterQuery, QueryOrderMap } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { BoardTeam } from '@concurso/shared';
-import { Team, type ITeam } from '../teams/team.entity.js';
-import type { IStatusTeam } from '../teams/status-team.entity.js';
+import { Team } from '../teams/index.js';
+import type { IStatusTeam, ITeam } from '../teams/index.js';
 
 /*
  * The board's reads of `teams` (DESIGN.md section 6; what changes a row is teams/team-row-writer.ts), through the EntityManager and its

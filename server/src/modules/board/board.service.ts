@@ -2,8 +2,8 @@ import type { EntityManager } from '@mikro-orm/mysql';
 import { LEVELS, TEAM_STATUS, type BoardTeam, type TeamAttempts } from '@concurso/shared';
 import { transaction } from '../../db/transaction.js';
 import { HttpError } from '../../lib/http-error.js';
-import { activeContest } from '../contests/contests.repository.js';
-import { changeTeamStatus, lockTeam } from '../teams/team-row-writer.js';
+import { activeContest } from '../contests/index.js';
+import { changeTeamStatus, lockTeam } from '../teams/index.js';
 import { boardTeam, contestBoardTeams } from './board.repository.js';
 
 /**

@@ -1,6 +1,6 @@
 import { p, type InferEntity } from '@mikro-orm/core';
 import { tableEntity } from '../../db/base-entity.js';
-import { Departament } from '../departaments/departament.entity.js';
+import { Departament } from '../departaments/index.js';
 
 /** `careers`. */
 export const Career = tableEntity('Career', 'careers', {

@@ -1,7 +1,7 @@
 import type { CareerInput, CareerRow } from '@concurso/shared';
-import { catalogRows, requireExisting } from '../catalogs/catalog-rows.js';
-import { Departament } from '../departaments/departament.entity.js';
-import { Member } from '../members/member.entity.js';
+import { catalogRows, requireExisting } from '../catalogs/index.js';
+import { Departament } from '../departaments/index.js';
+import { Member } from '../members/index.js';
 import { Career, type ICareer } from './career.entity.js';
 
 const MISSING_DEPARTAMENT = 'El departamento seleccionado no existe.';

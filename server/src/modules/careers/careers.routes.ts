@@ -1,5 +1,5 @@
 import { careersApi } from '@concurso/shared';
-import { catalogRoutes } from '../catalogs/catalog-routes.js';
+import { catalogRoutes } from '../catalogs/index.js';
 import { careerRows } from './careers.repository.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { CoachInput, CoachRow } from '@concurso/shared';
-import { catalogRows } from '../catalogs/catalog-rows.js';
-import { Team } from '../teams/team.entity.js';
+import { catalogRows } from '../catalogs/index.js';
+import { Team } from '../teams/index.js';
 import { Coach, type ICoach } from './coach.entity.js';
 
 /** The only reads and writes of `coaches`; a coach of a team stays (counted by entity). */

@@ -1,5 +1,5 @@
 import { coachesApi } from '@concurso/shared';
-import { catalogRoutes } from '../catalogs/catalog-routes.js';
+import { catalogRoutes } from '../catalogs/index.js';
 import { coachRows } from './coaches.repository.js';
 
 /** Coaches (SPEC.md sections 2, 3, 7): `getCoaches`, `createCoach {name, educationalLevel}`, `updateCoach`, `deleteCoach/{id}`. */

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { baseProperties } from '../../db/base-entity.js';
 import { Contest } from './contest.entity.js';
-import { Process } from '../processes/process.entity.js';
+import { Process } from '../processes/index.js';
 
 /** `contest_processes`: the blocked set of a contest. */
 export const ContestProcess = defineEntity({

@@ -3,10 +3,10 @@ import type { EntityManager } from '@mikro-orm/mysql';
 import type { ContestProcessRow, ContestRow } from '@concurso/shared';
 import { Contest, type IContest } from './contest.entity.js';
 import { ContestProcess } from './contest-process.entity.js';
-import { Team } from '../teams/team.entity.js';
-import { Exercise } from '../exercises/exercise.entity.js';
-import { Process } from '../processes/process.entity.js';
-import type { Use } from '../catalogs/in-use-message.js';
+import { Team } from '../teams/index.js';
+import { Exercise } from '../exercises/index.js';
+import { Process } from '../processes/index.js';
+import type { Use } from '../catalogs/index.js';
 
 /*
  * The only place that reads and writes `contests` and `contest_processes` (issue 11), through the

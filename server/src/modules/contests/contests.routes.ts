@@ -3,7 +3,7 @@ import { MESSAGES, contestsCatalogApi, contestsRoutes as api } from '@concurso/s
 import { transaction } from '../../db/transaction.js';
 import { addRoute } from '../../lib/route.js';
 import { HttpError } from '../../lib/http-error.js';
-import { catalogRoutes } from '../catalogs/catalog-routes.js';
+import { catalogRoutes } from '../catalogs/index.js';
 import {
   activateContest,
   contestProcesses,

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/mysql';
 import { MESSAGES, calendarOf, type ContestInput } from '@concurso/shared';
 import { HttpError } from '../../lib/http-error.js';
-import { describeUses } from '../catalogs/in-use-message.js';
+import { describeUses } from '../catalogs/index.js';
 import {
   activeContest,
   contestExists,

@@ -1,6 +1,6 @@
 import { p, type InferEntity } from '@mikro-orm/core';
 import { tableEntity } from '../../db/base-entity.js';
-import { School } from '../schools/school.entity.js';
+import { School } from '../schools/index.js';
 
 /** `departaments` (the spec's spelling): type 0 internal, 1 external. */
 export const Departament = tableEntity('Departament', 'departaments', {

@@ -1,7 +1,7 @@
 import type { DepartamentInput, DepartamentRow } from '@concurso/shared';
-import { catalogRows, requireExisting } from '../catalogs/catalog-rows.js';
-import { School } from '../schools/school.entity.js';
-import { Career } from '../careers/career.entity.js';
+import { catalogRows, requireExisting } from '../catalogs/index.js';
+import { School } from '../schools/index.js';
+import { Career } from '../careers/index.js';
 import { Departament, type IDepartament } from './departament.entity.js';
 
 /**

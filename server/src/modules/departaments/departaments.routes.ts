@@ -1,5 +1,5 @@
 import { departamentsApi } from '@concurso/shared';
-import { catalogRoutes } from '../catalogs/catalog-routes.js';
+import { catalogRoutes } from '../catalogs/index.js';
 import { departamentRows } from './departaments.repository.js';
 
 /**

@@ -1,7 +1,7 @@
 import { p, type InferEntity } from '@mikro-orm/core';
 import { tableEntity } from '../../db/base-entity.js';
-import { Level } from '../levels/level.entity.js';
-import { Contest } from '../contests/contest.entity.js';
+import { Level } from '../levels/index.js';
+import { Contest } from '../contests/index.js';
 
 /** `exercises`: a PDF stored under DATA_DIR with a generated `path`; `originalName` is for display. */
 export const Exercise = tableEntity('Exercise', 'exercises', {

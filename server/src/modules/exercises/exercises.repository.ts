@@ -2,8 +2,8 @@ import { LockMode, type Loaded } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { ExerciseRow } from '@concurso/shared';
 import { fieldError } from '../../lib/http-error.js';
-import { Contest } from '../contests/contest.entity.js';
-import { Level } from '../levels/level.entity.js';
+import { Contest } from '../contests/index.js';
+import { Level } from '../levels/index.js';
 import { Exercise, type IExercise } from './exercise.entity.js';
 
 /**

@@ -15,8 +15,7 @@ import {
 import { transaction } from '../../db/transaction.js';
 import { HttpError, fieldError, validationError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
-import { contestIdFor } from '../contests/contests.service.js';
-import { isActiveContest } from '../contests/contests.repository.js';
+import { contestIdFor, isActiveContest } from '../contests/index.js';
 import {
   deleteExercise,
   findExerciseRow,

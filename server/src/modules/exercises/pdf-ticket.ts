@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/mysql';
 import { z } from 'zod';
 import { STAFF_ACCESS } from '@concurso/shared';
 import type { JwtClaims, StaffPrincipal } from '../../plugins/access.js';
-import { activeSessionType } from '../auth/session.js';
+import { activeSessionType } from '../auth/index.js';
 
 /** How long a 'Ver PDF' ticket opens its PDF (s): the tab uses it at once; a reload later asks again. */
 export const PDF_TICKET_TTL_S = 5 * 60;

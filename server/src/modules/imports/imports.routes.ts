@@ -8,9 +8,8 @@ import {
 import { transaction } from '../../db/transaction.js';
 import { HttpError, validationError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
-import { boardTeams } from '../board/board.repository.js';
-import { isActiveContest } from '../contests/contests.repository.js';
-import { contestIdFor } from '../contests/contests.service.js';
+import { boardTeams } from '../board/index.js';
+import { contestIdFor, isActiveContest } from '../contests/index.js';
 import { previewTeam } from './import-check.js';
 import { parseSheet } from './import-parse.js';
 import type { ParsedSheet } from './import-rows.js';

@@ -1,17 +1,17 @@
 import type { EntityManager } from '@mikro-orm/mysql';
 import { IMPORT_MESSAGES, foldName, type MemberInput } from '@concurso/shared';
 import { HttpError } from '../../lib/http-error.js';
-import { careerRows } from '../careers/careers.repository.js';
-import { coachRows } from '../coaches/coaches.repository.js';
-import { levelRows } from '../levels/levels.repository.js';
-import { findTakenCodes, insertMembers } from '../members/members.repository.js';
+import { careerRows } from '../careers/index.js';
+import { coachRows } from '../coaches/index.js';
+import { levelRows } from '../levels/index.js';
+import { findTakenCodes, insertMembers } from '../members/index.js';
 import {
   deleteTeams,
   findContestTeamNames,
   insertTeams,
   lockImportedTeams,
   type ImportedTeam,
-} from '../teams/teams.repository.js';
+} from '../teams/index.js';
 import { checkImport, importKeys, type ImportCheck, type ImportLookups } from './import-check.js';
 import type { SheetRow } from './import-rows.js';
 import { insertTeamImport, lockTeamImport, markImportUndone } from './team-imports.repository.js';

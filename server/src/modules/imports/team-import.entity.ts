@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Contest } from '../contests/contest.entity.js';
-import { User } from '../users/user.entity.js';
+import { Contest } from '../contests/index.js';
+import { User } from '../users/index.js';
 
 /**
  * `team_imports` (issue 22): one bulk import of teams and members, so it can be undone in one step

@@ -1,8 +1,8 @@
 import type { MikroORM } from '@mikro-orm/mysql';
 import type { LevelInput, LevelRow } from '@concurso/shared';
-import { catalogRows } from '../catalogs/catalog-rows.js';
-import { Team } from '../teams/team.entity.js';
-import { Exercise } from '../exercises/exercise.entity.js';
+import { catalogRows } from '../catalogs/index.js';
+import { Team } from '../teams/index.js';
+import { Exercise } from '../exercises/index.js';
 import { Level, type ILevel } from './level.entity.js';
 
 /**

@@ -1,6 +1,5 @@
 import { LEVELS, levelsApi } from '@concurso/shared';
-import { catalogRoutes } from '../catalogs/catalog-routes.js';
-import { inUseMessage } from '../catalogs/in-use-message.js';
+import { catalogRoutes, inUseMessage } from '../catalogs/index.js';
 import { levelRows } from './levels.repository.js';
 
 const BOARD_LEVEL_IDS: readonly number[] = Object.values(LEVELS);

@@ -8,9 +8,9 @@ import {
   type ContestLogRow,
   type StatusChangeRow,
 } from '@concurso/shared';
-import { Attempt } from '../agent/attempt.entity.js';
-import { TeamStatusChange } from '../teams/team-status-change.entity.js';
-import type { ITeam } from '../teams/team.entity.js';
+import { Attempt } from '../agent/index.js';
+import { TeamStatusChange } from '../teams/index.js';
+import type { ITeam } from '../teams/index.js';
 
 /**
  * The reads of the logs (DESIGN.md section 4, issue 13). The logs module owns no table: it reads the

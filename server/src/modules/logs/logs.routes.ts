@@ -2,8 +2,8 @@ import type { EntityManager } from '@mikro-orm/mysql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { logsRoutes as api } from '@concurso/shared';
 import { addRoute } from '../../lib/route.js';
-import { activeContest } from '../contests/contests.repository.js';
-import { requireTeam } from '../teams/teams.repository.js';
+import { activeContest } from '../contests/index.js';
+import { requireTeam } from '../teams/index.js';
 import { listAttemptLog, listContestLog, listStatusLog } from './logs.repository.js';
 
 /**

@@ -1,8 +1,8 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { baseProperties } from '../../db/base-entity.js';
-import { Team } from '../teams/team.entity.js';
-import { Career } from '../careers/career.entity.js';
-import { Contest } from '../contests/contest.entity.js';
+import { Team } from '../teams/index.js';
+import { Career } from '../careers/index.js';
+import { Contest } from '../contests/index.js';
 
 /**
  * `members`: a team's participants; `careers_id` null shows 'Sin carrera'. Deleted with their team.

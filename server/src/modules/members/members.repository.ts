@@ -1,8 +1,8 @@
 import { LockMode, type Loaded } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { MemberInput, MemberRow } from '@concurso/shared';
-import { Career } from '../careers/career.entity.js';
-import { Team } from '../teams/team.entity.js';
+import { Career } from '../careers/index.js';
+import { Team } from '../teams/index.js';
 import { Member, type IMember } from './member.entity.js';
 
 /**

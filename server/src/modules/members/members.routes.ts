@@ -3,7 +3,7 @@ import { MESSAGES, membersRoutes as api } from '@concurso/shared';
 import { transaction } from '../../db/transaction.js';
 import { HttpError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
-import { requireTeam } from '../teams/teams.repository.js';
+import { requireTeam } from '../teams/index.js';
 import { deleteMember, listMemberRows } from './members.repository.js';
 import { saveMembers } from './members.service.js';
 

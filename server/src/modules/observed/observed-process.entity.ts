@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Contest } from '../contests/contest.entity.js';
-import { Team } from '../teams/team.entity.js';
+import { Contest } from '../contests/index.js';
+import { Team } from '../teams/index.js';
 
 /**
  * `observed_processes` (issue 14, "What ran in the lab"; DESIGN.md sections 3 and 6): one executable

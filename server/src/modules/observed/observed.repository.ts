@@ -6,8 +6,8 @@ import {
   type ObservedProcessRow,
   type ObservedSort,
 } from '@concurso/shared';
-import { contestProcesses } from '../contests/contests.repository.js';
-import { contestFingerprints } from '../processes/process-fingerprints.repository.js';
+import { contestProcesses } from '../contests/index.js';
+import { contestFingerprints } from '../processes/index.js';
 import { ObservedProcess } from './observed-process.entity.js';
 import { blockedAs, foldName } from './observed-matching.js';
 

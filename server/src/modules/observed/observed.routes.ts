@@ -3,9 +3,8 @@ import { MESSAGES, agentRoutes, observedRoutes } from '@concurso/shared';
 import { transaction } from '../../db/transaction.js';
 import { HttpError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
-import { activeContest, addContestProcess, contestOrActive } from '../contests/contests.repository.js';
-import { recordBlockClaim } from '../processes/process-fingerprints.repository.js';
-import { findOrCreateProcess } from '../processes/processes.repository.js';
+import { activeContest, addContestProcess, contestOrActive } from '../contests/index.js';
+import { findOrCreateProcess, recordBlockClaim } from '../processes/index.js';
 import { ObservedRateLimiter } from './observed-rate-limiter.js';
 import { observedPage, observedTeamIds, recordObserved } from './observed.repository.js';
 

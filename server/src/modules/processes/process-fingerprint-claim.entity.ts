@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Team } from '../teams/team.entity.js';
+import { Team } from '../teams/index.js';
 import { ProcessFingerprint } from './process-fingerprint.entity.js';
 
 /**

@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { baseProperties } from '../../db/base-entity.js';
-import { Contest } from '../contests/contest.entity.js';
-import { User } from '../users/user.entity.js';
+import { Contest } from '../contests/index.js';
+import { User } from '../users/index.js';
 import { Process } from './process.entity.js';
 
 /**

@@ -6,7 +6,7 @@ import {
   type AgentFingerprint,
   type ProcessFingerprintRow,
 } from '@concurso/shared';
-import { ContestProcess } from '../contests/contest-process.entity.js';
+import { ContestProcess } from '../contests/index.js';
 import { ProcessFingerprintClaim } from './process-fingerprint-claim.entity.js';
 import { ProcessFingerprint } from './process-fingerprint.entity.js';
 

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/mysql';
 import { COMMON_FORBIDDEN_PROCESSES, type ProcessInput, type ProcessRow } from '@concurso/shared';
 import { HttpError } from '../../lib/http-error.js';
-import { catalogRows } from '../catalogs/catalog-rows.js';
-import { ContestProcess } from '../contests/contest-process.entity.js';
+import { catalogRows } from '../catalogs/index.js';
+import { ContestProcess } from '../contests/index.js';
 import { Process, type IProcess } from './process.entity.js';
 
 /**

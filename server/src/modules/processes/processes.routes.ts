@@ -2,9 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { MESSAGES, processesCatalogApi, processesRoutes } from '@concurso/shared';
 import { HttpError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
-import { contestOrActive } from '../contests/contests.repository.js';
-import { catalogRoutes } from '../catalogs/catalog-routes.js';
-import { describeUses } from '../catalogs/in-use-message.js';
+import { contestOrActive } from '../contests/index.js';
+import { catalogRoutes, describeUses } from '../catalogs/index.js';
 import { addCommonProcesses, processById, processRows } from './processes.repository.js';
 import {
   confirmFingerprint,

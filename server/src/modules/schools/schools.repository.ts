@@ -1,6 +1,6 @@
 import type { SchoolInput, SchoolRow } from '@concurso/shared';
-import { catalogRows } from '../catalogs/catalog-rows.js';
-import { Departament } from '../departaments/departament.entity.js';
+import { catalogRows } from '../catalogs/index.js';
+import { Departament } from '../departaments/index.js';
 import { School, type ISchool } from './school.entity.js';
 
 /** The only reads and writes of `schools`; a school with departaments stays (counted by entity). */

@@ -1,5 +1,5 @@
 import { schoolsApi } from '@concurso/shared';
-import { catalogRoutes } from '../catalogs/catalog-routes.js';
+import { catalogRoutes } from '../catalogs/index.js';
 import { schoolRows } from './schools.repository.js';
 
 /** Schools (SPEC.md sections 2, 3, 7): `getSchools`, `createSchool`, `updateSchool`, `deleteSchool/{id}`. */

@@ -9,11 +9,9 @@ import {
   type ReportStatusChange,
   type ReportTeam,
 } from '@concurso/shared';
-import { Attempt } from '../agent/attempt.entity.js';
-import { Contest } from '../contests/contest.entity.js';
-import { contestRow } from '../contests/contests.repository.js';
-import { Team } from '../teams/team.entity.js';
-import { TeamStatusChange } from '../teams/team-status-change.entity.js';
+import { Attempt } from '../agent/index.js';
+import { Contest, contestRow } from '../contests/index.js';
+import { Team, TeamStatusChange } from '../teams/index.js';
 import { bucketMinutes, fillSeries, minuteStart } from './stats-series.js';
 
 /*

@@ -1,7 +1,7 @@
 import { p, type InferEntity } from '@mikro-orm/core';
 import { tableEntity } from '../../db/base-entity.js';
 import { Team } from './team.entity.js';
-import { User } from '../users/user.entity.js';
+import { User } from '../users/index.js';
 
 /**
  * `team_status_changes`: audit of every block and unblock, with the judge and the time; `automatic`

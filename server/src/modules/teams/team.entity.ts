@@ -1,9 +1,9 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { baseProperties } from '../../db/base-entity.js';
-import { Level } from '../levels/level.entity.js';
-import { Coach } from '../coaches/coach.entity.js';
-import { Contest } from '../contests/contest.entity.js';
-import { TeamImport } from '../imports/team-import.entity.js';
+import { Level } from '../levels/index.js';
+import { Coach } from '../coaches/index.js';
+import { Contest } from '../contests/index.js';
+import { TeamImport } from '../imports/index.js';
 import { StatusTeam } from './status-team.entity.js';
 
 /**

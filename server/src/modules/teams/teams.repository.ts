@@ -2,9 +2,9 @@ import { LockMode, type Loaded, type RequiredEntityData } from '@mikro-orm/core'
 import type { EntityManager } from '@mikro-orm/mysql';
 import { TEAM_STATUS, type TeamInput, type TeamRow } from '@concurso/shared';
 import { HttpError, fieldError } from '../../lib/http-error.js';
-import { Coach } from '../coaches/coach.entity.js';
-import { Contest } from '../contests/contest.entity.js';
-import { Level } from '../levels/level.entity.js';
+import { Coach } from '../coaches/index.js';
+import { Contest } from '../contests/index.js';
+import { Level } from '../levels/index.js';
 import { nextVersion } from './team-row-writer.js';
 import { Team, type ITeam } from './team.entity.js';
 

@@ -5,11 +5,10 @@ import {
   type teamRowSchema,
   type teamUpdateSchema,
 } from '@concurso/shared';
-import { catalogRoutes } from '../catalogs/catalog-routes.js';
-import { boardTeam } from '../board/board.repository.js';
-import { activeContest } from '../contests/contests.repository.js';
-import { contestIdFor } from '../contests/contests.service.js';
-import { findTakenCodes, moveTeamMembers, teamMemberCodes } from '../members/members.repository.js';
+import { catalogRoutes } from '../catalogs/index.js';
+import { boardTeam } from '../board/index.js';
+import { activeContest, contestIdFor } from '../contests/index.js';
+import { findTakenCodes, moveTeamMembers, teamMemberCodes } from '../members/index.js';
 import { HttpError } from '../../lib/http-error.js';
 import {
   checkTeamInput,

@@ -1,0 +1,17 @@
+/**
+ * The contests module's public face (issue 23): contests, their blocked processes and which one is
+ * active. app.ts registers what it exports; another module imports it from here only (lint:
+ * boundaries/dependencies). The rest of the folder is private to the module.
+ */
+export { ContestProcess } from './contest-process.entity.js';
+export { Contest } from './contest.entity.js';
+export {
+  activeContest,
+  addContestProcess,
+  contestOrActive,
+  contestProcesses,
+  contestRow,
+  isActiveContest,
+} from './contests.repository.js';
+export { default as contestsRoutes } from './contests.routes.js';
+export { contestIdFor } from './contests.service.js';

@@ -1,0 +1,7 @@
+/**
+ * The exercises module's public face (issue 23): exercises and their PDFs. app.ts registers what
+ * it exports; another module imports it from here only (lint: boundaries/dependencies). The rest
+ * of the folder is private to the module.
+ */
+export { Exercise } from './exercise.entity.js';
+export { default as exercisesRoutes } from './exercises.routes.js';

@@ -1,0 +1,8 @@
+/**
+ * The members module's public face (issue 23): a team's members. app.ts registers what it exports;
+ * another module imports it from here only (lint: boundaries/dependencies). The rest of the folder
+ * is private to the module.
+ */
+export { Member } from './member.entity.js';
+export { findTakenCodes, insertMembers, moveTeamMembers, teamMemberCodes } from './members.repository.js';
+export { default as membersRoutes } from './members.routes.js';

@@ -1,0 +1,7 @@
+/**
+ * The schools module's public face (issue 23): the schools catalogue. app.ts registers what it
+ * exports; another module imports it from here only (lint: boundaries/dependencies). The rest of
+ * the folder is private to the module.
+ */
+export { School } from './school.entity.js';
+export { default as schoolsRoutes } from './schools.routes.js';

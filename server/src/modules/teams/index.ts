@@ -1,0 +1,25 @@
+/**
+ * The teams module's public face (issue 23): teams, their status and the one writer of a team's
+ * board row. app.ts registers what it exports; another module imports it from here only (lint:
+ * boundaries/dependencies). The rest of the folder is private to the module.
+ */
+export type { IStatusTeam } from './status-team.entity.js';
+export {
+  addAttemptCounts,
+  changeTeamStatus,
+  lockTeam,
+  markAgentSeen,
+  markAgentsOffline,
+} from './team-row-writer.js';
+export { TeamStatusChange } from './team-status-change.entity.js';
+export { Team } from './team.entity.js';
+export type { ITeam } from './team.entity.js';
+export {
+  deleteTeams,
+  findContestTeamNames,
+  insertTeams,
+  lockImportedTeams,
+  requireTeam,
+} from './teams.repository.js';
+export type { ImportedTeam } from './teams.repository.js';
+export { default as teamsRoutes } from './teams.routes.js';
