@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { LEVELS, MESSAGES, USER_TYPES } from '@concurso/shared';
-import {
-  HttpApi,
-  blockProcesses,
-  createContest,
-  createTeam,
-  createUser,
-  startWebTestBed,
-  type TestServer,
-  type WebTestBed,
-} from '@concurso/testkit';
+import { HttpApi, blockProcesses, createContest, createTeam, createUser } from '@concurso/testkit';
+import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
 import { BoardPage } from './pages/board-page.js';
 import { CatalogPage } from './pages/catalog-page.js';
 import { ContestProcessesDialogs } from './pages/contest-processes.js';
@@ -25,9 +17,7 @@ import { ProjectorPage } from './pages/projector-page.js';
  * and the open screens following it are contest-life.test.ts's first step.)
  */
 describe('active contest in Chromium', () => {
-  let bed: WebTestBed;
-  let server: TestServer;
-  let browser: Browser;
+  const bed = useWebTestBed();
   let api: HttpApi;
   const contexts: BrowserContext[] = [];
   let admin: Page;
@@ -39,31 +29,28 @@ describe('active contest in Chromium', () => {
   let projectorPage: Page;
 
   async function signedIn(username: string, password: string, landing: string): Promise<Page> {
-    const { page, context } = await openSignedIn(browser, server.url, username, password, landing);
+    const { page, context } = await openSignedIn(bed.browser, bed.server.url, username, password, landing);
     contexts.push(context);
     return page;
   }
 
   beforeAll(async () => {
-    bed = await startWebTestBed();
-    ({ server, browser } = bed);
-    await createUser(server.orm, USER_TYPES.admin, 'admin_activo', 'clave-admin');
-    await createUser(server.orm, USER_TYPES.judge, 'juez_activo', 'clave-juez');
-    api = await HttpApi.signIn(server.url, 'admin_activo', 'clave-admin');
+    await createUser(bed.server.orm, USER_TYPES.admin, 'admin_activo', 'clave-admin');
+    await createUser(bed.server.orm, USER_TYPES.judge, 'juez_activo', 'clave-juez');
+    api = await HttpApi.signIn(bed.server.url, 'admin_activo', 'clave-admin');
     admin = await signedIn('admin_activo', 'clave-admin', '/home');
-    catalog = new CatalogPage(admin, server.url);
+    catalog = new CatalogPage(admin, bed.server.url);
     contests = new ContestsPage(admin, catalog);
     boardPage = await signedIn('juez_activo', 'clave-juez', '/homeJuez');
     board = new BoardPage(boardPage);
     // The hall's screen is another machine: its own browser context (a background tab of the judge's
     // window would have its timers throttled by Chromium).
     projectorPage = await signedIn('juez_activo', 'clave-juez', '/homeJuez');
-    projector = new ProjectorPage(projectorPage, server.url);
+    projector = new ProjectorPage(projectorPage, bed.server.url);
   });
 
   afterAll(async () => {
     await Promise.all(contexts.map((context) => context.close()));
-    await bed?.close();
   });
 
   it('says no contest is active on the board and the projector instead of empty tables', async () => {
@@ -78,9 +65,9 @@ describe('active contest in Chromium', () => {
   it('starts a new team and exercise in the active contest, registers one in a chosen contest, shows a team its own in edit', async () => {
     // 2026B with a team, and 2027A made the active contest as 'Activar' does (contest-life.test.ts
     // presses it in the browser).
-    const current = await createContest(server.orm, '2026-11-21', { active: false });
-    const next = await createContest(server.orm, '2027-02-01', { active: false });
-    await createTeam(server.orm, current.id, LEVELS.basico, 'Equipo del 2026B');
+    const current = await createContest(bed.server.orm, '2026-11-21', { active: false });
+    const next = await createContest(bed.server.orm, '2027-02-01', { active: false });
+    await createTeam(bed.server.orm, current.id, LEVELS.basico, 'Equipo del 2026B');
     expect((await api.activateContest(next.id)).active).toBe(true);
 
     await catalog.open('/teams', 'Información de los equipos');
@@ -116,8 +103,8 @@ describe('active contest in Chromium', () => {
   });
 
   it('registers a contest with an automatic block and a copied blocked set; edits and clears the block', async () => {
-    const source = await createContest(server.orm, '2025-03-01', { active: false });
-    await blockProcesses(server.orm, source.id, ['Discord.exe']);
+    const source = await createContest(bed.server.orm, '2025-03-01', { active: false });
+    await blockProcesses(bed.server.orm, source.id, ['Discord.exe']);
 
     await contests.open();
     let dialog = await catalog.openCreate('Registrar concurso', 'Registrar Concurso');

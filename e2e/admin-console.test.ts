@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { jsPDF } from 'jspdf';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { MESSAGES, PASSWORD_MESSAGES, USER_TYPES } from '@concurso/shared';
 import { startAgent, type AgentHandle } from '../agent/src/agent.js';
 import {
@@ -15,14 +15,8 @@ import {
   uniqueName,
   within,
 } from '../agent/test/helpers/processes.js';
-import {
-  createContest,
-  createUser,
-  login,
-  startWebTestBed,
-  type TestServer,
-  type WebTestBed,
-} from '@concurso/testkit';
+import { createContest, createUser, login } from '@concurso/testkit';
+import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
 import { BoardPage } from './pages/board-page.js';
 import { CatalogPage } from './pages/catalog-page.js';
 import { ExercisesPage } from './pages/exercises-page.js';
@@ -60,9 +54,7 @@ async function writePdf(dir: string, name: string, text: string): Promise<string
  * refused.
  */
 describe('teams, exercises and users screens in Chromium', () => {
-  let bed: WebTestBed;
-  let server: TestServer;
-  let browser: Browser;
+  const bed = useWebTestBed();
   let context: BrowserContext;
   let page: Page;
   let catalog: CatalogPage;
@@ -75,7 +67,7 @@ describe('teams, exercises and users screens in Chromium', () => {
 
   /** An admin API call made by the test itself (setup only), answering `data`. */
   async function api<T>(url: string, payload: unknown): Promise<T> {
-    const res = await server.app.inject({
+    const res = await bed.server.app.inject({
       method: 'POST',
       url,
       payload: payload as Record<string, unknown>,
@@ -86,23 +78,21 @@ describe('teams, exercises and users screens in Chromium', () => {
   }
 
   async function signIn(target: Page, username: string, password: string): Promise<void> {
-    const loginPage = new LoginPage(target, server.url);
+    const loginPage = new LoginPage(target, bed.server.url);
     await loginPage.open();
     await loginPage.signIn(username, password);
   }
 
   async function newPage(): Promise<Page> {
-    const other = await browser.newContext();
+    const other = await bed.browser.newContext();
     others.push(other);
     return other.newPage();
   }
 
   beforeAll(async () => {
-    bed = await startWebTestBed();
-    ({ server, browser } = bed);
-    await createUser(server.orm, USER_TYPES.admin, ADMIN.username, ADMIN.password);
-    adminToken = await login(server.app, ADMIN.username, ADMIN.password);
-    contestId = (await createContest(server.orm)).id;
+    await createUser(bed.server.orm, USER_TYPES.admin, ADMIN.username, ADMIN.password);
+    adminToken = await login(bed.server.app, ADMIN.username, ADMIN.password);
+    contestId = (await createContest(bed.server.orm)).id;
     await api('/api/createCoach', { name: COACH, educationalLevel: 'Doctorado' });
     await api('/api/createCoach', { name: OTHER_COACH, educationalLevel: 'Maestría' });
     const school = await api<{ id: number }>('/api/createSchool', { name: 'Centro Universitario' });
@@ -114,11 +104,11 @@ describe('teams, exercises and users screens in Chromium', () => {
     await api('/api/createCareer', { name: CAREER, departaments_id: departament.id });
 
     files = await mkdtemp(path.join(os.tmpdir(), 'consola-e2e-'));
-    context = await browser.newContext();
+    context = await bed.browser.newContext();
     page = await context.newPage();
-    catalog = new CatalogPage(page, server.url);
+    catalog = new CatalogPage(page, bed.server.url);
     await signIn(page, ADMIN.username, ADMIN.password);
-    await page.waitForURL(`${server.url}/home`);
+    await page.waitForURL(`${bed.server.url}/home`);
   });
 
   afterAll(async () => {
@@ -126,7 +116,6 @@ describe('teams, exercises and users screens in Chromium', () => {
     await cleanUp();
     await Promise.all(others.map((other) => other.close()));
     await context?.close();
-    await bed?.close();
     if (files) await rm(files, { recursive: true, force: true });
   });
 
@@ -224,7 +213,7 @@ describe('teams, exercises and users screens in Chromium', () => {
     // The key goes to an owner-only file, never on the agent's command line.
     expect(command).toBe(
       `(umask 077; printf '%s' '${key}' > ~/concurso-agent.key) && ` +
-        `npm run agent -- --server ${server.url} --key-file ~/concurso-agent.key`,
+        `npm run agent -- --server ${bed.server.url} --key-file ~/concurso-agent.key`,
     );
     await dialog.getByText('no se volverá a mostrar', { exact: false }).waitFor();
     await dialog.getByRole('button', { name: 'Cerrar' }).click();
@@ -236,7 +225,7 @@ describe('teams, exercises and users screens in Chromium', () => {
     await api('/api/createBlockedProcessForContest', { contests_id: contestId, processes_id: [process.id] });
 
     agent = await startAgent({
-      server: server.url,
+      server: bed.server.url,
       key,
       dataDir: await tempDir('consola-agent-'),
       lister: ownChildren,
@@ -248,7 +237,7 @@ describe('teams, exercises and users screens in Chromium', () => {
     const exit = await within(5_000, spawned.exited, 'el agente termina el proceso bloqueado');
     expect(exit.signal).toMatch(/SIGTERM|SIGKILL/);
 
-    await page.goto(`${server.url}/home`);
+    await page.goto(`${bed.server.url}/home`);
     const board = new BoardPage(page);
     await board.attempts(teamId).filter({ hasText: /^1$/ }).waitFor({ timeout: 10_000 });
     await agent.stop();
@@ -318,7 +307,7 @@ describe('teams, exercises and users screens in Chromium', () => {
     expect(pdf.headers()['content-disposition']).toBe('inline; filename=problema-a.pdf');
     await tab.waitForURL(/\/problema-a\.pdf\?ticket=/, { waitUntil: 'commit' });
     const opened = new URL(tab.url());
-    expect(opened.origin).toBe(server.url);
+    expect(opened.origin).toBe(bed.server.url);
     expect(opened.pathname).toBe(`/api/exercisePdf/${id}/problema-a.pdf`);
     // The tab's title as the browser shows it: the name, once the viewer has the PDF.
     await expect.poll(() => exercises.tabTitle(tab), { timeout: 15_000 }).toBe('problema-a.pdf');
@@ -359,7 +348,7 @@ describe('teams, exercises and users screens in Chromium', () => {
 
     const judgePage = await newPage();
     await signIn(judgePage, 'juez_nuevo', 'clave-juez-9');
-    await judgePage.waitForURL(`${server.url}/homeJuez`);
+    await judgePage.waitForURL(`${bed.server.url}/homeJuez`);
   });
 
   it('registers a participant (no password), whose login is answered as any wrong password', async () => {

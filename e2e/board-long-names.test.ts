@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { LEVELS, USER_TYPES } from '@concurso/shared';
-import {
-  createTeam,
-  createUser,
-  startContest,
-  startWebTestBed,
-  type TestServer,
-  type WebTestBed,
-} from '@concurso/testkit';
+import { createTeam, createUser, startContest } from '@concurso/testkit';
+import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
 import { openSignedIn } from './pages/login-page.js';
 import { BoardPage } from './pages/board-page.js';
 
@@ -76,25 +70,22 @@ function rowFits(page: Page, level: string): Promise<RowFit[]> {
  * not cut short either.
  */
 describe('a long team name on the live board', () => {
-  let bed: WebTestBed;
-  let server: TestServer;
+  const bed = useWebTestBed();
 
   beforeAll(async () => {
-    bed = await startWebTestBed();
-    server = bed.server;
-    await createUser(server.orm, USER_TYPES.judge, 'juez_nombres', 'clave-nombres');
-    const { adminToken, contestId } = await startContest(server, 'admin_nombres');
-    await createTeam(server.orm, contestId, LEVELS.basico, LONG_NAME);
-    await createTeam(server.orm, contestId, LEVELS.basico, 'Compiladores Anónimos UNAM');
-    await createTeam(server.orm, contestId, LEVELS.basico, 'Hola Mundo');
-    await createTeam(server.orm, contestId, LEVELS.intermedio, LONG_WORD);
+    await createUser(bed.server.orm, USER_TYPES.judge, 'juez_nombres', 'clave-nombres');
+    const { adminToken, contestId } = await startContest(bed.server, 'admin_nombres');
+    await createTeam(bed.server.orm, contestId, LEVELS.basico, LONG_NAME);
+    await createTeam(bed.server.orm, contestId, LEVELS.basico, 'Compiladores Anónimos UNAM');
+    await createTeam(bed.server.orm, contestId, LEVELS.basico, 'Hola Mundo');
+    await createTeam(bed.server.orm, contestId, LEVELS.intermedio, LONG_WORD);
     const blocked = await createTeam(
-      server.orm,
+      bed.server.orm,
       contestId,
       LEVELS.intermedio,
       'Recursión Infinita del Norte',
     );
-    const block = await server.app.inject({
+    const block = await bed.server.app.inject({
       method: 'GET',
       url: `/api/descalificarTeam/${blocked.id}`,
       headers: { authorization: `Bearer ${adminToken}` },
@@ -102,15 +93,11 @@ describe('a long team name on the live board', () => {
     expect(block.statusCode).toBe(200);
   });
 
-  afterAll(async () => {
-    await bed?.close();
-  });
-
   for (const viewport of VIEWPORTS) {
     it(`keeps counts and actions in view at ${viewport.width}x${viewport.height}`, async () => {
       const { page, context } = await openSignedIn(
         bed.browser,
-        server.url,
+        bed.server.url,
         'juez_nombres',
         'clave-nombres',
         '/homeJuez',

@@ -3,9 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { USER_TYPES } from '@concurso/shared';
-import { HttpApi, createUser, startWebTestBed, type TestServer, type WebTestBed } from '@concurso/testkit';
+import { HttpApi, createUser } from '@concurso/testkit';
+import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
 import { CatalogPage } from './pages/catalog-page.js';
 import { ContestProcessesDialogs } from './pages/contest-processes.js';
 import { LoginPage } from './pages/login-page.js';
@@ -24,35 +25,30 @@ const COACH = 'Mtra. Laura Méndez';
  * delete of a school in use; deletes an unused one. A second admin screen follows a change live.
  */
 describe('catalogue screens in Chromium', () => {
-  let bed: WebTestBed;
-  let server: TestServer;
-  let browser: Browser;
+  const bed = useWebTestBed();
   let context: BrowserContext;
   let page: Page;
   let catalog: CatalogPage;
   let downloads: string;
 
   async function signIn(target: Page): Promise<void> {
-    const loginPage = new LoginPage(target, server.url);
+    const loginPage = new LoginPage(target, bed.server.url);
     await loginPage.open();
     await loginPage.signIn('admin_catalogos', 'clave-admin');
-    await target.waitForURL(`${server.url}/home`);
+    await target.waitForURL(`${bed.server.url}/home`);
   }
 
   beforeAll(async () => {
-    bed = await startWebTestBed();
-    ({ server, browser } = bed);
-    await createUser(server.orm, USER_TYPES.admin, 'admin_catalogos', 'clave-admin');
+    await createUser(bed.server.orm, USER_TYPES.admin, 'admin_catalogos', 'clave-admin');
     downloads = await mkdtemp(path.join(os.tmpdir(), 'catalogos-e2e-'));
-    context = await browser.newContext({ acceptDownloads: true });
+    context = await bed.browser.newContext({ acceptDownloads: true });
     page = await context.newPage();
-    catalog = new CatalogPage(page, server.url);
+    catalog = new CatalogPage(page, bed.server.url);
     await signIn(page);
   });
 
   afterAll(async () => {
     await context?.close();
-    await bed?.close();
     if (downloads) await rm(downloads, { recursive: true, force: true });
   });
 
@@ -76,11 +72,11 @@ describe('catalogue screens in Chromium', () => {
   });
 
   it('shows a school registered on one screen on another admin screen without reloading', async () => {
-    const otherContext = await browser.newContext();
+    const otherContext = await bed.browser.newContext();
     try {
       const other = await otherContext.newPage();
       await signIn(other);
-      const otherCatalog = new CatalogPage(other, server.url);
+      const otherCatalog = new CatalogPage(other, bed.server.url);
       await otherCatalog.open('/schools', 'Información de las escuelas');
 
       const dialog = await catalog.openCreate('Registrar escuela', 'Registrar Escuela');
@@ -187,7 +183,7 @@ describe('catalogue screens in Chromium', () => {
   });
 
   it("keeps 'Seleccionaste:' in view over the buttons when many processes are chosen (issue 14)", async () => {
-    const api = await HttpApi.signIn(server.url, 'admin_catalogos', 'clave-admin');
+    const api = await HttpApi.signIn(bed.server.url, 'admin_catalogos', 'clave-admin');
     for (let i = 1; i <= 40; i++) await api.call('/api/createProcess', { name: `Proceso-Largo-${i}.exe` });
     await catalog.open('/contests', 'Información de los concursos');
     const row = catalog.row(await catalog.idOf('2026B'));

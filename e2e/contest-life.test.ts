@@ -7,16 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import type { BrowserContext, Download, Page } from 'playwright-core';
 import { IMPORT_EXAMPLE_TEAM, LEVELS, MESSAGES, USER_TYPES, type TeamRow } from '@concurso/shared';
-import {
-  HttpApi,
-  agentConfig,
-  blockProcesses,
-  createUser,
-  sendAttempt,
-  startWebTestBed,
-  type TestServer,
-  type WebTestBed,
-} from '@concurso/testkit';
+import { HttpApi, agentConfig, blockProcesses, createUser, sendAttempt } from '@concurso/testkit';
+import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
 import { BoardPage } from './pages/board-page.js';
 import { CatalogPage } from './pages/catalog-page.js';
 import { COPY_FROM_LABEL, ContestsPage } from './pages/contests-page.js';
@@ -76,8 +68,7 @@ function rowsOf(sheet: ExcelJS.Worksheet): unknown[][] {
  * report is downloaded as PDF and XLSX and read back (pdftotext, exceljs).
  */
 describe('the life of a contest in Chromium (issue 13)', () => {
-  let bed: WebTestBed;
-  let server: TestServer;
+  const bed = useWebTestBed();
   let api: HttpApi;
   let downloads: string;
   const contexts: BrowserContext[] = [];
@@ -100,7 +91,7 @@ describe('the life of a contest in Chromium (issue 13)', () => {
   let imported: Map<string, TeamRow>;
 
   async function signedIn(username: string, password: string, landing: string): Promise<Page> {
-    const { page, context } = await openSignedIn(bed.browser, server.url, username, password, landing, {
+    const { page, context } = await openSignedIn(bed.browser, bed.server.url, username, password, landing, {
       acceptDownloads: true,
     });
     contexts.push(context);
@@ -122,22 +113,20 @@ describe('the life of a contest in Chromium (issue 13)', () => {
   const marker = (page: Page) => page.evaluate(() => (window as unknown as { __marker?: string }).__marker);
 
   beforeAll(async () => {
-    bed = await startWebTestBed();
-    server = bed.server;
     downloads = await mkdtemp(path.join(tmpdir(), 'contest-life-'));
-    await createUser(server.orm, USER_TYPES.admin, 'admin_vida', 'clave-admin');
-    await createUser(server.orm, USER_TYPES.judge, JUDGE.username, JUDGE.password);
-    api = await HttpApi.signIn(server.url, 'admin_vida', 'clave-admin');
+    await createUser(bed.server.orm, USER_TYPES.admin, 'admin_vida', 'clave-admin');
+    await createUser(bed.server.orm, USER_TYPES.judge, JUDGE.username, JUDGE.password);
+    api = await HttpApi.signIn(bed.server.url, 'admin_vida', 'clave-admin');
 
     // The catalogues the registration file names, and this term's contest (the first: active).
     await api.createCareers([CAREER], { school: 'CUCEI' });
     coachId = await api.createCoach(COACH);
     current = await api.createContest('2026-11-21');
-    await blockProcesses(server.orm, current, BLOCKED);
+    await blockProcesses(bed.server.orm, current, BLOCKED);
     oldTeam = await api.createTeam('Los del 2026B', LEVELS.basico, coachId);
 
     admin = await signedIn('admin_vida', 'clave-admin', '/home');
-    catalog = new CatalogPage(admin, server.url);
+    catalog = new CatalogPage(admin, bed.server.url);
     contests = new ContestsPage(admin, catalog);
     boardPage = await signedIn(JUDGE.username, JUDGE.password, '/homeJuez');
     board = new BoardPage(boardPage);
@@ -145,12 +134,11 @@ describe('the life of a contest in Chromium (issue 13)', () => {
     // The hall's screen is another machine: its own browser window (a background tab of the judge's
     // window would have its timers and animations throttled by Chromium).
     projectorPage = await signedIn(JUDGE.username, JUDGE.password, '/homeJuez');
-    projector = new ProjectorPage(projectorPage, server.url);
+    projector = new ProjectorPage(projectorPage, bed.server.url);
   });
 
   afterAll(async () => {
     await Promise.all(contexts.map((context) => context.close()));
-    await bed?.close();
     if (downloads) await rm(downloads, { recursive: true, force: true });
   });
 
@@ -177,7 +165,7 @@ describe('the life of a contest in Chromium (issue 13)', () => {
     // A team of 2027A with its agent: no blocked set while its contest is not the active one.
     const team = await api.createTeam('Los Madrugadores', LEVELS.intermedio, coachId, next);
     early = { ...team, key: await api.generateAgentKey(team.id) };
-    const before = await agentConfig(server.url, early.key);
+    const before = await agentConfig(bed.server.url, early.key);
     expect(before.contest).toMatchObject({ id: next, active: false });
     expect(before.blocked).toEqual([]);
 
@@ -202,7 +190,7 @@ describe('the life of a contest in Chromium (issue 13)', () => {
     expect(await marker(projectorPage)).toBe('sin recargar');
 
     // The agent now gets the blocked set copied from 2026B.
-    const after = await agentConfig(server.url, early.key);
+    const after = await agentConfig(bed.server.url, early.key);
     expect(after.contest).toMatchObject({ id: next, calendar: '2027A', active: true });
     expect([...after.blocked].sort()).toEqual(BLOCKED);
   });
@@ -291,7 +279,7 @@ describe('the life of a contest in Chromium (issue 13)', () => {
 
     // The team's agent reports while the dialog is open.
     const key = await api.generateAgentKey(team.id);
-    expect((await sendAttempt(server.url, key, 'Discord.exe')).status).toBe(200);
+    expect((await sendAttempt(bed.server.url, key, 'Discord.exe')).status).toBe(200);
     await history.attemptRows().filter({ hasText: 'Discord.exe' }).waitFor({ timeout: 10_000 });
     await history.closeDialog();
   });
@@ -324,11 +312,11 @@ describe('the life of a contest in Chromium (issue 13)', () => {
   it("lists 2027A's log at /bitacora from the judge's menu: the judge's block and the attempts, live, filtered and exported", async () => {
     const team = imported.get('Núcleo Rápido')!;
     await history.openLogFromMenu();
-    expect(boardPage.url()).toBe(`${server.url}/bitacora`);
+    expect(boardPage.url()).toBe(`${bed.server.url}/bitacora`);
     expect(await history.logContest().textContent()).toBe('Concurso 2027A · 01/02/2027');
 
     // Another team's attempt, for the team filter to leave out.
-    expect((await sendAttempt(server.url, early.key, 'steam.exe')).status).toBe(200);
+    expect((await sendAttempt(bed.server.url, early.key, 'steam.exe')).status).toBe(200);
     await expect.poll(() => history.logRows().count(), { timeout: 10_000 }).toBe(3);
     expect(await history.logRows().filter({ hasText: 'Los Madrugadores' }).count()).toBe(1);
 
@@ -346,7 +334,7 @@ describe('the life of a contest in Chromium (issue 13)', () => {
 
     // A new attempt reaches the open log through the boards' push.
     const key = await api.generateAgentKey(team.id);
-    expect((await sendAttempt(server.url, key, 'Discord.exe')).status).toBe(200);
+    expect((await sendAttempt(bed.server.url, key, 'Discord.exe')).status).toBe(200);
     await expect.poll(() => history.logRows().count(), { timeout: 10_000 }).toBe(3);
 
     // By process: the attempts only, the status change left out.

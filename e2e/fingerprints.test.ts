@@ -1,17 +1,8 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LEVELS, type AgentConfig } from '@concurso/shared';
-import {
-  agentTeam,
-  callAs,
-  createTeam,
-  injectAttempts,
-  newAttempts,
-  startContest,
-  startWebTestBed,
-  type TestServer,
-  type WebTestBed,
-} from '@concurso/testkit';
+import { agentTeam, callAs, createTeam, injectAttempts, newAttempts, startContest } from '@concurso/testkit';
+import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
 import { CatalogPage } from './pages/catalog-page.js';
 import { FingerprintsDialog } from './pages/fingerprints-dialog.js';
 import { openSignedIn } from './pages/login-page.js';
@@ -23,35 +14,30 @@ import { openSignedIn } from './pages/login-page.js';
  * on the clipboard as text.
  */
 describe('fingerprints screen and safe exports (issue 21)', () => {
-  let bed: WebTestBed;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    bed = await startWebTestBed();
-    server = bed.server;
-  });
-  afterAll(async () => bed?.close());
+  const bed = useWebTestBed();
 
   it('lists a reported fingerprint, confirms it for every machine and removes it from all', async () => {
-    const { adminToken, contestId } = await startContest(server, 'admin_huellas');
-    const reporter = await agentTeam(server, adminToken, {
+    const { adminToken, contestId } = await startContest(bed.server, 'admin_huellas');
+    const reporter = await agentTeam(bed.server, adminToken, {
       contestId,
       name: 'Los Lambdas',
       blocked: ['chrome.exe'],
     });
-    const other = await agentTeam(server, adminToken, { contestId, name: 'Recursivos' });
+    const other = await agentTeam(bed.server, adminToken, { contestId, name: 'Recursivos' });
     const sha256 = createHash('sha256').update('navegador renombrado').digest('hex');
     const [attempt] = newAttempts(['chrome.exe']);
-    expect((await injectAttempts(server.app, reporter.key, [{ ...attempt!, sha256 }])).statusCode).toBe(200);
+    expect((await injectAttempts(bed.server.app, reporter.key, [{ ...attempt!, sha256 }])).statusCode).toBe(
+      200,
+    );
     const configHas = async (key: string) =>
-      ((await callAs(server.app, key, '/api/agent/config')).body.data as AgentConfig).fingerprints.some(
+      ((await callAs(bed.server.app, key, '/api/agent/config')).body.data as AgentConfig).fingerprints.some(
         (print) => print.sha256 === sha256,
       );
     expect([await configHas(reporter.key), await configHas(other.key)]).toEqual([true, false]);
 
-    const admin = await openSignedIn(bed.browser, server.url, 'admin_huellas', 'clave-admin', '/home');
+    const admin = await openSignedIn(bed.browser, bed.server.url, 'admin_huellas', 'clave-admin', '/home');
     try {
-      const processes = new CatalogPage(admin.page, server.url);
+      const processes = new CatalogPage(admin.page, bed.server.url);
       await processes.open('/process', 'Información de los procesos');
       const prints = new FingerprintsDialog(admin.page);
       await prints.open(processes.rowWith('chrome.exe'));
@@ -90,14 +76,14 @@ describe('fingerprints screen and safe exports (issue 21)', () => {
   });
 
   it("copies a team named like a formula as text: the clipboard line starts with '", async () => {
-    const { contestId } = await startContest(server, 'admin_copiar');
+    const { contestId } = await startContest(bed.server, 'admin_copiar');
     const formula = '=HYPERLINK("http://example.com","clic")';
-    const team = await createTeam(server.orm, contestId, LEVELS.basico, formula);
-    const admin = await openSignedIn(bed.browser, server.url, 'admin_copiar', 'clave-admin', '/home', {
+    const team = await createTeam(bed.server.orm, contestId, LEVELS.basico, formula);
+    const admin = await openSignedIn(bed.browser, bed.server.url, 'admin_copiar', 'clave-admin', '/home', {
       permissions: ['clipboard-read', 'clipboard-write'],
     });
     try {
-      const teams = new CatalogPage(admin.page, server.url);
+      const teams = new CatalogPage(admin.page, bed.server.url);
       await teams.open('/teams', 'Información de los equipos');
       // The team is in a contest that is not the active one: /teams shows the active one first (issue 22).
       await admin.page

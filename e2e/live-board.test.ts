@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { LEVELS, USER_TYPES } from '@concurso/shared';
-import {
-  agentTeam,
-  createTeam,
-  createUser,
-  sendAttempt,
-  startContest,
-  startWebTestBed,
-  type TestServer,
-  type WebTestBed,
-} from '@concurso/testkit';
+import { agentTeam, createTeam, createUser, sendAttempt, startContest } from '@concurso/testkit';
+import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
 import { LoginPage, openSignedIn } from './pages/login-page.js';
 import { BoardPage } from './pages/board-page.js';
 
@@ -19,36 +11,37 @@ import { BoardPage } from './pages/board-page.js';
  * one shown on the other without reloading, an agent's attempt raising INTENTOS, and the route guard.
  */
 describe('live judge board in Chromium', () => {
-  let bed: WebTestBed;
-  let server: TestServer;
-  let browser: Browser;
+  const bed = useWebTestBed();
   const contexts: BrowserContext[] = [];
   let team: { id: number; name: string; key: string };
   let neighbour: number;
 
   beforeAll(async () => {
-    bed = await startWebTestBed();
-    ({ server, browser } = bed);
-    await createUser(server.orm, USER_TYPES.judge, 'juez_uno', 'clave-uno');
-    await createUser(server.orm, USER_TYPES.judge, 'juez_dos', 'clave-dos');
-    const { adminToken, contestId } = await startContest(server, 'admin_e2e');
-    team = await agentTeam(server, adminToken, {
+    await createUser(bed.server.orm, USER_TYPES.judge, 'juez_uno', 'clave-uno');
+    await createUser(bed.server.orm, USER_TYPES.judge, 'juez_dos', 'clave-dos');
+    const { adminToken, contestId } = await startContest(bed.server, 'admin_e2e');
+    team = await agentTeam(bed.server, adminToken, {
       contestId,
       levelsId: LEVELS.intermedio,
       name: 'Los Punteros Locos',
     });
-    await createTeam(server.orm, contestId, LEVELS.basico, 'Hola Mundo');
+    await createTeam(bed.server.orm, contestId, LEVELS.basico, 'Hola Mundo');
     // A second team in the disqualified team's level, whose row has only the agent's badge.
-    neighbour = (await createTeam(server.orm, contestId, LEVELS.intermedio, 'Los Vecinos')).id;
+    neighbour = (await createTeam(bed.server.orm, contestId, LEVELS.intermedio, 'Los Vecinos')).id;
   });
 
   afterAll(async () => {
     await Promise.all(contexts.map((c) => c.close()));
-    await bed?.close();
   });
 
   async function judgeScreen(username: string, password: string): Promise<BoardPage> {
-    const { page, context } = await openSignedIn(browser, server.url, username, password, '/homeJuez');
+    const { page, context } = await openSignedIn(
+      bed.browser,
+      bed.server.url,
+      username,
+      password,
+      '/homeJuez',
+    );
     contexts.push(context);
     const board = new BoardPage(page);
     await board.connectionState().filter({ hasText: 'Conectado' }).waitFor();
@@ -72,7 +65,7 @@ describe('live judge board in Chromium', () => {
     const screen = await judgeScreen('juez_uno', 'clave-uno');
     const before = Number(await screen.attempts(team.id).textContent());
 
-    expect((await sendAttempt(server.url, team.key, 'Discord.exe')).status).toBe(200);
+    expect((await sendAttempt(bed.server.url, team.key, 'Discord.exe')).status).toBe(200);
 
     await screen
       .attempts(team.id)
@@ -128,7 +121,7 @@ describe('live judge board in Chromium', () => {
     let attempts = Number(await screen.attempts(team.id).textContent());
     /** The agent reports one more attempt, and the board shows it. */
     const attemptShown = async () => {
-      expect((await sendAttempt(server.url, team.key, 'Discord.exe')).status).toBe(200);
+      expect((await sendAttempt(bed.server.url, team.key, 'Discord.exe')).status).toBe(200);
       attempts += 1;
       await screen
         .attempts(team.id)
@@ -162,19 +155,19 @@ describe('live judge board in Chromium', () => {
   });
 
   it('sends a visitor without a token to the login screen', async () => {
-    const context = await browser.newContext();
+    const context = await bed.browser.newContext();
     contexts.push(context);
     const page = await context.newPage();
-    await page.goto(`${server.url}/homeJuez`);
-    await page.waitForURL(`${server.url}/`);
+    await page.goto(`${bed.server.url}/homeJuez`);
+    await page.waitForURL(`${bed.server.url}/`);
     await page.getByRole('button', { name: 'Iniciar Sesión' }).waitFor();
   });
 
   it('refuses a wrong password with the spec message and its retry button', async () => {
-    const context = await browser.newContext();
+    const context = await bed.browser.newContext();
     contexts.push(context);
     const page = await context.newPage();
-    const loginPage = new LoginPage(page, server.url);
+    const loginPage = new LoginPage(page, bed.server.url);
     await loginPage.open();
     await loginPage.signIn('juez_uno', 'equivocada');
     const dialog = loginPage.errorDialog();

@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { USER_TYPES, type ContestLog } from '@concurso/shared';
-import {
-  agentTeam,
-  callAs,
-  createUser,
-  startContest,
-  startWebTestBed,
-  eventually,
-  type TestServer,
-  type WebTestBed,
-} from '@concurso/testkit';
+import { agentTeam, callAs, createUser, startContest, eventually } from '@concurso/testkit';
+import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
 import { startAgent, type AgentHandle } from '../agent/src/agent.js';
 import {
   blockedBinary,
@@ -33,14 +25,8 @@ import { HistoryPage } from './pages/history-page.js';
  * an administrator's 'Bloquear' there makes the agents end it.
  */
 describe('renamed programs and what ran in the lab (issue 14)', () => {
-  let bed: WebTestBed;
-  let server: TestServer;
+  const bed = useWebTestBed();
   const agents: AgentHandle[] = [];
-
-  beforeAll(async () => {
-    bed = await startWebTestBed();
-    server = bed.server;
-  });
 
   afterAll(async () => {
     await Promise.all(agents.map((agent) => agent.stop()));
@@ -48,20 +34,23 @@ describe('renamed programs and what ran in the lab (issue 14)', () => {
     // The two agents ran in this process, on its keep-alive pool: now and then a connection of theirs
     // outlived them, and the server's close (socket.io closes the HTTP server) waited for its
     // keep-alive timeout (72 s), past the close hooks' 10 s. The agents are gone: cut what is left.
-    bed?.server.app.server.closeAllConnections();
-    await bed?.close();
+    bed.server.app.server.closeAllConnections();
   });
 
   it('catches a renamed copy, lists what ran on two machines and blocks it from the screen', async () => {
-    const { adminToken, contestId } = await startContest(server, 'admin_lab');
-    await createUser(server.orm, USER_TYPES.judge, 'juez_lab', 'clave-juez');
+    const { adminToken, contestId } = await startContest(bed.server, 'admin_lab');
+    await createUser(bed.server.orm, USER_TYPES.judge, 'juez_lab', 'clave-juez');
     const blocked = uniqueName('juego');
-    const one = await agentTeam(server, adminToken, { contestId, name: 'Máquina Uno', blocked: [blocked] });
-    const two = await agentTeam(server, adminToken, { contestId, name: 'Máquina Dos' });
+    const one = await agentTeam(bed.server, adminToken, {
+      contestId,
+      name: 'Máquina Uno',
+      blocked: [blocked],
+    });
+    const two = await agentTeam(bed.server, adminToken, { contestId, name: 'Máquina Dos' });
     for (const team of [one, two]) {
       agents.push(
         await startAgent({
-          server: server.url,
+          server: bed.server.url,
           key: team.key,
           dataDir: await tempDir('lab-agent-'),
           lister: ownChildren,
@@ -89,7 +78,7 @@ describe('renamed programs and what ran in the lab (issue 14)', () => {
     const renamedAttempts = async () =>
       (
         (await (
-          await fetch(`${server.url}/api/contestLog?process=${blocked}`, {
+          await fetch(`${bed.server.url}/api/contestLog?process=${blocked}`, {
             headers: { authorization: `Bearer ${adminToken}` },
           })
         ).json()) as { data: ContestLog }
@@ -100,19 +89,19 @@ describe('renamed programs and what ran in the lab (issue 14)', () => {
     const caughtBy = caught!.team.id;
     // Issue 21: one team's fingerprint applies to its own machines; the admin confirms it for all
     // (Procesos › Huellas; that screen's own journey is e2e/fingerprints.test.ts).
-    const processes = (await callAs(server.app, adminToken, '/api/getProcesses')).body.data as Array<{
+    const processes = (await callAs(bed.server.app, adminToken, '/api/getProcesses')).body.data as Array<{
       id: number;
       name: string;
     }>;
     const processId = processes.find((row) => row.name === blocked)!.id;
-    const claims = await callAs(server.app, adminToken, `/api/processFingerprints/${processId}`);
+    const claims = await callAs(bed.server.app, adminToken, `/api/processFingerprints/${processId}`);
     const [claim] = claims.body.data.rows as Array<{ id: number }>;
-    expect((await callAs(server.app, adminToken, `/api/confirmFingerprint/${claim!.id}`, {})).status).toBe(
-      200,
-    );
+    expect(
+      (await callAs(bed.server.app, adminToken, `/api/confirmFingerprint/${claim!.id}`, {})).status,
+    ).toBe(200);
 
     // Historial names it so on a judge's board.
-    const judge = await openSignedIn(bed.browser, server.url, 'juez_lab', 'clave-juez', '/homeJuez');
+    const judge = await openSignedIn(bed.browser, bed.server.url, 'juez_lab', 'clave-juez', '/homeJuez');
     const history = new HistoryPage(judge.page);
     await history.openTeamHistory(caughtBy);
     await history
@@ -125,7 +114,7 @@ describe('renamed programs and what ran in the lab (issue 14)', () => {
     const odd = uniqueName('raro');
     const oddFile = await blockedBinary(odd);
     const oddRun = await spawnProcess(oddFile, ['300']);
-    const judgeScreen = new ObservedPage(judge.page, server.url);
+    const judgeScreen = new ObservedPage(judge.page, bed.server.url);
     await judgeScreen.open();
     // Issue 21: the server searches; a team's name finds what its machine ran, the program's own too.
     await judgeScreen.search(odd);
@@ -143,8 +132,8 @@ describe('renamed programs and what ran in the lab (issue 14)', () => {
     expect(running(oddRun)).toBe(true);
 
     // The administrator blocks it from the screen: the agents end the running one at their next config.
-    const admin = await openSignedIn(bed.browser, server.url, 'admin_lab', 'clave-admin', '/home');
-    const adminScreen = new ObservedPage(admin.page, server.url);
+    const admin = await openSignedIn(bed.browser, bed.server.url, 'admin_lab', 'clave-admin', '/home');
+    const adminScreen = new ObservedPage(admin.page, bed.server.url);
     await adminScreen.open();
     await adminScreen.search(odd);
     await adminScreen.block(odd, 'Máquina Dos, Máquina Uno');

@@ -1,18 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { LEVELS, USER_TYPES } from '@concurso/shared';
-import {
-  createTeam,
-  createUser,
-  generateAgentKey,
-  sendAttempt,
-  startContest,
-  startWebTestBed,
-  type TestServer,
-  type WebTestBed,
-} from '@concurso/testkit';
+import { createTeam, createUser, generateAgentKey, sendAttempt, startContest } from '@concurso/testkit';
+import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
 import { openSignedIn } from './pages/login-page.js';
 import { ProjectorPage } from './pages/projector-page.js';
 
@@ -51,9 +43,7 @@ const SEGUNDOS = 3;
  * test-results/ and names it in the error.
  */
 describe('projector paging', () => {
-  let bed: WebTestBed;
-  let server: TestServer;
-  let browser: Browser;
+  const bed = useWebTestBed();
   let context: BrowserContext;
   let page: Page;
   let projector: ProjectorPage;
@@ -63,10 +53,8 @@ describe('projector paging', () => {
   const ids = new Map<string, number>();
 
   beforeAll(async () => {
-    bed = await startWebTestBed();
-    ({ server, browser } = bed);
-    await createUser(server.orm, USER_TYPES.judge, 'juez_paginas', 'clave-paginas');
-    const started = await startContest(server, 'admin_paginas');
+    await createUser(bed.server.orm, USER_TYPES.judge, 'juez_paginas', 'clave-paginas');
+    const started = await startContest(bed.server, 'admin_paginas');
     const contestId = started.contestId;
     adminToken = started.adminToken;
     let longIndex = 0;
@@ -78,12 +66,12 @@ describe('projector paging', () => {
             ? LONG_NAMES[longIndex++ % LONG_NAMES.length]!
             : `Equipo ${level} ${String(i).padStart(2, '0')}`;
         expected[level].push(name);
-        ids.set(name, (await createTeam(server.orm, contestId, LEVELS[level], name)).id);
+        ids.set(name, (await createTeam(bed.server.orm, contestId, LEVELS[level], name)).id);
       }
     }
-    const disqualified = await createTeam(server.orm, contestId, LEVELS.basico, DISQUALIFIED_NAME);
+    const disqualified = await createTeam(bed.server.orm, contestId, LEVELS.basico, DISQUALIFIED_NAME);
     expected.basico.push(DISQUALIFIED_NAME);
-    const toggle = await server.app.inject({
+    const toggle = await bed.server.app.inject({
       method: 'GET',
       url: `/api/descalificarTeam/${disqualified.id}`,
       headers: { authorization: `Bearer ${adminToken}` },
@@ -91,8 +79,8 @@ describe('projector paging', () => {
     expect(toggle.statusCode).toBe(200);
 
     ({ page, context } = await openSignedIn(
-      browser,
-      server.url,
+      bed.browser,
+      bed.server.url,
       'juez_paginas',
       'clave-paginas',
       '/homeJuez',
@@ -100,11 +88,10 @@ describe('projector paging', () => {
         viewport: { width: 1280, height: 720 },
       },
     ));
-    projector = new ProjectorPage(page, server.url);
+    projector = new ProjectorPage(page, bed.server.url);
   });
   afterAll(async () => {
     await context?.close();
-    await bed?.close();
   });
 
   for (const [width, height] of [
@@ -174,9 +161,9 @@ describe('projector paging', () => {
       // hall back to page 1 before its turn.
       const climber = ids.get('Equipo basico 30')!;
       const blocked = ids.get('Equipo basico 09')!;
-      const key = await generateAgentKey(server.app, adminToken, climber);
-      expect((await sendAttempt(server.url, key)).status).toBe(200);
-      const toggle = await server.app.inject({
+      const key = await generateAgentKey(bed.server.app, adminToken, climber);
+      expect((await sendAttempt(bed.server.url, key)).status).toBe(200);
+      const toggle = await bed.server.app.inject({
         method: 'GET',
         url: `/api/descalificarTeam/${blocked}`,
         headers: { authorization: `Bearer ${adminToken}` },

@@ -1,24 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { LEVELS, USER_TYPES } from '@concurso/shared';
-import {
-  createTeam,
-  createUser,
-  generateAgentKey,
-  sendAttempt,
-  startContest,
-  startWebTestBed,
-  type TestServer,
-  type WebTestBed,
-} from '@concurso/testkit';
+import { createTeam, createUser, generateAgentKey, sendAttempt, startContest } from '@concurso/testkit';
+import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
 import { openSignedIn } from './pages/login-page.js';
 import { ProjectorPage } from './pages/projector-page.js';
 
 /** The hall's projector (/proyector) live in Chromium, read-only, at the sizes of a hall screen. */
 describe('projector display', () => {
-  let bed: WebTestBed;
-  let server: TestServer;
-  let browser: Browser;
+  const bed = useWebTestBed();
   let context: BrowserContext;
   let page: Page;
   let projector: ProjectorPage;
@@ -26,22 +16,26 @@ describe('projector display', () => {
   const teams: Record<string, { id: number }> = {};
 
   beforeAll(async () => {
-    bed = await startWebTestBed();
-    ({ server, browser } = bed);
-    await createUser(server.orm, USER_TYPES.judge, 'juez_sala', 'clave-sala');
-    const { contestId, ...admin } = await startContest(server, 'admin_sala');
+    await createUser(bed.server.orm, USER_TYPES.judge, 'juez_sala', 'clave-sala');
+    const { contestId, ...admin } = await startContest(bed.server, 'admin_sala');
     adminToken = admin.adminToken;
-    teams.a = await createTeam(server.orm, contestId, LEVELS.basico, 'Alfa');
-    teams.b = await createTeam(server.orm, contestId, LEVELS.basico, 'Beta');
-    teams.c = await createTeam(server.orm, contestId, LEVELS.intermedio, 'Gamma');
-    ({ page, context } = await openSignedIn(browser, server.url, 'juez_sala', 'clave-sala', '/homeJuez', {
-      viewport: { width: 1920, height: 1080 },
-    }));
-    projector = new ProjectorPage(page, server.url);
+    teams.a = await createTeam(bed.server.orm, contestId, LEVELS.basico, 'Alfa');
+    teams.b = await createTeam(bed.server.orm, contestId, LEVELS.basico, 'Beta');
+    teams.c = await createTeam(bed.server.orm, contestId, LEVELS.intermedio, 'Gamma');
+    ({ page, context } = await openSignedIn(
+      bed.browser,
+      bed.server.url,
+      'juez_sala',
+      'clave-sala',
+      '/homeJuez',
+      {
+        viewport: { width: 1920, height: 1080 },
+      },
+    ));
+    projector = new ProjectorPage(page, bed.server.url);
   });
   afterAll(async () => {
     await context?.close();
-    await bed?.close();
   });
 
   it('shows the three levels side by side, with the contest and a clock, and no buttons', async () => {
@@ -56,23 +50,19 @@ describe('projector display', () => {
     expect(await page.getByRole('button').count()).toBe(0);
     expect(await page.locator('header, footer').count()).toBe(0);
     // The name of a row is readable from the back of a hall: at least 24 px at 1920x1080.
-    const size = await projector
-      .row(teams.a!.id)
-      .getByText('Alfa')
-      .evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
-    expect(size).toBeGreaterThanOrEqual(24);
+    expect(await projector.nameFontSize(teams.a!.id, 'Alfa')).toBeGreaterThanOrEqual(24);
   });
 
   it('moves a team up as its attempts grow, flashes the row and marks a disqualified team', async () => {
-    const key = await generateAgentKey(server.app, adminToken, teams.b!.id);
-    for (let i = 0; i < 2; i++) expect((await sendAttempt(server.url, key)).status).toBe(200);
+    const key = await generateAgentKey(bed.server.app, adminToken, teams.b!.id);
+    for (let i = 0; i < 2; i++) expect((await sendAttempt(bed.server.url, key)).status).toBe(200);
     await projector.attempts(teams.b!.id).filter({ hasText: '2' }).waitFor({ timeout: 2_000 });
     await expect
       .poll(() => projector.order('basico'), { timeout: 3_000 })
       .toEqual([teams.b!.id, teams.a!.id]);
     expect(await projector.row(teams.b!.id).getAttribute('data-flash')).not.toBeNull();
 
-    const toggle = await server.app.inject({
+    const toggle = await bed.server.app.inject({
       method: 'GET',
       url: `/api/descalificarTeam/${teams.a!.id}`,
       headers: { authorization: `Bearer ${adminToken}` },
@@ -108,19 +98,15 @@ describe('projector display', () => {
     await projector.row(teams.c!.id).waitFor();
     expect(await projector.column('basico').count()).toBe(0);
     await expect.poll(() => projector.order('intermedio'), { timeout: 3_000 }).toEqual([teams.c!.id]);
-    const size = await projector
-      .row(teams.c!.id)
-      .getByText('Gamma')
-      .evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
-    expect(size).toBeGreaterThanOrEqual(18);
+    expect(await projector.nameFontSize(teams.c!.id, 'Gamma')).toBeGreaterThanOrEqual(18);
   });
 
   it('is for staff only: a visitor without a session goes to the login screen', async () => {
-    const visitor = await browser.newContext();
+    const visitor = await bed.browser.newContext();
     try {
       const other = await visitor.newPage();
-      await other.goto(`${server.url}/proyector`);
-      await other.waitForURL(`${server.url}/`);
+      await other.goto(`${bed.server.url}/proyector`);
+      await other.waitForURL(`${bed.server.url}/`);
     } finally {
       await visitor.close();
     }

@@ -9,10 +9,9 @@ import {
   injectAttempts,
   injectObserved,
   observedEntry,
-  startWebTestBed,
   type TestServer,
-  type WebTestBed,
 } from '@concurso/testkit';
+import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
 import { ROUTE_PATHS } from '../web/src/app/route-paths.js';
 import { AppShell } from './pages/app-shell.js';
 import { openSignedIn } from './pages/login-page.js';
@@ -56,26 +55,23 @@ const JUDGE_PATHS = ROUTE_PATHS.filter((route) => route.access === 'staff').map(
  * focus ring at every stop, and Enter runs it.
  */
 describe('every route on a phone and a laptop', () => {
-  let bed: WebTestBed;
-  let server: TestServer;
+  const bed = useWebTestBed();
   let admin: Page;
   let judge: Page;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    bed = await startWebTestBed();
-    server = bed.server;
-    await createUser(server.orm, USER_TYPES.admin, ADMIN.username, ADMIN.password);
-    await createUser(server.orm, USER_TYPES.judge, JUDGE.username, JUDGE.password);
+    await createUser(bed.server.orm, USER_TYPES.admin, ADMIN.username, ADMIN.password);
+    await createUser(bed.server.orm, USER_TYPES.judge, JUDGE.username, JUDGE.password);
     for (const name of ['ana_participa', 'beto_participa', 'caro_participa'])
-      await createUser(server.orm, USER_TYPES.participant, name, null);
-    await seedContest(server);
+      await createUser(bed.server.orm, USER_TYPES.participant, name, null);
+    await seedContest(bed.server);
 
     for (const [user, landing] of [
       [ADMIN, '/home'],
       [JUDGE, '/homeJuez'],
     ] as const) {
-      const signed = await openSignedIn(bed.browser, server.url, user.username, user.password, landing, {
+      const signed = await openSignedIn(bed.browser, bed.server.url, user.username, user.password, landing, {
         viewport: VIEWPORTS.phone,
       });
       contexts.push(signed.context);
@@ -86,7 +82,6 @@ describe('every route on a phone and a laptop', () => {
 
   afterAll(async () => {
     await Promise.all(contexts.map((context) => context.close()));
-    await bed?.close();
   });
 
   /**
@@ -100,7 +95,7 @@ describe('every route on a phone and a laptop', () => {
     const problems: string[] = [];
     for (const path of paths) {
       await shell.navigate(path);
-      await page.waitForURL(`${server.url}${path}`);
+      await page.waitForURL(`${bed.server.url}${path}`);
       await settle(page);
       const overflow = await horizontalOverflow(page);
       if (overflow > 0) {
@@ -160,7 +155,7 @@ describe('every route on a phone and a laptop', () => {
       const context = await bed.browser.newContext({ viewport });
       contexts.push(context);
       const page = await context.newPage();
-      await page.goto(`${server.url}/`);
+      await page.goto(`${bed.server.url}/`);
       await settle(page);
       expect(await horizontalOverflow(page)).toBe(0);
       expect(await axeFindings(page)).toEqual([]);
@@ -211,7 +206,7 @@ describe('every route on a phone and a laptop', () => {
     ])
       expect(await menu.getByRole('menuitem', { name: link, exact: true }).count(), link).toBe(1);
     await shell.chooseByKeyboard('Equipos');
-    await admin.waitForURL(`${server.url}/teams`);
+    await admin.waitForURL(`${bed.server.url}/teams`);
     await menu.waitFor({ state: 'hidden' });
   });
 
@@ -288,7 +283,7 @@ describe('every route on a phone and a laptop', () => {
     for (const adminLink of ['Concursos', 'Equipos', 'Procesos', 'Jueces'])
       expect(items).not.toContain(adminLink);
     await shell.chooseByKeyboard('Cerrar Sesión');
-    await judge.waitForURL(`${server.url}/`);
+    await judge.waitForURL(`${bed.server.url}/`);
   });
 });
 

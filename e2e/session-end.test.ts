@@ -1,14 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
 import { LEVELS, MESSAGES, USER_TYPES } from '@concurso/shared';
-import {
-  createContest,
-  createTeam,
-  createUser,
-  startWebTestBed,
-  type TestServer,
-  type WebTestBed,
-} from '@concurso/testkit';
+import { createContest, createTeam, createUser } from '@concurso/testkit';
+import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
 import { BoardPage } from './pages/board-page.js';
 import { LoginPage, openSignedIn } from './pages/login-page.js';
 import { ProjectorPage } from './pages/projector-page.js';
@@ -21,30 +15,29 @@ const JUDGE = { username: 'juez_pestanas', password: 'Tablero-Vivo-2026' };
  * 'Su sesión terminó. Inicie sesión de nuevo.', not fail with a generic error or stay on 'Sin conexión'.
  */
 describe('a session ended in another tab', () => {
-  let bed: WebTestBed;
-  let server: TestServer;
-  let browser: Browser;
+  const bed = useWebTestBed();
   let context: BrowserContext | undefined;
   let team: { id: number };
 
   beforeAll(async () => {
-    bed = await startWebTestBed();
-    ({ server, browser } = bed);
-    await createUser(server.orm, USER_TYPES.judge, JUDGE.username, JUDGE.password);
-    const contest = await createContest(server.orm);
-    team = await createTeam(server.orm, contest.id, LEVELS.basico, 'Los Pestañeos');
+    await createUser(bed.server.orm, USER_TYPES.judge, JUDGE.username, JUDGE.password);
+    const contest = await createContest(bed.server.orm);
+    team = await createTeam(bed.server.orm, contest.id, LEVELS.basico, 'Los Pestañeos');
   });
   afterEach(async () => {
     await context?.close();
     context = undefined;
   });
-  afterAll(async () => {
-    await bed?.close();
-  });
 
   /** A new browser context whose first tab signed in as the judge and shows the board. */
   async function signedInTab(): Promise<{ page: Page; board: BoardPage }> {
-    const signedIn = await openSignedIn(browser, server.url, JUDGE.username, JUDGE.password, '/homeJuez');
+    const signedIn = await openSignedIn(
+      bed.browser,
+      bed.server.url,
+      JUDGE.username,
+      JUDGE.password,
+      '/homeJuez',
+    );
     context = signedIn.context;
     const { page } = signedIn;
     const board = new BoardPage(page);
@@ -60,26 +53,26 @@ describe('a session ended in another tab', () => {
     await page.routeWebSocket(/\/socket\.io\//, (ws) => ws.close());
     await page.route(/\/socket\.io\//, (route) => route.abort());
     const second = new BoardPage(page);
-    await page.goto(`${server.url}/homeJuez`);
+    await page.goto(`${bed.server.url}/homeJuez`);
     await second.row(team.id).waitFor();
     expect(await second.toggleButton(team.id).textContent()).toBe('Bloquear');
     expect(await second.connectionState().getAttribute('data-state')).toBe('reconectando');
 
     await first.board.signOut();
-    await first.page.waitForURL(`${server.url}/`);
+    await first.page.waitForURL(`${bed.server.url}/`);
     // A deliberate logout is not announced as an ended session.
-    expect(await new LoginPage(first.page, server.url).sessionEndedNotice().count()).toBe(0);
+    expect(await new LoginPage(first.page, bed.server.url).sessionEndedNotice().count()).toBe(0);
 
     await second.toggleAndConfirm(team.id);
-    await page.waitForURL(`${server.url}/`);
-    const login = new LoginPage(page, server.url);
+    await page.waitForURL(`${bed.server.url}/`);
+    const login = new LoginPage(page, bed.server.url);
     expect(await login.sessionEndedNotice().textContent()).toBe(MESSAGES.sessionEnded);
     await page.getByRole('button', { name: 'Iniciar Sesión' }).waitFor();
     // Neither the block's generic failure nor any other dialog follows it there.
     expect(await page.getByRole('alertdialog').count()).toBe(0);
     expect(await page.getByText(MESSAGES.statusChangeFailed).count()).toBe(0);
     // Nothing was changed by the refused call.
-    const rows = await server.orm.em
+    const rows = await bed.server.orm.em
       .fork()
       .execute<Array<{ status: number }>>('select status_team_id as status from teams where id = ?', [
         team.id,
@@ -88,7 +81,7 @@ describe('a session ended in another tab', () => {
 
     // Signing in again works and clears the notice.
     await login.signIn(JUDGE.username, JUDGE.password);
-    await page.waitForURL(`${server.url}/homeJuez`);
+    await page.waitForURL(`${bed.server.url}/homeJuez`);
     await second.row(team.id).waitFor();
     expect(await login.sessionEndedNotice().count()).toBe(0);
   });
@@ -97,18 +90,18 @@ describe('a session ended in another tab', () => {
     const first = await signedInTab();
     const boardTab = await context!.newPage();
     const board = new BoardPage(boardTab);
-    await boardTab.goto(`${server.url}/homeJuez`);
+    await boardTab.goto(`${bed.server.url}/homeJuez`);
     await board.connectionState().filter({ hasText: 'Conectado' }).waitFor();
     const projectorTab = await context!.newPage();
-    await new ProjectorPage(projectorTab, server.url).open();
+    await new ProjectorPage(projectorTab, bed.server.url).open();
 
     await first.board.signOut();
-    await first.page.waitForURL(`${server.url}/`);
+    await first.page.waitForURL(`${bed.server.url}/`);
 
     // No click: the socket learns it (session.ended, or its reconnect refused as 'unauthorized').
     for (const page of [boardTab, projectorTab]) {
-      await page.waitForURL(`${server.url}/`, { timeout: 10_000 });
-      const notice = new LoginPage(page, server.url).sessionEndedNotice();
+      await page.waitForURL(`${bed.server.url}/`, { timeout: 10_000 });
+      const notice = new LoginPage(page, bed.server.url).sessionEndedNotice();
       expect(await notice.textContent()).toBe(MESSAGES.sessionEnded);
     }
   });

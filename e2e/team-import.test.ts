@@ -1,14 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { IMPORT_MESSAGES, MESSAGES, USER_TYPES, type TeamRow } from '@concurso/shared';
-import {
-  HttpApi,
-  createUser,
-  startWebTestBed,
-  windows1252,
-  type TestServer,
-  type WebTestBed,
-} from '@concurso/testkit';
+import { HttpApi, createUser, windows1252 } from '@concurso/testkit';
+import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
 import { CatalogPage } from './pages/catalog-page.js';
 import { ImportDialog, TeamImportsDialog } from './pages/import-dialog.js';
 import { openSignedIn } from './pages/login-page.js';
@@ -35,8 +29,7 @@ const EXCEL_CSV = windows1252(
  * 'Importaciones' in one step; /teams shows one contest's teams at a time.
  */
 describe('importing teams from Spanish Excel, and undoing it', () => {
-  let bed: WebTestBed;
-  let server: TestServer;
+  const bed = useWebTestBed();
   let api: HttpApi;
   let context: BrowserContext;
   let page: Page;
@@ -45,10 +38,8 @@ describe('importing teams from Spanish Excel, and undoing it', () => {
   let otherContest: number;
 
   beforeAll(async () => {
-    bed = await startWebTestBed();
-    server = bed.server;
-    await createUser(server.orm, USER_TYPES.admin, ADMIN.username, ADMIN.password);
-    api = await HttpApi.signIn(server.url, ADMIN.username, ADMIN.password);
+    await createUser(bed.server.orm, USER_TYPES.admin, ADMIN.username, ADMIN.password);
+    api = await HttpApi.signIn(bed.server.url, ADMIN.username, ADMIN.password);
     const active = await api.createContest('2026-11-21'); // 2026B, the active one: the wrong contest here
     otherContest = await api.createContest('2027-03-15'); // 2027A
     const coach = await api.createCoach(COACH);
@@ -60,18 +51,17 @@ describe('importing teams from Spanish Excel, and undoing it', () => {
 
     ({ page, context } = await openSignedIn(
       bed.browser,
-      server.url,
+      bed.server.url,
       ADMIN.username,
       ADMIN.password,
       '/home',
     ));
-    catalog = new CatalogPage(page, server.url);
+    catalog = new CatalogPage(page, bed.server.url);
     teams = new TeamsPage(page, catalog);
   });
 
   afterAll(async () => {
     await context?.close();
-    await bed?.close();
   });
 
   it("previews Excel's Windows-1252 CSV with its accents right and imports it", async () => {

@@ -32,6 +32,13 @@ export class ProjectorPage {
     return this.page.getByTestId(`projector-row-${teamId}`);
   }
 
+  /** The computed font size (px) of a team's name in its row. */
+  nameFontSize(teamId: number, name: string): Promise<number> {
+    return this.row(teamId)
+      .getByText(name)
+      .evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+  }
+
   attempts(teamId: number): Locator {
     return this.page.getByTestId(`projector-attempts-${teamId}`);
   }
