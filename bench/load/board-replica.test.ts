@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBoardFrame, encodeBoardRow, type BoardTeam, type TeamAttempts } from '@concurso/shared';
+import { boardTeam } from '@concurso/shared/test-support/board-team';
 import { BoardReplica, finalStateMismatches, type HeldRow, type ReplicaEvent } from './board-replica.js';
 
-const team = (id: number, version: number, attempts = 0, status = 1): BoardTeam => ({
-  id,
-  name: `Equipo ${id}`,
-  levels_id: 1,
-  number_attempts: attempts,
-  status_team: { id: status, status: status === 1 ? 'Activo' : 'Descalificado' },
-  agent_online: false,
-  version,
-});
+const team = (id: number, version: number, attempts = 0, status = 1): BoardTeam =>
+  boardTeam(id, { version, number_attempts: attempts }, status);
 const snapshot = (...teams: BoardTeam[]): Pick<TeamAttempts, 'basico' | 'intermedio' | 'avanzado'> => ({
   basico: teams,
   intermedio: [],

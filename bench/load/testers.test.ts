@@ -11,6 +11,7 @@ import {
   type ClientToServerEvents,
   type ServerToClientEvents,
 } from '@concurso/shared';
+import { boardTeam } from '@concurso/shared/test-support/board-team';
 import { now } from './metrics.js';
 import { TesterProcess } from './testers.js';
 
@@ -21,15 +22,8 @@ import { TesterProcess } from './testers.js';
  */
 
 const TOKEN = 'token-de-prueba';
-const team = (id: number, version: number, attempts: number): BoardTeam => ({
-  id,
-  name: `Equipo ${id}`,
-  levels_id: 1,
-  number_attempts: attempts,
-  status_team: { id: 1, status: 'Activo' },
-  agent_online: true,
-  version,
-});
+const team = (id: number, version: number, attempts: number): BoardTeam =>
+  boardTeam(id, { version, number_attempts: attempts, agent_online: true });
 
 let http: HttpServer;
 let io: Server<ClientToServerEvents, ServerToClientEvents>;

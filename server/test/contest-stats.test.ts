@@ -18,6 +18,18 @@ import {
 import { Member } from '../src/db/entities.js';
 import { bucketMinutes } from '../src/modules/stats/stats-series.js';
 
+/** Eight attempts' receipt times between 16:00:59 and 16:05:31 of 2026-11-21 (UTC). */
+const FIVE_MINUTES_LATER = [
+  '2026-11-21 16:00:59',
+  '2026-11-21 16:01:00',
+  '2026-11-21 16:04:10',
+  '2026-11-21 16:04:20',
+  '2026-11-21 16:04:59',
+  '2026-11-21 16:05:00',
+  '2026-11-21 16:05:30',
+  '2026-11-21 16:05:31',
+];
+
 describe('contest statistics and report (issue 13, "Reports and charts")', () => {
   let server: TestServer;
   let judge: string;
@@ -115,17 +127,7 @@ describe('contest statistics and report (issue 13, "Reports and charts")', () =>
   });
 
   it('gives one point per minute from the first attempt to the last, zero-filled', async () => {
-    await receivedAt([
-      '2026-11-21 16:00:05',
-      '2026-11-21 16:00:59',
-      '2026-11-21 16:01:00',
-      '2026-11-21 16:04:10',
-      '2026-11-21 16:04:20',
-      '2026-11-21 16:04:59',
-      '2026-11-21 16:05:00',
-      '2026-11-21 16:05:30',
-      '2026-11-21 16:05:31',
-    ]);
+    await receivedAt(['2026-11-21 16:00:05', ...FIVE_MINUTES_LATER]);
     const data = await stats();
     expect(data.bucket_minutes).toBe(1);
     expect(data.attempts_per_minute).toEqual([
@@ -140,17 +142,7 @@ describe('contest statistics and report (issue 13, "Reports and charts")', () =>
 
   it('widens the points of a long contest so the series stays within STATS_MAX_POINTS', async () => {
     // Three days and five minutes: 4,326 minutes, 15 per point (289 points).
-    await receivedAt([
-      '2026-11-18 16:00:05',
-      '2026-11-21 16:00:59',
-      '2026-11-21 16:01:00',
-      '2026-11-21 16:04:10',
-      '2026-11-21 16:04:20',
-      '2026-11-21 16:04:59',
-      '2026-11-21 16:05:00',
-      '2026-11-21 16:05:30',
-      '2026-11-21 16:05:31',
-    ]);
+    await receivedAt(['2026-11-18 16:00:05', ...FIVE_MINUTES_LATER]);
     const data = await stats();
     expect(data.bucket_minutes).toBe(15);
     const series = data.attempts_per_minute;

@@ -6,37 +6,19 @@ const http = (status: number, serverMessage: string | null, fieldErrors?: Record
   new ApiRequestError({ kind: 'http', status, serverMessage, fieldErrors });
 
 describe('saveFailureText (SPEC.md section 8, word for word)', () => {
-  it('uses the school and process texts', () => {
-    expect(saveFailureText('schools', 'create')).toBe(
-      'Hubo un problema al registrar la escuela. Intente de nuevo.',
-    );
-    expect(saveFailureText('schools', 'update')).toBe(
-      'Ocurrió un problema al actualizar la escuela. Inténtalo de nuevo.',
-    );
-    expect(saveFailureText('processes', 'create')).toBe(
-      'Hubo un problema al registrar el proceso. Intente de nuevo.',
-    );
-    expect(saveFailureText('processes', 'update')).toBe(
-      'Ocurrió un problema al actualizar el proceso. Inténtalo de nuevo.',
-    );
-  });
-
-  it('uses the generic text with each thing and its article', () => {
-    expect(saveFailureText('contests', 'create')).toBe(
-      'Hubo un problema al registrar el concurso. Intente de nuevo.',
-    );
-    expect(saveFailureText('levels', 'update')).toBe(
-      'Hubo un problema al actualizar el nivel. Intente de nuevo.',
-    );
-    expect(saveFailureText('departaments', 'create')).toBe(
-      'Hubo un problema al registrar el departamento. Intente de nuevo.',
-    );
-    expect(saveFailureText('careers', 'update')).toBe(
-      'Hubo un problema al actualizar la carrera. Intente de nuevo.',
-    );
-    expect(saveFailureText('coaches', 'create')).toBe(
-      'Hubo un problema al registrar el coach. Intente de nuevo.',
-    );
+  // The school and process texts are their own; the others are the generic text with each thing and its article.
+  it.each([
+    ['schools', 'create', 'Hubo un problema al registrar la escuela. Intente de nuevo.'],
+    ['schools', 'update', 'Ocurrió un problema al actualizar la escuela. Inténtalo de nuevo.'],
+    ['processes', 'create', 'Hubo un problema al registrar el proceso. Intente de nuevo.'],
+    ['processes', 'update', 'Ocurrió un problema al actualizar el proceso. Inténtalo de nuevo.'],
+    ['contests', 'create', 'Hubo un problema al registrar el concurso. Intente de nuevo.'],
+    ['levels', 'update', 'Hubo un problema al actualizar el nivel. Intente de nuevo.'],
+    ['departaments', 'create', 'Hubo un problema al registrar el departamento. Intente de nuevo.'],
+    ['careers', 'update', 'Hubo un problema al actualizar la carrera. Intente de nuevo.'],
+    ['coaches', 'create', 'Hubo un problema al registrar el coach. Intente de nuevo.'],
+  ] as const)('%s %s: %s', (list, action, text) => {
+    expect(saveFailureText(list, action)).toBe(text);
   });
 });
 

@@ -6,6 +6,7 @@ import {
   type TeamAttempts,
   type TeamRemovedPayload,
 } from '@concurso/shared';
+import { contestRow } from '@concurso/shared/test-support/contest-row';
 import {
   EMPTY_BOARD,
   applyBoardEvents,
@@ -27,16 +28,11 @@ function team(overrides: Partial<BoardTeam> & Pick<BoardTeam, 'id'>): BoardTeam 
   };
 }
 
+const CONTEST = contestRow({ id: 7 });
+
 function snapshot(rows: Partial<Record<'basico' | 'intermedio' | 'avanzado', BoardTeam[]>>): TeamAttempts {
   return {
-    contest: {
-      id: 7,
-      calendar: '2026B',
-      date: '2026-08-15',
-      active: true,
-      max_attempts: null,
-      observe_processes: true,
-    },
+    contest: CONTEST,
     basico: rows.basico ?? [],
     intermedio: rows.intermedio ?? [],
     avanzado: rows.avanzado ?? [],
@@ -61,14 +57,7 @@ describe('applySnapshot', () => {
     expect(Object.keys(next.teams).map(Number).sort()).toEqual([1, 3]);
     expect(next.teams[1]?.number_attempts).toBe(2);
     expect(next.teams[99]).toBeUndefined();
-    expect(next.contest).toEqual({
-      id: 7,
-      calendar: '2026B',
-      date: '2026-08-15',
-      active: true,
-      max_attempts: null,
-      observe_processes: true,
-    });
+    expect(next.contest).toEqual(CONTEST);
   });
 
   it('replaces even teams whose held version is higher (the snapshot is the truth)', () => {

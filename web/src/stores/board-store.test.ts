@@ -6,6 +6,7 @@ import {
   type BoardTeam,
   type TeamAttempts,
 } from '@concurso/shared';
+import { boardTeam } from '@concurso/shared/test-support/board-team';
 import type { TeamAttemptsResponse } from '../api/board-api';
 import { fakeBoardSocketModule, type FakeSocket } from '../api/fake-socket.test-support';
 
@@ -39,16 +40,7 @@ const { useSessionStore } = await import('./session-store');
 const BOARD_EVENTS = { 'board.frame': 2, 'team.removed': 1, 'board.reset': 1 };
 
 function team(id: number, version: number, extra: Partial<BoardTeam> = {}): BoardTeam {
-  return {
-    id,
-    name: `Equipo ${id}`,
-    levels_id: 1,
-    number_attempts: version,
-    status_team: { id: 1, status: 'Activo' },
-    agent_online: true,
-    version,
-    ...extra,
-  };
+  return boardTeam(id, { number_attempts: version, agent_online: true, version, ...extra });
 }
 
 let frameSeq = 0;

@@ -1,19 +1,17 @@
 import { describe, expect, it, vi } from 'vitest';
 import { EVENTS, encodeBoardRow, type BoardFrame, type BoardTeam } from '@concurso/shared';
+import { boardTeam } from '@concurso/shared/test-support/board-team';
 import { FakeSocket } from '../fake-socket.test-support';
 import { createLiveBus } from '../live-bus';
 import type { ListenableSocket } from '../socket-listeners';
 import { attemptsOrStatusChanged, boardChangeListeners, boardSignatures } from './board-changes';
 
-const row = (id: number, attempts: number, status = 1, online = false): BoardTeam => ({
-  id,
-  name: `Equipo ${id}`,
-  levels_id: 1,
-  number_attempts: attempts,
-  status_team: { id: status, status: status === 1 ? 'Activo' : 'Descalificado' },
-  agent_online: online,
-  version: attempts + status + (online ? 100 : 0),
-});
+const row = (id: number, attempts: number, status = 1, online = false): BoardTeam =>
+  boardTeam(
+    id,
+    { number_attempts: attempts, agent_online: online, version: attempts + status + (online ? 100 : 0) },
+    status,
+  );
 const frame = (...rows: BoardTeam[]): BoardFrame => [1, 0, rows.map(encodeBoardRow)];
 
 describe('attemptsOrStatusChanged', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BoardTeam, TeamRow } from '@concurso/shared';
+import { boardTeam } from '@concurso/shared/test-support/board-team';
 import { patchTeamRows } from './patch-team-rows';
 
 describe('patchTeamRows', () => {
@@ -16,15 +17,8 @@ describe('patchTeamRows', () => {
     contest: { id: 1, calendar: '2026B' },
     has_agent_key: false,
   });
-  const board = (id: number, statusId: number, attempts = 0): BoardTeam => ({
-    id,
-    name: `Equipo ${id}`,
-    levels_id: 1,
-    number_attempts: attempts,
-    status_team: { id: statusId, status: statusId === 1 ? 'Activo' : 'Descalificado' },
-    agent_online: false,
-    version: 2,
-  });
+  const board = (id: number, statusId: number, attempts = 0): BoardTeam =>
+    boardTeam(id, { number_attempts: attempts, version: 2 }, statusId);
 
   it('shows a judge’s block in ESTATUS', () => {
     const rows = [team(1, 1), team(2, 1)];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BoardTeam, TeamAttempts } from '@concurso/shared';
+import { boardTeam } from '@concurso/shared/test-support/board-team';
 import {
   EMPTY_BOARD,
   applyBoardEvents,
@@ -10,16 +11,12 @@ import {
 import { ALERT_MIN_GAP_MS, alertDue, attemptAlertFor } from './attempt-alert';
 
 function team(id: number, attempts: number, overrides: Partial<BoardTeam> = {}): BoardTeam {
-  return {
-    id,
-    name: `Equipo ${id}`,
-    levels_id: 1,
+  return boardTeam(id, {
     number_attempts: attempts,
-    status_team: { id: 1, status: 'Activo' },
     agent_online: true,
     version: attempts + 1,
     ...overrides,
-  };
+  });
 }
 
 /** A `GET /api/teamAttempts` answer: a fresh contest object each time, as the JSON parse gives it. */

@@ -6,9 +6,7 @@ import {
   teamAttemptsLogQuery,
   teamStatusLogQuery,
 } from './team-history';
-
-const local = (...parts: [number, number, number, number, number, number]) =>
-  new Date(...parts).toISOString();
+import { localIso } from '../../ui/local-iso.test-support';
 
 const change = (overrides: Partial<StatusChangeRow>): StatusChangeRow => ({
   id: 7,
@@ -16,7 +14,7 @@ const change = (overrides: Partial<StatusChangeRow>): StatusChangeRow => ({
   to: { id: 2, status: 'Descalificado' },
   user: { id: 3, name: 'Mtra. Ana Ruiz' },
   automatic: false,
-  at: local(2026, 10, 22, 18, 4, 5),
+  at: localIso(2026, 10, 22, 18, 4, 5),
   ...overrides,
 });
 
@@ -28,8 +26,8 @@ describe("the board's team history (issue 13)", () => {
         process: 'chrome.exe',
         executable: null,
         killed: false,
-        occurred_at: local(2026, 10, 22, 18, 3, 59),
-        received_at: local(2026, 10, 22, 18, 4, 1),
+        occurred_at: localIso(2026, 10, 22, 18, 3, 59),
+        received_at: localIso(2026, 10, 22, 18, 4, 1),
       }),
     ).toEqual({
       id: 4,
@@ -46,8 +44,8 @@ describe("the board's team history (issue 13)", () => {
       process: 'chrome.exe',
       executable: 'notepad.exe',
       killed: true,
-      occurred_at: local(2026, 10, 22, 18, 3, 59),
-      received_at: local(2026, 10, 22, 18, 4, 1),
+      occurred_at: localIso(2026, 10, 22, 18, 3, 59),
+      received_at: localIso(2026, 10, 22, 18, 4, 1),
     });
     expect(line.process).toBe('chrome.exe, renombrado como notepad.exe');
   });

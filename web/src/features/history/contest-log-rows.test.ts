@@ -11,9 +11,7 @@ import {
   processFilterOptions,
   teamFilterOptions,
 } from './contest-log-rows';
-
-const local = (...parts: [number, number, number, number, number, number]) =>
-  new Date(...parts).toISOString();
+import { localIso } from '../../ui/local-iso.test-support';
 
 const team = { id: 4, name: 'Los Punteros' };
 const level = { id: 1, level: 'Básico' };
@@ -26,7 +24,7 @@ const attempt = (id: number, at: string, killed = true): ContestLogRow => ({
   process: 'chrome.exe',
   executable: null,
   killed,
-  occurred_at: local(2026, 10, 2, 9, 0, 1),
+  occurred_at: localIso(2026, 10, 2, 9, 0, 1),
   from: null,
   to: null,
   user: null,
@@ -50,10 +48,10 @@ const change = (id: number, at: string, user: string | null, automatic = false):
 
 // Newest first, as the server answers: across a month end, where the dd/mm text sorts the other way.
 const LOG: ContestLogRow[] = [
-  change(3, local(2026, 10, 2, 9, 0, 5), null, true),
-  attempt(3, local(2026, 10, 2, 9, 0, 5), false),
-  change(2, local(2026, 9, 30, 18, 0, 0), 'Mtra. Ana Ruiz'),
-  change(1, local(2026, 9, 30, 17, 0, 0), null),
+  change(3, localIso(2026, 10, 2, 9, 0, 5), null, true),
+  attempt(3, localIso(2026, 10, 2, 9, 0, 5), false),
+  change(2, localIso(2026, 9, 30, 18, 0, 0), 'Mtra. Ana Ruiz'),
+  change(1, localIso(2026, 9, 30, 17, 0, 0), null),
 ];
 
 describe('/bitacora rows (issue 13)', () => {
@@ -75,7 +73,7 @@ describe('/bitacora rows (issue 13)', () => {
 
   it('names a renamed copy with the name it ran as (issue 14)', () => {
     const [row] = contestLogTableRows([
-      { ...attempt(3, local(2026, 10, 2, 9, 0, 2)), executable: 'notepad.exe' },
+      { ...attempt(3, localIso(2026, 10, 2, 9, 0, 2)), executable: 'notepad.exe' },
     ]);
     expect(row?.process).toBe('chrome.exe, renombrado como notepad.exe');
   });

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ContestRow, ObservedProcessRow } from '@concurso/shared';
+import type { ObservedProcessRow } from '@concurso/shared';
+import { contestRow } from '@concurso/shared/test-support/contest-row';
 import { blockQuestion, observedRowId, observedState, observedTableRows } from './observed-rows';
-
-/** A local time as the agents' ISO string, so the expected text does not depend on the test's zone. */
-const local = (y: number, m: number, d: number, h: number, min: number, s: number) =>
-  new Date(y, m, d, h, min, s).toISOString();
+import { localIso } from '../../ui/local-iso.test-support';
 
 const sha = 'ab'.repeat(32);
 const row = (overrides: Partial<ObservedProcessRow> = {}): ObservedProcessRow => ({
@@ -12,20 +10,13 @@ const row = (overrides: Partial<ObservedProcessRow> = {}): ObservedProcessRow =>
   sha256: sha,
   machines: 2,
   teams: ['Los Punteros', 'Recursivos'],
-  first_seen: local(2026, 10, 22, 9, 0, 5),
-  last_seen: local(2026, 10, 22, 10, 30, 0),
+  first_seen: localIso(2026, 10, 22, 9, 0, 5),
+  last_seen: localIso(2026, 10, 22, 10, 30, 0),
   count: 5,
   blocked_as: null,
   ...overrides,
 });
-const contest: ContestRow = {
-  id: 3,
-  calendar: '2026B',
-  date: '2026-11-22',
-  active: true,
-  max_attempts: null,
-  observe_processes: true,
-};
+const contest = contestRow({ id: 3, date: '2026-11-22' });
 
 describe('/procesosObservados rows (issue 14)', () => {
   it("shows machines, teams, Spanish times and the fingerprint's first digits", () => {

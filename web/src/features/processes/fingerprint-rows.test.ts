@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ProcessFingerprintRow } from '@concurso/shared';
+import { contestRow } from '@concurso/shared/test-support/contest-row';
 import { formatDateTime } from '../../ui/date-time';
 import {
   appliesTo,
@@ -21,14 +22,7 @@ const row = (overrides: Partial<ProcessFingerprintRow> = {}): ProcessFingerprint
   applies_to_all: false,
   ...overrides,
 });
-const contest = {
-  id: 1,
-  calendar: '2026B',
-  date: '2026-11-21',
-  active: true,
-  max_attempts: null,
-  observe_processes: true,
-};
+const contest = contestRow({ date: '2026-11-21' });
 
 describe('Procesos › Huellas (issue 21)', () => {
   it('shows state, reach and who reported each fingerprint', () => {
