@@ -75,20 +75,51 @@ export interface FingerprintStats {
   instanceHits: number;
 }
 
+/**
+ * Answers remembered by key, at most `max` (the oldest forgotten first), with the work in progress
+ * shared: callers of one key while its work runs get the same promise, so the work runs once.
+ */
+class OnceCache<V> {
+  /** The answers, in insertion order (= age). */
+  readonly done = new Map<string, V>();
+  private readonly pending = new Map<string, Promise<V>>();
+
+  constructor(private readonly max: number) {}
+
+  /** The remembered answer (after `onHit`), the one in progress, or `work()`'s, remembered when it ends. */
+  get(key: string, work: () => Promise<V>, onHit: () => void): Promise<V> {
+    if (this.done.has(key)) {
+      onHit();
+      return Promise.resolve(this.done.get(key)!);
+    }
+    const pending = this.pending.get(key);
+    if (pending) return pending;
+    const run = work().then((value) => {
+      this.pending.delete(key);
+      if (this.done.size >= this.max) {
+        const oldest = this.done.keys().next().value;
+        if (oldest !== undefined) this.done.delete(oldest);
+      }
+      this.done.set(key, value);
+      return value;
+    });
+    this.pending.set(key, run);
+    return run;
+  }
+}
+
 /** Fingerprints files and process instances, with the caches above. */
 export class Fingerprinter {
   private readonly hasher: FileHasher;
   private readonly maxBytes: number;
-  private readonly maxFiles: number;
   private readonly procRoot: string | null;
-  /** File identity (`path|size|mtime|dev:ino`) → fingerprint or null. Insertion order = age. */
-  private readonly files = new Map<string, Sha256 | null>();
-  /** Hashes in progress by file identity, so two callers read a file once. */
-  private readonly inFlight = new Map<string, Promise<Sha256 | null>>();
-  /** `instanceKey` → fingerprint (or null: could not be read). */
-  private readonly instances = new Map<string, Sha256 | null>();
-  /** Instances being resolved, so a second caller (the scan and the record of what ran) shares the stats. */
-  private readonly resolving = new Map<string, Promise<Sha256 | null>>();
+  /** File identity (`path|size|mtime|dev:ino`) → fingerprint or null; two callers read a file once. */
+  private readonly files: OnceCache<Sha256 | null>;
+  /**
+   * `instanceKey` → fingerprint (or null: could not be read); a second caller while one is resolved
+   * (the scan and the record of what ran) shares the stats.
+   */
+  private readonly instances = new OnceCache<Sha256 | null>(FINGERPRINT_INSTANCE_CACHE);
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   readonly stats: FingerprintStats = { hashed: 0, fileHits: 0, instanceHits: 0 };
@@ -96,7 +127,7 @@ export class Fingerprinter {
   constructor(options: FingerprinterOptions = {}) {
     this.hasher = options.hasher ?? streamSha256;
     this.maxBytes = options.maxBytes ?? FINGERPRINT_MAX_BYTES;
-    this.maxFiles = Math.max(1, options.maxFiles ?? FINGERPRINT_FILE_CACHE);
+    this.files = new OnceCache(Math.max(1, options.maxFiles ?? FINGERPRINT_FILE_CACHE));
     this.procRoot =
       options.procRoot === undefined ? (process.platform === 'linux' ? '/proc' : null) : options.procRoot;
   }
@@ -109,41 +140,29 @@ export class Fingerprinter {
    * being resolved share that work.
    */
   ofProcess(proc: RunningProcess): Promise<Sha256 | null> {
-    const key = instanceKey(proc);
-    if (this.instances.has(key)) {
-      this.stats.instanceHits += 1;
-      return Promise.resolve(this.instances.get(key)!);
-    }
-    const pending = this.resolving.get(key);
-    if (pending) return pending;
-    const run = this.resolve(proc).then((sha) => {
-      this.resolving.delete(key);
-      if (this.instances.size >= FINGERPRINT_INSTANCE_CACHE) {
-        const oldest = this.instances.keys().next().value;
-        if (oldest !== undefined) this.instances.delete(oldest);
-      }
-      this.instances.set(key, sha);
-      return sha;
-    });
-    this.resolving.set(key, run);
-    return run;
+    return this.instances.get(
+      instanceKey(proc),
+      () => this.resolve(proc),
+      () => (this.stats.instanceHits += 1),
+    );
   }
 
   /** The fingerprint an instance got earlier, if any (undefined: never asked). No I/O. */
   known(proc: RunningProcess): Sha256 | null | undefined {
-    return this.instances.get(instanceKey(proc));
+    return this.instances.done.get(instanceKey(proc));
   }
 
   /** Forgets instances absent from the latest process list, keeping memory bounded by what runs. */
   retain(current: readonly RunningProcess[]): void {
-    if (this.instances.size === 0) return;
+    const done = this.instances.done;
+    if (done.size === 0) return;
     const live = new Set(current.map(instanceKey));
-    for (const key of this.instances.keys()) if (!live.has(key)) this.instances.delete(key);
+    for (const key of done.keys()) if (!live.has(key)) done.delete(key);
   }
 
   /** How many instances and files are remembered (tests). */
   get size(): { instances: number; files: number } {
-    return { instances: this.instances.size, files: this.files.size };
+    return { instances: this.instances.done.size, files: this.files.done.size };
   }
 
   private async resolve(proc: RunningProcess): Promise<Sha256 | null> {
@@ -162,23 +181,11 @@ export class Fingerprinter {
   }
 
   private hashCached(file: string, key: string, info: Stats): Promise<Sha256 | null> {
-    if (this.files.has(key)) {
-      this.stats.fileHits += 1;
-      return Promise.resolve(this.files.get(key)!);
-    }
-    const pending = this.inFlight.get(key);
-    if (pending) return pending;
-    const run = this.hash(file, info).then((sha) => {
-      this.inFlight.delete(key);
-      if (this.files.size >= this.maxFiles) {
-        const oldest = this.files.keys().next().value;
-        if (oldest !== undefined) this.files.delete(oldest);
-      }
-      this.files.set(key, sha);
-      return sha;
-    });
-    this.inFlight.set(key, run);
-    return run;
+    return this.files.get(
+      key,
+      () => this.hash(file, info),
+      () => (this.stats.fileHits += 1),
+    );
   }
 
   private async hash(file: string, info: Stats): Promise<Sha256 | null> {
