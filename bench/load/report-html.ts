@@ -44,12 +44,11 @@ function niceMax(v: number): number {
 const fmt = (v: number) =>
   v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toPrecision(2);
 
-/** A line chart over seconds. */
-function lineChart(title: string, unit: string, series: ChartSeries[]): string {
-  const length = Math.max(1, ...series.map((s) => s.values.length));
-  const max = niceMax(Math.max(0, ...series.flatMap((s) => s.values.filter((v): v is number => v !== null))));
-  const x = (i: number) => PAD.l + ((W - PAD.l - PAD.r) * i) / Math.max(1, length - 1);
-  const y = (v: number) => H - PAD.b - ((H - PAD.t - PAD.b) * v) / max;
+/** The y of a value on a chart whose axis ends at `max` (SVG units, 0 at the bottom axis). */
+const yScale = (max: number) => (v: number) => H - PAD.b - ((H - PAD.t - PAD.b) * v) / max;
+
+/** The y axis' five grid lines with their labels, 0 to `max`. */
+function yGrid(max: number, y: (v: number) => number): string[] {
   const parts: string[] = [];
   for (let k = 0; k <= 4; k++) {
     const v = (max * k) / 4;
@@ -58,6 +57,16 @@ function lineChart(title: string, unit: string, series: ChartSeries[]): string {
       `<text x="${PAD.l - 6}" y="${y(v) + 4}" text-anchor="end">${fmt(v)}</text>`,
     );
   }
+  return parts;
+}
+
+/** A line chart over seconds. */
+function lineChart(title: string, unit: string, series: ChartSeries[]): string {
+  const length = Math.max(1, ...series.map((s) => s.values.length));
+  const max = niceMax(Math.max(0, ...series.flatMap((s) => s.values.filter((v): v is number => v !== null))));
+  const x = (i: number) => PAD.l + ((W - PAD.l - PAD.r) * i) / Math.max(1, length - 1);
+  const y = yScale(max);
+  const parts = yGrid(max, y);
   const step = Math.max(1, Math.ceil(length / 12));
   for (let i = 0; i < length; i += step) {
     parts.push(`<text x="${x(i)}" y="${H - PAD.b + 16}" text-anchor="middle">${i}</text>`);
@@ -90,15 +99,8 @@ function histogramChart(bins: HtmlReportInput['histogram']): string {
   if (bins.length === 0) return '<p>No push latencies.</p>';
   const max = niceMax(Math.max(...bins.map((b) => b.count)));
   const bw = (W - PAD.l - PAD.r) / bins.length;
-  const y = (v: number) => H - PAD.b - ((H - PAD.t - PAD.b) * v) / max;
-  const parts: string[] = [];
-  for (let k = 0; k <= 4; k++) {
-    const v = (max * k) / 4;
-    parts.push(
-      `<line x1="${PAD.l}" x2="${W - PAD.r}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>`,
-      `<text x="${PAD.l - 6}" y="${y(v) + 4}" text-anchor="end">${fmt(v)}</text>`,
-    );
-  }
+  const y = yScale(max);
+  const parts = yGrid(max, y);
   bins.forEach((b, i) => {
     const x = PAD.l + i * bw;
     parts.push(

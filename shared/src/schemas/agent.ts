@@ -79,12 +79,20 @@ export const agentAttemptSchema = z.object({
 });
 export type AgentAttempt = z.infer<typeof agentAttemptSchema>;
 
+/**
+ * One send of an agent: 1 to `max` items of `item` (none: 'Este campo es requerido'; more:
+ * 'Máximo <max> <noun> por envío'), so no one request grows the server's work without bound.
+ */
+function batchOf<T extends z.ZodType>(item: T, max: number, noun: string) {
+  return z
+    .array(item, { error: MESSAGES.required })
+    .min(1, { error: MESSAGES.required })
+    .max(max, { error: `Máximo ${max} ${noun} por envío` });
+}
+
 /** Body of `POST /api/agent/attempts`: 1 to `AGENT_MAX_BATCH` attempts. */
 export const agentAttemptsBodySchema = z.object({
-  attempts: z
-    .array(agentAttemptSchema, { error: MESSAGES.required })
-    .min(1, { error: MESSAGES.required })
-    .max(AGENT_MAX_BATCH, { error: `Máximo ${AGENT_MAX_BATCH} intentos por envío` }),
+  attempts: batchOf(agentAttemptSchema, AGENT_MAX_BATCH, 'intentos'),
 });
 export type AgentAttemptsBody = z.infer<typeof agentAttemptsBodySchema>;
 
@@ -146,10 +154,7 @@ export type AgentObservedProcess = z.infer<typeof agentObservedProcessSchema>;
 
 /** Body of `POST /api/agent/observed`: 1 to `AGENT_MAX_OBSERVED_BATCH` executables. */
 export const agentObservedBodySchema = z.object({
-  observed: z
-    .array(agentObservedProcessSchema, { error: MESSAGES.required })
-    .min(1, { error: MESSAGES.required })
-    .max(AGENT_MAX_OBSERVED_BATCH, { error: `Máximo ${AGENT_MAX_OBSERVED_BATCH} programas por envío` }),
+  observed: batchOf(agentObservedProcessSchema, AGENT_MAX_OBSERVED_BATCH, 'programas'),
 });
 export type AgentObservedBody = z.infer<typeof agentObservedBodySchema>;
 

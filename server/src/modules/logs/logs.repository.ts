@@ -64,6 +64,21 @@ export async function listStatusLog(em: EntityManager, teamId: number): Promise<
 /** A contest log row before it is answered: its time as a number too, for the merge. */
 type TimedRow = ContestLogRow & { time: number };
 
+/** What every row of the log starts with: its id, its time (ms and ISO 8601), its team and level. */
+function rowHead(
+  id: number,
+  at: Date,
+  team: { id: number; name: string; level: { id: number; level: string } },
+): Pick<TimedRow, 'id' | 'time' | 'at' | 'team' | 'level'> {
+  return {
+    id,
+    time: at.getTime(),
+    at: at.toISOString(),
+    team: { id: team.id, name: team.name },
+    level: { id: team.level.id, level: team.level.level },
+  };
+}
+
 /** The order of the contest log: newest first; equal times, a status change first; then higher id first. */
 function newestFirst(a: TimedRow, b: TimedRow): number {
   if (a.time !== b.time) return b.time - a.time;
@@ -106,11 +121,7 @@ export async function listContestLog(
   const rows: TimedRow[] = [
     ...attempts.map((a): TimedRow => ({
       kind: 'intento',
-      id: a.id,
-      time: a.receivedAt.getTime(),
-      at: a.receivedAt.toISOString(),
-      team: { id: a.team.id, name: a.team.name },
-      level: { id: a.team.level.id, level: a.team.level.level },
+      ...rowHead(a.id, a.receivedAt, a.team),
       process: a.process,
       executable: a.executable ?? null,
       killed: a.killed,
@@ -122,11 +133,7 @@ export async function listContestLog(
     })),
     ...changes.map((c): TimedRow => ({
       kind: 'estatus',
-      id: c.id,
-      time: c.at.getTime(),
-      at: c.at.toISOString(),
-      team: { id: c.team.id, name: c.team.name },
-      level: { id: c.team.level.id, level: c.team.level.level },
+      ...rowHead(c.id, c.at, c.team),
       process: null,
       executable: null,
       killed: null,
