@@ -8,14 +8,7 @@
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { CatalogueSceneProps } from '../catalog-screen/catalogue-scene-props';
-import {
-  ADMIN_HOME_PATH,
-  CONTEST_LOG_PATH,
-  JUDGE_HOME_PATH,
-  LOGIN_PATH,
-  OBSERVED_PROCESSES_PATH,
-  PROJECTOR_PATH,
-} from './paths';
+import * as paths from './paths';
 import { ROUTE_PATHS, type AppPath, type RoutePath } from './route-paths';
 
 /** Menus of the shared layout; `Procesos` and `Bitácora` are single links, not menus. */
@@ -87,10 +80,10 @@ function menuScreen(menu: MenuGroup, label: string, title: string, scene: LazySc
 
 /** Each path's screen; typed by `AppPath`, so a path of `route-paths.ts` without a screen fails to compile. */
 const SCREENS: Record<AppPath, ScreenEntry> = {
-  [LOGIN_PATH]: { frame: 'bare', scene: LoginScene, tabName: 'Iniciar Sesión' },
-  [ADMIN_HOME_PATH]: { frame: 'layout', scene: HomeScene, tabName: 'Inicio del administrador' },
-  [JUDGE_HOME_PATH]: { frame: 'layout', scene: HomeScene, tabName: 'Inicio del juez' },
-  [PROJECTOR_PATH]: { frame: 'bare', scene: ProjectorScene, tabName: 'Proyector' },
+  [paths.LOGIN_PATH]: { frame: 'bare', scene: LoginScene, tabName: 'Iniciar Sesión' },
+  [paths.ADMIN_HOME_PATH]: { frame: 'layout', scene: HomeScene, tabName: 'Inicio del administrador' },
+  [paths.JUDGE_HOME_PATH]: { frame: 'layout', scene: HomeScene, tabName: 'Inicio del juez' },
+  [paths.PROJECTOR_PATH]: { frame: 'bare', scene: ProjectorScene, tabName: 'Proyector' },
   '/contests': menuScreen('Concursos', 'Concursos', 'Información de los concursos', ContestsScene),
   '/exercises': menuScreen(
     'Concursos',
@@ -112,14 +105,14 @@ const SCREENS: Record<AppPath, ScreenEntry> = {
   '/process': menuScreen('Procesos', 'Procesos', 'Información de los procesos', ProcessesScene),
   // Judges too (issue 14, access in route-paths.ts): they read what ran in the lab; only
   // administrators block from it.
-  [OBSERVED_PROCESSES_PATH]: menuScreen(
+  [paths.OBSERVED_PROCESSES_PATH]: menuScreen(
     'Procesos',
     'Procesos observados',
     'Información de los programas ejecutados en las máquinas',
     ObservedProcessesScene,
   ),
   // Judges too (issue 13): the one menu link a judge sees.
-  [CONTEST_LOG_PATH]: menuScreen('Bitácora', 'Bitácora', 'Bitácora del concurso', ContestLogScene),
+  [paths.CONTEST_LOG_PATH]: menuScreen('Bitácora', 'Bitácora', 'Bitácora del concurso', ContestLogScene),
   '/usersAdmin': menuScreen(
     'Usuarios',
     'Administradores',

@@ -1,4 +1,5 @@
 import { MESSAGES } from '@concurso/shared';
+import { useShallow } from 'zustand/react/shallow';
 import { useFeedbackStore } from '../stores/feedback-store';
 import { ConfirmDialog } from '../ui/dialog/confirm-dialog';
 import { MessageDialog } from '../ui/dialog/message-dialog';
@@ -10,13 +11,18 @@ import { ProgressDialog } from '../ui/dialog/progress-dialog';
  * (SPEC.md section 8).
  */
 export function FeedbackHost() {
-  const message = useFeedbackStore((state) => state.message);
-  const messageOpen = useFeedbackStore((state) => state.messageOpen);
-  const question = useFeedbackStore((state) => state.question);
-  const questionOpen = useFeedbackStore((state) => state.questionOpen);
-  const busy = useFeedbackStore((state) => state.busy);
-  const transfer = useFeedbackStore((state) => state.transfer);
-  const listError = useFeedbackStore((state) => state.listError);
+  // One subscription; a shallow compare re-renders only when one of these fields changes.
+  const { message, messageOpen, question, questionOpen, busy, transfer, listError } = useFeedbackStore(
+    useShallow(({ message, messageOpen, question, questionOpen, busy, transfer, listError }) => ({
+      message,
+      messageOpen,
+      question,
+      questionOpen,
+      busy,
+      transfer,
+      listError,
+    })),
+  );
 
   return (
     <>

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { Alert, Button, Flex, Link, SimpleGrid, Stack } from '@chakra-ui/react';
 import { BOARD_LEVEL_KEYS, MESSAGES, type BoardTeam } from '@concurso/shared';
 import { PROJECTOR_PATH } from '../../app/paths';
@@ -23,11 +24,16 @@ import { ProgressDialog } from '../../ui/dialog/progress-dialog';
  * store while mounted.
  */
 export function LiveBoard() {
-  const teams = useBoardStore((state) => state.teams);
-  const contest = useBoardStore((state) => state.contest);
-  const connection = useBoardStore((state) => state.connection);
-  const loaded = useBoardStore((state) => state.loaded);
-  const error = useBoardStore((state) => state.error);
+  // One subscription; a shallow compare re-renders only when one of these fields changes.
+  const { teams, contest, connection, loaded, error } = useBoardStore(
+    useShallow(({ teams, contest, connection, loaded, error }) => ({
+      teams,
+      contest,
+      connection,
+      loaded,
+      error,
+    })),
+  );
   const toggle = useTeamStatusToggle();
   // The row last shown stays while the dialog closes, so its title does not vanish.
   const history = useRowDialog<BoardTeam, 'history'>();

@@ -29,32 +29,27 @@ export function ContestLogFiltersBar({
   teams,
   processes,
 }: ContestLogFiltersBarProps) {
+  // One 'Todos'-first select per filter; `clears` empties the filters that follow this one.
+  const select = (
+    key: keyof ContestLogFilterValues,
+    label: string,
+    options: readonly SelectOption[],
+    clears: Partial<ContestLogFilterValues> = {},
+  ) => (
+    <SelectField
+      size="sm"
+      emptyOption="Todos"
+      label={label}
+      value={values[key]}
+      options={options}
+      onChange={(value) => onChange({ ...values, [key]: value, ...clears })}
+    />
+  );
   return (
     <SimpleGrid columns={{ base: 1, md: 3 }} gap="3" role="group" aria-label="Filtros de la bitácora">
-      <SelectField
-        size="sm"
-        emptyOption="Todos"
-        label="Nivel"
-        value={values.level}
-        options={levels}
-        onChange={(level) => onChange({ ...values, level, team: '' })}
-      />
-      <SelectField
-        size="sm"
-        emptyOption="Todos"
-        label="Equipo"
-        value={values.team}
-        options={teams}
-        onChange={(team) => onChange({ ...values, team })}
-      />
-      <SelectField
-        size="sm"
-        emptyOption="Todos"
-        label="Proceso"
-        value={values.process}
-        options={processes}
-        onChange={(process) => onChange({ ...values, process })}
-      />
+      {select('level', 'Nivel', levels, { team: '' })}
+      {select('team', 'Equipo', teams)}
+      {select('process', 'Proceso', processes)}
     </SimpleGrid>
   );
 }

@@ -17,27 +17,27 @@ export type ImportPreviewReply = RouteReply<typeof importsRoutes.preview>;
 /** The answer of an import: how many teams and members were created, and 'Se importaron N equipos.'. */
 export type ImportTeamsReply = RouteReply<typeof importsRoutes.importTeams>;
 
+/** Sends `file` for contest `contestId` to one of the two import calls, with the upload's options. */
+function sendImport<R extends typeof importsRoutes.preview | typeof importsRoutes.importTeams>(
+  route: R,
+  contestId: number,
+  file: File,
+  options: UploadOptions,
+): Promise<RouteReply<R>> {
+  return uploadRequest(route, importFormData(contestId, file), options);
+}
+
 /**
  * `POST /api/previewTeamImport` (`importsRoutes.preview`): checks `file` against contest `contestId`
  * and writes nothing. Rejects like every upload (413 too large, 415 not a CSV or XLSX).
  */
-export function previewTeamImport(
-  contestId: number,
-  file: File,
-  options: UploadOptions = {},
-): Promise<ImportPreviewReply> {
-  return uploadRequest(importsRoutes.preview, importFormData(contestId, file), options);
-}
+export const previewTeamImport = (contestId: number, file: File, options: UploadOptions = {}) =>
+  sendImport(importsRoutes.preview, contestId, file, options);
 
 /**
  * `POST /api/importTeams` (`importsRoutes.importTeams`): creates every team and member of `file` in
  * contest `contestId`, or nothing; a file with bad rows rejects with 422 and the rows
  * (`rejectedImportErrors` reads them), reporting the upload's progress.
  */
-export function importTeams(
-  contestId: number,
-  file: File,
-  options: UploadOptions = {},
-): Promise<ImportTeamsReply> {
-  return uploadRequest(importsRoutes.importTeams, importFormData(contestId, file), options);
-}
+export const importTeams = (contestId: number, file: File, options: UploadOptions = {}) =>
+  sendImport(importsRoutes.importTeams, contestId, file, options);
