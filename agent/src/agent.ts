@@ -19,13 +19,8 @@ import { RunningAgent } from './running-agent.js';
 import { TEXTS } from './texts.js';
 
 export { AgentError, type AgentErrorCode } from './errors.js';
-export {
-  AGENT_CONFIG_REFRESH_MS,
-  AGENT_RETRY_PROBE_MS,
-  type AgentHandle,
-  type AgentOptions,
-  type AgentStats,
-} from './agent-options.js';
+// The options, handle and stats of a running agent, and its periods (agent-options.ts).
+export * from './agent-options.js';
 
 /** Default data folder: `~/.concurso-agent` (independent of the working directory). */
 export function defaultDataDir(): string {

@@ -158,17 +158,18 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
       });
       await api.register(boardRoutes);
       await api.register(agentRoutes, { fingerprintQuorum: config.fingerprintQuorum });
-      await api.register(contestsRoutes);
-      await api.register(levelsRoutes);
-      await api.register(schoolsRoutes);
-      await api.register(departamentsRoutes);
-      await api.register(careersRoutes);
-      await api.register(coachesRoutes);
+      // Modules that take no options (the order is /api/docs' order).
+      for (const routes of [
+        contestsRoutes,
+        levelsRoutes,
+        schoolsRoutes,
+        departamentsRoutes,
+        careersRoutes,
+        coachesRoutes,
+      ])
+        await api.register(routes);
       await api.register(processesRoutes, { fingerprintQuorum: config.fingerprintQuorum });
-      await api.register(teamsRoutes);
-      await api.register(membersRoutes);
-      await api.register(usersRoutes);
-      await api.register(logsRoutes);
+      for (const routes of [teamsRoutes, membersRoutes, usersRoutes, logsRoutes]) await api.register(routes);
       await api.register(importsRoutes, { receiveTimeoutMs: config.importReceiveTimeoutMs });
       await api.register(statsRoutes);
       await api.register(observedRoutes, {
