@@ -55,7 +55,6 @@ async function writePdf(dir: string, name: string, text: string): Promise<string
  */
 describe('teams, exercises and users screens in Chromium', () => {
   const bed = useWebTestBed();
-  let context: BrowserContext;
   let page: Page;
   let catalog: CatalogPage;
   let files: string;
@@ -104,8 +103,8 @@ describe('teams, exercises and users screens in Chromium', () => {
     await api('/api/createCareer', { name: CAREER, departaments_id: departament.id });
 
     files = await mkdtemp(path.join(os.tmpdir(), 'consola-e2e-'));
-    context = await bed.browser.newContext();
-    page = await context.newPage();
+    // Its context closes with the bed's browser.
+    page = await (await bed.browser.newContext()).newPage();
     catalog = new CatalogPage(page, bed.server.url);
     await signIn(page, ADMIN.username, ADMIN.password);
     await page.waitForURL(`${bed.server.url}/home`);
@@ -115,7 +114,6 @@ describe('teams, exercises and users screens in Chromium', () => {
     await agent?.stop();
     await cleanUp();
     await Promise.all(others.map((other) => other.close()));
-    await context?.close();
     if (files) await rm(files, { recursive: true, force: true });
   });
 

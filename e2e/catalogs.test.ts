@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { USER_TYPES } from '@concurso/shared';
 import { HttpApi, createUser } from '@concurso/testkit';
 import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
@@ -26,7 +26,6 @@ const COACH = 'Mtra. Laura Méndez';
  */
 describe('catalogue screens in Chromium', () => {
   const bed = useWebTestBed();
-  let context: BrowserContext;
   let page: Page;
   let catalog: CatalogPage;
   let downloads: string;
@@ -41,14 +40,13 @@ describe('catalogue screens in Chromium', () => {
   beforeAll(async () => {
     await createUser(bed.server.orm, USER_TYPES.admin, 'admin_catalogos', 'clave-admin');
     downloads = await mkdtemp(path.join(os.tmpdir(), 'catalogos-e2e-'));
-    context = await bed.browser.newContext({ acceptDownloads: true });
-    page = await context.newPage();
+    // Its context closes with the bed's browser.
+    page = await (await bed.browser.newContext({ acceptDownloads: true })).newPage();
     catalog = new CatalogPage(page, bed.server.url);
     await signIn(page);
   });
 
   afterAll(async () => {
-    await context?.close();
     if (downloads) await rm(downloads, { recursive: true, force: true });
   });
 

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { LEVELS, USER_TYPES } from '@concurso/shared';
 import { createTeam, createUser, generateAgentKey, sendAttempt, startContest } from '@concurso/testkit';
 import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
@@ -44,7 +44,6 @@ const SEGUNDOS = 3;
  */
 describe('projector paging', () => {
   const bed = useWebTestBed();
-  let context: BrowserContext;
   let page: Page;
   let projector: ProjectorPage;
   let adminToken: string;
@@ -78,7 +77,7 @@ describe('projector paging', () => {
     });
     expect(toggle.statusCode).toBe(200);
 
-    ({ page, context } = await openSignedIn(
+    ({ page } = await openSignedIn(
       bed.browser,
       bed.server.url,
       'juez_paginas',
@@ -89,9 +88,6 @@ describe('projector paging', () => {
       },
     ));
     projector = new ProjectorPage(page, bed.server.url);
-  });
-  afterAll(async () => {
-    await context?.close();
   });
 
   for (const [width, height] of [

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { LEVELS, USER_TYPES } from '@concurso/shared';
 import { createTeam, createUser, generateAgentKey, sendAttempt, startContest } from '@concurso/testkit';
 import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
@@ -9,7 +9,6 @@ import { ProjectorPage } from './pages/projector-page.js';
 /** The hall's projector (/proyector) live in Chromium, read-only, at the sizes of a hall screen. */
 describe('projector display', () => {
   const bed = useWebTestBed();
-  let context: BrowserContext;
   let page: Page;
   let projector: ProjectorPage;
   let adminToken: string;
@@ -22,20 +21,10 @@ describe('projector display', () => {
     teams.a = await createTeam(bed.server.orm, contestId, LEVELS.basico, 'Alfa');
     teams.b = await createTeam(bed.server.orm, contestId, LEVELS.basico, 'Beta');
     teams.c = await createTeam(bed.server.orm, contestId, LEVELS.intermedio, 'Gamma');
-    ({ page, context } = await openSignedIn(
-      bed.browser,
-      bed.server.url,
-      'juez_sala',
-      'clave-sala',
-      '/homeJuez',
-      {
-        viewport: { width: 1920, height: 1080 },
-      },
-    ));
+    ({ page } = await openSignedIn(bed.browser, bed.server.url, 'juez_sala', 'clave-sala', '/homeJuez', {
+      viewport: { width: 1920, height: 1080 },
+    }));
     projector = new ProjectorPage(page, bed.server.url);
-  });
-  afterAll(async () => {
-    await context?.close();
   });
 
   it('shows the three levels side by side, with the contest and a clock, and no buttons', async () => {

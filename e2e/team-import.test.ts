@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { IMPORT_MESSAGES, MESSAGES, USER_TYPES, type TeamRow } from '@concurso/shared';
 import { HttpApi, createUser, windows1252 } from '@concurso/testkit';
 import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
@@ -31,7 +31,6 @@ const EXCEL_CSV = windows1252(
 describe('importing teams from Spanish Excel, and undoing it', () => {
   const bed = useWebTestBed();
   let api: HttpApi;
-  let context: BrowserContext;
   let page: Page;
   let catalog: CatalogPage;
   let teams: TeamsPage;
@@ -49,19 +48,9 @@ describe('importing teams from Spanish Excel, and undoing it', () => {
     await api.createTeam('Equipo de 2026B', 1, coach, active);
     await api.createTeam('Equipo de 2027A', 1, coach, otherContest);
 
-    ({ page, context } = await openSignedIn(
-      bed.browser,
-      bed.server.url,
-      ADMIN.username,
-      ADMIN.password,
-      '/home',
-    ));
+    ({ page } = await openSignedIn(bed.browser, bed.server.url, ADMIN.username, ADMIN.password, '/home'));
     catalog = new CatalogPage(page, bed.server.url);
     teams = new TeamsPage(page, catalog);
-  });
-
-  afterAll(async () => {
-    await context?.close();
   });
 
   it("previews Excel's Windows-1252 CSV with its accents right and imports it", async () => {
