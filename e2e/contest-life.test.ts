@@ -6,7 +6,14 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import type { BrowserContext, Download, Page } from 'playwright-core';
-import { IMPORT_EXAMPLE_TEAM, LEVELS, MESSAGES, USER_TYPES, type TeamRow } from '@concurso/shared';
+import {
+  CONTEST_LOG_HEADERS,
+  IMPORT_EXAMPLE_TEAM,
+  LEVELS,
+  MESSAGES,
+  USER_TYPES,
+  type TeamRow,
+} from '@concurso/shared';
 import { HttpApi, agentConfig, blockProcesses, createUser, sendAttempt } from '@concurso/testkit';
 import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
 import { BoardPage } from './pages/board-page.js';
@@ -350,17 +357,7 @@ describe('the life of a contest in Chromium (issue 13)', () => {
     const book = new ExcelJS.Workbook();
     await book.xlsx.readFile(await saved(exported));
     const rows = rowsOf(book.worksheets[0]!);
-    expect(rows[0]).toEqual([
-      'FECHA',
-      'TIPO',
-      'EQUIPO',
-      'NIVEL',
-      'PROCESO',
-      'EN LA MÁQUINA',
-      'TERMINADO',
-      'CAMBIO',
-      'QUIÉN',
-    ]);
+    expect(rows[0]).toEqual(Object.values(CONTEST_LOG_HEADERS));
     expect(rows.slice(1).map((row) => row.slice(1, 5))).toEqual([
       ['Intento', 'Núcleo Rápido', 'Intermedio', 'Discord.exe'],
       ['Intento', 'Núcleo Rápido', 'Intermedio', 'Discord.exe'],

@@ -76,6 +76,22 @@ export interface StatusChangeAuthor {
   automatic: boolean;
 }
 
+/**
+ * The /bitacora table's column headers (issue 13), in column order, keyed by the field of the screen's
+ * row they head; the exported sheet's header row is the same list.
+ */
+export const CONTEST_LOG_HEADERS = {
+  at: 'FECHA',
+  kind: 'TIPO',
+  team: 'EQUIPO',
+  level: 'NIVEL',
+  process: 'PROCESO',
+  occurredAt: 'EN LA MÁQUINA',
+  killed: 'TERMINADO',
+  change: 'CAMBIO',
+  who: 'QUIÉN',
+} as const;
+
 /** What the logs show for a deleted judge's change. */
 export const DELETED_USER_LABEL = 'Usuario eliminado';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGES, type ContestLogRow, type TeamRow } from '@concurso/shared';
+import { CONTEST_LOG_HEADERS, MESSAGES, type ContestLogRow, type TeamRow } from '@concurso/shared';
 import { createHeadlessTable } from '../../ui/data-table/headless-table';
 import { dataTableOptions } from '../../ui/data-table/table-model';
 import { extractExportData } from '../../ui/data-table/export-data';
@@ -110,17 +110,7 @@ describe('/bitacora rows (issue 13)', () => {
     table.getColumn('at')!.toggleSorting(false);
     expect(order()).toEqual([3, 5, 6, 7]);
     const exported = extractExportData(table);
-    expect(exported.headers).toEqual([
-      'FECHA',
-      'TIPO',
-      'EQUIPO',
-      'NIVEL',
-      'PROCESO',
-      'EN LA MÁQUINA',
-      'TERMINADO',
-      'CAMBIO',
-      'QUIÉN',
-    ]);
+    expect(exported.headers).toEqual(Object.values(CONTEST_LOG_HEADERS));
     expect(exported.rows[0]).toEqual([
       '30/10/2026 17:00:00',
       'Cambio de estatus',
