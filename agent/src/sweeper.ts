@@ -19,6 +19,12 @@ const HASH_WAIT_MS = 250;
 /** Longest a scan waits for the fingerprint of a process it just ended, for its attempt (ms). */
 const ATTEMPT_HASH_WAIT_MS = 2_000;
 
+/**
+ * Most fingerprints the agent learns from its own kills (issue 24): a contestant making many files
+ * under a blocked name cannot grow the agent without bound; the oldest is forgotten first.
+ */
+export const LEARNED_FINGERPRINTS_MAX = 256;
+
 /** What a scan works with: set up once by the running agent (running-agent.ts). */
 export interface SweeperParts {
   lister: ProcessLister;
@@ -55,6 +61,13 @@ interface Outcome {
 export class Sweeper {
   private byName: Matcher;
   private bySha: Map<string, string>;
+  /**
+   * SHA-256 → blocked name, of the files this machine ended by name (issue 24; DESIGN.md section 6a:
+   * a team's own claim applies at once to its own machines). The server learns the same from the
+   * attempt and sends it in the config; this makes the next scan end a renamed copy without waiting
+   * for that config.
+   */
+  private readonly learned = new Map<string, string>();
   private lastScanError: string | null = null;
   /** Scans in order; the next starts when this settles. */
   private chain: Promise<void> = Promise.resolve();
@@ -73,6 +86,8 @@ export class Sweeper {
   /** Matches the next scans against a new blocked list. */
   setBlocked(blocked: readonly string[]): void {
     this.byName = createMatcher(blocked);
+    // A program no longer blocked by name is no longer ended by what was learned of it either.
+    for (const [sha, name] of this.learned) if (this.byName({ name }) === null) this.learned.delete(sha);
   }
 
   /** Matches the next scans against new fingerprints. */
@@ -114,6 +129,8 @@ export class Sweeper {
     for (const outcome of outcomes) {
       const attempt = outcome.report ? this.account(outcome, seenAt) : null;
       if (attempt) attempts.push(attempt);
+      if (outcome.report && outcome.sha256 && !outcome.renamed)
+        this.learn(outcome.sha256, outcome.report.blocked);
     }
     await this.queue(attempts);
   }
@@ -162,15 +179,25 @@ export class Sweeper {
       return { report, sha256 };
     }
     if (isFresh) this.record(proc, seenAt);
-    if (bySha.size === 0) return { report: null, sha256: null };
+    if (bySha.size === 0 && this.learned.size === 0) return { report: null, sha256: null };
     const known = fingerprinter.known(proc);
     const sha256 = known !== undefined ? known : await atMost(HASH_WAIT_MS, fingerprinter.ofProcess(proc));
-    const copyOf = sha256 ? bySha.get(sha256) : undefined;
+    const copyOf = sha256 ? (bySha.get(sha256) ?? this.learned.get(sha256)) : undefined;
     if (copyOf === undefined) return { report: null, sha256: sha256 ?? null };
     const report = await killer.handle(proc, copyOf);
     const renamed = renamedAs(copyOf, proc);
     const shown = renamed ? printableName(renamed) : '';
     return { report, sha256: sha256 ?? null, ...(shown ? { renamed: shown } : {}) };
+  }
+
+  /** Remembers the file of a process ended by name as that blocked program, within the bound. */
+  private learn(sha256: Sha256, blocked: string): void {
+    if (this.learned.has(sha256)) return;
+    if (this.learned.size >= LEARNED_FINGERPRINTS_MAX) {
+      const oldest = this.learned.keys().next().value;
+      if (oldest !== undefined) this.learned.delete(oldest);
+    }
+    this.learned.set(sha256, blocked);
   }
 
   /** Records a new process with its fingerprint once that is ready, unless the contest stopped observing. */
