@@ -20,7 +20,12 @@ import guardPlugin from './plugins/guard.js';
 import webPlugin from './plugins/web.js';
 import socketPlugin from './realtime/socket.js';
 import { boardPlugin, boardRoutes } from './modules/board/index.js';
-import { agentKeysPlugin, agentPresencePlugin, agentRoutes } from './modules/agent/index.js';
+import {
+  agentChannelPlugin,
+  agentKeysPlugin,
+  agentPresencePlugin,
+  agentRoutes,
+} from './modules/agent/index.js';
 import { authRoutes, staffSessions } from './modules/auth/index.js';
 import { knownLevels, levelsRoutes } from './modules/levels/index.js';
 import { healthRoutes } from './modules/health/index.js';
@@ -145,6 +150,7 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
   await app.register(socketPlugin, { redisUrl: config.redisUrl, sessions, levelsExist: knownLevels(orm) });
   await app.register(agentKeysPlugin);
   await app.register(boardPlugin);
+  await app.register(agentChannelPlugin, { fingerprintQuorum: config.fingerprintQuorum });
   await app.register(agentPresencePlugin, { offlineAfterMs: config.agentOfflineAfterMs });
   await app.register(webPlugin, { root: config.webDistDir });
 

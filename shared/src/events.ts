@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { BoardFrame } from './board-frame.js';
+import type { AgentConfig } from './schemas/agent.js';
 import type { socketAuthSchema } from './schemas/board.js';
 
 /**
@@ -100,4 +101,32 @@ export type CatalogName = (typeof CATALOGS)[number];
 /** Payload of `catalog.changed`: which catalogue an admin changed, so open screens of it refetch. */
 export interface CatalogChangedPayload {
   catalog: CatalogName;
+}
+
+/**
+ * The agents' namespace of the push channel (issue 24, DESIGN.md section 6a): agents connect to it
+ * with their key (`agentSocketAuthSchema`) and join `team:<id>` and `contest:<id>`. Namespaces do not
+ * share broadcasts: an agent socket never gets a board frame or a catalogue change, a staff socket
+ * never gets an agent's policy.
+ */
+export const AGENT_NAMESPACE = '/agent';
+
+/** Room of the agent sockets of one team. */
+export const teamRoom = (teamId: number): string => `team:${teamId}`;
+/** Room of the agent sockets of one contest's teams. */
+export const contestRoom = (contestId: number): string => `contest:${contestId}`;
+
+/** Events the server sends an agent socket. */
+export interface AgentServerToClientEvents {
+  /**
+   * The team's policy (the same `AgentConfig` as `GET /api/agent/config`): sent on connection and
+   * whenever it changes (active contest, blocked set, fingerprints), within a second of the change.
+   */
+  'agent.policy': (config: AgentConfig) => void;
+}
+
+/** Events an agent socket sends. */
+export interface AgentClientToServerEvents {
+  /** The agent applied the policy with this `policy_version`. */
+  'agent.policy.applied': (version: string) => void;
 }

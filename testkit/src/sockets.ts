@@ -1,7 +1,13 @@
 import { io as ioClient, type Socket } from 'socket.io-client';
+import type { FastifyInstance } from 'fastify';
+import type {} from '../../server/src/modules/agent/agent-channel.plugin.js';
 import {
+  AGENT_NAMESPACE,
   SOCKET_PATH,
   boardAckPolicy,
+  type AgentClientToServerEvents,
+  type AgentConfig,
+  type AgentServerToClientEvents,
   decodeBoardFrame,
   type BoardTeam,
   type ClientToServerEvents,
@@ -100,4 +106,45 @@ export function collectRows(socket: BoardSocket): BoardTeam[] {
   const seen: BoardTeam[] = [];
   socket.on('board.frame', (frame) => seen.push(...decodeBoardFrame(frame).teams));
   return seen;
+}
+
+/** An agent's push channel (issue 24), as the agent opens it. */
+export type AgentSocket = Socket<AgentServerToClientEvents, AgentClientToServerEvents>;
+
+/**
+ * Opens a real socket.io-client to a server's `/agent` namespace with an agent `key`, and waits until
+ * it connects and the first `agent.policy` arrives. Every event it gets is kept in `events` (name and
+ * payload), so a test can tell it never got a board frame. Does not reconnect.
+ * @throws the handshake's error when the server refuses it (`unauthorized`).
+ */
+export function connectAgentSocket(
+  url: string,
+  key: unknown,
+): Promise<{ socket: AgentSocket; policy: AgentConfig; events: Array<[string, unknown]> }> {
+  const socket: AgentSocket = ioClient(`${url}${AGENT_NAMESPACE}`, {
+    path: SOCKET_PATH,
+    auth: { key },
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+  });
+  const events: Array<[string, unknown]> = [];
+  socket.onAny((event: string, payload: unknown) => events.push([event, payload]));
+  return new Promise((resolve, reject) => {
+    socket.once('agent.policy', (policy) => resolve({ socket, policy, events }));
+    socket.once('connect_error', (err) => {
+      socket.close();
+      reject(err);
+    });
+  });
+}
+
+/**
+ * Closes the push channel of team `teamId`'s agents on `server` (as a regenerated key does: they do
+ * not reconnect); the key keeps working over HTTP. Resolves once the round of policies in progress
+ * is sent.
+ */
+export async function closeAgentChannel(server: { app: FastifyInstance }, teamId: number): Promise<void> {
+  await server.app.agentChannel.settled();
+  server.app.agentChannel.closeTeam(teamId);
 }

@@ -108,6 +108,7 @@ export async function startFakeServer(
       observe: false,
       poll_ms: 1000,
       heartbeat_ms: 10_000,
+      policy_version: '',
     },
     revoked: false,
     noContest: false,

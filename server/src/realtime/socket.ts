@@ -53,6 +53,8 @@ export interface InterServerEvents {
   'board.reset': () => void;
   /** An agent key was regenerated: forget the cached ones. */
   'agentKeys.changed': () => void;
+  /** An agent's policy may have changed: send the agents of this process theirs (agent module, issue 24). */
+  'agentPolicy.changed': () => void;
 }
 
 export type BoardServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;

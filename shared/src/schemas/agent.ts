@@ -126,8 +126,20 @@ export const agentConfigSchema = z.object({
   observe: z.boolean().default(false),
   poll_ms: rowIntSchema,
   heartbeat_ms: rowIntSchema,
+  /**
+   * Identity of the policy above (contest, active, blocked, fingerprints, observe; issue 24): equal
+   * versions are the same policy. The agent acknowledges the version it applied on the push channel.
+   */
+  policy_version: z.string().default(''),
 });
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
+
+/**
+ * Handshake `auth` of an agent's socket on the `/agent` namespace (issue 24): its team's agent key,
+ * nothing else. A wrong, revoked or regenerated key is refused with `unauthorized`.
+ */
+export const agentSocketAuthSchema = z.object({ key: z.string().min(1).max(100) }).strict();
+export type AgentSocketAuth = z.infer<typeof agentSocketAuthSchema>;
 
 /** Most executables one `POST /api/agent/observed` may carry. */
 export const AGENT_MAX_OBSERVED_BATCH = 500;

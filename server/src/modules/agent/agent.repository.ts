@@ -42,9 +42,9 @@ export async function setAgentKeyHash(em: EntityManager, teamId: number, hash: s
 export async function agentTeam(
   em: EntityManager,
   teamId: number,
-): Promise<{ name: string; contest: ContestRow }> {
+): Promise<{ name: string; levelsId: number; contest: ContestRow }> {
   const team = await em.findOneOrFail(Team, teamId, { populate: ['contest'] });
-  return { name: team.name, contest: contestRow(team.contest) };
+  return { name: team.name, levelsId: team.level.id, contest: contestRow(team.contest) };
 }
 
 // Presence ------------------------------------------------------------------------------------------

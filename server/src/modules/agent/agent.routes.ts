@@ -1,20 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  AGENT_CONFIG_FINGERPRINT_BYTES,
-  AGENT_HEARTBEAT_MS,
-  AGENT_POLL_MS,
-  MESSAGES,
-  agentRoutes as api,
-} from '@concurso/shared';
+import { MESSAGES, agentRoutes as api } from '@concurso/shared';
 import { addRoute } from '../../lib/route.js';
 import { HttpError } from '../../lib/http-error.js';
-import { contestProcesses } from '../contests/index.js';
 import { hashAgentKey, newAgentKey } from './agent-keys.js';
-import { agentTeam, setAgentKeyHash } from './agent.repository.js';
+import { agentConfig } from './agent-config.js';
+import { setAgentKeyHash } from './agent.repository.js';
 import { recordHeartbeat } from './agent.service.js';
 import { AttemptWriter } from './attempt-writer.js';
 import { FingerprintLearner } from './fingerprint-learner.js';
-import { agentFingerprints } from '../processes/index.js';
 
 /**
  * The agent's side of the API and the admin's key generation (shared/src/api/agent.ts, DESIGN.md
@@ -32,7 +25,13 @@ export default async function agentRoutes(
     fork,
     (rows) => rows.forEach((row) => app.board.teamUpdated(row)),
     2,
-    new FingerprintLearner(fork, (err) => app.log.warn({ err }, 'No se pudieron aprender huellas')),
+    new FingerprintLearner(
+      fork,
+      (err) => app.log.warn({ err }, 'No se pudieron aprender huellas'),
+      Date.now,
+      // A new claim changes its team's policy, and every team's at quorum (issue 24).
+      () => app.agentChannel.policyChanged(),
+    ),
   );
   // Answer what is being written before the database closes.
   app.addHook('preClose', () => attempts.drained());
@@ -44,40 +43,16 @@ export default async function agentRoutes(
       throw new HttpError(404, 'No se encontró el equipo.');
     }
     app.forgetAgentKeys(); // the previous key stops working at once, in every process
+    app.agentChannel.closeTeam(teamId); // and its machines' sockets close
     return { success: true as const, data: { key, teams_id: teamId }, message: MESSAGES.agentKeyGenerated };
   });
 
-  // The level and contest of the key's team as the guard found them; the contest's own row for its date.
-  // Only the active contest's agents block anything (DESIGN.md section 3): a team of another contest
-  // gets an empty set, and its agent picks up the real one at the refresh after its contest is activated.
-  // Issue 14: with the set go the fingerprints of its processes (`[{process, sha256}]`), so a renamed
-  // copy is caught too; issue 21: only those that apply to every machine (confirmed or at quorum) and
-  // this team's own claims, within a byte budget. `observe` only while the contest is active and observes.
-  addRoute(app, api.config, async (request) => {
-    const principal = request.agentTeam!;
-    const team = await agentTeam(app.orm.em, principal.id);
-    const blocked = team.contest.active ? await contestProcesses(app.orm.em, principal.contests_id) : [];
-    const fingerprints = await agentFingerprints(app.orm.em, {
-      contestId: principal.contests_id,
-      teamId: principal.id,
-      processIds: blocked.map((row) => row.processes_id),
-      quorum: options.fingerprintQuorum,
-      budgetBytes: AGENT_CONFIG_FINGERPRINT_BYTES,
-    });
-    return {
-      success: true as const,
-      message: '',
-      data: {
-        team: { id: principal.id, name: team.name, levels_id: principal.levels_id },
-        contest: team.contest,
-        blocked: blocked.map((row) => row.processes.name),
-        fingerprints,
-        observe: team.contest.active && team.contest.observe_processes,
-        poll_ms: AGENT_POLL_MS,
-        heartbeat_ms: AGENT_HEARTBEAT_MS,
-      },
-    };
-  });
+  // The team's policy (agent-config.ts), the same the push channel sends (issue 24).
+  addRoute(app, api.config, async (request) => ({
+    success: true as const,
+    message: '',
+    data: await agentConfig(app.orm.em, request.agentTeam!.id, options.fingerprintQuorum),
+  }));
 
   addRoute(app, api.attempts, async (request) => ({
     success: true as const,

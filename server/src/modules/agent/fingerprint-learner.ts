@@ -32,11 +32,13 @@ export class FingerprintLearner {
    * @param fork a fresh entity manager per call (`orm.em.fork()`).
    * @param onError told of a failed statement (the server logs it).
    * @param now the clock (ms), for the memory's expiry.
+   * @param onLearned told after claims not recorded before were stored (the agents' policies changed).
    */
   constructor(
     private readonly fork: () => EntityManager,
     private readonly onError: (err: unknown) => void = () => undefined,
     private readonly now: () => number = Date.now,
+    private readonly onLearned: () => void = () => undefined,
   ) {}
 
   /** Records the claims of `claims` not recorded in the last `FINGERPRINT_MEMORY_MS`. Never throws. */
@@ -61,5 +63,6 @@ export class FingerprintLearner {
     // A claim past the team's rate is remembered too: its attempt is counted already and will not
     // come again; the agent's next kill of that program (a new event) claims it again after expiry.
     for (const key of fresh.keys()) this.taught.set(key, at);
+    this.onLearned();
   }
 }

@@ -1,8 +1,9 @@
 /**
- * The agent module's public face (issue 23): the agent's calls, its key cache and presence
- * sweeper. app.ts registers what it exports; another module imports it from here only (lint:
+ * The agent module's public face (issue 23): the agent's calls, its key cache, its push channel
+ * (issue 24) and presence sweeper. app.ts registers what it exports; another module imports it from here only (lint:
  * boundaries/dependencies). The rest of the folder is private to the module.
  */
+export { default as agentChannelPlugin } from './agent-channel.plugin.js';
 export { default as agentKeysPlugin } from './agent-keys.plugin.js';
 export { default as agentPresencePlugin } from './agent-presence.js';
 export { default as agentRoutes } from './agent.routes.js';

@@ -19,6 +19,8 @@ export interface BoardChannel {
   reset(): void;
   /** Tells every open screen that `catalog` changed (`catalog.changed`), so its lists and selects refetch. */
   catalogChanged(catalog: CatalogName): void;
+  /** Runs `listener` in this process after each `catalogChanged` (the agents' channel, issue 24). */
+  onCatalogChanged(listener: (catalog: CatalogName) => void): void;
   /** Sends what is gathered now instead of at the end of the window (closing; tests). */
   flush(): void;
 }
@@ -42,11 +44,16 @@ export default fp(
     const publisher = new BoardPublisher(app.io, app.redis !== undefined);
     app.onRedisRecovered(() => publisher.reset(false));
     app.onSocketsClosing(() => publisher.flush());
+    const catalogListeners: Array<(catalog: CatalogName) => void> = [];
     const channel: BoardChannel = {
       teamUpdated: (team) => publisher.enqueue(team),
       teamRemoved: (payload) => publisher.removed(payload),
       reset: () => publisher.reset(),
-      catalogChanged: (catalog) => app.io.emit('catalog.changed', { catalog }),
+      catalogChanged: (catalog) => {
+        app.io.emit('catalog.changed', { catalog });
+        catalogListeners.forEach((listener) => listener(catalog));
+      },
+      onCatalogChanged: (listener) => void catalogListeners.push(listener),
       flush: () => publisher.flush(),
     };
     app.decorate('board', channel);

@@ -53,7 +53,7 @@ export default async function contestsRoutes(app: FastifyInstance): Promise<void
   });
 
   // Every screen refetches its snapshot (the active contest's teams); agents of its teams get its
-  // blocked set, and every other team's agent an empty one, at their next config refresh.
+  // blocked set, and every other team's agent an empty one, on the push channel (issue 24).
   addRoute(app, api.activate, async (request) => {
     const data = await transaction(app.orm.em, (em) => activateContest(em, request.params.id));
     if (!data) throw new HttpError(404, MESSAGES.contestNotFound);
@@ -62,7 +62,8 @@ export default async function contestsRoutes(app: FastifyInstance): Promise<void
     return { success: true as const, data, message: MESSAGES.processed };
   });
 
-  // Running agents pick the new set up at their next config refresh (DESIGN.md section 6).
+  // Running agents get the new set on the push channel within a second (issue 24; `catalog.changed`
+  // of contest_processes starts their round), or at their next config read without it.
   addRoute(app, api.replaceBlockedProcesses, async (request) => {
     const { contests_id, processes_id } = request.body;
     const data = await transaction(app.orm.em, async (em) => {

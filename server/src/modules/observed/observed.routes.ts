@@ -73,8 +73,8 @@ export default async function observedRoutesModule(
   // as the catalogue requires) joins the active contest's blocked set, and its fingerprint is recorded
   // as a claim of the teams whose agents saw it run (issue 21: not confirmed; it reaches every machine
   // when an admin confirms it in Procesos or the quorum claimed it); all or nothing, and a second call
-  // changes nothing. Open screens refetch as after "Asignar procesos"; agents pick
-  // the set up at their next config refresh.
+  // changes nothing. Open screens refetch as after "Asignar procesos"; agents get the set on the push
+  // channel (issue 24).
   addRoute(app, observedRoutes.block, async (request) => {
     const sha256 = request.body.sha256 ?? null;
     const outcome = await transaction(app.orm.em, async (em) => {

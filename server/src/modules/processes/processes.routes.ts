@@ -55,8 +55,9 @@ export default async function processesModule(
 
 /*
  * Issue 21 (DESIGN.md section 6a): the admin's view of the fingerprints claimed for one process in a
- * contest, and the two acts on one. The agents see a change at their next config (every 10 s): a
- * confirmed fingerprint reaches every machine, a removed one leaves every machine.
+ * contest, and the two acts on one. The agents get the change on the push channel (issue 24; at their
+ * next config read without it): a confirmed fingerprint reaches every machine, a removed one leaves
+ * every machine.
  */
 async function fingerprintRoutes(app: FastifyInstance, quorum: number): Promise<void> {
   addRoute(app, processesRoutes.fingerprints, async (request) => {
@@ -85,6 +86,7 @@ async function fingerprintRoutes(app: FastifyInstance, quorum: number): Promise<
     if (!owner || !(await confirmFingerprint(em, id, request.staff!.id))) {
       throw new HttpError(404, MESSAGES.fingerprintNotFound);
     }
+    app.agentChannel.policyChanged(); // a confirmed fingerprint reaches every machine (issue 24)
     const [row] = await fingerprintRows(em, owner.contestId, owner.processId, quorum, id);
     if (!row) throw new HttpError(404, MESSAGES.fingerprintNotFound);
     return { success: true as const, data: row, message: MESSAGES.saved };
@@ -94,6 +96,7 @@ async function fingerprintRoutes(app: FastifyInstance, quorum: number): Promise<
     if (!(await deleteFingerprint(app.orm.em, request.params.id))) {
       throw new HttpError(404, MESSAGES.fingerprintNotFound);
     }
+    app.agentChannel.policyChanged(); // and a removed one leaves them (issue 24)
     return { success: true as const, message: MESSAGES.deleted };
   });
 }
