@@ -10,6 +10,12 @@ import type { ProcessLister } from './scanner.js';
 export const AGENT_CONFIG_REFRESH_MS = 10_000;
 
 /**
+ * Time between two reads of the config over HTTP while the push channel is up (ms, issue 24): the
+ * server pushes every change of the policy then, and this read is only the fallback.
+ */
+export const AGENT_CONFIG_REFRESH_PUSHED_MS = 60_000;
+
+/**
  * Time between two probes of the server while undelivered attempts wait out the backoff (ms). Each
  * probe is one anonymous `GET /api/health`, and only while backing off; a lab of agents probing once a
  * second is a handful of tiny requests, and since agents start at different moments their probes,
@@ -31,8 +37,16 @@ export interface AgentOptions {
   graceMs?: number;
   /** Time between heartbeats (ms). Default: the server's `heartbeat_ms`. */
   heartbeatMs?: number;
-  /** Time between two reads of the config (ms). Default `AGENT_CONFIG_REFRESH_MS`. */
+  /**
+   * Time between two reads of the config over HTTP (ms). Default `AGENT_CONFIG_REFRESH_MS`, or
+   * `AGENT_CONFIG_REFRESH_PUSHED_MS` while the push channel is up.
+   */
   configRefreshMs?: number;
+  /**
+   * Keep a push channel to the server (issue 24: policy changes arrive within a second). Default true
+   * when the loops run.
+   */
+  push?: boolean;
   /**
    * Time between two probes of the server while attempts wait out the backoff after an outage (ms);
    * they are sent as soon as a probe finds the server back. Default `AGENT_RETRY_PROBE_MS`.
@@ -81,6 +95,10 @@ export interface AgentStats {
   hashed: number;
   /** Whether the last request to the server succeeded. */
   online: boolean;
+  /** Whether the push channel is up (issue 24). */
+  pushConnected: boolean;
+  /** Policies received on the push channel. */
+  policiesPushed: number;
   /** The last problem with the server, in Spanish, or null. */
   lastError: string | null;
 }

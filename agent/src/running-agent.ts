@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { AGENT_HEARTBEAT_MS, AGENT_POLL_MS, type AgentConfig, type AgentFingerprint } from '@concurso/shared';
 import {
   AGENT_CONFIG_REFRESH_MS,
+  AGENT_CONFIG_REFRESH_PUSHED_MS,
   AGENT_RETRY_PROBE_MS,
   type AgentHandle,
   type AgentOptions,
@@ -16,6 +17,7 @@ import type { AgentLock } from './lock.js';
 import { OBSERVED_SEND_MS, ObservedLog } from './observed.js';
 import type { Outbox } from './outbox.js';
 import { Periodic } from './periodic.js';
+import { PolicySocket } from './policy-socket.js';
 import { defaultLister } from './scanner.js';
 import { Sweeper, atMost } from './sweeper.js';
 import { TEXTS } from './texts.js';
@@ -53,6 +55,8 @@ export class RunningAgent implements AgentHandle {
   private readonly delivery: Delivery | null;
   private readonly sweeper: Sweeper;
   private readonly loops: Periodic;
+  /** The push channel, once the loops run (issue 24). */
+  private pushed: PolicySocket | null = null;
   private lastProblem: string | null = null;
   private stopped = false;
   private stopping: Promise<void> | null = null;
@@ -106,6 +110,7 @@ export class RunningAgent implements AgentHandle {
       pending: this.outbox?.size ?? 0,
       observedPending: this.observed.pending,
       hashed: this.fingerprinter.stats.hashed,
+      pushConnected: this.pushed?.connected ?? false,
     };
   }
 
@@ -125,8 +130,19 @@ export class RunningAgent implements AgentHandle {
 
   /** Starts the loops: poll at once, heartbeat at once, then config, probe and report on their periods. */
   startLoops(): void {
-    const { options } = this.setup;
-    const refreshMs = options.configRefreshMs ?? AGENT_CONFIG_REFRESH_MS;
+    const { options, client } = this.setup;
+    if (options.push ?? true) {
+      this.pushed = new PolicySocket(client.server, options.key.trim(), {
+        apply: (config) => {
+          this.counters.policiesPushed += 1;
+          this.applyConfig(config);
+        },
+      });
+    }
+    // With the push channel up, the HTTP read is only the fallback.
+    const refreshMs = () =>
+      options.configRefreshMs ??
+      (this.pushed?.connected ? AGENT_CONFIG_REFRESH_PUSHED_MS : AGENT_CONFIG_REFRESH_MS);
     const retryProbeMs = options.retryProbeMs ?? AGENT_RETRY_PROBE_MS;
     const observedReportMs = options.observedReportMs ?? OBSERVED_SEND_MS;
     this.loops.every(
@@ -139,11 +155,7 @@ export class RunningAgent implements AgentHandle {
       () => this.heartbeatMs(),
       0,
     );
-    this.loops.every(
-      () => this.refreshConfig(),
-      () => refreshMs,
-      refreshMs,
-    );
+    this.loops.every(() => this.refreshConfig(), refreshMs, refreshMs());
     const delivery = this.delivery;
     if (delivery)
       this.loops.every(
@@ -174,6 +186,7 @@ export class RunningAgent implements AgentHandle {
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       this.stopped = true;
+      this.pushed?.close();
       const running = this.loops.stop();
       // Best effort: what ran since the last report goes now, if the server answers soon.
       await this.sweeper.settled();
@@ -295,6 +308,8 @@ function newStats(): AgentStats {
     hashed: 0,
     online: true,
     lastError: null,
+    pushConnected: false,
+    policiesPushed: 0,
   };
 }
 
