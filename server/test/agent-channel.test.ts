@@ -10,9 +10,11 @@ import {
   generateAgentKey,
   injectAttempts,
   signInStaff,
+  startServerPair,
   startTestServer,
   type AgentSocket,
   type BoardSocket,
+  type ServerPair,
   type TestServer,
 } from '@concurso/testkit';
 
@@ -155,5 +157,41 @@ describe('agents on the push channel (issue 24)', () => {
           .some((s) => s.team.id === two.id && s.applied === policy.policy_version),
       )
       .toBe(true);
+  });
+});
+
+describe('agents on the push channel across two server processes (issue 24)', () => {
+  let pair: ServerPair;
+  const open: AgentSocket[] = [];
+
+  beforeAll(async () => {
+    pair = await startServerPair();
+  });
+
+  afterAll(async () => {
+    open.forEach((socket) => socket.close());
+    await pair?.close();
+  });
+
+  it('sends an agent connected to one process the policy changed through the other, and closes it with its key', async () => {
+    const { admin } = await signInStaff(pair.first, 'par');
+    const contestId = (await createContest(pair.first.orm)).id;
+    const team = await agentTeam(pair.first, admin, { contestId, name: 'Equipo del Otro Proceso' });
+    const { socket, policy } = await connectAgentSocket(pair.second.url, team.key);
+    open.push(socket);
+    expect(policy.blocked).toEqual([]);
+
+    const next = new Promise<AgentConfig>((resolve) => socket.once('agent.policy', resolve));
+    const created = await callAs(pair.first.app, admin, '/api/createProcess', { name: 'juego.exe' });
+    const res = await callAs(pair.first.app, admin, '/api/createBlockedProcessForContest', {
+      contests_id: contestId,
+      processes_id: [(created.body.data as { id: number }).id],
+    });
+    expect(res.status).toBe(200);
+    expect((await next).blocked).toEqual(['juego.exe']);
+
+    const closed = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+    await generateAgentKey(pair.first.app, admin, team.id);
+    expect(await closed).toBe('io server disconnect');
   });
 });
