@@ -205,6 +205,7 @@ function fakeTeams(count: number): BoardTeam[] {
     number_attempts: i % 5,
     status_team: { id: TEAM_STATUS.active, status: TEAM_STATUS_NAMES[TEAM_STATUS.active]! },
     agent_online: i % 7 !== 0,
+    agent_alert: null,
     version: 1,
   }));
 }

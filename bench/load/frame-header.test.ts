@@ -9,6 +9,7 @@ const team = (id: number, version: number, name = `Equipo ${id}`): BoardTeam => 
   number_attempts: version * 2,
   status_team: { id: 1, status: 'Activo' },
   agent_online: true,
+  agent_alert: null,
   version,
 });
 

@@ -63,6 +63,7 @@ describe('live board (SPEC.md section 7, DESIGN.md section 6)', () => {
         number_attempts: 0,
         status_team: { id: TEAM_STATUS.active, status: 'Activo' },
         agent_online: false,
+        agent_alert: null,
         version: 1,
       },
     ]);

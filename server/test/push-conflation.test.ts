@@ -67,6 +67,7 @@ describe('push to a screen that reads slower than the pushes come', () => {
     number_attempts: version,
     status_team: { id: 1, status: 'Activo' },
     agent_online: true,
+    agent_alert: null,
     version,
   });
 

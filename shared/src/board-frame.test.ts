@@ -11,6 +11,7 @@ describe('board frame', () => {
     number_attempts: 3,
     status_team: { id: TEAM_STATUS.disqualified, status: 'Descalificado' },
     agent_online: true,
+    agent_alert: null,
     version: 11,
   };
 
@@ -21,6 +22,19 @@ describe('board frame', () => {
       committedAt: 1000.5,
       teams: [team],
     });
+  });
+
+  it("carries an offline agent's alert in the agent slot (issue 24)", () => {
+    for (const [agent_online, agent_alert, code] of [
+      [true, null, 1],
+      [false, null, 0],
+      [false, 'sin_senal', 2],
+      [false, 'detenido', 3],
+    ] as const) {
+      const row = { ...team, agent_online, agent_alert };
+      expect(encodeBoardRow(row)[5]).toBe(code);
+      expect(decodeBoardFrame([1, 0, [encodeBoardRow(row)]]).teams[0]).toEqual(row);
+    }
   });
 
   it('acknowledges every BOARD_ACK_EVERY-th frame, well within the credit', () => {

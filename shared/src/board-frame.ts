@@ -1,5 +1,5 @@
 import { BOARD_ACK_EVERY, TEAM_STATUS_NAMES } from './constants.js';
-import type { BoardTeam } from './schemas/board.js';
+import type { AgentAlert, BoardTeam } from './schemas/board.js';
 
 /**
  * The board's push frame (DESIGN.md section 6, issue 12): what `board.frame` carries. Compact on
@@ -12,8 +12,9 @@ import type { BoardTeam } from './schemas/board.js';
 
 /**
  * One board row as a tuple, in this order:
- * `[id, version, levels_id, number_attempts, status_id, agent_online (1 | 0), name]`.
- * `status_id` is a `TEAM_STATUS` value; its Spanish name comes from `TEAM_STATUS_NAMES`.
+ * `[id, version, levels_id, number_attempts, status_id, agent, name]`.
+ * `status_id` is a `TEAM_STATUS` value; its Spanish name comes from `TEAM_STATUS_NAMES`. `agent` is
+ * `AGENT_CODES`: 1 online, 0 offline, 2 offline with the `sin_senal` alert, 3 with `detenido` (issue 24).
  */
 export type BoardRowTuple = [
   id: number,
@@ -21,9 +22,15 @@ export type BoardRowTuple = [
   levels_id: number,
   number_attempts: number,
   status_id: number,
-  agent_online: 0 | 1,
+  agent: number,
   name: string,
 ];
+
+/** The tuple's `agent` code of an agent offline with each alert (issue 24). */
+const AGENT_CODES: Record<AgentAlert, number> = { sin_senal: 2, detenido: 3 };
+const ALERT_OF_CODE = new Map<number, AgentAlert>(
+  Object.entries(AGENT_CODES).map(([alert, code]) => [code, alert as AgentAlert]),
+);
 
 /**
  * A push frame: `[seq, committed_at, rows]`.
@@ -52,21 +59,22 @@ export function encodeBoardRow(team: BoardTeam): BoardRowTuple {
     team.levels_id,
     team.number_attempts,
     team.status_team.id,
-    team.agent_online ? 1 : 0,
+    team.agent_online ? 1 : team.agent_alert ? AGENT_CODES[team.agent_alert] : 0,
     team.name,
   ];
 }
 
 /** A frame tuple as the board row it stands for (the inverse of `encodeBoardRow`). */
 export function decodeBoardRow(row: BoardRowTuple): BoardTeam {
-  const [id, version, levels_id, number_attempts, statusId, agentOnline, name] = row;
+  const [id, version, levels_id, number_attempts, statusId, agent, name] = row;
   return {
     id,
     name,
     levels_id,
     number_attempts,
     status_team: { id: statusId, status: TEAM_STATUS_NAMES[statusId] ?? String(statusId) },
-    agent_online: agentOnline === 1,
+    agent_online: agent === 1,
+    agent_alert: ALERT_OF_CODE.get(agent) ?? null,
     version,
   };
 }

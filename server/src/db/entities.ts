@@ -20,6 +20,7 @@ export { ObservedProcess } from '../modules/observed/observed-process.entity.js'
 export { TeamStatusChange } from '../modules/teams/team-status-change.entity.js';
 export { RevokedToken } from '../modules/auth/revoked-token.entity.js';
 export { TeamImport } from '../modules/imports/team-import.entity.js';
+export { AgentEvent } from '../modules/agent/agent-event.entity.js';
 
 import { TypeUser } from '../modules/users/type-user.entity.js';
 import { User } from '../modules/users/user.entity.js';
@@ -42,6 +43,7 @@ import { ObservedProcess } from '../modules/observed/observed-process.entity.js'
 import { TeamStatusChange } from '../modules/teams/team-status-change.entity.js';
 import { RevokedToken } from '../modules/auth/revoked-token.entity.js';
 import { TeamImport } from '../modules/imports/team-import.entity.js';
+import { AgentEvent } from '../modules/agent/agent-event.entity.js';
 
 export const entities = [
   TypeUser,
@@ -65,4 +67,5 @@ export const entities = [
   TeamStatusChange,
   RevokedToken,
   TeamImport,
+  AgentEvent,
 ];

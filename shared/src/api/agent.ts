@@ -86,4 +86,17 @@ export const agentRoutes = {
     body: agentHeartbeatSchema.optional(),
     reply: z.object({ success: z.literal(true), message: z.string() }),
   }),
+  /**
+   * `POST /api/agent/stopped` (issue 24): the agent is being stopped the documented way (its service
+   * stops). The boards show it offline at once with the `detenido` alert, and during the active contest
+   * the log says `agente detenido` instead of raising the silent agent's alarm later.
+   */
+  stopped: defineRoute({
+    method: 'POST',
+    path: '/api/agent/stopped',
+    access: 'agent',
+    tag: 'agente',
+    summary: 'El agente avisa que se detiene',
+    reply: z.object({ success: z.literal(true), message: z.string() }),
+  }),
 } as const;

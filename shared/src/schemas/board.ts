@@ -8,6 +8,26 @@ import { embeddedRowSchema, rowIntSchema } from './common.js';
  * `AGENT_OFFLINE_AFTER_MS`; `version` grows with every change of the team, and a client drops an event
  * older than what it holds.
  */
+/**
+ * Why the boards flag a team's agent (issue 24, DESIGN.md section 6a): `sin_senal`, it fell silent
+ * during the active contest without saying so (the tamper alert: killed, unplugged, cut off);
+ * `detenido`, it was stopped the documented way and said so. Cleared when it beats again.
+ */
+export const AGENT_ALERTS = ['sin_senal', 'detenido'] as const;
+export type AgentAlert = (typeof AGENT_ALERTS)[number];
+
+/**
+ * The agent's badge on the boards (issue 24): 'Agente en línea', 'Agente sin señal' (the tamper
+ * alert), 'Agente detenido', or 'Agente sin conexión' (offline with no alert: not started yet, or its
+ * contest is not the active one).
+ */
+export function agentBadgeText(team: { agent_online: boolean; agent_alert: AgentAlert | null }): string {
+  if (team.agent_online) return 'Agente en línea';
+  if (team.agent_alert === 'sin_senal') return 'Agente sin señal';
+  if (team.agent_alert === 'detenido') return 'Agente detenido';
+  return 'Agente sin conexión';
+}
+
 export const boardTeamSchema = z.object({
   id: rowIntSchema,
   name: z.string(),
@@ -15,6 +35,8 @@ export const boardTeamSchema = z.object({
   number_attempts: rowIntSchema,
   status_team: embeddedRowSchema('status'),
   agent_online: z.boolean(),
+  /** The agent's alert while it is offline (issue 24), else null. */
+  agent_alert: z.enum(AGENT_ALERTS).nullable().default(null),
   version: rowIntSchema,
 });
 export type BoardTeam = z.infer<typeof boardTeamSchema>;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../messages.js';
 import {
+  agentEventText,
+  silenceText,
   DELETED_USER_LABEL,
   contestLogQuerySchema,
   killedLabel,
@@ -22,6 +24,25 @@ describe('killedLabel and statusChangeText', () => {
   it("say 'Sí' / 'No' and 'from → to'", () => {
     expect([killedLabel(true), killedLabel(false)]).toEqual(['Sí', 'No']);
     expect(statusChangeText('Activo', 'Descalificado')).toBe('Activo → Descalificado');
+  });
+});
+
+describe("an agent's log texts (issue 24)", () => {
+  it('says how long an agent was silent in seconds, minutes and hours', () => {
+    expect(silenceText(45_900)).toBe('45 s');
+    expect(silenceText(133_000)).toBe('2 min 13 s');
+    expect(silenceText(3_900_000)).toBe('1 h 5 min');
+  });
+
+  it('names each event, with the last signal and the silence when known', () => {
+    expect(agentEventText('sin_senal', '26/11/2026 10:32:05', null)).toBe(
+      'Agente sin señal (última señal 26/11/2026 10:32:05)',
+    );
+    expect(agentEventText('sin_senal', null, null)).toBe('Agente sin señal');
+    expect(agentEventText('detenido', '26/11/2026 10:32:05', null)).toBe('Agente detenido');
+    expect(agentEventText('en_linea', null, 133_000)).toBe(
+      'Agente de nuevo en línea tras 2 min 13 s sin señal',
+    );
   });
 });
 

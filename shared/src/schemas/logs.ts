@@ -12,9 +12,48 @@ import { embeddedRowSchema, idSchema, printableText, rowIntSchema } from './comm
 /** Most rows `GET /api/contestLog` answers: the newest ones (`truncated` says when there were more). */
 export const CONTEST_LOG_LIMIT = 5_000;
 
-/** The two kinds of a log row: an attempt the team's agent reported, or a change of the team's status. */
-export const CONTEST_LOG_KINDS = ['intento', 'estatus'] as const;
+/**
+ * The kinds of a log row: an attempt the team's agent reported, a change of the team's status, or an
+ * event of the team's agent (issue 24: `AGENT_EVENT_KINDS`).
+ */
+export const CONTEST_LOG_KINDS = ['intento', 'estatus', 'agente'] as const;
 export type ContestLogKind = (typeof CONTEST_LOG_KINDS)[number];
+
+/**
+ * What happened to a team's agent during the active contest (issue 24, DESIGN.md section 6a):
+ * `sin_senal` it fell silent without saying so (no heartbeat for `AGENT_OFFLINE_AFTER_MS`),
+ * `detenido` it was stopped the documented way, `en_linea` it beat again after either.
+ */
+export const AGENT_EVENT_KINDS = ['sin_senal', 'detenido', 'en_linea'] as const;
+export type AgentEventKind = (typeof AGENT_EVENT_KINDS)[number];
+
+/** A silence's length as the log says it: '45 s', '2 min 13 s', '1 h 5 min' (ms in, rounded down to s). */
+export function silenceText(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(seconds / 3600);
+  const min = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  if (h > 0) return `${h} h ${min} min`;
+  return min > 0 ? `${min} min ${s} s` : `${s} s`;
+}
+
+/**
+ * CAMBIO of an agent's log row (issue 24): 'Agente sin señal (última señal <lastSeen>)', 'Agente
+ * detenido', 'Agente de nuevo en línea tras <silence> sin señal'. `lastSeen` comes formatted by the
+ * screen (its local time); null leaves the parenthesis out.
+ */
+export function agentEventText(
+  event: AgentEventKind,
+  lastSeen: string | null,
+  silenceMs: number | null,
+): string {
+  if (event === 'sin_senal')
+    return lastSeen ? `Agente sin señal (última señal ${lastSeen})` : 'Agente sin señal';
+  if (event === 'detenido') return 'Agente detenido';
+  return silenceMs === null
+    ? 'Agente de nuevo en línea'
+    : `Agente de nuevo en línea tras ${silenceText(silenceMs)} sin señal`;
+}
 
 /**
  * Query string of `GET /api/contestLog`, every filter optional and combined with AND: `levels_id`
@@ -36,7 +75,8 @@ export type ContestLogQuery = z.infer<typeof contestLogQuerySchema>;
  * `kind`). `at` is when the server recorded it (an attempt's `received_at`, a change's `at`). Fields of
  * the other kind are null: an attempt has `process`, `killed` and `occurred_at` (the agent's clock);
  * a status change has `from` and `to` (status names), `user` (the judge's name; null for an automatic
- * block or a deleted account) and `automatic` (always false for an attempt).
+ * block or a deleted account) and `automatic` (always false for an attempt); an agent row (issue 24)
+ * has `agent_event`, `last_seen` and `silence_ms`.
  */
 export const contestLogRowSchema = z.object({
   kind: z.enum(CONTEST_LOG_KINDS),
@@ -53,6 +93,12 @@ export const contestLogRowSchema = z.object({
   to: z.string().nullable(),
   user: z.string().nullable(),
   automatic: z.boolean(),
+  /** An agent row's event (issue 24), else null. */
+  agent_event: z.enum(AGENT_EVENT_KINDS).nullable().default(null),
+  /** An agent row's last heartbeat before it fell silent or stopped (ISO 8601), else null. */
+  last_seen: z.string().nullable().default(null),
+  /** How long an agent back `en_linea` was silent (ms), else null. */
+  silence_ms: rowIntSchema.nullable().default(null),
 });
 export type ContestLogRow = z.infer<typeof contestLogRowSchema>;
 

@@ -19,6 +19,7 @@ export function boardTeam(
     number_attempts: 0,
     status_team: { id: statusId, status: TEAM_STATUS_NAMES[statusId] ?? '' },
     agent_online: false,
+    agent_alert: null,
     version: 1,
     ...overrides,
   };

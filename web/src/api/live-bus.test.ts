@@ -11,6 +11,7 @@ const row = (id: number): BoardTeam => ({
   number_attempts: 1,
   status_team: { id: 1, status: 'Activo' },
   agent_online: true,
+  agent_alert: null,
   version: 3,
 });
 const frame = (...rows: BoardTeam[]): BoardFrame => [1, 0, rows.map(encodeBoardRow)];

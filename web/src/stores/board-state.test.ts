@@ -23,6 +23,7 @@ function team(overrides: Partial<BoardTeam> & Pick<BoardTeam, 'id'>): BoardTeam 
     number_attempts: 0,
     status_team: { id: 1, status: 'Activo' },
     agent_online: false,
+    agent_alert: null,
     version: 1,
     ...overrides,
   };
@@ -204,7 +205,7 @@ describe('boardFrameEvents', () => {
       1763830000123.4,
       [
         [5, 17, 1, 3, 1, 1, 'Equipo 5'],
-        [6, 2, 3, 0, 2, 0, 'Ñandú'],
+        [6, 2, 3, 0, 2, 2, 'Ñandú'],
       ],
     ];
     expect(boardFrameEvents(decodeBoardFrame(frame).teams)).toEqual([
@@ -217,6 +218,7 @@ describe('boardFrameEvents', () => {
           number_attempts: 3,
           status_team: { id: 1, status: 'Activo' },
           agent_online: true,
+          agent_alert: null,
           name: 'Equipo 5',
         },
       },
@@ -229,6 +231,7 @@ describe('boardFrameEvents', () => {
           number_attempts: 0,
           status_team: { id: 2, status: 'Descalificado' },
           agent_online: false,
+          agent_alert: 'sin_senal',
           name: 'Ñandú',
         },
       },

@@ -1,14 +1,15 @@
-import { contestRow } from '../contests/index.js';
+import { Contest, contestRow } from '../contests/index.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
-import type { ContestRow } from '@concurso/shared';
+import type { AgentEventKind, ContestRow } from '@concurso/shared';
+import { AgentEvent } from './agent-event.entity.js';
 import type { AgentPrincipal } from '../../plugins/access.js';
 import { Team } from '../teams/index.js';
 
 /*
  * The agent module's reads and writes (DESIGN.md section 6): its `attempts` table and the agent's
- * columns of `teams` (`agent_key_hash`, `agent_last_seen`, `agent_online`, and `number_attempts` /
- * `version` when attempts are counted). Every function takes the EntityManager first, so it runs in
+ * columns of `teams` (`agent_key_hash`, `agent_last_seen`, `agent_online`, `agent_alert`, and
+ * `number_attempts` / `version` when attempts are counted), and its agents' log `agent_events`. Every function takes the EntityManager first, so it runs in
  * the caller's transaction. Through the EntityManager, except the two measured hot paths below, which
  * stay as SQL text: the heartbeat's one statement and the attempts group commit. What changes a team's
  * status, count, presence or `version` is teams/team-row-writer.ts.
@@ -64,26 +65,75 @@ export async function touchOnlineAgent(em: EntityManager, teamId: number, at: Da
   return result.affectedRows > 0;
 }
 
-/** Whether the boards show team `teamId`'s agent online, its row locked until the transaction ends. */
-export async function lockAgentOnline(em: EntityManager, teamId: number): Promise<boolean> {
+/** What the boards were last told of a team's agent, and where it stands (issue 24). */
+export interface AgentPresence {
+  teamId: number;
+  contestId: number;
+  online: boolean;
+  alert: string | null;
+  lastSeen: Date | null;
+}
+
+const presenceOf = (team: {
+  id: number;
+  contest: { id: number };
+  agentOnline: boolean;
+  agentAlert?: string | null;
+  agentLastSeen?: Date | null;
+}): AgentPresence => ({
+  teamId: team.id,
+  contestId: team.contest.id,
+  online: team.agentOnline,
+  alert: team.agentAlert ?? null,
+  lastSeen: team.agentLastSeen ?? null,
+});
+
+/** Team `teamId`'s agent presence, its row locked until the transaction ends; null for no team. */
+export async function lockAgentPresence(em: EntityManager, teamId: number): Promise<AgentPresence | null> {
   const team = await em.findOne(Team, teamId, {
-    fields: ['agentOnline'],
+    fields: ['agentOnline', 'agentAlert', 'agentLastSeen', 'contest'],
     lockMode: LockMode.PESSIMISTIC_WRITE,
   });
-  return team?.agentOnline ?? false;
+  return team ? presenceOf(team) : null;
 }
 
 /**
- * Ids of the teams shown online whose agent was last seen before `before`, their rows locked; rows
- * another process is sweeping are skipped (`skip locked`), so each change is announced once.
+ * The teams shown online whose agent was last seen before `before`, their rows locked; rows another
+ * process is sweeping are skipped (`skip locked`), so each change is announced once.
  */
-export async function lockSilentAgents(em: EntityManager, before: Date): Promise<number[]> {
+export async function lockSilentAgents(em: EntityManager, before: Date): Promise<AgentPresence[]> {
   const teams = await em.find(
     Team,
     { agentOnline: true, agentLastSeen: { $lt: before } },
-    { fields: ['id'], lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
+    {
+      fields: ['agentOnline', 'agentAlert', 'agentLastSeen', 'contest'],
+      lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE,
+    },
   );
-  return teams.map((team) => team.id);
+  return teams.map(presenceOf);
+}
+
+/** Adds one event to the log of a team's agent (issue 24), in the caller's transaction. */
+export async function recordAgentEvent(
+  em: EntityManager,
+  event: {
+    contestId: number;
+    teamId: number;
+    kind: AgentEventKind;
+    at: Date;
+    lastSeen: Date | null;
+    silenceMs?: number;
+  },
+): Promise<void> {
+  em.create(AgentEvent, {
+    contest: em.getReference(Contest, event.contestId),
+    team: em.getReference(Team, event.teamId),
+    kind: event.kind,
+    at: event.at,
+    lastSeen: event.lastSeen,
+    silenceMs: event.silenceMs ?? null,
+  });
+  await em.flush();
 }
 
 // Attempts group commit -----------------------------------------------------------------------------

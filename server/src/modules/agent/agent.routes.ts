@@ -5,7 +5,7 @@ import { HttpError } from '../../lib/http-error.js';
 import { hashAgentKey, newAgentKey } from './agent-keys.js';
 import { agentConfig } from './agent-config.js';
 import { setAgentKeyHash } from './agent.repository.js';
-import { recordHeartbeat } from './agent.service.js';
+import { recordAgentStopped, recordHeartbeat } from './agent.service.js';
 import { AttemptWriter } from './attempt-writer.js';
 import { FingerprintLearner } from './fingerprint-learner.js';
 
@@ -62,6 +62,13 @@ export default async function agentRoutes(
 
   addRoute(app, api.heartbeat, async (request) => {
     const changed = await recordHeartbeat(app.orm.em, request.agentTeam!.id);
+    if (changed) app.board.teamUpdated(changed);
+    return { success: true as const, message: '' };
+  });
+
+  // Issue 24: an agent stopped the documented way says so, so its silence is not taken for tampering.
+  addRoute(app, api.stopped, async (request) => {
+    const changed = await recordAgentStopped(app.orm.em, request.agentTeam!.id);
     if (changed) app.board.teamUpdated(changed);
     return { success: true as const, message: '' };
   });

@@ -1,6 +1,6 @@
 import type { FilterQuery, QueryOrderMap } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
-import type { BoardTeam } from '@concurso/shared';
+import { AGENT_ALERTS, type AgentAlert, type BoardTeam } from '@concurso/shared';
 import { Team } from '../teams/index.js';
 import type { IStatusTeam, ITeam } from '../teams/index.js';
 
@@ -11,11 +11,19 @@ import type { IStatusTeam, ITeam } from '../teams/index.js';
  */
 
 /** What the board query answers per team: the entity's columns, the two references' ids, the status name. */
-type BoardRowData = Pick<ITeam, 'id' | 'name' | 'number_attempts' | 'agentOnline' | 'version'> & {
+type BoardRowData = Pick<
+  ITeam,
+  'id' | 'name' | 'number_attempts' | 'agentOnline' | 'agentAlert' | 'version'
+> & {
   level: number;
   statusTeam: number;
   status: IStatusTeam['status'];
 };
+
+/** The column's value as an `AgentAlert` (anything else: none). */
+function agentAlertOf(value: string | null | undefined): AgentAlert | null {
+  return (AGENT_ALERTS as readonly string[]).includes(value ?? '') ? (value as AgentAlert) : null;
+}
 
 /**
  * Board rows of the teams matching `where`, as plain `BoardTeam` objects (what the snapshot lists and
@@ -30,7 +38,17 @@ async function findBoardTeams(
 ): Promise<BoardTeam[]> {
   const rows = await em
     .createQueryBuilder(Team, 't')
-    .select(['id', 'name', 'level', 'number_attempts', 'statusTeam', 's.status', 'agentOnline', 'version'])
+    .select([
+      'id',
+      'name',
+      'level',
+      'number_attempts',
+      'statusTeam',
+      's.status',
+      'agentOnline',
+      'agentAlert',
+      'version',
+    ])
     .join('t.statusTeam', 's')
     .where(where)
     .orderBy(orderBy)
@@ -42,6 +60,7 @@ async function findBoardTeams(
     number_attempts: row.number_attempts,
     status_team: { id: row.statusTeam, status: row.status },
     agent_online: row.agentOnline,
+    agent_alert: row.agentOnline ? null : agentAlertOf(row.agentAlert),
     version: row.version,
   }));
 }

@@ -1,20 +1,23 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 import {
+  AGENT_EVENT_KINDS,
   CONTEST_LOG_LIMIT,
   TEAM_STATUS_NAMES,
+  type AgentEventKind,
   type AttemptLogRow,
   type ContestLogQuery,
   type ContestLogRow,
   type StatusChangeRow,
 } from '@concurso/shared';
-import { Attempt } from '../agent/index.js';
+import { AgentEvent, Attempt } from '../agent/index.js';
 import { TeamStatusChange } from '../teams/index.js';
 import type { ITeam } from '../teams/index.js';
 
 /**
  * The reads of the logs (DESIGN.md section 4, issue 13). The logs module owns no table: it reads the
- * agent's `attempts` and the teams' `team_status_changes` through their entities.
+ * agent's `attempts` and `agent_events` (issue 24) and the teams' `team_status_changes` through their
+ * entities.
  */
 
 /** Rows a log answers at most, newest first. */
@@ -40,6 +43,10 @@ export async function listAttemptLog(em: EntityManager, teamId: number): Promise
     received_at: a.receivedAt.toISOString(),
   }));
 }
+
+/** A stored agent event's kind (anything unknown reads as `sin_senal`, the one that needs a look). */
+const agentEventKind = (kind: string): AgentEventKind =>
+  (AGENT_EVENT_KINDS as readonly string[]).includes(kind) ? (kind as AgentEventKind) : 'sin_senal';
 
 /** A seeded team status with its name (SPEC.md section 4). */
 const status = (id: number) => ({ id, status: TEAM_STATUS_NAMES[id] ?? String(id) });
@@ -79,20 +86,39 @@ function rowHead(
   };
 }
 
-/** The order of the contest log: newest first; equal times, a status change first; then higher id first. */
+/** The order of the contest log: newest first; equal times by `KIND_ORDER`; then higher id first. */
 function newestFirst(a: TimedRow, b: TimedRow): number {
   if (a.time !== b.time) return b.time - a.time;
-  if (a.kind !== b.kind) return a.kind === 'estatus' ? -1 : 1;
+  if (a.kind !== b.kind) return KIND_ORDER[a.kind] - KIND_ORDER[b.kind];
   return b.id - a.id;
 }
 
+/** Equal times: a status change first (an automatic block follows its attempt), then an agent's event. */
+const KIND_ORDER: Record<ContestLogRow['kind'], number> = { estatus: 0, agente: 1, intento: 2 };
+
+/** The fields of a log row that belong to another kind: what each row starts from. */
+const NONE = {
+  process: null,
+  executable: null,
+  killed: null,
+  occurred_at: null,
+  from: null,
+  to: null,
+  user: null,
+  automatic: false,
+  agent_event: null,
+  last_seen: null,
+  silence_ms: null,
+} as const;
+
 /**
- * The contest log of `/bitacora` (issue 13): the attempts of contest `contestId` (`attempts.contests_id`)
- * and the status changes of its teams (a change has no contest of its own: it is the team's), filtered
- * by `query` (level and team of the team, the attempt's process: with a process, status changes are
- * left out), merged newest first (`newestFirst`), at most `CONTEST_LOG_LIMIT` rows; `truncated` when
- * more matched. Two reads with a joined team and level (and user), each limited to one row over the
- * limit, so a long contest costs at most twice the limit in rows.
+ * The contest log of `/bitacora` (issue 13): the attempts of contest `contestId` (`attempts.contests_id`),
+ * the status changes of its teams (a change has no contest of its own: it is the team's) and the events
+ * of their agents in it (issue 24), filtered by `query` (level and team of the team, the attempt's
+ * process: with a process, only attempts are left), merged newest first (`newestFirst`), at most
+ * `CONTEST_LOG_LIMIT` rows; `truncated` when more matched. Three reads with a joined team and level
+ * (and user), each limited to one row over the limit, so a long contest costs at most three times the
+ * limit in rows.
  */
 export async function listContestLog(
   em: EntityManager,
@@ -118,30 +144,40 @@ export async function listContestLog(
           { populate: ['team', 'team.level', 'user'], orderBy: { at: 'desc', id: 'desc' }, limit: read },
         )
       : [];
+  const agentEvents =
+    query.process === undefined
+      ? await em.find(
+          AgentEvent,
+          { contest: contestId, team },
+          { populate: ['team', 'team.level'], orderBy: { at: 'desc', id: 'desc' }, limit: read },
+        )
+      : [];
   const rows: TimedRow[] = [
     ...attempts.map((a): TimedRow => ({
+      ...NONE,
       kind: 'intento',
       ...rowHead(a.id, a.receivedAt, a.team),
       process: a.process,
       executable: a.executable ?? null,
       killed: a.killed,
       occurred_at: a.occurredAt.toISOString(),
-      from: null,
-      to: null,
-      user: null,
-      automatic: false,
     })),
     ...changes.map((c): TimedRow => ({
+      ...NONE,
       kind: 'estatus',
       ...rowHead(c.id, c.at, c.team),
-      process: null,
-      executable: null,
-      killed: null,
-      occurred_at: null,
       from: status(c.from).status,
       to: status(c.to).status,
       user: c.user?.name ?? null,
       automatic: c.automatic,
+    })),
+    ...agentEvents.map((e): TimedRow => ({
+      ...NONE,
+      kind: 'agente',
+      ...rowHead(e.id, e.at, e.team),
+      agent_event: agentEventKind(e.kind),
+      last_seen: e.lastSeen?.toISOString() ?? null,
+      silence_ms: e.silenceMs ?? null,
     })),
   ].sort(newestFirst);
   return {

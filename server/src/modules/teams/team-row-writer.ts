@@ -1,5 +1,6 @@
 import { LockMode, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
+import type { AgentAlert } from '@concurso/shared';
 import { StatusTeam } from './status-team.entity.js';
 import { TeamStatusChange } from './team-status-change.entity.js';
 import { Team } from './team.entity.js';
@@ -87,7 +88,10 @@ export async function addAttemptCounts(
   );
 }
 
-/** `agent_last_seen` = `at`; with `cameOnline`, also `agent_online` and a new `version` for the boards. */
+/**
+ * `agent_last_seen` = `at`; with `cameOnline`, also `agent_online`, no alert (issue 24) and a new
+ * `version` for the boards.
+ */
 export async function markAgentSeen(
   em: EntityManager,
   teamId: number,
@@ -97,11 +101,25 @@ export async function markAgentSeen(
   await em.nativeUpdate(
     Team,
     { id: teamId },
-    cameOnline ? { agentLastSeen: at, agentOnline: true, version: nextVersion() } : { agentLastSeen: at },
+    cameOnline
+      ? { agentLastSeen: at, agentOnline: true, agentAlert: null, version: nextVersion() }
+      : { agentLastSeen: at },
   );
 }
 
-/** Marks the agents of `teamIds` offline and bumps the teams' `version` for the boards. */
-export async function markAgentsOffline(em: EntityManager, teamIds: readonly number[]): Promise<void> {
-  await em.nativeUpdate(Team, { id: { $in: [...teamIds] } }, { agentOnline: false, version: nextVersion() });
+/**
+ * Marks the agents of `teamIds` offline with `alert` (issue 24: `sin_senal`, `detenido`, or none) and
+ * bumps the teams' `version` for the boards.
+ */
+export async function markAgentsOffline(
+  em: EntityManager,
+  teamIds: readonly number[],
+  alert: AgentAlert | null = null,
+): Promise<void> {
+  if (teamIds.length === 0) return;
+  await em.nativeUpdate(
+    Team,
+    { id: { $in: [...teamIds] } },
+    { agentOnline: false, agentAlert: alert, version: nextVersion() },
+  );
 }

@@ -28,6 +28,11 @@ export const Team = defineEntity({
     agentLastSeen: p.datetime(3).nullable(),
     /** What the boards were last told; flipped under a row lock by heartbeats and the presence sweeper. */
     agentOnline: p.boolean().default(false),
+    /**
+     * The boards' alert about an offline agent (issue 24, `AgentAlert`): `sin_senal` silent during the
+     * active contest, `detenido` stopped the documented way; null otherwise. Cleared when it beats again.
+     */
+    agentAlert: p.string().length(16).nullable().fieldName('agent_alert'),
     /** The bulk import that created the team, so it can be undone (issue 22); null when made by hand. */
     teamImport: () => p.manyToOne(TeamImport).fieldName('team_imports_id').nullable().deleteRule('set null'),
   },

@@ -65,6 +65,7 @@ const boardRow = (statusId: number, attempts = 0): BoardTeam => ({
   number_attempts: attempts,
   status_team: { id: statusId, status: statusId === 1 ? 'Activo' : 'Descalificado' },
   agent_online: false,
+  agent_alert: null,
   version: 3,
 });
 

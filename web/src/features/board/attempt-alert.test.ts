@@ -73,6 +73,15 @@ describe('attemptAlertFor (which board changes sound)', () => {
     );
   });
 
+  it("sounds when a held team's agent falls silent (issue 24), not when it is stopped or stays silent", () => {
+    const silent = team(2, 0, { agent_online: false, agent_alert: 'sin_senal', version: 5 });
+    const alarmed = afterFrame(first, silent);
+    expect(attemptAlertFor(first, alarmed)).toBe(true);
+    expect(attemptAlertFor(alarmed, afterFrame(alarmed, { ...silent, version: 6 }))).toBe(false);
+    const stopped = team(2, 0, { agent_online: false, agent_alert: 'detenido', version: 5 });
+    expect(attemptAlertFor(first, afterFrame(first, stopped))).toBe(false);
+  });
+
   it('is silent for a frame the version rule drops, and for an older row', () => {
     const late = team(2, 3, { version: 0 });
     const held = afterFrame(first, team(2, 1, { version: 4 }));

@@ -8,8 +8,9 @@ import type { BoardData } from '../../stores/board-state';
 export const ALERT_MIN_GAP_MS = 1000;
 
 /**
- * Whether a change of the board store (`previous` → `next`) is an attempt the judges should hear: a
- * team held before has more attempts now, and the change came from the push channel's frames.
+ * Whether a change of the board store (`previous` → `next`) is something the judges should hear: a
+ * team held before has more attempts now, or its agent just fell silent (issue 24's tamper alert),
+ * and the change came from the push channel's frames.
  *
  * A snapshot never sounds: the first one, the refetch after every reconnect and the one after another
  * contest's activation bring what the judges already saw or missed while away, not a new attempt.
@@ -22,7 +23,10 @@ export function attemptAlertFor(previous: BoardData, next: BoardData): boolean {
   if (next.teams === previous.teams || next.contest !== previous.contest) return false;
   for (const team of Object.values(next.teams)) {
     const before = previous.teams[team.id];
-    if (before !== undefined && before !== team && team.number_attempts > before.number_attempts) return true;
+    if (before === undefined || before === team) continue;
+    if (team.number_attempts > before.number_attempts) return true;
+    // Issue 24: an agent that fell silent during the contest (the tamper alert) sounds too.
+    if (team.agent_alert === 'sin_senal' && before.agent_alert !== 'sin_senal') return true;
   }
   return false;
 }

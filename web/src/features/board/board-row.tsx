@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { Badge, Button, HStack, Stack, Table, Text } from '@chakra-ui/react';
-import { TEAM_STATUS, TEAM_STATUS_NAMES, type BoardTeam } from '@concurso/shared';
+import { TEAM_STATUS, TEAM_STATUS_NAMES, agentBadgeText, type BoardTeam } from '@concurso/shared';
 
 /** Props of {@link BoardRow}. */
 export interface BoardRowProps {
@@ -19,7 +19,15 @@ export interface BoardRowProps {
 export const BoardRow = memo(function BoardRow({ team, onToggle, onHistory }: BoardRowProps) {
   const active = team.status_team.id === TEAM_STATUS.active;
   const statusName = TEAM_STATUS_NAMES[team.status_team.id] ?? team.status_team.status;
-  const agentText = team.agent_online ? 'Agente en línea' : 'Agente sin conexión';
+  const agentText = agentBadgeText(team);
+  // The tamper alert (issue 24) stands out; a documented stop is only marked.
+  const agentPalette = team.agent_online
+    ? 'green'
+    : team.agent_alert === 'sin_senal'
+      ? 'red'
+      : team.agent_alert === 'detenido'
+        ? 'orange'
+        : 'gray';
 
   return (
     <Table.Row
@@ -48,9 +56,10 @@ export const BoardRow = memo(function BoardRow({ team, onToggle, onHistory }: Bo
               </Badge>
             )}
             <Badge
-              colorPalette={team.agent_online ? 'green' : 'gray'}
-              variant="outline"
+              colorPalette={agentPalette}
+              variant={team.agent_alert === 'sin_senal' ? 'solid' : 'outline'}
               data-agent-online={team.agent_online}
+              data-agent-alert={team.agent_alert ?? undefined}
             >
               {agentText}
             </Badge>

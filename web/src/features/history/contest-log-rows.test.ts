@@ -29,6 +29,9 @@ const attempt = (id: number, at: string, killed = true): ContestLogRow => ({
   to: null,
   user: null,
   automatic: false,
+  agent_event: null,
+  last_seen: null,
+  silence_ms: null,
 });
 const change = (id: number, at: string, user: string | null, automatic = false): ContestLogRow => ({
   kind: 'estatus',
@@ -44,6 +47,9 @@ const change = (id: number, at: string, user: string | null, automatic = false):
   to: 'Descalificado',
   user,
   automatic,
+  agent_event: null,
+  last_seen: null,
+  silence_ms: null,
 });
 
 // Newest first, as the server answers: across a month end, where the dd/mm text sorts the other way.
@@ -57,7 +63,7 @@ const LOG: ContestLogRow[] = [
 describe('/bitacora rows (issue 13)', () => {
   it('shows an attempt with its process, clocks and whether it was ended, and nothing of a change', () => {
     expect(contestLogTableRows(LOG)[1]).toEqual({
-      id: 6,
+      id: 9,
       order: 3,
       at: '02/11/2026 09:00:05',
       kind: 'Intento',
@@ -81,7 +87,7 @@ describe('/bitacora rows (issue 13)', () => {
   it("shows a status change with 'from → to' and who: the judge, 'automático' or 'Usuario eliminado'", () => {
     const rows = contestLogTableRows(LOG);
     expect(rows[2]).toMatchObject({
-      id: 5,
+      id: 7,
       kind: 'Cambio de estatus',
       process: '',
       killed: '',
@@ -97,8 +103,38 @@ describe('/bitacora rows (issue 13)', () => {
     ]);
   });
 
-  it('gives every row an id of its own: an attempt and a change with the same id differ', () => {
-    expect(contestLogRowId({ kind: 'intento', id: 3 })).not.toBe(contestLogRowId({ kind: 'estatus', id: 3 }));
+  it("shows an agent's event with its last signal or its silence, and no process or who (issue 24)", () => {
+    const agentRow = (
+      id: number,
+      event: 'sin_senal' | 'en_linea',
+      silence: number | null,
+    ): ContestLogRow => ({
+      ...change(id, localIso(2026, 10, 2, 10, 0, 0), null),
+      kind: 'agente',
+      from: null,
+      to: null,
+      agent_event: event,
+      last_seen: localIso(2026, 10, 2, 9, 59, 30),
+      silence_ms: silence,
+    });
+    const [silent, back] = contestLogTableRows([
+      agentRow(1, 'sin_senal', null),
+      agentRow(2, 'en_linea', 95_000),
+    ]);
+    expect(silent).toMatchObject({
+      kind: 'Agente',
+      team: 'Los Punteros',
+      process: '',
+      killed: '',
+      change: 'Agente sin señal (última señal 02/11/2026 09:59:30)',
+      who: '',
+    });
+    expect(back!.change).toBe('Agente de nuevo en línea tras 1 min 35 s sin señal');
+  });
+
+  it('gives every row an id of its own: an attempt, a change and an agent event with the same id differ', () => {
+    const ids3 = (['intento', 'estatus', 'agente'] as const).map((kind) => contestLogRowId({ kind, id: 3 }));
+    expect(new Set(ids3).size).toBe(3);
     const ids = contestLogTableRows(LOG).map((row) => row.id);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -106,9 +142,9 @@ describe('/bitacora rows (issue 13)', () => {
   it("opens newest first in the server's order, sorts back by FECHA, and exports the shown texts", () => {
     const table = createHeadlessTable(dataTableOptions(contestLogTableRows(LOG), CONTEST_LOG_COLUMNS));
     const order = () => table.getRowModel().rows.map((row) => row.original.id);
-    expect(order()).toEqual([7, 6, 5, 3]);
+    expect(order()).toEqual([10, 9, 7, 4]);
     table.getColumn('at')!.toggleSorting(false);
-    expect(order()).toEqual([3, 5, 6, 7]);
+    expect(order()).toEqual([4, 7, 9, 10]);
     const exported = extractExportData(table);
     expect(exported.headers).toEqual(Object.values(CONTEST_LOG_HEADERS));
     expect(exported.rows[0]).toEqual([

@@ -1,4 +1,5 @@
 import {
+  agentEventText,
   attemptProcessLabel,
   killedLabel,
   statusChangeAuthor,
@@ -18,13 +19,13 @@ import type { SelectOption } from '../../ui/form/form-select-field';
 
 /** One row of the /bitacora table: every cell already text, as shown, searched and exported. */
 export interface ContestLogTableRow {
-  /** Stable across refetches: an attempt's id doubled, a status change's doubled plus one. */
+  /** Stable across refetches: `contestLogRowId`. */
   id: number;
   /** The row's place in the server's order (newest first): the highest is the newest. */
   order: number;
   /** FECHA: when the server recorded it, `dd/mm/aaaa hh:mm:ss`. */
   at: string;
-  /** TIPO: 'Intento' or 'Cambio de estatus'. */
+  /** TIPO: 'Intento', 'Cambio de estatus' or 'Agente' (issue 24). */
   kind: string;
   team: string;
   level: string;
@@ -34,33 +35,52 @@ export interface ContestLogTableRow {
   killed: string;
   /** EN LA MÁQUINA: the agent's clock of an attempt; empty for a status change. */
   occurredAt: string;
-  /** CAMBIO: 'Activo → Descalificado'; empty for an attempt. */
+  /** CAMBIO: 'Activo → Descalificado', an agent's event (issue 24); empty for an attempt. */
   change: string;
   /** QUIÉN: the judge, 'automático' or 'Usuario eliminado'; empty for an attempt. */
   who: string;
 }
 
-/** The table's id of a log row: ids are unique per kind only, so the kind is the id's parity. */
+/** The table's id of a log row: ids are unique per kind only, so the kind is the id's residue mod 3. */
 export function contestLogRowId(row: Pick<ContestLogRow, 'kind' | 'id'>): number {
-  return row.kind === 'intento' ? row.id * 2 : row.id * 2 + 1;
+  return row.id * 3 + KIND_RESIDUE[row.kind];
+}
+
+const KIND_RESIDUE: Record<ContestLogRow['kind'], number> = { intento: 0, estatus: 1, agente: 2 };
+
+/** TIPO of each kind of row. */
+const KIND_LABEL: Record<ContestLogRow['kind'], string> = {
+  intento: 'Intento',
+  estatus: 'Cambio de estatus',
+  agente: 'Agente',
+};
+
+/** CAMBIO of a row: a status change's 'Activo → Descalificado', an agent's event (issue 24), else ''. */
+function changeText(row: ContestLogRow): string {
+  if (row.agent_event !== null)
+    return agentEventText(
+      row.agent_event,
+      row.last_seen ? formatDateTime(row.last_seen) : null,
+      row.silence_ms,
+    );
+  return row.from !== null && row.to !== null ? statusChangeText(row.from, row.to) : '';
 }
 
 /** The rows of `GET /api/contestLog` (newest first) as the table shows them, in the same order. */
 export function contestLogTableRows(rows: readonly ContestLogRow[]): ContestLogTableRow[] {
   return rows.map((row, index) => {
-    const attempt = row.kind === 'intento';
     return {
       id: contestLogRowId(row),
       order: rows.length - index,
       at: formatDateTime(row.at),
-      kind: attempt ? 'Intento' : 'Cambio de estatus',
+      kind: KIND_LABEL[row.kind],
       team: row.team.name,
       level: row.level.level,
       process: row.process === null ? '' : attemptProcessLabel(row.process, row.executable),
       killed: row.killed === null ? '' : killedLabel(row.killed),
       occurredAt: formatDateTime(row.occurred_at),
-      change: row.from !== null && row.to !== null ? statusChangeText(row.from, row.to) : '',
-      who: attempt ? '' : statusChangeAuthor(row),
+      change: changeText(row),
+      who: row.kind === 'estatus' ? statusChangeAuthor(row) : '',
     };
   });
 }

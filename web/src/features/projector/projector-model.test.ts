@@ -29,6 +29,7 @@ const team = (
   number_attempts,
   status_team: { id: status, status: status === 1 ? 'Activo' : 'Descalificado' },
   agent_online: true,
+  agent_alert: null,
   version: 1,
 });
 

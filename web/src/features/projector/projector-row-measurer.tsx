@@ -77,6 +77,7 @@ function sampleTeam(marks: boolean, digits: number): BoardTeam {
       ? { id: TEAM_STATUS.disqualified, status: 'Descalificado' }
       : { id: TEAM_STATUS.active, status: 'Activo' },
     agent_online: !marks,
+    agent_alert: null,
     version: 0,
   };
 }

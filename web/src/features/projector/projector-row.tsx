@@ -1,5 +1,5 @@
 import { memo, useEffect, useRef, useState, type CSSProperties } from 'react';
-import { TEAM_STATUS, type BoardTeam } from '@concurso/shared';
+import { TEAM_STATUS, agentBadgeText, type BoardTeam } from '@concurso/shared';
 import { projectorRowHasMarks } from './projector-model';
 
 /** Props of {@link ProjectorRow}. */
@@ -184,7 +184,14 @@ export function ProjectorRowLine({
                 DESCALIFICADO
               </span>
             ) : null}
-            {team.agent_online ? null : <span className="projector-row-badge">agente sin conexión</span>}
+            {team.agent_online ? null : (
+              <span
+                className="projector-row-badge"
+                data-tone={team.agent_alert === 'sin_senal' ? 'red' : undefined}
+              >
+                {agentBadgeText(team).toLowerCase()}
+              </span>
+            )}
           </div>
         ) : null}
         <div className="projector-row-track">

@@ -1,0 +1,29 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/**
+ * Issue 24 (the tamper alert, DESIGN.md section 6a): `teams.agent_alert` holds the boards' alert about
+ * an offline agent (`sin_senal`, `detenido`; null otherwise), and `agent_events` the log of what
+ * happened to each team's agent during the active contest.
+ */
+export class Migration20261129000000 extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table `teams` add `agent_alert` varchar(16) null after `agent_online`');
+    this.addSql(
+      'create table `agent_events` (`id` int unsigned not null auto_increment primary key, ' +
+        '`contests_id` int unsigned not null, `teams_id` int unsigned not null, `kind` varchar(16) not null, ' +
+        '`at` datetime(3) not null, `last_seen` datetime(3) null, `silence_ms` int unsigned null, ' +
+        'index `agent_events_contests_id_at_index` (`contests_id`, `at`), ' +
+        'index `agent_events_teams_id_at_index` (`teams_id`, `at`), ' +
+        'constraint `agent_events_contests_id_foreign` foreign key (`contests_id`) ' +
+        'references `contests` (`id`) on update cascade on delete cascade, ' +
+        'constraint `agent_events_teams_id_foreign` foreign key (`teams_id`) ' +
+        'references `teams` (`id`) on update cascade on delete cascade' +
+        ') default character set utf8mb4 collate utf8mb4_unicode_ci engine = InnoDB',
+    );
+  }
+
+  override async down(): Promise<void> {
+    this.addSql('drop table `agent_events`');
+    this.addSql('alter table `teams` drop `agent_alert`');
+  }
+}

@@ -1,0 +1,27 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Contest } from '../contests/index.js';
+import { Team } from '../teams/index.js';
+
+/**
+ * `agent_events` (issue 24, DESIGN.md section 6a): what happened to a team's agent during the active
+ * contest, for its log: `sin_senal` (no heartbeat for `AGENT_OFFLINE_AFTER_MS`, without saying it
+ * stopped: the tamper alert), `detenido` (stopped the documented way), `en_linea` (it beat again after
+ * either, `silence_ms` later). `last_seen`: its last heartbeat before it went quiet. Deleted with the
+ * contest or the team.
+ */
+export const AgentEvent = defineEntity({
+  name: 'AgentEvent',
+  tableName: 'agent_events',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    contest: () => p.manyToOne(Contest).fieldName('contests_id').deleteRule('cascade'),
+    team: () => p.manyToOne(Team).fieldName('teams_id').deleteRule('cascade'),
+    /** An `AgentEventKind`. */
+    kind: p.string().length(16),
+    at: p.datetime(3),
+    lastSeen: p.datetime(3).nullable().fieldName('last_seen'),
+    silenceMs: p.integer().unsigned().nullable().fieldName('silence_ms'),
+  },
+  indexes: [{ properties: ['contest', 'at'] }, { properties: ['team', 'at'] }],
+});
+export type IAgentEvent = InferEntity<typeof AgentEvent>;
