@@ -118,6 +118,9 @@ export interface AgentHandle {
    * what could not be sent stays queued.
    */
   flush(): Promise<void>;
-  /** Stops the timers, aborts requests in flight, waits for a scan in progress, releases the lock. */
+  /**
+   * Stops the timers, tells the server it stops (issue 24: «Agente detenido», not the silent agent's
+   * alert), aborts requests in flight, waits for a scan in progress, releases the lock.
+   */
   stop(): Promise<void>;
 }

@@ -104,6 +104,14 @@ export class AgentClient {
   }
 
   /**
+   * `POST /api/agent/stopped` (issue 24): the agent is stopping the documented way, so the judges see
+   * «Agente detenido» instead of the silent agent's alert.
+   */
+  async stopped(): Promise<void> {
+    await this.call(agentRoutes.stopped, undefined, null);
+  }
+
+  /**
    * `GET /api/health`, the server's public health check, as a cheap "is the server back?" probe
    * while attempts wait out a backoff. Sends no key (the route is anonymous, and a probe proves
    * nothing). Answers true when the server answers and says its database is reachable: 200, or a 503

@@ -26,6 +26,9 @@ import { AGENT_VERSION } from './version.js';
 /** Longest wait at stop for the last report of what ran on the machine (ms). */
 const STOP_REPORT_MS = 2_000;
 
+/** Longest wait at stop for the server to hear that the agent stops (ms, issue 24). */
+const STOP_NOTICE_MS = 2_000;
+
 /** What `startAgent` hands the running agent once the options are checked and the first config read. */
 export interface AgentSetup {
   options: AgentOptions;
@@ -57,6 +60,8 @@ export class RunningAgent implements AgentHandle {
   private readonly loops: Periodic;
   /** The push channel, once the loops run (issue 24). */
   private pushed: PolicySocket | null = null;
+  /** Whether `startLoops` ran: only then does the server show the agent online, and hear it stop. */
+  private loopsStarted = false;
   private lastProblem: string | null = null;
   private stopped = false;
   private stopping: Promise<void> | null = null;
@@ -131,6 +136,7 @@ export class RunningAgent implements AgentHandle {
   /** Starts the loops: poll at once, heartbeat at once, then config, probe and report on their periods. */
   startLoops(): void {
     const { options, client } = this.setup;
+    this.loopsStarted = true;
     if (options.push ?? true) {
       this.pushed = new PolicySocket(client.server, options.key.trim(), {
         apply: (config) => {
@@ -192,6 +198,12 @@ export class RunningAgent implements AgentHandle {
       await this.sweeper.settled();
       if (this.current.observe && this.observed.pending > 0)
         await atMost(STOP_REPORT_MS, this.observed.send());
+      // Said while running loops only (a `--once` run never beat); a failure is the silent agent's case.
+      if (this.loopsStarted)
+        await atMost(
+          STOP_NOTICE_MS,
+          this.setup.client.stopped().catch(() => undefined),
+        );
       this.setup.lifetime.abort();
       await Promise.allSettled([this.sweeper.settled(), this.delivery?.idle(), ...running]);
       await this.setup.storage?.lock.release();
