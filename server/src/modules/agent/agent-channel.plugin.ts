@@ -1,5 +1,4 @@
 import fp from 'fastify-plugin';
-import { NotFoundError } from '@mikro-orm/core';
 import type { Namespace, Socket } from 'socket.io';
 import {
   AGENT_NAMESPACE,
@@ -13,7 +12,7 @@ import {
 } from '@concurso/shared';
 import type { AgentPrincipal } from '../../plugins/access.js';
 import type { InterServerEvents } from '../../realtime/socket.js';
-import { agentConfig } from './agent-config.js';
+import { agentConfigs } from './agent-config.js';
 
 /**
  * How long a policy change waits for more before the agents are told (ms): a burst of changes (a
@@ -21,8 +20,8 @@ import { agentConfig } from './agent-config.js';
  */
 export const AGENT_POLICY_DEBOUNCE_MS = 25;
 
-/** Teams whose policy a round computes at once (each is three short queries). */
-const ROUND_CONCURRENCY = 8;
+/** Teams whose policies one read of a round computes together. */
+const ROUND_TEAMS = 500;
 
 /** Catalogues whose change may change an agent's policy: the active contest, its blocked set, a team's contest. */
 const POLICY_CATALOGS: ReadonlySet<CatalogName> = new Set([
@@ -117,7 +116,10 @@ export default fp<{ fingerprintQuorum: number }>(
       rounds = rounds.then(() => sendPolicies([socket]));
     });
 
-    /** Sends each socket its team's policy when it is not the one it was last sent. */
+    /**
+     * Sends each socket its team's policy when it is not the one it was last sent: the policies of a
+     * round's teams are read together (`agentConfigs`, a few queries per `ROUND_TEAMS` teams).
+     */
     async function sendPolicies(sockets: AgentSocket[]): Promise<void> {
       const byTeam = new Map<number, AgentSocket[]>();
       for (const socket of sockets) {
@@ -126,34 +128,36 @@ export default fp<{ fingerprintQuorum: number }>(
         list.push(socket);
         byTeam.set(socket.data.team.id, list);
       }
-      const teams = [...byTeam.entries()];
-      const work = async () => {
-        for (let next = teams.shift(); next; next = teams.shift()) await sendTeam(next[0], next[1]);
-      };
-      await Promise.all(Array.from({ length: ROUND_CONCURRENCY }, work));
+      const teamIds = [...byTeam.keys()];
+      for (let start = 0; start < teamIds.length; start += ROUND_TEAMS) {
+        const chunk = teamIds.slice(start, start + ROUND_TEAMS);
+        let configs: Map<number, AgentConfig>;
+        try {
+          configs = await agentConfigs(app.orm.em.fork(), chunk, fingerprintQuorum);
+        } catch (err) {
+          app.log.warn({ err }, 'agent policies not sent');
+          continue;
+        }
+        for (const teamId of chunk) {
+          const config = configs.get(teamId);
+          // A team deleted meanwhile: its agents have nothing to enforce here any more.
+          if (!config) byTeam.get(teamId)!.forEach((socket) => socket.disconnect(true));
+          else byTeam.get(teamId)!.forEach((socket) => send(socket, config));
+        }
+      }
     }
 
-    async function sendTeam(teamId: number, sockets: AgentSocket[]): Promise<void> {
-      let config: AgentConfig;
-      try {
-        config = await agentConfig(app.orm.em.fork(), teamId, fingerprintQuorum);
-      } catch (err) {
-        if (err instanceof NotFoundError) sockets.forEach((socket) => socket.disconnect(true));
-        else app.log.warn({ err, teamId }, 'agent policy not sent');
-        return;
+    function send(socket: AgentSocket, config: AgentConfig): void {
+      const { team } = socket.data;
+      if (team.contests_id !== config.contest.id) {
+        // The team moved to another contest: its room follows.
+        void socket.leave(contestRoom(team.contests_id));
+        void socket.join(contestRoom(config.contest.id));
+        socket.data.team = { ...team, contests_id: config.contest.id, levels_id: config.team.levels_id };
       }
-      for (const socket of sockets) {
-        const { team } = socket.data;
-        if (team.contests_id !== config.contest.id) {
-          // The team moved to another contest: its room follows.
-          void socket.leave(contestRoom(team.contests_id));
-          void socket.join(contestRoom(config.contest.id));
-          socket.data.team = { ...team, contests_id: config.contest.id, levels_id: config.team.levels_id };
-        }
-        if (socket.data.sent === config.policy_version) continue;
-        socket.data.sent = config.policy_version;
-        socket.emit('agent.policy', config);
-      }
+      if (socket.data.sent === config.policy_version) return;
+      socket.data.sent = config.policy_version;
+      socket.emit('agent.policy', config);
     }
 
     const schedule = () => {

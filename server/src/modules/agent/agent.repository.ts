@@ -39,6 +39,21 @@ export async function setAgentKeyHash(em: EntityManager, teamId: number, hash: s
   return true;
 }
 
+/** Teams `teamIds`' names, levels and contests, for their agents' policies (issue 24); missing ids are left out. */
+export async function agentTeams(
+  em: EntityManager,
+  teamIds: readonly number[],
+): Promise<Array<{ id: number; name: string; levelsId: number; contest: ContestRow }>> {
+  if (teamIds.length === 0) return [];
+  const teams = await em.find(Team, { id: { $in: [...teamIds] } }, { populate: ['contest'] });
+  return teams.map((team) => ({
+    id: team.id,
+    name: team.name,
+    levelsId: team.level.id,
+    contest: contestRow(team.contest),
+  }));
+}
+
 /** Team `teamId`'s name and contest, for the agent's configuration (the team exists: its key matched). */
 export async function agentTeam(
   em: EntityManager,

@@ -5,6 +5,7 @@
  */
 export {
   agentFingerprints,
+  agentFingerprintsByTeam,
   contestFingerprints,
   recordBlockClaim,
   recordClaims,

@@ -200,20 +200,17 @@ async function keepWithinCap(em: EntityManager, contestId: number, processId: nu
 interface ApplicableFingerprint extends RankedFingerprint {
   process: string;
   sha256: string;
-  /** Claimed by the team asking (false when no team asks). */
-  own: boolean;
 }
 
 /**
  * The fingerprints of the processes `processIds` in contest `contestId`, each with its process name,
- * whether it is confirmed, how many teams claimed it and whether team `teamId` is one of them.
- * At most `FINGERPRINT_MAX_PER_PROCESS` per process, so bounded by the blocked set's size.
+ * whether it is confirmed and how many teams claimed it. At most `FINGERPRINT_MAX_PER_PROCESS` per
+ * process, so bounded by the blocked set's size.
  */
 async function contestFingerprintRows(
   em: EntityManager,
   contestId: number,
   processIds: readonly number[],
-  teamId: number | null,
 ): Promise<ApplicableFingerprint[]> {
   if (processIds.length === 0) return [];
   const rows = await em
@@ -227,10 +224,6 @@ async function contestFingerprintRows(
       raw(
         '(select count(*) from process_fingerprint_claims c where c.process_fingerprints_id = f.id) as teams',
       ),
-      raw(
-        'exists (select 1 from process_fingerprint_claims o where o.process_fingerprints_id = f.id and o.teams_id = ?) as own',
-        [teamId ?? 0],
-      ),
     ])
     .join('f.process', 'p')
     .where({ contest: contestId, process: { $in: [...processIds] } })
@@ -242,7 +235,6 @@ async function contestFingerprintRows(
         updated_at: Date | string;
         process: string;
         teams: number | string;
-        own: number | string;
       }>
     >('all', false);
   return rows.map((row) => ({
@@ -252,8 +244,28 @@ async function contestFingerprintRows(
     updatedAt: new Date(row.updated_at),
     process: row.process,
     teams: Number(row.teams),
-    own: Number(row.own) === 1,
   }));
+}
+
+/** Which of the fingerprints `fingerprintIds` each team of `teamIds` claimed (one query). */
+async function claimsByTeam(
+  em: EntityManager,
+  fingerprintIds: readonly number[],
+  teamIds: readonly number[],
+): Promise<Map<number, Set<number>>> {
+  const byTeam = new Map<number, Set<number>>();
+  if (fingerprintIds.length === 0 || teamIds.length === 0) return byTeam;
+  const claims = await em.find(
+    ProcessFingerprintClaim,
+    { fingerprint: { $in: [...fingerprintIds] }, team: { $in: [...teamIds] } },
+    { fields: ['fingerprint', 'team'] },
+  );
+  for (const claim of claims) {
+    const own = byTeam.get(claim.team.id) ?? new Set<number>();
+    own.add(claim.fingerprint.id);
+    byTeam.set(claim.team.id, own);
+  }
+  return byTeam;
 }
 
 /** Whether a fingerprint applies to every machine of its contest: confirmed, or claimed by `quorum` teams. */
@@ -289,19 +301,48 @@ export async function agentFingerprints(
     budgetBytes: number;
   },
 ): Promise<AgentFingerprint[]> {
-  const rows = await contestFingerprintRows(em, options.contestId, options.processIds, options.teamId);
-  const applicable = rows
-    .filter((row) => row.own || appliesToAll(row, options.quorum))
-    .sort(
-      (a, b) =>
-        Number(appliesToAll(b, options.quorum)) - Number(appliesToAll(a, options.quorum)) ||
-        strongestFirst(a, b),
-    );
+  const byTeam = await agentFingerprintsByTeam(em, { ...options, teamIds: [options.teamId] });
+  return byTeam.get(options.teamId) ?? [];
+}
+
+/**
+ * `agentFingerprints` for every team of `teamIds` of contest `contestId` at once, in two queries
+ * whatever the number of teams (issue 24: the push channel sends every connected agent its policy
+ * after a change).
+ */
+export async function agentFingerprintsByTeam(
+  em: EntityManager,
+  options: {
+    contestId: number;
+    teamIds: readonly number[];
+    processIds: readonly number[];
+    quorum: number;
+    budgetBytes: number;
+  },
+): Promise<Map<number, AgentFingerprint[]>> {
+  const rows = await contestFingerprintRows(em, options.contestId, options.processIds);
+  const claims = await claimsByTeam(
+    em,
+    rows.filter((row) => !appliesToAll(row, options.quorum)).map((row) => row.id),
+    options.teamIds,
+  );
+  const forAll = rows.filter((row) => appliesToAll(row, options.quorum)).sort(strongestFirst);
+  const out = new Map<number, AgentFingerprint[]>();
+  for (const teamId of options.teamIds) {
+    const own = claims.get(teamId);
+    const mine = own ? rows.filter((row) => own.has(row.id)).sort(strongestFirst) : [];
+    out.set(teamId, withinBudget(onePerHash([...forAll, ...mine]), options.budgetBytes));
+  }
+  return out;
+}
+
+/** The first fingerprints of `fingerprints` whose JSON array fits in `budgetBytes` (UTF-8). */
+function withinBudget(fingerprints: readonly AgentFingerprint[], budgetBytes: number): AgentFingerprint[] {
   const out: AgentFingerprint[] = [];
   let bytes = 2; // the brackets
-  for (const fingerprint of onePerHash(applicable)) {
+  for (const fingerprint of fingerprints) {
     const size = Buffer.byteLength(JSON.stringify(fingerprint), 'utf8') + 1; // and its comma
-    if (bytes + size > options.budgetBytes) break;
+    if (bytes + size > budgetBytes) break;
     bytes += size;
     out.push(fingerprint);
   }
@@ -319,7 +360,7 @@ export async function contestFingerprints(
   processIds: readonly number[],
   quorum: number,
 ): Promise<AgentFingerprint[]> {
-  const rows = await contestFingerprintRows(em, contestId, processIds, null);
+  const rows = await contestFingerprintRows(em, contestId, processIds);
   return onePerHash(rows.filter((row) => appliesToAll(row, quorum)).sort(strongestFirst));
 }
 
