@@ -31,6 +31,7 @@ import { startDeployment, type Deployment } from '@concurso/testkit/deployment';
 import { consecutiveFreePorts } from '@concurso/testkit/waiting';
 import { AgentFleet, type SimAgent } from './agents.js';
 import { cloneDatabase, runMysqlBaselineProcess, type MysqlBaselineResult } from './baseline-mysql.js';
+import { measureConfigPush, type ConfigPushResult } from './config-push.js';
 import { runWsBaseline, type WsBaselineResult } from './baseline-ws.js';
 import { finalStateMismatches, type DatabaseTeam, type HeldRow } from './board-replica.js';
 import { HttpClient } from './http.js';
@@ -65,6 +66,8 @@ const USAGE = `npm run bench -- --screens N --agents M --duration S --out FILE.j
   --server-cpu-prof DIR  run the servers with --cpu-prof, profiles into DIR (investigation)
   --baseline-duration S  seconds of each baseline (min(duration, 20)); --no-baselines skips them
   --wait-quiet S         first wait up to S s for the machine to be quiet (< 30 % of one core busy) (0)
+  --config-push-rounds R after the traffic, R changes of the blocked set timed on one agent socket per
+                         agent (config_push_ms, issue 24; 0 skips it) (5)
   --mysql-url URL        MySQL server for the throwaway databases (mysql://root@127.0.0.1:3306/)
   --redis-url URL        Redis for P > 1 (redis://127.0.0.1:6379)`;
 
@@ -101,6 +104,7 @@ try {
       'baseline-duration': { type: 'string' },
       'no-baselines': { type: 'boolean', default: false },
       'wait-quiet': { type: 'string', default: '0' },
+      'config-push-rounds': { type: 'string', default: '5' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -126,6 +130,7 @@ const int = (name: string, value: string | undefined, min: number, max: number):
 // Bounded in count and time.
 const SCREENS = int('screens', args.screens, 1, 10_000);
 const AGENTS = int('agents', args.agents, 1, 5_000);
+const CONFIG_PUSH_ROUNDS = int('config-push-rounds', args['config-push-rounds'], 0, 100);
 const DURATION_S = int('duration', args.duration, 1, 600);
 const PROCESSES = int('processes', args.processes, 1, 8);
 const ATTEMPT_RATE = int('attempt-rate', args['attempt-rate'], 0, 100_000);
@@ -633,6 +638,20 @@ async function collect(run: LoadRun, ramp: Ramp, traffic: Traffic): Promise<Coll
   return { atSettle, afterGrace, observed, results, counted };
 }
 
+/** After the traffic, the blocked set's push to one agent socket per agent (issue 24), unless skipped. */
+async function timeConfigPush(run: LoadRun): Promise<ConfigPushResult | null> {
+  if (CONFIG_PUSH_ROUNDS === 0) return null;
+  return measureConfigPush({
+    http: run.http,
+    adminUrl: run.urls[0]!,
+    adminToken: run.seeded.adminToken,
+    contestId: run.seeded.contestId,
+    agents: run.seeded.teams.map((team, i) => ({ key: team.key, url: run.urls[i % run.urls.length]! })),
+    rounds: CONFIG_PUSH_ROUNDS,
+    log,
+  });
+}
+
 /**
  * Closes the product's screens and stops its servers, so the baselines get the machine to themselves;
  * the mysql2 baseline gets a copy of this run's database first.
@@ -821,13 +840,14 @@ async function main(): Promise<void> {
   const ramp = await connectScreens(run);
   const traffic = await driveTraffic(run);
   const got = await collect(run, ramp, traffic);
+  const configPush = await timeConfigPush(run);
   await stopProduct(run);
   const fig = runFigures(run, ramp, traffic, got);
   const check = validity(run, ramp, traffic, fig);
   const baselines = await runBaselines(run, fig);
   await Promise.all(run.lean.map((t) => t.stop()));
   live.testers = [];
-  const parts: RunParts = { run, ramp, traffic, got, fig, check, baselines };
+  const parts: RunParts = { run, ramp, traffic, got, fig, check, baselines, configPush };
   const d = derived(parts);
   const result = buildResult(parts, d);
   await writeReport(result, parts, d);
@@ -842,6 +862,8 @@ interface RunParts {
   fig: RunFigures;
   check: ReturnType<typeof validity>;
   baselines: Baselines;
+  /** `config_push_ms` (issue 24), null with `--config-push-rounds 0`. */
+  configPush: ConfigPushResult | null;
 }
 
 /** The figures the result, its targets and its report share. */
@@ -1032,6 +1054,7 @@ function buildResult(parts: RunParts, d: Derived) {
     push_ms_from_commit: fig.pushSummary,
     push_ms_worst_screen_p99: fig.worstScreenP99,
     push_ms_from_request: d.fromRequest,
+    config_push_ms: parts.configPush,
     push_ms_from_request_attempts: fig.match?.attempts.summary() ?? null,
     push_ms_from_request_toggles: fig.match?.toggles.summary() ?? null,
     push_from_request_unarrived: fig.match?.unarrived ?? null,
@@ -1093,7 +1116,8 @@ function buildResult(parts: RunParts, d: Derived) {
 type LoadResult = ReturnType<typeof buildResult>;
 
 /** The HTML report's summary: one row per figure, its value, its target and whether it is met. */
-function summaryRows(result: LoadResult, { run, ramp, got, fig, check, baselines }: RunParts, d: Derived) {
+function summaryRows(result: LoadResult, parts: RunParts, d: Derived) {
+  const { run, ramp, got, fig, check, baselines } = parts;
   const t = result.targets;
   const { pushSummary: p } = fig;
   const { atSettle, counted } = got;
@@ -1156,9 +1180,36 @@ function summaryRows(result: LoadResult, { run, ramp, got, fig, check, baselines
     ],
     ['push p99 / baseline', `${d.pushRatio ?? 'n/a'}`, `≤ ${d.ratioTarget}`, t.push_ratio_ok],
     ['baseline mysql2 attempts/s, same SQL', `${result.baseline.attempts_per_s ?? 'n/a'}`, '', null],
+    ...configPushRows(parts.configPush),
     ['attempts/s / baseline', `${d.dbRatio ?? 'n/a'}`, `≥ ${d.dbRatioTarget}`, t.attempts_ratio_ok],
   ];
   return rows;
+}
+
+/** The summary rows of `config_push_ms` (issue 24: p99 within 1 s for 500 agents). */
+function configPushRows(push: ConfigPushResult | null): Array<[string, string, string, boolean | null]> {
+  if (!push) return [];
+  const p = push.push_ms;
+  return [
+    [
+      `config push to ${push.agents} agents p50 / p99 / max (ms), ${push.rounds} changes`,
+      `${p.p50} / ${p.p99} / ${p.max}${push.missed ? ` (${push.missed} missed)` : ''}`,
+      'p99 ≤ 1000',
+      p.count > 0 && push.missed === 0 && p.p99 <= 1000,
+    ],
+    [
+      'baseline: every agent reads the config by HTTP at once, p50 / p99 (ms)',
+      `${push.baseline_http_ms.p50} / ${push.baseline_http_ms.p99}`,
+      '',
+      null,
+    ],
+    [
+      'load tester ELU while timing the config push',
+      `${push.tester_elu}`,
+      `≤ ${TESTER_ELU_MAX}`,
+      push.tester_elu <= TESTER_ELU_MAX,
+    ],
+  ];
 }
 
 /** Writes the JSON result and the HTML report beside it, and the run's last lines on stderr. */
