@@ -25,6 +25,7 @@ import {
   agentKeysPlugin,
   agentPresencePlugin,
   agentRoutes,
+  heartbeatMsFor,
 } from './modules/agent/index.js';
 import { authRoutes, staffSessions } from './modules/auth/index.js';
 import { knownLevels, levelsRoutes } from './modules/levels/index.js';
@@ -150,7 +151,12 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
   await app.register(socketPlugin, { redisUrl: config.redisUrl, sessions, levelsExist: knownLevels(orm) });
   await app.register(agentKeysPlugin);
   await app.register(boardPlugin);
-  await app.register(agentChannelPlugin, { fingerprintQuorum: config.fingerprintQuorum });
+  // How the agents' policies are built (issue 24: heartbeats well within the silent-agent window).
+  const policy = {
+    quorum: config.fingerprintQuorum,
+    heartbeatMs: heartbeatMsFor(config.agentOfflineAfterMs),
+  };
+  await app.register(agentChannelPlugin, policy);
   await app.register(agentPresencePlugin, { offlineAfterMs: config.agentOfflineAfterMs });
   await app.register(webPlugin, { root: config.webDistDir });
 
@@ -163,7 +169,7 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
         limits: { perAddressMax: config.loginRateLimitMax, perAccountMax: config.loginAccountLimitMax },
       });
       await api.register(boardRoutes);
-      await api.register(agentRoutes, { fingerprintQuorum: config.fingerprintQuorum });
+      await api.register(agentRoutes, policy);
       // Modules that take no options (the order is /api/docs' order).
       for (const routes of [
         contestsRoutes,

@@ -12,7 +12,7 @@ import {
 } from '@concurso/shared';
 import type { AgentPrincipal } from '../../plugins/access.js';
 import type { InterServerEvents } from '../../realtime/socket.js';
-import { agentConfigs } from './agent-config.js';
+import { agentConfigs, type PolicyOptions } from './agent-config.js';
 
 /**
  * How long a policy change waits for more before the agents are told (ms): a burst of changes (a
@@ -82,11 +82,11 @@ declare module 'fastify' {
  * server, whose handshake takes an agent key (`agentSocketAuthSchema`; wrong, revoked or regenerated:
  * `unauthorized`; a staff token is not a key). A socket joins `team:<id>` and `contest:<id>` and gets
  * its team's policy (`agent-config.ts`) at once and again whenever it changes; staff sockets live in
- * the default namespace, so neither side ever receives the other's events. `fingerprintQuorum`: as
- * for `GET /api/agent/config`. With Redis, a change in one process reaches the agents of all.
+ * the default namespace, so neither side ever receives the other's events. `PolicyOptions`: as for
+ * `GET /api/agent/config`. With Redis, a change in one process reaches the agents of all.
  */
-export default fp<{ fingerprintQuorum: number }>(
-  async (app, { fingerprintQuorum }) => {
+export default fp<PolicyOptions>(
+  async (app, policy) => {
     // Socket.IO types every namespace with the server's event maps; this one has the agents' own.
     const nsp = app.io.of(AGENT_NAMESPACE) as unknown as AgentNamespace;
     /** The rounds of this process, one after another; a pending `schedule()`'s timer. */
@@ -133,7 +133,7 @@ export default fp<{ fingerprintQuorum: number }>(
         const chunk = teamIds.slice(start, start + ROUND_TEAMS);
         let configs: Map<number, AgentConfig>;
         try {
-          configs = await agentConfigs(app.orm.em.fork(), chunk, fingerprintQuorum);
+          configs = await agentConfigs(app.orm.em.fork(), chunk, policy);
         } catch (err) {
           app.log.warn({ err }, 'agent policies not sent');
           continue;

@@ -11,13 +11,34 @@ import { contestProcesses } from '../contests/index.js';
 import { agentFingerprintsByTeam } from '../processes/index.js';
 import { agentTeams } from './agent.repository.js';
 
+/** How the policies are built: the fingerprints' quorum and the agents' heartbeat period. */
+export interface PolicyOptions {
+  /** Teams whose claims make a fingerprint apply to every machine (`FINGERPRINT_QUORUM`). */
+  quorum: number;
+  /** The agents' heartbeat period (ms), `heartbeatMsFor` of the offline window. */
+  heartbeatMs: number;
+}
+
+/**
+ * The agents' heartbeat period for an offline window of `offlineAfterMs` (ms, `AGENT_OFFLINE_AFTER_MS`):
+ * `AGENT_HEARTBEAT_MS`, or a third of the window when that is shorter, so a running agent beats at
+ * least three times within it and is never taken for a silent one (issue 24's alert), at least 200 ms.
+ */
+export function heartbeatMsFor(offlineAfterMs: number): number {
+  return Math.max(200, Math.min(AGENT_HEARTBEAT_MS, Math.floor(offlineAfterMs / 3)));
+}
+
 /**
  * The policy team `teamId`'s agents enforce, as `GET /api/agent/config` answers it and the push
  * channel sends it (issue 24); see `agentConfigs`.
  * @throws NotFoundError when the team no longer exists.
  */
-export async function agentConfig(em: EntityManager, teamId: number, quorum: number): Promise<AgentConfig> {
-  const config = (await agentConfigs(em, [teamId], quorum)).get(teamId);
+export async function agentConfig(
+  em: EntityManager,
+  teamId: number,
+  options: PolicyOptions,
+): Promise<AgentConfig> {
+  const config = (await agentConfigs(em, [teamId], options)).get(teamId);
   if (!config) throw new NotFoundError(`Team ${teamId} not found`);
   return config;
 }
@@ -29,13 +50,13 @@ export async function agentConfig(em: EntityManager, teamId: number, quorum: num
  * team of another contest gets an empty set. With the set go the fingerprints of its processes (issue
  * 14): those that apply to every machine (confirmed or at `quorum`) and the team's own claims, within
  * `AGENT_CONFIG_FINGERPRINT_BYTES` (issue 21, DESIGN.md section 6a). `observe` only while the contest
- * is active and observes. `policy_version` is a digest of all that, so two equal policies have one
+ * is active and observes; `heartbeat_ms` is `options.heartbeatMs`. `policy_version` is a digest of all that, so two equal policies have one
  * version whoever computed them.
  */
 export async function agentConfigs(
   em: EntityManager,
   teamIds: readonly number[],
-  quorum: number,
+  { quorum, heartbeatMs }: PolicyOptions,
 ): Promise<Map<number, AgentConfig>> {
   const teams = await agentTeams(em, teamIds);
   const configs = new Map<number, AgentConfig>();
@@ -61,7 +82,7 @@ export async function agentConfigs(
         fingerprints: own,
         observe,
         poll_ms: AGENT_POLL_MS,
-        heartbeat_ms: AGENT_HEARTBEAT_MS,
+        heartbeat_ms: heartbeatMs,
         policy_version: createHash('sha256')
           .update(JSON.stringify([contest.id, contest.active, observe, names, own]))
           .digest('hex')

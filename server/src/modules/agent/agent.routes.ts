@@ -3,7 +3,7 @@ import { MESSAGES, agentRoutes as api } from '@concurso/shared';
 import { addRoute } from '../../lib/route.js';
 import { HttpError } from '../../lib/http-error.js';
 import { hashAgentKey, newAgentKey } from './agent-keys.js';
-import { agentConfig } from './agent-config.js';
+import { agentConfig, type PolicyOptions } from './agent-config.js';
 import { setAgentKeyHash } from './agent.repository.js';
 import { recordAgentStopped, recordHeartbeat } from './agent.service.js';
 import { AttemptWriter } from './attempt-writer.js';
@@ -11,13 +11,10 @@ import { FingerprintLearner } from './fingerprint-learner.js';
 
 /**
  * The agent's side of the API and the admin's key generation (shared/src/api/agent.ts, DESIGN.md
- * section 6). `fingerprintQuorum`: teams whose claims make a fingerprint apply to every machine
- * (`FINGERPRINT_QUORUM`, DESIGN.md section 6a).
+ * section 6). `options`: how the agents' policies are built (`PolicyOptions`: the fingerprints'
+ * quorum, `FINGERPRINT_QUORUM`, DESIGN.md section 6a; the heartbeat period).
  */
-export default async function agentRoutes(
-  app: FastifyInstance,
-  options: { fingerprintQuorum: number },
-): Promise<void> {
+export default async function agentRoutes(app: FastifyInstance, options: PolicyOptions): Promise<void> {
   // Requests that arrive together are written in one transaction; each is answered after its commit,
   // and the teams whose count moved are pushed then.
   const fork = () => app.orm.em.fork();
@@ -51,7 +48,7 @@ export default async function agentRoutes(
   addRoute(app, api.config, async (request) => ({
     success: true as const,
     message: '',
-    data: await agentConfig(app.orm.em, request.agentTeam!.id, options.fingerprintQuorum),
+    data: await agentConfig(app.orm.em, request.agentTeam!.id, options),
   }));
 
   addRoute(app, api.attempts, async (request) => ({

@@ -3,6 +3,7 @@
  * (issue 24) and presence sweeper. app.ts registers what it exports; another module imports it from here only (lint:
  * boundaries/dependencies). The rest of the folder is private to the module.
  */
+export { heartbeatMsFor } from './agent-config.js';
 export { default as agentChannelPlugin } from './agent-channel.plugin.js';
 export { default as agentKeysPlugin } from './agent-keys.plugin.js';
 export { default as agentPresencePlugin } from './agent-presence.js';
