@@ -3,7 +3,9 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * Issue 24 (the tamper alert, DESIGN.md section 6a): `teams.agent_alert` holds the boards' alert about
  * an offline agent (`sin_senal`, `detenido`; null otherwise), and `agent_events` the log of what
- * happened to each team's agent during the active contest.
+ * happened to each team's agent during the active contest; `agent_machines` the machines each team's
+ * agents run on, for the lab board (host name, system, version, the policy applied, the clock offset,
+ * online since, last seen; at most `LAB_MAX_MACHINES_PER_TEAM` per team).
  */
 export class Migration20261129000000 extends Migration {
   override async up(): Promise<void> {
@@ -20,9 +22,20 @@ export class Migration20261129000000 extends Migration {
         'references `teams` (`id`) on update cascade on delete cascade' +
         ') default character set utf8mb4 collate utf8mb4_unicode_ci engine = InnoDB',
     );
+    this.addSql(
+      'create table `agent_machines` (`id` int unsigned not null auto_increment primary key, ' +
+        '`teams_id` int unsigned not null, `hostname` varchar(255) not null, `os` varchar(100) not null, ' +
+        "`version` varchar(50) not null, `policy_version` varchar(64) not null default '', " +
+        '`clock_offset_ms` int null, `online_since` datetime(3) not null, `last_seen` datetime(3) not null, ' +
+        'unique `agent_machines_team_host_unique` (`teams_id`, `hostname`), ' +
+        'constraint `agent_machines_teams_id_foreign` foreign key (`teams_id`) ' +
+        'references `teams` (`id`) on update cascade on delete cascade' +
+        ') default character set utf8mb4 collate utf8mb4_unicode_ci engine = InnoDB',
+    );
   }
 
   override async down(): Promise<void> {
+    this.addSql('drop table `agent_machines`');
     this.addSql('drop table `agent_events`');
     this.addSql('alter table `teams` drop `agent_alert`');
   }

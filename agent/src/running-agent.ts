@@ -1,4 +1,4 @@
-import { hostname } from 'node:os';
+import { hostname, platform, release } from 'node:os';
 import { AGENT_HEARTBEAT_MS, AGENT_POLL_MS, type AgentConfig, type AgentFingerprint } from '@concurso/shared';
 import {
   AGENT_CONFIG_REFRESH_MS,
@@ -227,7 +227,14 @@ export class RunningAgent implements AgentHandle {
 
   private async heartbeat(): Promise<void> {
     try {
-      await this.setup.client.heartbeat({ hostname: hostname().slice(0, 255), version: AGENT_VERSION });
+      // Issue 24: what the lab board shows of this machine, and the policy it applies now.
+      await this.setup.client.heartbeat({
+        hostname: hostname().slice(0, 255),
+        version: AGENT_VERSION,
+        os: `${platform()} ${release()}`.slice(0, 100),
+        clock: new Date().toISOString(),
+        policy_version: this.current.policy_version.slice(0, 64),
+      });
       this.healthy();
     } catch (error) {
       this.problem(error, problemLine);

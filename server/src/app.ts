@@ -169,7 +169,7 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
         limits: { perAddressMax: config.loginRateLimitMax, perAccountMax: config.loginAccountLimitMax },
       });
       await api.register(boardRoutes);
-      await api.register(agentRoutes, policy);
+      await api.register(agentRoutes, { ...policy, offlineAfterMs: config.agentOfflineAfterMs });
       // Modules that take no options (the order is /api/docs' order).
       for (const routes of [
         contestsRoutes,

@@ -16,6 +16,7 @@ export * from './schemas/imports.js';
 export * from './schemas/stats.js';
 export * from './schemas/logs.js';
 export * from './schemas/observed.js';
+export * from './schemas/lab.js';
 export * from './schemas/fingerprints.js';
 export * from './schemas/password.js';
 export * from './common-passwords.js';

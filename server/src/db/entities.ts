@@ -21,6 +21,7 @@ export { TeamStatusChange } from '../modules/teams/team-status-change.entity.js'
 export { RevokedToken } from '../modules/auth/revoked-token.entity.js';
 export { TeamImport } from '../modules/imports/team-import.entity.js';
 export { AgentEvent } from '../modules/agent/agent-event.entity.js';
+export { AgentMachine } from '../modules/agent/agent-machine.entity.js';
 
 import { TypeUser } from '../modules/users/type-user.entity.js';
 import { User } from '../modules/users/user.entity.js';
@@ -44,6 +45,7 @@ import { TeamStatusChange } from '../modules/teams/team-status-change.entity.js'
 import { RevokedToken } from '../modules/auth/revoked-token.entity.js';
 import { TeamImport } from '../modules/imports/team-import.entity.js';
 import { AgentEvent } from '../modules/agent/agent-event.entity.js';
+import { AgentMachine } from '../modules/agent/agent-machine.entity.js';
 
 export const entities = [
   TypeUser,
@@ -68,4 +70,5 @@ export const entities = [
   RevokedToken,
   TeamImport,
   AgentEvent,
+  AgentMachine,
 ];

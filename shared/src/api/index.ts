@@ -21,3 +21,4 @@ export * from './agent.js';
 export * from './imports.js';
 export * from './stats.js';
 export * from './observed.js';
+export * from './lab.js';

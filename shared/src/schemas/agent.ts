@@ -182,6 +182,12 @@ export const agentHeartbeatSchema = z
   .object({
     hostname: printableText(255).optional(),
     version: printableText(50).optional(),
+    /** The machine's system, e.g. `linux 6.1.0` (issue 24: the lab board). */
+    os: printableText(100).optional(),
+    /** The agent's clock now (ISO 8601), for the lab board's clock offset. */
+    clock: z.iso.datetime({ offset: true }).optional(),
+    /** The `policy_version` the agent applies now. */
+    policy_version: printableText(64).optional(),
   })
   .default({});
 export type AgentHeartbeat = z.infer<typeof agentHeartbeatSchema>;

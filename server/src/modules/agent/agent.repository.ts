@@ -3,6 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { AgentEventKind, ContestRow } from '@concurso/shared';
 import { AgentEvent } from './agent-event.entity.js';
+import { AgentMachine } from './agent-machine.entity.js';
 import type { AgentPrincipal } from '../../plugins/access.js';
 import { Team } from '../teams/index.js';
 
@@ -249,4 +250,106 @@ export async function storeAttempts(
     ]),
     'run',
   );
+}
+
+// Machines (issue 24, the lab board) -----------------------------------------------------------------
+//
+// SQL text: this runs with every heartbeat (the measured presence path, BENCHMARKS.md); one UPDATE for a
+// machine already known, and one guarded INSERT for a new one.
+
+/** What a heartbeat says of its machine. */
+export interface MachineReport {
+  hostname: string;
+  os: string;
+  version: string;
+  policyVersion: string;
+  /** The agent's clock minus the server's (ms), or null when it did not send its clock. */
+  clockOffsetMs: number | null;
+}
+
+/**
+ * Records a heartbeat of team `teamId`'s agent on machine `report.hostname` at `at`: updates the known
+ * machine (its `online_since` restarts when it was not heard for `offlineAfterMs`), or adds it while the
+ * team has fewer than `maxPerTeam` machines (a stolen key inventing host names adds nothing beyond).
+ */
+export async function recordMachine(
+  em: EntityManager,
+  teamId: number,
+  report: MachineReport,
+  at: Date,
+  offlineAfterMs: number,
+  maxPerTeam: number,
+): Promise<void> {
+  const gapStart = new Date(at.getTime() - offlineAfterMs);
+  const updated = await em.execute<{ affectedRows: number }>(
+    'update agent_machines set os = ?, version = ?, policy_version = ?, clock_offset_ms = ?, ' +
+      'online_since = if(last_seen < ?, ?, online_since), last_seen = ? where teams_id = ? and hostname = ?',
+    [
+      report.os,
+      report.version,
+      report.policyVersion,
+      report.clockOffsetMs,
+      gapStart,
+      at,
+      at,
+      teamId,
+      report.hostname,
+    ],
+    'run',
+  );
+  if (updated.affectedRows > 0) return;
+  await em.execute(
+    'insert ignore into agent_machines ' +
+      '(teams_id, hostname, os, version, policy_version, clock_offset_ms, online_since, last_seen) ' +
+      'select ?, ?, ?, ?, ?, ?, ?, ? from dual ' +
+      'where (select count(*) from agent_machines where teams_id = ?) < ?',
+    [
+      teamId,
+      report.hostname,
+      report.os,
+      report.version,
+      report.policyVersion,
+      report.clockOffsetMs,
+      at,
+      at,
+      teamId,
+      maxPerTeam,
+    ],
+    'run',
+  );
+}
+
+/** A team of a contest as the lab board lists it. */
+export interface LabTeam {
+  id: number;
+  name: string;
+  levelsId: number;
+  level: string;
+  alert: string | null;
+}
+
+/** The teams of contest `contestId`, by name, for the lab board. */
+export async function labTeams(em: EntityManager, contestId: number): Promise<LabTeam[]> {
+  const teams = await em.find(
+    Team,
+    { contest: contestId },
+    {
+      populate: ['level'],
+      fields: ['name', 'level.level', 'agentAlert', 'agentOnline'],
+      orderBy: { name: 'asc', id: 'asc' },
+    },
+  );
+  return teams.map((team) => ({
+    id: team.id,
+    name: team.name,
+    levelsId: team.level.id,
+    level: team.level.level,
+    alert: team.agentOnline ? null : (team.agentAlert ?? null),
+  }));
+}
+
+/** The machines of teams `teamIds`, by host name. */
+export async function teamMachines(em: EntityManager, teamIds: readonly number[]) {
+  if (teamIds.length === 0) return [];
+  return em.find(AgentMachine, { team: { $in: [...teamIds] } }, { orderBy: { hostname: 'asc', id: 'asc' } });
 }

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { MESSAGES, agentRoutes as api } from '@concurso/shared';
+import { LAB_MAX_MACHINES_PER_TEAM, MESSAGES, agentRoutes as api, labRoutes } from '@concurso/shared';
 import { addRoute } from '../../lib/route.js';
 import { HttpError } from '../../lib/http-error.js';
 import { hashAgentKey, newAgentKey } from './agent-keys.js';
 import { agentConfig, type PolicyOptions } from './agent-config.js';
-import { setAgentKeyHash } from './agent.repository.js';
+import { recordMachine, setAgentKeyHash } from './agent.repository.js';
+import { labBoard } from './lab.service.js';
 import { recordAgentStopped, recordHeartbeat } from './agent.service.js';
 import { AttemptWriter } from './attempt-writer.js';
 import { FingerprintLearner } from './fingerprint-learner.js';
@@ -14,7 +15,10 @@ import { FingerprintLearner } from './fingerprint-learner.js';
  * section 6). `options`: how the agents' policies are built (`PolicyOptions`: the fingerprints'
  * quorum, `FINGERPRINT_QUORUM`, DESIGN.md section 6a; the heartbeat period).
  */
-export default async function agentRoutes(app: FastifyInstance, options: PolicyOptions): Promise<void> {
+export default async function agentRoutes(
+  app: FastifyInstance,
+  options: PolicyOptions & { offlineAfterMs: number },
+): Promise<void> {
   // Requests that arrive together are written in one transaction; each is answered after its commit,
   // and the teams whose count moved are pushed then.
   const fork = () => app.orm.em.fork();
@@ -58,10 +62,37 @@ export default async function agentRoutes(app: FastifyInstance, options: PolicyO
   }));
 
   addRoute(app, api.heartbeat, async (request) => {
-    const changed = await recordHeartbeat(app.orm.em, request.agentTeam!.id);
+    const teamId = request.agentTeam!.id;
+    const changed = await recordHeartbeat(app.orm.em, teamId);
     if (changed) app.board.teamUpdated(changed);
+    // Issue 24: the machine it beats from, for the lab board.
+    const { hostname, os, version, clock, policy_version } = request.body ?? {};
+    if (hostname) {
+      const offset = clock ? Date.parse(clock) - Date.now() : null;
+      await recordMachine(
+        app.orm.em,
+        teamId,
+        {
+          hostname,
+          os: os ?? '',
+          version: version ?? '',
+          policyVersion: policy_version ?? '',
+          clockOffsetMs: offset === null ? null : Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, offset)),
+        },
+        new Date(),
+        options.offlineAfterMs,
+        LAB_MAX_MACHINES_PER_TEAM,
+      );
+    }
     return { success: true as const, message: '' };
   });
+
+  // The lab board (issue 24): the active contest's machines and which teams are ready.
+  addRoute(app, labRoutes.machines, async () => ({
+    success: true as const,
+    message: '',
+    data: await labBoard(app.orm.em, options, options.offlineAfterMs),
+  }));
 
   // Issue 24: an agent stopped the documented way says so, so its silence is not taken for tampering.
   addRoute(app, api.stopped, async (request) => {

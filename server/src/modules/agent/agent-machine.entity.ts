@@ -1,0 +1,26 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Team } from '../teams/index.js';
+
+/**
+ * `agent_machines` (issue 24, the lab board): one machine a team's agent runs on, by host name, as its
+ * heartbeats describe it: system, agent version, the policy version it applied, its clock's offset
+ * from the server's, since when it has been heard without a gap longer than the offline window, and
+ * when last. At most `LAB_MAX_MACHINES_PER_TEAM` per team. Deleted with the team.
+ */
+export const AgentMachine = defineEntity({
+  name: 'AgentMachine',
+  tableName: 'agent_machines',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    team: () => p.manyToOne(Team).fieldName('teams_id').deleteRule('cascade'),
+    hostname: p.string().length(255),
+    os: p.string().length(100),
+    version: p.string().length(50),
+    policyVersion: p.string().length(64).default('').fieldName('policy_version'),
+    clockOffsetMs: p.integer().nullable().fieldName('clock_offset_ms'),
+    onlineSince: p.datetime(3).fieldName('online_since'),
+    lastSeen: p.datetime(3).fieldName('last_seen'),
+  },
+  uniques: [{ name: 'agent_machines_team_host_unique', properties: ['team', 'hostname'] }],
+});
+export type IAgentMachine = InferEntity<typeof AgentMachine>;

@@ -1,0 +1,73 @@
+import type { EntityManager } from '@mikro-orm/mysql';
+import { AGENT_ALERTS, type AgentAlert, type LabMachine, type LabMachines } from '@concurso/shared';
+import { activeContest } from '../contests/index.js';
+import { agentConfigs, type PolicyOptions } from './agent-config.js';
+import { labTeams, teamMachines } from './agent.repository.js';
+
+/**
+ * The lab board (issue 24, DESIGN.md section 6a): the active contest's machines, each with its
+ * policy state against its team's current policy (`agentConfigs`), online when heard within
+ * `offlineAfterMs`; a team is ready when one of its machines is online with the current policy; the
+ * teams with no machine online are `missing`. Nothing when no contest is active.
+ */
+export async function labBoard(
+  em: EntityManager,
+  policy: PolicyOptions,
+  offlineAfterMs: number,
+  now = new Date(),
+): Promise<LabMachines> {
+  const contest = await activeContest(em);
+  if (!contest) return { contest: null, ready: 0, teams: 0, missing: [], machines: [] };
+  const teams = await labTeams(em, contest.id);
+  const byId = new Map(teams.map((team) => [team.id, team]));
+  const current = await agentConfigs(
+    em,
+    teams.map((team) => team.id),
+    policy,
+  );
+  const machines: LabMachine[] = [];
+  const ready = new Set<number>();
+  const heard = new Set<number>();
+  for (const machine of await teamMachines(
+    em,
+    teams.map((team) => team.id),
+  )) {
+    const team = byId.get(machine.team.id)!;
+    const online = now.getTime() - machine.lastSeen.getTime() <= offlineAfterMs;
+    const policyCurrent = current.get(team.id)?.policy_version ?? '';
+    const upToDate = machine.policyVersion === policyCurrent;
+    if (online) heard.add(team.id);
+    if (online && upToDate) ready.add(team.id);
+    machines.push({
+      team: { id: team.id, name: team.name },
+      level: { id: team.levelsId, level: team.level },
+      hostname: machine.hostname,
+      os: machine.os,
+      version: machine.version,
+      online,
+      online_since: machine.onlineSince.toISOString(),
+      last_seen: machine.lastSeen.toISOString(),
+      policy_version: machine.policyVersion,
+      policy_current: policyCurrent,
+      policy_state: !online ? 'sin_senal' : upToDate ? 'al_dia' : 'atrasada',
+      clock_offset_ms: machine.clockOffsetMs ?? null,
+      alert: alertOf(team.alert),
+    });
+  }
+  const order = new Map(teams.map((team, index) => [team.id, index]));
+  machines.sort(
+    (a, b) => order.get(a.team.id)! - order.get(b.team.id)! || a.hostname.localeCompare(b.hostname),
+  );
+  return {
+    contest,
+    ready: ready.size,
+    teams: teams.length,
+    missing: teams
+      .filter((team) => !heard.has(team.id))
+      .map((team) => ({ id: team.id, name: team.name, level: team.level })),
+    machines,
+  };
+}
+
+const alertOf = (value: string | null): AgentAlert | null =>
+  (AGENT_ALERTS as readonly string[]).includes(value ?? '') ? (value as AgentAlert) : null;
