@@ -13,6 +13,8 @@ export const PROJECTOR_PATH = '/proyector';
 export const CONTEST_LOG_PATH = '/bitacora';
 /** What ran on the teams' machines, for judges and admins (issue 14, "What ran in the lab"). */
 export const OBSERVED_PROCESSES_PATH = '/procesosObservados';
+/** The lab board: the active contest's machines and which teams are ready, for judges and admins (issue 24). */
+export const LAB_PATH = '/laboratorio';
 
 /** The home of a user type after login: judges go to /homeJuez, everyone else to /home. */
 export function homePathFor(typesUsersId: number): string {

@@ -4,7 +4,8 @@ import type { RouteAccess } from './route-paths';
 import { MENU_GROUPS, ROUTES, isAdminOnlyPath, menuRoutes } from './route-table';
 
 /**
- * SPEC.md section 2, "Screens and routes", plus the projector and /bitacora (issue 13) and /procesosObservados (issue 14); who may open
+ * SPEC.md section 2, "Screens and routes", plus the projector and /bitacora (issue 13), /procesosObservados (issue 14)
+ * and /laboratorio (issue 24); who may open
  * each (DESIGN.md section 5).
  */
 const SPEC_ROUTES: Record<string, RouteAccess> = {
@@ -26,6 +27,7 @@ const SPEC_ROUTES: Record<string, RouteAccess> = {
   '/proyector': 'staff',
   '/bitacora': 'staff',
   '/procesosObservados': 'staff',
+  '/laboratorio': 'staff',
 };
 
 describe('route table', () => {
@@ -52,7 +54,7 @@ describe('route table', () => {
     expect(links).toEqual([
       ['Concursos', ['/contests', '/exercises']],
       ['Equipos', ['/levels', '/schools', '/departaments', '/careers', '/coaches', '/teams']],
-      ['Procesos', ['/process', '/procesosObservados']],
+      ['Procesos', ['/process', '/procesosObservados', '/laboratorio']],
       ['Bitácora', ['/bitacora']],
       ['Usuarios', ['/usersAdmin', '/usersJuez', '/usersParticipants']],
     ]);
@@ -73,9 +75,9 @@ describe('route table', () => {
     ]);
   });
 
-  it("shows a judge only the menu links a judge may open: 'Procesos observados' and 'Bitácora'", () => {
+  it("shows a judge only the menu links a judge may open: 'Procesos observados', 'Laboratorio' and 'Bitácora'", () => {
     const links = MENU_GROUPS.flatMap((group) => menuRoutes(group, true).map((route) => route.path));
-    expect(links).toEqual(['/procesosObservados', '/bitacora']);
+    expect(links).toEqual(['/procesosObservados', '/laboratorio', '/bitacora']);
   });
 
   it('routes type 1 to /home, type 2 to /homeJuez and any other type to /home', () => {
@@ -86,9 +88,10 @@ describe('route table', () => {
     expect(isJudge(1)).toBe(false);
   });
 
-  it('lets judges open only the login, the judge home, the projector, the contest log and what ran', () => {
+  it('lets judges open only the login, the judge home, the projector, the contest log, what ran and the lab', () => {
     expect(isAdminOnlyPath('/homeJuez')).toBe(false);
     expect(isAdminOnlyPath('/procesosObservados')).toBe(false);
+    expect(isAdminOnlyPath('/laboratorio')).toBe(false);
     expect(isAdminOnlyPath('/')).toBe(false);
     expect(isAdminOnlyPath('/proyector')).toBe(false);
     expect(isAdminOnlyPath('/bitacora')).toBe(false);
@@ -96,7 +99,9 @@ describe('route table', () => {
     expect(isAdminOnlyPath('/no-existe')).toBe(true);
     for (const group of MENU_GROUPS.filter((name) => name !== 'Bitácora')) {
       for (const route of menuRoutes(group)) {
-        expect(isAdminOnlyPath(route.path)).toBe(route.path === '/procesosObservados' ? false : true);
+        expect(isAdminOnlyPath(route.path)).toBe(
+          !['/procesosObservados', '/laboratorio'].includes(route.path),
+        );
       }
     }
   });

@@ -62,6 +62,7 @@ const CareersScene = lazyScene(() => import('../features/careers/careers-scene')
 const CoachesScene = lazyScene(() => import('../features/coaches/coaches-scene'), 'CoachesScene');
 const TeamsScene = lazyScene(() => import('../features/teams/teams-scene'), 'TeamsScene');
 const ProcessesScene = lazyScene(() => import('../features/processes/processes-scene'), 'ProcessesScene');
+const LabScene = lazyScene(() => import('../features/lab/lab-scene'), 'LabScene');
 const ContestLogScene = lazyScene(() => import('../features/history/contest-log-scene'), 'ContestLogScene');
 const ObservedProcessesScene = lazyScene(
   () => import('../features/observed/observed-processes-scene'),
@@ -110,6 +111,13 @@ const SCREENS: Record<AppPath, ScreenEntry> = {
     'Procesos observados',
     'Información de los programas ejecutados en las máquinas',
     ObservedProcessesScene,
+  ),
+  // Judges too (issue 24): the machines and which teams are ready, before and during the contest.
+  [paths.LAB_PATH]: menuScreen(
+    'Procesos',
+    'Laboratorio',
+    'Información de las máquinas del laboratorio',
+    LabScene,
   ),
   // Judges too (issue 13): the one menu link a judge sees.
   [paths.CONTEST_LOG_PATH]: menuScreen('Bitácora', 'Bitácora', 'Bitácora del concurso', ContestLogScene),

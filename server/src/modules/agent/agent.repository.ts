@@ -325,6 +325,8 @@ export interface LabTeam {
   name: string;
   levelsId: number;
   level: string;
+  /** Whether the boards show its agent online (a documented stop turns it off at once). */
+  online: boolean;
   alert: string | null;
 }
 
@@ -344,6 +346,7 @@ export async function labTeams(em: EntityManager, contestId: number): Promise<La
     name: team.name,
     levelsId: team.level.id,
     level: team.level.level,
+    online: team.agentOnline,
     alert: team.agentOnline ? null : (team.agentAlert ?? null),
   }));
 }

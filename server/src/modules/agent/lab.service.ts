@@ -7,7 +7,7 @@ import { labTeams, teamMachines } from './agent.repository.js';
 /**
  * The lab board (issue 24, DESIGN.md section 6a): the active contest's machines, each with its
  * policy state against its team's current policy (`agentConfigs`), online when heard within
- * `offlineAfterMs`; a team is ready when one of its machines is online with the current policy; the
+ * `offlineAfterMs` while the boards show its team's agent online (a documented stop is at once); a team is ready when one of its machines is online with the current policy; the
  * teams with no machine online are `missing`. Nothing when no contest is active.
  */
 export async function labBoard(
@@ -33,7 +33,8 @@ export async function labBoard(
     teams.map((team) => team.id),
   )) {
     const team = byId.get(machine.team.id)!;
-    const online = now.getTime() - machine.lastSeen.getTime() <= offlineAfterMs;
+    // Heard within the window, and its team's agent not stopped or silent meanwhile.
+    const online = team.online && now.getTime() - machine.lastSeen.getTime() <= offlineAfterMs;
     const policyCurrent = current.get(team.id)?.policy_version ?? '';
     const upToDate = machine.policyVersion === policyCurrent;
     if (online) heard.add(team.id);

@@ -1,0 +1,38 @@
+import type { Locator, Page } from 'playwright-core';
+
+/**
+ * Page model of /laboratorio (issue 24, the lab board): the active contest's machines, the readiness
+ * line and the teams without a running agent.
+ */
+export class LabPage {
+  constructor(
+    private readonly page: Page,
+    private readonly baseUrl: string,
+  ) {}
+
+  /** Opens the screen by its address and waits for its title. */
+  async open(): Promise<void> {
+    await this.page.goto(`${this.baseUrl}/laboratorio`);
+    await this.page.getByRole('heading', { name: 'Información de las máquinas del laboratorio' }).waitFor();
+  }
+
+  /** 'Listos: N de M equipos'. */
+  readiness(): Locator {
+    return this.page.getByTestId('lab-readiness');
+  }
+
+  /** 'Sin agente en marcha: …'. */
+  missing(): Locator {
+    return this.page.getByTestId('lab-missing');
+  }
+
+  /** The table row of a machine, by its host name. */
+  row(hostname: string): Locator {
+    return this.page.getByRole('row').filter({ hasText: hostname });
+  }
+
+  /** The POLÍTICA badge of a machine's row (`data-policy-state`: al_dia, atrasada, sin_senal). */
+  policy(hostname: string): Locator {
+    return this.row(hostname).locator('[data-policy-state]');
+  }
+}

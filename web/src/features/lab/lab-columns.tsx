@@ -1,0 +1,32 @@
+import { Badge } from '@chakra-ui/react';
+import type { DataColumn } from '../../ui/data-table/table-model';
+import { LAB_POLICY_LABELS, type LabTableRow } from './lab-rows';
+
+/**
+ * The /laboratorio table's columns (issue 24), each searched and exported as its text; POLÍTICA shows
+ * its text on a green, amber or red badge.
+ */
+export const LAB_COLUMNS: DataColumn<LabTableRow>[] = [
+  { accessorKey: 'team', header: 'EQUIPO' },
+  { accessorKey: 'level', header: 'NIVEL' },
+  { accessorKey: 'hostname', header: 'MÁQUINA' },
+  { accessorKey: 'os', header: 'SISTEMA' },
+  { accessorKey: 'version', header: 'VERSIÓN' },
+  { accessorKey: 'seen', header: 'EN LÍNEA' },
+  {
+    accessorKey: 'policy',
+    header: 'POLÍTICA',
+    cell: ({ row }) => (
+      <Badge
+        colorPalette={LAB_POLICY_LABELS[row.original.policyState].palette}
+        // Amber text on its pale background: white on orange does not reach 4.5:1 (WCAG AA).
+        variant={row.original.policyState === 'atrasada' ? 'subtle' : 'solid'}
+        data-policy-state={row.original.policyState}
+      >
+        {row.original.policy}
+      </Badge>
+    ),
+  },
+  { accessorKey: 'clock', header: 'RELOJ' },
+  { accessorKey: 'agent', header: 'AGENTE' },
+];

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { LabMachine } from '@concurso/shared';
+import { localIso } from '../../ui/local-iso.test-support';
+import { clockOffsetText, labTableRows } from './lab-rows';
+
+const machine = (overrides: Partial<LabMachine> = {}): LabMachine => ({
+  team: { id: 4, name: 'Los Punteros' },
+  level: { id: 1, level: 'Básico' },
+  hostname: 'lab-a1',
+  os: 'linux 6.1.0',
+  version: '1.4.0',
+  online: true,
+  online_since: localIso(2026, 10, 26, 9, 0, 5),
+  last_seen: localIso(2026, 10, 26, 9, 30, 0),
+  policy_version: 'abc',
+  policy_current: 'abc',
+  policy_state: 'al_dia',
+  clock_offset_ms: 2_049,
+  alert: null,
+  ...overrides,
+});
+
+describe('/laboratorio rows (issue 24)', () => {
+  it('shows a ready machine: since when, its policy up to date, its clock ahead', () => {
+    expect(labTableRows([machine()])[0]).toEqual({
+      id: 1,
+      team: 'Los Punteros',
+      level: 'Básico',
+      hostname: 'lab-a1',
+      os: 'linux 6.1.0',
+      version: '1.4.0',
+      seen: 'Desde 26/11/2026 09:00:05',
+      policy: 'Al día',
+      policyState: 'al_dia',
+      clock: '+2.0 s',
+      agent: 'Agente en línea',
+    });
+  });
+
+  it('shows an old policy as «Atrasada» and a silent machine since its last signal, with its alert', () => {
+    const [stale, silent] = labTableRows([
+      machine({ policy_state: 'atrasada', policy_version: 'viejo' }),
+      machine({ online: false, policy_state: 'sin_senal', alert: 'sin_senal', clock_offset_ms: null }),
+    ]);
+    expect(stale!.policy).toBe('Atrasada');
+    expect(silent).toMatchObject({
+      seen: 'Sin señal desde 26/11/2026 09:30:00',
+      policy: 'Sin señal',
+      clock: '',
+      agent: 'Agente sin señal',
+    });
+  });
+
+  it('says a clock behind with its sign', () => {
+    expect(clockOffsetText(-300)).toBe('-0.3 s');
+    expect(clockOffsetText(0)).toBe('+0.0 s');
+  });
+});
