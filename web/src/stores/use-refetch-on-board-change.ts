@@ -14,6 +14,8 @@ export interface RefetchOnBoardChangeOptions {
   teamId?: number;
   /** False while nothing is shown (a closed dialog): no socket is held. Default true. */
   enabled?: boolean;
+  /** An agent's presence or alert changing refetches too (issue 24: /laboratorio, /bitacora). */
+  withAgent?: boolean;
 }
 
 /**
@@ -30,7 +32,7 @@ export interface RefetchOnBoardChangeOptions {
  */
 export function useRefetchOnBoardChange(
   queryKeys: readonly QueryKey[],
-  { throttleMs, teamId, enabled = true }: RefetchOnBoardChangeOptions,
+  { throttleMs, teamId, enabled = true, withAgent = false }: RefetchOnBoardChangeOptions,
 ): void {
   const client = useQueryClient();
   // The keys are read when a refetch fires: callers may build them anew on every render.
@@ -43,13 +45,16 @@ export function useRefetchOnBoardChange(
       for (const queryKey of keys.current) void client.invalidateQueries({ queryKey });
     }, throttleMs);
     const held = Object.values(useBoardStore.getState().teams);
-    const known = boardSignatures(teamId === undefined ? held : held.filter((team) => team.id === teamId));
+    const known = boardSignatures(
+      teamId === undefined ? held : held.filter((team) => team.id === teamId),
+      withAgent,
+    );
     const lease = acquireLiveSocket(token);
-    const detach = lease.bus.on(boardChangeListeners(() => refetch.request(), { teamId, known }));
+    const detach = lease.bus.on(boardChangeListeners(() => refetch.request(), { teamId, known, withAgent }));
     return () => {
       refetch.cancel();
       detach();
       lease.release();
     };
-  }, [client, throttleMs, teamId, enabled]);
+  }, [client, throttleMs, teamId, enabled, withAgent]);
 }

@@ -25,6 +25,14 @@ describe('attemptsOrStatusChanged', () => {
     expect(attemptsOrStatusChanged(known, [row(1, 1, 2, true), row(2, 0, 1, true)])).toBe(false);
   });
 
+  it('with withAgent, is true for an agent coming online, falling silent or stopping too (issue 24)', () => {
+    const known = boardSignatures([row(1, 0)], true);
+    expect(attemptsOrStatusChanged(known, [row(1, 0, 1, true)], true)).toBe(true);
+    expect(attemptsOrStatusChanged(known, [{ ...row(1, 0), agent_alert: 'sin_senal' }], true)).toBe(true);
+    expect(attemptsOrStatusChanged(known, [{ ...row(1, 0), agent_alert: 'sin_senal' }], true)).toBe(false);
+    expect(attemptsOrStatusChanged(known, [{ ...row(1, 0), agent_alert: 'detenido' }], true)).toBe(true);
+  });
+
   it("starts from the board's teams: what the store already holds is not a change", () => {
     const known = boardSignatures([row(1, 3), row(2, 0, 2)]);
     expect(attemptsOrStatusChanged(known, [row(1, 3, 1, true), row(2, 0, 2, true)])).toBe(false);

@@ -7,27 +7,38 @@ import type { LiveBusListeners } from '../live-bus';
  * none of them. Pure (no React, no socket of its own), so it is unit-tested with a fake socket.
  */
 
-/** What a watcher last saw of each team: team id → `attempts:status`. */
+/** What a watcher last saw of each team: team id → `attempts:status` (and `:online:alert` `withAgent`). */
 export type BoardSignatures = Map<number, string>;
 
-const signature = (row: BoardTeam) => `${row.number_attempts}:${row.status_team.id}`;
+const signature = (row: BoardTeam, withAgent: boolean) =>
+  withAgent
+    ? `${row.number_attempts}:${row.status_team.id}:${row.agent_online ? 1 : 0}:${row.agent_alert ?? ''}`
+    : `${row.number_attempts}:${row.status_team.id}`;
 
-/** The signatures of `rows` (the board store's teams when a watcher starts: they need no refetch). */
-export function boardSignatures(rows: Iterable<BoardTeam>): BoardSignatures {
+/**
+ * The signatures of `rows` (the board store's teams when a watcher starts: they need no refetch);
+ * `withAgent`: the agent's presence and alert count too (issue 24: /laboratorio and /bitacora).
+ */
+export function boardSignatures(rows: Iterable<BoardTeam>, withAgent = false): BoardSignatures {
   const known: BoardSignatures = new Map();
-  for (const row of rows) known.set(row.id, signature(row));
+  for (const row of rows) known.set(row.id, signature(row, withAgent));
   return known;
 }
 
 /**
  * True when pushed board rows may have added to the logs or moved the statistics: a team's attempts or
  * status differ from what `known` holds, or the team is new to it. `known` is updated. A presence
- * change alone (the agent's heartbeat) answers false.
+ * change alone (the agent's heartbeat) answers false, unless `withAgent` (issue 24: the lab board and
+ * the log, which lists what happened to the agents).
  */
-export function attemptsOrStatusChanged(known: BoardSignatures, rows: readonly BoardTeam[]): boolean {
+export function attemptsOrStatusChanged(
+  known: BoardSignatures,
+  rows: readonly BoardTeam[],
+  withAgent = false,
+): boolean {
   let changed = false;
   for (const row of rows) {
-    const next = signature(row);
+    const next = signature(row, withAgent);
     if (known.get(row.id) !== next) changed = true;
     known.set(row.id, next);
   }
@@ -40,6 +51,8 @@ export interface BoardChangeWatch {
   teamId?: number;
   /** The signatures already seen (`boardSignatures` of the store's teams), updated as rows arrive. */
   known: BoardSignatures;
+  /** A change of an agent's presence or alert counts too (issue 24); `known` must be built the same way. */
+  withAgent?: boolean;
 }
 
 /**
@@ -50,13 +63,13 @@ export interface BoardChangeWatch {
  */
 export function boardChangeListeners(
   request: () => void,
-  { teamId, known }: BoardChangeWatch,
+  { teamId, known, withAgent = false }: BoardChangeWatch,
 ): Partial<LiveBusListeners> {
   let dropped = false;
   return {
     teams: (rows) => {
       const watched = teamId === undefined ? rows : rows.filter((row) => row.id === teamId);
-      if (attemptsOrStatusChanged(known, watched)) request();
+      if (attemptsOrStatusChanged(known, watched, withAgent)) request();
     },
     teamRemoved: (payload) => {
       known.delete(payload.id);

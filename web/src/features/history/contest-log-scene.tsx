@@ -44,7 +44,8 @@ export function ContestLogScene({ title }: CatalogueSceneProps) {
   );
   // Another filter's rows stay on screen until the new ones arrive (no flash of an empty table).
   const log = useQuery({ ...contestLogQuery(filters), placeholderData: keepPreviousData });
-  useRefetchOnBoardChange(LOG_KEYS, { throttleMs: CONTEST_LOG_REFRESH_MS });
+  // Issue 24: an agent falling silent, stopping or coming back is in the log too.
+  useRefetchOnBoardChange(LOG_KEYS, { throttleMs: CONTEST_LOG_REFRESH_MS, withAgent: true });
 
   const levelOptions = useLevelOptions();
   const teams = useCatalogRows('teams');

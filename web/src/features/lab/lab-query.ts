@@ -8,10 +8,13 @@ import { callApi } from '../../api/call-api';
  */
 export const LAB_REFRESH_MS = 3_000;
 
+/** The query key of the lab board. */
+export const LAB_KEY = ['labMachines'] as const;
+
 /** `GET /api/labMachines` (issue 24) as a query, refetched every `LAB_REFRESH_MS` while shown. */
 export function labQuery() {
   return {
-    queryKey: ['labMachines'] as const,
+    queryKey: LAB_KEY,
     queryFn: ({ signal }: QueryFunctionContext): Promise<LabMachines> =>
       callApi(labRoutes.machines, { signal }).then((answer) => answer.data),
     refetchInterval: LAB_REFRESH_MS,
