@@ -19,6 +19,7 @@ import errorsPlugin from './plugins/errors.js';
 import guardPlugin from './plugins/guard.js';
 import webPlugin from './plugins/web.js';
 import socketPlugin from './realtime/socket.js';
+import { messagesRoutes } from './modules/messages/index.js';
 import { boardPlugin, boardRoutes } from './modules/board/index.js';
 import {
   agentChannelPlugin,
@@ -184,6 +185,7 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
       for (const routes of [teamsRoutes, membersRoutes, usersRoutes, logsRoutes]) await api.register(routes);
       await api.register(importsRoutes, { receiveTimeoutMs: config.importReceiveTimeoutMs });
       await api.register(statsRoutes);
+      await api.register(messagesRoutes);
       await api.register(observedRoutes, {
         fingerprintQuorum: config.fingerprintQuorum,
         maxPerTeam: config.observedMaxPerTeam,

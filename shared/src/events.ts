@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { BoardFrame } from './board-frame.js';
 import type { AgentConfig } from './schemas/agent.js';
+import type { AgentMessage } from './schemas/messages.js';
 import type { socketAuthSchema } from './schemas/board.js';
 
 /**
@@ -95,6 +96,7 @@ export const CATALOGS = [
   'members',
   'exercises',
   'users',
+  'messages',
 ] as const;
 export type CatalogName = (typeof CATALOGS)[number];
 
@@ -123,10 +125,16 @@ export interface AgentServerToClientEvents {
    * whenever it changes (active contest, blocked set, fingerprints), within a second of the change.
    */
   'agent.policy': (config: AgentConfig) => void;
+  /** A message to show on the machine's screen (issue 24), until its `expires_at`. */
+  'agent.message': (message: AgentMessage) => void;
 }
 
 /** Events an agent socket sends. */
 export interface AgentClientToServerEvents {
   /** The agent applied the policy with this `policy_version`. */
   'agent.policy.applied': (version: string) => void;
+  /** The message with this id is on the machine's screen (`entregado`). */
+  'agent.message.delivered': (id: number) => void;
+  /** The contestant closed the message with this id (`visto`). */
+  'agent.message.seen': (id: number) => void;
 }

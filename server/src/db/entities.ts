@@ -22,6 +22,8 @@ export { RevokedToken } from '../modules/auth/revoked-token.entity.js';
 export { TeamImport } from '../modules/imports/team-import.entity.js';
 export { AgentEvent } from '../modules/agent/agent-event.entity.js';
 export { AgentMachine } from '../modules/agent/agent-machine.entity.js';
+export { Message } from '../modules/messages/message.entity.js';
+export { MessageReceipt } from '../modules/messages/message-receipt.entity.js';
 
 import { TypeUser } from '../modules/users/type-user.entity.js';
 import { User } from '../modules/users/user.entity.js';
@@ -46,6 +48,8 @@ import { RevokedToken } from '../modules/auth/revoked-token.entity.js';
 import { TeamImport } from '../modules/imports/team-import.entity.js';
 import { AgentEvent } from '../modules/agent/agent-event.entity.js';
 import { AgentMachine } from '../modules/agent/agent-machine.entity.js';
+import { Message } from '../modules/messages/message.entity.js';
+import { MessageReceipt } from '../modules/messages/message-receipt.entity.js';
 
 export const entities = [
   TypeUser,
@@ -71,4 +75,6 @@ export const entities = [
   TeamImport,
   AgentEvent,
   AgentMachine,
+  Message,
+  MessageReceipt,
 ];

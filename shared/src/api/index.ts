@@ -22,3 +22,4 @@ export * from './imports.js';
 export * from './stats.js';
 export * from './observed.js';
 export * from './lab.js';
+export * from './messages.js';

@@ -7,6 +7,7 @@ import {
   teamRoom,
   type AgentClientToServerEvents,
   type AgentConfig,
+  type AgentMessage,
   type AgentServerToClientEvents,
   type CatalogName,
 } from '@concurso/shared';
@@ -68,6 +69,19 @@ export interface AgentChannel {
   settled(): Promise<void>;
   /** The agent sockets of this process, by team (the lab board, tests). */
   sockets(): ReadonlyArray<{ team: AgentPrincipal; sent: string | null; applied: string | null }>;
+  /** Sends `message` (`agent.message`) to the agents of `teamIds`, in every process (issue 24). */
+  sendMessage(teamIds: readonly number[], message: AgentMessage): void;
+  /**
+   * How agents' messages are kept (the messages module registers it): `pending` answers what a
+   * connecting agent of a team has not shown yet, `receipt` records its `entregado` / `visto`.
+   */
+  useMessages(handlers: MessageHandlers): void;
+}
+
+/** The messages module's side of the agents' channel (issue 24). */
+export interface MessageHandlers {
+  pending(teamId: number): Promise<AgentMessage[]>;
+  receipt(teamId: number, messageId: number, kind: 'entregado' | 'visto'): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -92,6 +106,7 @@ export default fp<PolicyOptions>(
     /** The rounds of this process, one after another; a pending `schedule()`'s timer. */
     let rounds: Promise<void> = Promise.resolve();
     let timer: NodeJS.Timeout | null = null;
+    let messages: MessageHandlers | null = null;
 
     nsp.use(async (socket, next) => {
       const auth = agentSocketAuthSchema.safeParse(socket.handshake.auth);
@@ -113,7 +128,22 @@ export default fp<PolicyOptions>(
       socket.on('agent.policy.applied', (version) => {
         if (typeof version === 'string' && version.length <= 64) socket.data.applied = version;
       });
+      // Issue 24: messages shown and closed on the machine; what it missed while offline.
+      const receipt = (kind: 'entregado' | 'visto') => (id: unknown) => {
+        if (!messages || !Number.isSafeInteger(id) || (id as number) < 1) return;
+        messages
+          .receipt(socket.data.team.id, id as number, kind)
+          .catch((err: unknown) => app.log.warn({ err }, 'message receipt not recorded'));
+      };
+      socket.on('agent.message.delivered', receipt('entregado'));
+      socket.on('agent.message.seen', receipt('visto'));
       rounds = rounds.then(() => sendPolicies([socket]));
+      if (messages) {
+        messages
+          .pending(socket.data.team.id)
+          .then((pending) => pending.forEach((message) => socket.emit('agent.message', message)))
+          .catch((err: unknown) => app.log.warn({ err }, 'pending messages not sent'));
+      }
     });
 
     /**
@@ -185,6 +215,12 @@ export default fp<PolicyOptions>(
         await rounds;
       },
       sockets: () => [...nsp.sockets.values()].map(({ data }) => ({ ...data })),
+      sendMessage(teamIds, message) {
+        if (teamIds.length > 0) nsp.to(teamIds.map(teamRoom)).emit('agent.message', message);
+      },
+      useMessages(handlers) {
+        messages = handlers;
+      },
     };
     app.decorate('agentChannel', channel);
     app.addHook('preClose', () => {

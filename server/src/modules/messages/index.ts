@@ -1,0 +1,6 @@
+/**
+ * The messages module's public face (issue 24): messages to teams and their receipts. app.ts
+ * registers what it exports; another module imports it from here only (lint: boundaries/dependencies).
+ * The rest of the folder is private to the module.
+ */
+export { default as messagesRoutes } from './messages.routes.js';

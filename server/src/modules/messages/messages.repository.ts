@@ -1,0 +1,156 @@
+import type { EntityManager } from '@mikro-orm/mysql';
+import {
+  LEVEL_NAMES,
+  MESSAGE_EXPIRY_MINUTES,
+  type AgentMessage,
+  type MessageRow,
+  type MessageTarget,
+  type SendMessageBody,
+} from '@concurso/shared';
+import { Team } from '../teams/index.js';
+import { User } from '../users/index.js';
+import { Contest } from '../contests/index.js';
+import { MessageReceipt } from './message-receipt.entity.js';
+import { Message } from './message.entity.js';
+
+/*
+ * The messages module's reads and writes (issue 24): `messages` and `message_receipts`, through the
+ * EntityManager; every function takes it first and runs in the caller's transaction.
+ */
+
+/** The teams of contest `contestId` a message to `body.target` goes to, and how the target reads. */
+export async function targetTeams(
+  em: EntityManager,
+  contestId: number,
+  body: Pick<SendMessageBody, 'target' | 'id'>,
+): Promise<{ teams: Array<{ id: number; name: string }>; label: string } | null> {
+  const where =
+    body.target === 'equipo'
+      ? { contest: contestId, id: body.id! }
+      : body.target === 'nivel'
+        ? { contest: contestId, level: body.id! }
+        : { contest: contestId };
+  const teams = await em.find(Team, where, { fields: ['name'], orderBy: { name: 'asc', id: 'asc' } });
+  if (teams.length === 0) return null;
+  const label =
+    body.target === 'equipo'
+      ? `Equipo ${teams[0]!.name}`
+      : body.target === 'nivel'
+        ? `Nivel ${LEVEL_NAMES[body.id!] ?? body.id}`
+        : 'Todos los equipos';
+  return { teams: teams.map((team) => ({ id: team.id, name: team.name })), label };
+}
+
+/** Stores a message to `teamIds` of contest `contestId` from user `userId`, with a receipt per team; answers its id. */
+export async function createMessage(
+  em: EntityManager,
+  input: {
+    contestId: number;
+    userId: number;
+    target: MessageTarget;
+    label: string;
+    text: string;
+    expiresMinutes?: number;
+    teamIds: readonly number[];
+  },
+  now = new Date(),
+): Promise<number> {
+  const message = em.create(Message, {
+    contest: em.getReference(Contest, input.contestId),
+    user: em.getReference(User, input.userId),
+    target: input.target,
+    targetLabel: input.label,
+    text: input.text,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + (input.expiresMinutes ?? MESSAGE_EXPIRY_MINUTES.default) * 60_000),
+  });
+  for (const teamId of input.teamIds) {
+    em.create(MessageReceipt, { message, team: em.getReference(Team, teamId) });
+  }
+  await em.flush();
+  return message.id;
+}
+
+/** Messages of contest `contestId` (or just `onlyId`) with their receipts, newest first (at most 200). */
+export async function messageRows(
+  em: EntityManager,
+  contestId: number,
+  onlyId?: number,
+): Promise<MessageRow[]> {
+  const messages = await em.find(
+    Message,
+    { contest: contestId, ...(onlyId === undefined ? {} : { id: onlyId }) },
+    { populate: ['user'], orderBy: { createdAt: 'desc', id: 'desc' }, limit: 200 },
+  );
+  if (messages.length === 0) return [];
+  const receipts = await em.find(
+    MessageReceipt,
+    { message: { $in: messages.map((m) => m.id) } },
+    { populate: ['team'], orderBy: { team: { name: 'asc' }, id: 'asc' } },
+  );
+  return messages.map((message) => {
+    const mine = receipts.filter((receipt) => receipt.message.id === message.id);
+    return {
+      id: message.id,
+      text: message.text,
+      target: message.target as MessageTarget,
+      target_label: message.targetLabel,
+      sender: message.user?.name ?? null,
+      created_at: message.createdAt.toISOString(),
+      expires_at: message.expiresAt.toISOString(),
+      teams: mine.length,
+      delivered: mine.filter((r) => r.deliveredAt).length,
+      seen: mine.filter((r) => r.seenAt).length,
+      receipts: mine.map((r) => ({
+        team: { id: r.team.id, name: r.team.name },
+        delivered_at: r.deliveredAt?.toISOString() ?? null,
+        seen_at: r.seenAt?.toISOString() ?? null,
+      })),
+    };
+  });
+}
+
+/** The messages team `teamId`'s agents have not shown yet and that have not expired at `now`. */
+export async function pendingMessages(
+  em: EntityManager,
+  teamId: number,
+  now = new Date(),
+): Promise<AgentMessage[]> {
+  const receipts = await em.find(
+    MessageReceipt,
+    { team: teamId, deliveredAt: null, message: { expiresAt: { $gt: now } } },
+    { populate: ['message'], orderBy: { message: { createdAt: 'asc' } } },
+  );
+  return receipts.map(({ message }) => ({
+    id: message.id,
+    text: message.text,
+    expires_at: message.expiresAt.toISOString(),
+  }));
+}
+
+/**
+ * Records that team `teamId`'s agent showed (`entregado`) or the contestant closed (`visto`, which
+ * implies shown) message `messageId`; the first time of each is kept. False when nothing changed
+ * (not a message of that team, or already recorded).
+ */
+export async function recordReceipt(
+  em: EntityManager,
+  teamId: number,
+  messageId: number,
+  kind: 'entregado' | 'visto',
+  now = new Date(),
+): Promise<boolean> {
+  const receipt = await em.findOne(MessageReceipt, { message: messageId, team: teamId });
+  if (!receipt) return false;
+  let changed = false;
+  if (!receipt.deliveredAt) {
+    receipt.deliveredAt = now;
+    changed = true;
+  }
+  if (kind === 'visto' && !receipt.seenAt) {
+    receipt.seenAt = now;
+    changed = true;
+  }
+  if (changed) await em.flush();
+  return changed;
+}
