@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes sure what `npm test` needs beyond npm is here: Debian's Chromium (browser tests), pdftotext (the report journey), nginx
-# (the compose nginx's log test), a running MySQL/MariaDB (server tests) and Redis (the several-processes test). Installs or starts
+# (the compose nginx's log test), Xvfb, zenity, xdotool and xwd (the agent's messages on a screen), a running MySQL/MariaDB (server tests) and Redis (the several-processes test). Installs or starts
 # them when it can (as root), otherwise says in one line what to run. Settings: TEST_DATABASE_URL host/port are assumed local (127.0.0.1:3306).
 set -u
 
@@ -25,6 +25,12 @@ need_deb 'command -v pdftotext >/dev/null 2>&1' poppler-utils pdftotext
 # Debian's nginx (nginx-light): the compose nginx's log test runs deploy/nginx.conf for real. Debian's
 # policy-rc.d in containers keeps the package from starting a server of its own.
 need_deb '[ -x /usr/sbin/nginx ]' nginx-light nginx
+# Issue 24's messages on the lab machine's screen: a virtual X display (Xvfb), the dialog the agent
+# shows (zenity), the contestant closing it (xdotool), and a screenshot of the display on failure (xwd).
+need_deb '[ -x /usr/bin/Xvfb ]' xvfb Xvfb
+need_deb 'command -v zenity >/dev/null 2>&1' zenity zenity
+need_deb 'command -v xdotool >/dev/null 2>&1' xdotool xdotool
+need_deb 'command -v xwd >/dev/null 2>&1' x11-apps xwd
 
 db_up() { node -e "require('net').connect(3306,'127.0.0.1').on('connect',function(){process.exit(0)}).on('error',function(){process.exit(1)})"; }
 if ! db_up; then

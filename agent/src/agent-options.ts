@@ -3,6 +3,7 @@
  * handle and counters, and the periods that are the agent's own (not in shared).
  */
 import type { AgentConfig } from '@concurso/shared';
+import type { MessageScreen } from './message-screen.js';
 import type { Fingerprinter } from './fingerprint.js';
 import type { ProcessLister } from './scanner.js';
 
@@ -69,6 +70,11 @@ export interface AgentOptions {
   observedReportMs?: number;
   /** Replaces the fingerprinter (tests count its hashes). Default: a new `Fingerprinter`. */
   fingerprinter?: Fingerprinter;
+  /**
+   * Where the judges' messages are shown (issue 24). Default: the machine's screen
+   * (`desktopMessageScreen`: the logged-in user's display, or `AGENT_DISPLAY`).
+   */
+  messageScreen?: MessageScreen;
 }
 
 /** Counters since start. */

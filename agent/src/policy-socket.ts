@@ -5,14 +5,21 @@ import {
   agentConfigSchema,
   type AgentClientToServerEvents,
   type AgentConfig,
+  type AgentMessage,
   type AgentServerToClientEvents,
 } from '@concurso/shared';
+import type { MessageShowing } from './message-screen.js';
 
 /** What the running agent does with the push channel's news. */
 export interface PolicySocketHandlers {
   /** A policy arrived (checked against `agentConfigSchema`): apply it. */
   apply(config: AgentConfig): void;
+  /** A message of the judges arrived (issue 24): show it; what became of it is told back. */
+  message?(message: AgentMessage): MessageShowing;
 }
+
+/** Message ids remembered as shown, so one sent again after a reconnect is not shown twice. */
+const SHOWN_MEMORY = 1_000;
 
 /**
  * The agent's end of the push channel (issue 24, DESIGN.md section 6a): a Socket.IO connection to the
@@ -41,6 +48,20 @@ export class PolicySocket {
       handlers.apply(parsed.data);
       this.socket.emit('agent.policy.applied', parsed.data.policy_version);
     });
+    const shownIds = new Set<number>();
+    this.socket.on('agent.message', (message) => {
+      if (!handlers.message || !isMessage(message) || shownIds.has(message.id)) return;
+      if (shownIds.size >= SHOWN_MEMORY) shownIds.clear();
+      shownIds.add(message.id);
+      const showing = handlers.message(message);
+      void showing.shown.then((shown) => {
+        if (shown) this.socket.emit('agent.message.delivered', message.id);
+        else shownIds.delete(message.id);
+      });
+      void showing.closed.then((seen) => {
+        if (seen) this.socket.emit('agent.message.seen', message.id);
+      });
+    });
   }
 
   /** Whether the push channel is up now. */
@@ -52,4 +73,18 @@ export class PolicySocket {
   close(): void {
     this.socket.close();
   }
+}
+
+/** Whether a pushed payload is a message to show (the server's, but checked like any input). */
+function isMessage(value: unknown): value is AgentMessage {
+  const m = value as Partial<AgentMessage> | null;
+  return (
+    typeof m === 'object' &&
+    m !== null &&
+    Number.isSafeInteger(m.id) &&
+    typeof m.text === 'string' &&
+    m.text.length <= 500 &&
+    typeof m.expires_at === 'string' &&
+    Date.parse(m.expires_at) > Date.now()
+  );
 }

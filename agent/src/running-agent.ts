@@ -17,6 +17,7 @@ import type { AgentLock } from './lock.js';
 import { OBSERVED_SEND_MS, ObservedLog } from './observed.js';
 import type { Outbox } from './outbox.js';
 import { Periodic } from './periodic.js';
+import { desktopMessageScreen } from './message-screen.js';
 import { PolicySocket } from './policy-socket.js';
 import { defaultLister } from './scanner.js';
 import { Sweeper, atMost } from './sweeper.js';
@@ -138,10 +139,15 @@ export class RunningAgent implements AgentHandle {
     const { options, client } = this.setup;
     this.loopsStarted = true;
     if (options.push ?? true) {
+      const screen = options.messageScreen ?? desktopMessageScreen({ log: this.log });
       this.pushed = new PolicySocket(client.server, options.key.trim(), {
         apply: (config) => {
           this.counters.policiesPushed += 1;
           this.applyConfig(config);
+        },
+        message: (message) => {
+          this.log(TEXTS.message(message.text));
+          return screen.show(message);
         },
       });
     }

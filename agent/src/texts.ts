@@ -78,6 +78,7 @@ export const TEXTS = {
   observeOn:
     'Registro de programas ejecutados activado por el concurso: se reportan el nombre y la huella de cada programa que se inicie.',
   observeOff: 'Registro de programas ejecutados desactivado.',
+  message: (text: string) => `Mensaje de los jueces: ${text}`,
   observedFull: (max: number) =>
     `Hay ${max} programas ejecutados sin enviar; los nuevos no se registran hasta que el servidor reciba los pendientes.`,
   observedRefused: (n: number) =>

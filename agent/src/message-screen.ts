@@ -1,0 +1,196 @@
+import { execFile, spawn } from 'node:child_process';
+import { readdir, stat } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import type { AgentMessage } from '@concurso/shared';
+
+const run = promisify(execFile);
+
+/** The title of a message's window on the machine's screen. */
+export const MESSAGE_WINDOW_TITLE = 'Mensaje de los jueces';
+
+/** How long a message window must stay up before it counts as shown (ms): a dialog that cannot open exits at once. */
+const SHOWN_AFTER_MS = 500;
+
+/** What became of a message on the screen. */
+export interface MessageShowing {
+  /** Resolves true once it is on the screen (`entregado`), false when it could not be shown. */
+  shown: Promise<boolean>;
+  /** Resolves true when the contestant closed it (`visto`), false when it expired or could not be told. */
+  closed: Promise<boolean>;
+}
+
+/** Shows messages on the machine's screen, above other windows (issue 24). */
+export interface MessageScreen {
+  show(message: AgentMessage): MessageShowing;
+}
+
+/** A graphical session to show a message in: its X display and, when the agent runs as root, its user. */
+export interface GraphicalSession {
+  display: string;
+  uid?: number;
+  gid?: number;
+  home?: string;
+}
+
+/** Options of {@link desktopMessageScreen}. */
+export interface DesktopMessageScreenOptions {
+  /** The X display to use (e.g. `:0`); default: found (`findGraphicalSession`), or `AGENT_DISPLAY`. */
+  display?: string;
+  /** Told one Spanish line when a message cannot be shown. */
+  log?: (line: string) => void;
+}
+
+/**
+ * The lab machine's screen (issue 24, DESIGN.md section 6a). Linux: a zenity dialog on the logged-in
+ * user's X display, run as that user when the agent is root, closing by itself when the message
+ * expires; shown once the dialog stays up `SHOWN_AFTER_MS`, seen when the contestant closes it
+ * (exit 0 or 1; 5 is zenity's timeout). Without zenity, `notify-send` (shown, never told seen).
+ * Windows: the session's message box (`msg.exe *`), shown when it was sent, never told seen.
+ */
+export function desktopMessageScreen(options: DesktopMessageScreenOptions = {}): MessageScreen {
+  const log = options.log ?? (() => undefined);
+  return {
+    show(message) {
+      if (process.platform === 'win32') return windowsMessage(message);
+      let resolveShown!: (shown: boolean) => void;
+      let resolveClosed!: (seen: boolean) => void;
+      const shown = new Promise<boolean>((resolve) => (resolveShown = resolve));
+      const closed = new Promise<boolean>((resolve) => (resolveClosed = resolve));
+      void (async () => {
+        const session = await graphicalSession(options.display ?? process.env.AGENT_DISPLAY);
+        if (!session) {
+          log('No se pudo mostrar un mensaje de los jueces: no hay una sesión gráfica abierta.');
+          resolveShown(false);
+          resolveClosed(false);
+          return;
+        }
+        const seconds = Math.max(1, Math.round((Date.parse(message.expires_at) - Date.now()) / 1000));
+        const dialog = spawn(
+          'zenity',
+          [
+            '--info',
+            '--no-markup',
+            '--title',
+            MESSAGE_WINDOW_TITLE,
+            '--text',
+            message.text,
+            '--width',
+            '480',
+            '--timeout',
+            String(seconds),
+          ],
+          sessionSpawnOptions(session),
+        );
+        let exited = false;
+        const timer = setTimeout(() => {
+          if (!exited) resolveShown(true);
+        }, SHOWN_AFTER_MS);
+        dialog.once('error', () => {
+          exited = true;
+          clearTimeout(timer);
+          // No zenity: a notification at least (shown, never told seen).
+          const notify = spawn(
+            'notify-send',
+            [MESSAGE_WINDOW_TITLE, message.text],
+            sessionSpawnOptions(session),
+          );
+          notify.once('error', () => {
+            log('No se pudo mostrar un mensaje de los jueces: falta zenity (o notify-send).');
+            resolveShown(false);
+          });
+          notify.once('exit', (code) => resolveShown(code === 0));
+          resolveClosed(false);
+        });
+        const started = Date.now();
+        dialog.once('exit', (code) => {
+          exited = true;
+          clearTimeout(timer);
+          // Gone before it could be read: it never opened (no display, no permission).
+          if (Date.now() - started < SHOWN_AFTER_MS) {
+            log('No se pudo mostrar un mensaje de los jueces en la pantalla.');
+            resolveShown(false);
+            resolveClosed(false);
+            return;
+          }
+          resolveClosed(code === 0 || code === 1);
+        });
+      })();
+      return { shown, closed };
+    },
+  };
+}
+
+/** Windows: `msg.exe * /TIME:<s> <text>` shows it in every session; it does not say when it was closed. */
+function windowsMessage(message: AgentMessage): MessageShowing {
+  const seconds = Math.max(1, Math.round((Date.parse(message.expires_at) - Date.now()) / 1000));
+  const shown = new Promise<boolean>((resolve) => {
+    const child = spawn('msg.exe', ['*', `/TIME:${seconds}`, message.text], { windowsHide: true });
+    child.once('error', () => resolve(false));
+    child.once('exit', (code) => resolve(code === 0));
+  });
+  return { shown, closed: shown.then(() => false) };
+}
+
+/** The environment and user a dialog of `session` runs with. */
+function sessionSpawnOptions(session: GraphicalSession) {
+  const runtime = session.uid !== undefined ? `/run/user/${session.uid}` : process.env.XDG_RUNTIME_DIR;
+  return {
+    stdio: 'ignore' as const,
+    ...(session.uid !== undefined && process.getuid?.() === 0 ? { uid: session.uid, gid: session.gid } : {}),
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      DISPLAY: session.display,
+      ...(session.home ? { HOME: session.home, XAUTHORITY: `${session.home}/.Xauthority` } : {}),
+      ...(runtime ? { XDG_RUNTIME_DIR: runtime, DBUS_SESSION_BUS_ADDRESS: `unix:path=${runtime}/bus` } : {}),
+    },
+  };
+}
+
+/**
+ * The graphical session a message goes to: `display` when given (run as the agent's own user), else
+ * the active X11 session logind knows (its display and user), else the first X server socket in
+ * `/tmp/.X11-unix` (its owner as the user). Null when there is none.
+ */
+export async function graphicalSession(display?: string): Promise<GraphicalSession | null> {
+  if (display) return { display };
+  try {
+    const { stdout } = await run('loginctl', ['list-sessions', '--no-legend'], { timeout: 2_000 });
+    for (const id of stdout
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/)[0])
+      .filter(Boolean)) {
+      const { stdout: props } = await run(
+        'loginctl',
+        ['show-session', id!, '-p', 'Display', '-p', 'Active', '-p', 'User', '-p', 'Type'],
+        { timeout: 2_000 },
+      );
+      const value = (name: string) => new RegExp(`^${name}=(.*)$`, 'm').exec(props)?.[1]?.trim() ?? '';
+      if (value('Active') === 'yes' && value('Display'))
+        return userSession(value('Display'), Number(value('User')));
+    }
+  } catch {
+    // No logind (a container, a minimal system): the X sockets below.
+  }
+  try {
+    const sockets = (await readdir('/tmp/.X11-unix')).filter((name) => /^X\d+$/.test(name)).sort();
+    for (const name of sockets) {
+      const info = await stat(`/tmp/.X11-unix/${name}`);
+      return userSession(`:${name.slice(1)}`, info.uid);
+    }
+  } catch {
+    // No X server.
+  }
+  return null;
+}
+
+/** A session of display `display` run by user `uid`, with that user's group and home (from `getent`). */
+async function userSession(display: string, uid: number): Promise<GraphicalSession> {
+  if (!Number.isInteger(uid) || uid === 0) return { display };
+  try {
+    const { stdout } = await run('getent', ['passwd', String(uid)], { timeout: 2_000 });
+    const [, , , gid, , home] = stdout.trim().split(':');
+    return { display, uid, gid: Number(gid), home };
+  } catch {
+    return { display, uid };
+  }
+}
