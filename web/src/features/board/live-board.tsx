@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { Alert, Button, Flex, Link, SimpleGrid, Stack } from '@chakra-ui/react';
 import { BOARD_LEVEL_KEYS, MESSAGES, type BoardTeam } from '@concurso/shared';
 import { PROJECTOR_PATH } from '../../app/paths';
+import { MessagesButton } from '../../catalog-screen/messages/messages-button';
 import { useRowDialog } from '../../catalog-screen/use-row-dialog';
 import { useTeamStatusToggle } from './use-team-status-toggle';
 import { TeamHistoryDialog } from './team-history-dialog';
@@ -58,6 +59,7 @@ export function LiveBoard() {
         <ContestSummary contest={contest} />
         <Flex align="center" gap="4" wrap="wrap">
           <SoundAlertSwitch />
+          {contest ? <MessagesButton teams={Object.values(teams)} /> : null}
           {/* A new tab, so the judge's own board stays open. */}
           <Link href={PROJECTOR_PATH} target="_blank" rel="noopener" colorPalette="blue" fontWeight="medium">
             Abrir proyector

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { labReadinessText } from '@concurso/shared';
 import { ActiveContestView } from '../../catalog-screen/active-contest-view';
 import type { CatalogueSceneProps } from '../../catalog-screen/catalogue-scene-props';
+import { MessagesButton } from '../../catalog-screen/messages/messages-button';
 import { DataTable } from '../../ui/data-table/data-table';
 import { PageFrame } from '../../ui/layout/page-frame';
 import { LAB_COLUMNS } from './lab-columns';
@@ -32,6 +33,18 @@ export function LabScene({ title }: CatalogueSceneProps) {
           <Text fontWeight="semibold" data-testid="lab-readiness">
             {labReadinessText(lab.data.ready, lab.data.teams)}
           </Text>
+        ) : null}
+        {lab.data?.contest ? (
+          <MessagesButton
+            teams={[
+              ...new Map(
+                [...lab.data.machines.map((m) => m.team), ...lab.data.missing].map((t) => [
+                  t.id,
+                  { id: t.id, name: t.name },
+                ]),
+              ).values(),
+            ]}
+          />
         ) : null}
         {missing.length > 0 ? (
           <Text data-testid="lab-missing">
