@@ -95,6 +95,16 @@ describe('messages to teams (issue 24)', () => {
     ]);
     expect(changed).toContain('messages');
 
+    // The contest's log lists it for each of its teams, with the receipt and who sent it.
+    const log = await callAs(server.app, admin, `/api/contestLog?teams_id=${a.id}`);
+    expect(log.body.data.rows.filter((r: { kind: string }) => r.kind === 'mensaje')).toEqual([
+      expect.objectContaining({
+        message: '30 minutos restantes',
+        message_receipt: 'visto',
+        user: 'Usuario juez_mensajes',
+      }),
+    ]);
+
     // A team whose machine was off gets it when its agent connects, before it expires.
     const late = await agent(b.key);
     await expect.poll(() => late.messages().map((m) => m.id)).toEqual([row.id]);

@@ -13,10 +13,10 @@ import { embeddedRowSchema, idSchema, printableText, rowIntSchema } from './comm
 export const CONTEST_LOG_LIMIT = 5_000;
 
 /**
- * The kinds of a log row: an attempt the team's agent reported, a change of the team's status, or an
- * event of the team's agent (issue 24: `AGENT_EVENT_KINDS`).
+ * The kinds of a log row: an attempt the team's agent reported, a change of the team's status, an
+ * event of the team's agent (issue 24: `AGENT_EVENT_KINDS`), or a judges' message to the team (issue 24).
  */
-export const CONTEST_LOG_KINDS = ['intento', 'estatus', 'agente'] as const;
+export const CONTEST_LOG_KINDS = ['intento', 'estatus', 'agente', 'mensaje'] as const;
 export type ContestLogKind = (typeof CONTEST_LOG_KINDS)[number];
 
 /**
@@ -26,6 +26,11 @@ export type ContestLogKind = (typeof CONTEST_LOG_KINDS)[number];
  */
 export const AGENT_EVENT_KINDS = ['sin_senal', 'detenido', 'en_linea'] as const;
 export type AgentEventKind = (typeof AGENT_EVENT_KINDS)[number];
+
+/** CAMBIO of a message row (issue 24): 'Mensaje: «30 minutos restantes» (visto)'. */
+export function messageLogText(text: string, receipt: 'pendiente' | 'entregado' | 'visto'): string {
+  return `Mensaje: «${text}» (${receipt})`;
+}
 
 /** A silence's length as the log says it: '45 s', '2 min 13 s', '1 h 5 min' (ms in, rounded down to s). */
 export function silenceText(ms: number): string {
@@ -99,6 +104,10 @@ export const contestLogRowSchema = z.object({
   last_seen: z.string().nullable().default(null),
   /** How long an agent back `en_linea` was silent (ms), else null. */
   silence_ms: rowIntSchema.nullable().default(null),
+  /** A message row's text (issue 24; its sender is `user`), else null. */
+  message: z.string().nullable().default(null),
+  /** A message row's receipt: not yet shown, shown on the team's screen, closed by the contestant. */
+  message_receipt: z.enum(['pendiente', 'entregado', 'visto']).nullable().default(null),
 });
 export type ContestLogRow = z.infer<typeof contestLogRowSchema>;
 

@@ -11,6 +11,7 @@ import {
   type StatusChangeRow,
 } from '@concurso/shared';
 import { AgentEvent, Attempt } from '../agent/index.js';
+import { MessageReceipt } from '../messages/index.js';
 import { TeamStatusChange } from '../teams/index.js';
 import type { ITeam } from '../teams/index.js';
 
@@ -94,7 +95,7 @@ function newestFirst(a: TimedRow, b: TimedRow): number {
 }
 
 /** Equal times: a status change first (an automatic block follows its attempt), then an agent's event. */
-const KIND_ORDER: Record<ContestLogRow['kind'], number> = { estatus: 0, agente: 1, intento: 2 };
+const KIND_ORDER: Record<ContestLogRow['kind'], number> = { estatus: 0, agente: 1, mensaje: 2, intento: 3 };
 
 /** The fields of a log row that belong to another kind: what each row starts from. */
 const NONE = {
@@ -109,6 +110,8 @@ const NONE = {
   agent_event: null,
   last_seen: null,
   silence_ms: null,
+  message: null,
+  message_receipt: null,
 } as const;
 
 /**
@@ -144,6 +147,18 @@ export async function listContestLog(
           { populate: ['team', 'team.level', 'user'], orderBy: { at: 'desc', id: 'desc' }, limit: read },
         )
       : [];
+  const messages =
+    query.process === undefined
+      ? await em.find(
+          MessageReceipt,
+          { message: { contest: contestId }, team },
+          {
+            populate: ['message', 'message.user', 'team', 'team.level'],
+            orderBy: { message: { createdAt: 'desc' }, id: 'desc' },
+            limit: read,
+          },
+        )
+      : [];
   const agentEvents =
     query.process === undefined
       ? await em.find(
@@ -170,6 +185,14 @@ export async function listContestLog(
       to: status(c.to).status,
       user: c.user?.name ?? null,
       automatic: c.automatic,
+    })),
+    ...messages.map((r): TimedRow => ({
+      ...NONE,
+      kind: 'mensaje',
+      ...rowHead(r.id, r.message.createdAt, r.team),
+      user: r.message.user?.name ?? null,
+      message: r.message.text,
+      message_receipt: r.seenAt ? 'visto' : r.deliveredAt ? 'entregado' : 'pendiente',
     })),
     ...agentEvents.map((e): TimedRow => ({
       ...NONE,

@@ -3,4 +3,5 @@
  * registers what it exports; another module imports it from here only (lint: boundaries/dependencies).
  * The rest of the folder is private to the module.
  */
+export { MessageReceipt } from './message-receipt.entity.js';
 export { default as messagesRoutes } from './messages.routes.js';

@@ -32,6 +32,8 @@ const attempt = (id: number, at: string, killed = true): ContestLogRow => ({
   agent_event: null,
   last_seen: null,
   silence_ms: null,
+  message: null,
+  message_receipt: null,
 });
 const change = (id: number, at: string, user: string | null, automatic = false): ContestLogRow => ({
   kind: 'estatus',
@@ -50,6 +52,8 @@ const change = (id: number, at: string, user: string | null, automatic = false):
   agent_event: null,
   last_seen: null,
   silence_ms: null,
+  message: null,
+  message_receipt: null,
 });
 
 // Newest first, as the server answers: across a month end, where the dd/mm text sorts the other way.
@@ -63,7 +67,7 @@ const LOG: ContestLogRow[] = [
 describe('/bitacora rows (issue 13)', () => {
   it('shows an attempt with its process, clocks and whether it was ended, and nothing of a change', () => {
     expect(contestLogTableRows(LOG)[1]).toEqual({
-      id: 9,
+      id: 12,
       order: 3,
       at: '02/11/2026 09:00:05',
       kind: 'Intento',
@@ -87,7 +91,7 @@ describe('/bitacora rows (issue 13)', () => {
   it("shows a status change with 'from → to' and who: the judge, 'automático' or 'Usuario eliminado'", () => {
     const rows = contestLogTableRows(LOG);
     expect(rows[2]).toMatchObject({
-      id: 7,
+      id: 9,
       kind: 'Cambio de estatus',
       process: '',
       killed: '',
@@ -132,9 +136,30 @@ describe('/bitacora rows (issue 13)', () => {
     expect(back!.change).toBe('Agente de nuevo en línea tras 1 min 35 s sin señal');
   });
 
+  it("shows a judges' message to the team with its receipt and its sender (issue 24)", () => {
+    const [row] = contestLogTableRows([
+      {
+        ...change(5, localIso(2026, 10, 2, 10, 0, 0), 'Mtra. Ana Ruiz'),
+        kind: 'mensaje',
+        from: null,
+        to: null,
+        message: '30 minutos restantes',
+        message_receipt: 'visto',
+      },
+    ]);
+    expect(row).toMatchObject({
+      kind: 'Mensaje',
+      change: 'Mensaje: «30 minutos restantes» (visto)',
+      who: 'Mtra. Ana Ruiz',
+      process: '',
+    });
+  });
+
   it('gives every row an id of its own: an attempt, a change and an agent event with the same id differ', () => {
-    const ids3 = (['intento', 'estatus', 'agente'] as const).map((kind) => contestLogRowId({ kind, id: 3 }));
-    expect(new Set(ids3).size).toBe(3);
+    const ids3 = (['intento', 'estatus', 'agente', 'mensaje'] as const).map((kind) =>
+      contestLogRowId({ kind, id: 3 }),
+    );
+    expect(new Set(ids3).size).toBe(4);
     const ids = contestLogTableRows(LOG).map((row) => row.id);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -142,9 +167,9 @@ describe('/bitacora rows (issue 13)', () => {
   it("opens newest first in the server's order, sorts back by FECHA, and exports the shown texts", () => {
     const table = createHeadlessTable(dataTableOptions(contestLogTableRows(LOG), CONTEST_LOG_COLUMNS));
     const order = () => table.getRowModel().rows.map((row) => row.original.id);
-    expect(order()).toEqual([10, 9, 7, 4]);
+    expect(order()).toEqual([13, 12, 9, 5]);
     table.getColumn('at')!.toggleSorting(false);
-    expect(order()).toEqual([4, 7, 9, 10]);
+    expect(order()).toEqual([5, 9, 12, 13]);
     const exported = extractExportData(table);
     expect(exported.headers).toEqual(Object.values(CONTEST_LOG_HEADERS));
     expect(exported.rows[0]).toEqual([

@@ -2,6 +2,7 @@ import {
   agentEventText,
   attemptProcessLabel,
   killedLabel,
+  messageLogText,
   statusChangeAuthor,
   statusChangeText,
   type ContestLogRow,
@@ -41,22 +42,25 @@ export interface ContestLogTableRow {
   who: string;
 }
 
-/** The table's id of a log row: ids are unique per kind only, so the kind is the id's residue mod 3. */
+/** The table's id of a log row: ids are unique per kind only, so the kind is the id's residue mod 4. */
 export function contestLogRowId(row: Pick<ContestLogRow, 'kind' | 'id'>): number {
-  return row.id * 3 + KIND_RESIDUE[row.kind];
+  return row.id * 4 + KIND_RESIDUE[row.kind];
 }
 
-const KIND_RESIDUE: Record<ContestLogRow['kind'], number> = { intento: 0, estatus: 1, agente: 2 };
+const KIND_RESIDUE: Record<ContestLogRow['kind'], number> = { intento: 0, estatus: 1, agente: 2, mensaje: 3 };
 
 /** TIPO of each kind of row. */
 const KIND_LABEL: Record<ContestLogRow['kind'], string> = {
   intento: 'Intento',
   estatus: 'Cambio de estatus',
   agente: 'Agente',
+  mensaje: 'Mensaje',
 };
 
 /** CAMBIO of a row: a status change's 'Activo → Descalificado', an agent's event (issue 24), else ''. */
 function changeText(row: ContestLogRow): string {
+  if (row.message !== null && row.message_receipt !== null)
+    return messageLogText(row.message, row.message_receipt);
   if (row.agent_event !== null)
     return agentEventText(
       row.agent_event,
@@ -80,7 +84,7 @@ export function contestLogTableRows(rows: readonly ContestLogRow[]): ContestLogT
       killed: row.killed === null ? '' : killedLabel(row.killed),
       occurredAt: formatDateTime(row.occurred_at),
       change: changeText(row),
-      who: row.kind === 'estatus' ? statusChangeAuthor(row) : '',
+      who: row.kind === 'estatus' ? statusChangeAuthor(row) : row.kind === 'mensaje' ? (row.user ?? '') : '',
     };
   });
 }
