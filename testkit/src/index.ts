@@ -18,3 +18,4 @@ export * from './mariadb-instance.js';
 export * from './browser.js';
 export * from './web-test-bed.js';
 export * from './windows-1252.js';
+export * from './xvfb.js';
