@@ -18,6 +18,7 @@ export * from './schemas/logs.js';
 export * from './schemas/observed.js';
 export * from './schemas/lab.js';
 export * from './schemas/messages.js';
+export * from './schemas/network.js';
 export * from './schemas/fingerprints.js';
 export * from './schemas/password.js';
 export * from './common-passwords.js';

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import {
+  NETWORK_MAX_DESTINATIONS,
+  NETWORK_MESSAGES,
+  destinationText,
+  ipVersion,
+  networkPolicyInputSchema,
+  parseDestination,
+} from './network.js';
+
+describe('allowed sites of a contest (issue 25)', () => {
+  it('reads host names, addresses and networks, with or without a port', () => {
+    expect(parseDestination(' Docs.Python.org ')).toEqual({
+      kind: 'host',
+      host: 'docs.python.org',
+      port: null,
+    });
+    expect(parseDestination('judge.example.com:443')).toEqual({
+      kind: 'host',
+      host: 'judge.example.com',
+      port: 443,
+    });
+    expect(parseDestination('10.1.2.3:8080')).toEqual({
+      kind: 'ip',
+      address: '10.1.2.3',
+      version: 4,
+      port: 8080,
+    });
+    expect(parseDestination('10.0.0.0/8')).toEqual({
+      kind: 'cidr',
+      address: '10.0.0.0',
+      prefix: 8,
+      version: 4,
+      port: null,
+    });
+    expect(parseDestination('2001:db8::1')).toEqual({
+      kind: 'ip',
+      address: '2001:db8::1',
+      version: 6,
+      port: null,
+    });
+    expect(parseDestination('[2001:db8::1]:443')).toEqual({
+      kind: 'ip',
+      address: '2001:db8::1',
+      version: 6,
+      port: 443,
+    });
+    expect(parseDestination('2001:db8::/32')).toEqual({
+      kind: 'cidr',
+      address: '2001:db8::',
+      prefix: 32,
+      version: 6,
+      port: null,
+    });
+  });
+
+  it('refuses what is none of them, in Spanish', () => {
+    expect(parseDestination('')).toBe(NETWORK_MESSAGES.empty);
+    expect(parseDestination('ejemplo.com:0')).toBe(NETWORK_MESSAGES.badPort);
+    expect(parseDestination('ejemplo.com:70000')).toBe(NETWORK_MESSAGES.badPort);
+    expect(parseDestination('10.0.0.0/33')).toBe(NETWORK_MESSAGES.badNetwork);
+    expect(parseDestination('2001:db8::/129')).toBe(NETWORK_MESSAGES.badNetwork);
+    expect(parseDestination('localhost')).toBe(NETWORK_MESSAGES.badHost);
+    expect(parseDestination('-malo.com')).toBe(NETWORK_MESSAGES.badHost);
+    expect(parseDestination('10.0.0.256')).toBe(NETWORK_MESSAGES.badHost);
+    expect(parseDestination('http://ejemplo.com/docs')).toBe(NETWORK_MESSAGES.noUrl);
+  });
+
+  it('tells IPv4 from IPv6 without node:net', () => {
+    expect(['1.2.3.4', '::1', '::ffff:10.0.0.1', 'fe80::1:2', '1:2:3:4:5:6:7:8'].map(ipVersion)).toEqual([
+      4, 6, 6, 6, 6,
+    ]);
+    expect(['1.2.3', '01.2.3.4', '1:2:3:4:5:6:7:8:9', '1::2::3', 'g::1'].map(ipVersion)).toEqual([
+      0, 0, 0, 0, 0,
+    ]);
+  });
+
+  it('stores each site in one form and refuses a repeated one or too many', () => {
+    expect(
+      networkPolicyInputSchema.parse({ allowed: ['Judge.Example.com:443', '[2001:db8::1]:443'] }),
+    ).toEqual({
+      allowed: ['judge.example.com:443', '[2001:db8::1]:443'],
+    });
+    const repeated = networkPolicyInputSchema.safeParse({ allowed: ['a.com', 'A.com'] });
+    expect(repeated.success ? null : repeated.error.issues.map((i) => [i.path, i.message])).toEqual([
+      [['allowed', 1], NETWORK_MESSAGES.repeated],
+    ]);
+    const many = networkPolicyInputSchema.safeParse({
+      allowed: Array.from({ length: NETWORK_MAX_DESTINATIONS + 1 }, (_, i) => `s${i}.com`),
+    });
+    expect(many.success).toBe(false);
+    expect(destinationText({ kind: 'cidr', address: '10.0.0.0', prefix: 8, version: 4, port: 22 })).toBe(
+      '10.0.0.0/8:22',
+    );
+  });
+});

@@ -1,0 +1,156 @@
+import { z } from 'zod';
+
+/**
+ * A contest's network policy (issue 25, DESIGN.md section 6a): the destinations the lab machines may
+ * reach while the contest is active ("Sitios permitidos"); the contest server and the machine's DNS
+ * resolvers are always allowed. Off (empty) by default.
+ */
+
+/** Most destinations a contest may allow (a policy stays small on every machine). */
+export const NETWORK_MAX_DESTINATIONS = 100;
+
+/** One allowed destination, parsed: a host name, an IP address or a network, and maybe a port. */
+export type NetworkDestination =
+  | { kind: 'host'; host: string; port: number | null }
+  | { kind: 'ip'; address: string; version: 4 | 6; port: number | null }
+  | { kind: 'cidr'; address: string; prefix: number; version: 4 | 6; port: number | null };
+
+/** Spanish messages of the destinations' checks. */
+export const NETWORK_MESSAGES = {
+  empty:
+    'Escriba un sitio: un nombre (ejemplo.com), una dirección IP o una red (10.0.0.0/8), y si quiere un puerto (:443)',
+  badPort: 'El puerto debe ser un número entre 1 y 65535',
+  badHost: 'No es un nombre de sitio válido (letras, dígitos, guiones y puntos, como docs.python.org)',
+  badNetwork: 'No es una red válida: la dirección y el prefijo (/0 a /32 en IPv4, /0 a /128 en IPv6)',
+  tooMany: `Máximo ${NETWORK_MAX_DESTINATIONS} sitios por concurso`,
+  repeated: 'El sitio está repetido',
+  noUrl: 'Escriba solo el nombre del sitio, sin http:// ni la ruta (por ejemplo, docs.python.org)',
+} as const;
+
+/** 4 for an IPv4 address, 6 for an IPv6 one, 0 otherwise (no `node:net`: the web uses this too). */
+export function ipVersion(text: string): 0 | 4 | 6 {
+  if (isIPv4(text)) return 4;
+  return isIPv6(text) ? 6 : 0;
+}
+
+function isIPv4(text: string): boolean {
+  const parts = text.split('.');
+  return (
+    parts.length === 4 && parts.every((part) => /^(0|[1-9][0-9]{0,2})$/.test(part) && Number(part) <= 255)
+  );
+}
+
+function isIPv6(text: string): boolean {
+  if (!/^[0-9a-f:.]+$/.test(text) || text.split('::').length > 2) return false;
+  const [head, tail] = text.includes('::') ? text.split('::') : [text, null];
+  const groups = (side: string) => (side === '' ? [] : side.split(':'));
+  const all = [...groups(head!), ...(tail === null ? [] : groups(tail))];
+  // An IPv4 address may end it (`::ffff:10.0.0.1`), standing for two groups.
+  const last = all.at(-1) ?? '';
+  const v4 = last.includes('.');
+  if (v4 && !isIPv4(last)) return false;
+  const hex = v4 ? all.slice(0, -1) : all;
+  if (!hex.every((group) => /^[0-9a-f]{1,4}$/.test(group))) return false;
+  const count = hex.length + (v4 ? 2 : 0);
+  return tail === null ? count === 8 : count < 8;
+}
+
+const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+/** A port text as a number 1..65535, or null when it is not one. */
+function portOf(text: string): number | null {
+  if (!/^[0-9]{1,5}$/.test(text)) return null;
+  const port = Number(text);
+  return port >= 1 && port <= 65_535 ? port : null;
+}
+
+/**
+ * Parses one destination as an admin writes it: `ejemplo.com`, `ejemplo.com:443`, `10.1.2.3`,
+ * `10.1.2.3:8080`, `10.0.0.0/8`, `2001:db8::1`, `[2001:db8::1]:443`, `2001:db8::/32`. Host names are
+ * lower-cased. Answers the destination or the Spanish reason it is not one.
+ */
+export function parseDestination(raw: string): NetworkDestination | string {
+  const text = raw.trim().toLowerCase();
+  if (text === '') return NETWORK_MESSAGES.empty;
+  if (text.includes('://')) return NETWORK_MESSAGES.noUrl;
+  let rest = text;
+  let port: number | null = null;
+  const bracketed = /^\[([^\]]+)\](?::(.*))?$/.exec(rest);
+  if (bracketed) {
+    rest = bracketed[1]!;
+    if (bracketed[2] !== undefined) {
+      port = portOf(bracketed[2]);
+      if (port === null) return NETWORK_MESSAGES.badPort;
+    }
+    if (ipVersion(rest) !== 6) return NETWORK_MESSAGES.badNetwork;
+  } else if (!rest.includes('/') && rest.split(':').length === 2) {
+    // host:port or IPv4:port (an IPv6 address has more than one colon).
+    const [host, portText] = rest.split(':') as [string, string];
+    port = portOf(portText);
+    if (port === null) return NETWORK_MESSAGES.badPort;
+    rest = host;
+  }
+  const slash = rest.indexOf('/');
+  if (slash !== -1) {
+    const address = rest.slice(0, slash);
+    const prefixText = rest.slice(slash + 1);
+    const version = ipVersion(address);
+    const max = version === 4 ? 32 : 128;
+    if (version === 0 || !/^[0-9]{1,3}$/.test(prefixText) || Number(prefixText) > max)
+      return NETWORK_MESSAGES.badNetwork;
+    return { kind: 'cidr', address, prefix: Number(prefixText), version: version as 4 | 6, port };
+  }
+  const version = ipVersion(rest);
+  if (version !== 0) return { kind: 'ip', address: rest, version: version as 4 | 6, port };
+  const host = rest.endsWith('.') ? rest.slice(0, -1) : rest;
+  const labels = host.split('.');
+  if (
+    host.length > 253 ||
+    labels.length < 2 ||
+    !labels.every((label) => HOST_LABEL.test(label)) ||
+    /^[0-9]+$/.test(labels.at(-1)!)
+  ) {
+    return NETWORK_MESSAGES.badHost;
+  }
+  return { kind: 'host', host, port };
+}
+
+/** A destination as it is stored and shown: `ejemplo.com:443`, `10.0.0.0/8`, `[2001:db8::1]:443`. */
+export function destinationText(destination: NetworkDestination): string {
+  const base =
+    destination.kind === 'host'
+      ? destination.host
+      : destination.kind === 'cidr'
+        ? `${destination.address}/${destination.prefix}`
+        : destination.address;
+  if (destination.port === null) return base;
+  return destination.kind === 'ip' && destination.version === 6
+    ? `[${base}]:${destination.port}`
+    : `${base}:${destination.port}`;
+}
+
+/**
+ * The allowed sites of a contest as the admin sends them: at most `NETWORK_MAX_DESTINATIONS`, each one
+ * a destination (`parseDestination`), none repeated; answered in their stored form (`destinationText`).
+ */
+export const networkPolicyInputSchema = z.object({
+  allowed: z
+    .array(z.string().max(300), { error: NETWORK_MESSAGES.empty })
+    .max(NETWORK_MAX_DESTINATIONS, { error: NETWORK_MESSAGES.tooMany })
+    .transform((entries, ctx) => {
+      const out: string[] = [];
+      entries.forEach((entry, index) => {
+        const parsed = parseDestination(entry);
+        if (typeof parsed === 'string') {
+          ctx.addIssue({ code: 'custom', message: parsed, path: [index] });
+          return;
+        }
+        const text = destinationText(parsed);
+        if (out.includes(text))
+          ctx.addIssue({ code: 'custom', message: NETWORK_MESSAGES.repeated, path: [index] });
+        else out.push(text);
+      });
+      return out;
+    }),
+});
+export type NetworkPolicyInput = z.infer<typeof networkPolicyInputSchema>;
