@@ -1,6 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import {
   AGENT_NAMESPACE,
+  MESSAGE_MAX_LENGTH,
   SOCKET_PATH,
   agentConfigSchema,
   type AgentClientToServerEvents,
@@ -83,7 +84,7 @@ function isMessage(value: unknown): value is AgentMessage {
     m !== null &&
     Number.isSafeInteger(m.id) &&
     typeof m.text === 'string' &&
-    m.text.length <= 500 &&
+    m.text.length <= MESSAGE_MAX_LENGTH &&
     typeof m.expires_at === 'string' &&
     Date.parse(m.expires_at) > Date.now()
   );

@@ -23,7 +23,7 @@ export const messagesRoutes = {
     body: sendMessageSchema,
     reply: okEnvelope(messageRowSchema),
   }),
-  /** `GET /api/messages`: the active contest's messages, newest first, with every team's receipt. */
+  /** `GET /api/messages`: the active contest's 50 newest messages, newest first, with every team's receipt. */
   list: defineRoute({
     method: 'GET',
     path: '/api/messages',

@@ -16,6 +16,11 @@ import { embeddedRowSchema, rowIntSchema } from './common.js';
 export const AGENT_ALERTS = ['sin_senal', 'detenido'] as const;
 export type AgentAlert = (typeof AGENT_ALERTS)[number];
 
+/** A stored alert (`teams.agent_alert`) as an `AgentAlert`; anything else, or none, is null. */
+export function agentAlertOf(value: string | null | undefined): AgentAlert | null {
+  return (AGENT_ALERTS as readonly string[]).includes(value ?? '') ? (value as AgentAlert) : null;
+}
+
 /**
  * The agent's badge on the boards (issue 24): 'Agente en línea', 'Agente sin señal' (the tamper
  * alert), 'Agente detenido', or 'Agente sin conexión' (offline with no alert: not started yet, or its

@@ -57,7 +57,7 @@ export const messageRowSchema = z.object({
 });
 export type MessageRow = z.infer<typeof messageRowSchema>;
 
-/** `data` of `GET /api/messages`: the active contest's messages, newest first (none without one). */
+/** `data` of `GET /api/messages`: the active contest's 50 newest messages, newest first (none without one). */
 export const messagesSchema = z.object({ rows: z.array(messageRowSchema) });
 export type Messages = z.infer<typeof messagesSchema>;
 

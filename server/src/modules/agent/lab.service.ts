@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/mysql';
-import { AGENT_ALERTS, type AgentAlert, type LabMachine, type LabMachines } from '@concurso/shared';
+import { agentAlertOf, type LabMachine, type LabMachines } from '@concurso/shared';
 import { activeContest } from '../contests/index.js';
 import { agentConfigs, type PolicyOptions } from './agent-config.js';
 import { labTeams, teamMachines } from './agent.repository.js';
@@ -52,7 +52,7 @@ export async function labBoard(
       policy_current: policyCurrent,
       policy_state: !online ? 'sin_senal' : upToDate ? 'al_dia' : 'atrasada',
       clock_offset_ms: machine.clockOffsetMs ?? null,
-      alert: alertOf(team.alert),
+      alert: agentAlertOf(team.alert),
     });
   }
   const order = new Map(teams.map((team, index) => [team.id, index]));
@@ -69,6 +69,3 @@ export async function labBoard(
     machines,
   };
 }
-
-const alertOf = (value: string | null): AgentAlert | null =>
-  (AGENT_ALERTS as readonly string[]).includes(value ?? '') ? (value as AgentAlert) : null;

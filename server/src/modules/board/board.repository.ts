@@ -1,6 +1,6 @@
 import type { FilterQuery, QueryOrderMap } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
-import { AGENT_ALERTS, type AgentAlert, type BoardTeam } from '@concurso/shared';
+import { agentAlertOf, type BoardTeam } from '@concurso/shared';
 import { Team } from '../teams/index.js';
 import type { IStatusTeam, ITeam } from '../teams/index.js';
 
@@ -19,11 +19,6 @@ type BoardRowData = Pick<
   statusTeam: number;
   status: IStatusTeam['status'];
 };
-
-/** The column's value as an `AgentAlert` (anything else: none). */
-function agentAlertOf(value: string | null | undefined): AgentAlert | null {
-  return (AGENT_ALERTS as readonly string[]).includes(value ?? '') ? (value as AgentAlert) : null;
-}
 
 /**
  * Board rows of the teams matching `where`, as plain `BoardTeam` objects (what the snapshot lists and

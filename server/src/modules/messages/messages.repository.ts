@@ -71,7 +71,10 @@ export async function createMessage(
   return message.id;
 }
 
-/** Messages of contest `contestId` (or just `onlyId`) with their receipts, newest first (at most 200). */
+/** Messages a list answers at most: each carries a receipt per team (500 teams × 50 = 25,000 rows). */
+export const MESSAGES_LIST_LIMIT = 50;
+
+/** Messages of contest `contestId` (or just `onlyId`) with their receipts, newest first (at most `MESSAGES_LIST_LIMIT`). */
 export async function messageRows(
   em: EntityManager,
   contestId: number,
@@ -80,7 +83,7 @@ export async function messageRows(
   const messages = await em.find(
     Message,
     { contest: contestId, ...(onlyId === undefined ? {} : { id: onlyId }) },
-    { populate: ['user'], orderBy: { createdAt: 'desc', id: 'desc' }, limit: 200 },
+    { populate: ['user'], orderBy: { createdAt: 'desc', id: 'desc' }, limit: MESSAGES_LIST_LIMIT },
   );
   if (messages.length === 0) return [];
   const receipts = await em.find(
@@ -88,8 +91,15 @@ export async function messageRows(
     { message: { $in: messages.map((m) => m.id) } },
     { populate: ['team'], orderBy: { team: { name: 'asc' }, id: 'asc' } },
   );
+  // Grouped once: a message to every team of a big contest has hundreds of receipts.
+  const byMessage = new Map<number, typeof receipts>();
+  for (const receipt of receipts) {
+    const list = byMessage.get(receipt.message.id) ?? [];
+    list.push(receipt);
+    byMessage.set(receipt.message.id, list);
+  }
   return messages.map((message) => {
-    const mine = receipts.filter((receipt) => receipt.message.id === message.id);
+    const mine = byMessage.get(message.id) ?? [];
     return {
       id: message.id,
       text: message.text,
