@@ -87,7 +87,7 @@ describe('renamed programs and what ran in the lab (issue 14)', () => {
     expect(await eventually(async () => (await renamedAttempts()).length > 0, 10_000)).toBe(true);
     const [caught] = await renamedAttempts();
     expect(caught).toMatchObject({ process: blocked, executable: disguise, killed: true });
-    const caughtBy = caught!.team.id;
+    const caughtBy = caught!.team!.id;
     // Issue 21: one team's fingerprint applies to its own machines; the admin confirms it for all
     // (Procesos › Huellas; that screen's own journey is e2e/fingerprints.test.ts).
     const processes = (await callAs(bed.server.app, adminToken, '/api/getProcesses')).body.data as Array<{

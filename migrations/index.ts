@@ -12,6 +12,7 @@ import { Migration20261126000000 } from './Migration20261126000000.js';
 import { Migration20261127000000 } from './Migration20261127000000.js';
 import { Migration20261128000000 } from './Migration20261128000000.js';
 import { Migration20261129000000 } from './Migration20261129000000.js';
+import { Migration20261130000000 } from './Migration20261130000000.js';
 
 export const migrationsList = [
   { name: 'Migration20261121000000', class: Migration20261121000000 },
@@ -24,4 +25,5 @@ export const migrationsList = [
   { name: 'Migration20261127000000', class: Migration20261127000000 },
   { name: 'Migration20261128000000', class: Migration20261128000000 },
   { name: 'Migration20261129000000', class: Migration20261129000000 },
+  { name: 'Migration20261130000000', class: Migration20261130000000 },
 ];

@@ -50,6 +50,7 @@ import { AgentEvent } from '../modules/agent/agent-event.entity.js';
 import { AgentMachine } from '../modules/agent/agent-machine.entity.js';
 import { Message } from '../modules/messages/message.entity.js';
 import { MessageReceipt } from '../modules/messages/message-receipt.entity.js';
+import { ContestNetworkChange } from '../modules/contests/contest-network-change.entity.js';
 
 export const entities = [
   TypeUser,
@@ -77,4 +78,5 @@ export const entities = [
   AgentMachine,
   Message,
   MessageReceipt,
+  ContestNetworkChange,
 ];

@@ -6,6 +6,7 @@ import {
   contestProcessRowSchema,
   contestRowSchema,
 } from '../schemas/catalogs.js';
+import { allowedSitesInputSchema } from '../schemas/network.js';
 import { ADMIN_ACCESS, STAFF_ACCESS } from './access.js';
 import { defineRoute } from './route.js';
 
@@ -52,5 +53,20 @@ export const contestsRoutes = {
     summary: 'Asigna los procesos bloqueados de un concurso',
     body: blockedProcessesInputSchema,
     reply: okEnvelope(z.array(contestProcessRowSchema)),
+  }),
+  /**
+   * `POST /api/updateAllowedSites {contests_id, allowed_sites}` (admin, issue 25, DESIGN.md section
+   * 6a): replaces the contest's allowed sites («Sitios permitidos»), bumping its `network_version` when
+   * the list changes (kept in the contest's log); the agents of the active contest get the new policy
+   * on the push channel. Answers the contest's row. 404 unknown contest; 422 on `allowed_sites.<i>`.
+   */
+  updateAllowedSites: defineRoute({
+    method: 'POST',
+    path: '/api/updateAllowedSites',
+    access: ADMIN_ACCESS,
+    tag: 'concursos',
+    summary: 'Cambia los sitios permitidos de un concurso',
+    body: allowedSitesInputSchema,
+    reply: okEnvelope(contestRowSchema),
   }),
 } as const;

@@ -3,6 +3,7 @@ import { AGENT_MAX_BATCH } from '../constants.js';
 import { MESSAGES } from '../messages.js';
 import { integerSchema, printableText, rowIntSchema } from './common.js';
 import { contestRowSchema } from './catalogs.js';
+import { agentNetworkPolicySchema } from './network.js';
 
 /**
  * How far in the past an attempt's `occurred_at` may lie, by the clock of whoever parses it (the
@@ -131,6 +132,11 @@ export const agentConfigSchema = z.object({
    * versions are the same policy. The agent acknowledges the version it applied on the push channel.
    */
   policy_version: z.string().default(''),
+  /**
+   * Issue 25: the contest's network policy, which the agent puts in force in the machine's firewall
+   * (its own rules); `allowed` is empty while the contest is not the active one or has no list.
+   */
+  network: agentNetworkPolicySchema.default({ version: 0, allowed: [] }),
 });
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
 
@@ -188,6 +194,12 @@ export const agentHeartbeatSchema = z
     clock: z.iso.datetime({ offset: true }).optional(),
     /** The `policy_version` the agent applies now. */
     policy_version: printableText(64).optional(),
+    /**
+     * Issue 25: the network policy version in force on the machine (0: none, its rules lifted), and
+     * why the last one could not be put in force (Spanish, e.g. «No se encontró nft»), if it failed.
+     */
+    network_version: z.number().int().min(0).max(2_147_483_647).optional(),
+    network_error: printableText(300).optional(),
   })
   .default({});
 export type AgentHeartbeat = z.infer<typeof agentHeartbeatSchema>;

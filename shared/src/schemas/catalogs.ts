@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEPARTAMENT_TYPES, EDUCATION_LEVELS } from '../constants.js';
 import { MESSAGES } from '../messages.js';
 import { idSchema, integerSchema, requiredText, embeddedRowSchema, rowIntSchema } from './common.js';
+import { allowedSitesSchema } from './network.js';
 
 /**
  * Inputs and rows of the first catalogues (SPEC.md sections 3, 5 and 7): contests, levels, schools,
@@ -77,12 +78,17 @@ export const maxAttemptsSchema = z.preprocess(
  */
 export const observeProcessesSchema = z.boolean({ error: 'Debe ser sí o no' });
 
-/** The contest fields both create and update send: `{calendar?, date, max_attempts?, observe_processes?}`. */
+/**
+ * The contest fields both create and update send: `{calendar?, date, max_attempts?, observe_processes?,
+ * allowed_sites?}`. `allowed_sites` (issue 25, DESIGN.md section 6a): the network policy's destinations
+ * as `allowedSitesSchema` checks them; absent on an update keeps the stored list.
+ */
 const contestFields = {
   calendar: calendarSchema.optional(),
   date: isoDateSchema,
   max_attempts: maxAttemptsSchema.optional(),
   observe_processes: observeProcessesSchema.optional(),
+  allowed_sites: allowedSitesSchema.optional(),
 };
 /**
  * `POST /api/createContest` `{calendar?, date, max_attempts?, copy_from_contests_id?}`: the server
@@ -113,6 +119,14 @@ export const contestRowSchema = z.object({
   max_attempts: rowIntSchema.nullable(),
   /** Issue 14: the agents report what runs on the machines (`/procesosObservados`). */
   observe_processes: z.boolean(),
+  /**
+   * Issue 25: the destinations the lab machines may reach while the contest is active (stored form,
+   * `destinationText`); empty: no network policy. Besides them the contest server and each machine's
+   * DNS resolvers are always allowed.
+   */
+  allowed_sites: z.array(z.string()).default([]),
+  /** Issue 25: the network policy's version, 0 before the first list; +1 at every change of the list. */
+  network_version: rowIntSchema.default(0),
 });
 export type ContestRow = z.infer<typeof contestRowSchema>;
 

@@ -40,6 +40,15 @@ export const labMachineSchema = z.object({
   clock_offset_ms: z.number().int().nullable(),
   /** The team's agent alert on the boards (issue 24), if any. */
   alert: z.enum(AGENT_ALERTS).nullable(),
+  /**
+   * Issue 25: the network policy version the machine said is in force (0: none, null: it never said),
+   * the contest's current one, whether that one has destinations, and why the machine could not put
+   * it in force (Spanish), if it failed.
+   */
+  network_version: z.number().int().nullable(),
+  network_current: rowIntSchema,
+  network_restricted: z.boolean(),
+  network_error: z.string().nullable(),
 });
 export type LabMachine = z.infer<typeof labMachineSchema>;
 
@@ -60,3 +69,27 @@ export type LabMachines = z.infer<typeof labMachinesSchema>;
 /** The readiness line: 'Listos: 28 de 30 equipos'. */
 export const labReadinessText = (ready: number, teams: number): string =>
   `Listos: ${ready} de ${teams} ${teams === 1 ? 'equipo' : 'equipos'}`;
+
+/** How /laboratorio shows a machine's network policy (issue 25): its text and colour. */
+export interface LabNetworkState {
+  text: string;
+  tone: 'ok' | 'warning' | 'error' | 'neutral';
+}
+
+/**
+ * A machine's network policy on /laboratorio: 'red: v3 aplicada' (green) when it has the contest's
+ * current version in force, 'red: error: <reason>' (red) when it said it could not, 'red: v2 (actual
+ * v3)' (amber) while it has an older one, 'red: sin restricciones' when the contest has no list and
+ * the machine has none in force.
+ */
+export function labNetworkState(
+  machine: Pick<LabMachine, 'network_version' | 'network_current' | 'network_restricted' | 'network_error'>,
+): LabNetworkState {
+  if (machine.network_error) return { text: `red: error: ${machine.network_error}`, tone: 'error' };
+  const applied = machine.network_version ?? 0;
+  if (applied === machine.network_current)
+    return machine.network_restricted
+      ? { text: `red: v${applied} aplicada`, tone: 'ok' }
+      : { text: 'red: sin restricciones', tone: 'neutral' };
+  return { text: `red: v${applied} (actual v${machine.network_current})`, tone: 'warning' };
+}

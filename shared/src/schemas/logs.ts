@@ -14,9 +14,10 @@ export const CONTEST_LOG_LIMIT = 5_000;
 
 /**
  * The kinds of a log row: an attempt the team's agent reported, a change of the team's status, an
- * event of the team's agent (issue 24: `AGENT_EVENT_KINDS`), or a judges' message to the team (issue 24).
+ * event of the team's agent (issue 24: `AGENT_EVENT_KINDS`), a judges' message to the team (issue 24),
+ * or a change of the contest's allowed sites (issue 25: `red`, of every team: no team or level).
  */
-export const CONTEST_LOG_KINDS = ['intento', 'estatus', 'agente', 'mensaje'] as const;
+export const CONTEST_LOG_KINDS = ['intento', 'estatus', 'agente', 'mensaje', 'red'] as const;
 export type ContestLogKind = (typeof CONTEST_LOG_KINDS)[number];
 
 /**
@@ -30,6 +31,14 @@ export type AgentEventKind = (typeof AGENT_EVENT_KINDS)[number];
 /** CAMBIO of a message row (issue 24): 'Mensaje: «30 minutos restantes» (visto)'. */
 export function messageLogText(text: string, receipt: 'pendiente' | 'entregado' | 'visto'): string {
   return `Mensaje: «${text}» (${receipt})`;
+}
+
+/**
+ * CAMBIO of a network policy row (issue 25): 'Sitios permitidos v2: docs.python.org, 10.0.0.0/8', or
+ * 'Sitios permitidos v3: ninguno (red sin restricciones)' when the list was emptied.
+ */
+export function networkLogText(version: number, sites: readonly string[]): string {
+  return `Sitios permitidos v${version}: ${sites.length > 0 ? sites.join(', ') : 'ninguno (red sin restricciones)'}`;
 }
 
 /** A silence's length as the log says it: '45 s', '2 min 13 s', '1 h 5 min' (ms in, rounded down to s). */
@@ -87,8 +96,9 @@ export const contestLogRowSchema = z.object({
   kind: z.enum(CONTEST_LOG_KINDS),
   id: rowIntSchema,
   at: z.string(),
-  team: embeddedRowSchema('name'),
-  level: embeddedRowSchema('level'),
+  /** The row's team and its level; null on a `red` row (the contest's, of every team). */
+  team: embeddedRowSchema('name').nullable(),
+  level: embeddedRowSchema('level').nullable(),
   process: z.string().nullable(),
   /** An attempt's renamed file name (issue 14; `attemptProcessLabel`), else null. */
   executable: z.string().nullable(),
@@ -108,6 +118,9 @@ export const contestLogRowSchema = z.object({
   message: z.string().nullable().default(null),
   /** A message row's receipt: not yet shown, shown on the team's screen, closed by the contestant. */
   message_receipt: z.enum(['pendiente', 'entregado', 'visto']).nullable().default(null),
+  /** A `red` row's version and the allowed sites it set (issue 25; its author is `user`), else null. */
+  network_version: rowIntSchema.nullable().default(null),
+  allowed_sites: z.array(z.string()).nullable().default(null),
 });
 export type ContestLogRow = z.infer<typeof contestLogRowSchema>;
 

@@ -4,7 +4,7 @@ import {
   NETWORK_MESSAGES,
   destinationText,
   ipVersion,
-  networkPolicyInputSchema,
+  allowedSitesInputSchema,
   parseDestination,
 } from './network.js';
 
@@ -77,16 +77,21 @@ describe('allowed sites of a contest (issue 25)', () => {
 
   it('stores each site in one form and refuses a repeated one or too many', () => {
     expect(
-      networkPolicyInputSchema.parse({ allowed: ['Judge.Example.com:443', '[2001:db8::1]:443'] }),
+      allowedSitesInputSchema.parse({
+        contests_id: 1,
+        allowed_sites: ['Judge.Example.com:443', '[2001:db8::1]:443'],
+      }),
     ).toEqual({
-      allowed: ['judge.example.com:443', '[2001:db8::1]:443'],
+      contests_id: 1,
+      allowed_sites: ['judge.example.com:443', '[2001:db8::1]:443'],
     });
-    const repeated = networkPolicyInputSchema.safeParse({ allowed: ['a.com', 'A.com'] });
+    const repeated = allowedSitesInputSchema.safeParse({ contests_id: 1, allowed_sites: ['a.com', 'A.com'] });
     expect(repeated.success ? null : repeated.error.issues.map((i) => [i.path, i.message])).toEqual([
-      [['allowed', 1], NETWORK_MESSAGES.repeated],
+      [['allowed_sites', 1], NETWORK_MESSAGES.repeated],
     ]);
-    const many = networkPolicyInputSchema.safeParse({
-      allowed: Array.from({ length: NETWORK_MAX_DESTINATIONS + 1 }, (_, i) => `s${i}.com`),
+    const many = allowedSitesInputSchema.safeParse({
+      contests_id: 1,
+      allowed_sites: Array.from({ length: NETWORK_MAX_DESTINATIONS + 1 }, (_, i) => `s${i}.com`),
     });
     expect(many.success).toBe(false);
     expect(destinationText({ kind: 'cidr', address: '10.0.0.0', prefix: 8, version: 4, port: 22 })).toBe(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from './common.js';
 
 /**
  * A contest's network policy (issue 25, DESIGN.md section 6a): the destinations the lab machines may
@@ -130,27 +131,61 @@ export function destinationText(destination: NetworkDestination): string {
 }
 
 /**
- * The allowed sites of a contest as the admin sends them: at most `NETWORK_MAX_DESTINATIONS`, each one
- * a destination (`parseDestination`), none repeated; answered in their stored form (`destinationText`).
+ * The allowed sites of a contest as the admin sends them (the contest form's «Sitios permitidos»):
+ * at most `NETWORK_MAX_DESTINATIONS`, each one a destination (`parseDestination`), none repeated;
+ * answered in their stored form (`destinationText`). Errors are on the entry's index.
  */
-export const networkPolicyInputSchema = z.object({
-  allowed: z
-    .array(z.string().max(300), { error: NETWORK_MESSAGES.empty })
-    .max(NETWORK_MAX_DESTINATIONS, { error: NETWORK_MESSAGES.tooMany })
-    .transform((entries, ctx) => {
-      const out: string[] = [];
-      entries.forEach((entry, index) => {
-        const parsed = parseDestination(entry);
-        if (typeof parsed === 'string') {
-          ctx.addIssue({ code: 'custom', message: parsed, path: [index] });
-          return;
-        }
-        const text = destinationText(parsed);
-        if (out.includes(text))
-          ctx.addIssue({ code: 'custom', message: NETWORK_MESSAGES.repeated, path: [index] });
-        else out.push(text);
-      });
-      return out;
-    }),
+export const allowedSitesSchema = z
+  .array(z.string({ error: NETWORK_MESSAGES.empty }).max(300, { error: NETWORK_MESSAGES.badHost }), {
+    error: NETWORK_MESSAGES.empty,
+  })
+  .max(NETWORK_MAX_DESTINATIONS, { error: NETWORK_MESSAGES.tooMany })
+  .transform((entries, ctx) => {
+    const out: string[] = [];
+    entries.forEach((entry, index) => {
+      const parsed = parseDestination(entry);
+      if (typeof parsed === 'string') {
+        ctx.addIssue({ code: 'custom', message: parsed, path: [index] });
+        return;
+      }
+      const text = destinationText(parsed);
+      if (out.includes(text))
+        ctx.addIssue({ code: 'custom', message: NETWORK_MESSAGES.repeated, path: [index] });
+      else out.push(text);
+    });
+    return out;
+  });
+
+/**
+ * `POST /api/updateAllowedSites {contests_id, allowed_sites}` (admin, issue 25): replaces a contest's
+ * allowed sites (the «Sitios permitidos» dialog of the contests table).
+ */
+export const allowedSitesInputSchema = z.object({
+  contests_id: idSchema,
+  allowed_sites: allowedSitesSchema,
 });
-export type NetworkPolicyInput = z.infer<typeof networkPolicyInputSchema>;
+export type AllowedSitesInput = z.infer<typeof allowedSitesInputSchema>;
+
+/**
+ * The allowed sites as the form's text area holds them, one per line: blank lines dropped, each line
+ * trimmed (the schema then checks them).
+ */
+export const allowedSitesLines = (text: string): string[] =>
+  text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+
+/** What the contest form and the dialog say is always allowed, besides the list. */
+export const ALWAYS_ALLOWED_TEXT =
+  'Siempre están permitidos el servidor del concurso y los servidores DNS de cada máquina.';
+
+/**
+ * A network policy as the agents get it (issue 25): its version and the destinations (stored form),
+ * empty while the contest is not the active one or has no list (the agent then lifts its rules).
+ */
+export const agentNetworkPolicySchema = z.object({
+  version: z.number().int().min(0),
+  allowed: z.array(z.string()),
+});
+export type AgentNetworkPolicy = z.infer<typeof agentNetworkPolicySchema>;

@@ -92,6 +92,8 @@ describe('board store', () => {
         active: true,
         max_attempts: null,
         observe_processes: true,
+        allowed_sites: [],
+        network_version: 0,
       }),
     );
     await settle();

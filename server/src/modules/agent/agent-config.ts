@@ -50,7 +50,8 @@ export async function agentConfig(
  * team of another contest gets an empty set. With the set go the fingerprints of its processes (issue
  * 14): those that apply to every machine (confirmed or at `quorum`) and the team's own claims, within
  * `AGENT_CONFIG_FINGERPRINT_BYTES` (issue 21, DESIGN.md section 6a). `observe` only while the contest
- * is active and observes; `heartbeat_ms` is `options.heartbeatMs`. `policy_version` is a digest of all that, so two equal policies have one
+ * is active and observes; `heartbeat_ms` is `options.heartbeatMs`; `network` the contest's allowed sites
+ * while it is active (issue 25). `policy_version` is a digest of all that, so two equal policies have one
  * version whoever computed them.
  */
 export async function agentConfigs(
@@ -73,6 +74,11 @@ export async function agentConfigs(
     });
     const names = blocked.map((row) => row.processes.name);
     const observe = contest.active && contest.observe_processes;
+    // Issue 25: the network policy is in force only while the contest is the active one.
+    const network = {
+      version: contest.network_version,
+      allowed: contest.active ? contest.allowed_sites : [],
+    };
     for (const team of mine) {
       const own = fingerprints.get(team.id) ?? [];
       configs.set(team.id, {
@@ -83,8 +89,9 @@ export async function agentConfigs(
         observe,
         poll_ms: AGENT_POLL_MS,
         heartbeat_ms: heartbeatMs,
+        network,
         policy_version: createHash('sha256')
-          .update(JSON.stringify([contest.id, contest.active, observe, names, own]))
+          .update(JSON.stringify([contest.id, contest.active, observe, names, own, network]))
           .digest('hex')
           .slice(0, 16),
       });

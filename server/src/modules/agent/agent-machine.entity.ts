@@ -18,6 +18,9 @@ export const AgentMachine = defineEntity({
     version: p.string().length(50),
     policyVersion: p.string().length(64).default('').fieldName('policy_version'),
     clockOffsetMs: p.integer().nullable().fieldName('clock_offset_ms'),
+    /** Issue 25: the network policy version it said is in force (0: none), and why it failed. */
+    networkVersion: p.integer().unsigned().nullable().fieldName('network_version'),
+    networkError: p.string().length(300).nullable().fieldName('network_error'),
     onlineSince: p.datetime(3).fieldName('online_since'),
     lastSeen: p.datetime(3).fieldName('last_seen'),
   },

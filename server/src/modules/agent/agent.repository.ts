@@ -263,6 +263,9 @@ export interface MachineReport {
   os: string;
   version: string;
   policyVersion: string;
+  /** Issue 25: the network policy version in force (null: not said, an older agent), and why it failed. */
+  networkVersion: number | null;
+  networkError: string | null;
   /** The agent's clock minus the server's (ms), or null when it did not send its clock. */
   clockOffsetMs: number | null;
 }
@@ -282,12 +285,15 @@ export async function recordMachine(
 ): Promise<void> {
   const gapStart = new Date(at.getTime() - offlineAfterMs);
   const updated = await em.execute<{ affectedRows: number }>(
-    'update agent_machines set os = ?, version = ?, policy_version = ?, clock_offset_ms = ?, ' +
+    'update agent_machines set os = ?, version = ?, policy_version = ?, network_version = ?, ' +
+      'network_error = ?, clock_offset_ms = ?, ' +
       'online_since = if(last_seen < ?, ?, online_since), last_seen = ? where teams_id = ? and hostname = ?',
     [
       report.os,
       report.version,
       report.policyVersion,
+      report.networkVersion,
+      report.networkError,
       report.clockOffsetMs,
       gapStart,
       at,
@@ -300,8 +306,9 @@ export async function recordMachine(
   if (updated.affectedRows > 0) return;
   await em.execute(
     'insert ignore into agent_machines ' +
-      '(teams_id, hostname, os, version, policy_version, clock_offset_ms, online_since, last_seen) ' +
-      'select ?, ?, ?, ?, ?, ?, ?, ? from dual ' +
+      '(teams_id, hostname, os, version, policy_version, network_version, network_error, ' +
+      'clock_offset_ms, online_since, last_seen) ' +
+      'select ?, ?, ?, ?, ?, ?, ?, ?, ?, ? from dual ' +
       'where (select count(*) from agent_machines where teams_id = ?) < ?',
     [
       teamId,
@@ -309,6 +316,8 @@ export async function recordMachine(
       report.os,
       report.version,
       report.policyVersion,
+      report.networkVersion,
+      report.networkError,
       report.clockOffsetMs,
       at,
       at,

@@ -66,7 +66,8 @@ export default async function agentRoutes(
     const changed = await recordHeartbeat(app.orm.em, teamId);
     if (changed) app.board.teamUpdated(changed);
     // Issue 24: the machine it beats from, for the lab board.
-    const { hostname, os, version, clock, policy_version } = request.body ?? {};
+    const { hostname, os, version, clock, policy_version, network_version, network_error } =
+      request.body ?? {};
     if (hostname) {
       const offset = clock ? Date.parse(clock) - Date.now() : null;
       await recordMachine(
@@ -77,6 +78,8 @@ export default async function agentRoutes(
           os: os ?? '',
           version: version ?? '',
           policyVersion: policy_version ?? '',
+          networkVersion: network_version ?? null,
+          networkError: network_error ?? null,
           clockOffsetMs: offset === null ? null : Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, offset)),
         },
         new Date(),

@@ -35,7 +35,8 @@ export async function labBoard(
     const team = byId.get(machine.team.id)!;
     // Heard within the window, and its team's agent not stopped or silent meanwhile.
     const online = team.online && now.getTime() - machine.lastSeen.getTime() <= offlineAfterMs;
-    const policyCurrent = current.get(team.id)?.policy_version ?? '';
+    const config = current.get(team.id);
+    const policyCurrent = config?.policy_version ?? '';
     const upToDate = machine.policyVersion === policyCurrent;
     if (online) heard.add(team.id);
     if (online && upToDate) ready.add(team.id);
@@ -53,6 +54,11 @@ export async function labBoard(
       policy_state: !online ? 'sin_senal' : upToDate ? 'al_dia' : 'atrasada',
       clock_offset_ms: machine.clockOffsetMs ?? null,
       alert: agentAlertOf(team.alert),
+      // Issue 25: what the machine said of the network policy against the contest's.
+      network_version: machine.networkVersion ?? null,
+      network_current: config?.network.version ?? 0,
+      network_restricted: (config?.network.allowed.length ?? 0) > 0,
+      network_error: machine.networkError ?? null,
     });
   }
   const order = new Map(teams.map((team, index) => [team.id, index]));

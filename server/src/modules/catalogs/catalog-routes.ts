@@ -25,10 +25,18 @@ export interface CatalogResource<
   api: CatalogApiOf<Row, Input, Update>;
   /** Every row, oldest first (the web sorts). */
   list(em: EntityManager): Promise<Array<z.input<Row>>>;
-  /** Inserts and answers the new row. Throw HttpError 422 for a bad reference. */
-  create(em: EntityManager, input: z.output<Input>): Promise<z.input<Row>>;
-  /** Updates and answers the row, or null when the id does not exist. */
-  update(em: EntityManager, id: number, input: z.output<Input>): Promise<z.input<Row> | null>;
+  /**
+   * Inserts and answers the new row. Throw HttpError 422 for a bad reference. `staffId`: the signed-in
+   * staff member who asked (for a change log, e.g. a contest's allowed sites), null if unknown.
+   */
+  create(em: EntityManager, input: z.output<Input>, staffId: number | null): Promise<z.input<Row>>;
+  /** Updates and answers the row, or null when the id does not exist. `staffId` as in `create`. */
+  update(
+    em: EntityManager,
+    id: number,
+    input: z.output<Input>,
+    staffId: number | null,
+  ): Promise<z.input<Row> | null>;
   /**
    * What uses the row and keeps it from being deleted (`catalogRows` answers it from its `uses`); the
    * 409 names it with `inUseMessage`.
@@ -102,14 +110,16 @@ export function catalogRoutes<
     }));
 
     addRoute(app, api.create, async (request) => {
-      const data = await write('create', null, (em) => resource.create(em, request.body as z.output<Input>));
+      const data = await write('create', null, (em) =>
+        resource.create(em, request.body as z.output<Input>, request.staff?.id ?? null),
+      );
       return { success: true as const, data, message: MESSAGES.created };
     });
 
     addRoute(app, api.update, async (request) => {
       const { id, ...input } = request.body as z.output<Update> & { id: number };
       const data = await write('update', id, async (em) => {
-        const row = await resource.update(em, id, input as z.output<Input>);
+        const row = await resource.update(em, id, input as z.output<Input>, request.staff?.id ?? null);
         if (row === null) throw notFound();
         return row;
       });

@@ -1,11 +1,13 @@
 import { p, type InferEntity } from '@mikro-orm/core';
 import { tableEntity } from '../../db/base-entity.js';
+import { StringListType } from '../../db/string-list-type.js';
 
 /**
  * `contests`: `calendar` is the term derived from `date` (`2026B`), DESIGN.md section 3.
  * `activeKey` is 1 on the active contest and null elsewhere; its unique index keeps at most one
  * active. `maxAttempts`: null, or the attempts at which a team is blocked automatically (issue 13).
- * `observeProcesses`: its agents report what runs on the machines (issue 14).
+ * `observeProcesses`: its agents report what runs on the machines (issue 14). `allowedSites` and
+ * `networkVersion`: its network policy (issue 25; `setAllowedSites` in the repository is their one writer).
  */
 export const Contest = tableEntity('Contest', 'contests', {
   calendar: p.string().length(10),
@@ -13,5 +15,11 @@ export const Contest = tableEntity('Contest', 'contests', {
   activeKey: p.tinyint().unsigned().nullable().unique().fieldName('active_key'),
   maxAttempts: p.integer().unsigned().nullable().fieldName('max_attempts'),
   observeProcesses: p.boolean().default(true).fieldName('observe_processes'),
+  allowedSites: p
+    .type(StringListType)
+    .fieldName('allowed_sites')
+    .onCreate((): string[] => [])
+    .$type<string[], string>(),
+  networkVersion: p.integer().unsigned().default(0).fieldName('network_version'),
 });
 export type IContest = InferEntity<typeof Contest>;

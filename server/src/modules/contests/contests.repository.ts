@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/mysql';
 import type { ContestProcessRow, ContestRow } from '@concurso/shared';
 import { Contest, type IContest } from './contest.entity.js';
 import { ContestProcess } from './contest-process.entity.js';
+import { ContestNetworkChange } from './contest-network-change.entity.js';
 import { Team } from '../teams/index.js';
 import { Exercise } from '../exercises/index.js';
 import { Process } from '../processes/index.js';
@@ -21,12 +22,16 @@ export const contestRow = (contest: IContest): ContestRow => ({
   active: contest.activeKey === 1,
   max_attempts: contest.maxAttempts ?? null,
   observe_processes: contest.observeProcesses,
+  allowed_sites: contest.allowedSites ?? [],
+  network_version: contest.networkVersion,
 });
 
 /** A contest's stored fields, as the routes give them. */
 export type ContestData = Pick<ContestRow, 'calendar' | 'date'> & {
   max_attempts?: number | null;
   observe_processes?: boolean;
+  /** Issue 25: the allowed sites (stored form); absent: unchanged. */
+  allowed_sites?: string[];
 };
 
 /** The entity's properties for `data` (`max_attempts` or `observe_processes` absent: unchanged). */
@@ -53,9 +58,14 @@ export async function listContests(em: EntityManager): Promise<ContestRow[]> {
  * together (two first contests racing: the unique `active_key` refuses the second with 409, and the
  * admin saves it again as an inactive one).
  */
-export async function insertContest(em: EntityManager, data: ContestData): Promise<ContestRow> {
+export async function insertContest(
+  em: EntityManager,
+  data: ContestData,
+  staffId: number | null = null,
+): Promise<ContestRow> {
   const first = (await em.count(Contest, {})) === 0;
   const contest = em.create(Contest, { ...toEntityData(data), activeKey: first ? 1 : null });
+  if (data.allowed_sites !== undefined) setAllowedSites(em, contest, data.allowed_sites, staffId);
   await em.flush();
   return contestRow(contest);
 }
@@ -65,10 +75,56 @@ export async function updateContest(
   em: EntityManager,
   id: number,
   data: ContestData,
+  staffId: number | null = null,
 ): Promise<ContestRow | null> {
-  const contest = await em.findOne(Contest, id);
+  // Locked: two changes of the allowed sites at once get two versions, never one twice.
+  const contest = await em.findOne(Contest, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!contest) return null;
   em.assign(contest, toEntityData(data));
+  if (data.allowed_sites !== undefined) setAllowedSites(em, contest, data.allowed_sites, staffId);
+  await em.flush();
+  return contestRow(contest);
+}
+
+/**
+ * Issue 25: gives `contest` the allowed sites `sites` (stored form) when they differ from its own
+ * (order included: the admin's order is the list's), with the next `network_version` and a row of
+ * `contest_network_changes` by `staffId` (the contest's log). Flushed by the caller. Answers whether
+ * anything changed.
+ */
+function setAllowedSites(
+  em: EntityManager,
+  contest: IContest,
+  sites: string[],
+  staffId: number | null,
+): boolean {
+  const before = contest.allowedSites ?? [];
+  if (before.length === sites.length && before.every((site, i) => site === sites[i])) return false;
+  contest.allowedSites = sites;
+  contest.networkVersion += 1;
+  em.create(ContestNetworkChange, {
+    contest,
+    user: staffId,
+    version: contest.networkVersion,
+    allowedSites: sites,
+    at: new Date(),
+  });
+  return true;
+}
+
+/**
+ * `POST /api/updateAllowedSites` (issue 25): replaces contest `id`'s allowed sites as `setAllowedSites`
+ * does, holding its row lock; answers its row, or null when it does not exist.
+ */
+export async function updateAllowedSites(
+  em: EntityManager,
+  id: number,
+  sites: string[],
+  staffId: number | null,
+): Promise<ContestRow | null> {
+  const contest = await em.findOne(Contest, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!contest) return null;
+  setAllowedSites(em, contest, sites, staffId);
   await em.flush();
   return contestRow(contest);
 }

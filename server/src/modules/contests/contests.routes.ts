@@ -10,6 +10,7 @@ import {
   deleteContest,
   insertContest,
   listContests,
+  updateAllowedSites,
   updateContest,
 } from './contests.repository.js';
 import {
@@ -31,13 +32,13 @@ const crud = catalogRoutes({
   api: contestsCatalogApi,
   resetsBoard: true,
   list: listContests,
-  async create(em, input) {
-    const row = await insertContest(em, contestData(input));
+  async create(em, input, staffId) {
+    const row = await insertContest(em, contestData(input), staffId);
     if (input.copy_from_contests_id !== undefined)
       await copyBlockedSet(em, input.copy_from_contests_id, row.id);
     return row;
   },
-  update: (em, id, input) => updateContest(em, id, contestData(input)),
+  update: (em, id, input, staffId) => updateContest(em, id, contestData(input), staffId),
   inUse: contestInUse,
   remove: deleteContest,
 });
@@ -72,5 +73,17 @@ export default async function contestsRoutes(app: FastifyInstance): Promise<void
     });
     app.board.catalogChanged('contest_processes');
     return { success: true as const, data, message: MESSAGES.created };
+  });
+
+  // Issue 25: the agents of the active contest get the new network policy on the push channel
+  // (`catalog.changed` of contests starts their round) and put it in force.
+  addRoute(app, api.updateAllowedSites, async (request) => {
+    const { contests_id, allowed_sites } = request.body;
+    const data = await transaction(app.orm.em, (em) =>
+      updateAllowedSites(em, contests_id, allowed_sites, request.staff?.id ?? null),
+    );
+    if (!data) throw new HttpError(404, MESSAGES.contestNotFound);
+    app.board.catalogChanged('contests');
+    return { success: true as const, data, message: MESSAGES.saved };
   });
 }

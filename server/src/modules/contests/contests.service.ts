@@ -40,16 +40,20 @@ export async function contestIdFor(em: EntityManager, contestsId?: number): Prom
 
 /**
  * A contest's stored fields: `calendar` derived from the date when missing (DESIGN.md section 3),
- * `max_attempts` and `observe_processes` as sent (absent: unchanged on update, the column's default on
- * create: no automatic block, observed).
+ * `max_attempts`, `observe_processes` and `allowed_sites` (issue 25) as sent (absent: unchanged on
+ * update, the column's default on create: no automatic block, observed, no network policy).
  */
 export function contestData({
   date,
   calendar,
   max_attempts,
   observe_processes,
-}: Pick<ContestInput, 'date' | 'calendar' | 'max_attempts' | 'observe_processes'>): ContestData {
-  return { date, calendar: calendar ?? calendarOf(date), max_attempts, observe_processes };
+  allowed_sites,
+}: Pick<
+  ContestInput,
+  'date' | 'calendar' | 'max_attempts' | 'observe_processes' | 'allowed_sites'
+>): ContestData {
+  return { date, calendar: calendar ?? calendarOf(date), max_attempts, observe_processes, allowed_sites };
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 export { ContestProcess } from './contest-process.entity.js';
 export { Contest } from './contest.entity.js';
+export { ContestNetworkChange } from './contest-network-change.entity.js';
 export {
   activeContest,
   addContestProcess,

@@ -11,6 +11,7 @@ import {
   type StatusChangeRow,
 } from '@concurso/shared';
 import { AgentEvent, Attempt } from '../agent/index.js';
+import { ContestNetworkChange } from '../contests/index.js';
 import { MessageReceipt } from '../messages/index.js';
 import { TeamStatusChange } from '../teams/index.js';
 import type { ITeam } from '../teams/index.js';
@@ -95,7 +96,13 @@ function newestFirst(a: TimedRow, b: TimedRow): number {
 }
 
 /** Equal times: a status change first (an automatic block follows its attempt), then an agent's event. */
-const KIND_ORDER: Record<ContestLogRow['kind'], number> = { estatus: 0, agente: 1, mensaje: 2, intento: 3 };
+const KIND_ORDER: Record<ContestLogRow['kind'], number> = {
+  red: 0,
+  estatus: 1,
+  agente: 2,
+  mensaje: 3,
+  intento: 4,
+};
 
 /** The fields of a log row that belong to another kind: what each row starts from. */
 const NONE = {
@@ -112,6 +119,8 @@ const NONE = {
   silence_ms: null,
   message: null,
   message_receipt: null,
+  network_version: null,
+  allowed_sites: null,
 } as const;
 
 /**
@@ -167,6 +176,16 @@ export async function listContestLog(
           { populate: ['team', 'team.level'], orderBy: { at: 'desc', id: 'desc' }, limit: read },
         )
       : [];
+  // Issue 25: the contest's allowed sites concern every team, so they are left out by any filter.
+  const unfiltered =
+    query.process === undefined && query.levels_id === undefined && query.teams_id === undefined;
+  const networkChanges = unfiltered
+    ? await em.find(
+        ContestNetworkChange,
+        { contest: contestId },
+        { populate: ['user'], orderBy: { at: 'desc', id: 'desc' }, limit: read },
+      )
+    : [];
   const rows: TimedRow[] = [
     ...attempts.map((a): TimedRow => ({
       ...NONE,
@@ -201,6 +220,18 @@ export async function listContestLog(
       agent_event: agentEventKind(e.kind),
       last_seen: e.lastSeen?.toISOString() ?? null,
       silence_ms: e.silenceMs ?? null,
+    })),
+    ...networkChanges.map((c): TimedRow => ({
+      ...NONE,
+      kind: 'red',
+      id: c.id,
+      time: c.at.getTime(),
+      at: c.at.toISOString(),
+      team: null,
+      level: null,
+      user: c.user?.name ?? null,
+      network_version: c.version,
+      allowed_sites: c.allowedSites,
     })),
   ].sort(newestFirst);
   return {

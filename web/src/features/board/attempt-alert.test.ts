@@ -29,6 +29,8 @@ function snapshot(...teams: BoardTeam[]): TeamAttempts {
       active: true,
       max_attempts: null,
       observe_processes: true,
+      allowed_sites: [],
+      network_version: 0,
     },
     basico: teams,
     intermedio: [],

@@ -13,6 +13,8 @@ export function sampleReport(): ContestReport {
       active: true,
       max_attempts: 5,
       observe_processes: true,
+      allowed_sites: [],
+      network_version: 0,
     },
     bucket_minutes: 1,
     attempts_per_minute: [
