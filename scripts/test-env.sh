@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure what `npm test` needs beyond npm is here: Debian's Chromium (browser tests), pdftotext (the report journey), nginx
-# (the compose nginx's log test), Xvfb, zenity, xdotool and xwd (the agent's messages on a screen), a running MySQL/MariaDB (server tests) and Redis (the several-processes test). Installs or starts
+# (the compose nginx's log test), Xvfb, zenity, xdotool and xwd (the agent's messages on a screen), iproute2
+# and nftables (the agent's network policy, in namespaces the tests create), a running MySQL/MariaDB (server tests) and Redis (the several-processes test). Installs or starts
 # them when it can (as root), otherwise says in one line what to run. Settings: TEST_DATABASE_URL host/port are assumed local (127.0.0.1:3306).
 set -u
 
@@ -31,6 +32,10 @@ need_deb '[ -x /usr/bin/Xvfb ]' xvfb Xvfb
 need_deb 'command -v zenity >/dev/null 2>&1' zenity zenity
 need_deb 'command -v xdotool >/dev/null 2>&1' xdotool xdotool
 need_deb 'command -v xwd >/dev/null 2>&1' x11-apps xwd
+# Issue 25's network policy: the agent's firewall (nft) in lab network namespaces the tests create
+# (ip netns, veth), never this machine's own.
+need_deb '[ -x /usr/sbin/ip ] || [ -x /sbin/ip ]' iproute2 ip
+need_deb '[ -x /usr/sbin/nft ]' nftables nft
 
 db_up() { node -e "require('net').connect(3306,'127.0.0.1').on('connect',function(){process.exit(0)}).on('error',function(){process.exit(1)})"; }
 if ! db_up; then

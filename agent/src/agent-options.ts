@@ -4,6 +4,7 @@
  */
 import type { AgentConfig } from '@concurso/shared';
 import type { MessageScreen } from './message-screen.js';
+import type { Firewall } from './network/firewall.js';
 import type { Fingerprinter } from './fingerprint.js';
 import type { ProcessLister } from './scanner.js';
 
@@ -75,6 +76,14 @@ export interface AgentOptions {
    * (`desktopMessageScreen`: the logged-in user's display, or `AGENT_DISPLAY`).
    */
   messageScreen?: MessageScreen;
+  /**
+   * The machine's firewall for the contest's network policy (issue 25). Default: the platform's
+   * (`defaultFirewall`: nftables on Linux, Windows Firewall on Windows). It is only used once a policy
+   * with destinations arrives, or one was saved by an earlier run.
+   */
+  firewall?: Firewall;
+  /** Time between two resolutions of the allowed host names (ms). Default `NETWORK_RESOLVE_MS`. */
+  networkResolveMs?: number;
 }
 
 /** Counters since start. */
@@ -105,6 +114,9 @@ export interface AgentStats {
   pushConnected: boolean;
   /** Policies received on the push channel. */
   policiesPushed: number;
+  /** Issue 25: the network policy version in force (0: none) and why the last one failed, if it did. */
+  networkVersion: number;
+  networkError: string | null;
   /** The last problem with the server, in Spanish, or null. */
   lastError: string | null;
 }

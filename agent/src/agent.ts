@@ -4,7 +4,8 @@
  * delivers it to the server; sends heartbeats and refreshes the blocked list without restarting.
  * Issue 14: a process is blocked by its file name or, failing that, by its executable's SHA-256 being
  * one of the config's fingerprints (a renamed copy); each attempt carries the fingerprint; and while
- * the contest observes, the executables started on the machine are reported (observed.ts).
+ * the contest observes, the executables started on the machine are reported (observed.ts). Issue 25:
+ * the contest's network policy is kept in force in the machine's firewall (network/network-guard.ts).
  */
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -14,6 +15,8 @@ import type { AgentHandle, AgentOptions } from './agent-options.js';
 import { AgentClient, DEFAULT_REQUEST_TIMEOUT_MS, normaliseServerUrl } from './client.js';
 import { AgentApiError, AgentError, describeError } from './errors.js';
 import { AgentLock, LockHeldError } from './lock.js';
+import { NetworkGuard } from './network/network-guard.js';
+import { defaultFirewall } from './network/firewall.js';
 import { Outbox } from './outbox.js';
 import { RunningAgent } from './running-agent.js';
 import { TEXTS } from './texts.js';
@@ -44,10 +47,27 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
     timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     signal: lifetime.signal,
   });
-  const config = await fetchFirstConfig(client);
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
-  const storage = await openStorage(dataDir, server, config.team.id, log);
-  const agent = new RunningAgent({ options, client, lifetime, config, dataDir, storage, log });
+  // Issue 25: the last network policy is back in force before the server is asked anything, and
+  // stays when it does not answer (the rules outlive this process).
+  const network = new NetworkGuard({
+    firewall: options.firewall ?? defaultFirewall(),
+    dataDir,
+    server,
+    log,
+    ...(options.networkResolveMs !== undefined ? { resolveMs: options.networkResolveMs } : {}),
+  });
+  await network.restore();
+  let config: AgentConfig;
+  let storage: Awaited<ReturnType<typeof openStorage>>;
+  try {
+    config = await fetchFirstConfig(client);
+    storage = await openStorage(dataDir, server, config.team.id, log);
+  } catch (error) {
+    await network.stop();
+    throw error;
+  }
+  const agent = new RunningAgent({ options, client, lifetime, config, dataDir, storage, network, log });
   agent.announce();
   if (options.loop ?? true) agent.startLoops();
   return agent;
@@ -71,6 +91,7 @@ function checkOptions(options: AgentOptions): string {
     ['observedReportMs', options.observedReportMs, 1],
     ['requestTimeoutMs', options.requestTimeoutMs, 1],
     ['graceMs', options.graceMs, 0],
+    ['networkResolveMs', options.networkResolveMs, 1],
   ];
   for (const [name, value, min] of periods) {
     if (value !== undefined && (!Number.isInteger(value) || value < min)) {

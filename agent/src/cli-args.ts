@@ -29,6 +29,8 @@ export interface CliSettings {
 
 export type CliParse =
   | { kind: 'run'; settings: CliSettings }
+  /** `--levantar` (issue 25): remove the agent's network rules and forget its saved policy. */
+  | { kind: 'lift'; dataDir?: string }
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'error'; message: string };
@@ -51,6 +53,8 @@ Opciones:
       --grace-ms <ms>    Espera entre SIGTERM y SIGKILL (por omisión 500).
       --dry-run          Modo de prueba: no termina procesos; reporta los intentos como no terminados.
       --once             Una revisión y un envío, luego termina.
+      --levantar         Retira las reglas de red del agente (sitios permitidos) y termina; para un
+                         técnico, con el servicio del agente detenido. No necesita servidor ni clave.
   -h, --help             Muestra esta ayuda.
   -v, --version          Muestra la versión.`;
 
@@ -63,6 +67,7 @@ const OPTIONS = {
   'grace-ms': { type: 'string' },
   'dry-run': { type: 'boolean' },
   once: { type: 'boolean' },
+  levantar: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -83,6 +88,10 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliPa
   }
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
+  if (values.levantar) {
+    const liftDir = (values['data-dir'] ?? env.AGENT_DATA_DIR ?? '').trim();
+    return { kind: 'lift', ...(liftDir !== '' ? { dataDir: liftDir } : {}) };
+  }
 
   const server = (values.server ?? env.AGENT_SERVER ?? '').trim();
   if (server === '') return { kind: 'error', message: TEXTS.missingServer };

@@ -5,10 +5,13 @@
  * key, unreachable server) is one Spanish line on stderr and exit code 1, never a stack trace. No
  * line ever holds the key: errors print only their own Spanish message, never a request or its headers.
  */
-import { startAgent, type AgentHandle } from './agent.js';
+import path from 'node:path';
+import { defaultDataDir, startAgent, type AgentHandle } from './agent.js';
 import { parseCli, USAGE } from './cli-args.js';
 import { describeError } from './errors.js';
 import { readKeyFile } from './key-file.js';
+import { defaultFirewall } from './network/firewall.js';
+import { liftNetwork } from './network/network-guard.js';
 import { TEXTS } from './texts.js';
 import { AGENT_VERSION } from './version.js';
 
@@ -42,6 +45,15 @@ async function main(): Promise<void> {
     return;
   }
   if (parsed.kind === 'error') fail(parsed.message);
+  if (parsed.kind === 'lift') {
+    try {
+      await liftNetwork(defaultFirewall(), path.resolve(parsed.dataDir ?? defaultDataDir()));
+    } catch (error) {
+      fail(TEXTS.networkLiftFailed(describeError(error)));
+    }
+    log(TEXTS.liftDone);
+    return;
+  }
   const { settings } = parsed;
   // The key now lives in `settings`; the helpers ps-list starts (ps, fastlist.exe) need not inherit it.
   delete process.env.CONCURSO_AGENT_KEY;

@@ -16,6 +16,7 @@ import { DEFAULT_GRACE_MS, Killer } from './killer.js';
 import type { AgentLock } from './lock.js';
 import { OBSERVED_SEND_MS, ObservedLog } from './observed.js';
 import type { Outbox } from './outbox.js';
+import type { NetworkGuard } from './network/network-guard.js';
 import { Periodic } from './periodic.js';
 import { desktopMessageScreen } from './message-screen.js';
 import { PolicySocket } from './policy-socket.js';
@@ -39,6 +40,8 @@ export interface AgentSetup {
   config: AgentConfig;
   dataDir: string;
   storage: { outbox: Outbox; lock: AgentLock } | null;
+  /** The network policy (issue 25), already restored from the last run. */
+  network: NetworkGuard;
   log: (line: string) => void;
 }
 
@@ -102,6 +105,7 @@ export class RunningAgent implements AgentHandle {
       config.blocked,
       config.fingerprints,
     );
+    void setup.network.follow(config.network);
   }
 
   /** The config currently applied. */
@@ -117,6 +121,8 @@ export class RunningAgent implements AgentHandle {
       observedPending: this.observed.pending,
       hashed: this.fingerprinter.stats.hashed,
       pushConnected: this.pushed?.connected ?? false,
+      networkVersion: this.setup.network.status().network_version,
+      networkError: this.setup.network.status().network_error ?? null,
     };
   }
 
@@ -211,7 +217,13 @@ export class RunningAgent implements AgentHandle {
           this.setup.client.stopped().catch(() => undefined),
         );
       this.setup.lifetime.abort();
-      await Promise.allSettled([this.sweeper.settled(), this.delivery?.idle(), ...running]);
+      // The network rules stay in force: a stopped agent does not open the network (issue 25).
+      await Promise.allSettled([
+        this.sweeper.settled(),
+        this.delivery?.idle(),
+        this.setup.network.stop(),
+        ...running,
+      ]);
       await this.setup.storage?.lock.release();
     })();
     return this.stopping;
@@ -240,6 +252,7 @@ export class RunningAgent implements AgentHandle {
         os: `${platform()} ${release()}`.slice(0, 100),
         clock: new Date().toISOString(),
         policy_version: this.current.policy_version.slice(0, 64),
+        ...this.setup.network.status(),
       });
       this.healthy();
     } catch (error) {
@@ -273,6 +286,7 @@ export class RunningAgent implements AgentHandle {
       this.sweeper.setFingerprints(next.fingerprints);
       this.log(TEXTS.fingerprintsUpdated(next.fingerprints.length));
     }
+    void this.setup.network.follow(next.network);
     if (next.observe !== before.observe) {
       // Turned off: nothing more is reported, not even what waits (the contest no longer wants it).
       if (!next.observe) this.observed.reset();
@@ -332,6 +346,8 @@ function newStats(): AgentStats {
     observedPending: 0,
     hashed: 0,
     online: true,
+    networkVersion: 0,
+    networkError: null,
     lastError: null,
     pushConnected: false,
     policiesPushed: 0,

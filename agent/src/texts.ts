@@ -99,6 +99,21 @@ export const TEXTS = {
   oncePending: (pending: number) =>
     `${count(pending, 'intento queda guardado', 'intentos quedan guardados')}; ${pending === 1 ? 'se enviará' : 'se enviarán'} en la próxima ejecución.`,
 
+  // The network policy (issue 25)
+  networkApplied: (version: number, sites: number) =>
+    `Red: política v${version} en vigor (${count(sites, 'sitio permitido', 'sitios permitidos')}, además del servidor y el DNS).`,
+  networkRestored: (version: number) =>
+    `Red: política v${version} restablecida al iniciar (la última aplicada), antes de hablar con el servidor.`,
+  networkLifted: 'Red: sin restricciones (reglas de red del agente retiradas).',
+  networkFailed: (reason: string) => `Red: no se pudo aplicar la política: ${reason}`,
+  networkLiftFailed: (reason: string) => `Red: no se pudieron retirar las reglas del agente: ${reason}`,
+  networkUnresolved: (hosts: readonly string[]) =>
+    `Red: no se pudo resolver ${hosts.join(', ')}; se reintenta cada minuto.`,
+  networkReresolved: (version: number) =>
+    `Red: direcciones de los sitios permitidos actualizadas (política v${version}).`,
+  liftDone:
+    'Reglas de red del agente retiradas. Si el servicio del agente sigue en marcha, las aplicará de nuevo con la próxima política: deténgalo antes.',
+
   // Why a signal could not be sent
   signalError: (code: string) =>
     code === 'EPERM' ? 'sin permiso (ejecute el agente como administrador)' : `error del sistema ${code}`,

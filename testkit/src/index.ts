@@ -19,3 +19,4 @@ export * from './browser.js';
 export * from './web-test-bed.js';
 export * from './windows-1252.js';
 export * from './xvfb.js';
+export * from './lab-network.js';

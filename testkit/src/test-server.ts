@@ -14,7 +14,7 @@ import { eventually } from './waiting.js';
 export interface TestServer {
   app: FastifyInstance;
   orm: MikroORM;
-  /** `http://127.0.0.1:<port>` */
+  /** `http://127.0.0.1:<port>` (or the `host` it listens on) */
   url: string;
   config: AppConfig;
   close(): Promise<void>;
@@ -31,6 +31,11 @@ export interface RestartOptions {
   keepDatabase?: boolean;
   /** The app's logger (default none), e.g. the server's own options writing to a test's stream. */
   logger?: BuildAppOptions['logger'];
+  /**
+   * The address to listen on (default 127.0.0.1), e.g. a lab network's `serverAddress` (issue 25: a
+   * machine in a network namespace reaches the server there); `url` names it.
+   */
+  host?: string;
 }
 
 /**
@@ -59,13 +64,14 @@ export async function startTestServer(
   );
   const orm = await openDatabase(databaseUrl);
   const app = await buildApp({ config, orm, logger: restart.logger ?? false });
-  await app.listen({ port: restart.port ?? 0, host: '127.0.0.1' });
+  const host = restart.host ?? '127.0.0.1';
+  await app.listen({ port: restart.port ?? 0, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     app,
     orm,
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     config,
     async close() {
       await app.close();

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import type { AppConfig } from '../../server/src/config.js';
 import { launchChromium } from './browser.js';
-import { WEB_DIST_DIR, startTestServer, type TestServer } from './test-server.js';
+import { WEB_DIST_DIR, startTestServer, type RestartOptions, type TestServer } from './test-server.js';
 
 /** What a browser journey (or a measurement in Chromium) runs against. */
 export interface WebTestBed {
@@ -24,11 +24,14 @@ export function testWebDistDir(): string {
 
 /**
  * Starts a test server serving the built web (`npm run build` first) with `overrides` on its
- * configuration, and Chromium: the start of every browser journey.
+ * configuration (and `restart`'s options, e.g. its `host`), and Chromium: the start of every browser journey.
  * @throws when the server or the browser does not start (whichever started is closed first).
  */
-export async function startWebTestBed(overrides: Partial<AppConfig> = {}): Promise<WebTestBed> {
-  const server = await startTestServer({ webDistDir: testWebDistDir(), ...overrides });
+export async function startWebTestBed(
+  overrides: Partial<AppConfig> = {},
+  restart: RestartOptions = {},
+): Promise<WebTestBed> {
+  const server = await startTestServer({ webDistDir: testWebDistDir(), ...overrides }, restart);
   let browser: Browser;
   try {
     browser = await launchChromium();

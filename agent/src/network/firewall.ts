@@ -1,0 +1,88 @@
+/**
+ * The machine's firewall as the agent uses it (issue 25, DESIGN.md section 6a): put a resolved policy
+ * in force in rules of its own, or lift them; nothing else. Linux: `nft -f -` with the script of
+ * nftables.ts (its table `inet concurso`, replaced whole in one transaction). Windows: PowerShell's
+ * NetSecurity cmdlets with the script of windows-firewall.ts (its rule group `Concurso`; generated and
+ * unit-tested here, never run: agent/README.md says what was tried). A failure is a `FirewallError`
+ * whose message is the Spanish reason the lab board shows.
+ */
+import { spawn } from 'node:child_process';
+import { nftApplyScript, nftLiftScript } from './nftables.js';
+import type { ResolvedPolicy } from './resolved-policy.js';
+import { windowsApplyScript, windowsFirewallCommand, windowsLiftScript } from './windows-firewall.js';
+
+/** Why the firewall could not be changed, in Spanish (shown on /laboratorio, at most 300 characters). */
+export class FirewallError extends Error {
+  override readonly name = 'FirewallError';
+}
+
+/** The firewall: its own rules only. */
+export interface Firewall {
+  /** Puts `policy` in force, replacing the agent's previous rules. @throws FirewallError */
+  apply(policy: ResolvedPolicy): Promise<void>;
+  /** Removes the agent's rules, if any. @throws FirewallError */
+  lift(): Promise<void>;
+}
+
+/** Longest a firewall command may take (ms). */
+const COMMAND_TIMEOUT_MS = 20_000;
+
+/** Spanish reasons of the usual failures. */
+export const FIREWALL_TEXTS = {
+  nftMissing: 'No se encontró el programa nft: instale nftables (apt install nftables).',
+  powershellMissing: 'No se encontró powershell.exe para cambiar el Firewall de Windows.',
+  notRoot:
+    'El agente no tiene permiso para cambiar el cortafuegos: ejecútelo como root (Linux) o como SYSTEM (Windows).',
+  failed: (tool: string, detail: string) => `${tool} falló: ${detail}`.slice(0, 300),
+} as const;
+
+/**
+ * Runs `file args` with `input` on stdin. Resolves on exit code 0.
+ * @throws FirewallError with the Spanish reason otherwise.
+ */
+function run(file: string, args: readonly string[], input: string, missing: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { stdio: ['pipe', 'ignore', 'pipe'], timeout: COMMAND_TIMEOUT_MS });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stderr.length < 4_000) stderr += chunk;
+    });
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new FirewallError(error.code === 'ENOENT' ? missing : FIREWALL_TEXTS.failed(file, error.message)),
+      ),
+    );
+    child.once('close', (code) => {
+      if (code === 0) return resolve();
+      if (/operation not permitted|permission denied|access is denied|acceso denegado/i.test(stderr))
+        return reject(new FirewallError(FIREWALL_TEXTS.notRoot));
+      const line = stderr.split('\n').find((l) => l.trim() !== '') ?? `código ${code}`;
+      reject(new FirewallError(FIREWALL_TEXTS.failed(file, line.trim())));
+    });
+    // A closed stdin (the tool died at once) is reported by 'close' above.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(input);
+  });
+}
+
+/** Linux: nftables, through `nft -f -` (`nft` from PATH, or `nftPath`). */
+export function nftablesFirewall(nftPath = 'nft'): Firewall {
+  return {
+    apply: (policy) => run(nftPath, ['-f', '-'], nftApplyScript(policy), FIREWALL_TEXTS.nftMissing),
+    lift: () => run(nftPath, ['-f', '-'], nftLiftScript(), FIREWALL_TEXTS.nftMissing),
+  };
+}
+
+/** Windows: the Windows Firewall rule group, through PowerShell (never run here). */
+export function windowsFirewall(): Firewall {
+  const { file, args } = windowsFirewallCommand();
+  return {
+    apply: (policy) => run(file, args, windowsApplyScript(policy), FIREWALL_TEXTS.powershellMissing),
+    lift: () => run(file, args, windowsLiftScript(), FIREWALL_TEXTS.powershellMissing),
+  };
+}
+
+/** The platform's firewall: Windows Firewall on win32, nftables elsewhere. */
+export function defaultFirewall(platform: NodeJS.Platform = process.platform): Firewall {
+  return platform === 'win32' ? windowsFirewall() : nftablesFirewall();
+}

@@ -1,0 +1,237 @@
+/**
+ * The contest's network policy on this machine (issue 25, DESIGN.md section 6a): follows the config's
+ * `network` (put in force while it has destinations, lifted when it has none), re-resolves the host
+ * names every minute, keeps the last policy it applied in the data folder so a restart puts it back
+ * before the server answers (a reboot does not open the network) and an unreachable server changes
+ * nothing, and says in the heartbeat which version is in force and why the last one failed.
+ */
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { agentNetworkPolicySchema, type AgentNetworkPolicy } from '@concurso/shared';
+import { describeError } from '../errors.js';
+import { TEXTS } from '../texts.js';
+import type { Firewall } from './firewall.js';
+import { resolvePolicy, type Lookup } from './resolver.js';
+import type { ResolvedPolicy } from './resolved-policy.js';
+
+/** How often the allowed host names are resolved again while a policy is in force (ms). */
+export const NETWORK_RESOLVE_MS = 60_000;
+
+/** The file, in the data folder, of the last policy put in force (deleted when lifted). */
+export const NETWORK_STATE_FILE = 'network-policy.json';
+
+/** What the heartbeat says of the network policy. */
+export interface NetworkStatus {
+  /** The version in force (0: none). */
+  network_version: number;
+  /** Why the last policy could not be put in force (Spanish), if it failed. */
+  network_error?: string;
+}
+
+/** Options of a `NetworkGuard`. */
+export interface NetworkGuardOptions {
+  firewall: Firewall;
+  /** The agent's data folder (where `NETWORK_STATE_FILE` lives). */
+  dataDir: string;
+  /** The contest server's base URL: always reachable. */
+  server: string;
+  log: (line: string) => void;
+  /** Time between two resolutions of the allowed host names (ms). Default `NETWORK_RESOLVE_MS`. */
+  resolveMs?: number;
+  /** Replaces the system's resolver and the machine's DNS servers (tests). */
+  lookup?: Lookup;
+  resolvers?: ReadonlyArray<{ address: string; version: 4 | 6 }>;
+}
+
+/** The policy in force: as the server sent it, and as resolved. */
+interface InForce {
+  policy: AgentNetworkPolicy;
+  resolvedKey: string;
+}
+
+/**
+ * Puts the contest's network policy in force and keeps it there. Every change runs after the one
+ * before (never two firewall commands at once). Never throws: failures are logged and reported.
+ */
+export class NetworkGuard {
+  private inForce: InForce | null = null;
+  /** The version reported: the one in force, or the empty one followed (0 before any). */
+  private version = 0;
+  private error: string | null = null;
+  /** Whether the saved file may hold a policy whose rules are in force (to lift them). */
+  private maybeRules = false;
+  private queue: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private readonly stateFile: string;
+
+  constructor(private readonly options: NetworkGuardOptions) {
+    this.stateFile = path.join(options.dataDir, NETWORK_STATE_FILE);
+  }
+
+  /** What the heartbeat says: the version in force and the last failure. */
+  status(): NetworkStatus {
+    return { network_version: this.version, ...(this.error ? { network_error: this.error } : {}) };
+  }
+
+  /**
+   * At start, before the first config: puts the saved policy back in force, if there is one (the
+   * rules may be gone after a reboot). A missing or unreadable file: nothing.
+   */
+  restore(): Promise<void> {
+    return this.serial(async () => {
+      const saved = await this.readSaved();
+      if (saved === null || saved.allowed.length === 0) return;
+      this.maybeRules = true;
+      if (await this.put(saved)) this.options.log(TEXTS.networkRestored(saved.version));
+    });
+  }
+
+  /** Follows the config's policy: in force while it has destinations, lifted when it has none. */
+  follow(policy: AgentNetworkPolicy): Promise<void> {
+    return this.serial(async () => {
+      if (policy.allowed.length === 0) {
+        if (this.inForce !== null || this.maybeRules) {
+          if (!(await this.lift())) return;
+          this.options.log(TEXTS.networkLifted);
+        }
+        this.version = policy.version;
+        this.error = null;
+        return;
+      }
+      const current = this.inForce?.policy;
+      if (current && current.version === policy.version && sameList(current.allowed, policy.allowed)) return;
+      if (await this.put(policy))
+        this.options.log(TEXTS.networkApplied(policy.version, policy.allowed.length));
+    });
+  }
+
+  /** Stops resolving again; the rules stay in force (a stopped agent does not open the network). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.queue;
+  }
+
+  /** Runs `work` after what is queued. */
+  private serial(work: () => Promise<void>): Promise<void> {
+    this.queue = this.queue.then(work).catch((error: unknown) => {
+      this.options.log(TEXTS.unexpected(describeError(error)));
+    });
+    return this.queue;
+  }
+
+  /** Resolves and applies `policy`; saves it. Answers whether it is in force. */
+  private async put(policy: AgentNetworkPolicy): Promise<boolean> {
+    let resolved: ResolvedPolicy;
+    try {
+      resolved = await this.resolve(policy);
+      await this.options.firewall.apply(resolved);
+    } catch (error) {
+      this.error = describeError(error).slice(0, 300);
+      this.options.log(TEXTS.networkFailed(this.error));
+      return false;
+    }
+    this.inForce = { policy, resolvedKey: JSON.stringify(resolved) };
+    this.maybeRules = true;
+    this.version = policy.version;
+    this.error = null;
+    await this.save(policy);
+    this.startResolving();
+    return true;
+  }
+
+  /** Lifts the agent's rules and forgets the saved policy. Answers whether it worked. */
+  private async lift(): Promise<boolean> {
+    try {
+      await this.options.firewall.lift();
+    } catch (error) {
+      this.error = describeError(error).slice(0, 300);
+      this.options.log(TEXTS.networkLiftFailed(this.error));
+      return false;
+    }
+    this.inForce = null;
+    this.maybeRules = false;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await rm(this.stateFile, { force: true }).catch(() => undefined);
+    return true;
+  }
+
+  private async resolve(policy: AgentNetworkPolicy): Promise<ResolvedPolicy> {
+    const { policy: resolved, unresolved } = await resolvePolicy({
+      server: this.options.server,
+      allowed: policy.allowed,
+      ...(this.options.lookup ? { lookup: this.options.lookup } : {}),
+      ...(this.options.resolvers ? { resolvers: this.options.resolvers } : {}),
+    });
+    if (unresolved.length > 0) this.options.log(TEXTS.networkUnresolved(unresolved));
+    return resolved;
+  }
+
+  /** Every `resolveMs` while a policy is in force: applies it again when its addresses changed. */
+  private startResolving(): void {
+    if (this.timer || this.stopped) return;
+    this.timer = setInterval(() => {
+      void this.serial(async () => {
+        const current = this.inForce;
+        if (current === null) return;
+        let resolved: ResolvedPolicy;
+        try {
+          resolved = await this.resolve(current.policy);
+        } catch {
+          return; // The server's name did not resolve now: the rules in force stay.
+        }
+        const key = JSON.stringify(resolved);
+        if (key === current.resolvedKey) return;
+        try {
+          await this.options.firewall.apply(resolved);
+        } catch (error) {
+          this.error = describeError(error).slice(0, 300);
+          this.options.log(TEXTS.networkFailed(this.error));
+          return;
+        }
+        current.resolvedKey = key;
+        this.options.log(TEXTS.networkReresolved(current.policy.version));
+      });
+    }, this.options.resolveMs ?? NETWORK_RESOLVE_MS);
+    // Never what keeps the process alive.
+    this.timer.unref();
+  }
+
+  private async readSaved(): Promise<AgentNetworkPolicy | null> {
+    try {
+      const parsed = agentNetworkPolicySchema.safeParse(JSON.parse(await readFile(this.stateFile, 'utf8')));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Written whole (a temporary file renamed over it): a crash leaves the old or the new. */
+  private async save(policy: AgentNetworkPolicy): Promise<void> {
+    try {
+      await mkdir(this.options.dataDir, { recursive: true });
+      const temporary = `${this.stateFile}.tmp`;
+      await writeFile(temporary, JSON.stringify(policy), { mode: 0o600 });
+      await rename(temporary, this.stateFile);
+    } catch (error) {
+      this.options.log(TEXTS.dataDir(this.options.dataDir, describeError(error)));
+    }
+  }
+}
+
+/** Whether two lists hold the same sites in the same order. */
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((site, i) => site === b[i]);
+}
+
+/**
+ * `concurso-agent --levantar` (a technician): removes the agent's rules whatever the saved policy, and
+ * forgets it. @throws FirewallError when the firewall refuses.
+ */
+export async function liftNetwork(firewall: Firewall, dataDir: string): Promise<void> {
+  await firewall.lift();
+  await rm(path.join(dataDir, NETWORK_STATE_FILE), { force: true });
+}

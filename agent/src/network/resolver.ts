@@ -1,0 +1,115 @@
+/**
+ * Turns a contest's allowed sites (stored form, shared `parseDestination`) into addresses the firewall
+ * can name (issue 25, DESIGN.md section 6a): host names are resolved now, every address of both
+ * families, and again every minute (`NetworkGuard`); the contest server's host too; the machine's DNS
+ * resolvers are read from its configuration.
+ */
+import { readFile } from 'node:fs/promises';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { parseDestination } from '@concurso/shared';
+import type { AllowedAddress, ResolvedPolicy } from './resolved-policy.js';
+
+/** Resolves a host name to all its addresses (`dns.lookup` with `all`: what the browser would use). */
+export type Lookup = (host: string) => Promise<ReadonlyArray<{ address: string; family: number }>>;
+
+/** The system's resolver: the hosts file and DNS, as every program on the machine resolves. */
+export const systemLookup: Lookup = (host) => dnsLookup(host, { all: true, verbatim: true });
+
+/** An address with its family, or null when `text` is not an IP address (zone index dropped). */
+function addressOf(text: string): { address: string; version: 4 | 6 } | null {
+  const address = text.replace(/%.*$/, '');
+  const version = isIP(address);
+  return version === 0 ? null : { address, version: version as 4 | 6 };
+}
+
+/**
+ * The DNS resolvers of the machine: Linux's `nameserver` lines of `resolvConf` (default
+ * `/etc/resolv.conf`); none when the file cannot be read (loopback resolvers need no rule anyway).
+ */
+export async function systemResolvers(
+  resolvConf = '/etc/resolv.conf',
+): Promise<Array<{ address: string; version: 4 | 6 }>> {
+  let text: string;
+  try {
+    text = await readFile(resolvConf, 'utf8');
+  } catch {
+    return [];
+  }
+  return text
+    .split('\n')
+    .map((line) => /^\s*nameserver\s+(\S+)/.exec(line)?.[1])
+    .map((value) => (value === undefined ? null : addressOf(value)))
+    .filter((value): value is { address: string; version: 4 | 6 } => value !== null);
+}
+
+/** What `resolvePolicy` needs: the server's URL, the allowed sites, and how to resolve. */
+export interface PolicySource {
+  /** The contest server's base URL (`http://servidor:3000`). */
+  server: string;
+  /** The allowed sites as the config sends them (stored form). */
+  allowed: readonly string[];
+  lookup?: Lookup;
+  /** The machine's DNS resolvers (default `systemResolvers()`). */
+  resolvers?: ReadonlyArray<{ address: string; version: 4 | 6 }>;
+}
+
+/**
+ * The policy with every host name resolved. A host that does not resolve now is left out, and named
+ * in `unresolved` (it is tried again at the next resolution); an entry that is not a destination
+ * (an older server's) is skipped. The server's host must resolve: the agent must keep reaching it.
+ * @throws Error when the server's host name does not resolve.
+ */
+export async function resolvePolicy(
+  source: PolicySource,
+): Promise<{ policy: ResolvedPolicy; unresolved: string[] }> {
+  const lookup = source.lookup ?? systemLookup;
+  const url = new URL(source.server);
+  const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  const serverHost = url.hostname.replace(/^\[|\]$/g, '');
+  const serverAddresses = addressOf(serverHost)
+    ? [addressOf(serverHost)!]
+    : await resolved(lookup, serverHost);
+  const allowed: AllowedAddress[] = [];
+  const unresolved: string[] = [];
+  for (const site of source.allowed) {
+    const destination = parseDestination(site);
+    if (typeof destination === 'string') continue;
+    if (destination.kind === 'ip')
+      allowed.push({ address: destination.address, version: destination.version, port: destination.port });
+    else if (destination.kind === 'cidr')
+      allowed.push({
+        address: destination.address,
+        version: destination.version,
+        prefix: destination.prefix,
+        port: destination.port,
+      });
+    else {
+      const addresses = await resolved(lookup, destination.host).catch(() => []);
+      if (addresses.length === 0) unresolved.push(destination.host);
+      for (const a of addresses) allowed.push({ ...a, port: destination.port });
+    }
+  }
+  return {
+    policy: {
+      server: { addresses: serverAddresses, port },
+      resolvers: source.resolvers ?? (await systemResolvers()),
+      allowed,
+    },
+    unresolved,
+  };
+}
+
+/** Every address of `host`, without repeats. */
+async function resolved(lookup: Lookup, host: string): Promise<Array<{ address: string; version: 4 | 6 }>> {
+  const seen = new Set<string>();
+  const out: Array<{ address: string; version: 4 | 6 }> = [];
+  for (const entry of await lookup(host)) {
+    const address = addressOf(entry.address);
+    if (address && !seen.has(address.address)) {
+      seen.add(address.address);
+      out.push(address);
+    }
+  }
+  return out;
+}
