@@ -31,6 +31,14 @@ export class LabPage {
     return this.page.getByRole('row').filter({ hasText: hostname });
   }
 
+  /**
+   * The RED badge (issue 25) of a machine's row, found by any text of the row (its host name or its
+   * team): 'red: v1 aplicada', with `data-network-tone` ok, warning, error or neutral.
+   */
+  network(rowText: string): Locator {
+    return this.row(rowText).locator('[data-network-tone]');
+  }
+
   /** The POLÍTICA badge of a machine's row (`data-policy-state`: al_dia, atrasada, sin_senal). */
   policy(hostname: string): Locator {
     return this.row(hostname).locator('[data-policy-state]');

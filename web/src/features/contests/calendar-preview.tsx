@@ -1,13 +1,13 @@
 import { Field, Input } from '@chakra-ui/react';
 import { useWatch, type Control } from 'react-hook-form';
 import type { ContestInput } from '@concurso/shared';
-import { calendarPreview } from './contest-form-values';
+import { calendarPreview, type ContestFormValues } from './contest-form-values';
 
 /**
  * The contest modal's read-only 'Calendario': the calendar the typed date belongs to, updated as the
  * date changes (the client sends it with the date, DESIGN.md section 3).
  */
-export function CalendarPreview({ control }: { control: Control<{ date: string }, unknown, ContestInput> }) {
+export function CalendarPreview({ control }: { control: Control<ContestFormValues, unknown, ContestInput> }) {
   const date = useWatch({ control, name: 'date' });
   return (
     <Field.Root readOnly>

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { contestInputSchema } from '@concurso/shared';
+import type { ResolverOptions } from 'react-hook-form';
+import { NETWORK_MESSAGES, contestInputSchema } from '@concurso/shared';
 import {
   activationQuestion,
   calendarPreview,
   contestBody,
+  contestFormResolver,
   contestValuesOf,
   emptyContestValues,
   todayIsoDate,
+  type ContestFormValues,
 } from './contest-form-values';
 
 describe('contest form values', () => {
@@ -23,26 +26,83 @@ describe('contest form values', () => {
     expect(calendarPreview(undefined)).toBe('');
   });
 
-  it('starts a new contest today with no automatic block, nothing copied, and observed', () => {
+  it('starts a new contest today with no automatic block, nothing copied, observed and no allowed sites', () => {
     expect(emptyContestValues(new Date(2027, 1, 3))).toEqual({
       date: '2027-02-03',
       max_attempts: '',
       copy_from_contests_id: '',
       observe_processes: true,
+      allowed_sites: '',
     });
   });
 
   it('shows an edited contest with its stored max_attempts, or empty when it has none', () => {
-    expect(contestValuesOf({ date: '2026-11-21', max_attempts: 5, observe_processes: false })).toEqual({
+    expect(
+      contestValuesOf({ date: '2026-11-21', max_attempts: 5, observe_processes: false, allowed_sites: [] }),
+    ).toEqual({
       date: '2026-11-21',
       max_attempts: '5',
       copy_from_contests_id: '',
       observe_processes: false,
+      allowed_sites: '',
     });
     expect(
-      contestValuesOf({ date: '2026-11-21T00:00:00.000Z', max_attempts: null, observe_processes: true })
-        .max_attempts,
+      contestValuesOf({
+        date: '2026-11-21T00:00:00.000Z',
+        max_attempts: null,
+        observe_processes: true,
+        allowed_sites: [],
+      }).max_attempts,
     ).toBe('');
+  });
+
+  it("shows an edited contest's allowed sites one per line (issue 25)", () => {
+    expect(
+      contestValuesOf({
+        date: '2026-11-21',
+        max_attempts: null,
+        observe_processes: true,
+        allowed_sites: ['docs.python.org', '10.0.0.0/8'],
+      }).allowed_sites,
+    ).toBe('docs.python.org\n10.0.0.0/8');
+  });
+});
+
+describe('contest form resolver (issue 25: «Sitios permitidos»)', () => {
+  const options = {} as ResolverOptions<ContestFormValues>;
+  const resolve = async (values: Partial<ContestFormValues>) =>
+    contestFormResolver({ ...emptyContestValues(new Date(2027, 1, 3)), ...values }, undefined, options);
+
+  it('sends the non-empty lines, trimmed, in their stored form', async () => {
+    const result = await resolve({
+      allowed_sites: '  Docs.Python.org \n\n10.0.0.0/8\r\njuez.ejemplo.edu:443\n',
+    });
+    expect(result.errors).toEqual({});
+    expect(result.values).toMatchObject({
+      date: '2027-02-03',
+      allowed_sites: ['docs.python.org', '10.0.0.0/8', 'juez.ejemplo.edu:443'],
+    });
+  });
+
+  it('sends no sites for an empty text area (no network policy)', async () => {
+    const result = await resolve({ allowed_sites: ' \n ' });
+    expect(result.values).toMatchObject({ allowed_sites: [] });
+  });
+
+  it("says every refused site with its line in the text area, besides the other fields' errors", async () => {
+    const result = await resolve({
+      max_attempts: '0',
+      allowed_sites: 'docs.python.org\nmal_sitio\n\nhttps://ejemplo.com\ndocs.python.org',
+    });
+    expect(result.values).toEqual({});
+    expect(result.errors.allowed_sites?.message).toBe(
+      [
+        `Línea 2: ${NETWORK_MESSAGES.badHost}`,
+        `Línea 4: ${NETWORK_MESSAGES.noUrl}`,
+        `Línea 5: ${NETWORK_MESSAGES.repeated}`,
+      ].join('\n'),
+    );
+    expect(result.errors).toHaveProperty('max_attempts');
   });
 });
 
@@ -57,6 +117,7 @@ describe('contest body (issue 13: max_attempts and the copied blocked set)', () 
       calendar: '2027A',
       max_attempts: 3,
       observe_processes: true,
+      allowed_sites: [],
       copy_from_contests_id: 4,
     });
   });
@@ -72,6 +133,7 @@ describe('contest body (issue 13: max_attempts and the copied blocked set)', () 
       calendar: '2026B',
       max_attempts: null,
       observe_processes: false,
+      allowed_sites: [],
     });
   });
 
@@ -83,7 +145,14 @@ describe('contest body (issue 13: max_attempts and the copied blocked set)', () 
       calendar: '2026B',
       max_attempts: null,
       observe_processes: true,
+      allowed_sites: [],
     });
+  });
+
+  it('sends the allowed sites on create and on update (issue 25)', () => {
+    const values = contestInputSchema.parse({ date: '2026-08-01', allowed_sites: ['docs.python.org'] });
+    expect(contestBody(values, true).allowed_sites).toEqual(['docs.python.org']);
+    expect(contestBody(values, false).allowed_sites).toEqual(['docs.python.org']);
   });
 
   it('refuses a max_attempts below 1 (the shared rule the form validates with)', () => {

@@ -1,5 +1,14 @@
-import { calendarOf, type ContestInput, type ContestRow } from '@concurso/shared';
+import type { FieldErrors, Resolver } from 'react-hook-form';
+import {
+  allowedSitesLines,
+  calendarOf,
+  contestInputSchema,
+  type ContestInput,
+  type ContestRow,
+} from '@concurso/shared';
 import type { QuestionView } from '../../stores/feedback-store';
+import { issuesToFieldErrors } from '../../ui/form/schema-resolver';
+import { allowedSitesErrorText, allowedSitesText, splitSiteIssues } from './allowed-sites-form';
 
 /** Today's date on the user's clock as `YYYY-MM-DD` (the contest date's default, SPEC.md section 9). */
 export function todayIsoDate(now: Date = new Date()): string {
@@ -23,30 +32,64 @@ export interface ContestFormValues {
   copy_from_contests_id: string;
   /** Issue 14: the agents report what runs on the machines (on by default). */
   observe_processes: boolean;
+  /** Issue 25: «Sitios permitidos», the text area: one site per line ('' for no network policy). */
+  allowed_sites: string;
 }
 
-/** A new contest's fields: today, no automatic block, nothing copied. Computed at each opening. */
+/**
+ * A new contest's fields: today, no automatic block, nothing copied, observed, no allowed sites.
+ * Computed at each opening.
+ */
 export function emptyContestValues(now: Date = new Date()): ContestFormValues {
-  return { date: todayIsoDate(now), max_attempts: '', copy_from_contests_id: '', observe_processes: true };
+  return {
+    date: todayIsoDate(now),
+    max_attempts: '',
+    copy_from_contests_id: '',
+    observe_processes: true,
+    allowed_sites: '',
+  };
 }
 
-/** An edited contest's fields: its date, its stored `max_attempts` ('' when it has none) and setting. */
+/**
+ * An edited contest's fields: its date, its stored `max_attempts` ('' when it has none), setting and
+ * allowed sites (one per line).
+ */
 export function contestValuesOf(
-  row: Pick<ContestRow, 'date' | 'max_attempts' | 'observe_processes'>,
+  row: Pick<ContestRow, 'date' | 'max_attempts' | 'observe_processes' | 'allowed_sites'>,
 ): ContestFormValues {
   return {
     date: row.date.slice(0, 10),
     max_attempts: row.max_attempts === null ? '' : String(row.max_attempts),
     copy_from_contests_id: '',
     observe_processes: row.observe_processes,
+    allowed_sites: allowedSitesText(row.allowed_sites),
   };
 }
 
 /**
+ * The modal's resolver: the shared `contestInputSchema` (the server's rule) on the fields, the text
+ * area read as its non-empty lines (`allowedSitesLines`, issue 25). A refused site is said with its
+ * line under the text area ('Línea 2: …'), every refused line at once.
+ */
+export const contestFormResolver: Resolver<ContestFormValues, unknown, ContestInput> = (values) => {
+  const parsed = contestInputSchema.safeParse({
+    ...values,
+    allowed_sites: allowedSitesLines(values.allowed_sites),
+  });
+  if (parsed.success) return { values: parsed.data, errors: {} };
+  const { sites, others } = splitSiteIssues(parsed.error.issues);
+  const errors: FieldErrors<ContestFormValues> = issuesToFieldErrors<ContestFormValues>(others);
+  const sitesError = allowedSitesErrorText(values.allowed_sites, sites);
+  if (sitesError !== null) errors.allowed_sites = { type: 'validate', message: sitesError };
+  return { values: {}, errors };
+};
+
+/**
  * The body of `createContest` (`creating`) or `updateContest` (without its id) for the valid values:
  * the date with its calendar (the client sends it, DESIGN.md section 3), `max_attempts` (null clears
- * it), `observe_processes` (issue 14; on unless unticked) and, on create only and when chosen,
- * `copy_from_contests_id` (issue 13).
+ * it), `observe_processes` (issue 14; on unless unticked), `allowed_sites` (issue 25; [] is no network
+ * policy, and empties an edited contest's) and, on create only and when chosen, `copy_from_contests_id`
+ * (issue 13).
  */
 export function contestBody(values: ContestInput, creating: boolean): ContestInput {
   const body: ContestInput = {
@@ -54,6 +97,7 @@ export function contestBody(values: ContestInput, creating: boolean): ContestInp
     calendar: calendarOf(values.date),
     max_attempts: values.max_attempts ?? null,
     observe_processes: values.observe_processes ?? true,
+    allowed_sites: values.allowed_sites ?? [],
   };
   if (creating && values.copy_from_contests_id !== undefined)
     body.copy_from_contests_id = values.copy_from_contests_id;

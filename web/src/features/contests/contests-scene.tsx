@@ -1,7 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { Badge } from '@chakra-ui/react';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { contestInputSchema, type ContestRow } from '@concurso/shared';
+import type { ContestRow } from '@concurso/shared';
 import { useCatalogRows } from '../../api/queries/catalog-queries';
 import { CatalogScreen } from '../../catalog-screen/catalog-screen';
 import { catalogScreenSpec, saveJson } from '../../catalog-screen/catalog-screen-spec';
@@ -10,11 +9,13 @@ import { useRowDialog } from '../../catalog-screen/use-row-dialog';
 import { RowButton } from '../../ui/data-table/row-actions';
 import { FormCheckboxField } from '../../ui/form/form-checkbox-field';
 import { formatDate } from '../../ui/date-time';
+import { AllowedSitesDialog } from './allowed-sites-dialog';
+import { AllowedSitesField } from './allowed-sites-field';
 import { AssignProcessesDialog } from './assign-processes-dialog';
 import { CalendarPreview } from './calendar-preview';
 import { ContestProcessesDialog } from './contest-processes-dialog';
 import { contestDateColumn } from './contest-date-column';
-import { contestBody, contestValuesOf, emptyContestValues } from './contest-form-values';
+import { contestBody, contestFormResolver, contestValuesOf, emptyContestValues } from './contest-form-values';
 import { CopyBlockedFromField } from './copy-blocked-from-field';
 import { ReportMenu } from './report/report-menu';
 import { useActivateContest } from './use-activate-contest';
@@ -22,7 +23,8 @@ import { useActivateContest } from './use-activate-contest';
 /** ACTIVO's text: what the search, the sorting and the exports read of the badge. */
 const ACTIVE_TEXT = 'Activo';
 
-const CONTESTS = catalogScreenSpec('contests', zodResolver(contestInputSchema), {
+// The shared contestInputSchema, with «Sitios permitidos» read as its lines (issue 25).
+const CONTESTS = catalogScreenSpec('contests', contestFormResolver, {
   texts: { add: 'Registrar concurso', titles: ['Registrar Concurso', 'Editar Concurso'], file: 'concursos' },
   columns: [
     { accessorKey: 'calendar', header: 'CALENDAR' },
@@ -70,6 +72,13 @@ const CONTESTS = catalogScreenSpec('contests', zodResolver(contestInputSchema), 
         onChange={(checked) => form.setValue('observe_processes', checked, { shouldDirty: true })}
       />
     ),
+    // Issue 25: one site per line; empty, the contest has no network policy.
+    ({ form }) => (
+      <AllowedSitesField
+        registration={form.register('allowed_sites')}
+        error={form.formState.errors.allowed_sites?.message}
+      />
+    ),
     // Only a new contest copies a blocked set; an existing one has 'Asignar procesos'.
     ({ form, mode }) =>
       mode === 'create' ? (
@@ -83,14 +92,15 @@ const CONTESTS = catalogScreenSpec('contests', zodResolver(contestInputSchema), 
 
 /**
  * /contests: ID, CALENDAR, DATE, ACTIVO (a badge on the active contest), MÁX. INTENTOS, ACCIONES
- * ('Activar' on every other row, 'Ver procesos', 'Asignar procesos', 'Editar', 'Eliminar'), 'Registrar
- * concurso' with the 'Registrar Concurso' / 'Editar Concurso' modal (date, today by default, and its
- * calendar; the automatic block's threshold; on create, the contest whose blocked set is copied), and
- * the blocked-processes dialogs (SPEC.md section 2, issue 13). 'Reporte' (issue 13, `report/`)
- * downloads the contest's report as a PDF or an XLSX.
+ * ('Activar' on every other row, 'Ver procesos', 'Asignar procesos', 'Sitios permitidos', 'Editar',
+ * 'Eliminar'), 'Registrar concurso' with the 'Registrar Concurso' / 'Editar Concurso' modal (date, today
+ * by default, and its calendar; the automatic block's threshold; the allowed sites, issue 25; on
+ * create, the contest whose blocked set is copied), the blocked-processes dialogs (SPEC.md section 2,
+ * issue 13) and the allowed sites' dialog (issue 25). 'Reporte' (issue 13, `report/`) downloads the
+ * contest's report as a PDF or an XLSX.
  */
 export function ContestsScene({ title }: CatalogueSceneProps) {
-  const processes = useRowDialog<ContestRow, 'view' | 'assign'>();
+  const processes = useRowDialog<ContestRow, 'view' | 'assign' | 'sites'>();
   const { show } = processes;
   const activate = useActivateContest();
   // The same query as the table: the contest active now, named in the activation question.
@@ -104,6 +114,7 @@ export function ContestsScene({ title }: CatalogueSceneProps) {
         )}
         <RowButton label="Ver procesos" palette="teal" onClick={() => show('view', row)} />
         <RowButton label="Asignar procesos" onClick={() => show('assign', row)} />
+        <RowButton label="Sitios permitidos" onClick={() => show('sites', row)} />
         <ReportMenu contest={row} />
       </>
     ),
@@ -120,6 +131,11 @@ export function ContestsScene({ title }: CatalogueSceneProps) {
       <AssignProcessesDialog
         contest={processes.row}
         open={processes.open === 'assign'}
+        onClose={processes.close}
+      />
+      <AllowedSitesDialog
+        contest={processes.row}
+        open={processes.open === 'sites'}
         onClose={processes.close}
       />
     </CatalogScreen>

@@ -34,6 +34,8 @@ const attempt = (id: number, at: string, killed = true): ContestLogRow => ({
   silence_ms: null,
   message: null,
   message_receipt: null,
+  network_version: null,
+  allowed_sites: null,
 });
 const change = (id: number, at: string, user: string | null, automatic = false): ContestLogRow => ({
   kind: 'estatus',
@@ -54,6 +56,8 @@ const change = (id: number, at: string, user: string | null, automatic = false):
   silence_ms: null,
   message: null,
   message_receipt: null,
+  network_version: null,
+  allowed_sites: null,
 });
 
 // Newest first, as the server answers: across a month end, where the dd/mm text sorts the other way.
@@ -67,7 +71,7 @@ const LOG: ContestLogRow[] = [
 describe('/bitacora rows (issue 13)', () => {
   it('shows an attempt with its process, clocks and whether it was ended, and nothing of a change', () => {
     expect(contestLogTableRows(LOG)[1]).toEqual({
-      id: 12,
+      id: 15,
       order: 3,
       at: '02/11/2026 09:00:05',
       kind: 'Intento',
@@ -91,7 +95,7 @@ describe('/bitacora rows (issue 13)', () => {
   it("shows a status change with 'from → to' and who: the judge, 'automático' or 'Usuario eliminado'", () => {
     const rows = contestLogTableRows(LOG);
     expect(rows[2]).toMatchObject({
-      id: 9,
+      id: 11,
       kind: 'Cambio de estatus',
       process: '',
       killed: '',
@@ -155,21 +159,60 @@ describe('/bitacora rows (issue 13)', () => {
     });
   });
 
+  it("shows a change of the allowed sites as every team's, with its version, the sites and who (issue 25)", () => {
+    const networkRow = (id: number, version: number, sites: string[]): ContestLogRow => ({
+      ...change(id, localIso(2026, 10, 2, 8, 0, 0), 'Admin Uno'),
+      kind: 'red',
+      team: null,
+      level: null,
+      from: null,
+      to: null,
+      network_version: version,
+      allowed_sites: sites,
+    });
+    const [set, emptied] = contestLogTableRows([
+      networkRow(1, 2, ['docs.python.org', '10.0.0.0/8']),
+      { ...networkRow(2, 3, []), user: null },
+    ]);
+    expect(set).toEqual({
+      id: 9,
+      order: 2,
+      at: '02/11/2026 08:00:00',
+      kind: 'Red',
+      team: 'Todos',
+      level: '',
+      process: '',
+      killed: '',
+      occurredAt: '',
+      change: 'Sitios permitidos v2: docs.python.org, 10.0.0.0/8',
+      who: 'Admin Uno',
+    });
+    expect(emptied).toMatchObject({
+      change: 'Sitios permitidos v3: ninguno (red sin restricciones)',
+      who: '',
+    });
+  });
+
   it('gives every row an id of its own: an attempt, a change and an agent event with the same id differ', () => {
-    const ids3 = (['intento', 'estatus', 'agente', 'mensaje'] as const).map((kind) =>
+    const ids3 = (['intento', 'estatus', 'agente', 'mensaje', 'red'] as const).map((kind) =>
       contestLogRowId({ kind, id: 3 }),
     );
-    expect(new Set(ids3).size).toBe(4);
-    const ids = contestLogTableRows(LOG).map((row) => row.id);
+    expect(new Set(ids3).size).toBe(5);
+    // Ids of consecutive rows of every kind never collide (the kind is the residue mod 5).
+    const ids = (['intento', 'estatus', 'agente', 'mensaje', 'red'] as const).flatMap((kind) =>
+      [1, 2, 3, 4, 5, 6].map((id) => contestLogRowId({ kind, id })),
+    );
     expect(new Set(ids).size).toBe(ids.length);
+    const logIds = contestLogTableRows(LOG).map((row) => row.id);
+    expect(new Set(logIds).size).toBe(logIds.length);
   });
 
   it("opens newest first in the server's order, sorts back by FECHA, and exports the shown texts", () => {
     const table = createHeadlessTable(dataTableOptions(contestLogTableRows(LOG), CONTEST_LOG_COLUMNS));
     const order = () => table.getRowModel().rows.map((row) => row.original.id);
-    expect(order()).toEqual([13, 12, 9, 5]);
+    expect(order()).toEqual([16, 15, 11, 6]);
     table.getColumn('at')!.toggleSorting(false);
-    expect(order()).toEqual([5, 9, 12, 13]);
+    expect(order()).toEqual([6, 11, 15, 16]);
     const exported = extractExportData(table);
     expect(exported.headers).toEqual(Object.values(CONTEST_LOG_HEADERS));
     expect(exported.rows[0]).toEqual([

@@ -3,6 +3,7 @@ import {
   attemptProcessLabel,
   killedLabel,
   messageLogText,
+  networkLogText,
   statusChangeAuthor,
   statusChangeText,
   type ContestLogRow,
@@ -26,9 +27,11 @@ export interface ContestLogTableRow {
   order: number;
   /** FECHA: when the server recorded it, `dd/mm/aaaa hh:mm:ss`. */
   at: string;
-  /** TIPO: 'Intento', 'Cambio de estatus' or 'Agente' (issue 24). */
+  /** TIPO: 'Intento', 'Cambio de estatus', 'Agente', 'Mensaje' (issue 24) or 'Red' (issue 25). */
   kind: string;
+  /** EQUIPO: the team's name; 'Todos' on a network policy row (every team's, issue 25). */
   team: string;
+  /** NIVEL: the team's level; empty on a network policy row. */
   level: string;
   /** PROCESO of an attempt ('chrome.exe, renombrado como notepad.exe' for a renamed copy); empty for a status change. */
   process: string;
@@ -36,18 +39,30 @@ export interface ContestLogTableRow {
   killed: string;
   /** EN LA MÁQUINA: the agent's clock of an attempt; empty for a status change. */
   occurredAt: string;
-  /** CAMBIO: 'Activo → Descalificado', an agent's event (issue 24); empty for an attempt. */
+  /**
+   * CAMBIO: 'Activo → Descalificado', an agent's event or a message (issue 24), the allowed sites
+   * (issue 25); empty for an attempt.
+   */
   change: string;
-  /** QUIÉN: the judge, 'automático' or 'Usuario eliminado'; empty for an attempt. */
+  /**
+   * QUIÉN: the judge, 'automático' or 'Usuario eliminado' of a status change; who sent a message or
+   * changed the allowed sites; empty for an attempt.
+   */
   who: string;
 }
 
-/** The table's id of a log row: ids are unique per kind only, so the kind is the id's residue mod 4. */
+/** The table's id of a log row: ids are unique per kind only, so the kind is the id's residue mod 5. */
 export function contestLogRowId(row: Pick<ContestLogRow, 'kind' | 'id'>): number {
-  return row.id * 4 + KIND_RESIDUE[row.kind];
+  return row.id * 5 + KIND_RESIDUE[row.kind];
 }
 
-const KIND_RESIDUE: Record<ContestLogRow['kind'], number> = { intento: 0, estatus: 1, agente: 2, mensaje: 3 };
+const KIND_RESIDUE: Record<ContestLogRow['kind'], number> = {
+  intento: 0,
+  estatus: 1,
+  agente: 2,
+  mensaje: 3,
+  red: 4,
+};
 
 /** TIPO of each kind of row. */
 const KIND_LABEL: Record<ContestLogRow['kind'], string> = {
@@ -55,10 +70,18 @@ const KIND_LABEL: Record<ContestLogRow['kind'], string> = {
   estatus: 'Cambio de estatus',
   agente: 'Agente',
   mensaje: 'Mensaje',
+  red: 'Red',
 };
 
-/** CAMBIO of a row: a status change's 'Activo → Descalificado', an agent's event (issue 24), else ''. */
+/** EQUIPO of a network policy row (issue 25): the contest's policy applies to every team. */
+const EVERY_TEAM = 'Todos';
+
+/**
+ * CAMBIO of a row: a status change's 'Activo → Descalificado', an agent's event or a message (issue
+ * 24), the allowed sites set (issue 25), else ''.
+ */
 function changeText(row: ContestLogRow): string {
+  if (row.kind === 'red') return networkLogText(row.network_version ?? 0, row.allowed_sites ?? []);
   if (row.message !== null && row.message_receipt !== null)
     return messageLogText(row.message, row.message_receipt);
   if (row.agent_event !== null)
@@ -70,6 +93,12 @@ function changeText(row: ContestLogRow): string {
   return row.from !== null && row.to !== null ? statusChangeText(row.from, row.to) : '';
 }
 
+/** QUIÉN of a row: a status change's author, the sender of a message or a network change, else ''. */
+function whoText(row: ContestLogRow): string {
+  if (row.kind === 'estatus') return statusChangeAuthor(row);
+  return row.kind === 'mensaje' || row.kind === 'red' ? (row.user ?? '') : '';
+}
+
 /** The rows of `GET /api/contestLog` (newest first) as the table shows them, in the same order. */
 export function contestLogTableRows(rows: readonly ContestLogRow[]): ContestLogTableRow[] {
   return rows.map((row, index) => {
@@ -78,13 +107,14 @@ export function contestLogTableRows(rows: readonly ContestLogRow[]): ContestLogT
       order: rows.length - index,
       at: formatDateTime(row.at),
       kind: KIND_LABEL[row.kind],
-      team: row.team.name,
-      level: row.level.level,
+      // A network row has no team or level (issue 25): its policy is every team's.
+      team: row.team?.name ?? (row.kind === 'red' ? EVERY_TEAM : ''),
+      level: row.level?.level ?? '',
       process: row.process === null ? '' : attemptProcessLabel(row.process, row.executable),
       killed: row.killed === null ? '' : killedLabel(row.killed),
       occurredAt: formatDateTime(row.occurred_at),
       change: changeText(row),
-      who: row.kind === 'estatus' ? statusChangeAuthor(row) : row.kind === 'mensaje' ? (row.user ?? '') : '',
+      who: whoText(row),
     };
   });
 }

@@ -1,10 +1,10 @@
 import { Badge } from '@chakra-ui/react';
 import type { DataColumn } from '../../ui/data-table/table-model';
-import { LAB_POLICY_LABELS, type LabTableRow } from './lab-rows';
+import { LAB_NETWORK_PALETTES, LAB_POLICY_LABELS, type LabTableRow } from './lab-rows';
 
 /**
  * The /laboratorio table's columns (issue 24), each searched and exported as its text; POLÍTICA shows
- * its text on a green, amber or red badge.
+ * its text on a green, amber or red badge, RED (issue 25) on a green, amber, red or grey one.
  */
 export const LAB_COLUMNS: DataColumn<LabTableRow>[] = [
   { accessorKey: 'team', header: 'EQUIPO' },
@@ -24,6 +24,24 @@ export const LAB_COLUMNS: DataColumn<LabTableRow>[] = [
         data-policy-state={row.original.policyState}
       >
         {row.original.policy}
+      </Badge>
+    ),
+  },
+  {
+    accessorKey: 'network',
+    header: 'RED',
+    cell: ({ row }) => (
+      <Badge
+        colorPalette={LAB_NETWORK_PALETTES[row.original.networkTone]}
+        // Amber and grey on their pale backgrounds, as POLÍTICA's 'Atrasada' (WCAG AA).
+        variant={
+          row.original.networkTone === 'ok' || row.original.networkTone === 'error' ? 'solid' : 'subtle'
+        }
+        // A failure's reason may be long: wider than a phone it wraps as the cell does (issue 14).
+        whiteSpace={{ base: 'nowrap', md: 'normal' }}
+        data-network-tone={row.original.networkTone}
+      >
+        {row.original.network}
       </Badge>
     ),
   },

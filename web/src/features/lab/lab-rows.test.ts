@@ -17,6 +17,10 @@ const machine = (overrides: Partial<LabMachine> = {}): LabMachine => ({
   policy_state: 'al_dia',
   clock_offset_ms: 2_049,
   alert: null,
+  network_version: 0,
+  network_current: 0,
+  network_restricted: false,
+  network_error: null,
   ...overrides,
 });
 
@@ -34,6 +38,8 @@ describe('/laboratorio rows (issue 24)', () => {
       policyState: 'al_dia',
       clock: '+2.0 s',
       agent: 'Agente en línea',
+      network: 'red: sin restricciones',
+      networkTone: 'neutral',
     });
   });
 
@@ -49,6 +55,26 @@ describe('/laboratorio rows (issue 24)', () => {
       clock: '',
       agent: 'Agente sin señal',
     });
+  });
+
+  it('shows the network policy as the shared text, by tone (issue 25)', () => {
+    const rows = labTableRows([
+      machine({ network_version: 1, network_current: 1, network_restricted: true }),
+      machine({ network_version: 2, network_current: 3, network_restricted: true }),
+      machine({ network_version: null, network_current: 1, network_restricted: true }),
+      machine({
+        network_version: 1,
+        network_current: 2,
+        network_restricted: true,
+        network_error: 'nft no está instalado',
+      }),
+    ]);
+    expect(rows.map((row) => [row.network, row.networkTone])).toEqual([
+      ['red: v1 aplicada', 'ok'],
+      ['red: v2 (actual v3)', 'warning'],
+      ['red: v0 (actual v1)', 'warning'],
+      ['red: error: nft no está instalado', 'error'],
+    ]);
   });
 
   it('says a clock behind with its sign', () => {

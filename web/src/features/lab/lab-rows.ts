@@ -1,4 +1,10 @@
-import { agentBadgeText, type LabMachine, type LabPolicyState } from '@concurso/shared';
+import {
+  agentBadgeText,
+  labNetworkState,
+  type LabMachine,
+  type LabNetworkState,
+  type LabPolicyState,
+} from '@concurso/shared';
 import { formatDateTime } from '../../ui/date-time';
 
 /**
@@ -24,6 +30,9 @@ export interface LabTableRow {
   clock: string;
   /** AGENTE: the boards' badge text of the team's agent. */
   agent: string;
+  /** RED (issue 25): 'red: v3 aplicada', 'red: v2 (actual v3)', 'red: error: …', 'red: sin restricciones'. */
+  network: string;
+  networkTone: LabNetworkState['tone'];
 }
 
 /** POLÍTICA of each state, and the colour of its badge (green, amber, red). */
@@ -36,6 +45,14 @@ export const LAB_POLICY_LABELS: Record<
   sin_senal: { text: 'Sin señal', palette: 'red' },
 };
 
+/** The colour of RED's badge for each tone of `labNetworkState` (green, amber, red, grey). */
+export const LAB_NETWORK_PALETTES: Record<LabNetworkState['tone'], 'green' | 'orange' | 'red' | 'gray'> = {
+  ok: 'green',
+  warning: 'orange',
+  error: 'red',
+  neutral: 'gray',
+};
+
 /** A clock offset as the table says it: one decimal of a second, with its sign. */
 export function clockOffsetText(ms: number | null): string {
   if (ms === null) return '';
@@ -45,19 +62,25 @@ export function clockOffsetText(ms: number | null): string {
 
 /** The machines of `GET /api/labMachines` as the table shows them, in the server's order. */
 export function labTableRows(machines: readonly LabMachine[]): LabTableRow[] {
-  return machines.map((machine, index) => ({
-    id: index + 1,
-    team: machine.team.name,
-    level: machine.level.level,
-    hostname: machine.hostname,
-    os: machine.os,
-    version: machine.version,
-    seen: machine.online
-      ? `Desde ${formatDateTime(machine.online_since)}`
-      : `Sin señal desde ${formatDateTime(machine.last_seen)}`,
-    policy: LAB_POLICY_LABELS[machine.policy_state].text,
-    policyState: machine.policy_state,
-    clock: clockOffsetText(machine.clock_offset_ms),
-    agent: agentBadgeText({ agent_online: machine.online, agent_alert: machine.alert }),
-  }));
+  return machines.map((machine, index) => {
+    const network = labNetworkState(machine);
+    return {
+      id: index + 1,
+      team: machine.team.name,
+      level: machine.level.level,
+      hostname: machine.hostname,
+      os: machine.os,
+      version: machine.version,
+      seen: machine.online
+        ? `Desde ${formatDateTime(machine.online_since)}`
+        : `Sin señal desde ${formatDateTime(machine.last_seen)}`,
+      policy: LAB_POLICY_LABELS[machine.policy_state].text,
+      policyState: machine.policy_state,
+      clock: clockOffsetText(machine.clock_offset_ms),
+      agent: agentBadgeText({ agent_online: machine.online, agent_alert: machine.alert }),
+      // Issue 25: the shared text as is (the lab journey looks for it word for word).
+      network: network.text,
+      networkTone: network.tone,
+    };
+  });
 }

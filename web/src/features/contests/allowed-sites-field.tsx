@@ -1,0 +1,39 @@
+import { Field, Textarea } from '@chakra-ui/react';
+import type { UseFormRegisterReturn } from 'react-hook-form';
+import { ALWAYS_ALLOWED_TEXT } from '@concurso/shared';
+import { ALLOWED_SITES_PLACEHOLDER } from './allowed-sites-form';
+
+/** Props of {@link AllowedSitesField}. */
+export interface AllowedSitesFieldProps {
+  /** `register('allowed_sites')` of the form holding the text. */
+  registration: UseFormRegisterReturn;
+  /** Every refused line, one per line ('Línea 2: …'), if any. */
+  error?: string;
+}
+
+/**
+ * «Sitios permitidos» (issue 25): a text area, one site per line (a name, an IP address or a network,
+ * and maybe a port), with what is always allowed under it and the refused lines under that. Empty:
+ * the contest has no network policy. The contest modal and the contests table's dialog both draw it.
+ */
+export function AllowedSitesField({ registration, error }: AllowedSitesFieldProps) {
+  return (
+    <Field.Root invalid={Boolean(error)}>
+      <Field.Label>Sitios permitidos</Field.Label>
+      <Textarea
+        rows={5}
+        fontFamily="mono"
+        placeholder={ALLOWED_SITES_PLACEHOLDER}
+        autoComplete="off"
+        spellCheck={false}
+        {...registration}
+      />
+      {/* Said even with an error: an admin must know the server and DNS stay reachable. */}
+      <Field.HelperText>{ALWAYS_ALLOWED_TEXT}</Field.HelperText>
+      {/* One refused line per line of text. */}
+      <Field.ErrorText display="block" whiteSpace="pre-line">
+        {error}
+      </Field.ErrorText>
+    </Field.Root>
+  );
+}
