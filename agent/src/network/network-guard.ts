@@ -129,8 +129,7 @@ export class NetworkGuard {
       resolved = await this.resolve(policy);
       await this.options.firewall.apply(resolved);
     } catch (error) {
-      this.error = describeError(error).slice(0, 300);
-      this.options.log(TEXTS.networkFailed(this.error));
+      this.failed(describeError(error));
       return false;
     }
     this.inForce = { policy, resolvedKey: JSON.stringify(resolved) };
@@ -140,6 +139,16 @@ export class NetworkGuard {
     await this.save(policy);
     this.startResolving();
     return true;
+  }
+
+  /**
+   * A policy could not be put in force: reported, and logged when the reason is new (each config read
+   * tries again, e.g. once `nft` is installed, without a line every minute).
+   */
+  private failed(reason: string): void {
+    const error = reason.slice(0, 300);
+    if (error !== this.error) this.options.log(TEXTS.networkFailed(error));
+    this.error = error;
   }
 
   /** Lifts the agent's rules and forgets the saved policy. Answers whether it worked. */
@@ -188,8 +197,7 @@ export class NetworkGuard {
         try {
           await this.options.firewall.apply(resolved);
         } catch (error) {
-          this.error = describeError(error).slice(0, 300);
-          this.options.log(TEXTS.networkFailed(this.error));
+          this.failed(describeError(error));
           return;
         }
         current.resolvedKey = key;

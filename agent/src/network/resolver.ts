@@ -67,9 +67,12 @@ export async function resolvePolicy(
   const url = new URL(source.server);
   const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
   const serverHost = url.hostname.replace(/^\[|\]$/g, '');
-  const serverAddresses = addressOf(serverHost)
-    ? [addressOf(serverHost)!]
-    : await resolved(lookup, serverHost);
+  const literal = addressOf(serverHost);
+  const serverAddresses = literal
+    ? [literal]
+    : await resolved(lookup, serverHost).catch(() => {
+        throw new Error(`no se pudo resolver el nombre del servidor ${serverHost}`);
+      });
   const allowed: AllowedAddress[] = [];
   const unresolved: string[] = [];
   for (const site of source.allowed) {

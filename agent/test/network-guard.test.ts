@@ -1,0 +1,191 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FIREWALL_TEXTS, FirewallError, nftablesFirewall, type Firewall } from '../src/network/firewall.js';
+import { NETWORK_STATE_FILE, NetworkGuard } from '../src/network/network-guard.js';
+import type { ResolvedPolicy } from '../src/network/resolved-policy.js';
+import { resolvePolicy, systemResolvers, type Lookup } from '../src/network/resolver.js';
+import { tempDir } from './helpers/processes.js';
+
+/** A firewall that records what it was asked, and fails while `failWith` is set. */
+class RecordingFirewall implements Firewall {
+  readonly calls: Array<{ kind: 'apply'; policy: ResolvedPolicy } | { kind: 'lift' }> = [];
+  failWith: string | null = null;
+
+  async apply(policy: ResolvedPolicy): Promise<void> {
+    if (this.failWith) throw new FirewallError(this.failWith);
+    this.calls.push({ kind: 'apply', policy });
+  }
+
+  async lift(): Promise<void> {
+    if (this.failWith) throw new FirewallError(this.failWith);
+    this.calls.push({ kind: 'lift' });
+  }
+}
+
+/** A resolver whose answers the test changes. */
+const names = new Map<string, string[]>();
+const lookup: Lookup = async (host) => {
+  const addresses = names.get(host);
+  if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+  return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+};
+const RESOLVERS = [{ address: '10.0.0.53', version: 4 as const }];
+
+describe('the network policy on the machine (issue 25, NetworkGuard)', () => {
+  const guards: NetworkGuard[] = [];
+  afterEach(async () => {
+    await Promise.all(guards.map((guard) => guard.stop()));
+    guards.length = 0;
+    names.clear();
+  });
+
+  const newGuard = async (firewall: Firewall, dataDir?: string, resolveMs = 60_000) => {
+    const lines: string[] = [];
+    const guard = new NetworkGuard({
+      firewall,
+      dataDir: dataDir ?? (await tempDir('network-guard-')),
+      server: 'http://servidor.prueba:3000',
+      log: (line) => lines.push(line),
+      lookup,
+      resolvers: RESOLVERS,
+      resolveMs,
+    });
+    guards.push(guard);
+    return { guard, lines };
+  };
+
+  it('puts a policy in force once, saves it, and lifts it when the list is emptied', async () => {
+    names.set('servidor.prueba', ['10.0.0.5']);
+    names.set('docs.python.org', ['203.0.113.7', '2001:db8::7']);
+    const firewall = new RecordingFirewall();
+    const dataDir = await tempDir('network-guard-');
+    const { guard, lines } = await newGuard(firewall, dataDir);
+
+    await guard.follow({ version: 0, allowed: [] });
+    expect(firewall.calls).toEqual([]); // nothing was ever in force: the firewall is not touched
+    expect(guard.status()).toEqual({ network_version: 0 });
+
+    await guard.follow({ version: 1, allowed: ['docs.python.org:443', '10.1.0.0/16'] });
+    expect(firewall.calls).toEqual([
+      {
+        kind: 'apply',
+        policy: {
+          server: { addresses: [{ address: '10.0.0.5', version: 4 }], port: 3000 },
+          resolvers: RESOLVERS,
+          allowed: [
+            { address: '203.0.113.7', version: 4, port: 443 },
+            { address: '2001:db8::7', version: 6, port: 443 },
+            { address: '10.1.0.0', version: 4, prefix: 16, port: null },
+          ],
+        },
+      },
+    ]);
+    expect(guard.status()).toEqual({ network_version: 1 });
+    expect(JSON.parse(await readFile(path.join(dataDir, NETWORK_STATE_FILE), 'utf8'))).toEqual({
+      version: 1,
+      allowed: ['docs.python.org:443', '10.1.0.0/16'],
+    });
+    // The same policy again (every config read): nothing to do.
+    await guard.follow({ version: 1, allowed: ['docs.python.org:443', '10.1.0.0/16'] });
+    expect(firewall.calls).toHaveLength(1);
+
+    await guard.follow({ version: 2, allowed: [] });
+    expect(firewall.calls.at(-1)).toEqual({ kind: 'lift' });
+    expect(guard.status()).toEqual({ network_version: 2 });
+    await expect(readFile(path.join(dataDir, NETWORK_STATE_FILE))).rejects.toThrow(/ENOENT/);
+    expect(lines).toEqual([
+      'Red: política v1 en vigor (2 sitios permitidos, además del servidor y el DNS).',
+      'Red: sin restricciones (reglas de red del agente retiradas).',
+    ]);
+  });
+
+  it('says why a policy failed, once per reason, keeps trying, and restores the saved one at start', async () => {
+    names.set('servidor.prueba', ['10.0.0.5']);
+    const firewall = new RecordingFirewall();
+    const dataDir = await tempDir('network-guard-');
+    const first = await newGuard(firewall, dataDir);
+    firewall.failWith = FIREWALL_TEXTS.nftMissing;
+    await first.guard.follow({ version: 3, allowed: ['10.9.0.0/16'] });
+    await first.guard.follow({ version: 3, allowed: ['10.9.0.0/16'] });
+    expect(first.guard.status()).toEqual({ network_version: 0, network_error: FIREWALL_TEXTS.nftMissing });
+    expect(first.lines).toEqual([`Red: no se pudo aplicar la política: ${FIREWALL_TEXTS.nftMissing}`]);
+    firewall.failWith = null;
+    await first.guard.follow({ version: 3, allowed: ['10.9.0.0/16'] });
+    expect(first.guard.status()).toEqual({ network_version: 3 });
+    await first.guard.stop();
+
+    // A new run on the same data folder: the saved policy is back in force before any config.
+    const second = await newGuard(firewall, dataDir);
+    await second.guard.restore();
+    expect(firewall.calls).toHaveLength(2);
+    expect(second.guard.status()).toEqual({ network_version: 3 });
+    expect(second.lines).toEqual([
+      'Red: política v3 restablecida al iniciar (la última aplicada), antes de hablar con el servidor.',
+    ]);
+    // An unreadable saved file is no policy.
+    await writeFile(path.join(dataDir, NETWORK_STATE_FILE), '{roto');
+    const third = await newGuard(new RecordingFirewall(), dataDir);
+    await third.guard.restore();
+    expect(third.guard.status()).toEqual({ network_version: 0 });
+  });
+
+  it('applies again when an allowed name resolves to other addresses', async () => {
+    names.set('servidor.prueba', ['10.0.0.5']);
+    names.set('juez.prueba', ['203.0.113.1']);
+    const firewall = new RecordingFirewall();
+    const { guard, lines } = await newGuard(firewall, undefined, 50);
+    await guard.follow({ version: 1, allowed: ['juez.prueba'] });
+    names.set('juez.prueba', ['203.0.113.2']);
+    await expect.poll(() => firewall.calls.length, { timeout: 5_000 }).toBe(2);
+    const last = firewall.calls.at(-1);
+    expect(last?.kind === 'apply' && last.policy.allowed).toEqual([
+      { address: '203.0.113.2', version: 4, port: null },
+    ]);
+    expect(lines.at(-1)).toBe('Red: direcciones de los sitios permitidos actualizadas (política v1).');
+  });
+});
+
+describe('resolving a policy (issue 25)', () => {
+  it('leaves out a name that does not resolve and says which, but needs the server’s', async () => {
+    names.set('servidor.prueba', ['10.0.0.5']);
+    const { policy, unresolved } = await resolvePolicy({
+      server: 'http://servidor.prueba:3000',
+      allowed: ['no-existe.prueba', '[2001:db8::1]:443'],
+      lookup,
+      resolvers: [],
+    });
+    expect(unresolved).toEqual(['no-existe.prueba']);
+    expect(policy.allowed).toEqual([{ address: '2001:db8::1', version: 6, port: 443 }]);
+    names.clear();
+    await expect(
+      resolvePolicy({ server: 'http://servidor.prueba:3000', allowed: [], lookup, resolvers: [] }),
+    ).rejects.toThrow('no se pudo resolver el nombre del servidor servidor.prueba');
+    // An address as the server needs no resolver; https's port is 443.
+    const literal = await resolvePolicy({
+      server: 'https://[2001:db8::5]',
+      allowed: [],
+      lookup,
+      resolvers: [],
+    });
+    expect(literal.policy.server).toEqual({ addresses: [{ address: '2001:db8::5', version: 6 }], port: 443 });
+  });
+
+  it('reads the machine’s resolvers from resolv.conf', async () => {
+    const file = path.join(await tempDir('resolv-'), 'resolv.conf');
+    await writeFile(
+      file,
+      '# generado\nsearch lab\nnameserver 10.0.0.53\nnameserver fe80::1%eth0\nnameserver basura\n',
+    );
+    expect(await systemResolvers(file)).toEqual([
+      { address: '10.0.0.53', version: 4 },
+      { address: 'fe80::1', version: 6 },
+    ]);
+    expect(await systemResolvers(path.join(file, 'no-existe'))).toEqual([]);
+  });
+
+  it('says in Spanish that nft is missing', async () => {
+    const firewall = nftablesFirewall(path.join(await tempDir('sin-nft-'), 'nft'));
+    await expect(firewall.lift()).rejects.toThrow(FIREWALL_TEXTS.nftMissing);
+  });
+});
