@@ -3,6 +3,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   FINGERPRINT_CLAIMS_PER_MINUTE,
   FINGERPRINT_MAX_PER_PROCESS,
+  NETWORK_MAX_DESTINATIONS,
+  NETWORK_MAX_LIST_BYTES,
   attemptLogRowSchema,
   contestLogSchema,
   processFingerprintsSchema,
@@ -326,6 +328,17 @@ describe('executable fingerprints as claims (issues 14 and 21)', () => {
       }
     });
     expect(fresh).toBe(20_000);
+    // Issue 25: the longest list of allowed sites the schema takes rides in the same config.
+    const longest = Array.from(
+      { length: NETWORK_MAX_DESTINATIONS },
+      (_, i) => `s${i}.${'x'.repeat(58)}.ejemplo.org`,
+    );
+    expect(JSON.stringify(longest).length).toBeGreaterThan(NETWORK_MAX_LIST_BYTES - 600);
+    const sites = await callAs(server.app, admin, '/api/updateAllowedSites', {
+      contests_id: contestId,
+      allowed_sites: longest,
+    });
+    expect(sites.status, JSON.stringify(sites.body)).toBe(200);
     const sizes = {
       a: await configBytes(a),
       b: await configBytes(b),
@@ -333,7 +346,8 @@ describe('executable fingerprints as claims (issues 14 and 21)', () => {
       d: await configBytes(d),
     };
     for (const size of Object.values(sizes)) expect(size).toBeLessThan(64 * 1024);
-    expect(sizes.b).toBe(sizesBefore.b);
+    // Only the sites were added to b's config: its fingerprints are as before.
+    expect(sizes.b).toBe(sizesBefore.b + JSON.stringify(longest).length - 2);
     // Of 20,000 new fingerprints, one minute's claims were kept.
     expect((await screen('Discord.exe')).rows.length).toBeLessThanOrEqual(FINGERPRINT_CLAIMS_PER_MINUTE);
     const started = performance.now();

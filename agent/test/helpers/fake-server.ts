@@ -102,7 +102,6 @@ export async function startFakeServer(
         active: true,
         max_attempts: null,
         observe_processes: false,
-        allowed_sites: [],
         network_version: 0,
       },
       blocked,

@@ -121,7 +121,8 @@ export type AgentFingerprint = z.infer<typeof agentFingerprintSchema>;
  */
 export const agentConfigSchema = z.object({
   team: z.object({ id: rowIntSchema, name: z.string(), levels_id: rowIntSchema }),
-  contest: contestRowSchema,
+  /** The team's contest, without its allowed sites (they come in `network`, issue 25). */
+  contest: contestRowSchema.omit({ allowed_sites: true }),
   blocked: z.array(z.string()),
   fingerprints: z.array(agentFingerprintSchema).default([]),
   observe: z.boolean().default(false),

@@ -94,6 +94,14 @@ describe('allowed sites of a contest (issue 25)', () => {
       allowed_sites: Array.from({ length: NETWORK_MAX_DESTINATIONS + 1 }, (_, i) => `s${i}.com`),
     });
     expect(many.success).toBe(false);
+    // At most NETWORK_MAX_LIST_BYTES in all (an agent's config stays under 64 KB).
+    const long = allowedSitesInputSchema.safeParse({
+      contests_id: 1,
+      allowed_sites: Array.from({ length: 100 }, (_, i) => `s${i}.${'x'.repeat(63)}.${'y'.repeat(20)}.org`),
+    });
+    expect(long.success ? null : long.error.issues.map((i) => [i.path, i.message])).toEqual([
+      [['allowed_sites'], NETWORK_MESSAGES.tooLong],
+    ]);
     expect(destinationText({ kind: 'cidr', address: '10.0.0.0', prefix: 8, version: 4, port: 22 })).toBe(
       '10.0.0.0/8:22',
     );

@@ -10,6 +10,12 @@ import { idSchema } from './common.js';
 /** Most destinations a contest may allow (a policy stays small on every machine). */
 export const NETWORK_MAX_DESTINATIONS = 100;
 
+/**
+ * Most bytes the stored list may take (its JSON): with the fingerprints' budget
+ * (`AGENT_CONFIG_FINGERPRINT_BYTES`, 48 KB) an agent's config stays under 64 KB (DESIGN.md section 6a).
+ */
+export const NETWORK_MAX_LIST_BYTES = 8 * 1024;
+
 /** One allowed destination, parsed: a host name, an IP address or a network, and maybe a port. */
 export type NetworkDestination =
   | { kind: 'host'; host: string; port: number | null }
@@ -24,6 +30,7 @@ export const NETWORK_MESSAGES = {
   badHost: 'No es un nombre de sitio válido (letras, dígitos, guiones y puntos, como docs.python.org)',
   badNetwork: 'No es una red válida: la dirección y el prefijo (/0 a /32 en IPv4, /0 a /128 en IPv6)',
   tooMany: `Máximo ${NETWORK_MAX_DESTINATIONS} sitios por concurso`,
+  tooLong: `La lista de sitios es demasiado larga (máximo ${NETWORK_MAX_LIST_BYTES / 1024} KB): use redes (10.0.0.0/8) en lugar de muchas direcciones`,
   repeated: 'El sitio está repetido',
   noUrl: 'Escriba solo el nombre del sitio, sin http:// ni la ruta (por ejemplo, docs.python.org)',
 } as const;
@@ -153,6 +160,8 @@ export const allowedSitesSchema = z
         ctx.addIssue({ code: 'custom', message: NETWORK_MESSAGES.repeated, path: [index] });
       else out.push(text);
     });
+    if (new TextEncoder().encode(JSON.stringify(out)).length > NETWORK_MAX_LIST_BYTES)
+      ctx.addIssue({ code: 'custom', message: NETWORK_MESSAGES.tooLong, path: [] });
     return out;
   });
 

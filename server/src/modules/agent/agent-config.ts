@@ -63,7 +63,8 @@ export async function agentConfigs(
   const configs = new Map<number, AgentConfig>();
   for (const contestId of new Set(teams.map((team) => team.contest.id))) {
     const mine = teams.filter((team) => team.contest.id === contestId);
-    const contest = mine[0]!.contest;
+    // The allowed sites travel once, in `network` (the config stays under 64 KB).
+    const { allowed_sites: allowedSites, ...contest } = mine[0]!.contest;
     const blocked = contest.active ? await contestProcesses(em, contestId) : [];
     const fingerprints = await agentFingerprintsByTeam(em, {
       contestId,
@@ -77,7 +78,7 @@ export async function agentConfigs(
     // Issue 25: the network policy is in force only while the contest is the active one.
     const network = {
       version: contest.network_version,
-      allowed: contest.active ? contest.allowed_sites : [],
+      allowed: contest.active ? allowedSites : [],
     };
     for (const team of mine) {
       const own = fingerprints.get(team.id) ?? [];
