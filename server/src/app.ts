@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import fastifyJwt from '@fastify/jwt';
-import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import {
@@ -18,6 +17,7 @@ import ormPlugin from './plugins/orm.js';
 import errorsPlugin from './plugins/errors.js';
 import guardPlugin from './plugins/guard.js';
 import webPlugin from './plugins/web.js';
+import securityHeaders from './plugins/security-headers.js';
 import socketPlugin from './realtime/socket.js';
 import { messagesRoutes } from './modules/messages/index.js';
 import { boardPlugin, boardRoutes } from './modules/board/index.js';
@@ -81,38 +81,7 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
   // External plugins.
   // gzip only: brotli on the fly costs the CPU the live board needs; the web client's JS is ~200 KB gzip.
   await app.register(fastifyCompress, { encodings: ['gzip'], threshold: 1024 });
-  await app.register(fastifyHelmet, {
-    // The web is a bundle of files: no inline script runs. Chakra UI (emotion) writes <style> tags, so
-    // styles may be inline. A PDF opens in a tab as a blob: URL, which keeps this policy.
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        objectSrc: ["'self'", 'blob:'],
-        frameSrc: ["'self'", 'blob:'],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        // Helmet's default would send every request of a page served over plain HTTP (a lab server
-        // at http://192.168.x.x:3000) to https://, where nothing listens: the web would not load.
-        upgradeInsecureRequests: null,
-      },
-    },
-    frameguard: { action: 'deny' },
-    referrerPolicy: { policy: 'no-referrer' },
-    // HSTS only when the request came over TLS (see the hook below): on a lab's plain-HTTP server it
-    // would only break the next visit.
-    strictTransportSecurity: false,
-  });
-  app.addHook('onSend', async (request, reply) => {
-    if (request.protocol === 'https') {
-      reply.header('strict-transport-security', 'max-age=15552000; includeSubDomains');
-    }
-  });
+  await app.register(securityHeaders);
   await app.register(fastifyJwt, { secret: config.jwtSecret });
   await app.register(fastifyMultipart, { limits: { fileSize: config.maxUploadBytes, files: 1 } });
   await app.register(fastifySwagger, {
