@@ -1,7 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { LEVELS, USER_TYPES } from '@concurso/shared';
-import { createTeam, createUser, generateAgentKey, sendAttempt, startContest } from '@concurso/testkit';
+import type { Page, WebSocket } from 'playwright-core';
+import { EVENTS, LEVELS, USER_TYPES, decodeBoardFrame, type BoardFrame } from '@concurso/shared';
+import {
+  connectSocket,
+  createTeam,
+  createUser,
+  generateAgentKey,
+  nextRow,
+  sendAttempt,
+  startContest,
+} from '@concurso/testkit';
 import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
 import { openSignedIn } from './pages/login-page.js';
 import { ProjectorPage } from './pages/projector-page.js';
@@ -88,6 +96,36 @@ describe('projector display', () => {
     expect(await projector.column('basico').count()).toBe(0);
     await expect.poll(() => projector.order('intermedio'), { timeout: 3_000 }).toEqual([teams.c!.id]);
     expect(await projector.nameFontSize(teams.c!.id, 'Gamma')).toBeGreaterThanOrEqual(18);
+  });
+
+  it('receives only its level’s rows with ?nivel=<id> (issue 26: the socket joins that level’s room)', async () => {
+    const received: number[] = [];
+    const watch = (ws: WebSocket) =>
+      ws.on('framereceived', ({ payload }) => {
+        if (typeof payload !== 'string' || !payload.startsWith(`42["${EVENTS.boardFrame}"`)) return;
+        const [, frame] = JSON.parse(payload.slice(2)) as [string, BoardFrame];
+        received.push(...decodeBoardFrame(frame).teams.map((team) => team.id));
+      });
+    page.on('websocket', watch);
+    const witness = await connectSocket(bed.server.url, adminToken);
+    try {
+      await projector.open(LEVELS.intermedio);
+      await projector.row(teams.c!.id).waitFor();
+      // A change of Básico reaches a screen of every level, and not this projector…
+      const basico = nextRow(witness, (row) => row.id === teams.b!.id);
+      const keyB = await generateAgentKey(bed.server.app, adminToken, teams.b!.id);
+      expect((await sendAttempt(bed.server.url, keyB)).status).toBe(200);
+      await basico;
+      // …while one of Intermedio, made after it, does.
+      const keyC = await generateAgentKey(bed.server.app, adminToken, teams.c!.id);
+      expect((await sendAttempt(bed.server.url, keyC)).status).toBe(200);
+      await projector.attempts(teams.c!.id).filter({ hasText: '1' }).waitFor({ timeout: 3_000 });
+      await expect.poll(() => received, { timeout: 3_000 }).toContain(teams.c!.id);
+      expect(received).not.toContain(teams.b!.id);
+    } finally {
+      page.off('websocket', watch);
+      witness.disconnect();
+    }
   });
 
   it('is for staff only: a visitor without a session goes to the login screen', async () => {

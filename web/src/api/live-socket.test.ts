@@ -28,6 +28,21 @@ afterEach(() => {
 });
 
 describe('live socket', () => {
+  it('opens a socket following only the levels asked for, and replaces one that follows others (issue 26)', async () => {
+    const { openBoardSocket } = await import('./board-socket');
+    const all = acquireLiveSocket('jwt');
+    // A holder that does not ask for levels shares whatever is open.
+    const any = acquireLiveSocket('jwt');
+    expect(any.socket).toBe(all.socket);
+    const one = acquireLiveSocket('jwt', [2]);
+    expect(sockets).toHaveLength(2);
+    expect(sockets[0]!.disconnect).toHaveBeenCalled();
+    expect(vi.mocked(openBoardSocket).mock.calls.at(-1)).toEqual(['jwt', [2]]);
+    // The same levels again: the same socket.
+    expect(acquireLiveSocket('jwt', [2]).socket).toBe(one.socket);
+    expect(sockets).toHaveLength(2);
+  });
+
   it('connects the same socket again after a server disconnect, backing off while refused', () => {
     const lease = acquireLiveSocket('jwt');
     const socket = sockets[0]!;

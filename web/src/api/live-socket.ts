@@ -38,6 +38,8 @@ export interface LiveSocketLease {
 interface Shared {
   socket: LiveSocket;
   token: string;
+  /** The levels the socket follows (`levelsKey`; '' for every level). */
+  levels: string;
   holders: number;
   closeTimer: ReturnType<typeof setTimeout> | null;
   /** The pending reconnection of a socket the server disconnected or refused; null when none. */
@@ -98,8 +100,12 @@ function ackBoardFrames(socket: Pick<LiveSocket, 'connected' | 'emit'>): (frame:
   };
 }
 
-function open(token: string): Shared {
-  const socket = openBoardSocket(token);
+/** A level list as one comparable text: '2', '1,3'; '' for every level (no list). */
+const levelsKey = (levels?: readonly number[]): string =>
+  levels ? [...new Set(levels)].sort((a, b) => a - b).join(',') : '';
+
+function open(token: string, levels?: readonly number[]): Shared {
+  const socket = openBoardSocket(token, levels ? [...levels] : undefined);
   const unwatch = listenTo(socket, {
     [EVENTS.boardFrame]: ackBoardFrames(socket),
     [EVENTS.sessionEnded]: (payload: SessionEndedPayload) => {
@@ -123,6 +129,7 @@ function open(token: string): Shared {
     // After the listeners above: a frame's acknowledgement waits for every subscriber (a microtask).
     bus: createLiveBus(socket),
     token,
+    levels: levelsKey(levels),
     holders: 0,
     closeTimer: null,
     retryTimer: null,
@@ -133,11 +140,14 @@ function open(token: string): Shared {
 
 /**
  * Leases the shared socket authenticated with `token`, opening it when there is none (or when the
- * open one belongs to another session).
+ * open one belongs to another session). `levels` (issue 26: /proyector?nivel=) asks for a socket that
+ * joins only those levels' rooms, so the server sends it only their rows: an open socket following
+ * other levels is replaced. Without `levels` any open socket of the session serves (a holder that
+ * does not read the board's rows of every level, or the screen that opened it).
  */
-export function acquireLiveSocket(token: string): LiveSocketLease {
-  if (shared && shared.token !== token) close();
-  shared ??= open(token);
+export function acquireLiveSocket(token: string, levels?: readonly number[]): LiveSocketLease {
+  if (shared && (shared.token !== token || (levels && shared.levels !== levelsKey(levels)))) close();
+  shared ??= open(token, levels);
   const mine = shared;
   // Inactive with no retry pending: connect the same socket again (other screens' listeners stay on it).
   if (!mine.socket.active && !mine.retryTimer) mine.socket.connect();

@@ -34,8 +34,11 @@ export interface BoardStore extends BoardData {
   loaded: boolean;
   /** Spanish text of the last snapshot failure; null after a good one. */
   error: string | null;
-  /** Opens the socket and loads the snapshot (the board screen mounts). */
-  start: () => void;
+  /**
+   * Opens the socket and loads the snapshot (the board screen mounts). `levels` (issue 26): the socket
+   * joins only those levels' rooms (the projector's `?nivel=`); default every level.
+   */
+  start: (levels?: readonly number[]) => void;
   /** Releases the socket and empties the board (the board screen unmounts, logout, an ended session). */
   stop: () => void;
   /** Fetches the snapshot again and replaces the board with it. */
@@ -89,11 +92,11 @@ export const useBoardStore = create<BoardStore>()((set, get) => {
     }
   };
 
-  const start = (): void => {
+  const start = (levels?: readonly number[]): void => {
     get().stop();
     const token = getToken();
     if (!token) return;
-    lease = acquireLiveSocket(token);
+    lease = acquireLiveSocket(token, levels);
     const current = lease.socket;
     // A socket another screen left open may already be connected: no 'connect' event will come.
     set({ connection: current.connected ? 'conectado' : 'reconectando' });

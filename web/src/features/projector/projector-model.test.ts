@@ -5,6 +5,7 @@ import {
   clampProjectorPage,
   nextProjectorPage,
   projectorColumns,
+  projectorFollowedLevels,
   projectorLevels,
   projectorPageItems,
   projectorPageLabel,
@@ -44,6 +45,11 @@ describe('projector model', () => {
     expect(projectorLevels(null)).toEqual(['basico', 'intermedio', 'avanzado']);
     expect(projectorLevels('7')).toEqual(['basico', 'intermedio', 'avanzado']);
     expect(projectorLevels('abc')).toEqual(['basico', 'intermedio', 'avanzado']);
+  });
+
+  it('follows only the shown level on the socket for ?nivel=, every level otherwise (issue 26)', () => {
+    expect(projectorFollowedLevels(projectorLevels('2'))).toEqual([2]);
+    expect(projectorFollowedLevels(projectorLevels(null))).toBeUndefined();
   });
 
   it('sorts each level by attempts, most first, ties by name, and scales bars to the largest', () => {

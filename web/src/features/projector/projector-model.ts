@@ -43,6 +43,14 @@ export function projectorLevels(nivel: string | null): BoardLevelKey[] {
   return only ? [only] : [...BOARD_LEVEL_KEYS];
 }
 
+/**
+ * The level ids the projector's socket follows (issue 26): those of `levels` when it shows fewer than
+ * all (`?nivel=`), so the server sends it only their rows; undefined (every level) otherwise.
+ */
+export function projectorFollowedLevels(levels: readonly BoardLevelKey[]): number[] | undefined {
+  return levels.length < BOARD_LEVEL_KEYS.length ? levels.map((key) => LEVELS[key]) : undefined;
+}
+
 // One collator for every comparison: `localeCompare(…, 'es')` builds one per call, far slower.
 const collator = new Intl.Collator('es');
 

@@ -9,7 +9,13 @@ import { PROJECTOR_ROW_CSS } from './projector-row';
 import { PROJECTOR_MEASURE_CSS } from './projector-row-measurer';
 import { useThrottledBoardTeams } from './use-throttled-board-teams';
 import { useBoardStore } from '../../stores/board-store';
-import { projectorColumns, projectorLevels, projectorPagingSeconds, projectorTitle } from './projector-model';
+import {
+  projectorColumns,
+  projectorFollowedLevels,
+  projectorLevels,
+  projectorPagingSeconds,
+  projectorTitle,
+} from './projector-model';
 
 // Type scales with the screen, by the smaller of its width and height (the vh factor is the vw one
 // times 16/9, so a 16:9 screen gets the same from both): readable from the back of a hall at 1280x720
@@ -47,11 +53,13 @@ export function ProjectorScene() {
   const loaded = useBoardStore((state) => state.loaded);
   const columns = useMemo(() => projectorColumns(teams, levels), [teams, levels]);
 
+  // Issue 26: one level's projector follows only that level's room; the server sends it nothing else.
+  const followed = useMemo(() => projectorFollowedLevels(levels), [levels]);
   useEffect(() => {
     const board = useBoardStore.getState();
-    board.start();
+    board.start(followed);
     return () => board.stop();
-  }, []);
+  }, [followed]);
 
   return (
     <Box
