@@ -7,7 +7,7 @@ import helmet, { type HelmetOptions } from 'helmet';
  * inline script runs; Chakra UI (emotion) writes <style> tags, so styles may be inline; a PDF opens in
  * a tab as a blob: URL, which keeps this policy.
  */
-const HELMET_OPTIONS: HelmetOptions = {
+export const HELMET_OPTIONS: HelmetOptions = {
   contentSecurityPolicy: {
     directives: {
       defaultSrc: ["'self'"],
