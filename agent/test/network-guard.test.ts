@@ -82,9 +82,11 @@ describe('the network policy on the machine (issue 25, NetworkGuard)', () => {
       },
     ]);
     expect(guard.status()).toEqual({ network_version: 1 });
+    // Saved with the addresses it was applied with (they stand in at a boot without DNS).
     expect(JSON.parse(await readFile(path.join(dataDir, NETWORK_STATE_FILE), 'utf8'))).toEqual({
       version: 1,
       allowed: ['docs.python.org:443', '10.1.0.0/16'],
+      resolved: firewall.calls[0]!.kind === 'apply' ? firewall.calls[0]!.policy : null,
     });
     // The same policy again (every config read): nothing to do.
     await guard.follow({ version: 1, allowed: ['docs.python.org:443', '10.1.0.0/16'] });
@@ -123,6 +125,13 @@ describe('the network policy on the machine (issue 25, NetworkGuard)', () => {
     expect(second.lines).toEqual([
       'Red: política v3 restablecida al iniciar (la última aplicada), antes de hablar con el servidor.',
     ]);
+    // At a boot where nothing resolves yet (the server's name neither), the saved addresses stand in.
+    names.clear();
+    const offline = new RecordingFirewall();
+    const third0 = await newGuard(offline, dataDir);
+    await third0.guard.restore();
+    expect(offline.calls).toEqual([firewall.calls[1]]);
+    expect(third0.guard.status()).toEqual({ network_version: 3 });
     // An unreadable saved file is no policy.
     await writeFile(path.join(dataDir, NETWORK_STATE_FILE), '{roto');
     const third = await newGuard(new RecordingFirewall(), dataDir);

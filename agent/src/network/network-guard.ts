@@ -81,9 +81,11 @@ export class NetworkGuard {
   restore(): Promise<void> {
     return this.serial(async () => {
       const saved = await this.readSaved();
-      if (saved === null || saved.allowed.length === 0) return;
+      if (saved === null || saved.policy.allowed.length === 0) return;
       this.maybeRules = true;
-      if (await this.put(saved)) this.options.log(TEXTS.networkRestored(saved.version));
+      // At boot the network (or its DNS) may not answer yet: the addresses last applied stand in.
+      if (await this.put(saved.policy, saved.resolved))
+        this.options.log(TEXTS.networkRestored(saved.policy.version));
     });
   }
 
@@ -122,11 +124,17 @@ export class NetworkGuard {
     return this.queue;
   }
 
-  /** Resolves and applies `policy`; saves it. Answers whether it is in force. */
-  private async put(policy: AgentNetworkPolicy): Promise<boolean> {
+  /**
+   * Resolves and applies `policy` (with `fallback`'s addresses when the server's name does not resolve
+   * now); saves both. Answers whether it is in force.
+   */
+  private async put(policy: AgentNetworkPolicy, fallback?: ResolvedPolicy): Promise<boolean> {
     let resolved: ResolvedPolicy;
     try {
-      resolved = await this.resolve(policy);
+      resolved = await this.resolve(policy).catch((error: unknown) => {
+        if (fallback) return fallback;
+        throw error;
+      });
       await this.options.firewall.apply(resolved);
     } catch (error) {
       this.failed(describeError(error));
@@ -136,7 +144,7 @@ export class NetworkGuard {
     this.maybeRules = true;
     this.version = policy.version;
     this.error = null;
-    await this.save(policy);
+    await this.save(policy, resolved);
     this.startResolving();
     return true;
   }
@@ -208,26 +216,47 @@ export class NetworkGuard {
     this.timer.unref();
   }
 
-  private async readSaved(): Promise<AgentNetworkPolicy | null> {
+  /** The saved policy and the addresses it was last applied with; null when none or unreadable. */
+  private async readSaved(): Promise<{ policy: AgentNetworkPolicy; resolved?: ResolvedPolicy } | null> {
     try {
-      const parsed = agentNetworkPolicySchema.safeParse(JSON.parse(await readFile(this.stateFile, 'utf8')));
-      return parsed.success ? parsed.data : null;
+      const saved = JSON.parse(await readFile(this.stateFile, 'utf8')) as { resolved?: ResolvedPolicy };
+      const policy = agentNetworkPolicySchema.safeParse(saved);
+      if (!policy.success) return null;
+      return {
+        policy: policy.data,
+        ...(isResolvedPolicy(saved.resolved) ? { resolved: saved.resolved } : {}),
+      };
     } catch {
       return null;
     }
   }
 
   /** Written whole (a temporary file renamed over it): a crash leaves the old or the new. */
-  private async save(policy: AgentNetworkPolicy): Promise<void> {
+  private async save(policy: AgentNetworkPolicy, resolved: ResolvedPolicy): Promise<void> {
     try {
       await mkdir(this.options.dataDir, { recursive: true });
       const temporary = `${this.stateFile}.tmp`;
-      await writeFile(temporary, JSON.stringify(policy), { mode: 0o600 });
+      await writeFile(temporary, JSON.stringify({ ...policy, resolved }), { mode: 0o600 });
       await rename(temporary, this.stateFile);
     } catch (error) {
       this.options.log(TEXTS.dataDir(this.options.dataDir, describeError(error)));
     }
   }
+}
+
+/** Whether a saved value has the shape of a resolved policy (the file may be old or edited). */
+function isResolvedPolicy(value: unknown): value is ResolvedPolicy {
+  const v = value as Partial<ResolvedPolicy> | null | undefined;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    Array.isArray(v.resolvers) &&
+    Array.isArray(v.allowed) &&
+    typeof v.server === 'object' &&
+    v.server !== null &&
+    Array.isArray(v.server.addresses) &&
+    typeof v.server.port === 'number'
+  );
 }
 
 /** Whether two lists hold the same sites in the same order. */
