@@ -32,6 +32,7 @@ import { consecutiveFreePorts } from '@concurso/testkit/waiting';
 import { AgentFleet, type SimAgent } from './agents.js';
 import { cloneDatabase, runMysqlBaselineProcess, type MysqlBaselineResult } from './baseline-mysql.js';
 import { measureConfigPush, type ConfigPushResult } from './config-push.js';
+import { AgentSockets } from './agent-sockets.js';
 import { runWsBaseline, type WsBaselineResult } from './baseline-ws.js';
 import { finalStateMismatches, type DatabaseTeam, type HeldRow } from './board-replica.js';
 import { HttpClient } from './http.js';
@@ -68,6 +69,8 @@ const USAGE = `npm run bench -- --screens N --agents M --duration S --out FILE.j
   --wait-quiet S         first wait up to S s for the machine to be quiet (< 30 % of one core busy) (0)
   --config-push-rounds R after the traffic, R changes of the blocked set timed on one agent socket per
                          agent (config_push_ms, issue 24; 0 skips it) (5)
+  --no-agent-sockets     the agents do not hold their push-channel sockets through the run (issue 26: by
+                         default each simulated agent holds one, as a lab's agents do)
   --mysql-url URL        MySQL server for the throwaway databases (mysql://root@127.0.0.1:3306/)
   --redis-url URL        Redis for P > 1 (redis://127.0.0.1:6379)`;
 
@@ -105,6 +108,7 @@ try {
       'no-baselines': { type: 'boolean', default: false },
       'wait-quiet': { type: 'string', default: '0' },
       'config-push-rounds': { type: 'string', default: '5' },
+      'no-agent-sockets': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -201,6 +205,7 @@ interface Cleanup {
   servers?: Deployment;
   testers: TesterProcess[];
   fleet?: AgentFleet;
+  agentSockets?: AgentSockets;
   toggles?: TogglePump;
   sampler?: ProcSampler;
   http?: HttpClient;
@@ -212,6 +217,7 @@ const serverPids = () => live.servers?.servers.map((server) => server.pid!) ?? [
 
 async function cleanup(): Promise<void> {
   live.sampler?.stop();
+  live.agentSockets?.close();
   live.fleet?.stopHeartbeats();
   await live.fleet?.stopAttempts(2_000);
   await live.toggles?.stop(2_000);
@@ -300,6 +306,8 @@ interface LoadRun {
   /** Every change the agents and the judge made, for matching the pushes. */
   changes: Change[];
   fleet: AgentFleet;
+  /** The agents' push-channel sockets held through the run (issue 26); null with --no-agent-sockets. */
+  agentSockets: AgentSockets | null;
   lean: TesterProcess[];
   fulls: TesterProcess[];
   testers: TesterProcess[];
@@ -421,6 +429,10 @@ async function prepare(): Promise<LoadRun> {
   const seeded = await seed(http, { url: urls[0]!, ...admin, teams: AGENTS, log });
   const changes: Change[] = [];
   const fleet = await startFleet(http, seeded, urls, t0, changes);
+  const agentSockets = args['no-agent-sockets']
+    ? null
+    : (live.agentSockets = await AgentSockets.open(agentEndpoints(seeded, urls)));
+  if (agentSockets) log(`agents: ${agentSockets.connected} push-channel sockets held through the run`);
   const { lean, fulls, testers, testerCpus } = startTesters(t0);
   const sampler = (live.sampler = new ProcSampler(
     serverPids(),
@@ -445,6 +457,7 @@ async function prepare(): Promise<LoadRun> {
     teamIds,
     changes,
     fleet,
+    agentSockets,
     lean,
     fulls,
     testers,
@@ -638,6 +651,11 @@ async function collect(run: LoadRun, ramp: Ramp, traffic: Traffic): Promise<Coll
   return { atSettle, afterGrace, observed, results, counted };
 }
 
+/** Agent i's key and server (i % P, as its HTTP traffic). */
+function agentEndpoints(seeded: LoadRun['seeded'], urls: string[]): Array<{ key: string; url: string }> {
+  return seeded.teams.map((team, i) => ({ key: team.key, url: urls[i % urls.length]! }));
+}
+
 /** After the traffic, the blocked set's push to one agent socket per agent (issue 24), unless skipped. */
 async function timeConfigPush(run: LoadRun): Promise<ConfigPushResult | null> {
   if (CONFIG_PUSH_ROUNDS === 0) return null;
@@ -646,7 +664,8 @@ async function timeConfigPush(run: LoadRun): Promise<ConfigPushResult | null> {
     adminUrl: run.urls[0]!,
     adminToken: run.seeded.adminToken,
     contestId: run.seeded.contestId,
-    agents: run.seeded.teams.map((team, i) => ({ key: team.key, url: run.urls[i % run.urls.length]! })),
+    agents: agentEndpoints(run.seeded, run.urls),
+    ...(run.agentSockets ? { sockets: run.agentSockets } : {}),
     rounds: CONFIG_PUSH_ROUNDS,
     log,
   });
@@ -658,6 +677,14 @@ async function timeConfigPush(run: LoadRun): Promise<ConfigPushResult | null> {
  */
 async function stopProduct(run: LoadRun): Promise<void> {
   if (!args['no-baselines'] && run.databaseUrl) live.scratchDatabase = await cloneDatabase(run.databaseUrl);
+  agentSocketsAtEnd = run.agentSockets
+    ? {
+        held: run.agentSockets.connected,
+        policies: run.agentSockets.policies,
+        disconnects: run.agentSockets.disconnects,
+      }
+    : null;
+  run.agentSockets?.close();
   await Promise.all(run.lean.map((t) => t.call({ type: 'close-screens' }, 'ok')));
   await Promise.all(run.fulls.map((t) => t.stop()));
   run.http.close();
@@ -666,6 +693,12 @@ async function stopProduct(run: LoadRun): Promise<void> {
     log('servers stopped, database dropped');
   }
 }
+
+/**
+ * The agents' sockets when the product stopped (issue 26): how many were still open, the policies they
+ * received, the disconnects; null with --no-agent-sockets.
+ */
+let agentSocketsAtEnd: { held: number; policies: number; disconnects: number } | null = null;
 
 /** The figures of the run itself, before the baselines. */
 function runFigures(run: LoadRun, ramp: Ramp, traffic: Traffic, got: Collected) {
@@ -1055,6 +1088,7 @@ function buildResult(parts: RunParts, d: Derived) {
     push_ms_worst_screen_p99: fig.worstScreenP99,
     push_ms_from_request: d.fromRequest,
     config_push_ms: parts.configPush,
+    agent_sockets: agentSocketsAtEnd,
     push_ms_from_request_attempts: fig.match?.attempts.summary() ?? null,
     push_ms_from_request_toggles: fig.match?.toggles.summary() ?? null,
     push_from_request_unarrived: fig.match?.unarrived ?? null,
@@ -1162,6 +1196,12 @@ function summaryRows(result: LoadResult, parts: RunParts, d: Derived) {
       result.attempts_consistent,
     ],
     ['durable attempts/s', `${result.attempts_per_s}`, '≥ 2000', t.attempts_per_s_2000],
+    [
+      'agent sockets held through the run (issue 26)',
+      agentSocketsAtEnd ? `${agentSocketsAtEnd.held} (${agentSocketsAtEnd.disconnects} disconnects)` : 'none',
+      `${AGENTS}`,
+      agentSocketsAtEnd ? agentSocketsAtEnd.held === AGENTS : null,
+    ],
     [
       'server RSS max per process (MB)',
       `${d.serverRssPerProcess.join(' / ') || 'n/a'}`,

@@ -8,18 +8,10 @@
  * if all of them polled at the same instant; polling every 10 s adds a mean of 5 s to that).
  */
 import { performance } from 'node:perf_hooks';
-import { io, type Socket } from 'socket.io-client';
-import {
-  AGENT_NAMESPACE,
-  SOCKET_PATH,
-  type AgentClientToServerEvents,
-  type AgentConfig,
-  type AgentServerToClientEvents,
-} from '@concurso/shared';
+import type { AgentConfig } from '@concurso/shared';
+import { AgentSockets } from './agent-sockets.js';
 import type { HttpClient } from './http.js';
 import { Histogram, type LatencySummary } from './metrics.js';
-
-type AgentSocket = Socket<AgentServerToClientEvents, AgentClientToServerEvents>;
 
 /** What `measureConfigPush` needs of the run. */
 export interface ConfigPushOptions {
@@ -30,6 +22,8 @@ export interface ConfigPushOptions {
   contestId: number;
   /** One per simulated agent: its key and the server it talks to. */
   agents: ReadonlyArray<{ key: string; url: string }>;
+  /** The agents' sockets already open, in the order of `agents` (else this measure opens its own). */
+  sockets?: AgentSockets;
   /** Changes of the blocked set to time. */
   rounds: number;
   /** Longest wait for every agent to get one change (ms). */
@@ -53,7 +47,10 @@ export interface ConfigPushResult {
   tester_elu: number;
 }
 
-/** Opens one agent socket per agent, waits for their first policy, times `rounds` changes, closes them. */
+/**
+ * Times `rounds` changes of the blocked set on one agent socket per agent: the run's (`sockets`), or
+ * its own, opened first and closed after.
+ */
 export async function measureConfigPush(options: ConfigPushOptions): Promise<ConfigPushResult> {
   const { http, adminUrl, adminToken, contestId, agents, rounds, log } = options;
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -67,34 +64,14 @@ export async function measureConfigPush(options: ConfigPushOptions): Promise<Con
 
   // Per socket, the arrival time of the first policy naming each process.
   const arrivals = agents.map(() => new Map<string, number>());
-  const sockets: AgentSocket[] = [];
+  // The run's sockets (issue 26: held through the traffic), or this measure's own.
+  const own = options.sockets ? null : await AgentSockets.open(agents);
+  const sockets = options.sockets ?? own!;
+  const stopListening = sockets.onPolicy((index, policy, at) => {
+    for (const name of policy.blocked) if (!arrivals[index]!.has(name)) arrivals[index]!.set(name, at);
+  });
   try {
-    for (let start = 0; start < agents.length; start += 50) {
-      await Promise.all(
-        agents.slice(start, start + 50).map((agent, k) => {
-          const index = start + k;
-          const socket: AgentSocket = io(`${agent.url}${AGENT_NAMESPACE}`, {
-            path: SOCKET_PATH,
-            auth: { key: agent.key },
-            transports: ['websocket'],
-            reconnection: false,
-            forceNew: true,
-          });
-          sockets.push(socket);
-          socket.on('agent.policy', (policy: AgentConfig) => {
-            const at = performance.now();
-            for (const name of policy.blocked)
-              if (!arrivals[index]!.has(name)) arrivals[index]!.set(name, at);
-            socket.emit('agent.policy.applied', policy.policy_version);
-          });
-          return new Promise<void>((resolve, reject) => {
-            socket.once('agent.policy', () => resolve());
-            socket.once('connect_error', reject);
-          });
-        }),
-      );
-    }
-    log(`config push: ${sockets.length} agent sockets connected`);
+    log(`config push: ${sockets.connected} agent sockets connected`);
 
     const blocked = (await api<Array<{ processes_id: number }>>(`/processContest/${contestId}`)).map(
       (row) => row.processes_id,
@@ -151,6 +128,7 @@ export async function measureConfigPush(options: ConfigPushOptions): Promise<Con
       tester_elu: Math.round(testerElu * 1000) / 1000,
     };
   } finally {
-    sockets.forEach((socket) => socket.close());
+    stopListening();
+    own?.close();
   }
 }
