@@ -82,8 +82,6 @@ export interface AgentOptions {
    * with destinations arrives, or one was saved by an earlier run.
    */
   firewall?: Firewall;
-  /** Time between two resolutions of the allowed host names (ms). Default `NETWORK_RESOLVE_MS`. */
-  networkResolveMs?: number;
 }
 
 /** Counters since start. */

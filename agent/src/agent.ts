@@ -55,7 +55,6 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
     dataDir,
     server,
     log,
-    ...(options.networkResolveMs !== undefined ? { resolveMs: options.networkResolveMs } : {}),
   });
   await network.restore();
   let config: AgentConfig;
@@ -91,7 +90,6 @@ function checkOptions(options: AgentOptions): string {
     ['observedReportMs', options.observedReportMs, 1],
     ['requestTimeoutMs', options.requestTimeoutMs, 1],
     ['graceMs', options.graceMs, 0],
-    ['networkResolveMs', options.networkResolveMs, 1],
   ];
   for (const [name, value, min] of periods) {
     if (value !== undefined && (!Number.isInteger(value) || value < min)) {

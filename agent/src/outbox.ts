@@ -244,7 +244,7 @@ async function moveAside(file: string, onCorrupt: OutboxOptions['onCorrupt']): P
 }
 
 /** Writes `content` to `file` through a temporary file, fsync and rename. */
-async function writeAtomically(file: string, content: string): Promise<void> {
+export async function writeAtomically(file: string, content: string): Promise<void> {
   const temp = `${file}.${process.pid}.tmp`;
   const handle = await open(temp, 'w');
   try {

@@ -191,6 +191,18 @@ describe('resolving a policy (issue 25)', () => {
       { address: 'fe80::1', version: 6 },
     ]);
     expect(await systemResolvers(path.join(file, 'no-existe'))).toEqual([]);
+    // systemd-resolved: the stub on loopback asks the real resolvers, which must be reachable too.
+    const stub = path.join(path.dirname(file), 'stub.conf');
+    const upstream = path.join(path.dirname(file), 'upstream.conf');
+    await writeFile(stub, 'nameserver 127.0.0.53\noptions edns0\n');
+    await writeFile(upstream, 'nameserver 192.0.2.53\nnameserver 2001:db8::53\n');
+    expect(await systemResolvers(stub, upstream)).toEqual([
+      { address: '127.0.0.53', version: 4 },
+      { address: '192.0.2.53', version: 4 },
+      { address: '2001:db8::53', version: 6 },
+    ]);
+    // A real resolver listed: the upstream file is not read.
+    expect(await systemResolvers(file, upstream)).toHaveLength(2);
   });
 
   it('says in Spanish that nft is missing', async () => {

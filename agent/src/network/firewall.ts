@@ -34,6 +34,7 @@ export const FIREWALL_TEXTS = {
   notRoot:
     'El agente no tiene permiso para cambiar el cortafuegos: ejecútelo como root (Linux) o como SYSTEM (Windows).',
   failed: (tool: string, detail: string) => `${tool} falló: ${detail}`.slice(0, 300),
+  timedOut: (tool: string) => `${tool} no respondió en ${COMMAND_TIMEOUT_MS / 1000} s.`,
 } as const;
 
 /**
@@ -49,11 +50,19 @@ function run(file: string, args: readonly string[], input: string, missing: stri
     });
     child.once('error', (error: NodeJS.ErrnoException) =>
       reject(
-        new FirewallError(error.code === 'ENOENT' ? missing : FIREWALL_TEXTS.failed(file, error.message)),
+        new FirewallError(
+          error.code === 'ENOENT'
+            ? missing
+            : error.code === 'EACCES' || error.code === 'EPERM'
+              ? FIREWALL_TEXTS.notRoot
+              : FIREWALL_TEXTS.failed(file, `error del sistema ${error.code ?? error.message}`),
+        ),
       ),
     );
     child.once('close', (code) => {
       if (code === 0) return resolve();
+      // Ended by the time limit (no exit code).
+      if (code === null) return reject(new FirewallError(FIREWALL_TEXTS.timedOut(file)));
       if (/operation not permitted|permission denied|access is denied|acceso denegado/i.test(stderr))
         return reject(new FirewallError(FIREWALL_TEXTS.notRoot));
       const line = stderr.split('\n').find((l) => l.trim() !== '') ?? `código ${code}`;

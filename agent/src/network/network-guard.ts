@@ -5,10 +5,12 @@
  * before the server answers (a reboot does not open the network) and an unreachable server changes
  * nothing, and says in the heartbeat which version is in force and why the last one failed.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { agentNetworkPolicySchema, type AgentNetworkPolicy } from '@concurso/shared';
+import { agentNetworkPolicySchema, ipVersion, type AgentNetworkPolicy } from '@concurso/shared';
 import { describeError } from '../errors.js';
+import { writeAtomically } from '../outbox.js';
+import { Periodic } from '../periodic.js';
 import { TEXTS } from '../texts.js';
 import type { Firewall } from './firewall.js';
 import { resolvePolicy, type Lookup } from './resolver.js';
@@ -61,7 +63,10 @@ export class NetworkGuard {
   /** Whether the saved file may hold a policy whose rules are in force (to lift them). */
   private maybeRules = false;
   private queue: Promise<void> = Promise.resolve();
-  private timer: NodeJS.Timeout | null = null;
+  /** The re-resolution loop while a policy is in force. */
+  private resolving: Periodic | null = null;
+  /** The names that did not resolve at the last resolution, as logged. */
+  private unresolved = '';
   private stopped = false;
   private readonly stateFile: string;
 
@@ -111,8 +116,8 @@ export class NetworkGuard {
   /** Stops resolving again; the rules stay in force (a stopped agent does not open the network). */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    await Promise.allSettled(this.resolving?.stop() ?? []);
+    this.resolving = null;
     await this.queue;
   }
 
@@ -131,22 +136,35 @@ export class NetworkGuard {
   private async put(policy: AgentNetworkPolicy, fallback?: ResolvedPolicy): Promise<boolean> {
     let resolved: ResolvedPolicy;
     try {
-      resolved = await this.resolve(policy).catch((error: unknown) => {
-        if (fallback) return fallback;
+      const fresh = await this.resolve(policy).catch((error: unknown) => {
+        if (fallback) return null;
         throw error;
       });
+      // At boot a name that does not resolve yet would be left out: the addresses last applied stand in.
+      resolved = fresh === null || (fallback && fresh.unresolved.length > 0) ? fallback! : fresh.policy;
+      // Set before applying: a partly applied policy (Windows has no transaction) is lifted later too.
+      this.maybeRules = true;
       await this.options.firewall.apply(resolved);
     } catch (error) {
       this.failed(describeError(error));
       return false;
     }
     this.inForce = { policy, resolvedKey: JSON.stringify(resolved) };
-    this.maybeRules = true;
-    this.version = policy.version;
-    this.error = null;
-    await this.save(policy, resolved);
+    await this.inForceNow(policy, resolved);
     this.startResolving();
     return true;
+  }
+
+  /** `resolved` of `policy` is in force: reported (no error any more) and saved. */
+  private async inForceNow(policy: AgentNetworkPolicy, resolved: ResolvedPolicy): Promise<void> {
+    this.version = policy.version;
+    this.error = null;
+    try {
+      await mkdir(this.options.dataDir, { recursive: true });
+      await writeAtomically(this.stateFile, JSON.stringify({ ...policy, resolved }));
+    } catch (error) {
+      this.options.log(TEXTS.dataDir(this.options.dataDir, describeError(error)));
+    }
   }
 
   /**
@@ -159,10 +177,10 @@ export class NetworkGuard {
     this.error = error;
   }
 
-  /** Lifts the agent's rules and forgets the saved policy. Answers whether it worked. */
+  /** Lifts the agent's rules and forgets the saved policy (`liftNetwork`). Answers whether it worked. */
   private async lift(): Promise<boolean> {
     try {
-      await this.options.firewall.lift();
+      await liftNetwork(this.options.firewall, this.options.dataDir);
     } catch (error) {
       this.error = describeError(error).slice(0, 300);
       this.options.log(TEXTS.networkLiftFailed(this.error));
@@ -170,50 +188,66 @@ export class NetworkGuard {
     }
     this.inForce = null;
     this.maybeRules = false;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await rm(this.stateFile, { force: true }).catch(() => undefined);
+    this.resolving?.stop();
+    this.resolving = null;
     return true;
   }
 
-  private async resolve(policy: AgentNetworkPolicy): Promise<ResolvedPolicy> {
-    const { policy: resolved, unresolved } = await resolvePolicy({
+  /** Resolves `policy`; a name that does not resolve is logged once, until the list of them changes. */
+  private async resolve(
+    policy: AgentNetworkPolicy,
+  ): Promise<{ policy: ResolvedPolicy; unresolved: string[] }> {
+    const result = await resolvePolicy({
       server: this.options.server,
       allowed: policy.allowed,
       ...(this.options.lookup ? { lookup: this.options.lookup } : {}),
       ...(this.options.resolvers ? { resolvers: this.options.resolvers } : {}),
     });
-    if (unresolved.length > 0) this.options.log(TEXTS.networkUnresolved(unresolved));
-    return resolved;
+    const unresolved = result.unresolved.join(', ');
+    if (unresolved !== this.unresolved && result.unresolved.length > 0)
+      this.options.log(TEXTS.networkUnresolved(result.unresolved));
+    this.unresolved = unresolved;
+    return result;
   }
 
-  /** Every `resolveMs` while a policy is in force: applies it again when its addresses changed. */
+  /**
+   * Every `resolveMs` while a policy is in force (`Periodic`: a slow round never piles up): applies it
+   * again when its addresses changed.
+   */
   private startResolving(): void {
-    if (this.timer || this.stopped) return;
-    this.timer = setInterval(() => {
-      void this.serial(async () => {
-        const current = this.inForce;
-        if (current === null) return;
-        let resolved: ResolvedPolicy;
-        try {
-          resolved = await this.resolve(current.policy);
-        } catch {
-          return; // The server's name did not resolve now: the rules in force stay.
-        }
-        const key = JSON.stringify(resolved);
-        if (key === current.resolvedKey) return;
-        try {
-          await this.options.firewall.apply(resolved);
-        } catch (error) {
-          this.failed(describeError(error));
-          return;
-        }
-        current.resolvedKey = key;
-        this.options.log(TEXTS.networkReresolved(current.policy.version));
-      });
-    }, this.options.resolveMs ?? NETWORK_RESOLVE_MS);
-    // Never what keeps the process alive.
-    this.timer.unref();
+    if (this.resolving || this.stopped) return;
+    const loop = (this.resolving = new Periodic((error) =>
+      this.options.log(TEXTS.unexpected(describeError(error))),
+    ));
+    const every = this.options.resolveMs ?? NETWORK_RESOLVE_MS;
+    loop.every(
+      () => this.serial(() => this.resolveAgain()),
+      () => every,
+      every,
+    );
+  }
+
+  /** One round of `startResolving`. */
+  private async resolveAgain(): Promise<void> {
+    const current = this.inForce;
+    if (current === null) return;
+    let resolved: ResolvedPolicy;
+    try {
+      resolved = (await this.resolve(current.policy)).policy;
+    } catch {
+      return; // The server's name did not resolve now: the rules in force stay.
+    }
+    const key = JSON.stringify(resolved);
+    if (key === current.resolvedKey) return;
+    try {
+      await this.options.firewall.apply(resolved);
+    } catch (error) {
+      this.failed(describeError(error));
+      return;
+    }
+    current.resolvedKey = key;
+    this.options.log(TEXTS.networkReresolved(current.policy.version));
+    await this.inForceNow(current.policy, resolved);
   }
 
   /** The saved policy and the addresses it was last applied with; null when none or unreadable. */
@@ -230,32 +264,38 @@ export class NetworkGuard {
       return null;
     }
   }
-
-  /** Written whole (a temporary file renamed over it): a crash leaves the old or the new. */
-  private async save(policy: AgentNetworkPolicy, resolved: ResolvedPolicy): Promise<void> {
-    try {
-      await mkdir(this.options.dataDir, { recursive: true });
-      const temporary = `${this.stateFile}.tmp`;
-      await writeFile(temporary, JSON.stringify({ ...policy, resolved }), { mode: 0o600 });
-      await rename(temporary, this.stateFile);
-    } catch (error) {
-      this.options.log(TEXTS.dataDir(this.options.dataDir, describeError(error)));
-    }
-  }
 }
 
-/** Whether a saved value has the shape of a resolved policy (the file may be old or edited). */
+/**
+ * Whether a saved value is a resolved policy, every address an IP address of its version and every port
+ * and prefix a number in range (the file may be old or edited, and its items go into a firewall script).
+ */
 function isResolvedPolicy(value: unknown): value is ResolvedPolicy {
   const v = value as Partial<ResolvedPolicy> | null | undefined;
+  const whole = (n: unknown, min: number, max: number) =>
+    typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max;
+  const address = (a: unknown) => {
+    const item = a as { address?: unknown; version?: unknown } | null;
+    return typeof item?.address === 'string' && ipVersion(item.address) === item.version;
+  };
+  const allowed = (a: unknown) => {
+    const item = a as { prefix?: unknown; port?: unknown; version?: unknown };
+    return (
+      address(a) &&
+      (item.prefix === undefined || whole(item.prefix, 0, item.version === 4 ? 32 : 128)) &&
+      (item.port === null || whole(item.port, 1, 65_535))
+    );
+  };
   return (
     typeof v === 'object' &&
     v !== null &&
     Array.isArray(v.resolvers) &&
+    v.resolvers.every(address) &&
     Array.isArray(v.allowed) &&
-    typeof v.server === 'object' &&
-    v.server !== null &&
-    Array.isArray(v.server.addresses) &&
-    typeof v.server.port === 'number'
+    v.allowed.every(allowed) &&
+    Array.isArray(v.server?.addresses) &&
+    v.server.addresses.every(address) &&
+    whole(v.server.port, 1, 65_535)
   );
 }
 

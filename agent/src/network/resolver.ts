@@ -23,16 +23,11 @@ function addressOf(text: string): { address: string; version: 4 | 6 } | null {
   return version === 0 ? null : { address, version: version as 4 | 6 };
 }
 
-/**
- * The DNS resolvers of the machine: Linux's `nameserver` lines of `resolvConf` (default
- * `/etc/resolv.conf`); none when the file cannot be read (loopback resolvers need no rule anyway).
- */
-export async function systemResolvers(
-  resolvConf = '/etc/resolv.conf',
-): Promise<Array<{ address: string; version: 4 | 6 }>> {
+/** The `nameserver` lines of a resolv.conf file; none when it cannot be read. */
+async function nameservers(file: string): Promise<Array<{ address: string; version: 4 | 6 }>> {
   let text: string;
   try {
-    text = await readFile(resolvConf, 'utf8');
+    text = await readFile(file, 'utf8');
   } catch {
     return [];
   }
@@ -41,6 +36,24 @@ export async function systemResolvers(
     .map((line) => /^\s*nameserver\s+(\S+)/.exec(line)?.[1])
     .map((value) => (value === undefined ? null : addressOf(value)))
     .filter((value): value is { address: string; version: 4 | 6 } => value !== null);
+}
+
+const isLoopback = (a: { address: string }) => a.address.startsWith('127.') || a.address === '::1';
+
+/**
+ * The DNS resolvers of the machine (Linux): the `nameserver` lines of `resolvConf` (default
+ * `/etc/resolv.conf`). When they are all loopback (systemd-resolved's 127.0.0.53, dnsmasq), that local
+ * resolver asks the real ones on the machine's behalf, through the same firewall: those of
+ * `upstreamConf` (systemd-resolved's `/run/systemd/resolve/resolv.conf`) are added. Windows: none are
+ * read yet (agent/README.md says how to allow them).
+ */
+export async function systemResolvers(
+  resolvConf = '/etc/resolv.conf',
+  upstreamConf = '/run/systemd/resolve/resolv.conf',
+): Promise<Array<{ address: string; version: 4 | 6 }>> {
+  const listed = await nameservers(resolvConf);
+  if (listed.length === 0 || !listed.every(isLoopback)) return listed;
+  return [...listed, ...(await nameservers(upstreamConf)).filter((a) => !isLoopback(a))];
 }
 
 /** What `resolvePolicy` needs: the server's URL, the allowed sites, and how to resolve. */
