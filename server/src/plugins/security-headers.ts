@@ -33,6 +33,9 @@ export const HELMET_OPTIONS: HelmetOptions = {
   strictTransportSecurity: false,
 };
 
+/** HSTS, sent only when the request came over TLS (as a trusted proxy says, `TRUST_PROXY`). */
+const HSTS = 'max-age=15552000; includeSubDomains';
+
 /**
  * The headers helmet writes with `options`, computed once by running its middleware against a
  * stand-in answer: none of them depends on the request (no CSP nonces). Lower-case names.
@@ -66,14 +69,10 @@ export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<s
  */
 async function securityHeaders(app: FastifyInstance): Promise<void> {
   const headers = helmetHeaders();
-  app.addHook('onRequest', (_request, reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
     done();
-  });
-  app.addHook('onSend', async (request, reply) => {
-    if (request.protocol === 'https') {
-      reply.header('strict-transport-security', 'max-age=15552000; includeSubDomains');
-    }
   });
 }
 

@@ -33,7 +33,9 @@ export const agentRoutes = {
   }),
   /**
    * `GET /api/agent/config`: the team, its contest (with `active`), the contest's blocked names (none
-   * while the contest is not the active one, DESIGN.md section 3) and the agent's periods.
+   * while the contest is not the active one, DESIGN.md section 3), the fingerprints, `observe`, the
+   * agent's periods, `policy_version` and the network policy (`network`: the allowed sites while the
+   * contest is active, issue 25).
    */
   config: defineRoute({
     method: 'GET',
@@ -76,7 +78,11 @@ export const agentRoutes = {
     body: agentObservedBodySchema,
     reply: okEnvelope(agentObservedResultSchema),
   }),
-  /** `POST /api/agent/heartbeat` `{hostname?, version?}`: keeps the team's `agent_online` true on the boards. */
+  /**
+   * `POST /api/agent/heartbeat` `{hostname?, version?, os?, clock?, policy_version?, network_version?,
+   * network_error?}`: keeps the team's `agent_online` true on the boards; with `hostname`, records the
+   * machine for the lab board (issue 24; the network policy in force, issue 25).
+   */
   heartbeat: defineRoute({
     method: 'POST',
     path: '/api/agent/heartbeat',

@@ -23,7 +23,8 @@ export const logsRoutes = {
   ),
   /**
    * `GET /api/contestLog?levels_id&teams_id&process` (admins and judges, issue 13 "History on screen"):
-   * every attempt and status change of the ACTIVE contest in one list, newest first, filtered by the
+   * every attempt, status change, agent event, message and change of the allowed sites (issues 24, 25)
+   * of the ACTIVE contest in one list, newest first, filtered by the
    * optional query string (`contestLogQuerySchema`; 422 on a bad id), at most `CONTEST_LOG_LIMIT` rows
    * (`truncated` when more matched). No active contest: `{contest: null, rows: [], truncated: false}`.
    */
@@ -32,7 +33,7 @@ export const logsRoutes = {
     path: '/api/contestLog',
     access: STAFF_ACCESS,
     tag,
-    summary: `Bitácora del concurso activo: intentos y cambios de estatus (máximo ${CONTEST_LOG_LIMIT})`,
+    summary: `Bitácora del concurso activo: intentos, estatus, agentes, mensajes y red (máximo ${CONTEST_LOG_LIMIT})`,
     querystring: contestLogQuerySchema,
     reply: okEnvelope(contestLogSchema),
   }),

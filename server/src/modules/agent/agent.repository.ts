@@ -55,15 +55,6 @@ export async function agentTeams(
   }));
 }
 
-/** Team `teamId`'s name and contest, for the agent's configuration (the team exists: its key matched). */
-export async function agentTeam(
-  em: EntityManager,
-  teamId: number,
-): Promise<{ name: string; levelsId: number; contest: ContestRow }> {
-  const team = await em.findOneOrFail(Team, teamId, { populate: ['contest'] });
-  return { name: team.name, levelsId: team.level.id, contest: contestRow(team.contest) };
-}
-
 // Presence ------------------------------------------------------------------------------------------
 
 /**

@@ -78,7 +78,7 @@ export async function updateContest(
   staffId: number | null = null,
 ): Promise<ContestRow | null> {
   // Locked: two changes of the allowed sites at once get two versions, never one twice.
-  const contest = await em.findOne(Contest, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const contest = await lockContest(em, id);
   if (!contest) return null;
   em.assign(contest, toEntityData(data));
   if (data.allowed_sites !== undefined) setAllowedSites(em, contest, data.allowed_sites, staffId);
@@ -87,19 +87,26 @@ export async function updateContest(
 }
 
 /**
+ * Contest `id` read again from the database and its row locked until the transaction ends (a stale copy
+ * in the identity map would bump `network_version` from an old value, issue 22's lesson); null when none.
+ */
+function lockContest(em: EntityManager, id: number): Promise<IContest | null> {
+  return em.findOne(Contest, id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+}
+
+/**
  * Issue 25: gives `contest` the allowed sites `sites` (stored form) when they differ from its own
  * (order included: the admin's order is the list's), with the next `network_version` and a row of
- * `contest_network_changes` by `staffId` (the contest's log). Flushed by the caller. Answers whether
- * anything changed.
+ * `contest_network_changes` by `staffId` (the contest's log). Flushed by the caller.
  */
 function setAllowedSites(
   em: EntityManager,
   contest: IContest,
   sites: string[],
   staffId: number | null,
-): boolean {
+): void {
   const before = contest.allowedSites ?? [];
-  if (before.length === sites.length && before.every((site, i) => site === sites[i])) return false;
+  if (before.length === sites.length && before.every((site, i) => site === sites[i])) return;
   contest.allowedSites = sites;
   contest.networkVersion += 1;
   em.create(ContestNetworkChange, {
@@ -109,7 +116,6 @@ function setAllowedSites(
     allowedSites: sites,
     at: new Date(),
   });
-  return true;
 }
 
 /**
@@ -122,7 +128,7 @@ export async function updateAllowedSites(
   sites: string[],
   staffId: number | null,
 ): Promise<ContestRow | null> {
-  const contest = await em.findOne(Contest, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const contest = await lockContest(em, id);
   if (!contest) return null;
   setAllowedSites(em, contest, sites, staffId);
   await em.flush();
@@ -158,7 +164,7 @@ export async function activeContest(em: EntityManager): Promise<ContestRow | nul
  * admits one 1.
  */
 export async function activateContest(em: EntityManager, id: number): Promise<ContestRow | null> {
-  const contest = await em.findOne(Contest, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const contest = await lockContest(em, id);
   if (!contest) return null;
   if (contest.activeKey !== 1) {
     await em.nativeUpdate(Contest, { activeKey: 1 }, { activeKey: null });

@@ -18,8 +18,8 @@ import type { ITeam } from '../teams/index.js';
 
 /**
  * The reads of the logs (DESIGN.md section 4, issue 13). The logs module owns no table: it reads the
- * agent's `attempts` and `agent_events` (issue 24) and the teams' `team_status_changes` through their
- * entities.
+ * agent's `attempts` and `agent_events` (issue 24), the teams' `team_status_changes`, the messages'
+ * receipts (issue 24) and the contests' `contest_network_changes` (issue 25) through their entities.
  */
 
 /** Rows a log answers at most, newest first. */
@@ -95,7 +95,10 @@ function newestFirst(a: TimedRow, b: TimedRow): number {
   return b.id - a.id;
 }
 
-/** Equal times: a status change first (an automatic block follows its attempt), then an agent's event. */
+/**
+ * Equal times: a change of the allowed sites first, then a status change (an automatic block follows
+ * its attempt), an agent's event, a message, an attempt.
+ */
 const KIND_ORDER: Record<ContestLogRow['kind'], number> = {
   red: 0,
   estatus: 1,
@@ -125,12 +128,13 @@ const NONE = {
 
 /**
  * The contest log of `/bitacora` (issue 13): the attempts of contest `contestId` (`attempts.contests_id`),
- * the status changes of its teams (a change has no contest of its own: it is the team's) and the events
- * of their agents in it (issue 24), filtered by `query` (level and team of the team, the attempt's
- * process: with a process, only attempts are left), merged newest first (`newestFirst`), at most
- * `CONTEST_LOG_LIMIT` rows; `truncated` when more matched. Three reads with a joined team and level
- * (and user), each limited to one row over the limit, so a long contest costs at most three times the
- * limit in rows.
+ * the status changes of its teams (a change has no contest of its own: it is the team's), the events
+ * of their agents and the judges' messages to them (issue 24), and the changes of the contest's allowed
+ * sites (issue 25, of every team: only without a filter), filtered by `query` (level and team of the
+ * team, the attempt's process: with a process, only attempts are left), merged newest first
+ * (`newestFirst`), at most `CONTEST_LOG_LIMIT` rows; `truncated` when more matched. Up to five reads
+ * with a joined team and level (and user), each limited to one row over the limit, so a long contest
+ * costs at most five times the limit in rows.
  */
 export async function listContestLog(
   em: EntityManager,

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/mysql';
 import {
-  LEVEL_NAMES,
   MESSAGE_EXPIRY_MINUTES,
   type AgentMessage,
   type MessageRow,
@@ -30,13 +29,17 @@ export async function targetTeams(
       : body.target === 'nivel'
         ? { contest: contestId, level: body.id! }
         : { contest: contestId };
-  const teams = await em.find(Team, where, { fields: ['name'], orderBy: { name: 'asc', id: 'asc' } });
+  const teams = await em.find(Team, where, {
+    fields: ['name', 'level.level'],
+    orderBy: { name: 'asc', id: 'asc' },
+  });
   if (teams.length === 0) return null;
+  // The level's name as the catalogue has it now (levels can be renamed or added).
   const label =
     body.target === 'equipo'
       ? `Equipo ${teams[0]!.name}`
       : body.target === 'nivel'
-        ? `Nivel ${LEVEL_NAMES[body.id!] ?? body.id}`
+        ? `Nivel ${teams[0]!.level.level}`
         : 'Todos los equipos';
   return { teams: teams.map((team) => ({ id: team.id, name: team.name })), label };
 }
@@ -150,17 +153,14 @@ export async function recordReceipt(
   kind: 'entregado' | 'visto',
   now = new Date(),
 ): Promise<boolean> {
-  const receipt = await em.findOne(MessageReceipt, { message: messageId, team: teamId });
-  if (!receipt) return false;
-  let changed = false;
-  if (!receipt.deliveredAt) {
-    receipt.deliveredAt = now;
-    changed = true;
-  }
-  if (kind === 'visto' && !receipt.seenAt) {
-    receipt.seenAt = now;
-    changed = true;
-  }
-  if (changed) await em.flush();
-  return changed;
+  // One conditional UPDATE: a «entregado» and a «visto» arriving together keep the first time of each.
+  const seen = kind === 'visto';
+  const result = await em.execute<{ affectedRows: number }>(
+    'update message_receipts set delivered_at = coalesce(delivered_at, ?), ' +
+      'seen_at = if(?, coalesce(seen_at, ?), seen_at) ' +
+      'where messages_id = ? and teams_id = ? and (delivered_at is null or (? and seen_at is null))',
+    [now, seen, now, messageId, teamId, seen],
+    'run',
+  );
+  return result.affectedRows > 0;
 }

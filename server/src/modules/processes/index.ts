@@ -4,7 +4,6 @@
  * boundaries/dependencies). The rest of the folder is private to the module.
  */
 export {
-  agentFingerprints,
   agentFingerprintsByTeam,
   contestFingerprints,
   recordBlockClaim,

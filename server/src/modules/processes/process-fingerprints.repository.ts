@@ -285,30 +285,13 @@ function onePerHash(rows: readonly ApplicableFingerprint[]): AgentFingerprint[] 
 }
 
 /**
- * The fingerprints team `teamId`'s agent must act on (`GET /api/agent/config`, issue 21): of the
- * blocked processes `processIds` of its contest `contestId`, those that apply to every machine
- * (confirmed, or claimed by `quorum` teams) and the team's own claims; each hash once. Strongest
- * first (confirmed, at quorum, then own claims by teams and recency), cut when the JSON would pass
- * `budgetBytes` (UTF-8 bytes of the array), so the config stays small whatever the agents report.
- */
-export async function agentFingerprints(
-  em: EntityManager,
-  options: {
-    contestId: number;
-    teamId: number;
-    processIds: readonly number[];
-    quorum: number;
-    budgetBytes: number;
-  },
-): Promise<AgentFingerprint[]> {
-  const byTeam = await agentFingerprintsByTeam(em, { ...options, teamIds: [options.teamId] });
-  return byTeam.get(options.teamId) ?? [];
-}
-
-/**
- * `agentFingerprints` for every team of `teamIds` of contest `contestId` at once, in two queries
- * whatever the number of teams (issue 24: the push channel sends every connected agent its policy
- * after a change).
+ * The fingerprints each team of `teamIds` of contest `contestId` must act on (`GET /api/agent/config`,
+ * issue 21): of the blocked processes `processIds`, those that apply to every machine (confirmed, or
+ * claimed by `quorum` teams) and the team's own claims; each hash once. Strongest first (confirmed, at
+ * quorum, then own claims by teams and recency), cut when the JSON would pass `budgetBytes` (UTF-8
+ * bytes of the array), so the config stays small whatever the agents report. Two queries whatever
+ * the number of teams (issue 24: the push channel sends every connected agent its policy after a
+ * change).
  */
 export async function agentFingerprintsByTeam(
   em: EntityManager,
