@@ -132,7 +132,7 @@ describe('a contest’s allowed sites (issue 25)', () => {
       [
         'lab-2',
         {
-          text: 'red: error: No se encontró el programa nft: instale nftables (apt install nftables).',
+          text: 'red: no aplicada (No se encontró el programa nft: instale nftables (apt install nftables).)',
           tone: 'error',
         },
       ],

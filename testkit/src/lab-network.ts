@@ -1,7 +1,10 @@
-import { execFile, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { onProcessExit } from './processes.js';
+import { within } from './waiting.js';
 
 const run = promisify(execFile);
 
@@ -15,7 +18,10 @@ const run = promisify(execFile);
  * "Outside" has the allowed web server (`allowedAddress`, named `permitido.prueba`), a forbidden one
  * (`forbiddenAddress`, `prohibido.prueba`), both on port 80, and the lab's DNS resolver
  * (`dnsAddress`, the lab's `/etc/netns/<lab>/resolv.conf`, which `ip netns exec` puts in place).
- * Addresses are of 10.201.N.0/24 and 10.202.N.0/24, N random per lab.
+ * Addresses are of 198.18.N.0/24 and 198.19.N.0/24 (RFC 2544's range for tests, which no real network
+ * uses), N random per lab. The one piece in this machine's own namespace is its end of the first veth
+ * pair (an address and its /24 route, nothing else: no firewall rule); it is removed by `close()`, or at
+ * the latest when the test process exits.
  */
 export interface LabNetwork {
   /** The lab machine's namespace (`ip netns exec <lab> …`). */
@@ -119,12 +125,12 @@ export async function createLabNetwork(): Promise<LabNetwork> {
   const n = 1 + (parseInt(id, 16) % 250);
   const lab = `clab-${id}`;
   const outside = `cout-${id}`;
-  const serverAddress = `10.201.${n}.1`;
-  const labToServer = `10.201.${n}.2`;
-  const labToOutside = `10.202.${n}.2`;
-  const allowedAddress = `10.202.${n}.1`;
-  const forbiddenAddress = `10.202.${n}.3`;
-  const dnsAddress = `10.202.${n}.53`;
+  const serverAddress = `198.18.${n}.1`;
+  const labToServer = `198.18.${n}.2`;
+  const labToOutside = `198.19.${n}.2`;
+  const allowedAddress = `198.19.${n}.1`;
+  const forbiddenAddress = `198.19.${n}.3`;
+  const dnsAddress = `198.19.${n}.53`;
   // Interface names of at most 15 characters: this machine's and the lab's ends, the lab's and the outside's.
   const hostEnd = `vh${id}`;
   const labEnd = `vl${id}`;
@@ -135,12 +141,28 @@ export async function createLabNetwork(): Promise<LabNetwork> {
 
   const ip = (...args: string[]) => run('ip', args);
   const inNs = (ns: string, ...args: string[]) => run('ip', ['netns', 'exec', ns, ...args]);
-  const close = async () => {
+  /** Ends every process left in the namespaces (an agent a test did not stop), then removes them. */
+  const removeSync = () => {
     servers?.kill('SIGKILL');
-    await ip('link', 'del', hostEnd).catch(() => undefined);
-    await ip('netns', 'del', lab).catch(() => undefined);
-    await ip('netns', 'del', outside).catch(() => undefined);
-    await rm(resolvDir, { recursive: true, force: true });
+    for (const ns of [lab, outside]) {
+      const pids = spawnSync('ip', ['netns', 'pids', ns], { encoding: 'utf8' }).stdout ?? '';
+      for (const pid of pids.split('\n').filter(Boolean)) {
+        try {
+          process.kill(Number(pid), 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+      spawnSync('ip', ['netns', 'del', ns]);
+    }
+    spawnSync('ip', ['link', 'del', hostEnd]);
+    rmSync(resolvDir, { recursive: true, force: true });
+  };
+  // A test process that dies (a crash, Ctrl-C) leaves no namespace, link or route behind.
+  const offExit = onProcessExit(removeSync);
+  const close = async () => {
+    offExit();
+    removeSync();
   };
 
   try {
@@ -179,10 +201,14 @@ export async function createLabNetwork(): Promise<LabNetwork> {
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
-    await new Promise<void>((resolve, reject) => {
-      servers!.stdout!.once('data', () => resolve());
-      servers!.once('exit', (code) => reject(new Error(`the outside's servers exited (${code})`)));
-    });
+    await within(
+      10_000,
+      new Promise<void>((resolve, reject) => {
+        servers!.stdout!.once('data', () => resolve());
+        servers!.once('error', reject);
+        servers!.once('exit', (code) => reject(new Error(`the outside's servers exited (${code})`)));
+      }),
+    );
   } catch (error) {
     await close();
     throw error;

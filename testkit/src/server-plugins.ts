@@ -3,8 +3,4 @@
  * the test kit, issue 11): the security headers plugin and helmet's options (issue 26,
  * `npm run bench:headers`).
  */
-export {
-  HELMET_OPTIONS,
-  default as securityHeaders,
-  helmetHeaders,
-} from '../../server/src/plugins/security-headers.js';
+export { HELMET_OPTIONS, default as securityHeaders } from '../../server/src/plugins/security-headers.js';

@@ -4,7 +4,8 @@ import { LineTail, exitOf, onProcessExit, shortLogLine } from './processes.js';
 import { SERVER_ENTRY, ensureServerBuilt } from './server-build.js';
 
 /**
- * A real server process (`node server/dist/server.js`, what `npm start` runs once built) that a test
+ * A real server process (`node server/dist/server.js`, what `npm start` runs once built, without its
+ * heap cap) that a test
  * starts, kills and starts again on the same port.
  */
 export interface ServerProcess {

@@ -199,7 +199,7 @@ export const agentHeartbeatSchema = z
      * Issue 25: the network policy version in force on the machine (0: none, its rules lifted), and
      * why the last one could not be put in force (Spanish, e.g. «No se encontró nft»), if it failed.
      */
-    network_version: z.number().int().min(0).max(2_147_483_647).optional(),
+    network_version: integerSchema({ min: 0, max: 2_147_483_647 }).optional(),
     network_error: printableText(300).optional(),
   })
   .default({});

@@ -3,12 +3,6 @@ import { contestRowSchema } from './catalogs.js';
 import { embeddedRowSchema, rowIntSchema } from './common.js';
 
 /**
- * One row of the live board: what each tuple of a `board.frame` stands for (board-frame.ts) and
- * what `GET /api/teamAttempts` lists (DESIGN.md section 6). `agent_online` is true while the team's agent sent a heartbeat in the last
- * `AGENT_OFFLINE_AFTER_MS`; `version` grows with every change of the team, and a client drops an event
- * older than what it holds.
- */
-/**
  * Why the boards flag a team's agent (issue 24, DESIGN.md section 6a): `sin_senal`, it fell silent
  * during the active contest without saying so (the tamper alert: killed, unplugged, cut off);
  * `detenido`, it was stopped the documented way and said so. Cleared when it beats again.
@@ -33,6 +27,12 @@ export function agentBadgeText(team: { agent_online: boolean; agent_alert: Agent
   return 'Agente sin conexión';
 }
 
+/**
+ * One row of the live board: what each tuple of a `board.frame` stands for (board-frame.ts) and
+ * what `GET /api/teamAttempts` lists (DESIGN.md section 6). `agent_online` is true while the team's agent sent a heartbeat in the last
+ * `AGENT_OFFLINE_AFTER_MS`; `version` grows with every change of the team, and a client drops an event
+ * older than what it holds.
+ */
 export const boardTeamSchema = z.object({
   id: rowIntSchema,
   name: z.string(),

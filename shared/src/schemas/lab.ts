@@ -78,15 +78,20 @@ export interface LabNetworkState {
 
 /**
  * A machine's network policy on /laboratorio: 'red: v3 aplicada' (green) when it has the contest's
- * current version in force, 'red: error: <reason>' (red) when it said it could not, 'red: v2 (actual
+ * current version in force, 'red: no aplicada (<reason>)' (red) when it said it could not, 'red: v2 (actual
  * v3)' (amber) while it has an older one, 'red: sin restricciones' when the contest has no list and
- * the machine has none in force.
+ * the machine has none in force, 'red: sin informar (actual v3)' (amber) when its agent never said (an
+ * older agent).
  */
 export function labNetworkState(
   machine: Pick<LabMachine, 'network_version' | 'network_current' | 'network_restricted' | 'network_error'>,
 ): LabNetworkState {
-  if (machine.network_error) return { text: `red: error: ${machine.network_error}`, tone: 'error' };
-  const applied = machine.network_version ?? 0;
+  if (machine.network_error) return { text: `red: no aplicada (${machine.network_error})`, tone: 'error' };
+  if (machine.network_version === null)
+    return machine.network_restricted
+      ? { text: `red: sin informar (actual v${machine.network_current})`, tone: 'warning' }
+      : { text: 'red: sin restricciones', tone: 'neutral' };
+  const applied = machine.network_version;
   if (applied === machine.network_current)
     return machine.network_restricted
       ? { text: `red: v${applied} aplicada`, tone: 'ok' }

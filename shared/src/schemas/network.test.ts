@@ -64,6 +64,8 @@ describe('allowed sites of a contest (issue 25)', () => {
     expect(parseDestination('-malo.com')).toBe(NETWORK_MESSAGES.badHost);
     expect(parseDestination('10.0.0.256')).toBe(NETWORK_MESSAGES.badHost);
     expect(parseDestination('http://ejemplo.com/docs')).toBe(NETWORK_MESSAGES.noUrl);
+    expect(parseDestination('docs.python.org/3/')).toBe(NETWORK_MESSAGES.noUrl);
+    expect(parseDestination('[ejemplo.com]:443')).toBe(NETWORK_MESSAGES.badHost);
   });
 
   it('tells IPv4 from IPv6 without node:net', () => {

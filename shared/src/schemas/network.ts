@@ -90,7 +90,7 @@ export function parseDestination(raw: string): NetworkDestination | string {
       port = portOf(bracketed[2]);
       if (port === null) return NETWORK_MESSAGES.badPort;
     }
-    if (ipVersion(rest) !== 6) return NETWORK_MESSAGES.badNetwork;
+    if (ipVersion(rest) !== 6) return NETWORK_MESSAGES.badHost;
   } else if (!rest.includes('/') && rest.split(':').length === 2) {
     // host:port or IPv4:port (an IPv6 address has more than one colon).
     const [host, portText] = rest.split(':') as [string, string];
@@ -103,9 +103,10 @@ export function parseDestination(raw: string): NetworkDestination | string {
     const address = rest.slice(0, slash);
     const prefixText = rest.slice(slash + 1);
     const version = ipVersion(address);
+    // A name with a path ('docs.python.org/3/'): a URL's piece, not a network.
+    if (version === 0) return NETWORK_MESSAGES.noUrl;
     const max = version === 4 ? 32 : 128;
-    if (version === 0 || !/^[0-9]{1,3}$/.test(prefixText) || Number(prefixText) > max)
-      return NETWORK_MESSAGES.badNetwork;
+    if (!/^[0-9]{1,3}$/.test(prefixText) || Number(prefixText) > max) return NETWORK_MESSAGES.badNetwork;
     return { kind: 'cidr', address, prefix: Number(prefixText), version: version as 4 | 6, port };
   }
   const version = ipVersion(rest);

@@ -72,8 +72,8 @@ describe('/laboratorio rows (issue 24)', () => {
     expect(rows.map((row) => [row.network, row.networkTone])).toEqual([
       ['red: v1 aplicada', 'ok'],
       ['red: v2 (actual v3)', 'warning'],
-      ['red: v0 (actual v1)', 'warning'],
-      ['red: error: nft no está instalado', 'error'],
+      ['red: sin informar (actual v1)', 'warning'],
+      ['red: no aplicada (nft no está instalado)', 'error'],
     ]);
   });
 

@@ -30,7 +30,7 @@ export interface LabTableRow {
   clock: string;
   /** AGENTE: the boards' badge text of the team's agent. */
   agent: string;
-  /** RED (issue 25): 'red: v3 aplicada', 'red: v2 (actual v3)', 'red: error: …', 'red: sin restricciones'. */
+  /** RED (issue 25): 'red: v3 aplicada', 'red: v2 (actual v3)', 'red: no aplicada (…)', 'red: sin restricciones'. */
   network: string;
   networkTone: LabNetworkState['tone'];
 }
