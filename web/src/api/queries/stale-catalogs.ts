@@ -17,10 +17,23 @@ export const CATALOG_DEPENDENTS: Partial<Record<CatalogName, readonly CatalogNam
   teams: ['members'],
 };
 
+/** The first part of every /bitacora query's key (features/history). */
+export const CONTEST_LOG_KEY = 'contestLog';
+
 /**
- * The catalogues a `catalog.changed` of `changed` makes stale: itself and the ones embedding its names.
- * Each is the first element of the query keys it makes stale (`query-keys.ts`).
+ * Catalogues whose changes are rows of the contest log: a judges' message and its receipts (issue 24),
+ * a contest's allowed sites (issue 25). Board pushes refetch the log for the rest.
  */
-export function staleCatalogs(changed: CatalogName): CatalogName[] {
-  return [changed, ...(CATALOG_DEPENDENTS[changed] ?? [])];
+const LOGGED_CATALOGS: ReadonlySet<CatalogName> = new Set(['messages', 'contests']);
+
+/**
+ * The queries a `catalog.changed` of `changed` makes stale, by the first element of their keys: the
+ * catalogue itself, the ones embedding its names, and /bitacora's log when its rows show the change.
+ */
+export function staleCatalogs(changed: CatalogName): string[] {
+  return [
+    changed,
+    ...(CATALOG_DEPENDENTS[changed] ?? []),
+    ...(LOGGED_CATALOGS.has(changed) ? [CONTEST_LOG_KEY] : []),
+  ];
 }

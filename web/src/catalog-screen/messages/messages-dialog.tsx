@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Button, Field, Stack, Text, Textarea } from '@chakra-ui/react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { MESSAGE_MAX_LENGTH, messagesRoutes, receiptsText, sendMessageSchema } from '@concurso/shared';
@@ -28,6 +28,8 @@ export function MessagesDialog({ open, onClose, teams }: MessagesDialogProps) {
   const client = useQueryClient();
   const messages = useQuery({ ...messagesQuery(), enabled: open });
   const [to, setTo] = useState('todos');
+  // The live board re-renders on every push: the teams are sorted only while the dialog is open.
+  const options = useMemo(() => (open ? messageTargetOptions(teams) : []), [open, teams]);
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
@@ -59,10 +61,11 @@ export function MessagesDialog({ open, onClose, teams }: MessagesDialogProps) {
       busy={sending}
       title="Mensajes a los equipos"
       size="lg"
+      closeButton
       testId="messages-dialog"
     >
       <Stack gap="4">
-        <SelectField label="Para" value={to} options={messageTargetOptions(teams)} onChange={setTo} />
+        <SelectField label="Para" value={to} options={options} onChange={setTo} />
         <Field.Root invalid={error !== null}>
           <Field.Label>Mensaje</Field.Label>
           <Textarea

@@ -1,10 +1,12 @@
 import type { QueryFunctionContext } from '@tanstack/react-query';
 import { logsRoutes, type ContestLog } from '@concurso/shared';
 import { callApi } from '../../api/call-api';
+import { CONTEST_LOG_KEY } from '../../api/queries/stale-catalogs';
 import type { ContestLogFilters } from './contest-log-rows';
 
-/** The first part of every /bitacora query's key: what a board push invalidates. */
-export const CONTEST_LOG_KEY = 'contestLog';
+// The first part of every /bitacora query's key: what a board push, a message or a change of the
+// allowed sites invalidates (api/queries/stale-catalogs.ts).
+export { CONTEST_LOG_KEY };
 
 /** At most one refetch of the log every this many ms while boards push (issue 13). */
 export const CONTEST_LOG_REFRESH_MS = 2_000;
