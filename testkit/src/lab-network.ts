@@ -220,6 +220,8 @@ export async function createLabNetwork(): Promise<LabNetwork> {
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    // A command that reads no input (nft list) may exit before this is written: its EPIPE is no failure.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(input ?? '');
     const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
     if (code !== 0) throw new Error(`${command} ${args.join(' ')} in ${ns}: ${code} ${err.trim()}`);
