@@ -174,7 +174,8 @@ export interface TeamContest {
  * Locks the rows of `teamIds` in id order (so concurrent groups, toggles and heartbeats queue instead
  * of deadlocking) and answers each existing team's contest id, `max_attempts` and `active`; deleted teams are
  * missing. The contest is read by a subquery, which `for update` does not lock: groups of one
- * contest's teams must not queue behind each other on the contest's row.
+ * contest's teams must not queue behind each other on the contest's row. That subquery is a plain
+ * (consistent) read, so run this under READ COMMITTED (attempt-writer.ts says why).
  */
 export async function lockTeamContests(
   em: EntityManager,

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/mysql';
+import { IsolationLevel, type EntityManager } from '@mikro-orm/mysql';
 import {
   MESSAGES,
   TEAM_STATUS,
@@ -153,85 +153,94 @@ export class AttemptWriter {
     changed: BoardTeam[];
     claims: FingerprintClaim[];
   }> {
-    return this.fork().transactional(async (em) => {
-      const teamIds = [...new Set(group.map((b) => b.teamId))].sort((a, b) => a - b);
-      const contestOf = await lockTeamContests(em, teamIds);
-      // Issue 21: a key of a team outside the active contest counts nothing (409 below).
-      const live = group.filter((b) => contestOf.get(b.teamId)?.active === true);
+    return this.fork().transactional(
+      async (em) => {
+        const teamIds = [...new Set(group.map((b) => b.teamId))].sort((a, b) => a - b);
+        const contestOf = await lockTeamContests(em, teamIds);
+        // Issue 21: a key of a team outside the active contest counts nothing (409 below).
+        const live = group.filter((b) => contestOf.get(b.teamId)?.active === true);
 
-      // Which (team, event id) pairs are stored already: the team rows are locked, so no other
-      // transaction can add any of them before this one commits.
-      const asked = new Map<string, [number, string]>();
-      for (const batch of live) {
-        for (const a of batch.attempts)
-          asked.set(pairKey(batch.teamId, a.event_id), [batch.teamId, a.event_id]);
-      }
-      const stored = new Set<string>();
-      for (const r of await storedAttempts(em, [...asked.values()]))
-        stored.add(pairKey(r.teams_id, r.event_id));
+        // Which (team, event id) pairs are stored already: the team rows are locked, so no other
+        // transaction can add any of them before this one commits.
+        const asked = new Map<string, [number, string]>();
+        for (const batch of live) {
+          for (const a of batch.attempts)
+            asked.set(pairKey(batch.teamId, a.event_id), [batch.teamId, a.event_id]);
+        }
+        const stored = new Set<string>();
+        for (const r of await storedAttempts(em, [...asked.values()]))
+          stored.add(pairKey(r.teams_id, r.event_id));
 
-      // New rows, each pair once even if two queued requests carry it (an agent's retry).
-      const fresh: NewAttempt[] = [];
-      const claims: FingerprintClaim[] = [];
-      const addedPerTeam = new Map<number, number>();
-      const countedPerBatch = new Map<PendingBatch, number>();
-      for (const batch of live) {
-        let counted = 0;
-        for (const a of batch.attempts) {
-          const key = pairKey(batch.teamId, a.event_id);
-          if (stored.has(key)) continue;
-          stored.add(key);
-          counted++;
-          fresh.push({
-            teamId: batch.teamId,
-            contestId: contestOf.get(batch.teamId)!.contestId,
-            process: a.process,
-            executable: a.executable ?? null,
-            killed: a.killed !== false,
-            occurredAt: new Date(a.occurred_at),
-            eventId: a.event_id,
-          });
-          if (a.sha256) {
-            const contestId = contestOf.get(batch.teamId)!.contestId;
-            claims.push({ teamId: batch.teamId, contestId, process: a.process, sha256: a.sha256 });
+        // New rows, each pair once even if two queued requests carry it (an agent's retry).
+        const fresh: NewAttempt[] = [];
+        const claims: FingerprintClaim[] = [];
+        const addedPerTeam = new Map<number, number>();
+        const countedPerBatch = new Map<PendingBatch, number>();
+        for (const batch of live) {
+          let counted = 0;
+          for (const a of batch.attempts) {
+            const key = pairKey(batch.teamId, a.event_id);
+            if (stored.has(key)) continue;
+            stored.add(key);
+            counted++;
+            fresh.push({
+              teamId: batch.teamId,
+              contestId: contestOf.get(batch.teamId)!.contestId,
+              process: a.process,
+              executable: a.executable ?? null,
+              killed: a.killed !== false,
+              occurredAt: new Date(a.occurred_at),
+              eventId: a.event_id,
+            });
+            if (a.sha256) {
+              const contestId = contestOf.get(batch.teamId)!.contestId;
+              claims.push({ teamId: batch.teamId, contestId, process: a.process, sha256: a.sha256 });
+            }
           }
+          countedPerBatch.set(batch, counted);
+          if (counted > 0) addedPerTeam.set(batch.teamId, (addedPerTeam.get(batch.teamId) ?? 0) + counted);
         }
-        countedPerBatch.set(batch, counted);
-        if (counted > 0) addedPerTeam.set(batch.teamId, (addedPerTeam.get(batch.teamId) ?? 0) + counted);
-      }
-      const now = new Date();
-      await storeAttempts(em, fresh, now);
-      await addAttemptCounts(em, addedPerTeam, now);
+        const now = new Date();
+        await storeAttempts(em, fresh, now);
+        await addAttemptCounts(em, addedPerTeam, now);
 
-      // Totals for the answers (every live team) and rows to push (the teams whose count moved); a
-      // team blocked at its threshold is read again, with its new status.
-      let rows = await boardTeams(em, [...new Set(live.map((b) => b.teamId))]);
-      const blocked = await blockAtThreshold(em, rows, addedPerTeam, contestOf);
-      if (blocked.length > 0) {
-        const fresh = new Map((await boardTeams(em, blocked)).map((row) => [row.id, row]));
-        rows = rows.map((row) => fresh.get(row.id) ?? row);
-      }
-      const rowOf = new Map(rows.map((r) => [r.id, r]));
-      const outcome = new Map<PendingBatch, AgentAttemptsResult | HttpError>();
-      for (const batch of group) {
-        const row = rowOf.get(batch.teamId);
-        if (contestOf.has(batch.teamId) && contestOf.get(batch.teamId)?.active !== true) {
-          outcome.set(batch, new HttpError(409, MESSAGES.agentContestInactive));
-          continue;
+        // Totals for the answers (every live team) and rows to push (the teams whose count moved); a
+        // team blocked at its threshold is read again, with its new status.
+        let rows = await boardTeams(em, [...new Set(live.map((b) => b.teamId))]);
+        const blocked = await blockAtThreshold(em, rows, addedPerTeam, contestOf);
+        if (blocked.length > 0) {
+          const fresh = new Map((await boardTeams(em, blocked)).map((row) => [row.id, row]));
+          rows = rows.map((row) => fresh.get(row.id) ?? row);
         }
-        outcome.set(
-          batch,
-          row
-            ? {
-                accepted: batch.attempts.map((a) => a.event_id),
-                counted: countedPerBatch.get(batch) ?? 0,
-                number_attempts: row.number_attempts,
-              }
-            : new HttpError(401, MESSAGES.agentKeyInvalid),
-        );
-      }
-      return { outcome, changed: rows.filter((r) => addedPerTeam.has(r.id)), claims };
-    });
+        const rowOf = new Map(rows.map((r) => [r.id, r]));
+        const outcome = new Map<PendingBatch, AgentAttemptsResult | HttpError>();
+        for (const batch of group) {
+          const row = rowOf.get(batch.teamId);
+          if (contestOf.has(batch.teamId) && contestOf.get(batch.teamId)?.active !== true) {
+            outcome.set(batch, new HttpError(409, MESSAGES.agentContestInactive));
+            continue;
+          }
+          outcome.set(
+            batch,
+            row
+              ? {
+                  accepted: batch.attempts.map((a) => a.event_id),
+                  counted: countedPerBatch.get(batch) ?? 0,
+                  number_attempts: row.number_attempts,
+                }
+              : new HttpError(401, MESSAGES.agentKeyInvalid),
+          );
+        }
+        return { outcome, changed: rows.filter((r) => addedPerTeam.has(r.id)), claims };
+      },
+      // READ COMMITTED: every read of the group sees what was committed when it runs. Under REPEATABLE
+      // READ the contest subquery of `lockTeamContests` took the snapshot at the group's first team row,
+      // before it waited for a later one; a group that held that row meanwhile and stored one of the
+      // event ids was then invisible to `storedAttempts`, the INSERT met the unique key, and the whole
+      // group was answered 409 (the flaky «writes concurrent reports…»; attempt-writer.test.ts). The
+      // team rows are locked, so no one else can add an event of these teams before the commit.
+      { isolationLevel: IsolationLevel.READ_COMMITTED },
+    );
   }
 }
 
