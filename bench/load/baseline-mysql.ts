@@ -2,19 +2,19 @@
  * The durable-write baseline, equal work (issue 12): the SAME grouped SQL the product runs for
  * `POST /api/agent/attempts`, from a bare mysql2 loop, on a copy of the run's own database.
  *
- * Mirrors server/src/modules/agent/attempt-writer.ts (the grouping) and the statements of
- * server/src/modules/agent/agent.repository.ts (`lockTeamContests`, `storedAttempts`, `storeAttempts`),
- * server/src/modules/teams/team-row-writer.ts (`addAttemptCounts`)
- * and server/src/modules/board/board.repository.ts (`boardTeams`, the rows the group pushes), copied
- * as SQL text because the bench imports no server code. Keep them in step with those files.
+ * The statements are the product's own, imported (issue 26: not a hand-kept copy): `lockTeamContests`,
+ * `storedAttempts`, `storeAttempts` (agent.repository.ts), `addAttemptCounts` (team-row-writer.ts) and
+ * `boardRows` (board.repository.ts), run through the product's `sqlTransaction` on a `createSqlPool`
+ * pool (db/sql.ts: READ COMMITTED, the same limits). What this file keeps of its own is the loop of
+ * attempt-writer.ts around them, without HTTP, authentication, validation or the push:
  * - `concurrency` requests in flight (the run's `--concurrency`), each a batch of `batchMin`..`batchMax`
  *   attempts with unique event ids for a team with no other request in flight (one per agent, as the
  *   real agent), sent again as soon as it is answered: the same attempt stream, as fast as it goes;
- * - a writer queues them and, while fewer than 2 groups are being written, takes everything queued
- *   (up to 900 attempts) as one group = one transaction: lock the group's teams in id order, look up
- *   the stored (team, event id) pairs, insert the new attempts in one INSERT, add them to the counters
- *   and bump `version` in one CASE UPDATE, read the changed board rows, commit; only then is each
- *   request of the group answered (durable).
+ * - a writer queues them and, while fewer than `ATTEMPT_GROUPS_AT_ONCE` groups are being written,
+ *   takes everything queued (up to `MAX_GROUP_ATTEMPTS` attempts) as one group = one transaction: lock
+ *   the group's teams in id order, look up the stored (team, event id) pairs, insert the new attempts
+ *   in one INSERT, add them to the counters and bump `version` in one CASE UPDATE, read the changed
+ *   board rows, commit; only then is each request of the group answered (durable).
  * The copy (`cloneDatabase`, made before the servers stop) has the run database's exact tables
  * (SHOW CREATE TABLE: columns, indexes, foreign keys) and rows, except `attempts`, which starts empty
  * as the run's did. It runs in a child process pinned like the servers (`runMysqlBaselineProcess`).
@@ -25,12 +25,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mysql from 'mysql2/promise';
 import { databaseName, dropDatabase, serverPart } from '@concurso/testkit/environment';
+import {
+  ATTEMPT_GROUPS_AT_ONCE,
+  MAX_GROUP_ATTEMPTS,
+  addAttemptCounts,
+  boardRows,
+  createSqlPool,
+  lockTeamContests,
+  sqlTransaction,
+  storeAttempts,
+  storedAttempts,
+  type NewAttempt,
+} from '@concurso/testkit/server-plugins';
 import { pinProcess } from './pinning.js';
-
-/** Most attempts per group: `MAX_GROUP_ATTEMPTS` of attempt-writer.ts. */
-export const MAX_GROUP_ATTEMPTS = 900;
-/** Groups written at once: `maxConcurrent` of attempt-writer.ts. */
-export const GROUPS_AT_ONCE = 2;
 
 /** Baseline settings. */
 export interface MysqlBaselineOptions {
@@ -106,7 +113,7 @@ interface Pending {
 
 /** Runs the baseline in this process. */
 export async function runMysqlBaseline(o: MysqlBaselineOptions): Promise<MysqlBaselineResult> {
-  const pool = mysql.createPool({ uri: o.databaseUrl, connectionLimit: GROUPS_AT_ONCE + 1 });
+  const pool = createSqlPool(o.databaseUrl, ATTEMPT_GROUPS_AT_ONCE + 1);
   try {
     const [[before]] = await pool.query<mysql.RowDataPacket[]>(
       `select coalesce(sum(number_attempts), 0) as total from teams where id in (${marks(o.teamIds.length)})`,
@@ -122,87 +129,52 @@ export async function runMysqlBaseline(o: MysqlBaselineOptions): Promise<MysqlBa
     const deadline = performance.now() + o.durationS * 1000;
     const started = performance.now();
 
-    // attempt-writer.ts `write`, statement for statement.
+    // attempt-writer.ts `write`: its statements, in its order (the bench's contest has no
+    // max_attempts, so the product blocks nothing and neither does this).
     const writeGroup = async (group: Pending[]) => {
-      const conn = await pool.getConnection();
       try {
-        await conn.beginTransaction();
-        const teamIds = [...new Set(group.map((b) => b.teamId))].sort((a, b) => a - b);
-        // agent.repository.ts lockTeamContests (with the contest's max_attempts, issue 13's automatic
-        // block; the bench's contest has none, so the product blocks nothing and neither does this)
-        const [locked] = await conn.query<mysql.RowDataPacket[]>(
-          `select id, contests_id, (select max_attempts from contests where contests.id = teams.contests_id) as max_attempts
-            from teams where id in (${marks(teamIds.length)}) order by id for update`,
-          teamIds,
-        );
-        const contestOf = new Map(
-          (locked as Array<{ id: number; contests_id: number }>).map((r) => [r.id, r.contests_id]),
-        );
-        const pairs = group.flatMap((b) => b.eventIds.map((e) => [b.teamId, e] as const));
-        // agent.repository.ts storedAttempts
-        const [stored] = await conn.query<mysql.RowDataPacket[]>(
-          `select teams_id, event_id from attempts where (teams_id, event_id) in (${pairs.map(() => '(?, ?)').join(', ')})`,
-          pairs.flat(),
-        );
-        const known = new Set(
-          (stored as Array<{ teams_id: number; event_id: string }>).map(
-            (r) => `${r.teams_id}:${r.event_id.toLowerCase()}`,
-          ),
-        );
-        const now = new Date();
-        const fresh: unknown[][] = [];
-        const added = new Map<number, number>();
-        for (const [teamId, eventId] of pairs) {
-          const k = `${teamId}:${eventId.toLowerCase()}`;
-          if (known.has(k) || !contestOf.has(teamId)) continue;
-          known.add(k);
-          fresh.push([
-            teamId,
-            contestOf.get(teamId),
-            PROCESS_NAMES[seq % PROCESS_NAMES.length],
-            null,
-            1,
-            now,
-            now,
-            eventId,
-            now,
-            now,
-          ]);
-          added.set(teamId, (added.get(teamId) ?? 0) + 1);
-        }
-        // agent.repository.ts storeAttempts, then team-row-writer.ts addAttemptCounts
-        if (fresh.length > 0) {
-          await conn.query(
-            `insert into attempts (teams_id, contests_id, process, executable, killed, occurred_at, received_at, event_id, created_at, updated_at) values ${fresh.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-            fresh.flat(),
+        const written = await sqlTransaction(pool, async (sql) => {
+          const teamIds = [...new Set(group.map((b) => b.teamId))].sort((a, b) => a - b);
+          const contestOf = await lockTeamContests(sql, teamIds);
+          const pairs = group.flatMap((b) => b.eventIds.map((e) => [b.teamId, e] as const));
+          const known = new Set(
+            (await storedAttempts(sql, pairs)).map((r) => `${r.teams_id}:${r.event_id.toLowerCase()}`),
           );
-          const moved = [...added.keys()];
-          await conn.query(
-            `update teams set number_attempts = number_attempts + case id ${moved.map(() => 'when ? then ?').join(' ')} end,
-      version = version + 1, agent_last_seen = ?, agent_online = 1 where id in (${marks(moved.length)})`,
-            [...moved.flatMap((id) => [id, added.get(id)!]), now, ...moved],
-          );
-        }
-        // board.repository.ts boardTeams (findBoardTeams' QueryBuilder query)
-        await conn.query(
-          `select t.id, t.name, t.levels_id, t.number_attempts, t.status_team_id, s.status, t.agent_online, t.version from teams as t inner join status_team as s on t.status_team_id = s.id where t.id in (${marks(teamIds.length)})`,
-          teamIds,
-        );
-        await conn.commit();
-        attempts += fresh.length;
+          const now = new Date();
+          const fresh: NewAttempt[] = [];
+          const added = new Map<number, number>();
+          for (const [teamId, eventId] of pairs) {
+            const k = `${teamId}:${eventId.toLowerCase()}`;
+            const contest = contestOf.get(teamId);
+            if (known.has(k) || !contest?.active) continue;
+            known.add(k);
+            fresh.push({
+              teamId,
+              contestId: contest.contestId,
+              process: PROCESS_NAMES[seq % PROCESS_NAMES.length]!,
+              executable: null,
+              killed: true,
+              occurredAt: now,
+              eventId,
+            });
+            added.set(teamId, (added.get(teamId) ?? 0) + 1);
+          }
+          await storeAttempts(sql, fresh, now);
+          await addAttemptCounts(sql, added, now);
+          await boardRows(sql, teamIds);
+          return fresh.length;
+        });
+        attempts += written;
         groups++;
         for (const b of group) b.resolve();
       } catch (err) {
-        await conn.rollback().catch(() => undefined);
         for (const b of group) b.reject(err);
-      } finally {
-        conn.release();
       }
     };
 
     // attempt-writer.ts `pump` and `takeGroup`.
     const pump = () => {
-      while (writing < GROUPS_AT_ONCE && queue.length > 0) {
+      while (writing < ATTEMPT_GROUPS_AT_ONCE && queue.length > 0) {
         const group: Pending[] = [];
         let size = 0;
         while (queue.length > 0) {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type mysql from 'mysql2/promise';
 import { LEVELS } from '@concurso/shared';
 import {
   attemptCounts,
@@ -11,6 +12,7 @@ import {
 import { AttemptWriter } from '../src/modules/agent/attempt-writer.js';
 import { lockTeamContests, storeAttempts } from '../src/modules/agent/agent.repository.js';
 import { addAttemptCounts } from '../src/modules/teams/index.js';
+import { createSqlPool, ormSql } from '../src/db/sql.js';
 
 /*
  * The attempts group commit against a second transaction that holds one of its teams (issue 26's
@@ -21,12 +23,17 @@ import { addAttemptCounts } from '../src/modules/teams/index.js';
 describe('attempts group commit (DESIGN.md section 6)', () => {
   let server: TestServer;
   let contestId: number;
+  let pool: mysql.Pool;
 
   beforeAll(async () => {
     server = await startTestServer();
+    pool = createSqlPool(server.config.databaseUrl, 2);
     contestId = (await createContest(server.orm, '2026-11-26', { active: true })).id;
   });
-  afterAll(async () => server?.close());
+  afterAll(async () => {
+    await pool?.end();
+    await server?.close();
+  });
 
   const lockWaits = async () => {
     const rows = await server.orm.em
@@ -38,13 +45,12 @@ describe('attempts group commit (DESIGN.md section 6)', () => {
   };
 
   it('sees what another transaction stored while it waited for a team row, counting it once', async () => {
-    const [gate, first, second] = await Promise.all(
-      ['Espera 0', 'Espera A', 'Espera B'].map((name) =>
-        createTeam(server.orm, contestId, LEVELS.basico, name),
-      ),
-    );
+    const gate = await createTeam(server.orm, contestId, LEVELS.basico, 'Espera 0');
+    const first = await createTeam(server.orm, contestId, LEVELS.basico, 'Espera A');
+    const second = await createTeam(server.orm, contestId, LEVELS.basico, 'Espera B');
     // One group at a time: while the gate's group waits, the next two requests queue into one group.
     const writer = new AttemptWriter(
+      pool,
       () => server.orm.em.fork(),
       () => undefined,
       1,
@@ -57,8 +63,8 @@ describe('attempts group commit (DESIGN.md section 6)', () => {
     await holdGate.begin();
     await other.begin();
     try {
-      await lockTeamContests(holdGate, [gate.id]);
-      await lockTeamContests(other, [second.id]);
+      await lockTeamContests(ormSql(holdGate), [gate.id]);
+      await lockTeamContests(ormSql(other), [second.id]);
       const gated = writer.record(gate.id, [attempt('ev-gate')]);
       expect(await eventually(async () => (await lockWaits()) === 1, 5000)).toBe(true);
       const answers = Promise.all([
@@ -72,7 +78,7 @@ describe('attempts group commit (DESIGN.md section 6)', () => {
       // Meanwhile the other transaction stores the same event (the agent's earlier send of it) and commits.
       const now = new Date();
       await storeAttempts(
-        other,
+        ormSql(other),
         [
           {
             teamId: second.id,
@@ -86,7 +92,7 @@ describe('attempts group commit (DESIGN.md section 6)', () => {
         ],
         now,
       );
-      await addAttemptCounts(other, new Map([[second.id, 1]]), now);
+      await addAttemptCounts(ormSql(other), new Map([[second.id, 1]]), now);
       await other.commit();
 
       const [mine, theirs] = await answers;

@@ -36,7 +36,8 @@ interface RawConnection {
 }
 
 /**
- * Knex pool hook (`pool.afterCreate`) for every new mysql2 connection: sets the session's lock wait,
+ * Knex pool hook (`pool.afterCreate`) for every new mysql2 connection, and the same for the bare pool
+ * of the attempts (sql.ts `createSqlPool`): sets the session's lock wait,
  * and gives each query mysql2's inactivity `timeout` (`queryLimit.ms`). When it fires, the connection
  * is destroyed: its protocol state is unknown (the answer may still come), and a destroyed connection
  * fails knex's validation, so the pool never hands it out again.
@@ -44,10 +45,15 @@ interface RawConnection {
 export function limitConnection(conn: RawConnection, done: (err: unknown, conn: unknown) => void): void {
   const query = conn.query.bind(conn);
   conn.query = (options, values, callback) => {
+    // knex passes an options object, the bare pool of the attempts (sql.ts) a string.
     const limited =
-      queryLimit.ms > 0 && options && typeof options === 'object' && !('timeout' in options)
-        ? { ...(options as object), timeout: queryLimit.ms }
-        : options;
+      queryLimit.ms <= 0
+        ? options
+        : typeof options === 'string'
+          ? { sql: options, timeout: queryLimit.ms }
+          : options && typeof options === 'object' && !('timeout' in options)
+            ? { ...(options as object), timeout: queryLimit.ms }
+            : options;
     const guarded =
       typeof callback === 'function'
         ? (err: unknown, ...rest: unknown[]) => {
@@ -76,6 +82,7 @@ const UNAVAILABLE_CODES = new Set([
   'PROTOCOL_CONNECTION_LOST',
   'PROTOCOL_SEQUENCE_TIMEOUT',
   'ER_CON_COUNT_ERROR',
+  'DB_ACQUIRE_TIMEOUT', // sql.ts: no free connection of the attempts' pool in time
 ]);
 
 /**

@@ -17,20 +17,28 @@ export function isRetryableTransactionError(err: unknown): boolean {
 }
 
 /**
- * Runs `work` in a transaction (`em.transactional`) and, when InnoDB rolls it back for a deadlock or a
- * lock wait timeout, runs it again from the start, up to {@link TRANSACTION_TRIES} times with a short
- * random pause (issue 10: two admins deleting or demoting each other at once got a 500). `work` must
- * only touch the database: it may run more than once. Any other error, or the last retryable one,
- * is thrown (the error handler answers a retryable one with 503).
+ * Runs `attempt` (one whole transaction) and, when InnoDB rolls it back for a deadlock or a lock wait
+ * timeout, runs it again, up to {@link TRANSACTION_TRIES} times with a short random pause (issue 10: two
+ * admins deleting or demoting each other at once got a 500). Any other error, or the last retryable
+ * one, is thrown (the error handler answers a retryable one with 503). The one retry rule of the
+ * server: `transaction` below and the attempts' bare pool (sql.ts `sqlTransaction`).
  */
-export async function transaction<T>(em: EntityManager, work: (em: EntityManager) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
+export async function retryTransaction<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
     try {
-      return await em.transactional(work);
+      return await attempt();
     } catch (err) {
-      if (attempt >= TRANSACTION_TRIES || !isRetryableTransactionError(err)) throw err;
+      if (tries >= TRANSACTION_TRIES || !isRetryableTransactionError(err)) throw err;
       // Both sides of a deadlock retry: a random pause keeps them from meeting again.
-      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * tries));
     }
   }
+}
+
+/**
+ * Runs `work` in a transaction (`em.transactional`), retried as `retryTransaction` says. `work` must
+ * only touch the database: it may run more than once.
+ */
+export function transaction<T>(em: EntityManager, work: (em: EntityManager) => Promise<T>): Promise<T> {
+  return retryTransaction(() => em.transactional(work));
 }

@@ -5,6 +5,7 @@ import type { AgentEventKind, ContestRow } from '@concurso/shared';
 import { AgentEvent } from './agent-event.entity.js';
 import { AgentMachine } from './agent-machine.entity.js';
 import type { AgentPrincipal } from '../../plugins/access.js';
+import type { SqlRunner } from '../../db/sql.js';
 import { Team } from '../teams/index.js';
 
 /*
@@ -147,7 +148,9 @@ export async function recordAgentEvent(
 //
 // SQL text: this is the measured hot path of the product, BENCHMARKS.md "Capacity of the attempts path"
 // and "What changed in the server", "Group commit of attempts" (7 round trips per group of requests,
-// whatever its size; one multi-row INSERT and one CASE UPDATE). Run inside the group's transaction.
+// whatever its size; one multi-row INSERT and one CASE UPDATE). Run inside the group's transaction, on
+// the bare mysql2 pool (attempt-writer.ts, issue 26); each takes a `SqlRunner` (db/sql.ts), so the load
+// tester's mysql2 baseline imports and runs these very statements.
 
 /** One attempt to insert (`attempts` row), its team's contest already known. */
 export interface NewAttempt {
@@ -178,12 +181,15 @@ export interface TeamContest {
  * (consistent) read, so run this under READ COMMITTED (attempt-writer.ts says why).
  */
 export async function lockTeamContests(
-  em: EntityManager,
+  sql: SqlRunner,
   teamIds: readonly number[],
 ): Promise<Map<number, TeamContest>> {
-  const rows = await em.execute<
-    Array<{ id: number; contests_id: number; max_attempts: number | null; active: number | null }>
-  >(
+  const rows = await sql<{
+    id: number;
+    contests_id: number;
+    max_attempts: number | null;
+    active: number | null;
+  }>(
     `select id, contests_id, (select max_attempts from contests where contests.id = teams.contests_id) as max_attempts,
       (select active_key from contests where contests.id = teams.contests_id) as active
       from teams where id in (${marks(teamIds.length)}) order by id for update`,
@@ -206,11 +212,11 @@ export async function lockTeamContests(
  * ids without case). Lock the teams first: then no other transaction can add one before this commits.
  */
 export async function storedAttempts(
-  em: EntityManager,
+  sql: SqlRunner,
   pairs: ReadonlyArray<readonly [number, string]>,
 ): Promise<Array<{ teams_id: number; event_id: string }>> {
   if (pairs.length === 0) return [];
-  return em.execute<Array<{ teams_id: number; event_id: string }>>(
+  return sql<{ teams_id: number; event_id: string }>(
     `select teams_id, event_id from attempts where (teams_id, event_id) in (${pairs.map(() => '(?, ?)').join(', ')})`,
     pairs.flat(),
   );
@@ -221,12 +227,12 @@ export async function storedAttempts(
  * `addAttemptCounts` (teams/team-row-writer.ts), the one writer of what the boards show of a team.
  */
 export async function storeAttempts(
-  em: EntityManager,
+  sql: SqlRunner,
   attempts: readonly NewAttempt[],
   now: Date,
 ): Promise<void> {
   if (attempts.length === 0) return;
-  await em.execute(
+  await sql(
     `insert into attempts (teams_id, contests_id, process, executable, killed, occurred_at, received_at, event_id, created_at, updated_at) values ${attempts.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
     attempts.flatMap((a) => [
       a.teamId,
@@ -240,7 +246,6 @@ export async function storeAttempts(
       now,
       now,
     ]),
-    'run',
   );
 }
 

@@ -7,7 +7,8 @@ import { agentConfig, type PolicyOptions } from './agent-config.js';
 import { recordMachine, setAgentKeyHash } from './agent.repository.js';
 import { labBoard } from './lab.service.js';
 import { recordAgentStopped, recordHeartbeat } from './agent.service.js';
-import { AttemptWriter } from './attempt-writer.js';
+import { ATTEMPT_GROUPS_AT_ONCE, AttemptWriter } from './attempt-writer.js';
+import { createSqlPool } from '../../db/sql.js';
 import { FingerprintLearner } from './fingerprint-learner.js';
 
 /**
@@ -22,10 +23,13 @@ export default async function agentRoutes(
   // Requests that arrive together are written in one transaction; each is answered after its commit,
   // and the teams whose count moved are pushed then.
   const fork = () => app.orm.em.fork();
+  // Issue 26: the groups' own bare pool (attempt-writer.ts says why): 2 groups at once, and one spare.
+  const pool = createSqlPool(app.orm.config.get('clientUrl')!, ATTEMPT_GROUPS_AT_ONCE + 1);
   const attempts = new AttemptWriter(
+    pool,
     fork,
     (rows) => rows.forEach((row) => app.board.teamUpdated(row)),
-    2,
+    ATTEMPT_GROUPS_AT_ONCE,
     new FingerprintLearner(
       fork,
       (err) => app.log.warn({ err }, 'No se pudieron aprender huellas'),
@@ -36,6 +40,7 @@ export default async function agentRoutes(
   );
   // Answer what is being written before the database closes.
   app.addHook('preClose', () => attempts.drained());
+  app.addHook('onClose', () => pool.end());
 
   addRoute(app, api.generateKey, async (request) => {
     const { teamId } = request.params;

@@ -1,4 +1,5 @@
-import { IsolationLevel, type EntityManager } from '@mikro-orm/mysql';
+import type { EntityManager } from '@mikro-orm/mysql';
+import type mysql from 'mysql2/promise';
 import {
   MESSAGES,
   TEAM_STATUS,
@@ -6,8 +7,8 @@ import {
   type AgentAttemptsResult,
   type BoardTeam,
 } from '@concurso/shared';
-import { boardTeams } from '../board/index.js';
-import { addAttemptCounts, changeTeamStatus, lockTeam } from '../teams/index.js';
+import { boardRows } from '../board/index.js';
+import { addAttemptCounts, changeTeamStatus } from '../teams/index.js';
 import {
   lockTeamContests,
   storeAttempts,
@@ -16,7 +17,7 @@ import {
   type TeamContest,
 } from './agent.repository.js';
 import { HttpError } from '../../lib/http-error.js';
-import { isRetryableTransactionError } from '../../db/transaction.js';
+import { sqlTransaction, type SqlRunner } from '../../db/sql.js';
 import { isDatabaseUnavailable } from '../../db/timeouts.js';
 import { FingerprintLearner } from './fingerprint-learner.js';
 import type { FingerprintClaim } from '../processes/index.js';
@@ -36,6 +37,9 @@ interface PendingBatch {
  */
 export const MAX_GROUP_ATTEMPTS = 900;
 
+/** Groups written at once: one commits while the next one is built. */
+export const ATTEMPT_GROUPS_AT_ONCE = 2;
+
 /**
  * Group commit of agents' attempt batches (DESIGN.md section 6; BENCHMARKS.md "Capacity of the attempts
  * path"); its statements are in agent.repository.ts.
@@ -50,6 +54,12 @@ export const MAX_GROUP_ATTEMPTS = 900;
  * the attempts are durable. An idle server writes each request at once; a busy one writes them in
  * ever larger groups, which amortises round trips, commits and fsyncs (7 round trips per group
  * instead of 7 per request).
+ *
+ * The one place where "one data path" gives way (issue 26): the groups run on a bare mysql2 pool
+ * (db/sql.ts), not through MikroORM and knex, which took a quarter of the server's core on this path
+ * alone (BENCHMARKS.md "Issue 26"); the statements are still the repositories' (`lockTeamContests`,
+ * `storedAttempts`, `storeAttempts`, `addAttemptCounts`, `boardRows`, `changeTeamStatus`, each taking a
+ * `SqlRunner`), with the ORM pool's time limits, retry and 503 mapping.
  */
 export class AttemptWriter {
   private queue: PendingBatch[] = [];
@@ -57,15 +67,18 @@ export class AttemptWriter {
   private readonly idle = new Set<() => void>();
 
   /**
-   * @param fork a fresh entity manager per group (`orm.em.fork()`).
+   * @param pool the bare mysql2 pool the groups are written on (db/sql.ts `createSqlPool`, READ
+   *   COMMITTED), at least `maxConcurrent` connections.
+   * @param fork a fresh entity manager (`orm.em.fork()`), for the fingerprints' learner.
    * @param onCommitted receives the board rows whose count moved, after the commit.
    * @param maxConcurrent groups written at once (2: one commits while the next one is built).
    * @param learner learns the attempts' fingerprints after each commit (issue 14).
    */
   constructor(
-    private readonly fork: () => EntityManager,
+    private readonly pool: mysql.Pool,
+    fork: () => EntityManager,
     private readonly onCommitted: (rows: BoardTeam[]) => void,
-    private readonly maxConcurrent = 2,
+    private readonly maxConcurrent = ATTEMPT_GROUPS_AT_ONCE,
     private readonly learner = new FingerprintLearner(fork),
   ) {}
 
@@ -122,13 +135,8 @@ export class AttemptWriter {
     let changed: BoardTeam[];
     let claims: FingerprintClaim[];
     try {
-      try {
-        ({ outcome, changed, claims } = await this.write(group));
-      } catch (err) {
-        // A deadlock or lock wait timeout (db/transaction.ts): the group is retried once.
-        if (!isRetryableTransactionError(err)) throw err;
-        ({ outcome, changed, claims } = await this.write(group));
-      }
+      // A deadlock or lock wait timeout runs the group again (`sqlTransaction`, db/transaction.ts).
+      ({ outcome, changed, claims } = await sqlTransaction(this.pool, (sql) => this.write(sql, group)));
     } catch (err) {
       for (const batch of group) batch.reject(err);
       // The database is down or stalled: what queued meanwhile would wait for its own timeout after
@@ -148,99 +156,96 @@ export class AttemptWriter {
     }
   }
 
-  private async write(group: PendingBatch[]): Promise<{
+  /** One group's transaction, on `sql` (the bare pool's connection, READ COMMITTED: see below). */
+  private async write(
+    sql: SqlRunner,
+    group: PendingBatch[],
+  ): Promise<{
     outcome: Map<PendingBatch, AgentAttemptsResult | HttpError>;
     changed: BoardTeam[];
     claims: FingerprintClaim[];
   }> {
-    return this.fork().transactional(
-      async (em) => {
-        const teamIds = [...new Set(group.map((b) => b.teamId))].sort((a, b) => a - b);
-        const contestOf = await lockTeamContests(em, teamIds);
-        // Issue 21: a key of a team outside the active contest counts nothing (409 below).
-        const live = group.filter((b) => contestOf.get(b.teamId)?.active === true);
+    // READ COMMITTED (the pool's sessions): every read of the group sees what was committed when it
+    // runs. Under REPEATABLE READ the contest subquery of `lockTeamContests` took the snapshot at the
+    // group's first team row, before it waited for a later one; a group that held that row meanwhile
+    // and stored one of the event ids was then invisible to `storedAttempts`, the INSERT met the unique
+    // key, and the whole group was answered 409 (attempt-writer.test.ts). The team rows are locked, so
+    // no one else can add an event of these teams before the commit.
+    const teamIds = [...new Set(group.map((b) => b.teamId))].sort((a, b) => a - b);
+    const contestOf = await lockTeamContests(sql, teamIds);
+    // Issue 21: a key of a team outside the active contest counts nothing (409 below).
+    const live = group.filter((b) => contestOf.get(b.teamId)?.active === true);
 
-        // Which (team, event id) pairs are stored already: the team rows are locked, so no other
-        // transaction can add any of them before this one commits.
-        const asked = new Map<string, [number, string]>();
-        for (const batch of live) {
-          for (const a of batch.attempts)
-            asked.set(pairKey(batch.teamId, a.event_id), [batch.teamId, a.event_id]);
-        }
-        const stored = new Set<string>();
-        for (const r of await storedAttempts(em, [...asked.values()]))
-          stored.add(pairKey(r.teams_id, r.event_id));
+    // Which (team, event id) pairs are stored already: the team rows are locked, so no other
+    // transaction can add any of them before this one commits.
+    const asked = new Map<string, [number, string]>();
+    for (const batch of live) {
+      for (const a of batch.attempts)
+        asked.set(pairKey(batch.teamId, a.event_id), [batch.teamId, a.event_id]);
+    }
+    const stored = new Set<string>();
+    for (const r of await storedAttempts(sql, [...asked.values()]))
+      stored.add(pairKey(r.teams_id, r.event_id));
 
-        // New rows, each pair once even if two queued requests carry it (an agent's retry).
-        const fresh: NewAttempt[] = [];
-        const claims: FingerprintClaim[] = [];
-        const addedPerTeam = new Map<number, number>();
-        const countedPerBatch = new Map<PendingBatch, number>();
-        for (const batch of live) {
-          let counted = 0;
-          for (const a of batch.attempts) {
-            const key = pairKey(batch.teamId, a.event_id);
-            if (stored.has(key)) continue;
-            stored.add(key);
-            counted++;
-            fresh.push({
-              teamId: batch.teamId,
-              contestId: contestOf.get(batch.teamId)!.contestId,
-              process: a.process,
-              executable: a.executable ?? null,
-              killed: a.killed !== false,
-              occurredAt: new Date(a.occurred_at),
-              eventId: a.event_id,
-            });
-            if (a.sha256) {
-              const contestId = contestOf.get(batch.teamId)!.contestId;
-              claims.push({ teamId: batch.teamId, contestId, process: a.process, sha256: a.sha256 });
+    // New rows, each pair once even if two queued requests carry it (an agent's retry).
+    const fresh: NewAttempt[] = [];
+    const claims: FingerprintClaim[] = [];
+    const addedPerTeam = new Map<number, number>();
+    const countedPerBatch = new Map<PendingBatch, number>();
+    for (const batch of live) {
+      let counted = 0;
+      const contestId = contestOf.get(batch.teamId)!.contestId;
+      for (const a of batch.attempts) {
+        const key = pairKey(batch.teamId, a.event_id);
+        if (stored.has(key)) continue;
+        stored.add(key);
+        counted++;
+        fresh.push({
+          teamId: batch.teamId,
+          contestId,
+          process: a.process,
+          executable: a.executable ?? null,
+          killed: a.killed !== false,
+          occurredAt: new Date(a.occurred_at),
+          eventId: a.event_id,
+        });
+        if (a.sha256) claims.push({ teamId: batch.teamId, contestId, process: a.process, sha256: a.sha256 });
+      }
+      countedPerBatch.set(batch, counted);
+      if (counted > 0) addedPerTeam.set(batch.teamId, (addedPerTeam.get(batch.teamId) ?? 0) + counted);
+    }
+    const now = new Date();
+    await storeAttempts(sql, fresh, now);
+    await addAttemptCounts(sql, addedPerTeam, now);
+
+    // Totals for the answers (every live team) and rows to push (the teams whose count moved); a
+    // team blocked at its threshold is read again, with its new status.
+    let rows = await boardRows(sql, [...new Set(live.map((b) => b.teamId))]);
+    const blocked = await blockAtThreshold(sql, rows, addedPerTeam, contestOf);
+    if (blocked.length > 0) {
+      const again = new Map((await boardRows(sql, blocked)).map((row) => [row.id, row]));
+      rows = rows.map((row) => again.get(row.id) ?? row);
+    }
+    const rowOf = new Map(rows.map((r) => [r.id, r]));
+    const outcome = new Map<PendingBatch, AgentAttemptsResult | HttpError>();
+    for (const batch of group) {
+      const row = rowOf.get(batch.teamId);
+      if (contestOf.has(batch.teamId) && contestOf.get(batch.teamId)?.active !== true) {
+        outcome.set(batch, new HttpError(409, MESSAGES.agentContestInactive));
+        continue;
+      }
+      outcome.set(
+        batch,
+        row
+          ? {
+              accepted: batch.attempts.map((a) => a.event_id),
+              counted: countedPerBatch.get(batch) ?? 0,
+              number_attempts: row.number_attempts,
             }
-          }
-          countedPerBatch.set(batch, counted);
-          if (counted > 0) addedPerTeam.set(batch.teamId, (addedPerTeam.get(batch.teamId) ?? 0) + counted);
-        }
-        const now = new Date();
-        await storeAttempts(em, fresh, now);
-        await addAttemptCounts(em, addedPerTeam, now);
-
-        // Totals for the answers (every live team) and rows to push (the teams whose count moved); a
-        // team blocked at its threshold is read again, with its new status.
-        let rows = await boardTeams(em, [...new Set(live.map((b) => b.teamId))]);
-        const blocked = await blockAtThreshold(em, rows, addedPerTeam, contestOf);
-        if (blocked.length > 0) {
-          const fresh = new Map((await boardTeams(em, blocked)).map((row) => [row.id, row]));
-          rows = rows.map((row) => fresh.get(row.id) ?? row);
-        }
-        const rowOf = new Map(rows.map((r) => [r.id, r]));
-        const outcome = new Map<PendingBatch, AgentAttemptsResult | HttpError>();
-        for (const batch of group) {
-          const row = rowOf.get(batch.teamId);
-          if (contestOf.has(batch.teamId) && contestOf.get(batch.teamId)?.active !== true) {
-            outcome.set(batch, new HttpError(409, MESSAGES.agentContestInactive));
-            continue;
-          }
-          outcome.set(
-            batch,
-            row
-              ? {
-                  accepted: batch.attempts.map((a) => a.event_id),
-                  counted: countedPerBatch.get(batch) ?? 0,
-                  number_attempts: row.number_attempts,
-                }
-              : new HttpError(401, MESSAGES.agentKeyInvalid),
-          );
-        }
-        return { outcome, changed: rows.filter((r) => addedPerTeam.has(r.id)), claims };
-      },
-      // READ COMMITTED: every read of the group sees what was committed when it runs. Under REPEATABLE
-      // READ the contest subquery of `lockTeamContests` took the snapshot at the group's first team row,
-      // before it waited for a later one; a group that held that row meanwhile and stored one of the
-      // event ids was then invisible to `storedAttempts`, the INSERT met the unique key, and the whole
-      // group was answered 409 (the flaky «writes concurrent reports…»; attempt-writer.test.ts). The
-      // team rows are locked, so no one else can add an event of these teams before the commit.
-      { isolationLevel: IsolationLevel.READ_COMMITTED },
-    );
+          : new HttpError(401, MESSAGES.agentKeyInvalid),
+      );
+    }
+    return { outcome, changed: rows.filter((r) => addedPerTeam.has(r.id)), claims };
   }
 }
 
@@ -252,7 +257,7 @@ export class AttemptWriter {
  * The team rows are locked already. Answers the ids blocked (usually none: no extra statement then).
  */
 async function blockAtThreshold(
-  em: EntityManager,
+  sql: SqlRunner,
   rows: readonly BoardTeam[],
   addedPerTeam: ReadonlyMap<number, number>,
   contestOf: ReadonlyMap<number, TeamContest>,
@@ -262,13 +267,15 @@ async function blockAtThreshold(
     const max = contestOf.get(row.id)?.maxAttempts;
     if (max == null || !addedPerTeam.has(row.id)) continue;
     if (row.status_team.id !== TEAM_STATUS.active || row.number_attempts < max) continue;
-    const team = await lockTeam(em, row.id);
-    if (!team) continue;
-    await changeTeamStatus(em, team, TEAM_STATUS.disqualified, 'automatic');
+    await changeTeamStatus(
+      sql,
+      { id: row.id, status: row.status_team.id },
+      TEAM_STATUS.disqualified,
+      'automatic',
+    );
     blocked.push(row.id);
   }
   return blocked;
 }
 
-// Lower case: the column's collation (utf8mb4_unicode_ci) compares event ids without case.
 const pairKey = (teamId: number, eventId: string): string => `${teamId}:${eventId.toLowerCase()}`;

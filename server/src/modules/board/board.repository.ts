@@ -1,76 +1,82 @@
-import type { FilterQuery, QueryOrderMap } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 import { agentAlertOf, type BoardTeam } from '@concurso/shared';
-import { Team } from '../teams/index.js';
-import type { IStatusTeam, ITeam } from '../teams/index.js';
+import { ormSql, type SqlRunner } from '../../db/sql.js';
 
 /*
- * The board's reads of `teams` (DESIGN.md section 6; what changes a row is teams/team-row-writer.ts), through the EntityManager and its
- * QueryBuilder on the teams module's entities: every function takes the EntityManager first, so it
- * runs inside the caller's `transaction(em, work)` and sees what that transaction wrote.
+ * The board's reads of `teams` (DESIGN.md section 6; what changes a row is teams/team-row-writer.ts):
+ * one SQL statement, run in the caller's transaction so it sees what that transaction wrote. The
+ * functions take the EntityManager (`ormSql`), except `boardRows`, which takes any `SqlRunner`: the
+ * attempts group commit runs it on its bare pool (issue 26), and the load tester's mysql2 baseline
+ * runs the same text.
  */
 
-/** What the board query answers per team: the entity's columns, the two references' ids, the status name. */
-type BoardRowData = Pick<
-  ITeam,
-  'id' | 'name' | 'number_attempts' | 'agentOnline' | 'agentAlert' | 'version'
-> & {
-  level: number;
-  statusTeam: number;
-  status: IStatusTeam['status'];
-};
+/** A board row as the statement answers it (columns, the status name; MariaDB's tinyint as a number). */
+interface BoardRowData {
+  id: number;
+  name: string;
+  levels_id: number;
+  number_attempts: number;
+  status_team_id: number;
+  status: string;
+  agent_online: number | boolean;
+  agent_alert: string | null;
+  version: number;
+}
 
 /**
- * Board rows of the teams matching `where`, as plain `BoardTeam` objects (what the snapshot lists and
- * a `board.frame` row encodes), in the caller's transaction. One QueryBuilder query, mapped to property
- * names but not to entities: hydrating entities cost 5 to 10 times the query itself for a few hundred
- * teams, and this runs inside every attempts group (rows locked) and for every screen's snapshot.
+ * Board rows of the teams `where` selects (SQL on `t`, the teams, with `?` placeholders for `params`),
+ * as plain `BoardTeam` objects (what the snapshot lists and a `board.frame` row encodes). Not entities:
+ * hydrating entities cost 5 to 10 times the query itself for a few hundred teams, and this runs inside
+ * every attempts group (rows locked) and for every screen's snapshot.
  */
 async function findBoardTeams(
-  em: EntityManager,
-  where: FilterQuery<ITeam>,
-  orderBy: QueryOrderMap<ITeam> = {},
+  sql: SqlRunner,
+  where: string,
+  params: readonly unknown[],
+  orderBy = '',
 ): Promise<BoardTeam[]> {
-  const rows = await em
-    .createQueryBuilder(Team, 't')
-    .select([
-      'id',
-      'name',
-      'level',
-      'number_attempts',
-      'statusTeam',
-      's.status',
-      'agentOnline',
-      'agentAlert',
-      'version',
-    ])
-    .join('t.statusTeam', 's')
-    .where(where)
-    .orderBy(orderBy)
-    .execute<BoardRowData[]>('all');
-  return rows.map((row) => ({
-    id: row.id,
-    name: row.name,
-    levels_id: row.level,
-    number_attempts: row.number_attempts,
-    status_team: { id: row.statusTeam, status: row.status },
-    agent_online: row.agentOnline,
-    agent_alert: row.agentOnline ? null : agentAlertOf(row.agentAlert),
-    version: row.version,
-  }));
+  const rows = await sql<BoardRowData>(
+    `select t.id, t.name, t.levels_id, t.number_attempts, t.status_team_id, s.status, t.agent_online,
+      t.agent_alert, t.version from teams as t inner join status_team as s on t.status_team_id = s.id
+      where ${where}${orderBy ? ` order by ${orderBy}` : ''}`,
+    params,
+  );
+  return rows.map((row) => {
+    const online = Number(row.agent_online) === 1;
+    return {
+      id: row.id,
+      name: row.name,
+      levels_id: row.levels_id,
+      number_attempts: Number(row.number_attempts),
+      status_team: { id: row.status_team_id, status: row.status },
+      agent_online: online,
+      agent_alert: online ? null : agentAlertOf(row.agent_alert),
+      version: Number(row.version),
+    };
+  });
 }
+
+const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 
 /** One team as a board row (`app.board.teamUpdated` pushes it), or null when it does not exist. */
 export async function boardTeam(em: EntityManager, teamId: number): Promise<BoardTeam | null> {
-  return (await findBoardTeams(em, { id: teamId }))[0] ?? null;
+  return (await findBoardTeams(ormSql(em), 't.id = ?', [teamId]))[0] ?? null;
 }
 
-/** Several teams as board rows, in no particular order; ids that do not exist are left out. */
+/**
+ * Several teams as board rows, in no particular order; ids that do not exist are left out. `sql`: the
+ * caller's transaction (`ormSql(em)`, or the attempts' bare pool).
+ */
+export async function boardRows(sql: SqlRunner, teamIds: readonly number[]): Promise<BoardTeam[]> {
+  return teamIds.length === 0 ? [] : findBoardTeams(sql, `t.id in (${marks(teamIds.length)})`, teamIds);
+}
+
+/** `boardRows` in `em`'s transaction. */
 export async function boardTeams(em: EntityManager, teamIds: readonly number[]): Promise<BoardTeam[]> {
-  return teamIds.length === 0 ? [] : findBoardTeams(em, { id: { $in: [...teamIds] } });
+  return boardRows(ormSql(em), teamIds);
 }
 
 /** The board rows of a contest's teams, by name (then id), every level together. */
 export async function contestBoardTeams(em: EntityManager, contestId: number): Promise<BoardTeam[]> {
-  return findBoardTeams(em, { contest: contestId }, { name: 'asc', id: 'asc' });
+  return findBoardTeams(ormSql(em), 't.contests_id = ?', [contestId], 't.name asc, t.id asc');
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/mysql';
 import { LEVELS, TEAM_STATUS, type BoardTeam, type TeamAttempts } from '@concurso/shared';
+import { ormSql } from '../../db/sql.js';
 import { transaction } from '../../db/transaction.js';
 import { HttpError } from '../../lib/http-error.js';
 import { activeContest } from '../contests/index.js';
@@ -38,7 +39,7 @@ export async function toggleTeamStatus(
     const team = await lockTeam(tem, teamId);
     if (!team) throw new HttpError(404, 'No se encontró el equipo.');
     const to = team.statusTeam.id === TEAM_STATUS.active ? TEAM_STATUS.disqualified : TEAM_STATUS.active;
-    await changeTeamStatus(tem, team, to, userId);
+    await changeTeamStatus(ormSql(tem), { id: team.id, status: team.statusTeam.id }, to, userId);
     return (await boardTeam(tem, teamId))!;
   });
 }

@@ -1,8 +1,7 @@
 import { LockMode, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { AgentAlert } from '@concurso/shared';
-import { StatusTeam } from './status-team.entity.js';
-import { TeamStatusChange } from './team-status-change.entity.js';
+import type { SqlRunner } from '../../db/sql.js';
 import { Team } from './team.entity.js';
 
 /*
@@ -11,8 +10,8 @@ import { Team } from './team.entity.js';
  * the number the boards and the projector keep only newer rows by (DESIGN.md section 6). The bump is
  * always done by the database (`version = version + 1`), never from a loaded value: a judge's toggle,
  * a group of attempts and a heartbeat of one team may run at once. A team's edit (teams.repository.ts)
- * bumps it with the same fragment. Every function takes the EntityManager first and runs in the
- * caller's transaction.
+ * bumps it with the same fragment. Every function runs in the caller's transaction: it takes the
+ * EntityManager, or a `SqlRunner` where the attempts' bare pool calls it too (issue 26).
  */
 
 /** `version + 1`, for an entity assignment or `nativeUpdate`: the one way a team's version changes. */
@@ -36,55 +35,50 @@ export async function lockTeam(em: EntityManager, teamId: number) {
 export type LockedTeam = NonNullable<Awaited<ReturnType<typeof lockTeam>>>;
 
 /**
- * Sets a locked team's status to `to`, bumps its `version` and writes the audit row with the judge `by`
- * and the time (SPEC.md section 4), in the caller's transaction. `by` 'automatic': the server's own
- * block at the contest's `max_attempts` (issue 13), audited with no user. Read the row again
- * (board.repository.ts) for what to push: `team` keeps the values it was loaded with.
+ * Sets a locked team's status from `team.status` to `to`, bumps its `version` and writes the audit row
+ * with the judge `by` and the time (SPEC.md section 4), in the caller's transaction: `sql` is
+ * `ormSql(em)` for a judge's toggle, the attempts' bare pool for the automatic block. `by` 'automatic':
+ * the server's own block at the contest's `max_attempts` (issue 13), audited with no user. Read the row
+ * again (board.repository.ts) for what to push.
  */
 export async function changeTeamStatus(
-  em: EntityManager,
-  team: LockedTeam,
+  sql: SqlRunner,
+  team: { id: number; status: number },
   to: number,
   by: number | 'automatic',
 ): Promise<void> {
-  const from = team.statusTeam.id;
-  await em.nativeUpdate(
-    Team,
-    { id: team.id },
-    { statusTeam: em.getReference(StatusTeam, to), version: nextVersion() },
-  );
-  const automatic = by === 'automatic';
-  em.create(TeamStatusChange, {
-    team: team.id,
-    from,
+  const now = new Date();
+  await sql(`update teams set status_team_id = ?, ${NEXT_VERSION_SQL}, updated_at = ? where id = ?`, [
     to,
-    user: automatic ? null : by,
-    automatic,
-    at: new Date(),
-  });
-  await em.flush();
+    now,
+    team.id,
+  ]);
+  const automatic = by === 'automatic';
+  await sql(
+    'insert into team_status_changes (teams_id, `from`, `to`, users_id, automatic, `at`, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
+    [team.id, team.status, to, automatic ? null : by, automatic ? 1 : 0, now, now, now],
+  );
 }
 
 const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 
 /**
  * Adds to each team of `addedPerTeam` its new attempts in one UPDATE, bumping `version` and marking its
- * agent seen at `now` and online (an agent that reports attempts is alive). SQL text: the attempts
- * group commit, the measured hot path (BENCHMARKS.md, "Group commit of attempts"); the team rows are
- * locked by the group already.
+ * agent seen at `now` and online (an agent that reports attempts is alive). The attempts group commit,
+ * the measured hot path (BENCHMARKS.md, "Group commit of attempts"), on its bare pool (`sql`); the
+ * team rows are locked by the group already. The load tester's mysql2 baseline runs the same.
  */
 export async function addAttemptCounts(
-  em: EntityManager,
+  sql: SqlRunner,
   addedPerTeam: ReadonlyMap<number, number>,
   now: Date,
 ): Promise<void> {
   const moved = [...addedPerTeam.keys()];
   if (moved.length === 0) return;
-  await em.execute(
+  await sql(
     `update teams set number_attempts = number_attempts + case id ${moved.map(() => 'when ? then ?').join(' ')} end,
       ${NEXT_VERSION_SQL}, agent_last_seen = ?, agent_online = 1 where id in (${marks(moved.length)})`,
     [...moved.flatMap((id) => [id, addedPerTeam.get(id)!]), now, ...moved],
-    'run',
   );
 }
 
