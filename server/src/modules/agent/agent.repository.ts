@@ -5,7 +5,7 @@ import type { AgentEventKind, ContestRow } from '@concurso/shared';
 import { AgentEvent } from './agent-event.entity.js';
 import { AgentMachine } from './agent-machine.entity.js';
 import type { AgentPrincipal } from '../../plugins/access.js';
-import type { SqlRunner } from '../../db/sql.js';
+import { ormSql, type SqlRunner } from '../../db/sql.js';
 import { Team } from '../teams/index.js';
 
 /*
@@ -20,16 +20,16 @@ import { Team } from '../teams/index.js';
 // Keys and configuration ----------------------------------------------------------------------------
 
 /**
- * The team whose agent key has SHA-256 `hash`, as the guard's principal; null for no team. Read past
- * the identity map: the guard's partial read must not stand in for the team later in the request.
+ * The team whose agent key has SHA-256 `hash`, as the guard's principal; null for no team. One SQL
+ * statement, no entity: it runs for every agent request the key cache misses (500 agents, a 5 s cache:
+ * 100 a second), and the profile of issue 26 showed the entity's hydration there (BENCHMARKS.md).
  */
 export async function teamByAgentKeyHash(em: EntityManager, hash: string): Promise<AgentPrincipal | null> {
-  const team = await em.findOne(
-    Team,
-    { agentKeyHash: hash },
-    { fields: ['level', 'contest'], disableIdentityMap: true },
+  const [team] = await ormSql(em)<AgentPrincipal>(
+    'select id, levels_id, contests_id from teams where agent_key_hash = ?',
+    [hash],
   );
-  return team ? { id: team.id, levels_id: team.level.id, contests_id: team.contest.id } : null;
+  return team ? { id: team.id, levels_id: team.levels_id, contests_id: team.contests_id } : null;
 }
 
 /** Stores the SHA-256 of team `teamId`'s new agent key (the previous one stops matching); false for no team. */
