@@ -2,10 +2,10 @@
  * The durable-write baseline, equal work (issue 12): the SAME grouped SQL the product runs for
  * `POST /api/agent/attempts`, from a bare mysql2 loop, on a copy of the run's own database.
  *
- * The statements are the product's own, imported (issue 26: not a hand-kept copy): `lockTeamContests`,
- * `storedAttempts`, `storeAttempts` (agent.repository.ts), `addAttemptCounts` (team-row-writer.ts) and
- * `boardRows` (board.repository.ts), run through the product's `sqlTransaction` on a `createSqlPool`
- * pool (db/sql.ts: READ COMMITTED, the same limits). What this file keeps of its own is the loop of
+ * The statements are the product's own, imported (issue 26: not a hand-kept copy): those of
+ * `lockTeamContests`, `storedAttempts`, `storeAttempts` (agent.repository.ts), `addAttemptCounts`
+ * (team-row-writer.ts) and `boardRows` (board.repository.ts), in the product's two round trips, through
+ * its `sqlBatchTransaction` on a `createSqlPool` pool (db/sql.ts: READ COMMITTED, the same limits). What this file keeps of its own is the loop of
  * attempt-writer.ts around them, without HTTP, authentication, validation or the push:
  * - `concurrency` requests in flight (the run's `--concurrency`), each a batch of `batchMin`..`batchMax`
  *   attempts with unique event ids for a team with no other request in flight (one per agent, as the
@@ -28,14 +28,19 @@ import { databaseName, dropDatabase, serverPart } from '@concurso/testkit/enviro
 import {
   ATTEMPT_GROUPS_AT_ONCE,
   MAX_GROUP_ATTEMPTS,
-  addAttemptCounts,
-  boardRows,
+  addAttemptCountsStatement,
+  boardRowsStatement,
   createSqlPool,
-  lockTeamContests,
-  sqlTransaction,
-  storeAttempts,
-  storedAttempts,
+  lockTeamContestsStatement,
+  placeholders,
+  readBoardRows,
+  readTeamContests,
+  sqlBatchTransaction,
+  storeAttemptsStatement,
+  storedAttemptsStatement,
   type NewAttempt,
+  type SqlStatement,
+  type StoredAttempt,
 } from '@concurso/testkit/server-plugins';
 import { pinProcess } from './pinning.js';
 
@@ -100,7 +105,6 @@ export async function cloneDatabase(sourceUrl: string): Promise<string> {
   }
 }
 
-const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 const PROCESS_NAMES = ['chrome.exe', 'Discord.exe', 'AnyDesk.exe', 'firefox.exe', 'Telegram.exe'];
 
 /** One request waiting for its group's commit. */
@@ -116,7 +120,7 @@ export async function runMysqlBaseline(o: MysqlBaselineOptions): Promise<MysqlBa
   const pool = createSqlPool(o.databaseUrl, ATTEMPT_GROUPS_AT_ONCE + 1);
   try {
     const [[before]] = await pool.query<mysql.RowDataPacket[]>(
-      `select coalesce(sum(number_attempts), 0) as total from teams where id in (${marks(o.teamIds.length)})`,
+      `select coalesce(sum(number_attempts), 0) as total from teams where id in (${placeholders(o.teamIds.length)})`,
       o.teamIds,
     );
     const prefix = randomBytes(3).toString('hex');
@@ -129,16 +133,20 @@ export async function runMysqlBaseline(o: MysqlBaselineOptions): Promise<MysqlBa
     const deadline = performance.now() + o.durationS * 1000;
     const started = performance.now();
 
-    // attempt-writer.ts `write`: its statements, in its order (the bench's contest has no
+    // attempt-writer.ts `write`: its statements, in its two round trips (the bench's contest has no
     // max_attempts, so the product blocks nothing and neither does this).
     const writeGroup = async (group: Pending[]) => {
       try {
-        const written = await sqlTransaction(pool, async (sql) => {
+        const written = await sqlBatchTransaction(pool, async (send) => {
           const teamIds = [...new Set(group.map((b) => b.teamId))].sort((a, b) => a - b);
-          const contestOf = await lockTeamContests(sql, teamIds);
           const pairs = group.flatMap((b) => b.eventIds.map((e) => [b.teamId, e] as const));
+          const [locked, storedRows] = await send([
+            lockTeamContestsStatement(teamIds),
+            storedAttemptsStatement(pairs),
+          ]);
+          const contestOf = readTeamContests(locked!);
           const known = new Set(
-            (await storedAttempts(sql, pairs)).map((r) => `${r.teams_id}:${r.event_id.toLowerCase()}`),
+            (storedRows as StoredAttempt[]).map((r) => `${r.teams_id}:${r.event_id.toLowerCase()}`),
           );
           const now = new Date();
           const fresh: NewAttempt[] = [];
@@ -159,9 +167,11 @@ export async function runMysqlBaseline(o: MysqlBaselineOptions): Promise<MysqlBa
             });
             added.set(teamId, (added.get(teamId) ?? 0) + 1);
           }
-          await storeAttempts(sql, fresh, now);
-          await addAttemptCounts(sql, added, now);
-          await boardRows(sql, teamIds);
+          const writes: SqlStatement[] = [];
+          if (fresh.length > 0) writes.push(storeAttemptsStatement(fresh, now));
+          if (added.size > 0) writes.push(addAttemptCountsStatement(added, now));
+          writes.push(boardRowsStatement(teamIds));
+          readBoardRows((await send(writes, { commit: true })).at(-1)!);
           return fresh.length;
         });
         attempts += written;
@@ -226,7 +236,7 @@ export async function runMysqlBaseline(o: MysqlBaselineOptions): Promise<MysqlBa
     if (failure) throw failure;
     const seconds = (performance.now() - started) / 1000;
     const [[after]] = await pool.query<mysql.RowDataPacket[]>(
-      `select (select count(*) from attempts where event_id like ?) as n, (select coalesce(sum(number_attempts), 0) from teams where id in (${marks(o.teamIds.length)})) as total`,
+      `select (select count(*) from attempts where event_id like ?) as n, (select coalesce(sum(number_attempts), 0) from teams where id in (${placeholders(o.teamIds.length)})) as total`,
       [`${prefix}-%`, ...o.teamIds],
     );
     return {

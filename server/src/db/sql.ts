@@ -13,22 +13,50 @@ import { retryTransaction } from './transaction.js';
  * Runs one SQL statement with `?` placeholders in the caller's transaction and answers its rows (a
  * SELECT) or the driver's result (anything else). The statements of the attempts hot path take one,
  * so the same text runs on an ORM transaction (`ormSql`), on the bare pool of the group commit
- * (`sqlTransaction`) and in the load tester's mysql2 baseline (BENCHMARKS.md, issue 26).
+ * (`sqlBatchTransaction`, a statement at a time through `batchRunner`) and in the load tester's mysql2
+ * baseline (BENCHMARKS.md, issue 26).
  */
 export type SqlRunner = <T = Record<string, unknown>>(
   sql: string,
   params?: readonly unknown[],
 ) => Promise<T[]>;
 
+/** One SQL statement with `?` placeholders and their values, to run later (`SqlBatch`, `runStatement`). */
+export interface SqlStatement {
+  sql: string;
+  params: readonly unknown[];
+}
+
+/** `?, ?, …`: `n` placeholders for an IN list or a VALUES row. */
+export const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
+
+/** Runs `statement` on `sql` and answers its rows (a SELECT) or the driver's result. */
+export function runStatement<T = Record<string, unknown>>(
+  sql: SqlRunner,
+  statement: SqlStatement,
+): Promise<T[]> {
+  return sql<T>(statement.sql, statement.params);
+}
+
+/**
+ * Several statements of one transaction in one round trip (one multi-statement query), answering each
+ * statement's rows or result in order; `commit: true` ends the transaction with them
+ * (`sqlBatchTransaction`).
+ */
+export type SqlBatch = (
+  statements: readonly SqlStatement[],
+  options?: { commit?: boolean },
+) => Promise<unknown[][]>;
+
+/** A `SqlRunner` that sends each statement as a batch of its own (for rare statements of a batched transaction). */
+export function batchRunner(batch: SqlBatch): SqlRunner {
+  return async <T>(sql: string, params: readonly unknown[] = []) =>
+    (await batch([{ sql, params }]))[0] as T[];
+}
+
 /** A runner on `em`: in `em`'s transaction when it has one. */
 export function ormSql(em: EntityManager): SqlRunner {
   return (sql, params = []) => em.execute(sql, [...params]);
-}
-
-/** A runner on one mysql2 connection (text protocol, values escaped by the driver). */
-export function connectionSql(conn: mysql.PoolConnection | mysql.Connection): SqlRunner {
-  return async <T>(sql: string, params: readonly unknown[] = []) =>
-    (await conn.query(sql, params as unknown[]))[0] as T[];
 }
 
 /**
@@ -47,7 +75,7 @@ export function mysqlOptions(databaseUrl: string): mysql.PoolOptions {
 }
 
 /**
- * A bare mysql2 pool of at most `connections` connections, for the one path that does not go through
+ * A bare mysql2 pool of at most `connections` connections, multi-statement, for the one path that does not go through
  * the ORM: the attempts group commit (attempt-writer.ts; BENCHMARKS.md "Issue 26" measured MikroORM and
  * knex at a quarter of the server's core on it). Every connection gets the ORM pool's limits
  * (`limitConnection`: the session's lock wait and a time limit per query) and READ COMMITTED (why:
@@ -58,6 +86,9 @@ export function createSqlPool(databaseUrl: string, connections: number): mysql.P
     ...mysqlOptions(databaseUrl),
     connectionLimit: connections,
     maxIdle: connections,
+    // `SqlBatch`: a group's statements in two round trips. Every value goes through a placeholder,
+    // escaped by the driver; no statement text is ever built from input.
+    multipleStatements: true,
   });
   pool.on('connection', (conn) => {
     const raw = conn as unknown as Parameters<typeof limitConnection>[0];
@@ -100,26 +131,45 @@ async function acquire(pool: mysql.Pool): Promise<mysql.PoolConnection> {
   }
 }
 
+const START_TRANSACTION: SqlStatement = { sql: 'START TRANSACTION', params: [] };
+const COMMIT: SqlStatement = { sql: 'COMMIT', params: [] };
+
 /**
- * Runs `work` in one transaction on a connection of `pool` (`createSqlPool`) and commits; rolls back on
- * any error. A deadlock or lock wait timeout runs it again from the start (`retryTransaction`, the
- * rule of every transaction of the server). `work` must only touch the database: it may run more than
- * once. A connection whose rollback fails is destroyed, never reused.
+ * Runs `work` in one transaction on a connection of `pool` (`createSqlPool`), in as few round trips as
+ * the work's own: `work` sends its statements in batches
+ * (`SqlBatch`); the first batch starts the transaction and the one sent with `commit: true` ends it
+ * (when none is, a COMMIT follows `work`). MariaDB stops a multi-statement query at its first error,
+ * so a failed batch commits nothing; the transaction is rolled back (or its broken connection dropped)
+ * and a deadlock or lock wait timeout runs `work` again from the start (`retryTransaction`). BENCHMARKS.md
+ * "Issue 26": each round trip of the attempts group waits behind the push's writes on the event loop.
  * @throws the database's error (`isDatabaseUnavailable` tells the 503 kind), `AcquireTimeoutError`.
  */
-export function sqlTransaction<T>(pool: mysql.Pool, work: (sql: SqlRunner) => Promise<T>): Promise<T> {
+export function sqlBatchTransaction<T>(pool: mysql.Pool, work: (batch: SqlBatch) => Promise<T>): Promise<T> {
   return retryTransaction(async () => {
     const conn = await acquire(pool);
+    let begun = false;
+    let committed = false;
     let healthy = true;
+    const batch: SqlBatch = async (statements, options = {}) => {
+      if (committed) throw new Error('sqlBatchTransaction: the transaction is committed already');
+      const lead = begun ? [] : [START_TRANSACTION];
+      const all = [...lead, ...statements, ...(options.commit ? [COMMIT] : [])];
+      begun = true;
+      const [results] = await conn.query({
+        sql: all.map((statement) => statement.sql).join(';\n'),
+        values: all.flatMap((statement) => statement.params),
+        timeout: DB_QUERY_TIMEOUT_MS,
+      });
+      if (options.commit) committed = true;
+      // mysql2 answers a one-statement query's result bare, several statements' as a list.
+      const each = (all.length === 1 ? [results] : results) as unknown[][];
+      return each.slice(lead.length, lead.length + statements.length);
+    };
     try {
-      await conn.query({ sql: 'START TRANSACTION', timeout: DB_QUERY_TIMEOUT_MS });
-      const result = await work(connectionSql(conn));
-      await conn.query({ sql: 'COMMIT', timeout: DB_QUERY_TIMEOUT_MS });
+      const result = await work(batch);
+      if (begun && !committed) await conn.query({ sql: 'COMMIT', timeout: DB_QUERY_TIMEOUT_MS });
       return result;
     } catch (err) {
-      // A connection that timed out or broke is dropped, not asked to roll back (that would wait for
-      // a stalled database a second time, past the agent's patience): the server rolls back the
-      // transaction of a connection that goes away.
       if (isDatabaseUnavailable(err)) healthy = false;
       else
         await conn.query({ sql: 'ROLLBACK', timeout: DB_QUERY_TIMEOUT_MS }).catch(() => {

@@ -21,7 +21,7 @@ export function isRetryableTransactionError(err: unknown): boolean {
  * timeout, runs it again, up to {@link TRANSACTION_TRIES} times with a short random pause (issue 10: two
  * admins deleting or demoting each other at once got a 500). Any other error, or the last retryable
  * one, is thrown (the error handler answers a retryable one with 503). The one retry rule of the
- * server: `transaction` below and the attempts' bare pool (sql.ts `sqlTransaction`).
+ * server: `transaction` below and the attempts' bare pool (sql.ts `sqlBatchTransaction`).
  */
 export async function retryTransaction<T>(attempt: () => Promise<T>): Promise<T> {
   for (let tries = 1; ; tries++) {

@@ -5,7 +5,7 @@ import type { AgentEventKind, ContestRow } from '@concurso/shared';
 import { AgentEvent } from './agent-event.entity.js';
 import { AgentMachine } from './agent-machine.entity.js';
 import type { AgentPrincipal } from '../../plugins/access.js';
-import { ormSql, type SqlRunner } from '../../db/sql.js';
+import { ormSql, placeholders, runStatement, type SqlRunner, type SqlStatement } from '../../db/sql.js';
 import { Team } from '../teams/index.js';
 
 /*
@@ -164,8 +164,6 @@ export interface NewAttempt {
   eventId: string;
 }
 
-const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
-
 /** A locked team's contest, that contest's automatic block threshold (null: none) and whether it is the active one. */
 export interface TeamContest {
   contestId: number;
@@ -184,19 +182,25 @@ export async function lockTeamContests(
   sql: SqlRunner,
   teamIds: readonly number[],
 ): Promise<Map<number, TeamContest>> {
-  const rows = await sql<{
-    id: number;
-    contests_id: number;
-    max_attempts: number | null;
-    active: number | null;
-  }>(
-    `select id, contests_id, (select max_attempts from contests where contests.id = teams.contests_id) as max_attempts,
+  return readTeamContests(await runStatement(sql, lockTeamContestsStatement(teamIds)));
+}
+
+/** `lockTeamContests`' statement, for a batch (`SqlBatch`); `readTeamContests` reads its rows. */
+export function lockTeamContestsStatement(teamIds: readonly number[]): SqlStatement {
+  return {
+    sql: `select id, contests_id, (select max_attempts from contests where contests.id = teams.contests_id) as max_attempts,
       (select active_key from contests where contests.id = teams.contests_id) as active
-      from teams where id in (${marks(teamIds.length)}) order by id for update`,
-    [...teamIds],
-  );
+      from teams where id in (${placeholders(teamIds.length)}) order by id for update`,
+    params: [...teamIds],
+  };
+}
+
+/** The rows of `lockTeamContestsStatement`, by team id. */
+export function readTeamContests(rows: readonly unknown[]): Map<number, TeamContest> {
   return new Map(
-    rows.map((row) => [
+    (
+      rows as Array<{ id: number; contests_id: number; max_attempts: number | null; active: number | null }>
+    ).map((row) => [
       row.id,
       {
         contestId: row.contests_id,
@@ -214,12 +218,23 @@ export async function lockTeamContests(
 export async function storedAttempts(
   sql: SqlRunner,
   pairs: ReadonlyArray<readonly [number, string]>,
-): Promise<Array<{ teams_id: number; event_id: string }>> {
+): Promise<StoredAttempt[]> {
   if (pairs.length === 0) return [];
-  return sql<{ teams_id: number; event_id: string }>(
-    `select teams_id, event_id from attempts where (teams_id, event_id) in (${pairs.map(() => '(?, ?)').join(', ')})`,
-    pairs.flat(),
-  );
+  return runStatement<StoredAttempt>(sql, storedAttemptsStatement(pairs));
+}
+
+/** A (team id, event id) pair as stored. */
+export interface StoredAttempt {
+  teams_id: number;
+  event_id: string;
+}
+
+/** `storedAttempts`' statement (`pairs` not empty), for a batch; its rows are `StoredAttempt`s. */
+export function storedAttemptsStatement(pairs: ReadonlyArray<readonly [number, string]>): SqlStatement {
+  return {
+    sql: `select teams_id, event_id from attempts where (teams_id, event_id) in (${pairs.map(() => '(?, ?)').join(', ')})`,
+    params: pairs.flat(),
+  };
 }
 
 /**
@@ -232,9 +247,14 @@ export async function storeAttempts(
   now: Date,
 ): Promise<void> {
   if (attempts.length === 0) return;
-  await sql(
-    `insert into attempts (teams_id, contests_id, process, executable, killed, occurred_at, received_at, event_id, created_at, updated_at) values ${attempts.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-    attempts.flatMap((a) => [
+  await runStatement(sql, storeAttemptsStatement(attempts, now));
+}
+
+/** `storeAttempts`' statement (`attempts` not empty), for a batch. */
+export function storeAttemptsStatement(attempts: readonly NewAttempt[], now: Date): SqlStatement {
+  return {
+    sql: `insert into attempts (teams_id, contests_id, process, executable, killed, occurred_at, received_at, event_id, created_at, updated_at) values ${attempts.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+    params: attempts.flatMap((a) => [
       a.teamId,
       a.contestId,
       a.process,
@@ -246,7 +266,7 @@ export async function storeAttempts(
       now,
       now,
     ]),
-  );
+  };
 }
 
 // Machines (issue 24, the lab board) -----------------------------------------------------------------

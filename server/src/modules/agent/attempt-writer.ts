@@ -7,17 +7,25 @@ import {
   type AgentAttemptsResult,
   type BoardTeam,
 } from '@concurso/shared';
-import { boardRows } from '../board/index.js';
-import { addAttemptCounts, changeTeamStatus } from '../teams/index.js';
+import { boardRows, boardRowsStatement, readBoardRows } from '../board/index.js';
+import { addAttemptCountsStatement, changeTeamStatus } from '../teams/index.js';
 import {
-  lockTeamContests,
-  storeAttempts,
-  storedAttempts,
+  lockTeamContestsStatement,
+  readTeamContests,
+  storeAttemptsStatement,
+  storedAttemptsStatement,
   type NewAttempt,
+  type StoredAttempt,
   type TeamContest,
 } from './agent.repository.js';
 import { HttpError } from '../../lib/http-error.js';
-import { sqlTransaction, type SqlRunner } from '../../db/sql.js';
+import {
+  batchRunner,
+  sqlBatchTransaction,
+  type SqlBatch,
+  type SqlRunner,
+  type SqlStatement,
+} from '../../db/sql.js';
 import { isDatabaseUnavailable } from '../../db/timeouts.js';
 import { FingerprintLearner } from './fingerprint-learner.js';
 import type { FingerprintClaim } from '../processes/index.js';
@@ -135,8 +143,10 @@ export class AttemptWriter {
     let changed: BoardTeam[];
     let claims: FingerprintClaim[];
     try {
-      // A deadlock or lock wait timeout runs the group again (`sqlTransaction`, db/transaction.ts).
-      ({ outcome, changed, claims } = await sqlTransaction(this.pool, (sql) => this.write(sql, group)));
+      // A deadlock or lock wait timeout runs the group again (`sqlBatchTransaction`, db/transaction.ts).
+      ({ outcome, changed, claims } = await sqlBatchTransaction(this.pool, (send) =>
+        this.write(send, group),
+      ));
     } catch (err) {
       for (const batch of group) batch.reject(err);
       // The database is down or stalled: what queued meanwhile would wait for its own timeout after
@@ -156,9 +166,14 @@ export class AttemptWriter {
     }
   }
 
-  /** One group's transaction, on `sql` (the bare pool's connection, READ COMMITTED: see below). */
+  /**
+   * One group's transaction, in two round trips on the bare pool (`send`): the locks and the lookup,
+   * then the writes, the rows and the commit; a contest with an automatic block reads the rows before
+   * it commits (`blockAtThreshold`). Each round trip waits behind whatever the event loop is doing (the
+   * push's writes above all): BENCHMARKS.md "Issue 26".
+   */
   private async write(
-    sql: SqlRunner,
+    send: SqlBatch,
     group: PendingBatch[],
   ): Promise<{
     outcome: Map<PendingBatch, AgentAttemptsResult | HttpError>;
@@ -168,24 +183,26 @@ export class AttemptWriter {
     // READ COMMITTED (the pool's sessions): every read of the group sees what was committed when it
     // runs. Under REPEATABLE READ the contest subquery of `lockTeamContests` took the snapshot at the
     // group's first team row, before it waited for a later one; a group that held that row meanwhile
-    // and stored one of the event ids was then invisible to `storedAttempts`, the INSERT met the unique
-    // key, and the whole group was answered 409 (attempt-writer.test.ts). The team rows are locked, so
-    // no one else can add an event of these teams before the commit.
+    // and stored one of the event ids was then invisible to the lookup, the INSERT met the unique key,
+    // and the whole group was answered 409 (attempt-writer.test.ts). The team rows are locked first,
+    // so no one else can add an event of these teams before the commit.
     const teamIds = [...new Set(group.map((b) => b.teamId))].sort((a, b) => a - b);
-    const contestOf = await lockTeamContests(sql, teamIds);
-    // Issue 21: a key of a team outside the active contest counts nothing (409 below).
-    const live = group.filter((b) => contestOf.get(b.teamId)?.active === true);
-
-    // Which (team, event id) pairs are stored already: the team rows are locked, so no other
-    // transaction can add any of them before this one commits.
+    // Which (team, event id) pairs are stored already (every asked pair; a team outside the active
+    // contest then counts nothing).
     const asked = new Map<string, [number, string]>();
-    for (const batch of live) {
+    for (const batch of group) {
       for (const a of batch.attempts)
         asked.set(pairKey(batch.teamId, a.event_id), [batch.teamId, a.event_id]);
     }
+    const [locked, storedRows] = await send([
+      lockTeamContestsStatement(teamIds),
+      storedAttemptsStatement([...asked.values()]),
+    ]);
+    const contestOf = readTeamContests(locked!);
+    // Issue 21: a key of a team outside the active contest counts nothing (409 below).
+    const live = group.filter((b) => contestOf.get(b.teamId)?.active === true);
     const stored = new Set<string>();
-    for (const r of await storedAttempts(sql, [...asked.values()]))
-      stored.add(pairKey(r.teams_id, r.event_id));
+    for (const r of storedRows as StoredAttempt[]) stored.add(pairKey(r.teams_id, r.event_id));
 
     // New rows, each pair once even if two queued requests carry it (an agent's retry).
     const fresh: NewAttempt[] = [];
@@ -215,16 +232,24 @@ export class AttemptWriter {
       if (counted > 0) addedPerTeam.set(batch.teamId, (addedPerTeam.get(batch.teamId) ?? 0) + counted);
     }
     const now = new Date();
-    await storeAttempts(sql, fresh, now);
-    await addAttemptCounts(sql, addedPerTeam, now);
-
-    // Totals for the answers (every live team) and rows to push (the teams whose count moved); a
-    // team blocked at its threshold is read again, with its new status.
-    let rows = await boardRows(sql, [...new Set(live.map((b) => b.teamId))]);
-    const blocked = await blockAtThreshold(sql, rows, addedPerTeam, contestOf);
-    if (blocked.length > 0) {
-      const again = new Map((await boardRows(sql, blocked)).map((row) => [row.id, row]));
-      rows = rows.map((row) => again.get(row.id) ?? row);
+    const liveIds = [...new Set(live.map((b) => b.teamId))];
+    // Issue 13: a team that may reach its contest's max_attempts is read before the commit.
+    const mayBlock = [...addedPerTeam.keys()].some((id) => contestOf.get(id)?.maxAttempts != null);
+    const writes: SqlStatement[] = [];
+    if (fresh.length > 0) writes.push(storeAttemptsStatement(fresh, now));
+    if (addedPerTeam.size > 0) writes.push(addAttemptCountsStatement(addedPerTeam, now));
+    // Totals for the answers (every live team) and rows to push (the teams whose count moved).
+    if (liveIds.length > 0) writes.push(boardRowsStatement(liveIds));
+    const results = writes.length > 0 ? await send(writes, { commit: !mayBlock }) : [];
+    let rows = liveIds.length > 0 ? readBoardRows(results.at(-1)!) : [];
+    if (mayBlock) {
+      // A team blocked at its threshold is read again, with its new status.
+      const sql = batchRunner(send);
+      const blocked = await blockAtThreshold(sql, rows, addedPerTeam, contestOf);
+      if (blocked.length > 0) {
+        const again = new Map((await boardRows(sql, blocked)).map((row) => [row.id, row]));
+        rows = rows.map((row) => again.get(row.id) ?? row);
+      }
     }
     const rowOf = new Map(rows.map((r) => [r.id, r]));
     const outcome = new Map<PendingBatch, AgentAttemptsResult | HttpError>();

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/mysql';
 import { agentAlertOf, type BoardTeam } from '@concurso/shared';
-import { ormSql, type SqlRunner } from '../../db/sql.js';
+import { ormSql, placeholders, runStatement, type SqlRunner, type SqlStatement } from '../../db/sql.js';
 
 /*
  * The board's reads of `teams` (DESIGN.md section 6; what changes a row is teams/team-row-writer.ts):
@@ -24,24 +24,26 @@ interface BoardRowData {
 }
 
 /**
- * Board rows of the teams `where` selects (SQL on `t`, the teams, with `?` placeholders for `params`),
- * as plain `BoardTeam` objects (what the snapshot lists and a `board.frame` row encodes). Not entities:
- * hydrating entities cost 5 to 10 times the query itself for a few hundred teams, and this runs inside
- * every attempts group (rows locked) and for every screen's snapshot.
+ * The statement of the board rows of the teams `where` selects (SQL on `t`, the teams, with `?`
+ * placeholders for `params`); `readBoardRows` turns its rows into `BoardTeam`s.
  */
-async function findBoardTeams(
-  sql: SqlRunner,
-  where: string,
-  params: readonly unknown[],
-  orderBy = '',
-): Promise<BoardTeam[]> {
-  const rows = await sql<BoardRowData>(
-    `select t.id, t.name, t.levels_id, t.number_attempts, t.status_team_id, s.status, t.agent_online,
+function boardRowsWhere(where: string, params: readonly unknown[], orderBy = ''): SqlStatement {
+  return {
+    sql: `select t.id, t.name, t.levels_id, t.number_attempts, t.status_team_id, s.status, t.agent_online,
       t.agent_alert, t.version from teams as t inner join status_team as s on t.status_team_id = s.id
       where ${where}${orderBy ? ` order by ${orderBy}` : ''}`,
     params,
-  );
-  return rows.map((row) => {
+  };
+}
+
+/**
+ * The rows of a board rows statement as plain `BoardTeam` objects (what the snapshot lists and a
+ * `board.frame` row encodes). Not entities: hydrating entities cost 5 to 10 times the query itself for
+ * a few hundred teams, and this runs inside every attempts group (rows locked) and for every screen's
+ * snapshot.
+ */
+export function readBoardRows(rows: readonly unknown[]): BoardTeam[] {
+  return (rows as BoardRowData[]).map((row) => {
     const online = Number(row.agent_online) === 1;
     return {
       id: row.id,
@@ -56,11 +58,18 @@ async function findBoardTeams(
   });
 }
 
-const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
+async function findBoardTeams(sql: SqlRunner, statement: SqlStatement): Promise<BoardTeam[]> {
+  return readBoardRows(await runStatement(sql, statement));
+}
+
+/** The statement of `boardRows` (`teamIds` not empty), for a batch (`SqlBatch`); read it with `readBoardRows`. */
+export function boardRowsStatement(teamIds: readonly number[]): SqlStatement {
+  return boardRowsWhere(`t.id in (${placeholders(teamIds.length)})`, teamIds);
+}
 
 /** One team as a board row (`app.board.teamUpdated` pushes it), or null when it does not exist. */
 export async function boardTeam(em: EntityManager, teamId: number): Promise<BoardTeam | null> {
-  return (await findBoardTeams(ormSql(em), 't.id = ?', [teamId]))[0] ?? null;
+  return (await findBoardTeams(ormSql(em), boardRowsWhere('t.id = ?', [teamId])))[0] ?? null;
 }
 
 /**
@@ -68,7 +77,7 @@ export async function boardTeam(em: EntityManager, teamId: number): Promise<Boar
  * caller's transaction (`ormSql(em)`, or the attempts' bare pool).
  */
 export async function boardRows(sql: SqlRunner, teamIds: readonly number[]): Promise<BoardTeam[]> {
-  return teamIds.length === 0 ? [] : findBoardTeams(sql, `t.id in (${marks(teamIds.length)})`, teamIds);
+  return teamIds.length === 0 ? [] : findBoardTeams(sql, boardRowsStatement(teamIds));
 }
 
 /** `boardRows` in `em`'s transaction. */
@@ -78,5 +87,5 @@ export async function boardTeams(em: EntityManager, teamIds: readonly number[]):
 
 /** The board rows of a contest's teams, by name (then id), every level together. */
 export async function contestBoardTeams(em: EntityManager, contestId: number): Promise<BoardTeam[]> {
-  return findBoardTeams(ormSql(em), 't.contests_id = ?', [contestId], 't.name asc, t.id asc');
+  return findBoardTeams(ormSql(em), boardRowsWhere('t.contests_id = ?', [contestId], 't.name asc, t.id asc'));
 }

@@ -4,5 +4,5 @@
  * boundaries/dependencies). The rest of the folder is private to the module.
  */
 export { default as boardPlugin } from './board.plugin.js';
-export { boardRows, boardTeam, boardTeams } from './board.repository.js';
+export { boardRows, boardRowsStatement, boardTeam, boardTeams, readBoardRows } from './board.repository.js';
 export { default as boardRoutes } from './board.routes.js';

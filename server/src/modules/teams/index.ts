@@ -6,6 +6,7 @@
 export type { IStatusTeam } from './status-team.entity.js';
 export {
   addAttemptCounts,
+  addAttemptCountsStatement,
   changeTeamStatus,
   lockTeam,
   markAgentSeen,

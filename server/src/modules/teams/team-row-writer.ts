@@ -1,7 +1,7 @@
 import { LockMode, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { AgentAlert } from '@concurso/shared';
-import type { SqlRunner } from '../../db/sql.js';
+import { placeholders, runStatement, type SqlRunner, type SqlStatement } from '../../db/sql.js';
 import { Team } from './team.entity.js';
 
 /*
@@ -60,8 +60,6 @@ export async function changeTeamStatus(
   );
 }
 
-const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
-
 /**
  * Adds to each team of `addedPerTeam` its new attempts in one UPDATE, bumping `version` and marking its
  * agent seen at `now` and online (an agent that reports attempts is alive). The attempts group commit,
@@ -73,13 +71,21 @@ export async function addAttemptCounts(
   addedPerTeam: ReadonlyMap<number, number>,
   now: Date,
 ): Promise<void> {
+  if (addedPerTeam.size === 0) return;
+  await runStatement(sql, addAttemptCountsStatement(addedPerTeam, now));
+}
+
+/** `addAttemptCounts`' statement (`addedPerTeam` not empty), for a batch (`SqlBatch`). */
+export function addAttemptCountsStatement(
+  addedPerTeam: ReadonlyMap<number, number>,
+  now: Date,
+): SqlStatement {
   const moved = [...addedPerTeam.keys()];
-  if (moved.length === 0) return;
-  await sql(
-    `update teams set number_attempts = number_attempts + case id ${moved.map(() => 'when ? then ?').join(' ')} end,
-      ${NEXT_VERSION_SQL}, agent_last_seen = ?, agent_online = 1 where id in (${marks(moved.length)})`,
-    [...moved.flatMap((id) => [id, addedPerTeam.get(id)!]), now, ...moved],
-  );
+  return {
+    sql: `update teams set number_attempts = number_attempts + case id ${moved.map(() => 'when ? then ?').join(' ')} end,
+      ${NEXT_VERSION_SQL}, agent_last_seen = ?, agent_online = 1 where id in (${placeholders(moved.length)})`,
+    params: [...moved.flatMap((id) => [id, addedPerTeam.get(id)!]), now, ...moved],
+  };
 }
 
 /**
