@@ -1,8 +1,13 @@
 import { DeadlockException, LockWaitTimeoutException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 
-/** MySQL/MariaDB "Deadlock found" (1213) and "Lock wait timeout exceeded" (1205). */
-export const RETRYABLE_ERRNOS: ReadonlySet<number> = new Set([1213, 1205]);
+/**
+ * MySQL/MariaDB "Deadlock found" (1213), "Lock wait timeout exceeded" (1205), and "Failed to read
+ * auto-increment value from storage engine" (1467): what InnoDB answers when the AUTO-INC lock of an
+ * `INSERT … SELECT` is lost to a deadlock or a lock wait timeout (500 lab machines beating for the first
+ * time together got it in the load tester's seeds, issue 26).
+ */
+export const RETRYABLE_ERRNOS: ReadonlySet<number> = new Set([1213, 1205, 1467]);
 
 /** Tries of one transaction before its deadlock or lock timeout is answered (as 503). */
 export const TRANSACTION_TRIES = 4;

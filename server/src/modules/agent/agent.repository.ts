@@ -5,6 +5,7 @@ import type { AgentEventKind, ContestRow } from '@concurso/shared';
 import { AgentEvent } from './agent-event.entity.js';
 import { AgentMachine } from './agent-machine.entity.js';
 import type { AgentPrincipal } from '../../plugins/access.js';
+import { retryTransaction } from '../../db/transaction.js';
 import { ormSql, placeholders, runStatement, type SqlRunner, type SqlStatement } from '../../db/sql.js';
 import { Team } from '../teams/index.js';
 
@@ -321,27 +322,30 @@ export async function recordMachine(
     'run',
   );
   if (updated.affectedRows > 0) return;
-  await em.execute(
-    'insert ignore into agent_machines ' +
-      '(teams_id, hostname, os, version, policy_version, network_version, network_error, ' +
-      'clock_offset_ms, online_since, last_seen) ' +
-      'select ?, ?, ?, ?, ?, ?, ?, ?, ?, ? from dual ' +
-      'where (select count(*) from agent_machines where teams_id = ?) < ?',
-    [
-      teamId,
-      report.hostname,
-      report.os,
-      report.version,
-      report.policyVersion,
-      report.networkVersion,
-      report.networkError,
-      report.clockOffsetMs,
-      at,
-      at,
-      teamId,
-      maxPerTeam,
-    ],
-    'run',
+  // One statement, so it may run again when InnoDB gives up on its AUTO-INC lock (db/transaction.ts).
+  await retryTransaction(() =>
+    em.execute(
+      'insert ignore into agent_machines ' +
+        '(teams_id, hostname, os, version, policy_version, network_version, network_error, ' +
+        'clock_offset_ms, online_since, last_seen) ' +
+        'select ?, ?, ?, ?, ?, ?, ?, ?, ?, ? from dual ' +
+        'where (select count(*) from agent_machines where teams_id = ?) < ?',
+      [
+        teamId,
+        report.hostname,
+        report.os,
+        report.version,
+        report.policyVersion,
+        report.networkVersion,
+        report.networkError,
+        report.clockOffsetMs,
+        at,
+        at,
+        teamId,
+        maxPerTeam,
+      ],
+      'run',
+    ),
   );
 }
 
