@@ -95,6 +95,26 @@ describe('medianTable', () => {
     ]);
   });
 
+  it('prints the attempts HTTP times, the policy push to agents and the agents sockets (issues 24, 26)', () => {
+    const table = medianTable(
+      [120, 80, 100].map((p99, i) => ({
+        name: `r${i}`,
+        report: report(p99, 2000, {
+          http_ms_attempts: { p50: 20 + i, p99: 200 + 10 * i },
+          config_push_ms: { push_ms: { p50: 100, p99: 300 - 50 * i }, missed: i === 1 ? 2 : 0 },
+          agent_sockets: { held: 500, policies: 3000, disconnects: 0 },
+        }),
+      })),
+      { cores: 2 },
+    );
+    expect(row(table, 'attempts HTTP p50 (ms)')).toEqual(['attempts HTTP p50 (ms)', '20', '21', '22', '21']);
+    expect(row(table, 'attempts HTTP p99 (ms)').at(-1)).toBe('210');
+    expect(row(table, 'policy push to agents p99 (ms)').slice(1)).toEqual(['300', '250', '200', '250']);
+    expect(row(table, 'policy pushes missed').at(-1)).toBe('0');
+    expect(row(table, 'agent sockets held at the end').at(-1)).toBe('500');
+    expect(row(table, 'agent socket disconnects').at(-1)).toBe('0');
+  });
+
   it('averages the two middle runs of an even count', () => {
     const table = medianTable(
       [

@@ -55,6 +55,12 @@ export interface LoadReport {
   attempts_consistent?: boolean | null;
   attempts_per_s?: number | null;
   http_ms?: LatencyFields | null;
+  /** The attempts POSTs alone (issue 26 quotes them). */
+  http_ms_attempts?: LatencyFields | null;
+  /** Policies pushed to the agents' sockets (issue 24), null with `--config-push-rounds 0`. */
+  config_push_ms?: { push_ms?: LatencyFields | null; missed?: number | null } | null;
+  /** The agents' push-channel sockets at the end of the run (issue 26). */
+  agent_sockets?: { held?: number | null; policies?: number | null; disconnects?: number | null } | null;
   server_cpu_pct?: number | null;
   server_rss_mb?: number | null;
   server_rss_mb_per_process?: number[] | null;
@@ -135,6 +141,12 @@ const FIGURES: Figure[] = [
   { label: 'attempts/s', format: 'real', pick: (r) => r.attempts_per_s },
   { label: 'HTTP p50 (ms)', format: 'ms', pick: (r) => r.http_ms?.p50 },
   { label: 'HTTP p99 (ms)', format: 'ms', pick: (r) => r.http_ms?.p99 },
+  { label: 'attempts HTTP p50 (ms)', format: 'ms', pick: (r) => r.http_ms_attempts?.p50 },
+  { label: 'attempts HTTP p99 (ms)', format: 'ms', pick: (r) => r.http_ms_attempts?.p99 },
+  { label: 'policy push to agents p99 (ms)', format: 'ms', pick: (r) => r.config_push_ms?.push_ms?.p99 },
+  { label: 'policy pushes missed', format: 'count', pick: (r) => r.config_push_ms?.missed },
+  { label: 'agent sockets held at the end', format: 'count', pick: (r) => r.agent_sockets?.held },
+  { label: 'agent socket disconnects', format: 'count', pick: (r) => r.agent_sockets?.disconnects },
   { label: 'changes/s', format: 'real', pick: (r) => r.changes_per_s },
   { label: 'push frames per screen per s', format: 'real', pick: (r) => r.push_frames_per_screen_per_s },
   { label: 'push rows per frame', format: 'real', pick: (r) => r.push_rows_per_frame },
