@@ -155,6 +155,18 @@ describe('contest body (issue 13: max_attempts and the copied blocked set)', () 
     expect(contestBody(values, false).allowed_sites).toEqual(['docs.python.org']);
   });
 
+  it('leaves the sites out of an edit whose field still holds what the modal opened with', () => {
+    const values = contestInputSchema.parse({ date: '2026-08-01', allowed_sites: ['docs.python.org'] });
+    // Untouched: absent, so a change saved meanwhile by «Sitios permitidos» stands.
+    expect(contestBody(values, false, ['docs.python.org'])).not.toHaveProperty('allowed_sites');
+    // Changed, emptied or reordered in the modal: sent.
+    expect(contestBody(values, false, ['cppreference.com']).allowed_sites).toEqual(['docs.python.org']);
+    const emptied = contestInputSchema.parse({ date: '2026-08-01', allowed_sites: [] });
+    expect(contestBody(emptied, false, ['docs.python.org']).allowed_sites).toEqual([]);
+    // A new contest always says its list.
+    expect(contestBody(values, true, ['docs.python.org']).allowed_sites).toEqual(['docs.python.org']);
+  });
+
   it('refuses a max_attempts below 1 (the shared rule the form validates with)', () => {
     expect(contestInputSchema.safeParse({ date: '2026-08-01', max_attempts: '0' }).success).toBe(false);
   });

@@ -90,19 +90,32 @@ export const contestFormResolver: Resolver<ContestFormValues, unknown, ContestIn
  * it), `observe_processes` (issue 14; on unless unticked), `allowed_sites` (issue 25; [] is no network
  * policy, and empties an edited contest's) and, on create only and when chosen, `copy_from_contests_id`
  * (issue 13).
+ * On an edit, `loadedSites` (the contest's sites when the modal opened) leaves `allowed_sites` out of
+ * the body when the field still holds them.
  */
-export function contestBody(values: ContestInput, creating: boolean): ContestInput {
+export function contestBody(
+  values: ContestInput,
+  creating: boolean,
+  loadedSites?: readonly string[],
+): ContestInput {
   const body: ContestInput = {
     date: values.date,
     calendar: calendarOf(values.date),
     max_attempts: values.max_attempts ?? null,
     observe_processes: values.observe_processes ?? true,
-    allowed_sites: values.allowed_sites ?? [],
   };
+  const sites = values.allowed_sites ?? [];
+  // An edit leaves the sites alone when the field still holds what the modal opened with: the dialog
+  // «Sitios permitidos» may have changed them meanwhile, and this save must not undo that (absent =
+  // unchanged on the server).
+  if (creating || !loadedSites || !sameSites(sites, loadedSites)) body.allowed_sites = sites;
   if (creating && values.copy_from_contests_id !== undefined)
     body.copy_from_contests_id = values.copy_from_contests_id;
   return body;
 }
+
+const sameSites = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((site, i) => site === b[i]);
 
 /**
  * The question before 'Activar' (issue 13): it says what changes, "Los tableros y los agentes pasarán

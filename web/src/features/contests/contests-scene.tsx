@@ -54,7 +54,9 @@ const CONTESTS = catalogScreenSpec('contests', contestFormResolver, {
   emptyValues: () => emptyContestValues(),
   valuesOf: contestValuesOf,
   // The client sends the calendar (DESIGN.md section 3); the server would derive the same one.
-  save: (values, editing) => saveJson('contests', contestBody(values, editing === null), editing),
+  // An edit that did not touch the sites leaves them alone (the sites dialog may have saved meanwhile).
+  save: (values, editing) =>
+    saveJson('contests', contestBody(values, editing === null, editing?.allowed_sites), editing),
   fields: [
     { name: 'date', label: 'Fecha', type: 'date' },
     (dialog) => <CalendarPreview control={dialog.form.control} />,
