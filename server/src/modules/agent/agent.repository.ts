@@ -302,23 +302,20 @@ export async function recordMachine(
   maxPerTeam: number,
 ): Promise<void> {
   const gapStart = new Date(at.getTime() - offlineAfterMs);
+  // What the machine says of itself, in the columns' order of both statements.
+  const said = [
+    report.os,
+    report.version,
+    report.policyVersion,
+    report.networkVersion,
+    report.networkError,
+    report.clockOffsetMs,
+  ];
   const updated = await em.execute<{ affectedRows: number }>(
     'update agent_machines set os = ?, version = ?, policy_version = ?, network_version = ?, ' +
       'network_error = ?, clock_offset_ms = ?, ' +
       'online_since = if(last_seen < ?, ?, online_since), last_seen = ? where teams_id = ? and hostname = ?',
-    [
-      report.os,
-      report.version,
-      report.policyVersion,
-      report.networkVersion,
-      report.networkError,
-      report.clockOffsetMs,
-      gapStart,
-      at,
-      at,
-      teamId,
-      report.hostname,
-    ],
+    [...said, gapStart, at, at, teamId, report.hostname],
     'run',
   );
   if (updated.affectedRows > 0) return;
@@ -330,20 +327,7 @@ export async function recordMachine(
         'clock_offset_ms, online_since, last_seen) ' +
         'select ?, ?, ?, ?, ?, ?, ?, ?, ?, ? from dual ' +
         'where (select count(*) from agent_machines where teams_id = ?) < ?',
-      [
-        teamId,
-        report.hostname,
-        report.os,
-        report.version,
-        report.policyVersion,
-        report.networkVersion,
-        report.networkError,
-        report.clockOffsetMs,
-        at,
-        at,
-        teamId,
-        maxPerTeam,
-      ],
+      [teamId, report.hostname, ...said, at, at, teamId, maxPerTeam],
       'run',
     ),
   );
