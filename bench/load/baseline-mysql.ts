@@ -2,11 +2,11 @@
  * The durable-write baseline, equal work (issue 12): the SAME grouped SQL the product runs for
  * `POST /api/agent/attempts`, from a bare mysql2 loop, on a copy of the run's own database.
  *
- * The statements are the product's own, imported (issue 26: not a hand-kept copy): those of
- * `lockTeamContests`, `storedAttempts`, `storeAttempts` (agent.repository.ts), `addAttemptCounts`
- * (team-row-writer.ts) and `boardRows` (board.repository.ts), in the product's two round trips, through
- * its `sqlBatchTransaction` on a `createSqlPool` pool (db/sql.ts: READ COMMITTED, the same limits). What this file keeps of its own is the loop of
- * attempt-writer.ts around them, without HTTP, authentication, validation or the push:
+ * The group is the product's own, imported (issue 26: not a hand-kept copy): attempt-writer.ts
+ * `writeAttemptGroup` (its statements from agent.repository.ts, team-row-writer.ts and
+ * board.repository.ts, in its two round trips) through the product's `sqlBatchTransaction` on a
+ * `createSqlPool` pool (db/sql.ts: READ COMMITTED, the same limits). What this file keeps of its own is
+ * the queue of attempt-writer.ts around it, without HTTP, authentication, validation or the push:
  * - `concurrency` requests in flight (the run's `--concurrency`), each a batch of `batchMin`..`batchMax`
  *   attempts with unique event ids for a team with no other request in flight (one per agent, as the
  *   real agent), sent again as soon as it is answered: the same attempt stream, as fast as it goes;
@@ -28,19 +28,11 @@ import { databaseName, dropDatabase, serverPart } from '@concurso/testkit/enviro
 import {
   ATTEMPT_GROUPS_AT_ONCE,
   MAX_GROUP_ATTEMPTS,
-  addAttemptCountsStatement,
-  boardRowsStatement,
   createSqlPool,
-  lockTeamContestsStatement,
   placeholders,
-  readBoardRows,
-  readTeamContests,
   sqlBatchTransaction,
-  storeAttemptsStatement,
-  storedAttemptsStatement,
-  type NewAttempt,
-  type SqlStatement,
-  type StoredAttempt,
+  writeAttemptGroup,
+  type GroupedBatch,
 } from '@concurso/testkit/server-plugins';
 import { pinProcess } from './pinning.js';
 
@@ -108,9 +100,7 @@ export async function cloneDatabase(sourceUrl: string): Promise<string> {
 const PROCESS_NAMES = ['chrome.exe', 'Discord.exe', 'AnyDesk.exe', 'firefox.exe', 'Telegram.exe'];
 
 /** One request waiting for its group's commit. */
-interface Pending {
-  teamId: number;
-  eventIds: string[];
+interface Pending extends GroupedBatch {
   resolve: () => void;
   reject: (err: unknown) => void;
 }
@@ -133,48 +123,16 @@ export async function runMysqlBaseline(o: MysqlBaselineOptions): Promise<MysqlBa
     const deadline = performance.now() + o.durationS * 1000;
     const started = performance.now();
 
-    // attempt-writer.ts `write`: its statements, in its two round trips (the bench's contest has no
-    // max_attempts, so the product blocks nothing and neither does this).
+    // The product's own group: attempt-writer.ts `writeAttemptGroup` in its transaction (the bench's
+    // contest has no max_attempts, so the product blocks nothing and neither does this).
     const writeGroup = async (group: Pending[]) => {
       try {
-        const written = await sqlBatchTransaction(pool, async (send) => {
-          const teamIds = [...new Set(group.map((b) => b.teamId))].sort((a, b) => a - b);
-          const pairs = group.flatMap((b) => b.eventIds.map((e) => [b.teamId, e] as const));
-          const [locked, storedRows] = await send([
-            lockTeamContestsStatement(teamIds),
-            storedAttemptsStatement(pairs),
-          ]);
-          const contestOf = readTeamContests(locked!);
-          const known = new Set(
-            (storedRows as StoredAttempt[]).map((r) => `${r.teams_id}:${r.event_id.toLowerCase()}`),
-          );
-          const now = new Date();
-          const fresh: NewAttempt[] = [];
-          const added = new Map<number, number>();
-          for (const [teamId, eventId] of pairs) {
-            const k = `${teamId}:${eventId.toLowerCase()}`;
-            const contest = contestOf.get(teamId);
-            if (known.has(k) || !contest?.active) continue;
-            known.add(k);
-            fresh.push({
-              teamId,
-              contestId: contest.contestId,
-              process: PROCESS_NAMES[seq % PROCESS_NAMES.length]!,
-              executable: null,
-              killed: true,
-              occurredAt: now,
-              eventId,
-            });
-            added.set(teamId, (added.get(teamId) ?? 0) + 1);
-          }
-          const writes: SqlStatement[] = [];
-          if (fresh.length > 0) writes.push(storeAttemptsStatement(fresh, now));
-          if (added.size > 0) writes.push(addAttemptCountsStatement(added, now));
-          writes.push(boardRowsStatement(teamIds));
-          readBoardRows((await send(writes, { commit: true })).at(-1)!);
-          return fresh.length;
-        });
-        attempts += written;
+        const { outcome } = await sqlBatchTransaction(pool, (send) => writeAttemptGroup(send, group));
+        for (const b of group) {
+          const result = outcome.get(b);
+          if (!result || result instanceof Error) throw result ?? new Error('no outcome');
+          attempts += result.counted;
+        }
         groups++;
         for (const b of group) b.resolve();
       } catch (err) {
@@ -189,9 +147,9 @@ export async function runMysqlBaseline(o: MysqlBaselineOptions): Promise<MysqlBa
         let size = 0;
         while (queue.length > 0) {
           const next = queue[0]!;
-          if (group.length > 0 && size + next.eventIds.length > MAX_GROUP_ATTEMPTS) break;
+          if (group.length > 0 && size + next.attempts.length > MAX_GROUP_ATTEMPTS) break;
           group.push(queue.shift()!);
-          size += next.eventIds.length;
+          size += next.attempts.length;
         }
         writing++;
         void writeGroup(group).finally(() => {
@@ -219,10 +177,15 @@ export async function runMysqlBaseline(o: MysqlBaselineOptions): Promise<MysqlBa
         }
         busy.add(teamId);
         const size = o.batchMin + Math.floor(Math.random() * (o.batchMax - o.batchMin + 1));
-        const eventIds = Array.from({ length: size }, () => `${prefix}-${seq++}`);
+        const occurred_at = new Date().toISOString();
+        const batch = Array.from({ length: size }, () => ({
+          event_id: `${prefix}-${seq}`,
+          process: PROCESS_NAMES[seq++ % PROCESS_NAMES.length]!,
+          occurred_at,
+        }));
         try {
           await new Promise<void>((resolve, reject) => {
-            queue.push({ teamId, eventIds, resolve, reject });
+            queue.push({ teamId, attempts: batch, resolve, reject });
             pump();
           });
         } catch (err) {

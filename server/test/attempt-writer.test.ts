@@ -10,9 +10,9 @@ import {
   type TestServer,
 } from '@concurso/testkit';
 import { AttemptWriter } from '../src/modules/agent/attempt-writer.js';
-import { lockTeamContests, storeAttempts } from '../src/modules/agent/agent.repository.js';
-import { addAttemptCounts } from '../src/modules/teams/index.js';
-import { createSqlPool, ormSql } from '../src/db/sql.js';
+import { lockTeamContestsStatement, storeAttemptsStatement } from '../src/modules/agent/agent.repository.js';
+import { addAttemptCountsStatement } from '../src/modules/teams/index.js';
+import { createSqlPool, ormSql, runStatement } from '../src/db/sql.js';
 
 /*
  * The attempts group commit against a second transaction that holds one of its teams (issue 26's
@@ -63,8 +63,8 @@ describe('attempts group commit (DESIGN.md section 6)', () => {
     await holdGate.begin();
     await other.begin();
     try {
-      await lockTeamContests(ormSql(holdGate), [gate.id]);
-      await lockTeamContests(ormSql(other), [second.id]);
+      await runStatement(ormSql(holdGate), lockTeamContestsStatement([gate.id]));
+      await runStatement(ormSql(other), lockTeamContestsStatement([second.id]));
       const gated = writer.record(gate.id, [attempt('ev-gate')]);
       expect(await eventually(async () => (await lockWaits()) === 1, 5000)).toBe(true);
       const answers = Promise.all([
@@ -77,22 +77,17 @@ describe('attempts group commit (DESIGN.md section 6)', () => {
       expect(await eventually(async () => (await lockWaits()) === 1, 5000)).toBe(true);
       // Meanwhile the other transaction stores the same event (the agent's earlier send of it) and commits.
       const now = new Date();
-      await storeAttempts(
-        ormSql(other),
-        [
-          {
-            teamId: second.id,
-            contestId,
-            process: 'Discord.exe',
-            executable: null,
-            killed: true,
-            occurredAt: now,
-            eventId: 'EV-RETRIED',
-          },
-        ],
-        now,
-      );
-      await addAttemptCounts(ormSql(other), new Map([[second.id, 1]]), now);
+      const stored = {
+        teamId: second.id,
+        contestId,
+        process: 'Discord.exe',
+        executable: null,
+        killed: true,
+        occurredAt: now,
+        eventId: 'EV-RETRIED',
+      };
+      await runStatement(ormSql(other), storeAttemptsStatement([stored], now));
+      await runStatement(ormSql(other), addAttemptCountsStatement(new Map([[second.id, 1]]), now));
       await other.commit();
 
       const [mine, theirs] = await answers;

@@ -63,7 +63,7 @@ export function ormSql(em: EntityManager): SqlRunner {
  * Settings shared with the ORM's pool (orm-options.ts): UTC, utf8mb4 with `utf8mb4_unicode_ci`,
  * dates read as strings as MikroORM reads them, the connect limit of timeouts.ts.
  */
-export function mysqlOptions(databaseUrl: string): mysql.PoolOptions {
+function mysqlOptions(databaseUrl: string): mysql.PoolOptions {
   return {
     uri: databaseUrl,
     charset: 'UTF8MB4_UNICODE_CI',
@@ -103,7 +103,7 @@ export function createSqlPool(databaseUrl: string, connections: number): mysql.P
 }
 
 /** The error of a wait for a free connection of `createSqlPool` longer than `DB_ACQUIRE_TIMEOUT_MS`. */
-export class AcquireTimeoutError extends Error {
+class AcquireTimeoutError extends Error {
   readonly code = 'DB_ACQUIRE_TIMEOUT';
   constructor() {
     super(`Timeout acquiring a connection (${DB_ACQUIRE_TIMEOUT_MS} ms)`);

@@ -6,7 +6,7 @@ import { AgentEvent } from './agent-event.entity.js';
 import { AgentMachine } from './agent-machine.entity.js';
 import type { AgentPrincipal } from '../../plugins/access.js';
 import { retryTransaction } from '../../db/transaction.js';
-import { ormSql, placeholders, runStatement, type SqlRunner, type SqlStatement } from '../../db/sql.js';
+import { ormSql, placeholders, type SqlStatement } from '../../db/sql.js';
 import { Team } from '../teams/index.js';
 
 /*
@@ -30,7 +30,7 @@ export async function teamByAgentKeyHash(em: EntityManager, hash: string): Promi
     'select id, levels_id, contests_id from teams where agent_key_hash = ?',
     [hash],
   );
-  return team ? { id: team.id, levels_id: team.levels_id, contests_id: team.contests_id } : null;
+  return team ?? null;
 }
 
 /** Stores the SHA-256 of team `teamId`'s new agent key (the previous one stops matching); false for no team. */
@@ -148,10 +148,10 @@ export async function recordAgentEvent(
 // Attempts group commit -----------------------------------------------------------------------------
 //
 // SQL text: this is the measured hot path of the product, BENCHMARKS.md "Capacity of the attempts path"
-// and "What changed in the server", "Group commit of attempts" (7 round trips per group of requests,
-// whatever its size; one multi-row INSERT and one CASE UPDATE). Run inside the group's transaction, on
-// the bare mysql2 pool (attempt-writer.ts, issue 26); each takes a `SqlRunner` (db/sql.ts), so the load
-// tester's mysql2 baseline imports and runs these very statements.
+// and "What changed in the server", "Group commit of attempts" (a few round trips per group of requests,
+// whatever its size; one multi-row INSERT and one CASE UPDATE). Statements (`SqlStatement`, db/sql.ts)
+// that attempt-writer.ts's `writeAttemptGroup` sends in two round trips on its bare mysql2 pool
+// (issue 26); the load tester's mysql2 baseline runs that same function.
 
 /** One attempt to insert (`attempts` row), its team's contest already known. */
 export interface NewAttempt {
@@ -173,20 +173,12 @@ export interface TeamContest {
 }
 
 /**
- * Locks the rows of `teamIds` in id order (so concurrent groups, toggles and heartbeats queue instead
- * of deadlocking) and answers each existing team's contest id, `max_attempts` and `active`; deleted teams are
- * missing. The contest is read by a subquery, which `for update` does not lock: groups of one
+ * The statement that locks the rows of `teamIds` in id order (so concurrent groups, toggles and
+ * heartbeats queue instead of deadlocking) and reads each existing team's contest id, `max_attempts`
+ * and `active` (`readTeamContests`); deleted teams are missing. The contest is read by a subquery, which `for update` does not lock: groups of one
  * contest's teams must not queue behind each other on the contest's row. That subquery is a plain
  * (consistent) read, so run this under READ COMMITTED (attempt-writer.ts says why).
  */
-export async function lockTeamContests(
-  sql: SqlRunner,
-  teamIds: readonly number[],
-): Promise<Map<number, TeamContest>> {
-  return readTeamContests(await runStatement(sql, lockTeamContestsStatement(teamIds)));
-}
-
-/** `lockTeamContests`' statement, for a batch (`SqlBatch`); `readTeamContests` reads its rows. */
 export function lockTeamContestsStatement(teamIds: readonly number[]): SqlStatement {
   return {
     sql: `select id, contests_id, (select max_attempts from contests where contests.id = teams.contests_id) as max_attempts,
@@ -212,25 +204,17 @@ export function readTeamContests(rows: readonly unknown[]): Map<number, TeamCont
   );
 }
 
-/**
- * Which of the (team id, event id) `pairs` are stored already, as stored (the column compares event
- * ids without case). Lock the teams first: then no other transaction can add one before this commits.
- */
-export async function storedAttempts(
-  sql: SqlRunner,
-  pairs: ReadonlyArray<readonly [number, string]>,
-): Promise<StoredAttempt[]> {
-  if (pairs.length === 0) return [];
-  return runStatement<StoredAttempt>(sql, storedAttemptsStatement(pairs));
-}
-
 /** A (team id, event id) pair as stored. */
 export interface StoredAttempt {
   teams_id: number;
   event_id: string;
 }
 
-/** `storedAttempts`' statement (`pairs` not empty), for a batch; its rows are `StoredAttempt`s. */
+/**
+ * The statement of which (team id, event id) `pairs` (not empty) are stored already, as stored (the
+ * column compares event ids without case); its rows are `StoredAttempt`s. Lock the teams first: then no
+ * other transaction can add one before this commits.
+ */
 export function storedAttemptsStatement(pairs: ReadonlyArray<readonly [number, string]>): SqlStatement {
   return {
     sql: `select teams_id, event_id from attempts where (teams_id, event_id) in (${pairs.map(() => '(?, ?)').join(', ')})`,
@@ -239,19 +223,9 @@ export function storedAttemptsStatement(pairs: ReadonlyArray<readonly [number, s
 }
 
 /**
- * Stores `attempts` received at `now` in one INSERT. Their teams' counts are added by
- * `addAttemptCounts` (teams/team-row-writer.ts), the one writer of what the boards show of a team.
+ * The one INSERT of `attempts` (not empty) received at `now`. Their teams' counts are added by
+ * `addAttemptCountsStatement` (teams/team-row-writer.ts), the one writer of what the boards show of a team.
  */
-export async function storeAttempts(
-  sql: SqlRunner,
-  attempts: readonly NewAttempt[],
-  now: Date,
-): Promise<void> {
-  if (attempts.length === 0) return;
-  await runStatement(sql, storeAttemptsStatement(attempts, now));
-}
-
-/** `storeAttempts`' statement (`attempts` not empty), for a batch. */
 export function storeAttemptsStatement(attempts: readonly NewAttempt[], now: Date): SqlStatement {
   return {
     sql: `insert into attempts (teams_id, contests_id, process, executable, killed, occurred_at, received_at, event_id, created_at, updated_at) values ${attempts.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,

@@ -31,9 +31,7 @@ import { FingerprintLearner } from './fingerprint-learner.js';
 import type { FingerprintClaim } from '../processes/index.js';
 
 /** One `POST /api/agent/attempts` waiting for its group's commit. */
-interface PendingBatch {
-  teamId: number;
-  attempts: AgentAttempt[];
+interface PendingBatch extends GroupedBatch {
   resolve: (result: AgentAttemptsResult) => void;
   reject: (err: unknown) => void;
 }
@@ -60,14 +58,15 @@ export const ATTEMPT_GROUPS_AT_ONCE = 2;
  * `max_attempts` (`blockAtThreshold`), read the changed board rows, commit. Only then
  * is each request answered and `onCommitted` called with the rows to push, so an answer always means
  * the attempts are durable. An idle server writes each request at once; a busy one writes them in
- * ever larger groups, which amortises round trips, commits and fsyncs (7 round trips per group
+ * ever larger groups, which amortises round trips, commits and fsyncs (2 round trips per group
  * instead of 7 per request).
  *
  * The one place where "one data path" gives way (issue 26): the groups run on a bare mysql2 pool
  * (db/sql.ts), not through MikroORM and knex, which took a quarter of the server's core on this path
- * alone (BENCHMARKS.md "Issue 26"); the statements are still the repositories' (`lockTeamContests`,
- * `storedAttempts`, `storeAttempts`, `addAttemptCounts`, `boardRows`, `changeTeamStatus`, each taking a
- * `SqlRunner`), with the ORM pool's time limits, retry and 503 mapping.
+ * alone (BENCHMARKS.md "Issue 26"); the statements are still the repositories'
+ * (`lockTeamContestsStatement`, `storedAttemptsStatement`, `storeAttemptsStatement`,
+ * `addAttemptCountsStatement`, `boardRowsStatement`, and `changeTeamStatus` on a `SqlRunner`), with the
+ * ORM pool's time limits, retry and 503 mapping.
  */
 export class AttemptWriter {
   private queue: PendingBatch[] = [];
@@ -115,7 +114,7 @@ export class AttemptWriter {
     while (this.inFlight < this.maxConcurrent && this.queue.length > 0) {
       const group = this.takeGroup();
       this.inFlight++;
-      void this.writeWithRetry(group).finally(() => {
+      void this.writeGroup(group).finally(() => {
         this.inFlight--;
         this.pump();
         if (this.inFlight === 0 && this.queue.length === 0) {
@@ -138,14 +137,14 @@ export class AttemptWriter {
     return group;
   }
 
-  private async writeWithRetry(group: PendingBatch[]): Promise<void> {
+  private async writeGroup(group: PendingBatch[]): Promise<void> {
     let outcome: Map<PendingBatch, AgentAttemptsResult | HttpError>;
     let changed: BoardTeam[];
     let claims: FingerprintClaim[];
     try {
       // A deadlock or lock wait timeout runs the group again (`sqlBatchTransaction`, db/transaction.ts).
       ({ outcome, changed, claims } = await sqlBatchTransaction(this.pool, (send) =>
-        this.write(send, group),
+        writeAttemptGroup(send, group),
       ));
     } catch (err) {
       for (const batch of group) batch.reject(err);
@@ -165,113 +164,120 @@ export class AttemptWriter {
       else batch.resolve(result);
     }
   }
+}
 
-  /**
-   * One group's transaction, in two round trips on the bare pool (`send`): the locks and the lookup,
-   * then the writes, the rows and the commit; a contest with an automatic block reads the rows before
-   * it commits (`blockAtThreshold`). Each round trip waits behind whatever the event loop is doing (the
-   * push's writes above all): BENCHMARKS.md "Issue 26".
-   */
-  private async write(
-    send: SqlBatch,
-    group: PendingBatch[],
-  ): Promise<{
-    outcome: Map<PendingBatch, AgentAttemptsResult | HttpError>;
-    changed: BoardTeam[];
-    claims: FingerprintClaim[];
-  }> {
-    // READ COMMITTED (the pool's sessions): every read of the group sees what was committed when it
-    // runs. Under REPEATABLE READ the contest subquery of `lockTeamContests` took the snapshot at the
-    // group's first team row, before it waited for a later one; a group that held that row meanwhile
-    // and stored one of the event ids was then invisible to the lookup, the INSERT met the unique key,
-    // and the whole group was answered 409 (attempt-writer.test.ts). The team rows are locked first,
-    // so no one else can add an event of these teams before the commit.
-    const teamIds = [...new Set(group.map((b) => b.teamId))].sort((a, b) => a - b);
-    // Which (team, event id) pairs are stored already (every asked pair; a team outside the active
-    // contest then counts nothing).
-    const asked = new Map<string, [number, string]>();
-    for (const batch of group) {
-      for (const a of batch.attempts)
-        asked.set(pairKey(batch.teamId, a.event_id), [batch.teamId, a.event_id]);
-    }
-    const [locked, storedRows] = await send([
-      lockTeamContestsStatement(teamIds),
-      storedAttemptsStatement([...asked.values()]),
-    ]);
-    const contestOf = readTeamContests(locked!);
-    // Issue 21: a key of a team outside the active contest counts nothing (409 below).
-    const live = group.filter((b) => contestOf.get(b.teamId)?.active === true);
-    const stored = new Set<string>();
-    for (const r of storedRows as StoredAttempt[]) stored.add(pairKey(r.teams_id, r.event_id));
+/** One request of a group: its team and its attempts (`PendingBatch` without its answer). */
+export interface GroupedBatch {
+  teamId: number;
+  attempts: AgentAttempt[];
+}
 
-    // New rows, each pair once even if two queued requests carry it (an agent's retry).
-    const fresh: NewAttempt[] = [];
-    const claims: FingerprintClaim[] = [];
-    const addedPerTeam = new Map<number, number>();
-    const countedPerBatch = new Map<PendingBatch, number>();
-    for (const batch of live) {
-      let counted = 0;
-      const contestId = contestOf.get(batch.teamId)!.contestId;
-      for (const a of batch.attempts) {
-        const key = pairKey(batch.teamId, a.event_id);
-        if (stored.has(key)) continue;
-        stored.add(key);
-        counted++;
-        fresh.push({
-          teamId: batch.teamId,
-          contestId,
-          process: a.process,
-          executable: a.executable ?? null,
-          killed: a.killed !== false,
-          occurredAt: new Date(a.occurred_at),
-          eventId: a.event_id,
-        });
-        if (a.sha256) claims.push({ teamId: batch.teamId, contestId, process: a.process, sha256: a.sha256 });
-      }
-      countedPerBatch.set(batch, counted);
-      if (counted > 0) addedPerTeam.set(batch.teamId, (addedPerTeam.get(batch.teamId) ?? 0) + counted);
-    }
-    const now = new Date();
-    const liveIds = [...new Set(live.map((b) => b.teamId))];
-    // Issue 13: a team that may reach its contest's max_attempts is read before the commit.
-    const mayBlock = [...addedPerTeam.keys()].some((id) => contestOf.get(id)?.maxAttempts != null);
-    const writes: SqlStatement[] = [];
-    if (fresh.length > 0) writes.push(storeAttemptsStatement(fresh, now));
-    if (addedPerTeam.size > 0) writes.push(addAttemptCountsStatement(addedPerTeam, now));
-    // Totals for the answers (every live team) and rows to push (the teams whose count moved).
-    if (liveIds.length > 0) writes.push(boardRowsStatement(liveIds));
-    const results = writes.length > 0 ? await send(writes, { commit: !mayBlock }) : [];
-    let rows = liveIds.length > 0 ? readBoardRows(results.at(-1)!) : [];
-    if (mayBlock) {
-      // A team blocked at its threshold is read again, with its new status.
-      const sql = batchRunner(send);
-      const blocked = await blockAtThreshold(sql, rows, addedPerTeam, contestOf);
-      if (blocked.length > 0) {
-        const again = new Map((await boardRows(sql, blocked)).map((row) => [row.id, row]));
-        rows = rows.map((row) => again.get(row.id) ?? row);
-      }
-    }
-    const rowOf = new Map(rows.map((r) => [r.id, r]));
-    const outcome = new Map<PendingBatch, AgentAttemptsResult | HttpError>();
-    for (const batch of group) {
-      const row = rowOf.get(batch.teamId);
-      if (contestOf.has(batch.teamId) && contestOf.get(batch.teamId)?.active !== true) {
-        outcome.set(batch, new HttpError(409, MESSAGES.agentContestInactive));
-        continue;
-      }
-      outcome.set(
-        batch,
-        row
-          ? {
-              accepted: batch.attempts.map((a) => a.event_id),
-              counted: countedPerBatch.get(batch) ?? 0,
-              number_attempts: row.number_attempts,
-            }
-          : new HttpError(401, MESSAGES.agentKeyInvalid),
-      );
-    }
-    return { outcome, changed: rows.filter((r) => addedPerTeam.has(r.id)), claims };
+/**
+ * One group's work inside its transaction (`sqlBatchTransaction`), in two round trips on the bare pool
+ * (`send`): the locks and the lookup, then the writes, the rows and the commit; a contest with an
+ * automatic block reads the rows before it commits (`blockAtThreshold`). Each round trip waits behind
+ * whatever the event loop is doing (the push's writes above all): BENCHMARKS.md "Issue 26". Answers
+ * each batch's outcome (its result, or the 409 / 401 to answer), the board rows whose count moved and
+ * the fingerprint claims of what was counted. The load tester's mysql2 baseline runs this very function.
+ */
+export async function writeAttemptGroup<B extends GroupedBatch>(
+  send: SqlBatch,
+  group: readonly B[],
+): Promise<{
+  outcome: Map<B, AgentAttemptsResult | HttpError>;
+  changed: BoardTeam[];
+  claims: FingerprintClaim[];
+}> {
+  // READ COMMITTED (the pool's sessions): every read of the group sees what was committed when it
+  // runs. Under REPEATABLE READ the contest subquery of `lockTeamContestsStatement` took the snapshot at the
+  // group's first team row, before it waited for a later one; a group that held that row meanwhile
+  // and stored one of the event ids was then invisible to the lookup, the INSERT met the unique key,
+  // and the whole group was answered 409 (attempt-writer.test.ts). The team rows are locked first,
+  // so no one else can add an event of these teams before the commit.
+  const teamIds = [...new Set(group.map((b) => b.teamId))].sort((a, b) => a - b);
+  // Which (team, event id) pairs are stored already (every asked pair; a team outside the active
+  // contest then counts nothing).
+  const asked = new Map<string, [number, string]>();
+  for (const batch of group) {
+    for (const a of batch.attempts) asked.set(pairKey(batch.teamId, a.event_id), [batch.teamId, a.event_id]);
   }
+  const [locked, storedRows] = await send([
+    lockTeamContestsStatement(teamIds),
+    storedAttemptsStatement([...asked.values()]),
+  ]);
+  const contestOf = readTeamContests(locked!);
+  // Issue 21: a key of a team outside the active contest counts nothing (409 below).
+  const live = group.filter((b) => contestOf.get(b.teamId)?.active === true);
+  const stored = new Set<string>();
+  for (const r of storedRows as StoredAttempt[]) stored.add(pairKey(r.teams_id, r.event_id));
+
+  // New rows, each pair once even if two queued requests carry it (an agent's retry).
+  const fresh: NewAttempt[] = [];
+  const claims: FingerprintClaim[] = [];
+  const addedPerTeam = new Map<number, number>();
+  const countedPerBatch = new Map<B, number>();
+  for (const batch of live) {
+    let counted = 0;
+    const contestId = contestOf.get(batch.teamId)!.contestId;
+    for (const a of batch.attempts) {
+      const key = pairKey(batch.teamId, a.event_id);
+      if (stored.has(key)) continue;
+      stored.add(key);
+      counted++;
+      fresh.push({
+        teamId: batch.teamId,
+        contestId,
+        process: a.process,
+        executable: a.executable ?? null,
+        killed: a.killed !== false,
+        occurredAt: new Date(a.occurred_at),
+        eventId: a.event_id,
+      });
+      if (a.sha256) claims.push({ teamId: batch.teamId, contestId, process: a.process, sha256: a.sha256 });
+    }
+    countedPerBatch.set(batch, counted);
+    if (counted > 0) addedPerTeam.set(batch.teamId, (addedPerTeam.get(batch.teamId) ?? 0) + counted);
+  }
+  const now = new Date();
+  const liveIds = [...new Set(live.map((b) => b.teamId))];
+  // Issue 13: a team that may reach its contest's max_attempts is read before the commit.
+  const mayBlock = [...addedPerTeam.keys()].some((id) => contestOf.get(id)?.maxAttempts != null);
+  const writes: SqlStatement[] = [];
+  if (fresh.length > 0) writes.push(storeAttemptsStatement(fresh, now));
+  if (addedPerTeam.size > 0) writes.push(addAttemptCountsStatement(addedPerTeam, now));
+  // Totals for the answers (every live team) and rows to push (the teams whose count moved).
+  if (liveIds.length > 0) writes.push(boardRowsStatement(liveIds));
+  const results = writes.length > 0 ? await send(writes, { commit: !mayBlock }) : [];
+  let rows = liveIds.length > 0 ? readBoardRows(results.at(-1)!) : [];
+  if (mayBlock) {
+    // A team blocked at its threshold is read again, with its new status.
+    const sql = batchRunner(send);
+    const blocked = await blockAtThreshold(sql, rows, addedPerTeam, contestOf);
+    if (blocked.length > 0) {
+      const again = new Map((await boardRows(sql, blocked)).map((row) => [row.id, row]));
+      rows = rows.map((row) => again.get(row.id) ?? row);
+    }
+  }
+  const rowOf = new Map(rows.map((r) => [r.id, r]));
+  const outcome = new Map<B, AgentAttemptsResult | HttpError>();
+  for (const batch of group) {
+    const row = rowOf.get(batch.teamId);
+    if (contestOf.has(batch.teamId) && contestOf.get(batch.teamId)?.active !== true) {
+      outcome.set(batch, new HttpError(409, MESSAGES.agentContestInactive));
+      continue;
+    }
+    outcome.set(
+      batch,
+      row
+        ? {
+            accepted: batch.attempts.map((a) => a.event_id),
+            counted: countedPerBatch.get(batch) ?? 0,
+            number_attempts: row.number_attempts,
+          }
+        : new HttpError(401, MESSAGES.agentKeyInvalid),
+    );
+  }
+  return { outcome, changed: rows.filter((r) => addedPerTeam.has(r.id)), claims };
 }
 
 /**

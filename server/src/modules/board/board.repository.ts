@@ -5,9 +5,9 @@ import { ormSql, placeholders, runStatement, type SqlRunner, type SqlStatement }
 /*
  * The board's reads of `teams` (DESIGN.md section 6; what changes a row is teams/team-row-writer.ts):
  * one SQL statement, run in the caller's transaction so it sees what that transaction wrote. The
- * functions take the EntityManager (`ormSql`), except `boardRows`, which takes any `SqlRunner`: the
- * attempts group commit runs it on its bare pool (issue 26), and the load tester's mysql2 baseline
- * runs the same text.
+ * functions take the EntityManager (`ormSql`), except `boardRows`, which takes any `SqlRunner`, and
+ * `boardRowsStatement` / `readBoardRows`, which the attempts group commit sends on its bare pool
+ * (issue 26).
  */
 
 /** A board row as the statement answers it (columns, the status name; MariaDB's tinyint as a number). */

@@ -5,7 +5,6 @@
  */
 export type { IStatusTeam } from './status-team.entity.js';
 export {
-  addAttemptCounts,
   addAttemptCountsStatement,
   changeTeamStatus,
   lockTeam,

@@ -1,7 +1,7 @@
 import { LockMode, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { AgentAlert } from '@concurso/shared';
-import { placeholders, runStatement, type SqlRunner, type SqlStatement } from '../../db/sql.js';
+import { placeholders, type SqlRunner, type SqlStatement } from '../../db/sql.js';
 import { Team } from './team.entity.js';
 
 /*
@@ -31,9 +31,6 @@ export async function lockTeam(em: EntityManager, teamId: number) {
   });
 }
 
-/** A team as `lockTeam` answers it. */
-export type LockedTeam = NonNullable<Awaited<ReturnType<typeof lockTeam>>>;
-
 /**
  * Sets a locked team's status from `team.status` to `to`, bumps its `version` and writes the audit row
  * with the judge `by` and the time (SPEC.md section 4), in the caller's transaction: `sql` is
@@ -61,21 +58,11 @@ export async function changeTeamStatus(
 }
 
 /**
- * Adds to each team of `addedPerTeam` its new attempts in one UPDATE, bumping `version` and marking its
- * agent seen at `now` and online (an agent that reports attempts is alive). The attempts group commit,
- * the measured hot path (BENCHMARKS.md, "Group commit of attempts"), on its bare pool (`sql`); the
- * team rows are locked by the group already. The load tester's mysql2 baseline runs the same.
+ * The one UPDATE that adds to each team of `addedPerTeam` (not empty) its new attempts, bumping `version`
+ * and marking its agent seen at `now` and online (an agent that reports attempts is alive). The attempts
+ * group commit sends it (BENCHMARKS.md, "Group commit of attempts"; the team rows are locked by the
+ * group already).
  */
-export async function addAttemptCounts(
-  sql: SqlRunner,
-  addedPerTeam: ReadonlyMap<number, number>,
-  now: Date,
-): Promise<void> {
-  if (addedPerTeam.size === 0) return;
-  await runStatement(sql, addAttemptCountsStatement(addedPerTeam, now));
-}
-
-/** `addAttemptCounts`' statement (`addedPerTeam` not empty), for a batch (`SqlBatch`). */
 export function addAttemptCountsStatement(
   addedPerTeam: ReadonlyMap<number, number>,
   now: Date,
