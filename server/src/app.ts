@@ -26,6 +26,7 @@ import {
   agentKeysPlugin,
   agentPresencePlugin,
   agentRoutes,
+  AGENT_SQL_CONNECTIONS,
   heartbeatMsFor,
 } from './modules/agent/index.js';
 import { authRoutes, staffSessions } from './modules/auth/index.js';
@@ -109,14 +110,15 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
   });
 
   // The app's own plugins.
-  await app.register(ormPlugin, { orm });
+  // The bare pool of the agents' hot paths (issue 26), sized by the agent module.
+  await app.register(ormPlugin, { orm, sqlConnections: AGENT_SQL_CONNECTIONS });
   await app.register(errorsPlugin);
   // The plugins know no module: app.ts hands them what they check with (issue 23).
   const sessions = staffSessions(app);
   await app.register(guardPlugin, {
     sessions,
     // `app.agentKeys` is decorated below (it needs the socket); the guard asks it per request.
-    agentKeys: { team: (key) => app.agentKeys.team(app.orm.em, key) },
+    agentKeys: { team: (key) => app.agentKeys.team(key) },
   });
   await app.register(socketPlugin, { redisUrl: config.redisUrl, sessions, levelsExist: knownLevels(orm) });
   await app.register(agentKeysPlugin);

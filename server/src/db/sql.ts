@@ -75,9 +75,9 @@ function mysqlOptions(databaseUrl: string): mysql.PoolOptions {
 }
 
 /**
- * A bare mysql2 pool of at most `connections` connections, multi-statement, for the one path that does not go through
- * the ORM: the attempts group commit (attempt-writer.ts; BENCHMARKS.md "Issue 26" measured MikroORM and
- * knex at a quarter of the server's core on it). Every connection gets the ORM pool's limits
+ * A bare mysql2 pool of at most `connections` connections, multi-statement, for the agents' hot paths,
+ * which do not go through the ORM: the attempts group commit (attempt-writer.ts; BENCHMARKS.md "Issue 26"
+ * measured MikroORM and knex at a quarter of the server's core on it), the key lookup and the heartbeat. Every connection gets the ORM pool's limits
  * (`limitConnection`: the session's lock wait and a time limit per query) and READ COMMITTED (why:
  * attempt-writer.ts). Close it with `end()`.
  */
@@ -129,6 +129,42 @@ async function acquire(pool: mysql.Pool): Promise<mysql.PoolConnection> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Runs `statements` on one connection of `pool` (`createSqlPool`) in one round trip, each on its own
+ * (autocommit, no transaction), and answers each one's rows or result in order. For the agents' hot
+ * paths outside the group commit: the key lookup and the heartbeat (issue 26: no ORM, no request
+ * context there). A connection that timed out or broke is dropped, not reused.
+ * @throws the database's error (`isDatabaseUnavailable` tells the 503 kind), `AcquireTimeoutError`.
+ */
+export async function sqlStatements(
+  pool: mysql.Pool,
+  statements: readonly SqlStatement[],
+): Promise<unknown[][]> {
+  const conn = await acquire(pool);
+  let healthy = true;
+  try {
+    const [results] = await conn.query({
+      sql: statements.map((statement) => statement.sql).join(';\n'),
+      values: statements.flatMap((statement) => statement.params),
+      timeout: DB_QUERY_TIMEOUT_MS,
+    });
+    // mysql2 answers a one-statement query's result bare, several statements' as a list.
+    return (statements.length === 1 ? [results] : results) as unknown[][];
+  } catch (err) {
+    if (isDatabaseUnavailable(err)) healthy = false;
+    throw err;
+  } finally {
+    if (healthy) conn.release();
+    else conn.destroy();
+  }
+}
+
+/** A `SqlRunner` on `pool`: each statement on its own, outside any transaction (`sqlStatements`). */
+export function poolSql(pool: mysql.Pool): SqlRunner {
+  return async <T>(sql: string, params: readonly unknown[] = []) =>
+    (await sqlStatements(pool, [{ sql, params }]))[0] as T[];
 }
 
 const START_TRANSACTION: SqlStatement = { sql: 'START TRANSACTION', params: [] };

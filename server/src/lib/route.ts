@@ -22,17 +22,19 @@ export const API_PREFIX = '/api';
  * `/api` prefix: method, path, `config.access` (the guard fails closed without it), and the zod
  * schemas that validate the request, serialize the 200 answer and document it at /api/docs.
  * A `multipart` route is documented as such; its handler reads and validates the stream itself.
+ * `config`: the server's own settings of the route (plugins/orm.ts `entityContext`), beside `access`.
  */
 export function addRoute<R extends RouteSpec>(
   app: FastifyInstance,
   route: R,
   handler: RouteHandler<R>,
+  config: Omit<NonNullable<RouteOptions['config']>, 'access'> = {},
 ): void {
   if (!route.path.startsWith(`${API_PREFIX}/`)) throw new Error(`Ruta fuera de /api: ${route.path}`);
   const options: RouteOptions = {
     method: route.method,
     url: route.path.slice(API_PREFIX.length),
-    config: { access: route.access },
+    config: { ...config, access: route.access },
     schema: {
       tags: [route.tag],
       summary: route.summary,

@@ -113,7 +113,7 @@ export default fp<PolicyOptions>(
       if (!auth.success) return next(new Error('unauthorized'));
       let team: AgentPrincipal | null;
       try {
-        team = await app.agentKeys.team(app.orm.em.fork(), auth.data.key);
+        team = await app.agentKeys.team(auth.data.key);
       } catch (err) {
         app.log.error({ err }, 'agent socket auth failed');
         return next(new Error('unavailable'));

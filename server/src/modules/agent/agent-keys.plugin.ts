@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { AgentKeyCache } from './agent-keys.js';
+import { poolSql } from '../../db/sql.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,7 +19,7 @@ declare module 'fastify' {
  */
 export default fp(
   async (app) => {
-    const cache = new AgentKeyCache();
+    const cache = new AgentKeyCache(poolSql(app.sql));
     app.decorate('agentKeys', cache);
     app.decorate('forgetAgentKeys', () => {
       cache.clear();
@@ -26,5 +27,5 @@ export default fp(
     });
     if (app.redis) app.io.on('agentKeys.changed', () => cache.clear());
   },
-  { name: 'agent-keys', dependencies: ['socket'] },
+  { name: 'agent-keys', dependencies: ['orm', 'socket'] },
 );

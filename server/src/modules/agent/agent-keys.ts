@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/mysql';
 import type { AgentPrincipal } from '../../plugins/access.js';
 import { teamByAgentKeyHash } from './agent.repository.js';
+import type { SqlRunner } from '../../db/sql.js';
 
 /** SHA-256 hex digest of an agent key: what `teams.agent_key_hash` stores. */
 export function hashAgentKey(key: string): string {
@@ -13,10 +13,13 @@ export function newAgentKey(): string {
   return `ag_${randomBytes(32).toString('base64url')}`;
 }
 
-/** The team whose current key is `key`, or null (wrong, revoked or regenerated key). */
-export async function teamByAgentKey(em: EntityManager, key: string): Promise<AgentPrincipal | null> {
+/**
+ * The team whose current key is `key`, or null (wrong, revoked or regenerated key); read with `sql` (the
+ * agents' bare pool, `poolSql(app.sql)`).
+ */
+export async function teamByAgentKey(sql: SqlRunner, key: string): Promise<AgentPrincipal | null> {
   if (!key.startsWith('ag_') || key.length > 100) return null;
-  return teamByAgentKeyHash(em, hashAgentKey(key));
+  return teamByAgentKeyHash(sql, hashAgentKey(key));
 }
 
 /** How long a key → team lookup is trusted without asking the database again, in ms. */
@@ -34,14 +37,18 @@ const AGENT_KEY_CACHE_MAX = 20_000;
 export class AgentKeyCache {
   private readonly entries = new Map<string, { team: AgentPrincipal; until: number }>();
 
-  constructor(private readonly ttlMs = AGENT_KEY_CACHE_MS) {}
+  /** @param sql what keys are read with: the agents' bare pool, `poolSql(app.sql)` (issue 26). */
+  constructor(
+    private readonly sql: SqlRunner,
+    private readonly ttlMs = AGENT_KEY_CACHE_MS,
+  ) {}
 
-  /** The team whose current key is `key` (cached or read through `em`), or null. */
-  async team(em: EntityManager, key: string): Promise<AgentPrincipal | null> {
+  /** The team whose current key is `key` (cached or read from the database), or null. */
+  async team(key: string): Promise<AgentPrincipal | null> {
     const now = Date.now();
     const hit = this.entries.get(key);
     if (hit && hit.until > now) return hit.team;
-    const team = await teamByAgentKey(em, key);
+    const team = await teamByAgentKey(this.sql, key);
     if (hit) this.entries.delete(key);
     if (team) {
       if (this.entries.size >= AGENT_KEY_CACHE_MAX) this.entries.clear();

@@ -5,16 +5,16 @@ import type { AgentEventKind, ContestRow } from '@concurso/shared';
 import { AgentEvent } from './agent-event.entity.js';
 import { AgentMachine } from './agent-machine.entity.js';
 import type { AgentPrincipal } from '../../plugins/access.js';
-import { retryTransaction } from '../../db/transaction.js';
-import { ormSql, placeholders, type SqlStatement } from '../../db/sql.js';
+import { placeholders, type SqlRunner, type SqlStatement } from '../../db/sql.js';
 import { Team } from '../teams/index.js';
 
 /*
  * The agent module's reads and writes (DESIGN.md section 6): its `attempts` table and the agent's
  * columns of `teams` (`agent_key_hash`, `agent_last_seen`, `agent_online`, `agent_alert`, and
  * `number_attempts` / `version` when attempts are counted), and its agents' log `agent_events`. Every function takes the EntityManager first, so it runs in
- * the caller's transaction. Through the EntityManager, except the two measured hot paths below, which
- * stay as SQL text: the heartbeat's one statement and the attempts group commit. What changes a team's
+ * the caller's transaction. Through the EntityManager, except the measured hot paths below, which are SQL
+ * text run on the agents' bare pool (issue 26): the key lookup, the heartbeat's statements and the
+ * attempts group commit's. What changes a team's
  * status, count, presence or `version` is teams/team-row-writer.ts.
  */
 
@@ -22,11 +22,12 @@ import { Team } from '../teams/index.js';
 
 /**
  * The team whose agent key has SHA-256 `hash`, as the guard's principal; null for no team. One SQL
- * statement, no entity: it runs for every agent request the key cache misses (500 agents, a 5 s cache:
- * 100 a second), and the profile of issue 26 showed the entity's hydration there (BENCHMARKS.md).
+ * statement, no entity, on the agents' bare pool (`poolSql(app.sql)`): it runs for every agent request
+ * the key cache misses (500 agents, a 5 s cache: 100 a second), and the profile of issue 26 showed the
+ * entity's hydration there (BENCHMARKS.md).
  */
-export async function teamByAgentKeyHash(em: EntityManager, hash: string): Promise<AgentPrincipal | null> {
-  const [team] = await ormSql(em)<AgentPrincipal>(
+export async function teamByAgentKeyHash(sql: SqlRunner, hash: string): Promise<AgentPrincipal | null> {
+  const [team] = await sql<AgentPrincipal>(
     'select id, levels_id, contests_id from teams where agent_key_hash = ?',
     [hash],
   );
@@ -61,17 +62,16 @@ export async function agentTeams(
 
 /**
  * A heartbeat of an agent the boards already show online: `agent_last_seen` = `at`, one statement
- * without a transaction; false when it changed no row (the agent is offline, or the same millisecond).
- * SQL text because it is the hot path of presence: BENCHMARKS.md, "What changed in the server",
- * "One-statement heartbeats" (500 agents sent 50 transactions/s before).
+ * without a transaction, changing no row when the agent is offline (or the same millisecond): then the
+ * caller runs the locked transition (agent.service.ts). SQL text because it is the hot path of presence:
+ * BENCHMARKS.md, "One-statement heartbeats" (500 agents sent 50 transactions/s before); on the bare pool
+ * with the machine's update since issue 26 (`recordHeartbeat`).
  */
-export async function touchOnlineAgent(em: EntityManager, teamId: number, at: Date): Promise<boolean> {
-  const result = await em.execute<{ affectedRows: number }>(
-    'update teams set agent_last_seen = ? where id = ? and agent_online = 1',
-    [at, teamId],
-    'run',
-  );
-  return result.affectedRows > 0;
+export function touchOnlineAgentStatement(teamId: number, at: Date): SqlStatement {
+  return {
+    sql: 'update teams set agent_last_seen = ? where id = ? and agent_online = 1',
+    params: [at, teamId],
+  };
 }
 
 /** What the boards were last told of a team's agent, and where it stands (issue 24). */
@@ -246,8 +246,9 @@ export function storeAttemptsStatement(attempts: readonly NewAttempt[], now: Dat
 
 // Machines (issue 24, the lab board) -----------------------------------------------------------------
 //
-// SQL text: this runs with every heartbeat (the measured presence path, BENCHMARKS.md); one UPDATE for a
-// machine already known, and one guarded INSERT for a new one.
+// SQL text: this runs with every heartbeat (the measured presence path, BENCHMARKS.md), on the agents'
+// bare pool with the presence update (agent.service.ts `recordHeartbeat`); one UPDATE for a machine
+// already known, and one guarded INSERT for a new one.
 
 /** What a heartbeat says of its machine. */
 export interface MachineReport {
@@ -262,22 +263,9 @@ export interface MachineReport {
   clockOffsetMs: number | null;
 }
 
-/**
- * Records a heartbeat of team `teamId`'s agent on machine `report.hostname` at `at`: updates the known
- * machine (its `online_since` restarts when it was not heard for `offlineAfterMs`), or adds it while the
- * team has fewer than `maxPerTeam` machines (a stolen key inventing host names adds nothing beyond).
- */
-export async function recordMachine(
-  em: EntityManager,
-  teamId: number,
-  report: MachineReport,
-  at: Date,
-  offlineAfterMs: number,
-  maxPerTeam: number,
-): Promise<void> {
-  const gapStart = new Date(at.getTime() - offlineAfterMs);
-  // What the machine says of itself, in the columns' order of both statements.
-  const said = [
+/** What the machine says of itself, in the columns' order of both statements below. */
+function said(report: MachineReport): unknown[] {
+  return [
     report.os,
     report.version,
     report.policyVersion,
@@ -285,26 +273,48 @@ export async function recordMachine(
     report.networkError,
     report.clockOffsetMs,
   ];
-  const updated = await em.execute<{ affectedRows: number }>(
-    'update agent_machines set os = ?, version = ?, policy_version = ?, network_version = ?, ' +
+}
+
+/**
+ * A heartbeat of team `teamId`'s agent on a machine already known (`report.hostname`) at `at`: what it
+ * says of itself and `last_seen`; its `online_since` restarts when it was not heard for `offlineAfterMs`.
+ * Changes no row for a machine not known yet (then `addMachineStatement`).
+ */
+export function updateMachineStatement(
+  teamId: number,
+  report: MachineReport,
+  at: Date,
+  offlineAfterMs: number,
+): SqlStatement {
+  return {
+    sql:
+      'update agent_machines set os = ?, version = ?, policy_version = ?, network_version = ?, ' +
       'network_error = ?, clock_offset_ms = ?, ' +
       'online_since = if(last_seen < ?, ?, online_since), last_seen = ? where teams_id = ? and hostname = ?',
-    [...said, gapStart, at, at, teamId, report.hostname],
-    'run',
-  );
-  if (updated.affectedRows > 0) return;
-  // One statement, so it may run again when InnoDB gives up on its AUTO-INC lock (db/transaction.ts).
-  await retryTransaction(() =>
-    em.execute(
+    params: [...said(report), new Date(at.getTime() - offlineAfterMs), at, at, teamId, report.hostname],
+  };
+}
+
+/**
+ * Adds machine `report.hostname` of team `teamId`, first heard at `at`, while the team has fewer than
+ * `maxPerTeam` machines (a stolen key inventing host names adds nothing beyond). One guarded statement,
+ * so it may run again when InnoDB gives up on its AUTO-INC lock (errno 1467, db/transaction.ts).
+ */
+export function addMachineStatement(
+  teamId: number,
+  report: MachineReport,
+  at: Date,
+  maxPerTeam: number,
+): SqlStatement {
+  return {
+    sql:
       'insert ignore into agent_machines ' +
-        '(teams_id, hostname, os, version, policy_version, network_version, network_error, ' +
-        'clock_offset_ms, online_since, last_seen) ' +
-        'select ?, ?, ?, ?, ?, ?, ?, ?, ?, ? from dual ' +
-        'where (select count(*) from agent_machines where teams_id = ?) < ?',
-      [teamId, report.hostname, ...said, at, at, teamId, maxPerTeam],
-      'run',
-    ),
-  );
+      '(teams_id, hostname, os, version, policy_version, network_version, network_error, ' +
+      'clock_offset_ms, online_since, last_seen) ' +
+      'select ?, ?, ?, ?, ?, ?, ?, ?, ?, ? from dual ' +
+      'where (select count(*) from agent_machines where teams_id = ?) < ?',
+    params: [teamId, report.hostname, ...said(report), at, at, teamId, maxPerTeam],
+  };
 }
 
 /** A team of a contest as the lab board lists it. */

@@ -4,11 +4,10 @@ import { addRoute } from '../../lib/route.js';
 import { HttpError } from '../../lib/http-error.js';
 import { hashAgentKey, newAgentKey } from './agent-keys.js';
 import { agentConfig, type PolicyOptions } from './agent-config.js';
-import { recordMachine, setAgentKeyHash } from './agent.repository.js';
+import { setAgentKeyHash } from './agent.repository.js';
 import { labBoard } from './lab.service.js';
 import { recordAgentStopped, recordHeartbeat } from './agent.service.js';
 import { ATTEMPT_GROUPS_AT_ONCE, AttemptWriter } from './attempt-writer.js';
-import { createSqlPool } from '../../db/sql.js';
 import { FingerprintLearner } from './fingerprint-learner.js';
 
 /**
@@ -23,10 +22,9 @@ export default async function agentRoutes(
   // Requests that arrive together are written in one transaction; each is answered after its commit,
   // and the teams whose count moved are pushed then.
   const fork = () => app.orm.em.fork();
-  // Issue 26: the groups' own bare pool (attempt-writer.ts says why): 2 groups at once, and one spare.
-  const pool = createSqlPool(app.orm.config.get('clientUrl')!, ATTEMPT_GROUPS_AT_ONCE + 1);
+  // Issue 26: on the agents' bare pool (attempt-writer.ts says why; `AGENT_SQL_CONNECTIONS`).
   const attempts = new AttemptWriter(
-    pool,
+    app.sql,
     fork,
     (rows) => rows.forEach((row) => app.board.teamUpdated(row)),
     ATTEMPT_GROUPS_AT_ONCE,
@@ -40,7 +38,6 @@ export default async function agentRoutes(
   );
   // Answer what is being written before the database closes.
   app.addHook('preClose', () => attempts.drained());
-  app.addHook('onClose', () => pool.end());
 
   addRoute(app, api.generateKey, async (request) => {
     const { teamId } = request.params;
@@ -60,40 +57,48 @@ export default async function agentRoutes(
     data: await agentConfig(app.orm.em, request.agentTeam!.id, options),
   }));
 
-  addRoute(app, api.attempts, async (request) => ({
-    success: true as const,
-    data: await attempts.record(request.agentTeam!.id, request.body.attempts),
-    message: MESSAGES.processed,
-  }));
+  // Issue 26: the two hot routes of 500 agents run without a request-scoped EntityManager
+  // (`entityContext: false`), on the bare pool; the rare transitions fork the ORM.
+  addRoute(
+    app,
+    api.attempts,
+    async (request) => ({
+      success: true as const,
+      data: await attempts.record(request.agentTeam!.id, request.body.attempts),
+      message: MESSAGES.processed,
+    }),
+    { entityContext: false },
+  );
 
-  addRoute(app, api.heartbeat, async (request) => {
-    const teamId = request.agentTeam!.id;
-    const changed = await recordHeartbeat(app.orm.em, teamId);
-    if (changed) app.board.teamUpdated(changed);
-    // Issue 24: the machine it beats from, for the lab board.
-    const { hostname, os, version, clock, policy_version, network_version, network_error } =
-      request.body ?? {};
-    if (hostname) {
+  addRoute(
+    app,
+    api.heartbeat,
+    async (request) => {
+      // Issue 24: the machine it beats from, for the lab board.
+      const { hostname, os, version, clock, policy_version, network_version, network_error } =
+        request.body ?? {};
       const offset = clock ? Date.parse(clock) - Date.now() : null;
-      await recordMachine(
-        app.orm.em,
-        teamId,
-        {
-          hostname,
-          os: os ?? '',
-          version: version ?? '',
-          policyVersion: policy_version ?? '',
-          networkVersion: network_version ?? null,
-          networkError: network_error ?? null,
-          clockOffsetMs: offset === null ? null : Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, offset)),
-        },
-        new Date(),
-        options.offlineAfterMs,
-        LAB_MAX_MACHINES_PER_TEAM,
-      );
-    }
-    return { success: true as const, message: '' };
-  });
+      const machine = hostname
+        ? {
+            report: {
+              hostname,
+              os: os ?? '',
+              version: version ?? '',
+              policyVersion: policy_version ?? '',
+              networkVersion: network_version ?? null,
+              networkError: network_error ?? null,
+              clockOffsetMs: offset === null ? null : Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, offset)),
+            },
+            offlineAfterMs: options.offlineAfterMs,
+            maxPerTeam: LAB_MAX_MACHINES_PER_TEAM,
+          }
+        : undefined;
+      const changed = await recordHeartbeat(app.sql, fork, request.agentTeam!.id, machine);
+      if (changed) app.board.teamUpdated(changed);
+      return { success: true as const, message: '' };
+    },
+    { entityContext: false },
+  );
 
   // The lab board (issue 24): the active contest's machines and which teams are ready.
   addRoute(app, labRoutes.machines, async () => ({

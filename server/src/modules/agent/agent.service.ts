@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { BoardTeam } from '@concurso/shared';
-import { transaction } from '../../db/transaction.js';
+import type mysql from 'mysql2/promise';
+import { retryTransaction, transaction } from '../../db/transaction.js';
+import { sqlStatements } from '../../db/sql.js';
 import { boardTeam, boardTeams } from '../board/index.js';
 import { activeContest } from '../contests/index.js';
 import { markAgentSeen, markAgentsOffline } from '../teams/index.js';
@@ -8,20 +10,43 @@ import {
   lockAgentPresence,
   lockSilentAgents,
   recordAgentEvent,
-  touchOnlineAgent,
+  touchOnlineAgentStatement,
+  updateMachineStatement,
+  addMachineStatement,
+  type MachineReport,
 } from './agent.repository.js';
 
 /**
- * Records a heartbeat: `agent_last_seen` = now. When the boards last heard the agent was offline,
- * marks it online (clearing its alert), bumps `version` and returns the row to push, so every board
+ * Records a heartbeat of team `teamId`'s agent (issue 26: on the agents' bare pool `pool`, no ORM in the
+ * usual case): `agent_last_seen` = now and, when it says which machine it beats from (`machine`, issue
+ * 24), that machine's row for the lab board, both in one round trip; a machine not known yet is added
+ * (`addMachineStatement`). When the boards last heard the agent was offline, marks it online (clearing its
+ * alert) in a locked transaction on `fork()`, bumps `version` and returns the row to push, so every board
  * shows it at once. An agent back after an alert of the active contest (issue 24: it fell silent or was
  * stopped) gets `en_linea` in its log, with how long it was quiet.
+ * @param machine.offlineAfterMs `AGENT_OFFLINE_AFTER_MS`; `maxPerTeam` `LAB_MAX_MACHINES_PER_TEAM`.
+ * @throws the database's error (503 when unavailable, plugins/errors.ts).
  */
-export async function recordHeartbeat(em: EntityManager, teamId: number): Promise<BoardTeam | null> {
-  // The usual case, an agent the boards already show online, is one statement without a transaction;
-  // only when it changed no row (offline, or the same millisecond) does the locked transition run.
-  if (await touchOnlineAgent(em, teamId, new Date())) return null;
-  return transaction(em, async (tem) => {
+export async function recordHeartbeat(
+  pool: mysql.Pool,
+  fork: () => EntityManager,
+  teamId: number,
+  machine?: { report: MachineReport; offlineAfterMs: number; maxPerTeam: number },
+): Promise<BoardTeam | null> {
+  const at = new Date();
+  const statements = [touchOnlineAgentStatement(teamId, at)];
+  if (machine) statements.push(updateMachineStatement(teamId, machine.report, at, machine.offlineAfterMs));
+  const [touched, updated] = (await sqlStatements(pool, statements)) as unknown as Array<{
+    affectedRows: number;
+  }>;
+  if (machine && updated!.affectedRows === 0) {
+    const add = addMachineStatement(teamId, machine.report, at, machine.maxPerTeam);
+    await retryTransaction(() => sqlStatements(pool, [add]));
+  }
+  // The usual case, an agent the boards already show online, ends here; only when the update changed
+  // no row (offline, or the same millisecond) does the locked transition run.
+  if (touched!.affectedRows > 0) return null;
+  return transaction(fork(), async (tem) => {
     const before = await lockAgentPresence(tem, teamId);
     if (!before) return null;
     const now = new Date();

@@ -47,6 +47,12 @@ export const MAX_GROUP_ATTEMPTS = 900;
 export const ATTEMPT_GROUPS_AT_ONCE = 2;
 
 /**
+ * Connections of the agents' bare pool (`app.sql`, plugins/orm.ts): the groups written at once, and two
+ * for the key lookups and heartbeats meanwhile (issue 26).
+ */
+export const AGENT_SQL_CONNECTIONS = ATTEMPT_GROUPS_AT_ONCE + 2;
+
+/**
  * Group commit of agents' attempt batches (DESIGN.md section 6; BENCHMARKS.md "Capacity of the attempts
  * path"); its statements are in agent.repository.ts.
  *
