@@ -2,8 +2,6 @@ import { performance } from 'node:perf_hooks';
 import {
   ALL_LEVELS_ROOM,
   BOARD_PUSH_CREDIT,
-  BOARD_PUSH_WINDOW_MAX_MS,
-  BOARD_PUSH_WINDOW_MS,
   clockMs,
   encodeBoardRow,
   levelRoom,
@@ -14,10 +12,7 @@ import {
 } from '@concurso/shared';
 import { encodeEvent, writeEvent, type EncodedEvent } from '../../realtime/frame-writer.js';
 import type { BoardServer, BoardSocket } from '../../realtime/socket.js';
-
-/** Event-loop utilisation above which the push tick grows, and below which it shrinks (0..1). */
-const BUSY_LOOP = 0.95;
-const IDLE_LOOP = 0.85;
+import { FIRST_PUSH_TICK, nextPushTick } from './push-tick.js';
 
 /** The newest known row of one team, as this process last pushed (or is about to push) it. */
 interface LatestRow {
@@ -53,7 +48,7 @@ interface Screen {
  * each encoded once and written as the same WebSocket frame bytes to every socket of the room
  * (realtime/frame-writer.ts). The tick adapts: a change on an idle board goes out on the next
  * turn of the event loop; while ticks follow each other it lasts `BOARD_PUSH_WINDOW_MS`, and grows
- * towards `BOARD_PUSH_WINDOW_MAX_MS` while the event loop is busy (`adaptTick`), so the push yields
+ * towards `BOARD_PUSH_WINDOW_MAX_MS` while the event loop is busy (push-tick.ts), so the push yields
  * to the API under load instead of taking the loop from it.
  *
  * **Flow control by credit.** Each screen acknowledges the frames it applied (`board.ack`). One with
@@ -77,8 +72,8 @@ export class BoardPublisher {
   private timer: NodeJS.Timeout | null = null;
   private lastFlushAt = 0;
   private lastFlushMs = 0;
-  /** The tick now in force (ms), adapted after every tick (`adaptTick`). */
-  private tickMs = BOARD_PUSH_WINDOW_MS;
+  /** The tick now in force, adapted after every tick (push-tick.ts). */
+  private tick = FIRST_PUSH_TICK;
   /** Event-loop utilisation mark of the last tick, to read the utilisation since then. */
   private eluMark = performance.eventLoopUtilization();
   private relayQueue: BoardTeam[] = [];
@@ -130,20 +125,11 @@ export class BoardPublisher {
     this.schedule();
   }
 
-  /**
-   * Adapts the tick to the load (issue 12): while the event loop was busy more than
-   * `BUSY_LOOP` of the time since the last tick (HTTP, acknowledgements and the push together), the
-   * tick grows by a fifth, up to `BOARD_PUSH_WINDOW_MAX_MS`, so the push yields to the API; when it
-   * was busy less than `IDLE_LOOP`, it shrinks back towards `BOARD_PUSH_WINDOW_MS`. Never under twice
-   * the last tick's own duration: pushing takes at most a third of the loop.
-   */
+  /** Adapts the tick to the load (push-tick.ts `nextPushTick`). */
   private adaptTick(): void {
     const busy = performance.eventLoopUtilization(this.eluMark).utilization;
     this.eluMark = performance.eventLoopUtilization();
-    if (busy > BUSY_LOOP) this.tickMs *= 1.2;
-    else if (busy < IDLE_LOOP) this.tickMs /= 1.2;
-    const floor = Math.max(BOARD_PUSH_WINDOW_MS, 2 * this.lastFlushMs);
-    this.tickMs = Math.min(BOARD_PUSH_WINDOW_MAX_MS, Math.max(floor, this.tickMs));
+    this.tick = nextPushTick(this.tick, busy, this.lastFlushMs);
   }
 
   /** Seals and pushes a tick now (also before a removal or a reset, so events keep their order). */
@@ -308,7 +294,7 @@ export class BoardPublisher {
   private schedule(): void {
     if (this.timer) return;
     // Idle for a whole tick: go on the next turn (which still gathers rows of the same turn).
-    const wait = Math.max(0, this.lastFlushAt + this.tickMs - Date.now());
+    const wait = Math.max(0, this.lastFlushAt + this.tick.tickMs - Date.now());
     this.timer = setTimeout(() => this.flush(), wait);
     this.timer.unref();
   }
