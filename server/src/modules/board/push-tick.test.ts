@@ -27,7 +27,10 @@ describe('the push tick (issue 26)', () => {
 
   it('does not grow for one saturated tick, nor double for one slow flush', () => {
     const steady = run(FIRST_PUSH_TICK, times(20, [0.7, 17])).state;
-    const { lengths } = run(steady, [[1, 95], ...times(5, [0.7, 17])]);
+    const { lengths } = run(steady, [
+      [1, 95] as [number, number],
+      ...times(5, [0.7, 17] as [number, number]),
+    ]);
     // Reacting to that one tick alone made the next tick 190 ms (twice the slow flush).
     expect(Math.max(...lengths)).toBeLessThan(2 * BOARD_PUSH_WINDOW_MS);
     expect(lengths.at(-1)).toBe(BOARD_PUSH_WINDOW_MS);
