@@ -17,7 +17,9 @@ const agentDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const out = path.join(agentDir, 'dist', 'package');
 const pkg = JSON.parse(await readFile(path.join(agentDir, 'package.json'), 'utf8')) as { version: string };
 
-await rm(path.join(agentDir, 'dist'), { recursive: true, force: true });
+// Only what this script writes: `npm run agent:build` keeps its executables in dist/bin.
+await rm(out, { recursive: true, force: true });
+await rm(path.join(agentDir, 'dist', `concurso-agent-${pkg.version}.tgz`), { force: true });
 await mkdir(out, { recursive: true });
 await build({
   entryPoints: [path.join(agentDir, 'src', 'cli.ts')],

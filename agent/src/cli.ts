@@ -6,6 +6,7 @@
  * line ever holds the key: errors print only their own Spanish message, never a request or its headers.
  */
 import path from 'node:path';
+import { Agent, setGlobalDispatcher } from 'undici';
 import { defaultDataDir, startAgent, type AgentHandle } from './agent.js';
 import { parseCli, USAGE } from './cli-args.js';
 import { describeError } from './errors.js';
@@ -13,7 +14,8 @@ import { readKeyFile } from './key-file.js';
 import { defaultFirewall } from './network/firewall.js';
 import { liftNetwork } from './network/network-guard.js';
 import { TEXTS } from './texts.js';
-import { AGENT_VERSION } from './version.js';
+import { agentBuild } from './version.js';
+import { embeddedWindowsLister } from './windows-lister.js';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -41,7 +43,7 @@ async function main(): Promise<void> {
     return;
   }
   if (parsed.kind === 'version') {
-    process.stdout.write(`${AGENT_VERSION}\n`);
+    process.stdout.write(`${agentBuild()}\n`);
     return;
   }
   if (parsed.kind === 'error') fail(parsed.message);
@@ -55,6 +57,10 @@ async function main(): Promise<void> {
     return;
   }
   const { settings } = parsed;
+  // Issue 27: the agent's HTTP connections without TCP keep-alive probes. Wine's sockets (where the
+  // Windows executable is tested) refuse SO_KEEPALIVE on a socket still connecting, which is when
+  // fetch sets it; the agent's connections are short or kept busy by its heartbeats anyway.
+  setGlobalDispatcher(new Agent({ connect: { keepAlive: false } }));
   // The key now lives in `settings`; the helpers ps-list starts (ps, fastlist.exe) need not inherit it.
   delete process.env.CONCURSO_AGENT_KEY;
 
@@ -67,9 +73,12 @@ async function main(): Promise<void> {
 
   let agent: AgentHandle;
   try {
+    // Issue 27: the single executable on Windows lists processes with the helper it carries.
+    const lister = await embeddedWindowsLister(path.resolve(settings.dataDir ?? defaultDataDir()));
     agent = await startAgent({
       server: settings.server,
       key,
+      ...(lister ? { lister } : {}),
       ...(settings.dataDir !== undefined ? { dataDir: settings.dataDir } : {}),
       ...(settings.pollMs !== undefined ? { pollMs: settings.pollMs } : {}),
       ...(settings.graceMs !== undefined ? { graceMs: settings.graceMs } : {}),

