@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure what `npm test` needs beyond npm is here: Debian's Chromium (browser tests), pdftotext (the report journey), nginx
 # (the compose nginx's log test), Xvfb, zenity, xdotool and xwd (the agent's messages on a screen), iproute2
-# and nftables (the agent's network policy, in namespaces the tests create), Wine (the agent's Windows executable), a running MySQL/MariaDB (server tests) and Redis (the several-processes test). Installs or starts
+# and nftables (the agent's network policy, in namespaces the tests create), Wine and MinGW-w64 (the agent's Windows executable), a running MySQL/MariaDB (server tests) and Redis (the several-processes test). Installs or starts
 # them when it can (as root), otherwise says in one line what to run. Settings: TEST_DATABASE_URL host/port are assumed local (127.0.0.1:3306).
 set -u
 
@@ -38,6 +38,8 @@ need_deb '[ -x /usr/sbin/ip ] || [ -x /sbin/ip ]' iproute2 ip
 need_deb '[ -x /usr/sbin/nft ]' nftables nft
 # Issue 27's Windows executable of the agent, run under Debian's Wine (64-bit loader only).
 need_deb '[ -x /usr/lib/wine/wine64 ]' wine64 'Wine (wine64)'
+# ...and its Windows process lister, compiled from agent/native/proclist.c by `npm run agent:build`.
+need_deb 'command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1' gcc-mingw-w64-x86-64-win32 'MinGW-w64 (x86_64-w64-mingw32-gcc)'
 
 db_up() { node -e "require('net').connect(3306,'127.0.0.1').on('connect',function(){process.exit(0)}).on('error',function(){process.exit(1)})"; }
 if ! db_up; then

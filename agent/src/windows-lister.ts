@@ -1,10 +1,11 @@
 /**
- * The process list on Windows (issue 27). ps-list runs the helper it vendors, fastlist (Toolhelp32:
- * pid, parent pid, name), from a folder beside its own code; the single executable of
- * `npm run agent:build` has no such folder, so it carries the helper inside (a SEA asset), writes it
- * into the agent's data folder (the service account's profile: only it and the administrators may
- * write there, so a contestant cannot swap the program the agent runs as SYSTEM) and runs it from
- * there. No command line is ever read.
+ * The process list on Windows (issue 27), with each process's executable path, so fingerprints,
+ * observing and renamed copies work there as on Linux. ps-list's fastlist gives only names; the single
+ * executable of `npm run agent:build` carries its own helper instead, `proclist.exe` (agent/native/
+ * proclist.c: Toolhelp32, `QueryFullProcessImageNameW`, `GetProcessTimes`), writes it into the agent's
+ * data folder (the service account's profile: only it and the administrators may write there, so a
+ * contestant cannot swap the program the agent runs as SYSTEM) and runs it there on each scan. No
+ * command line is ever read.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -14,43 +15,57 @@ import type { ProcessLister, RunningProcess } from './scanner.js';
 
 const run = promisify(execFile);
 
-/** The helper's file name, as ps-list vendors it and as `npm run agent:build` embeds it. */
-export const FASTLIST_EXE = 'fastlist-0.3.0-x64.exe';
+/** The helper's file name, as `npm run agent:build` embeds it and the agent writes it. */
+export const PROCLIST_EXE = 'proclist.exe';
 
-/** fastlist's answer: one `pid\tppid\tname` line per process (CRLF); lines not understood are skipped. */
-export function parseFastlist(stdout: string): RunningProcess[] {
+/**
+ * proclist's answer: one `pid\tparent pid\tstart ms\tname\tpath` line per process (UTF-8, CRLF). The
+ * start is kept in whole seconds, like the other listers (an instance keeps its key whichever lister
+ * saw it); an empty path (a process the agent may not open) and a 0 start are left out. Lines not
+ * understood are skipped.
+ */
+export function parseProclist(stdout: string): RunningProcess[] {
   const result: RunningProcess[] = [];
   for (const line of stdout.split(/\r?\n/)) {
-    const [pid, ppid, name] = line.split('\t');
-    if (!name || !/^\d+$/.test(pid ?? '') || !/^\d+$/.test(ppid ?? '')) continue;
-    result.push({ name, pid: Number(pid), ppid: Number(ppid) });
+    const [pid, ppid, start, name, file] = line.split('\t');
+    if (!name || !/^\d+$/.test(pid ?? '') || !/^\d+$/.test(ppid ?? '') || !/^\d+$/.test(start ?? ''))
+      continue;
+    const startMs = Math.floor(Number(start) / 1000) * 1000;
+    result.push({
+      pid: Number(pid),
+      ppid: Number(ppid),
+      name,
+      ...(file ? { path: file } : {}),
+      ...(startMs > 0 ? { startTime: new Date(startMs) } : {}),
+    });
   }
   return result;
 }
 
-/** A lister running fastlist at `helper` (ps-list's limits: 10 MB of output, no window). */
-export function fastlistLister(helper: string): ProcessLister {
+/** A lister running proclist at `helper` (10 MB of output at most, no window). */
+export function proclistLister(helper: string): ProcessLister {
   return async () => {
     const { stdout } = await run(helper, { maxBuffer: 10_000_000, windowsHide: true, encoding: 'utf8' });
-    return parseFastlist(stdout);
+    return parseProclist(stdout);
   };
 }
 
 /**
- * In the single executable on Windows, the lister of its embedded fastlist, written to `dataDir` when
- * missing or different; elsewhere null (the default lister of scanner.ts applies).
+ * In the single executable on Windows, the lister of its embedded proclist, written to `dataDir` when
+ * missing or different; elsewhere null (the default lister of scanner.ts applies: `/proc` on Linux,
+ * ps-list elsewhere).
  * @throws the file system's error when `dataDir` cannot be written.
  */
 export async function embeddedWindowsLister(dataDir: string): Promise<ProcessLister | null> {
   if (process.platform !== 'win32') return null;
   const sea = await import('node:sea');
   if (!sea.isSea()) return null;
-  const bytes = Buffer.from(sea.getAsset(FASTLIST_EXE));
-  const helper = path.join(dataDir, FASTLIST_EXE);
+  const bytes = Buffer.from(sea.getAsset(PROCLIST_EXE));
+  const helper = path.join(dataDir, PROCLIST_EXE);
   const current = await readFile(helper).catch(() => null);
   if (!current?.equals(bytes)) {
     await mkdir(dataDir, { recursive: true });
     await writeFile(helper, bytes);
   }
-  return fastlistLister(helper);
+  return proclistLister(helper);
 }

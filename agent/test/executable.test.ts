@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { copyFile, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { appendFile, copyFile, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -170,7 +170,7 @@ describe('the agent as one executable (issue 27)', () => {
   // Windows through Debian's Wine: scripts/test-env.sh installs it wherever Debian packages can be
   // installed; only where they cannot does this say so loudly instead of running.
   it.runIf(wineInstalled())(
-    'runs on Windows (Wine) from its key file: beats as win32, ends a blocked Windows program once',
+    'runs on Windows (Wine) from its key file: beats as win32, ends a blocked program once, then a renamed copy',
     async () => {
       const prefix = new WinePrefix(await tempDir('agent-wine-'));
       try {
@@ -215,24 +215,49 @@ describe('the agent as one executable (issue 27)', () => {
           `ejecutable de Windows (Wine): primer latido ${Date.now() - started} ms después de arrancar`,
         );
 
-        // A Windows program named like the blocked one: a copy of Windows' node.exe, waiting.
+        // A Windows program named like the blocked one: a copy of Windows' node.exe with random bytes
+        // after it (it still runs; its fingerprint is this test's alone), waiting.
         const program = path.join(dataDir, `${blocked}.exe`);
         await copyFile(windowsNode(), program);
-        const running = prefix.spawn(program, ['-e', 'setInterval(() => {}, 1000)'], 'program');
-        await within(30_000, running.exited, 'el ejecutable de Windows termina el programa bloqueado');
+        await appendFile(program, randomBytes(16));
+        const idle = ['-e', 'setInterval(() => {}, 1000)'];
+        const first = prefix.spawn(program, idle, 'program');
+        await within(30_000, first.exited, 'el ejecutable de Windows termina el programa bloqueado');
+
+        // Its path was listed (proclist.exe), so the attempt carried its fingerprint: once the server
+        // pushes it back, a renamed copy ends too, reported under the blocked name.
+        const learned = Date.now() + 30_000;
+        let copyEnded = false;
+        while (!copyEnded && Date.now() < learned) {
+          const disguise = path.join(dataDir, `${uniqueName('notas')}.exe`);
+          await copyFile(program, disguise);
+          const copy = prefix.spawn(disguise, idle, 'copy');
+          copyEnded = await within(3_000, copy.exited, '').then(
+            () => true,
+            () => false,
+          );
+          copy.child.kill('SIGKILL');
+        }
+        expect(copyEnded, await agentProcess.output()).toBe(true);
+
         const reported = Date.now() + 15_000;
         let log: AttemptLogRow[] = [];
         while (Date.now() < reported) {
           log = await attemptsLog(team.id);
-          if (log.length > 0) break;
+          if (log.length >= 2) break;
           await new Promise((resolve) => setTimeout(resolve, 200));
         }
-        expect(log, await agentProcess.output()).toEqual([
-          expect.objectContaining({ process: blocked, killed: true }),
+        expect(
+          log.filter((row) => row.executable === null),
+          await agentProcess.output(),
+        ).toEqual([expect.objectContaining({ process: blocked, killed: true })]);
+        expect(log.filter((row) => row.executable !== null)).toEqual([
+          expect.objectContaining({
+            process: blocked,
+            killed: true,
+            executable: expect.stringMatching(/^notas-.*\.exe$/),
+          }),
         ]);
-        // Still once after a few more polls.
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-        expect(await attemptsLog(team.id)).toHaveLength(1);
       } finally {
         await prefix.kill();
       }
