@@ -206,12 +206,21 @@ describe('teams, exercises and users screens in Chromium', () => {
   it('generates the agent key; the real agent using it raises INTENTOS on /home', async () => {
     const teams = new TeamsPage(page, catalog);
     await teams.open();
-    const { key, command, dialog } = await teams.generateAgentKey(catalog.row(teamId));
+    const { key, command, windows, linux, dialog } = await teams.generateAgentKey(catalog.row(teamId));
     expect(key.length).toBeGreaterThan(20);
     // The key goes to an owner-only file, never on the agent's command line.
     expect(command).toBe(
       `(umask 077; printf '%s' '${key}' > ~/concurso-agent.key) && ` +
         `npm run agent -- --server ${bed.server.url} --key-file ~/concurso-agent.key`,
+    );
+    // Issue 27: the lab's single executables, with this site as their server.
+    expect(windows).toContain(`-Value '${key}'; `);
+    expect(windows).toMatch(
+      new RegExp(`concurso-agent\\.exe --server ${bed.server.url} --key-file \\S+clave\\.txt$`),
+    );
+    expect(linux).toBe(
+      `mkdir -p /etc/concurso-agent && (umask 077; printf '%s' '${key}' > /etc/concurso-agent/clave) && ` +
+        `concurso-agent --server ${bed.server.url} --key-file /etc/concurso-agent/clave`,
     );
     await dialog.getByText('no se volverá a mostrar', { exact: false }).waitFor();
     await dialog.getByRole('button', { name: 'Cerrar' }).click();

@@ -79,13 +79,20 @@ export class TeamsPage {
     return dialog;
   }
 
-  /** Presses 'Clave del agente' of a row and reads the key and the command from the dialog shown once. */
-  async generateAgentKey(row: Locator): Promise<{ key: string; command: string; dialog: Locator }> {
+  /**
+   * Presses 'Clave del agente' of a row and reads the key and the commands from the dialog shown once:
+   * from a copy of the project (`command`) and for the single executables (`windows`, `linux`).
+   */
+  async generateAgentKey(
+    row: Locator,
+  ): Promise<{ key: string; command: string; windows: string; linux: string; dialog: Locator }> {
     await row.getByRole('button', { name: 'Clave del agente' }).click();
     const dialog = this.page.getByTestId('agent-key-dialog');
     await dialog.waitFor();
     const key = await dialog.getByTestId('agent-key').inputValue();
     const command = await dialog.getByTestId('agent-command').inputValue();
-    return { key, command, dialog };
+    const windows = await dialog.getByTestId('agent-command-windows').inputValue();
+    const linux = await dialog.getByTestId('agent-command-linux').inputValue();
+    return { key, command, windows, linux, dialog };
   }
 }

@@ -10,11 +10,49 @@ const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
  * command first saves it to `~/concurso-agent.key` readable only by its owner (`umask 077` in a
  * subshell, so the rest of the session keeps its umask; `printf` is a shell builtin, so the key does
  * not show in the process list either), then runs the agent with `--key-file`. One line, because the
- * dialog shows it in a one-line field; POSIX shells only (Windows steps are in agent/README.md).
+ * dialog shows it in a one-line field; from a copy of the project (the lab's single executables:
+ * `linuxExecutableCommand`, `windowsExecutableCommand`).
  */
 export function agentCommand(origin: string, key: string): string {
   return (
     `(umask 077; printf '%s' ${shellQuote(key)} > ${AGENT_KEY_FILE}) && ` +
     `npm run agent -- --server ${origin} --key-file ${AGENT_KEY_FILE}`
+  );
+}
+
+/** Where the Linux executable's key lives (agent/README.md: a root-only file). */
+export const LINUX_KEY_FILE = '/etc/concurso-agent/clave';
+/** The Windows executable's folder: `SYSTEM` and the administrators only (agent/README.md). */
+export const WINDOWS_AGENT_DIR = 'C:\\ProgramData\\concurso-agent';
+
+/**
+ * The single executable on a Linux lab machine (issue 27), in a root shell, installed as
+ * `concurso-agent` (agent/README.md): the key saved to a root-only file (`umask 077`, `printf` a shell
+ * builtin: never in the process list), then the agent with `--key-file`.
+ */
+export function linuxExecutableCommand(origin: string, key: string): string {
+  return (
+    `mkdir -p /etc/concurso-agent && (umask 077; printf '%s' ${shellQuote(key)} > ${LINUX_KEY_FILE}) && ` +
+    `concurso-agent --server ${origin} --key-file ${LINUX_KEY_FILE}`
+  );
+}
+
+/** `text` quoted for PowerShell: inside single quotes only `'` is special, written twice. */
+const powerShellQuote = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/**
+ * The single executable on a Windows lab machine (issue 27), in PowerShell as administrator, installed
+ * as `C:\ProgramData\concurso-agent\concurso-agent.exe` (agent/README.md): the folder closed to everyone
+ * but `SYSTEM` and the administrators (their SIDs, the same in any Windows language: a contestant can
+ * neither read the key nor swap the program), the key saved there (`Set-Content` runs inside
+ * PowerShell: never in the process list), then the agent with `--key-file`.
+ */
+export function windowsExecutableCommand(origin: string, key: string): string {
+  const dir = WINDOWS_AGENT_DIR;
+  return (
+    `New-Item -ItemType Directory -Force ${dir} | Out-Null; ` +
+    `icacls ${dir} /inheritance:r /grant:r '*S-1-5-18:(OI)(CI)F' '*S-1-5-32-544:(OI)(CI)F' | Out-Null; ` +
+    `Set-Content -NoNewline -Path ${dir}\\clave.txt -Value ${powerShellQuote(key)}; ` +
+    `${dir}\\concurso-agent.exe --server ${origin} --key-file ${dir}\\clave.txt`
   );
 }

@@ -1,7 +1,7 @@
-import { Alert, Stack, Text } from '@chakra-ui/react';
+import { Alert, Code, Stack, Text } from '@chakra-ui/react';
 import { MESSAGES } from '@concurso/shared';
 import type { GeneratedAgentKey } from './use-agent-key';
-import { agentCommand } from './agent-command';
+import { agentCommand, linuxExecutableCommand, windowsExecutableCommand } from './agent-command';
 import { CopyableValue } from '../../ui/copyable-value';
 import { AppDialog } from '../../ui/dialog/app-dialog';
 
@@ -16,15 +16,18 @@ export interface AgentKeyDialogProps {
 }
 
 /**
- * The team's new agent key, shown once (DESIGN.md section 6): the key and the command to run on the
- * team's lab machine (`agentCommand`: save the key to an owner-only file, then run the agent with
- * `--key-file`; the key never goes on a command line), each with a copy button,
+ * The team's new agent key, shown once (DESIGN.md section 6): the key and the commands to run on the
+ * team's lab machine, each with a copy button: the single executable on Windows and on Linux (issue 27,
+ * `windowsExecutableCommand`, `linuxExecutableCommand`) and the agent from a copy of the project
+ * (`agentCommand`); each saves the key to a file only its administrator reads, then runs the agent with
+ * `--key-file` (the key never goes on a command line),
  * and the warning that it will not be shown again. An outside click does not close it, so the key is
  * not lost by accident.
  */
 export function AgentKeyDialog({ shown, open, onClose, onExitComplete }: AgentKeyDialogProps) {
   const key = shown?.key ?? '';
-  const command = agentCommand(window.location.origin, key);
+  const origin = window.location.origin;
+  const command = agentCommand(origin, key);
   return (
     <AppDialog
       open={open}
@@ -48,15 +51,33 @@ export function AgentKeyDialog({ shown, open, onClose, onExitComplete }: AgentKe
           copyLabel="Copiar clave"
           copiedText="Clave copiada."
         />
+        <Text fontSize="sm">
+          En la máquina del laboratorio del equipo, con el agente ya copiado (<Code>npm run agent:build</Code>
+          ; instalación en <Code>agent/README.md</Code>):
+        </Text>
         <CopyableValue
-          label="Comando para la máquina del equipo"
+          label="Windows (PowerShell como administrador)"
+          value={windowsExecutableCommand(origin, key)}
+          testId="agent-command-windows"
+          copyLabel="Copiar comando de Windows"
+          copiedText="Comando copiado."
+        />
+        <CopyableValue
+          label="Linux (como root)"
+          value={linuxExecutableCommand(origin, key)}
+          testId="agent-command-linux"
+          copyLabel="Copiar comando de Linux"
+          copiedText="Comando copiado."
+        />
+        <CopyableValue
+          label="Desde una copia del proyecto"
           value={command}
           testId="agent-command"
           copyLabel="Copiar comando"
           copiedText="Comando copiado."
         />
         <Text color="fg.muted" fontSize="sm">
-          Ejecútelo en la máquina del laboratorio del equipo, desde la carpeta del proyecto. Si se pierde la
+          La clave queda en un archivo que solo puede leer el administrador de la máquina. Si se pierde la
           clave, genere otra: la anterior dejará de funcionar.
         </Text>
       </Stack>
