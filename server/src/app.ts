@@ -111,7 +111,11 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
 
   // The app's own plugins.
   // The bare pool of the agents' hot paths (issue 26), sized by the agent module.
-  await app.register(ormPlugin, { orm, sqlConnections: AGENT_SQL_CONNECTIONS });
+  await app.register(ormPlugin, {
+    orm,
+    databaseUrl: config.databaseUrl,
+    sqlConnections: AGENT_SQL_CONNECTIONS,
+  });
   await app.register(errorsPlugin);
   // The plugins know no module: app.ts hands them what they check with (issue 23).
   const sessions = staffSessions(app);

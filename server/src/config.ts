@@ -24,6 +24,11 @@ export interface AppConfig {
   port: number;
   /** `mysql://user:pass@host:port/db`; the database is created when missing. */
   databaseUrl: string;
+  /**
+   * false when `DATABASE_URL` was not set (the default address is used, and `npm start` may run the
+   * embedded database, DESIGN.md section 7); absent or true: it was given, never an embedded one.
+   */
+  databaseUrlGiven?: boolean;
   /** Unset: one process, in-memory Socket.IO adapter. */
   redisUrl?: string;
   jwtSecret: string;
@@ -213,6 +218,7 @@ export function loadConfig(
   return {
     port: values.PORT,
     databaseUrl: values.DATABASE_URL,
+    databaseUrlGiven: Boolean(env.DATABASE_URL),
     redisUrl: values.REDIS_URL,
     jwtSecret: values.JWT_SECRET,
     jwtExpiresInS: 12 * 60 * 60,

@@ -2,6 +2,13 @@ import closeWithGrace from 'close-with-grace';
 import { loadConfig, withJwtSecret } from './config.js';
 import { buildApp, WEB_DIST_DIR } from './app.js';
 import { DatabaseUnreachableError, openDatabase, safeUrl } from './db/database.js';
+import {
+  findServerBinary,
+  NO_DATABASE_SERVER,
+  startEmbeddedDatabase,
+  tcpAnswers,
+  type EmbeddedDatabase,
+} from './db/embedded-database.js';
 import { ensureFirstAdmin } from './db/first-admin.js';
 import { serverLoggerOptions } from './lib/log-serializers.js';
 
@@ -9,12 +16,35 @@ import { serverLoggerOptions } from './lib/log-serializers.js';
  * Entry point of `npm start`: opens (creates, migrates) the database, creates the first
  * administrator when none exists, listens, and closes gracefully on SIGINT/SIGTERM (close-with-grace).
  */
+/** The embedded database this process started, if any (stopped however the process ends). */
+let embedded: EmbeddedDatabase | null = null;
+
 async function main(): Promise<void> {
-  const config = withJwtSecret(loadConfig(process.env, { webDistDir: WEB_DIST_DIR }));
+  let config = withJwtSecret(loadConfig(process.env, { webDistDir: WEB_DIST_DIR }));
+  // DESIGN.md section 7 (issue 27): no DATABASE_URL and nothing on the default address, so a private
+  // server of the machine's own MariaDB/MySQL, data in DATA_DIR/mysql, stopped with this process.
+  if (!config.databaseUrlGiven && !(await defaultAddressAnswers(config.databaseUrl))) {
+    const binary = findServerBinary();
+    if (!binary) {
+      console.error(NO_DATABASE_SERVER);
+      process.exit(1);
+    }
+    try {
+      embedded = await startEmbeddedDatabase(config.dataDir, binary);
+    } catch (err) {
+      console.error((err as Error).message);
+      process.exit(1);
+    }
+    console.log(
+      `Base de datos integrada: ${binary} con los datos en ${embedded.dir}, sin puerto de red (se detiene con el servidor; para usar otra, indique DATABASE_URL).`,
+    );
+    config = { ...config, databaseUrl: embedded.url };
+  }
   let orm;
   try {
     orm = await openDatabase(config.databaseUrl);
   } catch (err) {
+    await embedded?.stop();
     if (err instanceof DatabaseUnreachableError) {
       console.error(err.message);
       process.exit(1);
@@ -43,6 +73,7 @@ async function main(): Promise<void> {
       if (err) app.log.error({ err }, 'error no controlado: cerrando');
       else app.log.info(`${signal}: cerrando`);
       await app.close();
+      await embedded?.stop();
     },
   );
 
@@ -52,7 +83,14 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((err) => {
+/** Whether a server answers on the host and port of `databaseUrl` (the default address when unset). */
+function defaultAddressAnswers(databaseUrl: string): Promise<boolean> {
+  const url = new URL(databaseUrl);
+  return tcpAnswers(url.hostname, Number(url.port || 3306));
+}
+
+main().catch(async (err) => {
   console.error(err instanceof Error ? err.message : err);
+  await embedded?.stop();
   process.exit(1);
 });

@@ -10,8 +10,13 @@ import { DB_ACQUIRE_TIMEOUT_MS, DB_CONNECT_TIMEOUT_MS, limitConnection } from '.
  * under tsx and in tests.
  */
 export function ormOptions(databaseUrl: string) {
+  // A Unix socket given as `?socketPath=` (the embedded database, embedded-database.ts): mysql2 reads it
+  // from a URL itself, MikroORM only from the driver's options.
+  const url = new URL(databaseUrl);
+  const socketPath = url.searchParams.get('socketPath');
+  url.search = '';
   return defineConfig({
-    clientUrl: databaseUrl,
+    clientUrl: url.toString(),
     entities,
     extensions: [Migrator],
     charset: 'utf8mb4',
@@ -23,7 +28,7 @@ export function ormOptions(databaseUrl: string) {
     // Time limits (issue 10: a frozen database answers 503 within seconds instead of hanging).
     pool: { min: 0, max: 20, afterCreate: limitConnection },
     driverOptions: {
-      connection: { connectTimeout: DB_CONNECT_TIMEOUT_MS },
+      connection: { connectTimeout: DB_CONNECT_TIMEOUT_MS, ...(socketPath ? { socketPath } : {}) },
       acquireConnectionTimeout: DB_ACQUIRE_TIMEOUT_MS,
     },
     migrations: {

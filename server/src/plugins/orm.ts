@@ -26,12 +26,13 @@ declare module 'fastify' {
  * Decorates the app with the ORM and gives every request its own identity map
  * (`RequestContext.create`, as in mikro-orm/guide), so `app.orm.em` is request-scoped in handlers,
  * except on routes declared with `config.entityContext: false`. Also `app.sql`, the bare pool of
- * `sqlConnections` connections. Closes both when the app closes.
+ * `sqlConnections` connections on `databaseUrl` (the ORM's; a `?socketPath=` included). Closes both when
+ * the app closes.
  */
-export default fp<{ orm: MikroORM; sqlConnections: number }>(
-  async (app, { orm, sqlConnections }) => {
+export default fp<{ orm: MikroORM; databaseUrl: string; sqlConnections: number }>(
+  async (app, { orm, databaseUrl, sqlConnections }) => {
     app.decorate('orm', orm);
-    app.decorate('sql', createSqlPool(orm.config.get('clientUrl')!, sqlConnections));
+    app.decorate('sql', createSqlPool(databaseUrl, sqlConnections));
     app.addHook('onRequest', (request, _reply, done) => {
       if (request.routeOptions.config?.entityContext === false) return done();
       RequestContext.create(orm.em, done);
