@@ -108,4 +108,36 @@ describe('the embedded database of a single laptop (issue 27)', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 300_000);
+
+  it('says in one Spanish line how to install a server when the machine has none', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'concurso-sin-servidor-'));
+    try {
+      // A mount namespace of its own hides the machine's server binaries (/usr/sbin) from this start
+      // only; its network namespace has nothing on 3306.
+      const failed = await run(
+        'unshare',
+        [
+          '--mount',
+          '--net',
+          '--fork',
+          'sh',
+          '-c',
+          'mount -t tmpfs none /usr/sbin && exec "$0" server/dist/server.js',
+          process.execPath,
+        ],
+        { cwd: root, env: { PATH: '/usr/bin:/bin', DATA_DIR: dataDir, PORT: '3998' }, timeout: 60_000 },
+      ).then(
+        () => null,
+        (err: { code: number; stdout: string; stderr: string }) => err,
+      );
+      expect(failed?.code).toBe(1);
+      expect(`${failed?.stdout}${failed?.stderr}`.trim().split('\n')).toEqual([
+        expect.stringMatching(
+          /^No hay MySQL\/MariaDB en 127\.0\.0\.1:3306 ni un servidor instalado .*apt-get install mariadb-server/,
+        ),
+      ]);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
