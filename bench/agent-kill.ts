@@ -14,7 +14,8 @@
  * end within 5 s is counted as not caught and ended by the bench), --running N (300), --distinct K
  * (50), --idle-seconds S (30), --bundled (run the packaged agent from `npm run agent:pack` instead of
  * the TypeScript sources under tsx), --agent-entry FILE (run another build of the agent, e.g. an
- * older one for a before/after comparison; `.ts` runs under tsx).
+ * older one for a before/after comparison; `.ts` runs under tsx), --executable FILE (run a single
+ * executable of `npm run agent:build` itself, no Node: issue 27's Linux one).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -39,6 +40,7 @@ const { values } = parseArgs({
     'idle-seconds': { type: 'string', default: '30' },
     bundled: { type: 'boolean', default: false },
     'agent-entry': { type: 'string' },
+    executable: { type: 'string' },
   },
 });
 const N = Number(values.processes);
@@ -137,9 +139,10 @@ try {
       ? [path.join(repoRoot, 'agent/dist/package/concurso-agent.mjs')]
       : ['--import', 'tsx', path.join(repoRoot, 'agent/src/cli.ts')];
   // The key goes in the environment, never on the command line (the process list would show it).
+  const executable = values.executable ? path.resolve(values.executable) : null;
   const agent = spawn(
-    process.execPath,
-    [...entry, '--server', server.url, '--data-dir', path.join(tmp, 'data')],
+    executable ?? process.execPath,
+    [...(executable ? [] : entry), '--server', server.url, '--data-dir', path.join(tmp, 'data')],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, CONCURSO_AGENT_KEY: team.key },
@@ -202,7 +205,13 @@ try {
     JSON.stringify(
       {
         processes: N,
-        agent: entryFile ? path.basename(entryFile) : values.bundled ? 'bundled' : 'tsx',
+        agent: executable
+          ? path.basename(executable)
+          : entryFile
+            ? path.basename(entryFile)
+            : values.bundled
+              ? 'bundled'
+              : 'tsx',
         poll_ms: 1000,
         kill_ms: summary(byName),
         renamed_kill_ms: summary(renamed),
