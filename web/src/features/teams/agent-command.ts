@@ -25,15 +25,32 @@ export const LINUX_KEY_FILE = '/etc/concurso-agent/clave';
 /** The Windows executable's folder: `SYSTEM` and the administrators only (agent/README.md). */
 export const WINDOWS_AGENT_DIR = 'C:\\ProgramData\\concurso-agent';
 
+/** The systemd unit and the Windows scheduled task that start the agent with the machine. */
+export const AGENT_SERVICE = 'concurso-agent';
+export const AGENT_TASK = 'Agente del concurso';
+
 /**
- * The single executable on a Linux lab machine (issue 27), in a root shell, installed as
- * `concurso-agent` (agent/README.md): the key saved to a root-only file (`umask 077`, `printf` a shell
- * builtin: never in the process list), then the agent with `--key-file`.
+ * Installs the single executable on a Linux lab machine as a service (issue 27), in a root shell, with
+ * the executable already at `/usr/local/bin/concurso-agent` (agent/README.md): the key saved to a
+ * root-only file (`umask 077`; `printf` is a shell builtin, so the key is never in the process list),
+ * a systemd unit that runs the agent with `--key-file` at boot and again whenever it stops, enabled and
+ * started at once.
  */
 export function linuxExecutableCommand(origin: string, key: string): string {
+  const unit = [
+    '[Unit]',
+    'Description=Agente del concurso',
+    'After=network-online.target',
+    '[Service]',
+    `ExecStart=/usr/local/bin/concurso-agent --server ${origin} --key-file ${LINUX_KEY_FILE}`,
+    'Restart=always',
+    '[Install]',
+    'WantedBy=multi-user.target',
+  ];
   return (
     `mkdir -p /etc/concurso-agent && (umask 077; printf '%s' ${shellQuote(key)} > ${LINUX_KEY_FILE}) && ` +
-    `concurso-agent --server ${origin} --key-file ${LINUX_KEY_FILE}`
+    `printf '%s\\n' ${unit.map(shellQuote).join(' ')} > /etc/systemd/system/${AGENT_SERVICE}.service && ` +
+    `systemctl daemon-reload && systemctl enable --now ${AGENT_SERVICE}`
   );
 }
 
@@ -41,18 +58,21 @@ export function linuxExecutableCommand(origin: string, key: string): string {
 const powerShellQuote = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
- * The single executable on a Windows lab machine (issue 27), in PowerShell as administrator, installed
- * as `C:\ProgramData\concurso-agent\concurso-agent.exe` (agent/README.md): the folder closed to everyone
- * but `SYSTEM` and the administrators (their SIDs, the same in any Windows language: a contestant can
- * neither read the key nor swap the program), the key saved there (`Set-Content` runs inside
- * PowerShell: never in the process list), then the agent with `--key-file`.
+ * Installs the single executable on a Windows lab machine (issue 27), in PowerShell as administrator,
+ * with the executable already at `C:\ProgramData\concurso-agent\concurso-agent.exe` (agent/README.md):
+ * the folder closed to everyone but `SYSTEM` and the administrators (their SIDs, the same in any Windows
+ * language: a contestant can neither read the key nor swap the program), the key saved there
+ * (`Set-Content` runs inside PowerShell: never in the process list), and a scheduled task that runs the
+ * agent as `SYSTEM` at boot with `--key-file`, started at once.
  */
 export function windowsExecutableCommand(origin: string, key: string): string {
   const dir = WINDOWS_AGENT_DIR;
+  const run = `${dir}\\concurso-agent.exe --server ${origin} --key-file ${dir}\\clave.txt`;
   return (
     `New-Item -ItemType Directory -Force ${dir} | Out-Null; ` +
     `icacls ${dir} /inheritance:r /grant:r '*S-1-5-18:(OI)(CI)F' '*S-1-5-32-544:(OI)(CI)F' | Out-Null; ` +
     `Set-Content -NoNewline -Path ${dir}\\clave.txt -Value ${powerShellQuote(key)}; ` +
-    `${dir}\\concurso-agent.exe --server ${origin} --key-file ${dir}\\clave.txt`
+    `schtasks /Create /F /TN '${AGENT_TASK}' /SC ONSTART /RU SYSTEM /RL HIGHEST /TR ${powerShellQuote(run)} | Out-Null; ` +
+    `schtasks /Run /TN '${AGENT_TASK}'`
   );
 }

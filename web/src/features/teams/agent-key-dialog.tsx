@@ -17,9 +17,10 @@ export interface AgentKeyDialogProps {
 
 /**
  * The team's new agent key, shown once (DESIGN.md section 6): the key and the commands to run on the
- * team's lab machine, each with a copy button: the single executable on Windows and on Linux (issue 27,
- * `windowsExecutableCommand`, `linuxExecutableCommand`) and the agent from a copy of the project
- * (`agentCommand`); each saves the key to a file only its administrator reads, then runs the agent with
+ * team's lab machine, each with a copy button: the single executable installed to start with the
+ * machine, on Windows (a scheduled task as SYSTEM) and on Linux (a systemd service) (issue 27,
+ * `windowsExecutableCommand`, `linuxExecutableCommand`), and the agent from a copy of the project
+ * (`agentCommand`); each saves the key to a file only its administrator reads and runs the agent with
  * `--key-file` (the key never goes on a command line),
  * and the warning that it will not be shown again. An outside click does not close it, so the key is
  * not lost by accident.
@@ -56,21 +57,21 @@ export function AgentKeyDialog({ shown, open, onClose, onExitComplete }: AgentKe
           ; instalación en <Code>agent/README.md</Code>):
         </Text>
         <CopyableValue
-          label="Windows (PowerShell como administrador)"
+          label="Windows (PowerShell como administrador): tarea programada como SYSTEM"
           value={windowsExecutableCommand(origin, key)}
           testId="agent-command-windows"
           copyLabel="Copiar comando de Windows"
           copiedText="Comando copiado."
         />
         <CopyableValue
-          label="Linux (como root)"
+          label="Linux (como root): servicio de systemd"
           value={linuxExecutableCommand(origin, key)}
           testId="agent-command-linux"
           copyLabel="Copiar comando de Linux"
           copiedText="Comando copiado."
         />
         <CopyableValue
-          label="Desde una copia del proyecto"
+          label="O, para probar, desde una copia del proyecto"
           value={command}
           testId="agent-command"
           copyLabel="Copiar comando"
