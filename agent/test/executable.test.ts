@@ -169,6 +169,11 @@ describe('the agent as one executable (issue 27)', () => {
 
   // Windows through Debian's Wine: scripts/test-env.sh installs it wherever Debian packages can be
   // installed; only where they cannot does this say so loudly instead of running.
+  if (!wineInstalled()) {
+    console.warn(
+      '\n*** SIN WINE: el ejecutable de Windows del agente NO se prueba aquí (instale wine64 de Debian: scripts/test-env.sh) ***\n',
+    );
+  }
   it.runIf(wineInstalled())(
     'runs on Windows (Wine) from its key file: beats as win32, ends a blocked program once, then a renamed copy',
     async () => {
