@@ -71,6 +71,15 @@ describe('the agent as one executable (issue 27)', () => {
     ).data;
   const labMachines = () =>
     get<{ machines: Array<{ team: { id: number }; os: string; version: string }> }>('/api/labMachines');
+  /** Team `teamId`'s machines on the lab board once its agent has beaten (or none after `ms`). */
+  async function machinesOf(teamId: number, ms: number) {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const machines = (await labMachines()).machines.filter((machine) => machine.team.id === teamId);
+      if (machines.length > 0 || Date.now() > deadline) return machines;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
   const attemptsLog = (teamId: number) => get<AttemptLogRow[]>(`/api/teamAttemptsLog/${teamId}`);
 
   afterAll(async () => {
@@ -123,14 +132,7 @@ describe('the agent as one executable (issue 27)', () => {
     agent.stderr!.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n')));
 
     // Its heartbeat puts its machine on the lab board.
-    const beat = Date.now() + 15_000;
-    let machines: Array<{ team: { id: number }; os: string; version: string }> = [];
-    while (Date.now() < beat) {
-      const lab = await labMachines();
-      machines = lab.machines.filter((machine) => machine.team.id === team.id);
-      if (machines.length > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const machines = await machinesOf(team.id, 15_000);
     expect(machines, lines.join('\n')).toEqual([
       expect.objectContaining({ version, os: expect.stringMatching(/^linux /) }),
     ]);
@@ -205,14 +207,7 @@ describe('the agent as one executable (issue 27)', () => {
           ],
           'agent',
         );
-        const beat = Date.now() + 60_000;
-        let machines: Array<{ team: { id: number }; os: string; version: string }> = [];
-        while (Date.now() < beat) {
-          const lab = await labMachines();
-          machines = lab.machines.filter((machine) => machine.team.id === team.id);
-          if (machines.length > 0) break;
-          await new Promise((resolve) => setTimeout(resolve, 200));
-        }
+        const machines = await machinesOf(team.id, 60_000);
         expect(machines, await agentProcess.output()).toEqual([
           expect.objectContaining({ version, os: expect.stringMatching(/^win32 10\./) }),
         ]);

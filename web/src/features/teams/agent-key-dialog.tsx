@@ -5,6 +5,22 @@ import { agentCommand, linuxExecutableCommand, windowsExecutableCommand } from '
 import { CopyableValue } from '../../ui/copyable-value';
 import { AppDialog } from '../../ui/dialog/app-dialog';
 
+/** The single executables' install commands (issue 27), each in its own copy field. */
+const installCommands = (origin: string, key: string) => [
+  {
+    label: 'Windows (PowerShell como administrador): tarea programada como SYSTEM',
+    value: windowsExecutableCommand(origin, key),
+    testId: 'agent-command-windows',
+    copyLabel: 'Copiar comando de Windows',
+  },
+  {
+    label: 'Linux (como root): servicio de systemd',
+    value: linuxExecutableCommand(origin, key),
+    testId: 'agent-command-linux',
+    copyLabel: 'Copiar comando de Linux',
+  },
+];
+
 /** Props of {@link AgentKeyDialog}. */
 export interface AgentKeyDialogProps {
   /** The key just generated and its team; kept while the dialog closes. */
@@ -54,22 +70,12 @@ export function AgentKeyDialog({ shown, open, onClose, onExitComplete }: AgentKe
         />
         <Text fontSize="sm">
           En la máquina del laboratorio del equipo, con el agente ya copiado (<Code>npm run agent:build</Code>
-          ; instalación en <Code>agent/README.md</Code>):
+          , ver <Code>agent/README.md</Code>), el comando de su sistema guarda la clave y lo instala para que
+          arranque con la máquina:
         </Text>
-        <CopyableValue
-          label="Windows (PowerShell como administrador): tarea programada como SYSTEM"
-          value={windowsExecutableCommand(origin, key)}
-          testId="agent-command-windows"
-          copyLabel="Copiar comando de Windows"
-          copiedText="Comando copiado."
-        />
-        <CopyableValue
-          label="Linux (como root): servicio de systemd"
-          value={linuxExecutableCommand(origin, key)}
-          testId="agent-command-linux"
-          copyLabel="Copiar comando de Linux"
-          copiedText="Comando copiado."
-        />
+        {installCommands(origin, key).map((install) => (
+          <CopyableValue key={install.testId} copiedText="Comando copiado." {...install} />
+        ))}
         <CopyableValue
           label="O, para probar, desde una copia del proyecto"
           value={command}
