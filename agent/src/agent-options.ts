@@ -65,7 +65,10 @@ export interface AgentOptions {
   loop?: boolean;
   /** Time one request to the server may take (ms). Default 10000. */
   requestTimeoutMs?: number;
-  /** Replaces the process lister (tests). Default: `/proc` on Linux, ps-list elsewhere (scanner.ts). */
+  /**
+   * Replaces the process lister (tests). Default: `/proc` on Linux, the helper the single executable
+   * carries on Windows (windows-lister.ts), ps-list elsewhere (scanner.ts).
+   */
   lister?: ProcessLister;
   /** Time between two reports of the executables started on the machine (ms). Default `OBSERVED_SEND_MS`. */
   observedReportMs?: number;

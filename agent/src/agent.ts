@@ -10,6 +10,7 @@
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { embeddedWindowsLister } from './windows-lister.js';
 import type { AgentConfig } from '@concurso/shared';
 import type { AgentHandle, AgentOptions } from './agent-options.js';
 import { AgentClient, DEFAULT_REQUEST_TIMEOUT_MS, normaliseServerUrl } from './client.js';
@@ -66,7 +67,19 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
     await network.stop();
     throw error;
   }
-  const agent = new RunningAgent({ options, client, lifetime, config, dataDir, storage, network, log });
+  // Issue 27: the single executable on Windows lists processes with the helper it carries, written into
+  // its data folder; elsewhere the default lister (scanner.ts).
+  const lister = options.lister ?? (await embeddedWindowsLister(dataDir));
+  const agent = new RunningAgent({
+    options: lister ? { ...options, lister } : options,
+    client,
+    lifetime,
+    config,
+    dataDir,
+    storage,
+    network,
+    log,
+  });
   agent.announce();
   if (options.loop ?? true) agent.startLoops();
   return agent;

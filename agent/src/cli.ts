@@ -15,7 +15,6 @@ import { defaultFirewall } from './network/firewall.js';
 import { liftNetwork } from './network/network-guard.js';
 import { TEXTS } from './texts.js';
 import { agentBuild } from './version.js';
-import { embeddedWindowsLister } from './windows-lister.js';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -73,12 +72,9 @@ async function main(): Promise<void> {
 
   let agent: AgentHandle;
   try {
-    // Issue 27: the single executable on Windows lists processes with the helper it carries.
-    const lister = await embeddedWindowsLister(path.resolve(settings.dataDir ?? defaultDataDir()));
     agent = await startAgent({
       server: settings.server,
       key,
-      ...(lister ? { lister } : {}),
       ...(settings.dataDir !== undefined ? { dataDir: settings.dataDir } : {}),
       ...(settings.pollMs !== undefined ? { pollMs: settings.pollMs } : {}),
       ...(settings.graceMs !== undefined ? { graceMs: settings.graceMs } : {}),

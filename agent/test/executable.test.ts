@@ -17,6 +17,7 @@ import {
   within,
 } from './helpers/processes.js';
 import { WinePrefix, windowsPath, wineInstalled } from './helpers/wine.js';
+import { TARGETS, nodeBinary } from '../scripts/node-binaries.js';
 
 const run = promisify(execFile);
 const agentDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,9 +33,8 @@ async function buildInto(dir: string): Promise<void> {
   });
 }
 
-/** Windows' official node.exe, as the build unpacked it (scripts/build.ts): a Windows program to block. */
-const windowsNode = () =>
-  path.join(agentDir, '.cache', 'node-20.20.2', 'win-x64', 'package', 'bin', 'node.exe');
+/** Windows' official node.exe, as the build keeps it (scripts/node-binaries.ts): a Windows program to block. */
+const windowsNode = () => nodeBinary(TARGETS[1]);
 
 const sha256 = async (file: string) =>
   createHash('sha256')

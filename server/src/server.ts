@@ -36,7 +36,9 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     console.log(
-      `Base de datos integrada: ${binary} con los datos en ${embedded.dir}, sin puerto de red (se detiene con el servidor; para usar otra, indique DATABASE_URL).`,
+      embedded.reused
+        ? `Base de datos integrada: la de ${embedded.dir} ya estaba en marcha (un cierre interrumpido); se usa y se deja en marcha.`
+        : `Base de datos integrada: ${binary} con los datos en ${embedded.dir}, sin puerto de red (se detiene con el servidor; para usar otra, indique DATABASE_URL).`,
     );
     config = { ...config, databaseUrl: embedded.url };
   }

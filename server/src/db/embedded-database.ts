@@ -20,6 +20,8 @@ export interface EmbeddedDatabase {
   dir: string;
   /** The server binary that runs it. */
   binary: string;
+  /** true when a server of this folder was already running (a stop that was cut): it is left running. */
+  reused: boolean;
   /** Stops the server (SIGTERM, then SIGKILL after 30 s); nothing when it was already running. */
   stop(): Promise<void>;
 }
@@ -128,7 +130,7 @@ export async function startEmbeddedDatabase(dataDir: string, binary: string): Pr
   }
   const url = `mysql://root@localhost/concurso?socketPath=${encodeURIComponent(socketPath)}`;
   // A server of this folder left running (the last stop was cut): use it as it is.
-  if (await socketAnswers(socketPath)) return { url, dir, binary, stop: async () => undefined };
+  if (await socketAnswers(socketPath)) return { url, dir, binary, reused: true, stop: async () => undefined };
 
   mkdirSync(dir, { recursive: true });
   // As root the server must be told to stay root (it refuses otherwise); as anyone else it runs as them.
@@ -174,6 +176,7 @@ export async function startEmbeddedDatabase(dataDir: string, binary: string): Pr
     url,
     dir,
     binary,
+    reused: false,
     stop: async () => {
       if (!running) return;
       child.kill('SIGTERM');

@@ -132,6 +132,23 @@ async function acquire(pool: mysql.Pool): Promise<mysql.PoolConnection> {
 }
 
 /**
+ * Sends `statements` on `conn` as one multi-statement query (one round trip, the query time limit) and
+ * answers each statement's rows or result in order.
+ */
+async function roundTrip(
+  conn: mysql.PoolConnection,
+  statements: readonly SqlStatement[],
+): Promise<unknown[][]> {
+  const [results] = await conn.query({
+    sql: statements.map((statement) => statement.sql).join(';\n'),
+    values: statements.flatMap((statement) => statement.params),
+    timeout: DB_QUERY_TIMEOUT_MS,
+  });
+  // mysql2 answers a one-statement query's result bare, several statements' as a list.
+  return (statements.length === 1 ? [results] : results) as unknown[][];
+}
+
+/**
  * Runs `statements` on one connection of `pool` (`createSqlPool`) in one round trip, each on its own
  * (autocommit, no transaction), and answers each one's rows or result in order. For the agents' hot
  * paths outside the group commit: the key lookup and the heartbeat (issue 26: no ORM, no request
@@ -145,13 +162,7 @@ export async function sqlStatements(
   const conn = await acquire(pool);
   let healthy = true;
   try {
-    const [results] = await conn.query({
-      sql: statements.map((statement) => statement.sql).join(';\n'),
-      values: statements.flatMap((statement) => statement.params),
-      timeout: DB_QUERY_TIMEOUT_MS,
-    });
-    // mysql2 answers a one-statement query's result bare, several statements' as a list.
-    return (statements.length === 1 ? [results] : results) as unknown[][];
+    return await roundTrip(conn, statements);
   } catch (err) {
     if (isDatabaseUnavailable(err)) healthy = false;
     throw err;
@@ -191,14 +202,8 @@ export function sqlBatchTransaction<T>(pool: mysql.Pool, work: (batch: SqlBatch)
       const lead = begun ? [] : [START_TRANSACTION];
       const all = [...lead, ...statements, ...(options.commit ? [COMMIT] : [])];
       begun = true;
-      const [results] = await conn.query({
-        sql: all.map((statement) => statement.sql).join(';\n'),
-        values: all.flatMap((statement) => statement.params),
-        timeout: DB_QUERY_TIMEOUT_MS,
-      });
+      const each = await roundTrip(conn, all);
       if (options.commit) committed = true;
-      // mysql2 answers a one-statement query's result bare, several statements' as a list.
-      const each = (all.length === 1 ? [results] : results) as unknown[][];
       return each.slice(lead.length, lead.length + statements.length);
     };
     try {
