@@ -13,6 +13,8 @@ import { Migration20261127000000 } from './Migration20261127000000.js';
 import { Migration20261128000000 } from './Migration20261128000000.js';
 import { Migration20261129000000 } from './Migration20261129000000.js';
 import { Migration20261130000000 } from './Migration20261130000000.js';
+import { Migration20261201000000 } from './Migration20261201000000.js';
+import { Migration20261201010000 } from './Migration20261201010000.js';
 
 export const migrationsList = [
   { name: 'Migration20261121000000', class: Migration20261121000000 },
@@ -26,4 +28,6 @@ export const migrationsList = [
   { name: 'Migration20261128000000', class: Migration20261128000000 },
   { name: 'Migration20261129000000', class: Migration20261129000000 },
   { name: 'Migration20261130000000', class: Migration20261130000000 },
+  { name: 'Migration20261201000000', class: Migration20261201000000 },
+  { name: 'Migration20261201010000', class: Migration20261201010000 },
 ];
