@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { attemptProcessLabel, type AgentAttempt, type AgentFingerprint } from '@concurso/shared';
+import {
+  attemptProcessLabel,
+  type AgentAttempt,
+  type AgentAttemptMatch,
+  type AgentFingerprint,
+} from '@concurso/shared';
 import type { AgentStats } from './agent-options.js';
 import { describeError } from './errors.js';
 import type { Fingerprinter, Sha256 } from './fingerprint.js';
@@ -50,6 +55,8 @@ interface Outcome {
   report: KillReport | null;
   sha256: Sha256 | null;
   renamed?: string;
+  /** How the process was matched: by its name, or by its fingerprint (the attempt's `match`). */
+  match?: AgentAttemptMatch;
 }
 
 /**
@@ -129,7 +136,7 @@ export class Sweeper {
     for (const outcome of outcomes) {
       const attempt = outcome.report ? this.account(outcome, seenAt) : null;
       if (attempt) attempts.push(attempt);
-      if (outcome.report && outcome.sha256 && !outcome.renamed)
+      if (outcome.report && outcome.sha256 && outcome.match === 'nombre')
         this.learn(outcome.sha256, outcome.report.blocked);
     }
     await this.queue(attempts);
@@ -176,7 +183,7 @@ export class Sweeper {
           ? ((await atMost(ATTEMPT_HASH_WAIT_MS, fingerprinter.ofProcess(proc))) ?? null)
           : null;
       if (isFresh) observed.add(proc, sha256, seenAt);
-      return { report, sha256 };
+      return { report, sha256, match: 'nombre' };
     }
     if (isFresh) this.record(proc, seenAt);
     if (bySha.size === 0 && this.learned.size === 0) return { report: null, sha256: null };
@@ -187,7 +194,9 @@ export class Sweeper {
     const report = await killer.handle(proc, copyOf);
     const renamed = renamedAs(copyOf, proc);
     const shown = renamed ? printableName(renamed) : '';
-    return { report, sha256: sha256 ?? null, ...(shown ? { renamed: shown } : {}) };
+    // 'huella': the server never takes this kill for a claim (DESIGN.md section 6a), so a forged
+    // fingerprint that ends an innocent program does not make its victim one more claimant.
+    return { report, sha256: sha256 ?? null, match: 'huella', ...(shown ? { renamed: shown } : {}) };
   }
 
   /** Remembers the file of a process ended by name as that blocked program, within the bound. */
@@ -211,9 +220,10 @@ export class Sweeper {
 
   /**
    * Logs one report and answers the attempt to queue for it, if any: with the executable's
-   * fingerprint when it could be read, and the name it ran as when it is a renamed copy (issue 14).
+   * fingerprint when it could be read, the name it ran as when it is a renamed copy (issue 14), and
+   * how it was matched (`match`: 'nombre' or 'huella').
    */
-  private account({ report, sha256, renamed }: Outcome, at: string): AgentAttempt | null {
+  private account({ report, sha256, renamed, match }: Outcome, at: string): AgentAttempt | null {
     if (!report) return null;
     const { stats, log } = this.parts;
     // "chrome.exe, renombrado como notepad.exe" for a renamed copy; the file name as found otherwise.
@@ -239,6 +249,7 @@ export class Sweeper {
           killed: report.outcome === 'killed',
           ...(sha256 ? { sha256 } : {}),
           ...(renamed ? { executable: renamed } : {}),
+          ...(match ? { match } : {}),
         }
       : null;
   }

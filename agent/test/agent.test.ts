@@ -346,7 +346,14 @@ describe('startAgent: renamed programs and what ran (issue 14)', () => {
     await handle.flush();
 
     expect([...server.stored.values()]).toEqual([
-      expect.objectContaining({ process: `${blocked}.exe`, executable: disguise, sha256, killed: true }),
+      // 'huella': matched by its fingerprint, so the server never takes it for a claim.
+      expect.objectContaining({
+        process: `${blocked}.exe`,
+        executable: disguise,
+        sha256,
+        killed: true,
+        match: 'huella',
+      }),
     ]);
     expect(lines).toContain(
       `Proceso bloqueado terminado: ${blocked}.exe, renombrado como ${disguise} (pid ${child.pid})`,
@@ -375,8 +382,14 @@ describe('startAgent: renamed programs and what ran (issue 14)', () => {
 
     expect(handle.config.fingerprints).toEqual([]);
     expect([...server.stored.values()]).toEqual([
-      expect.objectContaining({ process: blocked, sha256, killed: true }),
-      expect.objectContaining({ process: blocked, executable: disguise, sha256, killed: true }),
+      expect.objectContaining({ process: blocked, sha256, killed: true, match: 'nombre' }),
+      expect.objectContaining({
+        process: blocked,
+        executable: disguise,
+        sha256,
+        killed: true,
+        match: 'huella',
+      }),
     ]);
     expect(lines).toContain(
       `Proceso bloqueado terminado: ${blocked}, renombrado como ${disguise} (pid ${copy.pid})`,
@@ -413,7 +426,7 @@ describe('startAgent: renamed programs and what ran (issue 14)', () => {
     await handle.flush();
 
     const [attempt] = [...server.stored.values()];
-    expect(attempt).toMatchObject({ process: name, sha256: await sha256Of(file) });
+    expect(attempt).toMatchObject({ process: name, sha256: await sha256Of(file), match: 'nombre' });
     expect(attempt).not.toHaveProperty('executable');
     expect(running(innocent)).toBe(true);
   });

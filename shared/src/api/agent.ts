@@ -46,9 +46,9 @@ export const agentRoutes = {
     reply: okEnvelope(agentConfigSchema),
   }),
   /**
-   * `POST /api/agent/attempts` `{attempts: [{event_id, process, occurred_at, killed?}]}`: stores them,
-   * each `event_id` once per team, and answers after the commit which ids are stored, how many were
-   * new and the team's total. 401 when the team was deleted; 503 when the database is down.
+   * `POST /api/agent/attempts` `{attempts: [{event_id, process, occurred_at, killed?, sha256?,
+   * executable?, match?}]}`: stores them, each `event_id` once per team, and answers after the commit
+   * which ids are stored, how many were new and the team's total. 401 when the team was deleted; 503 when the database is down.
    */
   attempts: defineRoute({
     method: 'POST',

@@ -58,12 +58,25 @@ export const sha256Schema = z
   .regex(/^[0-9a-f]{64}$/, { error: 'sha256: 64 dígitos hexadecimales en minúsculas' });
 
 /**
+ * How an agent matched the process it ended (DESIGN.md section 6a): by its file name (`'nombre'`) or
+ * by its executable's fingerprint (`'huella'`, a renamed copy).
+ */
+export const agentAttemptMatchSchema = z.enum(['nombre', 'huella'], {
+  error: "match: 'nombre' o 'huella'",
+});
+export type AgentAttemptMatch = z.infer<typeof agentAttemptMatchSchema>;
+
+/**
  * One attempt reported by an agent (DESIGN.md section 6): `event_id` is unique per team and
  * makes the report idempotent; `occurred_at` is the agent's clock (ISO 8601), within a sane window of
  * the parser's clock; `process` is a printable name: the blocked name as the contest lists it.
  * Issue 14: `sha256` is the fingerprint of the ended process's executable (absent when it could not
  * be read), which the server learns for that blocked process; `executable` is the file name the
  * process ran as, sent only when it is not `process` (a renamed copy caught by its fingerprint).
+ * `match` says how the agent matched it (DESIGN.md section 6a "Fingerprints"): `'nombre'`, its file name
+ * is the blocked name; `'huella'`, its executable's SHA-256 is a fingerprint of the config (a renamed
+ * copy). Absent from agents older than the field. A `'huella'` attempt never teaches the server a
+ * fingerprint: the victim of a forged fingerprint must not become one more claimant of it.
  */
 export const agentAttemptSchema = z.object({
   event_id: z
@@ -77,6 +90,7 @@ export const agentAttemptSchema = z.object({
   killed: z.boolean({ error: 'killed: debe ser true o false' }).optional(),
   sha256: sha256Schema.optional(),
   executable: printableText(255).min(1).optional(),
+  match: agentAttemptMatchSchema.optional(),
 });
 export type AgentAttempt = z.infer<typeof agentAttemptSchema>;
 

@@ -34,6 +34,7 @@ export default async function agentRoutes(
       Date.now,
       // A new claim changes its team's policy, and every team's at quorum (issue 24).
       () => app.agentChannel.policyChanged(),
+      options.quorum,
     ),
   );
   // Answer what is being written before the database closes.

@@ -239,7 +239,14 @@ export async function writeAttemptGroup<B extends GroupedBatch>(
         occurredAt: new Date(a.occurred_at),
         eventId: a.event_id,
       });
-      if (a.sha256) claims.push({ teamId: batch.teamId, contestId, process: a.process, sha256: a.sha256 });
+      if (a.sha256)
+        claims.push({
+          teamId: batch.teamId,
+          contestId,
+          process: a.process,
+          sha256: a.sha256,
+          match: a.match,
+        });
     }
     countedPerBatch.set(batch, counted);
     if (counted > 0) addedPerTeam.set(batch.teamId, (addedPerTeam.get(batch.teamId) ?? 0) + counted);

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/mysql';
+import { FINGERPRINT_QUORUM_DEFAULT } from '@concurso/shared';
 import { recordClaims, type FingerprintClaim } from '../processes/index.js';
 
 /**
@@ -33,19 +34,27 @@ export class FingerprintLearner {
    * @param onError told of a failed statement (the server logs it).
    * @param now the clock (ms), for the memory's expiry.
    * @param onLearned told after claims not recorded before were stored (the agents' policies changed).
+   * @param quorum teams whose claims make a fingerprint apply to every machine (`FINGERPRINT_QUORUM`):
+   *   a team whose policy carries a fingerprint already is no claimant of it (`recordClaims`).
    */
   constructor(
     private readonly fork: () => EntityManager,
     private readonly onError: (err: unknown) => void = () => undefined,
     private readonly now: () => number = Date.now,
     private readonly onLearned: () => void = () => undefined,
+    private readonly quorum: number = FINGERPRINT_QUORUM_DEFAULT,
   ) {}
 
-  /** Records the claims of `claims` not recorded in the last `FINGERPRINT_MEMORY_MS`. Never throws. */
+  /**
+   * Records the claims of `claims` not recorded in the last `FINGERPRINT_MEMORY_MS`. Never throws. An
+   * attempt ended by a fingerprint (`match: 'huella'`) is no claim (DESIGN.md section 6a): its
+   * victim must not become a claimant of a forged fingerprint.
+   */
   async learn(claims: Iterable<FingerprintClaim>): Promise<void> {
     const at = this.now();
     const fresh = new Map<string, FingerprintClaim>();
     for (const claim of claims) {
+      if (claim.match === 'huella') continue;
       // Lower case: the process name compares without case (the column's collation).
       const key = `${claim.contestId}:${claim.teamId}:${claim.sha256}:${claim.process.toLowerCase()}`;
       const since = this.taught.get(key);
@@ -54,7 +63,7 @@ export class FingerprintLearner {
     }
     if (fresh.size === 0) return;
     try {
-      await recordClaims(this.fork(), [...fresh.values()], new Date(at));
+      await recordClaims(this.fork(), [...fresh.values()], new Date(at), this.quorum);
     } catch (err) {
       this.onError(err);
       return;

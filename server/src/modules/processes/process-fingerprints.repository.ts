@@ -3,6 +3,8 @@ import type { EntityManager } from '@mikro-orm/mysql';
 import {
   FINGERPRINT_CLAIMS_PER_MINUTE,
   FINGERPRINT_MAX_PER_PROCESS,
+  FINGERPRINT_QUORUM_DEFAULT,
+  type AgentAttemptMatch,
   type AgentFingerprint,
   type ProcessFingerprintRow,
 } from '@concurso/shared';
@@ -22,12 +24,15 @@ import { ProcessFingerprint } from './process-fingerprint.entity.js';
 /**
  * A fingerprint reported with a counted attempt (issue 21): team `teamId` of contest `contestId` (the
  * active one) says an executable whose SHA-256 is `sha256` is its blocked process named `process`.
+ * `match` is the attempt's (`'huella'`: the agent ended it by a fingerprint of its config, so it is
+ * no claim at all; absent from older agents).
  */
 export interface FingerprintClaim {
   teamId: number;
   contestId: number;
   process: string;
   sha256: string;
+  match?: AgentAttemptMatch | undefined;
 }
 
 /** One minute, the window of the per-team rate of new claims (ms). */
@@ -40,15 +45,25 @@ const CLAIM_RATE_WINDOW_MS = 60_000;
  * already changes nothing. Each new claim creates its fingerprint when missing and keeps the
  * process's fingerprints within `FINGERPRINT_MAX_PER_PROCESS` (`keepWithinCap`). Answers how many
  * new claims were stored. Names compare as the catalogue does (the column's collation).
+ *
+ * Colluding keys cannot amplify (DESIGN.md section 6a "Fingerprints"): an attempt the agent ended by
+ * a fingerprint (`match: 'huella'`) is no claim, and neither is the claim of a team whose policy
+ * already carries that fingerprint for that process (confirmed, or claimed by `quorum` teams): an
+ * agent older than `match` reports its fingerprint kills too, and a forged fingerprint must not make
+ * its victims claimants.
  */
 export async function recordClaims(
   em: EntityManager,
   claims: readonly FingerprintClaim[],
   now = new Date(),
+  quorum = FINGERPRINT_QUORUM_DEFAULT,
 ): Promise<number> {
-  if (claims.length === 0) return 0;
   const byTeam = new Map<number, FingerprintClaim[]>();
-  for (const claim of claims) byTeam.set(claim.teamId, [...(byTeam.get(claim.teamId) ?? []), claim]);
+  for (const claim of claims) {
+    if (claim.match === 'huella') continue;
+    byTeam.set(claim.teamId, [...(byTeam.get(claim.teamId) ?? []), claim]);
+  }
+  if (byTeam.size === 0) return 0;
   return em.transactional(async (tx) => {
     let stored = 0;
     for (const [teamId, teamClaims] of byTeam) {
@@ -66,6 +81,8 @@ export async function recordClaims(
         );
         if (!blocked) continue;
         const processId = blocked.process.id;
+        const known = await strengthOf(tx, claim.contestId, processId, claim.sha256);
+        if (known && appliesToAll(known, quorum)) continue; // the team's policy carries it already
         const fingerprintId = await fingerprintIdOf(tx, claim.contestId, processId, claim.sha256, now);
         if (!(await addClaims(tx, fingerprintId, [teamId], now))) continue;
         budget--;
@@ -97,6 +114,26 @@ export async function recordBlockClaim(
   const added = await addClaims(em, id, teamIds, now);
   await keepWithinCap(em, contestId, processId);
   return before === 0 || added > 0;
+}
+
+/** Fingerprint (contest, process, hash) with whether it is confirmed and how many teams claimed it, or null. */
+async function strengthOf(
+  em: EntityManager,
+  contestId: number,
+  processId: number,
+  sha256: string,
+): Promise<{ confirmed: boolean; teams: number } | null> {
+  const [row] = await em
+    .createQueryBuilder(ProcessFingerprint, 'f')
+    .select([
+      'f.confirmed',
+      raw(
+        '(select count(*) from process_fingerprint_claims c where c.process_fingerprints_id = f.id) as teams',
+      ),
+    ])
+    .where({ contest: contestId, process: processId, sha256 })
+    .execute<Array<{ confirmed: number | boolean; teams: number | string }>>('all', false);
+  return row ? { confirmed: Boolean(row.confirmed), teams: Number(row.teams) } : null;
 }
 
 /** The id of the fingerprint (contest, process, hash), inserted unconfirmed when missing. */

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  processFingerprintsSchema,
+  type AgentAttempt,
+  type AgentConfig,
+  type ProcessFingerprints,
+} from '@concurso/shared';
+import { agentTeam, createContest, signInStaff, startTestServer, type TestServer } from '@concurso/testkit';
+import { Process } from '../src/db/entities.js';
+import { recordClaims } from '../src/modules/processes/process-fingerprints.repository.js';
+
+/** A SHA-256 as the agent sends it (64 lower-case hex digits), different for each `seed`. */
+const sha = (seed: string) => createHash('sha256').update(seed).digest('hex');
+
+const attempt = (process: string, extra: Partial<AgentAttempt> = {}): AgentAttempt => ({
+  event_id: randomUUID(),
+  process,
+  occurred_at: new Date().toISOString(),
+  ...extra,
+});
+
+/**
+ * Three colluding teams against the fingerprints (DESIGN.md section 6a "Fingerprints"), through the
+ * real server over HTTP: a kill by a fingerprint is never a claim, a removed fingerprint stays denied
+ * under every name until an admin confirms it, and a claim that matches a permitted program's known
+ * file is ignored and shown as suspect.
+ */
+describe('colluding keys cannot amplify fingerprints or bring them back', () => {
+  let server: TestServer;
+  let admin: string;
+  let contestId: number;
+  type Key = { id: number; name: string; key: string };
+  let a: Key;
+  let b: Key;
+  let c: Key;
+  let victim: Key;
+
+  /** One call over HTTP as the holder of `token`: GET without `body`, POST with it. */
+  const call = async (token: string, path: string, body?: object) => {
+    const res = await fetch(`${server.url}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: (await res.json()) as { data?: unknown; message?: string } };
+  };
+  const report = async (team: Key, ...attempts: AgentAttempt[]) => {
+    const res = await call(team.key, '/api/agent/attempts', { attempts });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  };
+  const hashesOf = async (team: Key) => {
+    const res = await call(team.key, '/api/agent/config');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return (res.body.data as AgentConfig).fingerprints.map((f) => f.sha256);
+  };
+  const processId = async (name: string) => (await server.orm.em.fork().findOneOrFail(Process, { name })).id;
+  const screen = async (process: string): Promise<ProcessFingerprints> => {
+    const res = await call(admin, `/api/processFingerprints/${await processId(process)}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return processFingerprintsSchema.parse(res.body.data);
+  };
+  const rowOf = async (process: string, sha256: string) =>
+    (await screen(process)).rows.find((row) => row.sha256 === sha256);
+
+  beforeAll(async () => {
+    server = await startTestServer({ logLevel: 'error' });
+    ({ admin } = await signInStaff(server, 'colusion'));
+    contestId = (await createContest(server.orm)).id;
+    const blocked = ['chrome.exe', 'Discord.exe', 'AnyDesk.exe'];
+    a = await agentTeam(server, admin, { contestId, name: 'Alfa', blocked });
+    b = await agentTeam(server, admin, { contestId, name: 'Beta', blocked });
+    c = await agentTeam(server, admin, { contestId, name: 'Gamma', blocked });
+    victim = await agentTeam(server, admin, { contestId, name: 'Víctima', blocked });
+  });
+  afterAll(async () => server?.close());
+
+  it("never takes a kill by a fingerprint for a claim, nor a team's report of a fingerprint its policy carries", async () => {
+    const h2 = sha('an-innocent-tool');
+    for (const team of [a, b, c]) await report(team, attempt('chrome.exe', { sha256: h2, match: 'nombre' }));
+    // Quorum: every machine ends the file, the victim's included.
+    expect(await hashesOf(victim)).toEqual([h2]);
+    expect(await rowOf('chrome.exe', h2)).toMatchObject({ teams: 3, applies_to_all: true });
+
+    // The victim's agent ends its renamed tool by that fingerprint and says so: no claim.
+    await report(victim, attempt('chrome.exe', { sha256: h2, executable: 'tool.exe', match: 'huella' }));
+    expect(await rowOf('chrome.exe', h2)).toMatchObject({ teams: 3, last_team: { name: 'Gamma' } });
+    // An agent older than `match` reports the same kill without it: its policy carries the
+    // fingerprint already, so it is no claimant either.
+    await report(victim, attempt('chrome.exe', { sha256: h2, executable: 'tool.exe' }));
+    expect(await rowOf('chrome.exe', h2)).toMatchObject({ teams: 3, last_team: { name: 'Gamma' } });
+
+    // A fingerprint kill teaches nothing even where no policy carries it yet.
+    const fresh = sha('never-claimed');
+    const claim = { teamId: victim.id, contestId, process: 'chrome.exe', sha256: fresh };
+    expect(await recordClaims(server.orm.em.fork(), [{ ...claim, match: 'huella' }])).toBe(0);
+    expect(await rowOf('chrome.exe', fresh)).toBeUndefined();
+  });
+});
