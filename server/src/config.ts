@@ -48,7 +48,7 @@ export interface AppConfig {
   trustProxy: string[];
   /** Failed logins per client address per minute (`LOGIN_RATE_LIMIT_MAX`). */
   loginRateLimitMax: number;
-  /** Failed logins per account per hour (`LOGIN_ACCOUNT_LIMIT_MAX`). */
+  /** Failed logins per account from one client address per hour (`LOGIN_ACCOUNT_LIMIT_MAX`). */
   loginAccountLimitMax: number;
   /** Most bytes of an uploaded exercise PDF (`MAX_UPLOAD_BYTES`, default 20 MB). */
   maxUploadBytes: number;
@@ -169,7 +169,9 @@ const envSchema = z.object({
     })
     .optional(),
   LOGIN_RATE_LIMIT_MAX: wholeNumber('LOGIN_RATE_LIMIT_MAX', 1).default(LOGIN_LIMITS.perAddress.max),
-  LOGIN_ACCOUNT_LIMIT_MAX: wholeNumber('LOGIN_ACCOUNT_LIMIT_MAX', 1).default(LOGIN_LIMITS.perAccount.max),
+  LOGIN_ACCOUNT_LIMIT_MAX: wholeNumber('LOGIN_ACCOUNT_LIMIT_MAX', 1).default(
+    LOGIN_LIMITS.perAccountAddress.max,
+  ),
   MAX_UPLOAD_BYTES: wholeNumber('MAX_UPLOAD_BYTES', 1024).default(DEFAULT_MAX_UPLOAD_BYTES),
   AGENT_OFFLINE_AFTER_MS: wholeNumber('AGENT_OFFLINE_AFTER_MS', 1_000).default(AGENT_OFFLINE_AFTER_MS),
   FINGERPRINT_QUORUM: wholeNumber('FINGERPRINT_QUORUM', 1).default(FINGERPRINT_QUORUM_DEFAULT),

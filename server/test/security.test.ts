@@ -4,24 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as ioClient } from 'socket.io-client';
-import {
-  LEVELS,
-  MESSAGES,
-  SOCKET_PATH,
-  USER_TYPES,
-  loginAccountLockedMessage,
-  type BoardTeam,
-} from '@concurso/shared';
+import { LEVELS, MESSAGES, SOCKET_PATH, USER_TYPES, type BoardTeam } from '@concurso/shared';
 import {
   connectSocket,
   createContest,
   createTeam,
   createUser,
   eventually,
-  type ServerPair,
   signIn,
   signInStaff,
-  startServerPair,
   startTestServer,
   type TestServer,
   WEB_DIST_DIR,
@@ -326,89 +317,7 @@ describe('login limits per address', () => {
   });
 });
 
-describe('login limits per account', () => {
-  let server: TestServer;
-  const attempt = (username: string, password: string, forwardedFor: string) =>
-    server.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { username, password },
-      headers: { 'x-forwarded-for': forwardedFor },
-    });
-
-  beforeAll(async () => {
-    server = await startTestServer({ loginAccountLimitMax: 3, trustProxy: ['127.0.0.1'] });
-    await createUser(server.orm, USER_TYPES.judge, 'juez_cuenta', 'Clave-Jurado-Norte-7');
-    await createUser(server.orm, USER_TYPES.judge, 'juez_vecino', 'Clave-Jurado-Sur-8');
-    await createUser(server.orm, USER_TYPES.judge, 'juez_limpia', 'Clave-Jurado-Este-9');
-  });
-  afterAll(async () => server?.close());
-
-  it('locks an account after its failures from any address, and leaves other accounts alone', async () => {
-    const statuses: number[] = [];
-    // Three addresses, the username in any case: one account.
-    for (const [username, address] of [
-      ['juez_cuenta', '203.0.113.1'],
-      ['JUEZ_CUENTA', '203.0.113.2'],
-      ['juez_cuenta', '203.0.113.3'],
-    ] as const) {
-      statuses.push((await attempt(username, 'no-es-la-clave-1', address)).statusCode);
-    }
-    expect(statuses).toEqual([401, 401, 401]);
-    // Locked, even with the right password from a fresh address.
-    const locked = await attempt('juez_cuenta', 'Clave-Jurado-Norte-7', '203.0.113.4');
-    expect(locked.statusCode).toBe(429);
-    expect(locked.json()).toEqual({ success: false, message: loginAccountLockedMessage(60) });
-
-    // Another account, from one of the same addresses, is unaffected.
-    expect((await attempt('juez_vecino', 'no-es-la-clave-1', '203.0.113.1')).statusCode).toBe(401);
-    expect((await attempt('juez_vecino', 'Clave-Jurado-Sur-8', '203.0.113.1')).statusCode).toBe(200);
-  });
-
-  it("clears an account's failures on a successful login", async () => {
-    const statuses: number[] = [];
-    const steps = [
-      'no-es-la-clave-1',
-      'no-es-la-clave-2',
-      'Clave-Jurado-Este-9',
-      'no-es-la-clave-3',
-      'no-es-la-clave-4',
-      'Clave-Jurado-Este-9',
-    ];
-    for (const [i, password] of steps.entries()) {
-      statuses.push((await attempt('juez_limpia', password, `198.51.100.${i + 1}`)).statusCode);
-    }
-    // Without the reset the fourth failure in a row would already be refused.
-    expect(statuses).toEqual([401, 401, 200, 401, 401, 200]);
-  });
-});
-
-describe('login limits shared by two server processes through Redis', () => {
-  let first: TestServer;
-  let second: TestServer;
-  let close: ServerPair['close'] | undefined;
-
-  beforeAll(async () => {
-    ({ first, second, close } = await startServerPair({ loginAccountLimitMax: 3 }));
-    await createUser(first.orm, USER_TYPES.judge, 'juez_redis', 'Clave-Jurado-Norte-7');
-  });
-  afterAll(async () => close?.());
-
-  it("counts an account's failures on one process against a login on the other", async () => {
-    const login = (server: TestServer, password: string) =>
-      server.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { username: 'juez_redis', password },
-      });
-    const statuses: number[] = [];
-    for (let i = 1; i <= 3; i++) statuses.push((await login(first, `no-es-la-clave-${i}`)).statusCode);
-    expect(statuses).toEqual([401, 401, 401]);
-    const locked = await login(second, 'Clave-Jurado-Norte-7');
-    expect(locked.statusCode).toBe(429);
-    expect(locked.json().message).toBe(loginAccountLockedMessage(60));
-  });
-});
+// Limits per account from one address, and the jury's sign-in from another address: login-lockout.test.ts.
 
 describe('socket handshake levels', () => {
   let server: TestServer;

@@ -92,10 +92,13 @@ export function saveFailedMessage(mode: 'create' | 'update', thing: string): str
   return `Hubo un problema al ${mode === 'create' ? 'registrar' : 'actualizar'} ${thing}. Intente de nuevo.`;
 }
 
-/** 429 for an account with too many failed logins (issue 10): how long to wait, in whole minutes. */
+/**
+ * 429 for an account with too many failed logins from the asking address (the README, «Configuración»):
+ * how long to wait, in whole minutes. Only that address is held back, and the text says so.
+ */
 export function loginAccountLockedMessage(minutes: number): string {
   const wait = Math.max(1, minutes);
-  return `Demasiados intentos fallidos para este usuario. Intente de nuevo en ${wait} ${wait === 1 ? 'minuto' : 'minutos'}.`;
+  return `Demasiados intentos fallidos para este usuario desde esta dirección. Intente de nuevo en ${wait} ${wait === 1 ? 'minuto' : 'minutos'}, o inicie sesión desde otro equipo.`;
 }
 
 export type MessageKey = keyof typeof MESSAGES;

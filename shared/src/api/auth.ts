@@ -10,7 +10,8 @@ export const authRoutes = {
   /**
    * `{username, password}` → `{access_token, token_type: 'bearer', expires_in}` (seconds). 401
    * 'Usuario o contraseña incorrectos!' for any wrong pair, 403 for a participant, 422 missing fields,
-   * 429 after too many failed logins from one address or for one account.
+   * 429 after too many failed logins from one address, or for one account from that same address (the
+   * right password from an address that has not failed still signs in).
    */
   login: defineRoute({
     method: 'POST',

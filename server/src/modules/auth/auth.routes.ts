@@ -12,7 +12,7 @@ import { LoginLimiter, type LoginLimits } from './login-limiter.js';
 export interface AuthRoutesOptions {
   /** Token lifetime (s). */
   expiresInS: number;
-  /** Failed logins allowed per address a minute and per account an hour (config). */
+  /** Failed logins allowed per address a minute and per account from one address an hour (config). */
   limits: LoginLimits;
 }
 
@@ -23,8 +23,10 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { expir
   /**
    * Login. 401 'Usuario o contraseña incorrectos!' for any wrong pair, participants included (the
    * answer never tells which usernames exist; an unknown user costs the same hash check); 403 for a
-   * participant with the right password; 429 after too many failed logins from one address or for one
-   * account (`LoginLimiter`). The client address is the TCP peer unless it is a proxy in `TRUST_PROXY`.
+   * participant with the right password; 429 after too many failed logins from one address, or for one
+   * account from that same address (`LoginLimiter`): failures never refuse the right password from an
+   * address that has not failed. The client address is `request.ip`, the TCP peer unless it is a proxy
+   * in `TRUST_PROXY` (X-Forwarded-For is ignored otherwise).
    */
   addRoute(app, api.login, async (request) => {
     const { username, password } = request.body;
@@ -37,7 +39,7 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { expir
       await limiter.failed(request.ip, username);
       throw new HttpError(401, MESSAGES.loginInvalid);
     }
-    await limiter.succeeded(username);
+    await limiter.succeeded(request.ip, username);
     if (user.type.id === USER_TYPES.participant) throw new HttpError(403, MESSAGES.participantRefused);
     const access_token = app.jwt.sign(
       { sub: String(user.id), typ: user.type.id, jti: randomUUID(), ver: user.session_version },
