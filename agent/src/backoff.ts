@@ -43,6 +43,16 @@ export class Backoff {
     return delay;
   }
 
+  /**
+   * Records a failure after which the server asked to wait at least `minMs` (a 429's `Retry-After`,
+   * in ms); answers the delay before the next try (ms), never shorter than `minMs`.
+   */
+  failAtLeast(minMs: number): number {
+    const delay = Math.max(this.fail(), minMs);
+    this.dueAt = this.now() + delay;
+    return delay;
+  }
+
   /** Records a success: the next failure starts again from the first delay. */
   succeed(): void {
     this.failures = 0;

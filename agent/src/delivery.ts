@@ -220,7 +220,10 @@ export class Delivery {
   private failed(error: unknown, result: (pending: number, error: unknown) => FlushResult): FlushResult {
     this.transientFailure = error instanceof AgentApiError && error.transient;
     if (!this.sentByProbe && isServerDown(error)) this.sawServerDown = true;
-    const retryInMs = this.backoff.fail();
+    // The server asked to wait (a 429 with `Retry-After`: its team's attempts are at their cap, or the
+    // address sent too many wrong keys): nothing is lost, the outbox keeps them until then.
+    const asked = error instanceof AgentApiError ? error.retryAfterMs : undefined;
+    const retryInMs = asked === undefined ? this.backoff.fail() : this.backoff.failAtLeast(asked);
     this.options.onFailed?.(error, this.outbox.size, retryInMs);
     return result(this.outbox.size, error);
   }

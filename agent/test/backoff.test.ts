@@ -24,4 +24,11 @@ describe('Backoff', () => {
     now += 1_000;
     expect(backoff.due).toBe(true);
   });
+
+  it('waits at least what the server asked for, and its own delay when that is longer', () => {
+    const backoff = new Backoff({ random: () => 0 });
+    expect(backoff.failAtLeast(5_000)).toBe(5_000);
+    expect(backoff.failAtLeast(100)).toBe(2_000);
+    expect(backoff.failureCount).toBe(2);
+  });
 });

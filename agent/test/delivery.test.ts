@@ -73,6 +73,32 @@ describe('Delivery', () => {
     expect(server.stored.size).toBe(700);
   });
 
+  it('keeps a batch the server holds back with 429 and Retry-After, and waits at least that long', async () => {
+    const { server, outbox, client } = await setUp();
+    await outbox.add(...attempts(3));
+    server.attemptFailures.push({
+      status: 429,
+      when: 'before-store',
+      message: MESSAGES.agentAttemptsCapReached,
+      retryAfterS: 300,
+    });
+    let now = 50_000;
+    const backoff = new Backoff({ random: () => 0, now: () => now });
+    const retries: number[] = [];
+    const delivery = new Delivery(outbox, client, {
+      backoff,
+      onFailed: (_error, _pending, retryInMs) => retries.push(retryInMs),
+    });
+
+    expect(await delivery.flush()).toMatchObject({ acknowledged: 0, pending: 3 });
+    expect(retries).toEqual([300_000]);
+    now += 299_000;
+    expect(backoff.due).toBe(false);
+    now += 1_000;
+    expect(backoff.due).toBe(true);
+    expect(await delivery.flush()).toEqual({ acknowledged: 3, pending: 0 });
+  });
+
   it('tells a revoked key (401) apart from an unreachable server', async () => {
     const { server, outbox, client } = await setUp();
     await outbox.add(...attempts(1));

@@ -122,7 +122,7 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
   await app.register(guardPlugin, {
     sessions,
     // `app.agentKeys` is decorated below (it needs the socket); the guard asks it per request.
-    agentKeys: { team: (key) => app.agentKeys.team(key) },
+    agentKeys: { team: (key, address) => app.agentKeys.team(key, address) },
   });
   await app.register(socketPlugin, { redisUrl: config.redisUrl, sessions, levelsExist: knownLevels(orm) });
   await app.register(agentKeysPlugin);

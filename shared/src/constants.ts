@@ -167,6 +167,30 @@ export const OBSERVED_LIMITS = {
   maxCount: 4_294_967_295,
 } as const;
 
+/**
+ * What one agent key may do through the lab channel (DESIGN.md section 6a: every key is possibly
+ * stolen, and nothing it sends may grow the server without bound):
+ * - agent sockets of one team in one server process: at most `LAB_MAX_MACHINES_PER_TEAM`, one per lab
+ *   machine; a new one past it closes the team's oldest (a machine that rebooted left a half-open one).
+ * - `handshakesPerMinute`: agent socket handshakes per team and process; past it `rate_limited`.
+ * - `eventsPerWindow` events (receipts, policy acknowledgements) per socket each `eventWindowMs` (ms);
+ *   past it the socket is disconnected, logged. An honest agent sends a few per message or policy.
+ * - `openMessagesPerSocket`: messages a socket may still acknowledge; older ones are forgotten.
+ * - `wrongKeysPerMinute`: wrong agent keys per client address (HTTP and handshakes) before that
+ *   address gets 429 for a minute; a right key already known to the server still passes.
+ * - `attemptRowsPerTeam`: attempt rows one team keeps in its contest; the count saturates there and
+ *   new attempts are answered 429 with `attemptsRetryAfterS` (s), kept in the agent's outbox.
+ */
+export const AGENT_CHANNEL_LIMITS = {
+  handshakesPerMinute: 30,
+  eventsPerWindow: 40,
+  eventWindowMs: 10_000,
+  openMessagesPerSocket: 100,
+  wrongKeysPerMinute: 60,
+  attemptRowsPerTeam: 10_000,
+  attemptsRetryAfterS: 300,
+} as const;
+
 /** Rows per page of the observed inventory (issue 21: paged on the server), the first the default. */
 export const OBSERVED_PAGE_SIZES = [25, 50, 100] as const;
 

@@ -58,6 +58,14 @@ export const MESSAGES = {
   agentKeyGenerated: 'Clave del agente generada. Guárdela: no se volverá a mostrar.',
   /** 409 to an agent whose team's contest is not the active one (issue 21, DESIGN.md section 6a). */
   agentContestInactive: 'El concurso de este equipo no es el activo.',
+  /** 429 to an address that sent too many wrong agent keys (`AGENT_CHANNEL_LIMITS.wrongKeysPerMinute`). */
+  agentKeysRateLimited: 'Demasiadas claves de agente no válidas desde esta dirección; espere un minuto.',
+  /**
+   * 429 to an agent whose team has `AGENT_CHANNEL_LIMITS.attemptRowsPerTeam` attempts stored in its
+   * contest: nothing more is stored; the agent keeps them and tries later (`Retry-After`).
+   */
+  agentAttemptsCapReached:
+    'Este equipo llegó al máximo de intentos registrados en el concurso; los nuevos esperan en la máquina.',
   /** 429 to an agent past its team's observed reports per minute (issue 21, `OBSERVED_LIMITS`). */
   observedRateLimited: 'Demasiados reportes de programas de este equipo; se aceptarán de nuevo en un minuto.',
   /** 429 to an agent whose team reached its cap of distinct observed programs (issue 21). */

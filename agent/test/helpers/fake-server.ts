@@ -25,6 +25,8 @@ export type AttemptsFailure = {
   errors?: Record<string, string[]>;
   /** The answer's `message` (default: the real server's for a 422, a generic one otherwise). */
   message?: string;
+  /** The answer's `Retry-After` header, in s. */
+  retryAfterS?: number;
 };
 
 /** Why the server's validation refuses one attempt: the field and its message. */
@@ -74,8 +76,11 @@ export interface FakeServer {
 /** The real server's message on a 422 (`MESSAGES.validation`). */
 const VALIDATION = 'Por favor llene todos los campos correctamente';
 
-const send = (res: ServerResponse, status: number, body: unknown) => {
-  res.writeHead(status, { 'content-type': 'application/json' });
+const send = (res: ServerResponse, status: number, body: unknown, retryAfterS?: number) => {
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    ...(retryAfterS === undefined ? {} : { 'retry-after': String(retryAfterS) }),
+  });
   res.end(JSON.stringify(body));
 };
 
@@ -184,12 +189,17 @@ export async function startFakeServer(
         }
         const failure = state.attemptFailures.shift();
         if (failure?.when === 'before-store') {
-          return send(res, failure.status, {
-            success: false,
-            message:
-              failure.message ?? (failure.status === 422 ? VALIDATION : 'Algo salió mal en el servidor.'),
-            ...(failure.errors ? { errors: failure.errors } : {}),
-          });
+          return send(
+            res,
+            failure.status,
+            {
+              success: false,
+              message:
+                failure.message ?? (failure.status === 422 ? VALIDATION : 'Algo salió mal en el servidor.'),
+              ...(failure.errors ? { errors: failure.errors } : {}),
+            },
+            failure.retryAfterS,
+          );
         }
         let counted = 0;
         for (const attempt of parsed.data.attempts) {

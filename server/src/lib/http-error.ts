@@ -11,10 +11,15 @@ export type ErrorDetails = Record<string, string[]> | readonly ImportError[];
  * as `{ success: false, message, errors? }` (DESIGN.md section 4).
  */
 export class HttpError extends Error {
+  /**
+   * @param retryAfterS with a 429 or 503: the `Retry-After` header to answer, in seconds (RFC 9110
+   *   section 10.2.3), so a well-behaved client waits instead of retrying at once.
+   */
   constructor(
     public readonly statusCode: number,
     message: string,
     public readonly errors?: ErrorDetails,
+    public readonly retryAfterS?: number,
   ) {
     super(message);
     this.name = 'HttpError';

@@ -48,8 +48,11 @@ export interface StaffSessions {
 
 /** What the role guard needs of agent keys (the agent module's cache, handed over by app.ts). */
 export interface AgentKeyLookup {
-  /** The team whose current key is `key`, or null (wrong, revoked or regenerated key). */
-  team(key: string): Promise<AgentPrincipal | null>;
+  /**
+   * The team whose current key is `key`, or null (wrong, revoked or regenerated key); `address` is the
+   * client's, whose wrong keys are limited (throws an HttpError 429 past the limit).
+   */
+  team(key: string, address?: string): Promise<AgentPrincipal | null>;
 }
 
 /** Claims signed into every staff JWT. */

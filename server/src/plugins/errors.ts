@@ -37,6 +37,7 @@ export default fp(
         return reply.code(422).send({ success: false, message: MESSAGES.validation, errors });
       }
       if (error instanceof HttpError) {
+        if (error.retryAfterS !== undefined) void reply.header('retry-after', String(error.retryAfterS));
         return reply.code(error.statusCode).send({
           success: false,
           message: error.message,

@@ -33,7 +33,7 @@ export default fp<GuardOptions>(
       if (access === 'public') return;
       const token = bearerToken(request.headers.authorization);
       if (access === 'agent') {
-        const team = token ? await agentKeys.team(token) : null;
+        const team = await agentKeys.team(token ?? '', request.ip);
         if (!team) throw new HttpError(401, MESSAGES.agentKeyInvalid);
         request.agentTeam = team;
         return;

@@ -6,6 +6,7 @@ import {
   LEVELS,
   SOCKET_PATH,
   levelRoom,
+  type AgentMessage,
   type BoardTeam,
   type ClientToServerEvents,
   type TeamRemovedPayload,
@@ -55,6 +56,8 @@ export interface InterServerEvents {
   'agentKeys.changed': () => void;
   /** An agent's policy may have changed: send the agents of this process theirs (agent module, issue 24). */
   'agentPolicy.changed': () => void;
+  /** A message to the agents of these teams: each process sends it to its own (agent module). */
+  'agentMessage.send': (teamIds: number[], message: AgentMessage) => void;
 }
 
 export type BoardServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;

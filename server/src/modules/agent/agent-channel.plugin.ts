@@ -1,7 +1,10 @@
 import fp from 'fastify-plugin';
 import type { Namespace, Socket } from 'socket.io';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import {
+  AGENT_CHANNEL_LIMITS,
   AGENT_NAMESPACE,
+  LAB_MAX_MACHINES_PER_TEAM,
   agentSocketAuthSchema,
   contestRoom,
   teamRoom,
@@ -13,6 +16,7 @@ import {
 } from '@concurso/shared';
 import type { AgentPrincipal } from '../../plugins/access.js';
 import type { InterServerEvents } from '../../realtime/socket.js';
+import { HttpError } from '../../lib/http-error.js';
 import { agentConfigs, type PolicyOptions } from './agent-config.js';
 
 /**
@@ -40,6 +44,14 @@ export interface AgentSocketData {
   sent: string | null;
   /** `policy_version` it said it applied; null before it said so. */
   applied: string | null;
+  /**
+   * Messages sent to this socket that it may still acknowledge, by id: `sent` (may say `entregado` or
+   * `visto`) or `entregado` (may say `visto`). A receipt of anything else costs nothing. At most
+   * `AGENT_CHANNEL_LIMITS.openMessagesPerSocket` (the oldest are forgotten).
+   */
+  open: Map<number, 'sent' | 'entregado'>;
+  /** Events it sent in the current window, and when that window began (ms). */
+  events: { count: number; since: number };
 }
 
 type AgentNamespace = Namespace<
@@ -78,10 +90,15 @@ export interface AgentChannel {
   useMessages(handlers: MessageHandlers): void;
 }
 
-/** The messages module's side of the agents' channel (issue 24). */
+/** The messages module's side of the agents' channel. */
 export interface MessageHandlers {
+  /** The messages team `teamId`'s agents have not shown yet. */
   pending(teamId: number): Promise<AgentMessage[]>;
-  receipt(teamId: number, messageId: number, kind: 'entregado' | 'visto'): Promise<void>;
+  /**
+   * Records a receipt the channel checked (the message was sent to that socket and not receipted
+   * yet by it); the messages module writes them in batches. Never throws.
+   */
+  receipt(teamId: number, messageId: number, kind: 'entregado' | 'visto'): void;
 }
 
 declare module 'fastify' {
@@ -108,43 +125,135 @@ export default fp<PolicyOptions>(
     let timer: NodeJS.Timeout | null = null;
     let messages: MessageHandlers | null = null;
 
+    // Handshakes per team in this process: each one costs a policy round and a pending-messages read.
+    const handshakes = new RateLimiterMemory({
+      keyPrefix: 'agent-handshake',
+      points: AGENT_CHANNEL_LIMITS.handshakesPerMinute,
+      duration: 60,
+    });
+    /** Sockets waiting for their first policy: one round takes all that arrived meanwhile. */
+    const arrived = new Set<AgentSocket>();
+    let arrivalRound = false;
+
     nsp.use(async (socket, next) => {
       const auth = agentSocketAuthSchema.safeParse(socket.handshake.auth);
-      if (!auth.success) return next(new Error('unauthorized'));
+      const address = socket.handshake.address;
       let team: AgentPrincipal | null;
       try {
-        team = await app.agentKeys.team(auth.data.key);
+        team = await app.agentKeys.team(auth.success ? auth.data.key : '', address);
       } catch (err) {
+        if (err instanceof HttpError && err.statusCode === 429) return next(new Error('rate_limited'));
         app.log.error({ err }, 'agent socket auth failed');
         return next(new Error('unavailable'));
       }
       if (!team) return next(new Error('unauthorized'));
-      socket.data = { team, sent: null, applied: null };
+      try {
+        await handshakes.consume(team.id);
+      } catch {
+        return next(new Error('rate_limited'));
+      }
+      socket.data = {
+        team,
+        sent: null,
+        applied: null,
+        open: new Map(),
+        events: { count: 0, since: Date.now() },
+      };
       await socket.join([teamRoom(team.id), contestRoom(team.contests_id)]);
       next();
     });
 
     nsp.on('connection', (socket) => {
+      closeOldest(socket.data.team.id);
       socket.on('agent.policy.applied', (version) => {
+        if (!withinRate(socket)) return;
         if (typeof version === 'string' && version.length <= 64) socket.data.applied = version;
       });
-      // Issue 24: messages shown and closed on the machine; what it missed while offline.
+      // Messages shown and closed on the machine: only for what was sent to this socket, once each.
       const receipt = (kind: 'entregado' | 'visto') => (id: unknown) => {
-        if (!messages || !Number.isSafeInteger(id) || (id as number) < 1) return;
-        messages
-          .receipt(socket.data.team.id, id as number, kind)
-          .catch((err: unknown) => app.log.warn({ err }, 'message receipt not recorded'));
+        if (!withinRate(socket) || !messages || !Number.isSafeInteger(id)) return;
+        const state = socket.data.open.get(id as number);
+        if (state === undefined || (kind === 'entregado' && state === 'entregado')) return;
+        if (kind === 'visto') socket.data.open.delete(id as number);
+        else socket.data.open.set(id as number, 'entregado');
+        messages.receipt(socket.data.team.id, id as number, kind);
       };
       socket.on('agent.message.delivered', receipt('entregado'));
       socket.on('agent.message.seen', receipt('visto'));
-      rounds = rounds.then(() => sendPolicies([socket]));
+      arrived.add(socket);
+      if (!arrivalRound) {
+        arrivalRound = true;
+        rounds = rounds.then(() => {
+          arrivalRound = false;
+          const batch = [...arrived];
+          arrived.clear();
+          return sendPolicies(batch);
+        });
+      }
       if (messages) {
         messages
           .pending(socket.data.team.id)
-          .then((pending) => pending.forEach((message) => socket.emit('agent.message', message)))
+          .then((pending) => pending.forEach((message) => emitMessage(socket, message)))
           .catch((err: unknown) => app.log.warn({ err }, 'pending messages not sent'));
       }
     });
+
+    /**
+     * Counts one event of `socket`; past `AGENT_CHANNEL_LIMITS.eventsPerWindow` in a window it is
+     * disconnected (its agent reconnects and falls back to HTTP meanwhile) and answers false.
+     */
+    function withinRate(socket: AgentSocket): boolean {
+      if (!socket.connected) return false;
+      const now = Date.now();
+      const events = socket.data.events;
+      if (now - events.since >= AGENT_CHANNEL_LIMITS.eventWindowMs) {
+        events.since = now;
+        events.count = 0;
+      }
+      if (++events.count <= AGENT_CHANNEL_LIMITS.eventsPerWindow) return true;
+      app.log.warn(
+        { team: socket.data.team.id, address: socket.handshake.address },
+        `agent socket closed: more than ${AGENT_CHANNEL_LIMITS.eventsPerWindow} events in ${AGENT_CHANNEL_LIMITS.eventWindowMs} ms`,
+      );
+      socket.disconnect(true);
+      return false;
+    }
+
+    /**
+     * Keeps at most `LAB_MAX_MACHINES_PER_TEAM` agent sockets of team `teamId` in this process: the
+     * oldest go (a machine that rebooted leaves a half-open one behind; a stolen key's extra sockets
+     * only push out its own team's).
+     */
+    function closeOldest(teamId: number): void {
+      const ids = nsp.adapter.rooms.get(teamRoom(teamId));
+      if (!ids || ids.size <= LAB_MAX_MACHINES_PER_TEAM) return;
+      const extra = [...ids].slice(0, ids.size - LAB_MAX_MACHINES_PER_TEAM);
+      for (const id of extra) nsp.sockets.get(id)?.disconnect(true);
+      app.log.warn(
+        { team: teamId, closed: extra.length },
+        `agent sockets of one team past ${LAB_MAX_MACHINES_PER_TEAM}: the oldest closed`,
+      );
+    }
+
+    /** Sends `message` to `socket` and lets it acknowledge it. */
+    function emitMessage(socket: AgentSocket, message: AgentMessage): void {
+      const open = socket.data.open;
+      if (!open.has(message.id)) {
+        open.set(message.id, 'sent');
+        if (open.size > AGENT_CHANNEL_LIMITS.openMessagesPerSocket) open.delete(open.keys().next().value!);
+      }
+      socket.emit('agent.message', message);
+    }
+
+    /** Sends `message` to the agent sockets of `teamIds` in this process. */
+    function deliverMessage(teamIds: readonly number[], message: AgentMessage): void {
+      for (const teamId of teamIds) {
+        for (const id of nsp.adapter.rooms.get(teamRoom(teamId)) ?? []) {
+          const socket = nsp.sockets.get(id);
+          if (socket) emitMessage(socket, message);
+        }
+      }
+    }
 
     /**
      * Sends each socket its team's policy when it is not the one it was last sent: the policies of a
@@ -197,7 +306,10 @@ export default fp<PolicyOptions>(
         rounds = rounds.then(() => sendPolicies([...nsp.sockets.values()]));
       }, AGENT_POLICY_DEBOUNCE_MS);
     };
-    if (app.redis) app.io.on('agentPolicy.changed', schedule);
+    if (app.redis) {
+      app.io.on('agentPolicy.changed', schedule);
+      app.io.on('agentMessage.send', deliverMessage);
+    }
     app.board.onCatalogChanged((catalog) => {
       if (POLICY_CATALOGS.has(catalog)) channel.policyChanged();
     });
@@ -214,9 +326,13 @@ export default fp<PolicyOptions>(
         while (timer) await new Promise((resolve) => setTimeout(resolve, AGENT_POLICY_DEBOUNCE_MS));
         await rounds;
       },
-      sockets: () => [...nsp.sockets.values()].map(({ data }) => ({ ...data })),
+      sockets: () =>
+        [...nsp.sockets.values()].map(({ data: { team, sent, applied } }) => ({ team, sent, applied })),
       sendMessage(teamIds, message) {
-        if (teamIds.length > 0) nsp.to(teamIds.map(teamRoom)).emit('agent.message', message);
+        if (teamIds.length === 0) return;
+        // Each process sends to its own sockets, so each knows which receipts it may take.
+        deliverMessage(teamIds, message);
+        if (app.redis) app.io.serverSideEmit('agentMessage.send', [...teamIds], message);
       },
       useMessages(handlers) {
         messages = handlers;

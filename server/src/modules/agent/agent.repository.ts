@@ -170,18 +170,20 @@ export interface TeamContest {
   contestId: number;
   maxAttempts: number | null;
   active: boolean;
+  /** Its `number_attempts`: the attempt rows it has stored (DESIGN.md section 3). */
+  attempts: number;
 }
 
 /**
  * The statement that locks the rows of `teamIds` in id order (so concurrent groups, toggles and
  * heartbeats queue instead of deadlocking) and reads each existing team's contest id, `max_attempts`
- * and `active` (`readTeamContests`); deleted teams are missing. The contest is read by a subquery, which `for update` does not lock: groups of one
+ * `active` and its `number_attempts` (`readTeamContests`); deleted teams are missing. The contest is read by a subquery, which `for update` does not lock: groups of one
  * contest's teams must not queue behind each other on the contest's row. That subquery is a plain
  * (consistent) read, so run this under READ COMMITTED (attempt-writer.ts says why).
  */
 export function lockTeamContestsStatement(teamIds: readonly number[]): SqlStatement {
   return {
-    sql: `select id, contests_id, (select max_attempts from contests where contests.id = teams.contests_id) as max_attempts,
+    sql: `select id, contests_id, number_attempts, (select max_attempts from contests where contests.id = teams.contests_id) as max_attempts,
       (select active_key from contests where contests.id = teams.contests_id) as active
       from teams where id in (${placeholders(teamIds.length)}) order by id for update`,
     params: [...teamIds],
@@ -192,13 +194,20 @@ export function lockTeamContestsStatement(teamIds: readonly number[]): SqlStatem
 export function readTeamContests(rows: readonly unknown[]): Map<number, TeamContest> {
   return new Map(
     (
-      rows as Array<{ id: number; contests_id: number; max_attempts: number | null; active: number | null }>
+      rows as Array<{
+        id: number;
+        contests_id: number;
+        number_attempts: number;
+        max_attempts: number | null;
+        active: number | null;
+      }>
     ).map((row) => [
       row.id,
       {
         contestId: row.contests_id,
         maxAttempts: row.max_attempts === null ? null : Number(row.max_attempts),
         active: Number(row.active) === 1,
+        attempts: Number(row.number_attempts),
       },
     ]),
   );

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/mysql';
 import type mysql from 'mysql2/promise';
 import {
+  AGENT_CHANNEL_LIMITS,
   MESSAGES,
   TEAM_STATUS,
   type AgentAttempt,
@@ -98,7 +99,9 @@ export class AttemptWriter {
   /**
    * Stores `attempts` for `teamId`, idempotent by `event_id` per team. Resolves, after the commit,
    * with the event ids accepted, how many of them were new (`counted`) and the team's total.
-   * @throws HttpError 401 when the team no longer exists (deleted while its key was cached); 409
+   * @throws HttpError 429 `MESSAGES.agentAttemptsCapReached` (with `Retry-After`) when the team has
+   *   `AGENT_CHANNEL_LIMITS.attemptRowsPerTeam` rows (what fitted before the cap is stored); 401 when
+   *   the team no longer exists (deleted while its key was cached); 409
    *   `MESSAGES.agentContestInactive` when the team's contest is not the active one (issue 21: never
    *   counted into an old or a future contest; nothing stored); the database's error when the
    *   group's transaction failed twice (nothing of it was stored).
@@ -222,12 +225,22 @@ export async function writeAttemptGroup<B extends GroupedBatch>(
   const claims: FingerprintClaim[] = [];
   const addedPerTeam = new Map<number, number>();
   const countedPerBatch = new Map<B, number>();
+  // Batches that met their team's cap of rows: answered 429, the agent keeps them (`attemptRowsPerTeam`).
+  const capped = new Set<B>();
   for (const batch of live) {
     let counted = 0;
-    const contestId = contestOf.get(batch.teamId)!.contestId;
+    const team = contestOf.get(batch.teamId)!;
+    const contestId = team.contestId;
     for (const a of batch.attempts) {
       const key = pairKey(batch.teamId, a.event_id);
       if (stored.has(key)) continue;
+      if (
+        team.attempts + (addedPerTeam.get(batch.teamId) ?? 0) + counted >=
+        AGENT_CHANNEL_LIMITS.attemptRowsPerTeam
+      ) {
+        capped.add(batch);
+        break;
+      }
       stored.add(key);
       counted++;
       fresh.push({
@@ -277,6 +290,19 @@ export async function writeAttemptGroup<B extends GroupedBatch>(
     const row = rowOf.get(batch.teamId);
     if (contestOf.has(batch.teamId) && contestOf.get(batch.teamId)?.active !== true) {
       outcome.set(batch, new HttpError(409, MESSAGES.agentContestInactive));
+      continue;
+    }
+    if (capped.has(batch)) {
+      // What fitted is stored (and idempotent when the agent sends the batch again).
+      outcome.set(
+        batch,
+        new HttpError(
+          429,
+          MESSAGES.agentAttemptsCapReached,
+          undefined,
+          AGENT_CHANNEL_LIMITS.attemptsRetryAfterS,
+        ),
+      );
       continue;
     }
     outcome.set(

@@ -141,26 +141,32 @@ export async function pendingMessages(
   }));
 }
 
+/** One receipt to record: team `teamId`'s agent showed (`entregado`) or its contestant closed (`visto`) a message. */
+export interface Receipt {
+  teamId: number;
+  messageId: number;
+  kind: 'entregado' | 'visto';
+}
+
 /**
- * Records that team `teamId`'s agent showed (`entregado`) or the contestant closed (`visto`, which
- * implies shown) message `messageId`; the first time of each is kept. False when nothing changed
- * (not a message of that team, or already recorded).
+ * Records `receipts` (at most a few hundred: one statement's parameters) in one UPDATE: `visto`
+ * implies shown, and the first time of each is kept, so a receipt of a message already receipted, or
+ * of a message that is not that team's, changes nothing. Answers how many receipts changed.
  */
-export async function recordReceipt(
+export async function recordReceipts(
   em: EntityManager,
-  teamId: number,
-  messageId: number,
-  kind: 'entregado' | 'visto',
+  receipts: readonly Receipt[],
   now = new Date(),
-): Promise<boolean> {
-  // One conditional UPDATE: a «entregado» and a «visto» arriving together keep the first time of each.
-  const seen = kind === 'visto';
+): Promise<number> {
+  if (receipts.length === 0) return 0;
+  const rows = receipts.map(() => 'select ? as m, ? as t, ? as seen').join(' union all ');
   const result = await em.execute<{ affectedRows: number }>(
-    'update message_receipts set delivered_at = coalesce(delivered_at, ?), ' +
-      'seen_at = if(?, coalesce(seen_at, ?), seen_at) ' +
-      'where messages_id = ? and teams_id = ? and (delivered_at is null or (? and seen_at is null))',
-    [now, seen, now, messageId, teamId, seen],
+    `update message_receipts r join (${rows}) x on r.messages_id = x.m and r.teams_id = x.t ` +
+      'set r.delivered_at = coalesce(r.delivered_at, ?), ' +
+      'r.seen_at = if(x.seen, coalesce(r.seen_at, ?), r.seen_at) ' +
+      'where r.delivered_at is null or (x.seen and r.seen_at is null)',
+    [...receipts.flatMap((r) => [r.messageId, r.teamId, r.kind === 'visto' ? 1 : 0]), now, now],
     'run',
   );
-  return result.affectedRows > 0;
+  return result.affectedRows;
 }

@@ -8,9 +8,10 @@ import {
   createMessage,
   messageRows,
   pendingMessages,
-  recordReceipt,
+  recordReceipts,
   targetTeams,
 } from './messages.repository.js';
+import { ReceiptBatcher } from './receipt-batcher.js';
 
 /** At most one `catalog.changed` of messages in this many ms while receipts pour in (ms). */
 const RECEIPTS_ANNOUNCE_MS = 250;
@@ -30,15 +31,21 @@ export default async function messagesModule(app: FastifyInstance): Promise<void
       app.board.catalogChanged('messages');
     }, RECEIPTS_ANNOUNCE_MS);
   };
+  // Receipts of every agent socket go to the database in batches (receipt-batcher.ts).
+  const receipts = new ReceiptBatcher(
+    (batch) => recordReceipts(app.orm.em.fork(), batch),
+    receiptsChanged,
+    (err) => app.log.warn({ err }, 'message receipts not recorded'),
+    (count) => app.log.warn({ count }, 'message receipts dropped: too many waiting'),
+  );
+  app.addHook('preClose', () => receipts.drained());
   app.addHook('onClose', async () => {
     if (announce) clearTimeout(announce);
   });
 
   app.agentChannel.useMessages({
     pending: (teamId) => pendingMessages(app.orm.em.fork(), teamId),
-    async receipt(teamId, messageId, kind) {
-      if (await recordReceipt(app.orm.em.fork(), teamId, messageId, kind)) receiptsChanged();
-    },
+    receipt: (teamId, messageId, kind) => receipts.add({ teamId, messageId, kind }),
   });
 
   addRoute(app, api.send, async (request) => {
