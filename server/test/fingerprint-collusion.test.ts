@@ -99,4 +99,33 @@ describe('colluding keys cannot amplify fingerprints or bring them back', () => 
     expect(await recordClaims(server.orm.em.fork(), [{ ...claim, match: 'huella' }])).toBe(0);
     expect(await rowOf('chrome.exe', fresh)).toBeUndefined();
   });
+
+  it('keeps a removed hash denied under every blocked name until an admin confirms it again', async () => {
+    const h2 = sha('an-innocent-tool');
+    const { id } = (await rowOf('chrome.exe', h2))!;
+    const removed = await call(admin, `/api/deleteFingerprint/${id}`, {});
+    expect(removed).toMatchObject({ status: 200, body: { message: 'Dato Eliminado.' } });
+    for (const team of [a, b, c, victim]) expect(await hashesOf(team)).toEqual([]);
+
+    // The same three claim the same hash under another blocked name: ignored, even for themselves.
+    for (const team of [a, b, c]) await report(team, attempt('Discord.exe', { sha256: h2 }));
+    for (const team of [a, b, c, victim]) expect(await hashesOf(team)).not.toContain(h2);
+    expect(await rowOf('Discord.exe', h2)).toBeUndefined();
+    const { denied } = await screen('Discord.exe');
+    expect(denied).toEqual([
+      expect.objectContaining({
+        sha256: h2,
+        process: { id: await processId('chrome.exe'), name: 'chrome.exe' },
+      }),
+    ]);
+
+    // The admin confirms it again: the denial goes and the hash applies to every machine.
+    const [denial] = denied;
+    const confirmed = await call(admin, `/api/confirmDeniedFingerprint/${denial!.id}`, {});
+    expect(confirmed).toMatchObject({ status: 200, body: { message: 'Guardado' } });
+    for (const team of [a, b, c, victim]) expect(await hashesOf(team)).toEqual([h2]);
+    expect((await screen('chrome.exe')).denied).toEqual([]);
+    expect(await rowOf('chrome.exe', h2)).toMatchObject({ confirmed: true, applies_to_all: true });
+    expect((await call(admin, `/api/confirmDeniedFingerprint/${denial!.id}`, {})).status).toBe(404);
+  });
 });

@@ -10,7 +10,9 @@ export { Contest } from '../modules/contests/contest.entity.js';
 export { Process } from '../modules/processes/process.entity.js';
 export { ProcessFingerprint } from '../modules/processes/process-fingerprint.entity.js';
 export { ProcessFingerprintClaim } from '../modules/processes/process-fingerprint-claim.entity.js';
+export { ProcessFingerprintDenial } from '../modules/processes/process-fingerprint-denial.entity.js';
 export { ContestProcess } from '../modules/contests/contest-process.entity.js';
+export { ContestPermittedProcess } from '../modules/contests/contest-permitted-process.entity.js';
 export { StatusTeam } from '../modules/teams/status-team.entity.js';
 export { Team } from '../modules/teams/team.entity.js';
 export { Member } from '../modules/members/member.entity.js';
@@ -36,7 +38,9 @@ import { Contest } from '../modules/contests/contest.entity.js';
 import { Process } from '../modules/processes/process.entity.js';
 import { ProcessFingerprint } from '../modules/processes/process-fingerprint.entity.js';
 import { ProcessFingerprintClaim } from '../modules/processes/process-fingerprint-claim.entity.js';
+import { ProcessFingerprintDenial } from '../modules/processes/process-fingerprint-denial.entity.js';
 import { ContestProcess } from '../modules/contests/contest-process.entity.js';
+import { ContestPermittedProcess } from '../modules/contests/contest-permitted-process.entity.js';
 import { StatusTeam } from '../modules/teams/status-team.entity.js';
 import { Team } from '../modules/teams/team.entity.js';
 import { Member } from '../modules/members/member.entity.js';
@@ -64,7 +68,9 @@ export const entities = [
   Process,
   ProcessFingerprint,
   ProcessFingerprintClaim,
+  ProcessFingerprintDenial,
   ContestProcess,
+  ContestPermittedProcess,
   StatusTeam,
   Team,
   Member,

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { okEnvelope } from '../schemas/api.js';
 import { commonProcessesResultSchema } from '../schemas/catalogs.js';
 import { idParamsSchema } from '../schemas/common.js';
@@ -57,9 +58,10 @@ export const processesRoutes = {
     reply: okEnvelope(processFingerprintRowSchema),
   }),
   /**
-   * `POST /api/deleteFingerprint/{id}` (admin): removes the fingerprint and its claims; the agents drop
-   * it at their next config. A team that reports it again makes a new, unconfirmed claim. 404
-   * `MESSAGES.fingerprintNotFound`. Message `deleted`.
+   * `POST /api/deleteFingerprint/{id}` (admin): removes the fingerprint and its claims, and denies its
+   * hash in the contest under every process name (DESIGN.md section 6a): every fingerprint of that hash
+   * leaves every machine, and claims of it are ignored until an admin confirms it again
+   * (`confirmDeniedFingerprint`). 404 `MESSAGES.fingerprintNotFound`. Message `deleted`.
    */
   deleteFingerprint: defineRoute({
     method: 'POST',
@@ -69,5 +71,20 @@ export const processesRoutes = {
     summary: 'Elimina una huella reportada',
     params: idParamsSchema,
     reply: deletedReplySchema,
+  }),
+  /**
+   * `POST /api/confirmDeniedFingerprint/{id}` (admin; DESIGN.md section 6a): lifts the denial `id` of a
+   * hash an admin removed; the hash becomes a confirmed fingerprint of the process it was removed from,
+   * so it applies to every machine of the contest again. 404 `MESSAGES.fingerprintNotFound`. Message
+   * `saved`.
+   */
+  confirmDeniedFingerprint: defineRoute({
+    method: 'POST',
+    path: '/api/confirmDeniedFingerprint/:id',
+    access: ADMIN_ACCESS,
+    tag: 'procesos',
+    summary: 'Confirma de nuevo una huella denegada',
+    params: idParamsSchema,
+    reply: z.object({ success: z.literal(true), message: z.string() }),
   }),
 } as const;

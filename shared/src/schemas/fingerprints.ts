@@ -41,14 +41,30 @@ export const processFingerprintRowSchema = z.object({
 export type ProcessFingerprintRow = z.infer<typeof processFingerprintRowSchema>;
 
 /**
+ * A hash an admin removed, denied in its contest under every process name until an admin confirms it
+ * again (DESIGN.md section 6a; «Denegada» in Procesos › Huellas): the process it was removed from
+ * (null once deleted), the admin's name (null once deleted) and when (ISO 8601).
+ */
+export const deniedFingerprintRowSchema = z.object({
+  id: rowIntSchema,
+  sha256: z.string(),
+  process: z.object({ id: rowIntSchema, name: z.string() }).nullable(),
+  denied_by: z.string().nullable(),
+  denied_at: z.string(),
+});
+export type DeniedFingerprintRow = z.infer<typeof deniedFingerprintRowSchema>;
+
+/**
  * `data` of `GET /api/processFingerprints/{id}`: the process, the contest (null when none is active:
- * then `rows` is empty), the quorum in force, and the rows: confirmed first, then most teams, then the
- * newest.
+ * then `rows` and `denied` are empty), the quorum in force, the rows (confirmed first, then most
+ * teams, then the newest) and the hashes denied in the contest (every process's: a denial holds under
+ * every name), newest first.
  */
 export const processFingerprintsSchema = z.object({
   process: z.object({ id: rowIntSchema, name: z.string() }),
   contest: contestRowSchema.nullable(),
   quorum: rowIntSchema,
   rows: z.array(processFingerprintRowSchema),
+  denied: z.array(deniedFingerprintRowSchema).default([]),
 });
 export type ProcessFingerprints = z.infer<typeof processFingerprintsSchema>;

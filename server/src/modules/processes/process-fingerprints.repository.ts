@@ -6,10 +6,12 @@ import {
   FINGERPRINT_QUORUM_DEFAULT,
   type AgentAttemptMatch,
   type AgentFingerprint,
+  type DeniedFingerprintRow,
   type ProcessFingerprintRow,
 } from '@concurso/shared';
 import { ContestProcess } from '../contests/index.js';
 import { ProcessFingerprintClaim } from './process-fingerprint-claim.entity.js';
+import { ProcessFingerprintDenial } from './process-fingerprint-denial.entity.js';
 import { ProcessFingerprint } from './process-fingerprint.entity.js';
 
 /*
@@ -50,7 +52,8 @@ const CLAIM_RATE_WINDOW_MS = 60_000;
  * a fingerprint (`match: 'huella'`) is no claim, and neither is the claim of a team whose policy
  * already carries that fingerprint for that process (confirmed, or claimed by `quorum` teams): an
  * agent older than `match` reports its fingerprint kills too, and a forged fingerprint must not make
- * its victims claimants.
+ * its victims claimants. A hash denied in the contest (an admin removed it: `deleteFingerprint`) is
+ * ignored under every process name: not recorded, not counted to quorum, applied to no machine.
  */
 export async function recordClaims(
   em: EntityManager,
@@ -80,6 +83,8 @@ export async function recordClaims(
           { fields: ['process'] },
         );
         if (!blocked) continue;
+        // A hash an admin removed stays out under every name until an admin confirms it again.
+        if (await isDenied(tx, claim.contestId, claim.sha256)) continue;
         const processId = blocked.process.id;
         const known = await strengthOf(tx, claim.contestId, processId, claim.sha256);
         if (known && appliesToAll(known, quorum)) continue; // the team's policy carries it already
@@ -98,8 +103,9 @@ export async function recordClaims(
  * Records, for "Bloquear" on `/procesosObservados` (issue 21), that fingerprint `sha256` is process
  * `processId` in contest `contestId`, claimed by the teams whose agents saw it run (`teamIds`, maybe
  * none): not confirmed, so it applies to those teams' machines, and to all once an admin confirms it
- * in Procesos or `quorum` teams claimed it. No per-team rate (an admin's act); the cap holds. Answers
- * whether anything new was stored.
+ * in Procesos or `quorum` teams claimed it. No per-team rate (an admin's act); the cap holds. A hash
+ * denied in the contest is not stored (it stays «Denegada» until confirmed in Procesos › Huellas).
+ * Answers whether anything new was stored.
  */
 export async function recordBlockClaim(
   em: EntityManager,
@@ -109,11 +115,23 @@ export async function recordBlockClaim(
   teamIds: readonly number[],
   now = new Date(),
 ): Promise<boolean> {
+  if (await isDenied(em, contestId, sha256)) return false; // only an admin's confirmation lifts it
   const before = await em.count(ProcessFingerprint, { contest: contestId, process: processId, sha256 });
   const id = await fingerprintIdOf(em, contestId, processId, sha256, now);
   const added = await addClaims(em, id, teamIds, now);
   await keepWithinCap(em, contestId, processId);
   return before === 0 || added > 0;
+}
+
+/** Whether SHA-256 `sha256` is denied in contest `contestId` (an admin removed it and has not confirmed it since). */
+async function isDenied(em: EntityManager, contestId: number, sha256: string): Promise<boolean> {
+  return (await em.count(ProcessFingerprintDenial, { contest: contestId, sha256 })) > 0;
+}
+
+/** The hashes denied in contest `contestId` (at most one per fingerprint an admin removed). */
+async function deniedHashes(em: EntityManager, contestId: number): Promise<Set<string>> {
+  const rows = await em.find(ProcessFingerprintDenial, { contest: contestId }, { fields: ['sha256'] });
+  return new Set(rows.map((row) => row.sha256));
 }
 
 /** Fingerprint (contest, process, hash) with whether it is confirmed and how many teams claimed it, or null. */
@@ -284,6 +302,21 @@ async function contestFingerprintRows(
   }));
 }
 
+/**
+ * The fingerprints of `contestFingerprintRows` that may apply to any machine: none whose hash is denied
+ * in the contest (a removal denies it under every process name, DESIGN.md section 6a).
+ */
+async function applicableRows(
+  em: EntityManager,
+  contestId: number,
+  processIds: readonly number[],
+): Promise<ApplicableFingerprint[]> {
+  const rows = await contestFingerprintRows(em, contestId, processIds);
+  if (rows.length === 0) return rows;
+  const denied = await deniedHashes(em, contestId);
+  return rows.filter((row) => !denied.has(row.sha256));
+}
+
 /** Which of the fingerprints `fingerprintIds` each team of `teamIds` claimed (one query). */
 async function claimsByTeam(
   em: EntityManager,
@@ -340,7 +373,7 @@ export async function agentFingerprintsByTeam(
     budgetBytes: number;
   },
 ): Promise<Map<number, AgentFingerprint[]>> {
-  const rows = await contestFingerprintRows(em, options.contestId, options.processIds);
+  const rows = await applicableRows(em, options.contestId, options.processIds);
   const claims = await claimsByTeam(
     em,
     rows.filter((row) => !appliesToAll(row, options.quorum)).map((row) => row.id),
@@ -380,7 +413,7 @@ export async function contestFingerprints(
   processIds: readonly number[],
   quorum: number,
 ): Promise<AgentFingerprint[]> {
-  const rows = await contestFingerprintRows(em, contestId, processIds);
+  const rows = await applicableRows(em, contestId, processIds);
   return onePerHash(rows.filter((row) => appliesToAll(row, quorum)).sort(strongestFirst));
 }
 
@@ -447,17 +480,102 @@ export async function fingerprintOwner(
   return row ? { contestId: row.contest.id, processId: row.process.id } : null;
 }
 
-/** An admin confirms fingerprint `id` (issue 21): it applies to every machine of its contest. False when missing. */
+/**
+ * An admin confirms fingerprint `id` (issue 21): it applies to every machine of its contest, and a
+ * denial of its hash in that contest is lifted. False when missing.
+ */
 export async function confirmFingerprint(em: EntityManager, id: number, userId: number): Promise<boolean> {
-  const changed = await em.nativeUpdate(
-    ProcessFingerprint,
-    { id },
-    { confirmed: true, confirmedBy: userId, confirmedAt: new Date() },
-  );
-  return changed > 0;
+  return em.transactional(async (tx) => {
+    const row = await tx.findOne(ProcessFingerprint, id, { fields: ['contest', 'sha256'] });
+    if (!row) return false;
+    await tx.nativeUpdate(
+      ProcessFingerprint,
+      { id },
+      { confirmed: true, confirmedBy: userId, confirmedAt: new Date() },
+    );
+    await tx.nativeDelete(ProcessFingerprintDenial, { contest: row.contest.id, sha256: row.sha256 });
+    return true;
+  });
 }
 
-/** Removes fingerprint `id` and its claims (issue 21). False when missing. */
-export async function deleteFingerprint(em: EntityManager, id: number): Promise<boolean> {
-  return (await em.nativeDelete(ProcessFingerprint, { id })) > 0;
+/**
+ * Removes fingerprint `id` and its claims (issue 21), and denies its hash in its contest (DESIGN.md
+ * section 6a): every fingerprint of that hash in the contest goes too, whatever process it was claimed
+ * as, and later claims of it under any name are ignored until an admin confirms it again
+ * (`confirmDeniedFingerprint`, or `confirmFingerprint`). `userId` is the admin. False when missing.
+ */
+export async function deleteFingerprint(em: EntityManager, id: number, userId?: number): Promise<boolean> {
+  return em.transactional(async (tx) => {
+    const row = await tx.findOne(ProcessFingerprint, id, { fields: ['contest', 'process', 'sha256'] });
+    if (!row) return false;
+    await tx
+      .createQueryBuilder(ProcessFingerprintDenial)
+      .insert({
+        contest: row.contest.id,
+        sha256: row.sha256,
+        process: row.process.id,
+        deniedBy: userId ?? null,
+        createdAt: new Date(),
+      })
+      .onConflict()
+      .ignore()
+      .execute('run');
+    await tx.nativeDelete(ProcessFingerprint, { contest: row.contest.id, sha256: row.sha256 });
+    return true;
+  });
+}
+
+/**
+ * The hashes denied in contest `contestId` for the admin's screen (Procesos › Huellas, «Denegada»):
+ * each with the process it was removed from (null once deleted), who removed it and when (ISO 8601).
+ * Newest first; one per fingerprint an admin removed.
+ */
+export async function deniedFingerprintRows(
+  em: EntityManager,
+  contestId: number,
+): Promise<DeniedFingerprintRow[]> {
+  const rows = await em.find(
+    ProcessFingerprintDenial,
+    { contest: contestId },
+    { populate: ['process', 'deniedBy'], orderBy: { createdAt: 'desc', id: 'desc' } },
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    sha256: row.sha256,
+    process: row.process ? { id: row.process.id, name: row.process.name } : null,
+    denied_by: row.deniedBy ? row.deniedBy.name : null,
+    denied_at: row.createdAt.toISOString(),
+  }));
+}
+
+/**
+ * An admin confirms denied hash `id` again (DESIGN.md section 6a): the denial is lifted and the hash
+ * becomes a confirmed fingerprint of the process it was removed from (every machine of the contest
+ * ends it); when that process was deleted, only the denial goes. Answers the contest and the process
+ * (null), or null when there is no such denial.
+ */
+export async function confirmDeniedFingerprint(
+  em: EntityManager,
+  id: number,
+  userId: number,
+): Promise<{ contestId: number; processId: number | null } | null> {
+  return em.transactional(async (tx) => {
+    const denial = await tx.findOne(ProcessFingerprintDenial, id, {
+      fields: ['contest', 'process', 'sha256'],
+    });
+    if (!denial) return null;
+    await tx.nativeDelete(ProcessFingerprintDenial, { id });
+    const contestId = denial.contest.id;
+    const processId = denial.process?.id ?? null;
+    if (processId === null) return { contestId, processId };
+    const now = new Date();
+    const fingerprintId = await fingerprintIdOf(tx, contestId, processId, denial.sha256, now);
+    await tx.nativeUpdate(
+      ProcessFingerprint,
+      { id: fingerprintId },
+      { confirmed: true, confirmedBy: userId, confirmedAt: now },
+    );
+    await keepWithinCap(tx, contestId, processId);
+    return { contestId, processId };
+  });
 }

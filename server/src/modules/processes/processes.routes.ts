@@ -6,8 +6,10 @@ import { contestOrActive } from '../contests/index.js';
 import { catalogRoutes, describeUses } from '../catalogs/index.js';
 import { addCommonProcesses, processById, processRows } from './processes.repository.js';
 import {
+  confirmDeniedFingerprint,
   confirmFingerprint,
   deleteFingerprint,
+  deniedFingerprintRows,
   fingerprintOwner,
   fingerprintRows,
 } from './process-fingerprints.repository.js';
@@ -55,9 +57,10 @@ export default async function processesModule(
 
 /*
  * Issue 21 (DESIGN.md section 6a): the admin's view of the fingerprints claimed for one process in a
- * contest, and the two acts on one. The agents get the change on the push channel (issue 24; at their
+ * contest, and the acts on one. The agents get the change on the push channel (issue 24; at their
  * next config read without it): a confirmed fingerprint reaches every machine, a removed one leaves
- * every machine.
+ * every machine and its hash is denied in the contest until an admin confirms it again (DESIGN.md
+ * section 6a).
  */
 async function fingerprintRoutes(app: FastifyInstance, quorum: number): Promise<void> {
   addRoute(app, processesRoutes.fingerprints, async (request) => {
@@ -74,6 +77,7 @@ async function fingerprintRoutes(app: FastifyInstance, quorum: number): Promise<
         contest,
         quorum,
         rows: contest ? await fingerprintRows(em, contest.id, process.id, quorum) : [],
+        denied: contest ? await deniedFingerprintRows(em, contest.id) : [],
       },
       message: '',
     };
@@ -93,10 +97,19 @@ async function fingerprintRoutes(app: FastifyInstance, quorum: number): Promise<
   });
 
   addRoute(app, processesRoutes.deleteFingerprint, async (request) => {
-    if (!(await deleteFingerprint(app.orm.em, request.params.id))) {
+    // Its hash is denied in the contest under every name until an admin confirms it again.
+    if (!(await deleteFingerprint(app.orm.em.fork(), request.params.id, request.staff!.id))) {
       throw new HttpError(404, MESSAGES.fingerprintNotFound);
     }
     app.agentChannel.policyChanged(); // and a removed one leaves them (issue 24)
     return { success: true as const, message: MESSAGES.deleted };
+  });
+
+  addRoute(app, processesRoutes.confirmDeniedFingerprint, async (request) => {
+    if (!(await confirmDeniedFingerprint(app.orm.em.fork(), request.params.id, request.staff!.id))) {
+      throw new HttpError(404, MESSAGES.fingerprintNotFound);
+    }
+    app.agentChannel.policyChanged(); // the hash reaches every machine again
+    return { success: true as const, message: MESSAGES.saved };
   });
 }
