@@ -14,19 +14,51 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
  * fresh `DATA_DIR`, with no `DATABASE_URL`; it answers what it saw as one JSON line.
  */
 const DRIVER = String.raw`
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 const [rootDir, dataDir] = process.argv.slice(2);
 const port = 3999;
 const base = 'http://127.0.0.1:' + port;
+const mysqlDir = dataDir + '/mysql';
+const socket = mysqlDir + '/mysqld.sock';
+const passwordFile = dataDir + '/mysql-root-password';
 execFileSync('ip', ['link', 'set', 'lo', 'up']);
 const running = () => {
   try { return execFileSync('pgrep', ['-f', dataDir + '/mysql'], { encoding: 'utf8' }).trim() !== ''; } catch { return false; }
+};
+// The machine's client on the socket, as root or as another local account (runuser).
+const client = (sql, { as, password } = {}) => {
+  const args = ['--no-defaults', '--socket=' + socket, '-uroot', '-N', '-B', ...(password ? ['--password=' + password] : []), '-e', sql];
+  const r = as ? spawnSync('runuser', ['-u', as, '--', 'mariadb', ...args], { encoding: 'utf8' }) : spawnSync('mariadb', args, { encoding: 'utf8' });
+  return { code: r.status, out: r.stdout.trim(), err: r.stderr.trim() };
+};
+const owner = (file) => { const s = statSync(file); return { mode: (s.mode & 0o777).toString(8), uid: s.uid, gid: s.gid }; };
+// What another local account and the database's own users can do while the embedded database runs.
+const observe = () => {
+  const password = readFileSync(passwordFile, 'utf8').trim();
+  const pid = readFileSync(mysqlDir + '/mysqld.pid', 'utf8').trim();
+  const outfile = dataDir + '/escrito-por-la-base';
+  return {
+    password,
+    dataDir: owner(dataDir),
+    dir: owner(mysqlDir),
+    ibdata: owner(mysqlDir + '/ibdata1'),
+    filesDir: owner(dataDir + '/mysql-files'),
+    passwordFile: owner(passwordFile),
+    serverUid: Number(readFileSync('/proc/' + pid + '/status', 'utf8').match(/^Uid:\s+(\d+)/m)[1]),
+    securePriv: client('SELECT @@secure_file_priv', { password }).out,
+    emptyRoots: client("SELECT COUNT(*) FROM mysql.user WHERE user = '' OR (user = 'root' AND authentication_string = '')", { password }).out,
+    outfile: { ...client("SELECT 'x' INTO OUTFILE '" + outfile + "'", { password }), written: existsSync(outfile) },
+    nobody: client('SELECT 1', { as: 'nobody' }),
+    rootNoPassword: client('SELECT 1'),
+    rootWithPassword: client('SELECT 1', { password }),
+  };
 };
 async function start(extraEnv = {}, dir = dataDir) {
   const lines = [];
   const child = spawn(process.execPath, ['--max-old-space-size=320', 'server/dist/server.js'], {
     cwd: rootDir,
-    env: { ...extraEnv, PATH: process.env.PATH, DATA_DIR: dir, PORT: String(port), ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'Contrasena-Larga-2026', LOG_LEVEL: 'warn' },
+    env: { PATH: process.env.PATH, DATA_DIR: dir, PORT: String(port), ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'Contrasena-Larga-2026', LOG_LEVEL: 'warn', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.on('data', (d) => lines.push(...String(d).split('\n').filter(Boolean)));
@@ -41,15 +73,34 @@ async function start(extraEnv = {}, dir = dataDir) {
   }
   const login = await fetch(base + '/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'Contrasena-Larga-2026' }) }).then((r) => r.json());
   const call = (url, body) => fetch(base + url, { method: body ? 'POST' : 'GET', headers: { authorization: 'Bearer ' + login.access_token, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) }).then(async (r) => ({ status: r.status, text: await r.text() }));
-  const stop = async () => { child.kill('SIGTERM'); const code = await exited; return { code, lines, databaseRunning: running() }; };
+  const stop = async (signal = 'SIGTERM') => { child.kill(signal); const code = await exited; return { code, lines, databaseRunning: running() }; };
   return { call, stop };
 }
-const first = await start();
+// A fresh DATA_DIR (info logs: the ready line names the database URL).
+const first = await start({ LOG_LEVEL: 'info' });
 const created = await first.call('/api/createSchool', { name: 'Escuela Integrada' });
+const fresh = observe();
+// Back to what a version before these rules left: root without a password, everything owned by root,
+// the folder 755, no password file and no secure_file_priv folder.
+const rootHosts = client("SELECT host FROM mysql.user WHERE user = 'root'", { password: fresh.password }).out.split('\n');
+const emptied = client('ALTER USER ' + rootHosts.map((host) => "'root'@'" + host + "' IDENTIFIED BY ''").join(', '), { password: fresh.password });
+if (emptied.code !== 0 || client('SELECT 1').code !== 0) throw new Error('no se pudo quitar la clave: ' + emptied.err);
 const firstStop = await first.stop();
+execFileSync('chown', ['-R', 'root:root', dataDir]);
+chmodSync(dataDir, 0o700);
+chmodSync(mysqlDir, 0o755);
+rmSync(passwordFile);
+rmSync(dataDir + '/mysql-files', { recursive: true });
 const second = await start();
 const schools = await second.call('/api/getSchools');
-const secondStop = await second.stop();
+const migrated = observe();
+// A stop that is cut (SIGKILL): the database stays up and the next start reuses it with the kept password.
+const secondStop = await second.stop('SIGKILL');
+const third = await start();
+const reusedSchools = await third.call('/api/getSchools');
+const thirdStop = await third.stop();
+execFileSync('kill', [readFileSync(mysqlDir + '/mysqld.pid', 'utf8').trim()]);
+while (running()) await new Promise((r) => setTimeout(r, 200));
 // With DATABASE_URL given (here the default address, where nothing answers) it never starts one.
 const given = spawn(process.execPath, ['server/dist/server.js'], {
   cwd: rootDir,
@@ -60,19 +111,63 @@ let givenOutput = '';
 given.stdout.on('data', (d) => (givenOutput += d));
 given.stderr.on('data', (d) => (givenOutput += d));
 const givenCode = await new Promise((resolve) => given.once('exit', resolve));
-const givenDatabase = (await import('node:fs')).existsSync(dataDir + '/given/mysql');
-console.log(JSON.stringify({ created: created.status, firstStop, found: schools.text.includes('Escuela Integrada'), secondStop, givenCode, givenOutput, givenDatabase }));
+const givenDatabase = existsSync(dataDir + '/given/mysql');
+const mysqlAccount = { uid: Number(execFileSync('id', ['-u', 'mysql'], { encoding: 'utf8' })), gid: Number(execFileSync('id', ['-g', 'mysql'], { encoding: 'utf8' })) };
+console.log(JSON.stringify({ created: created.status, firstStop, fresh, found: schools.text.includes('Escuela Integrada'), migrated, secondStop, reusedFound: reusedSchools.text.includes('Escuela Integrada'), thirdStop, mysqlAccount, givenCode, givenOutput, givenDatabase }));
 `;
+
+/** What the driver saw of the embedded database while it ran (modes in octal, owners as ids). */
+interface Observed {
+  password: string;
+  dataDir: Owner;
+  dir: Owner;
+  ibdata: Owner;
+  filesDir: Owner;
+  passwordFile: Owner;
+  serverUid: number;
+  securePriv: string;
+  emptyRoots: string;
+  outfile: ClientRun & { written: boolean };
+  nobody: ClientRun;
+  rootNoPassword: ClientRun;
+  rootWithPassword: ClientRun;
+}
+interface Owner {
+  mode: string;
+  uid: number;
+  gid: number;
+}
+interface ClientRun {
+  code: number;
+  out: string;
+  err: string;
+}
+interface Stopped {
+  code: number;
+  lines: string[];
+  databaseRunning: boolean;
+}
+
+/** `seen` without the password, for the test's output. */
+function withoutPassword(seen: Observed): Omit<Observed, 'password'> {
+  const { password: _password, ...rest } = seen;
+  return rest;
+}
 
 /**
  * DESIGN.md section 7 (issue 27): with `DATABASE_URL` unset and nothing answering on the default
  * address, `npm start` runs a private MariaDB of the machine's own binaries with its data in
  * `DATA_DIR/mysql` and no network port, says so in one line, stops it when it stops, and a second start
- * finds the data; with `DATABASE_URL` set it never starts one. The shared MariaDB answers on 127.0.0.1:3306 here, so the product runs in a network
+ * finds the data; with `DATABASE_URL` set it never starts one. The database is the server's alone
+ * (README, "Base de datos integrada"): run as the `mysql` account in a 0700 folder it owns, its root
+ * behind a password kept 0600 in `DATA_DIR`, `secure_file_priv` an empty folder of its own; another
+ * local account (`runuser -u nobody`) cannot reach its socket. A folder left by an older version (root's,
+ * 755, root without a password) is handed over the same way, and a server left running by a cut stop is
+ * reused with the kept password. The shared MariaDB answers on 127.0.0.1:3306 here, so the product runs in a network
  * namespace of its own (`unshare --net`: only a loopback of its own, where nothing answers).
  */
 describe('the embedded database of a single laptop (issue 27)', () => {
-  it('starts a private MariaDB on a fresh DATA_DIR, keeps what was saved across a restart, and stops it', async () => {
+  it('starts a private MariaDB only the server can reach, keeps what was saved across restarts (an older folder handed over, a cut stop reused), and stops it', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'concurso-embebida-'));
     const driver = path.join(dataDir, 'driver.mjs');
     await writeFile(driver, DRIVER);
@@ -84,8 +179,13 @@ describe('the embedded database of a single laptop (issue 27)', () => {
       const result = JSON.parse(stdout.trim().split('\n').pop()!) as {
         created: number;
         found: boolean;
-        firstStop: { code: number; lines: string[]; databaseRunning: boolean };
-        secondStop: { code: number; lines: string[]; databaseRunning: boolean };
+        reusedFound: boolean;
+        fresh: Observed;
+        migrated: Observed;
+        mysqlAccount: { uid: number; gid: number };
+        firstStop: Stopped;
+        secondStop: Stopped;
+        thirdStop: Stopped;
         givenCode: number;
         givenOutput: string;
         givenDatabase: boolean;
@@ -95,9 +195,59 @@ describe('the embedded database of a single laptop (issue 27)', () => {
         expect.stringContaining(`${dataDir}/mysql, sin puerto de red`),
       ]);
       expect(result.firstStop).toMatchObject({ code: 0, databaseRunning: false });
-      // The second start reuses the data: the school saved by the first is there.
+      // The closing note of the issue reports what was observed.
+      console.log(
+        'base de datos integrada (nueva, luego la de una versión anterior):',
+        JSON.stringify({
+          mysql: result.mysqlAccount,
+          fresh: withoutPassword(result.fresh),
+          migrated: withoutPassword(result.migrated),
+        }),
+      );
+      // A fresh folder, and one an older version left (root-owned, 755, root without a password),
+      // end the same: the database's alone.
+      for (const seen of [result.fresh, result.migrated]) {
+        const account = { uid: result.mysqlAccount.uid, gid: result.mysqlAccount.gid };
+        expect(seen.dir).toEqual({ mode: '700', ...account });
+        expect(seen.ibdata).toMatchObject(account);
+        expect(seen.filesDir).toEqual({ mode: '700', ...account });
+        expect(seen.passwordFile).toEqual({ mode: '600', uid: 0, gid: 0 });
+        // DATA_DIR (0700 from mkdtemp) lets only the database's group in, to reach its folder.
+        expect(seen.dataDir).toEqual({ mode: '710', uid: 0, gid: result.mysqlAccount.gid });
+        expect(seen.serverUid).toBe(result.mysqlAccount.uid);
+        expect(seen.serverUid).not.toBe(0);
+        expect(seen.securePriv).toBe(`${dataDir}/mysql-files/`);
+        // The way to root through the database: writing a file outside secure_file_priv.
+        expect(seen.outfile.code).not.toBe(0);
+        expect(seen.outfile.err).toMatch(/secure-file-priv/);
+        expect(seen.outfile.written).toBe(false);
+        // Another local account cannot reach the socket; root needs the password.
+        expect(seen.nobody.code).not.toBe(0);
+        expect(seen.nobody.err).toMatch(/Can't connect to local server through socket .*\(13\)/);
+        expect(seen.rootNoPassword.code).not.toBe(0);
+        expect(seen.rootNoPassword.err).toMatch(
+          /Access denied for user 'root'@'localhost' \(using password: NO\)/,
+        );
+        expect(seen.rootWithPassword).toMatchObject({ code: 0, out: '1' });
+        // No root account (on any host) is left without a password, no anonymous account.
+        expect(seen.emptyRoots).toBe('0');
+      }
+      // A new password for the migrated folder (its file was gone), kept out of every line printed.
+      expect(result.migrated.password).not.toBe(result.fresh.password);
+      const printed = [result.firstStop, result.secondStop, result.thirdStop].flatMap((stop) => stop.lines);
+      expect(printed.some((line) => line.includes('root:***@localhost'))).toBe(true);
+      for (const password of [result.fresh.password, result.migrated.password]) {
+        expect(printed.filter((line) => line.includes(password))).toEqual([]);
+      }
+      // The second start finds the data: the school saved by the first is there.
       expect(result.found).toBe(true);
-      expect(result.secondStop).toMatchObject({ code: 0, databaseRunning: false });
+      // Its stop cut (SIGKILL): the database stays up, and the third start reuses it with the password.
+      expect(result.secondStop).toMatchObject({ databaseRunning: true });
+      expect(result.reusedFound).toBe(true);
+      expect(result.thirdStop.lines.filter((line) => line.startsWith('Base de datos integrada:'))).toEqual([
+        expect.stringContaining('ya estaba en marcha'),
+      ]);
+      expect(result.thirdStop).toMatchObject({ code: 0, databaseRunning: true });
       // DATABASE_URL set: never an embedded one, one Spanish line instead.
       expect(result.givenCode).toBe(1);
       expect(result.givenOutput.trim().split('\n')).toEqual([

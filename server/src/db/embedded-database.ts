@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -12,9 +13,15 @@ const run = promisify(execFile);
  * set and nothing answers on the default address, `npm start` runs a private MariaDB/MySQL server from
  * the machine's own binaries, with its data in `DATA_DIR/mysql`, a Unix socket there and no network
  * port, and stops it when it stops. A second start finds the data and reuses it.
+ *
+ * It is the server's alone (README, "Base de datos integrada"): `DATA_DIR/mysql` is 0700 with the socket
+ * inside it; started as root, the database runs as the machine's `mysql` account (created when missing),
+ * never as root, and owns that folder; `secure_file_priv` is an empty folder of its own
+ * (`DATA_DIR/mysql-files`), so `SELECT … INTO OUTFILE` cannot write anywhere else; and the database's
+ * root needs a random password kept in `DATA_DIR/mysql-root-password` (0600, the server's own account).
  */
 export interface EmbeddedDatabase {
-  /** `mysql://root@localhost/concurso?socketPath=…`: what the server connects to. */
+  /** `mysql://root:<password>@localhost/concurso?socketPath=…`: what the server connects to. Never log it (`safeUrl`). */
   url: string;
   /** The data folder (`DATA_DIR/mysql`). */
   dir: string;
@@ -32,11 +39,20 @@ export const NO_DATABASE_SERVER =
   'instale MariaDB (Debian/Ubuntu: sudo apt-get install mariadb-server; macOS: brew install mariadb) ' +
   'o indique DATABASE_URL.';
 
+/** The machine account that runs the database when the server runs as root (Debian's packages create it). */
+export const DATABASE_ACCOUNT = 'mysql';
+/** File of `DATA_DIR` holding the database root's password (mode 0600). */
+export const ROOT_PASSWORD_FILE = 'mysql-root-password';
+/** Folder of `DATA_DIR` that is the database's `secure_file_priv`: empty, 0700, the database's account. */
+export const FILES_DIR = 'mysql-files';
+
 /** Longest Unix socket path the systems accept (108 bytes on Linux, 104 on macOS, with the NUL). */
 const MAX_SOCKET_PATH = 103;
 /** How long the server may take to answer after it starts (ms): InnoDB's first start, a slow disk. */
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 30_000;
+/** MySQL's "Access denied for user" (the server answered, the password did not fit). */
+const ER_ACCESS_DENIED = 1045;
 
 /** Whether something accepts TCP connections on `host:port` within `timeoutMs`. */
 export function tcpAnswers(host: string, port: number, timeoutMs = 1_000): Promise<boolean> {
@@ -77,20 +93,184 @@ export function findServerBinary(): string | null {
   return findBinary(['mariadbd', 'mysqld']);
 }
 
-/** Whether the server answers on `socketPath` as root without a password. */
-async function socketAnswers(socketPath: string): Promise<boolean> {
-  if (!existsSync(socketPath)) return false;
+/** The account the database runs as (`--user=`), with its ids for chown. */
+interface Account {
+  name: string;
+  uid: number;
+  gid: number;
+}
+
+/**
+ * The machine's `mysql` account, created as a system account without home or shell when missing
+ * (`useradd --system`); null when this process is not root (the database then runs as this process's
+ * own user, the only one it can run as).
+ */
+async function databaseAccount(): Promise<Account | null> {
+  if (process.getuid?.() !== 0) return null;
+  const ids = async (): Promise<Account> => {
+    const [uid, gid] = await Promise.all([
+      run('id', ['-u', DATABASE_ACCOUNT]),
+      run('id', ['-g', DATABASE_ACCOUNT]),
+    ]);
+    return { name: DATABASE_ACCOUNT, uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+  };
   try {
-    const conn = await mysql.createConnection({ socketPath, user: 'root', connectTimeout: 2_000 });
-    await conn.end();
+    return await ids();
+  } catch {
+    await run('useradd', [
+      '--system',
+      '--user-group',
+      '--no-create-home',
+      '--shell',
+      '/usr/sbin/nologin',
+      DATABASE_ACCOUNT,
+    ]);
+    return await ids();
+  }
+}
+
+/** Whether `account` may enter folder `dir`, asked of the kernel by a process of that account. */
+async function canEnter(account: Account, dir: string): Promise<boolean> {
+  try {
+    await run('test', ['-x', dir], { uid: account.uid, gid: account.gid });
     return true;
   } catch {
     return false;
   }
 }
 
+/**
+ * Lets `account` reach `dataDir/mysql`: it must enter every folder above it. `DATA_DIR` is the
+ * server's own, so when it keeps the account out (a 0700 folder) its group becomes the account's with
+ * only the right to enter (`--x`); a folder above it that keeps the account out is not ours to open.
+ * @throws one Spanish line naming that folder.
+ */
+async function openPathFor(account: Account, dataDir: string): Promise<void> {
+  const above: string[] = [];
+  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
+    above.unshift(dir);
+    if (path.dirname(dir) === dir) break;
+  }
+  for (const dir of above) {
+    if (!(await canEnter(account, dir))) {
+      throw new Error(
+        `La cuenta ${account.name}, que ejecuta la base de datos integrada, no puede entrar en ${dir}: ` +
+          'use un DATA_DIR fuera de esa carpeta (por ejemplo /var/lib/concurso) o indique DATABASE_URL.',
+      );
+    }
+  }
+  if (!(await canEnter(account, dataDir))) {
+    const { uid, mode } = statSync(dataDir);
+    chownSync(dataDir, uid, account.gid);
+    chmodSync(dataDir, (mode & 0o7707) | 0o010);
+  }
+}
+
+/** The database root's password kept in `file` (mode 0600, this process's account), created when missing. */
+function rootPassword(file: string): string {
+  if (existsSync(file)) {
+    chmodSync(file, 0o600);
+    const kept = readFileSync(file, 'utf8').trim();
+    if (kept) return kept;
+  }
+  const password = randomBytes(24).toString('base64url');
+  writeFileSync(file, password + '\n', { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return password;
+}
+
+/**
+ * How the server on `socketPath` answers root: with `password`, with no password (a folder or a server
+ * of a version before the password), refusing both, or not at all.
+ */
+async function rootAnswers(
+  socketPath: string,
+  password: string,
+): Promise<'password' | 'empty' | 'denied' | 'down'> {
+  if (!existsSync(socketPath)) return 'down';
+  const tryWith = async (pass: string): Promise<'ok' | 'denied' | 'down'> => {
+    try {
+      const conn = await mysql.createConnection({
+        socketPath,
+        user: 'root',
+        password: pass,
+        connectTimeout: 2_000,
+      });
+      await conn.end();
+      return 'ok';
+    } catch (err) {
+      return (err as { errno?: number }).errno === ER_ACCESS_DENIED ? 'denied' : 'down';
+    }
+  };
+  const withPassword = await tryWith(password);
+  if (withPassword !== 'denied') return withPassword === 'ok' ? 'password' : 'down';
+  return (await tryWith('')) === 'ok' ? 'empty' : 'denied';
+}
+
+/**
+ * Gives every root account of the server on `socketPath`, reachable with no password (a new folder, or
+ * one of a version before the password), `password`, and drops anonymous accounts.
+ */
+async function setRootPassword(socketPath: string, password: string): Promise<void> {
+  const conn = await mysql.createConnection({
+    socketPath,
+    user: 'root',
+    password: '',
+    connectTimeout: 5_000,
+  });
+  try {
+    const [accounts] = await conn.query(
+      "SELECT User AS name, Host AS host FROM mysql.user WHERE User IN ('root', '')",
+    );
+    for (const { name, host } of accounts as Array<{ name: string; host: string }>) {
+      if (name === '') await conn.query('DROP USER ?@?', [name, host]);
+      else await conn.query('ALTER USER ?@? IDENTIFIED BY ?', [name, host, password]);
+    }
+  } catch (err) {
+    // The server's messages may quote the statement, password included: never let it reach a log line.
+    throw new Error(
+      `No se pudo poner la clave a root en la base de datos integrada: ${(err as Error).message.split(password).join('***')}`,
+    );
+  } finally {
+    await conn.end().catch(() => undefined);
+  }
+}
+
+/** Shuts down the server on `socketPath` whose root has no password, and waits until it has ended. */
+async function shutDown(socketPath: string, pidFile: string): Promise<void> {
+  try {
+    const conn = await mysql.createConnection({
+      socketPath,
+      user: 'root',
+      password: '',
+      connectTimeout: 5_000,
+    });
+    await conn.query('SHUTDOWN').finally(() => conn.end().catch(() => undefined));
+  } catch (err) {
+    throw new Error(
+      `No se pudo detener la base de datos integrada que seguía en marcha: ${(err as Error).message}`,
+    );
+  }
+  await waitForEnd(pidFile, STOP_TIMEOUT_MS);
+}
+
+/** Waits until the server whose pid file is `pidFile` has ended (it removes that file last), at most `ms`. */
+async function waitForEnd(pidFile: string, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (existsSync(pidFile) && Date.now() < deadline) {
+    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    try {
+      if (pid > 0) process.kill(pid, 0);
+      else break;
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /** Creates the system tables of a new data folder, with root reachable without a password on the socket. */
-async function initialise(binary: string, dir: string, asRoot: string[]): Promise<void> {
+async function initialise(binary: string, dir: string, asUser: string[]): Promise<void> {
   const { stdout } = await run(binary, ['--version']);
   if (/mariadb/i.test(stdout)) {
     const installer = findBinary(['mariadb-install-db', 'mysql_install_db']);
@@ -102,42 +282,79 @@ async function initialise(binary: string, dir: string, asRoot: string[]): Promis
         `--datadir=${dir}`,
         '--auth-root-authentication-method=normal',
         '--skip-test-db',
-        ...asRoot,
+        ...asUser,
       ],
       { timeout: 120_000 },
     );
   } else {
-    await run(binary, ['--no-defaults', '--initialize-insecure', `--datadir=${dir}`, ...asRoot], {
+    await run(binary, ['--no-defaults', '--initialize-insecure', `--datadir=${dir}`, ...asUser], {
       timeout: 120_000,
     });
   }
 }
 
 /**
- * Starts (or, when it already runs, reuses) the private server of `dataDir` with `binary`: initialises
- * `dataDir/mysql` on the first start, runs the server on `dataDir/mysql/mysqld.sock` with networking
- * off, and waits until it answers.
- * @throws with one Spanish line when the folder cannot hold the socket, the server cannot be set up, or
- *   it does not answer within a minute (its log is `dataDir/mysql/error.log`).
+ * Starts (or, when it already runs, reuses) the private server of `dataDir` with `binary`: makes
+ * `dataDir/mysql` (0700) and `dataDir/mysql-files` (0700, the server's `secure_file_priv`), both owned by
+ * the `mysql` account when this process is root (a folder of an older version, owned by root, is handed
+ * over), initialises the folder on the first start, runs the server as that account on
+ * `dataDir/mysql/mysqld.sock` with networking off, waits until it answers, and gives the database's root
+ * accounts the password of `dataDir/mysql-root-password` if they have none (created on the first start).
+ * A server of this folder left running is reused when it takes that password; one of an older version
+ * (root without a password) is shut down and started again as above.
+ * @throws with one Spanish line when the folder cannot hold the socket or be reached by the `mysql`
+ *   account, the server cannot be set up, it does not answer within a minute (its log is
+ *   `dataDir/mysql/error.log`), or it refuses the kept password.
  */
 export async function startEmbeddedDatabase(dataDir: string, binary: string): Promise<EmbeddedDatabase> {
-  const dir = path.join(path.resolve(dataDir), 'mysql');
+  const base = path.resolve(dataDir);
+  const dir = path.join(base, 'mysql');
+  const filesDir = path.join(base, FILES_DIR);
   const socketPath = path.join(dir, 'mysqld.sock');
+  const pidFile = path.join(dir, 'mysqld.pid');
+  const refused = new Error(
+    `La base de datos integrada de ${dir} no acepta la clave de ${path.join(base, ROOT_PASSWORD_FILE)}; ` +
+      'restaure ese archivo o indique DATABASE_URL.',
+  );
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH) {
     throw new Error(
       `La ruta de DATA_DIR es demasiado larga para el socket de la base de datos integrada (${socketPath}); use una más corta o indique DATABASE_URL.`,
     );
   }
-  const url = `mysql://root@localhost/concurso?socketPath=${encodeURIComponent(socketPath)}`;
-  // A server of this folder left running (the last stop was cut): use it as it is.
-  if (await socketAnswers(socketPath)) return { url, dir, binary, reused: true, stop: async () => undefined };
+  mkdirSync(base, { recursive: true });
+  const password = rootPassword(path.join(base, ROOT_PASSWORD_FILE));
+  const url =
+    `mysql://root:${encodeURIComponent(password)}@localhost/concurso` +
+    `?socketPath=${encodeURIComponent(socketPath)}`;
 
-  mkdirSync(dir, { recursive: true });
-  // As root the server must be told to stay root (it refuses otherwise); as anyone else it runs as them.
-  const asRoot = process.getuid?.() === 0 ? ['--user=root'] : [];
+  // A server of this folder left running (the last stop was cut): use it as it is. One of a version
+  // before the password runs as root with no secure_file_priv: stop it and start it as below.
+  const running = await rootAnswers(socketPath, password);
+  if (running === 'password') return { url, dir, binary, reused: true, stop: async () => undefined };
+  if (running === 'denied') throw refused;
+  if (running === 'empty') await shutDown(socketPath, pidFile);
+
+  let asUser: string[] = [];
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    mkdirSync(filesDir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+    chmodSync(filesDir, 0o700);
+    const account = await databaseAccount();
+    if (account) {
+      // Also what hands over a folder an older version ran as root.
+      await run('chown', ['-R', `${account.uid}:${account.gid}`, dir, filesDir]);
+      await openPathFor(account, base);
+      asUser = [`--user=${account.name}`];
+    }
+  } catch (err) {
+    throw new Error(
+      `No se pudo preparar la base de datos integrada en ${dir}: ${(err as Error).message.split('\n')[0]}`,
+    );
+  }
   if (!existsSync(path.join(dir, 'mysql'))) {
     try {
-      await initialise(binary, dir, asRoot);
+      await initialise(binary, dir, asUser);
     } catch (err) {
       throw new Error(
         `No se pudo preparar la base de datos integrada en ${dir}: ${(err as Error).message.split('\n')[0]}`,
@@ -151,20 +368,29 @@ export async function startEmbeddedDatabase(dataDir: string, binary: string): Pr
       `--datadir=${dir}`,
       `--socket=${socketPath}`,
       '--skip-networking',
-      `--pid-file=${path.join(dir, 'mysqld.pid')}`,
+      `--pid-file=${pidFile}`,
       `--log-error=${path.join(dir, 'error.log')}`,
+      `--secure-file-priv=${filesDir}`,
       '--character-set-server=utf8mb4',
       '--collation-server=utf8mb4_unicode_ci',
-      ...asRoot,
+      ...asUser,
     ],
     { stdio: 'ignore' },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let running = true;
-  void exited.then(() => (running = false));
+  let alive = true;
+  void exited.then(() => (alive = false));
+  const stop = async () => {
+    if (!alive) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  };
   const deadline = Date.now() + START_TIMEOUT_MS;
-  while (!(await socketAnswers(socketPath))) {
-    if (!running || Date.now() > deadline) {
+  let answer: Awaited<ReturnType<typeof rootAnswers>>;
+  while ((answer = await rootAnswers(socketPath, password)) === 'down') {
+    if (!alive || Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(
         `La base de datos integrada no arrancó (${binary}); vea ${path.join(dir, 'error.log')} o indique DATABASE_URL.`,
@@ -172,17 +398,14 @@ export async function startEmbeddedDatabase(dataDir: string, binary: string): Pr
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return {
-    url,
-    dir,
-    binary,
-    reused: false,
-    stop: async () => {
-      if (!running) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+  try {
+    // A new folder, or one of an older version: root has no password yet. Only this account and the
+    // database's can reach the socket meanwhile (the folder is 0700).
+    if (answer === 'empty') await setRootPassword(socketPath, password);
+    if ((await rootAnswers(socketPath, password)) !== 'password') throw refused;
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url, dir, binary, reused: false, stop };
 }
