@@ -81,8 +81,13 @@ describe('messages to teams (issue 24)', () => {
     await expect.poll(() => first.messages().map((m) => m.text)).toEqual(['30 minutos restantes']);
     first.socket.emit('agent.message.delivered', row.id);
     await expect.poll(async () => (await list())[0]!.delivered).toBe(1);
-    first.socket.emit('agent.message.seen', row.id);
+    // The machine's socket reconnects while the message is on screen: it is not shown again, and the
+    // contestant's «visto», sent at once on the new socket, still counts.
+    first.socket.close();
+    const reconnected = await agent(a.key);
+    reconnected.socket.emit('agent.message.seen', row.id);
     await expect.poll(async () => (await list())[0]!.seen).toBe(1);
+    expect(reconnected.messages()).toEqual([]);
     // Another team's agent neither gets it nor counts for it.
     other.socket.emit('agent.message.seen', row.id);
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -92,8 +92,11 @@ export interface AgentChannel {
 
 /** The messages module's side of the agents' channel. */
 export interface MessageHandlers {
-  /** The messages team `teamId`'s agents have not shown yet. */
-  pending(teamId: number): Promise<AgentMessage[]>;
+  /**
+   * The messages of team `teamId` not closed yet: `show`, those none of its agents has shown; `shown`,
+   * the ids of those shown but not closed.
+   */
+  pending(teamId: number): Promise<{ show: AgentMessage[]; shown: number[] }>;
   /**
    * Records a receipt the channel checked (the message was sent to that socket and not receipted
    * yet by it); the messages module writes them in batches. Never throws.
@@ -169,14 +172,28 @@ export default fp<PolicyOptions>(
         if (!withinRate(socket)) return;
         if (typeof version === 'string' && version.length <= 64) socket.data.applied = version;
       });
-      // Messages shown and closed on the machine: only for what was sent to this socket, once each.
+      // What this socket may acknowledge: its team's messages not closed yet, read once on connection.
+      const pendingRead = messages
+        ? messages
+            .pending(socket.data.team.id)
+            .then(({ show, shown }) => {
+              // Shown before this socket (another machine, or before a reconnection): it may still say `visto`.
+              for (const id of shown) if (!socket.data.open.has(id)) remember(socket, id, 'entregado');
+              show.forEach((message) => emitMessage(socket, message));
+            })
+            .catch((err: unknown) => app.log.warn({ err }, 'pending messages not sent'))
+        : Promise.resolve();
+      // Messages shown and closed on the machine: only for what was sent to this socket, once each. A
+      // receipt sent at once on reconnection waits for that read (at most the rate's few events).
       const receipt = (kind: 'entregado' | 'visto') => (id: unknown) => {
-        if (!withinRate(socket) || !messages || !Number.isSafeInteger(id)) return;
-        const state = socket.data.open.get(id as number);
-        if (state === undefined || (kind === 'entregado' && state === 'entregado')) return;
-        if (kind === 'visto') socket.data.open.delete(id as number);
-        else socket.data.open.set(id as number, 'entregado');
-        messages.receipt(socket.data.team.id, id as number, kind);
+        if (!withinRate(socket) || !Number.isSafeInteger(id)) return;
+        void pendingRead.then(() => {
+          const state = socket.data.open.get(id as number);
+          if (!messages || state === undefined || (kind === 'entregado' && state === 'entregado')) return;
+          if (kind === 'visto') socket.data.open.delete(id as number);
+          else socket.data.open.set(id as number, 'entregado');
+          messages.receipt(socket.data.team.id, id as number, kind);
+        });
       };
       socket.on('agent.message.delivered', receipt('entregado'));
       socket.on('agent.message.seen', receipt('visto'));
@@ -189,12 +206,6 @@ export default fp<PolicyOptions>(
           arrived.clear();
           return sendPolicies(batch);
         });
-      }
-      if (messages) {
-        messages
-          .pending(socket.data.team.id)
-          .then((pending) => pending.forEach((message) => emitMessage(socket, message)))
-          .catch((err: unknown) => app.log.warn({ err }, 'pending messages not sent'));
       }
     });
 
@@ -235,13 +246,16 @@ export default fp<PolicyOptions>(
       );
     }
 
+    /** Lets `socket` acknowledge message `id` from `state` on (the oldest is forgotten past the bound). */
+    function remember(socket: AgentSocket, id: number, state: 'sent' | 'entregado'): void {
+      const open = socket.data.open;
+      open.set(id, state);
+      if (open.size > AGENT_CHANNEL_LIMITS.openMessagesPerSocket) open.delete(open.keys().next().value!);
+    }
+
     /** Sends `message` to `socket` and lets it acknowledge it. */
     function emitMessage(socket: AgentSocket, message: AgentMessage): void {
-      const open = socket.data.open;
-      if (!open.has(message.id)) {
-        open.set(message.id, 'sent');
-        if (open.size > AGENT_CHANNEL_LIMITS.openMessagesPerSocket) open.delete(open.keys().next().value!);
-      }
+      if (socket.data.open.get(message.id) !== 'entregado') remember(socket, message.id, 'sent');
       socket.emit('agent.message', message);
     }
 

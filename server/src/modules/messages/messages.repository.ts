@@ -123,22 +123,31 @@ export async function messageRows(
   });
 }
 
-/** The messages team `teamId`'s agents have not shown yet and that have not expired at `now`. */
+/**
+ * The messages of team `teamId` that have not expired at `now` and that its contestants have not closed
+ * yet: `show`, those no agent of it has shown (oldest first), and `shown`, the ids of those shown but
+ * not closed (a machine whose socket reconnected still says `visto` of them).
+ */
 export async function pendingMessages(
   em: EntityManager,
   teamId: number,
   now = new Date(),
-): Promise<AgentMessage[]> {
+): Promise<{ show: AgentMessage[]; shown: number[] }> {
   const receipts = await em.find(
     MessageReceipt,
-    { team: teamId, deliveredAt: null, message: { expiresAt: { $gt: now } } },
+    { team: teamId, seenAt: null, message: { expiresAt: { $gt: now } } },
     { populate: ['message'], orderBy: { message: { createdAt: 'asc' } } },
   );
-  return receipts.map(({ message }) => ({
-    id: message.id,
-    text: message.text,
-    expires_at: message.expiresAt.toISOString(),
-  }));
+  return {
+    show: receipts
+      .filter((receipt) => !receipt.deliveredAt)
+      .map(({ message }) => ({
+        id: message.id,
+        text: message.text,
+        expires_at: message.expiresAt.toISOString(),
+      })),
+    shown: receipts.filter((receipt) => receipt.deliveredAt).map(({ message }) => message.id),
+  };
 }
 
 /** One receipt to record: team `teamId`'s agent showed (`entregado`) or its contestant closed (`visto`) a message. */
