@@ -29,6 +29,7 @@ const attempt = (process: string, extra: Partial<AgentAttempt> = {}): AgentAttem
 describe('colluding keys cannot amplify fingerprints or bring them back', () => {
   let server: TestServer;
   let admin: string;
+  let judge: string;
   let contestId: number;
   type Key = { id: number; name: string; key: string };
   let a: Key;
@@ -68,7 +69,7 @@ describe('colluding keys cannot amplify fingerprints or bring them back', () => 
 
   beforeAll(async () => {
     server = await startTestServer({ logLevel: 'error' });
-    ({ admin } = await signInStaff(server, 'colusion'));
+    ({ admin, judge } = await signInStaff(server, 'colusion'));
     contestId = (await createContest(server.orm)).id;
     const blocked = ['chrome.exe', 'Discord.exe', 'AnyDesk.exe'];
     a = await agentTeam(server, admin, { contestId, name: 'Alfa', blocked });
@@ -127,5 +128,71 @@ describe('colluding keys cannot amplify fingerprints or bring them back', () => 
     expect((await screen('chrome.exe')).denied).toEqual([]);
     expect(await rowOf('chrome.exe', h2)).toMatchObject({ confirmed: true, applies_to_all: true });
     expect((await call(admin, `/api/confirmDeniedFingerprint/${denial!.id}`, {})).status).toBe(404);
+  });
+
+  it("ignores a claim that matches a permitted program's known file and shows it as suspect, with its claimants", async () => {
+    // «Programas permitidos»: the IDE. Its known file is what an agent saw run under its name.
+    const em = server.orm.em.fork();
+    const ide = em.create(Process, { name: 'code.exe' });
+    await em.flush();
+    expect(
+      (await call(judge, '/api/updatePermittedProcesses', { contests_id: contestId, processes_id: [ide.id] }))
+        .status,
+    ).toBe(403);
+    const blockedToo = await call(admin, '/api/updatePermittedProcesses', {
+      contests_id: contestId,
+      processes_id: [ide.id, await processId('chrome.exe')],
+    });
+    expect(blockedToo.status).toBe(422);
+    const saved = await call(admin, '/api/updatePermittedProcesses', {
+      contests_id: contestId,
+      processes_id: [ide.id],
+    });
+    expect(saved).toMatchObject({ status: 200, body: { data: [{ processes: { name: 'code.exe' } }] } });
+    expect((await call(admin, `/api/permittedProcesses/${contestId}`)).body.data).toEqual([
+      expect.objectContaining({ processes_id: ide.id }),
+    ]);
+    const h = sha('the-ide');
+    const observed = await call(victim.key, '/api/agent/observed', {
+      observed: [
+        {
+          name: 'Code.exe',
+          sha256: h,
+          first_seen: new Date().toISOString(),
+          last_seen: new Date().toISOString(),
+          starts: 1,
+        },
+      ],
+    });
+    expect(observed.status, JSON.stringify(observed.body)).toBe(200);
+
+    // The three claim chrome.exe = the IDE's hash, and Discord.exe = another program's.
+    const h3 = sha('a-real-game');
+    for (const team of [a, b, c]) {
+      await report(team, attempt('chrome.exe', { sha256: h, match: 'nombre' }));
+      await report(team, attempt('Discord.exe', { sha256: h3, match: 'nombre' }));
+    }
+    // The IDE's hash reaches no machine, the claimants' own included; the other one is at quorum.
+    for (const team of [a, b, c, victim]) {
+      const hashes = await hashesOf(team);
+      expect(hashes).not.toContain(h);
+      expect(hashes).toContain(h3);
+    }
+    const suspect = await rowOf('chrome.exe', h);
+    expect(suspect).toMatchObject({ teams: 3, applies_to_all: false, suspect: 'code.exe' });
+    expect(suspect!.claimants.map((team) => team.name)).toEqual(['Alfa', 'Beta', 'Gamma']);
+    // The same three teams together on two fingerprints: marked on both.
+    expect(suspect!.repeated_by).toEqual(['Alfa', 'Beta', 'Gamma']);
+    expect(await rowOf('Discord.exe', h3)).toMatchObject({
+      suspect: null,
+      applies_to_all: true,
+      repeated_by: ['Alfa', 'Beta', 'Gamma'],
+    });
+    // A fingerprint one team claimed alone is not marked.
+    expect((await rowOf('chrome.exe', sha('an-innocent-tool')))?.repeated_by).toEqual([]);
+
+    // Permitting nothing again: the claim is an ordinary one at quorum.
+    await call(admin, '/api/updatePermittedProcesses', { contests_id: contestId, processes_id: [] });
+    expect(await hashesOf(victim)).toContain(h);
   });
 });

@@ -6,6 +6,7 @@ import {
   contestProcessRowSchema,
   contestRowSchema,
 } from '../schemas/catalogs.js';
+import { permittedProcessesInputSchema } from '../schemas/fingerprints.js';
 import { allowedSitesInputSchema } from '../schemas/network.js';
 import { ADMIN_ACCESS, STAFF_ACCESS } from './access.js';
 import { defineRoute } from './route.js';
@@ -68,5 +69,34 @@ export const contestsRoutes = {
     summary: 'Cambia los sitios permitidos de un concurso',
     body: allowedSitesInputSchema,
     reply: okEnvelope(contestRowSchema),
+  }),
+  /**
+   * `GET /api/permittedProcesses/{contestId}` (admin; DESIGN.md section 6a "Fingerprints"): the
+   * contest's «Programas permitidos» by process name. 404 unknown contest.
+   */
+  permittedProcesses: defineRoute({
+    method: 'GET',
+    path: '/api/permittedProcesses/:contestId',
+    access: ADMIN_ACCESS,
+    tag: 'concursos',
+    summary: 'Programas permitidos de un concurso',
+    params: z.object({ contestId: idSchema }),
+    reply: okEnvelope(z.array(contestProcessRowSchema)),
+  }),
+  /**
+   * `POST /api/updatePermittedProcesses {contests_id, processes_id[]}` (admin): replaces the contest's
+   * «Programas permitidos» and answers them; the agents' policies are recomputed (a fingerprint that
+   * matches a permitted program's known file applies to no machine). 404 unknown contest; 422 on
+   * `processes_id` when a process no longer exists or is blocked in the contest
+   * (`permittedBlockedConflict`).
+   */
+  updatePermittedProcesses: defineRoute({
+    method: 'POST',
+    path: '/api/updatePermittedProcesses',
+    access: ADMIN_ACCESS,
+    tag: 'concursos',
+    summary: 'Asigna los programas permitidos de un concurso',
+    body: permittedProcessesInputSchema,
+    reply: okEnvelope(z.array(contestProcessRowSchema)),
   }),
 } as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { contestRowSchema } from './catalogs.js';
+import { blockedProcessesInputSchema, contestRowSchema } from './catalogs.js';
 import { idSchema, rowIntSchema } from './common.js';
 
 /**
@@ -26,7 +26,8 @@ export type FingerprintClaimant = z.infer<typeof fingerprintClaimantSchema>;
  * One fingerprint of the process in the contest: its id and hash, whether an admin confirmed it, how
  * many different teams claimed it, the first and the last of them (null when no team did: an admin's
  * "Bloquear" of a program nobody reported with a fingerprint, or one kept from before claims existed),
- * when it was recorded, and `applies_to_all`: confirmed, or claimed by at least `quorum` teams.
+ * when it was recorded, and `applies_to_all`: confirmed, or claimed by at least `quorum` teams, and
+ * not suspect.
  */
 export const processFingerprintRowSchema = z.object({
   id: rowIntSchema,
@@ -37,6 +38,18 @@ export const processFingerprintRowSchema = z.object({
   last_team: fingerprintClaimantSchema.nullable(),
   created_at: z.string(),
   applies_to_all: z.boolean(),
+  /** Every team that claimed it, first first. */
+  claimants: z.array(fingerprintClaimantSchema).default([]),
+  /**
+   * The permitted program («Programas permitidos») whose known file it matches, or null: a suspect
+   * claim applies to no machine, confirmed or not (DESIGN.md section 6a).
+   */
+  suspect: z.string().nullable().default(null),
+  /**
+   * Its claimants that, two or more together, also claimed another fingerprint of the contest: claims
+   * made by the same teams over and over (empty when none).
+   */
+  repeated_by: z.array(z.string()).default([]),
 });
 export type ProcessFingerprintRow = z.infer<typeof processFingerprintRowSchema>;
 
@@ -68,3 +81,16 @@ export const processFingerprintsSchema = z.object({
   denied: z.array(deniedFingerprintRowSchema).default([]),
 });
 export type ProcessFingerprints = z.infer<typeof processFingerprintsSchema>;
+
+/**
+ * `POST /api/updatePermittedProcesses {contests_id, processes_id[]}`: replaces a contest's «Programas
+ * permitidos» (DESIGN.md section 6a "Fingerprints"): catalogue processes the contest allows (the IDE,
+ * compilers, the browser); a claimed fingerprint that matches one's known file is ignored and shown as
+ * suspect. Same shape and bounds as the blocked set's input.
+ */
+export const permittedProcessesInputSchema = blockedProcessesInputSchema;
+export type PermittedProcessesInput = z.infer<typeof permittedProcessesInputSchema>;
+
+/** The 422 text on `processes_id` when a permitted program is also blocked in the contest: «…: chrome.exe». */
+export const permittedBlockedConflict = (names: readonly string[]): string =>
+  `Un programa bloqueado en el concurso no puede estar permitido: ${names.join(', ')}.`;

@@ -2,6 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { ContestProcessRow, ContestRow } from '@concurso/shared';
 import { Contest, type IContest } from './contest.entity.js';
+import { ContestPermittedProcess } from './contest-permitted-process.entity.js';
 import { ContestProcess } from './contest-process.entity.js';
 import { ContestNetworkChange } from './contest-network-change.entity.js';
 import { Team } from '../teams/index.js';
@@ -281,4 +282,52 @@ export async function addContestProcess(
     .ignore()
     .execute('run');
   return result.affectedRows > 0;
+}
+
+/**
+ * Contest `contestId`'s «Programas permitidos» (DESIGN.md section 6a "Fingerprints"), by process name,
+ * in the blocked set's row shape.
+ */
+export async function contestPermittedProcesses(
+  em: EntityManager,
+  contestId: number,
+): Promise<ContestProcessRow[]> {
+  const rows = await em.find(
+    ContestPermittedProcess,
+    { contest: contestId },
+    { populate: ['process'], orderBy: { process: { name: 'asc' } } },
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    contests_id: contestId,
+    processes_id: row.process.id,
+    processes: { id: row.process.id, name: row.process.name },
+  }));
+}
+
+/** The names of the processes of `processIds` that are in contest `contestId`'s blocked set. */
+export async function blockedAmong(
+  em: EntityManager,
+  contestId: number,
+  processIds: readonly number[],
+): Promise<string[]> {
+  if (processIds.length === 0) return [];
+  const rows = await em.find(
+    ContestProcess,
+    { contest: contestId, process: { $in: [...processIds] } },
+    { populate: ['process'], orderBy: { process: { name: 'asc' } } },
+  );
+  return rows.map((row) => row.process.name);
+}
+
+/** Replaces the «Programas permitidos» of `contestId` with `processIds` (distinct ids of existing processes). */
+export async function replacePermittedProcesses(
+  em: EntityManager,
+  contestId: number,
+  processIds: readonly number[],
+): Promise<void> {
+  await em.nativeDelete(ContestPermittedProcess, { contest: contestId });
+  for (const processId of processIds)
+    em.create(ContestPermittedProcess, { contest: contestId, process: processId });
+  await em.flush();
 }

@@ -6,6 +6,7 @@ import { HttpError } from '../../lib/http-error.js';
 import { catalogRoutes } from '../catalogs/index.js';
 import {
   activateContest,
+  contestPermittedProcesses,
   contestProcesses,
   deleteContest,
   insertContest,
@@ -18,6 +19,7 @@ import {
   contestInUse,
   copyBlockedSet,
   replaceBlockedSet,
+  replacePermittedSet,
   requireContest,
 } from './contests.service.js';
 
@@ -84,6 +86,28 @@ export default async function contestsRoutes(app: FastifyInstance): Promise<void
     );
     if (!data) throw new HttpError(404, MESSAGES.contestNotFound);
     app.board.catalogChanged('contests');
+    return { success: true as const, data, message: MESSAGES.saved };
+  });
+
+  // «Programas permitidos» (DESIGN.md section 6a "Fingerprints"): a fingerprint that matches one's
+  // known file applies to no machine, so every agent's policy is computed again.
+  addRoute(app, api.permittedProcesses, async (request) => {
+    const { contestId } = request.params;
+    await requireContest(app.orm.em, contestId);
+    return {
+      success: true as const,
+      data: await contestPermittedProcesses(app.orm.em, contestId),
+      message: '',
+    };
+  });
+
+  addRoute(app, api.updatePermittedProcesses, async (request) => {
+    const { contests_id, processes_id } = request.body;
+    const data = await transaction(app.orm.em, async (em) => {
+      await replacePermittedSet(em, contests_id, processes_id);
+      return contestPermittedProcesses(em, contests_id);
+    });
+    app.agentChannel.policyChanged();
     return { success: true as const, data, message: MESSAGES.saved };
   });
 }

@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/mysql';
-import { MESSAGES, calendarOf, type ContestInput } from '@concurso/shared';
+import { MESSAGES, calendarOf, permittedBlockedConflict, type ContestInput } from '@concurso/shared';
 import { HttpError } from '../../lib/http-error.js';
 import { describeUses } from '../catalogs/index.js';
 import {
   activeContest,
+  blockedAmong,
   contestExists,
   contestProcessIds,
   contestUses,
@@ -11,6 +12,7 @@ import {
   countProcesses,
   lockContestActive,
   replaceContestProcesses,
+  replacePermittedProcesses,
   type ContestData,
 } from './contests.repository.js';
 
@@ -90,6 +92,33 @@ export async function replaceBlockedSet(
     });
   }
   await replaceContestProcesses(em, contestId, ids);
+}
+
+/**
+ * Replaces contest `contestId`'s «Programas permitidos» with `processIds` (DESIGN.md section 6a
+ * "Fingerprints"), holding the contest's row lock like `replaceBlockedSet`. A program cannot be both
+ * blocked and permitted in one contest: its known file would make every fingerprint of its own
+ * renamed copies suspect.
+ * @throws HttpError 404 when the contest does not exist; 422 on `processes_id` when a process no
+ *   longer exists or is in the contest's blocked set (`permittedBlockedConflict`; nothing changes).
+ */
+export async function replacePermittedSet(
+  em: EntityManager,
+  contestId: number,
+  processIds: number[],
+): Promise<void> {
+  if (!(await contestExists(em, contestId, true))) throw new HttpError(404, MESSAGES.contestNotFound);
+  const ids = [...new Set(processIds)];
+  if ((await countProcesses(em, ids)) !== ids.length) {
+    throw new HttpError(422, MESSAGES.validation, {
+      processes_id: ['Alguno de los procesos ya no existe.'],
+    });
+  }
+  const blocked = await blockedAmong(em, contestId, ids);
+  if (blocked.length > 0) {
+    throw new HttpError(422, MESSAGES.validation, { processes_id: [permittedBlockedConflict(blocked)] });
+  }
+  await replacePermittedProcesses(em, contestId, ids);
 }
 
 /**

@@ -3,6 +3,7 @@
  * active. app.ts registers what it exports; another module imports it from here only (lint:
  * boundaries/dependencies). The rest of the folder is private to the module.
  */
+export { ContestPermittedProcess } from './contest-permitted-process.entity.js';
 export { ContestProcess } from './contest-process.entity.js';
 export { Contest } from './contest.entity.js';
 export { ContestNetworkChange } from './contest-network-change.entity.js';

@@ -4,12 +4,13 @@ import {
   FINGERPRINT_CLAIMS_PER_MINUTE,
   FINGERPRINT_MAX_PER_PROCESS,
   FINGERPRINT_QUORUM_DEFAULT,
+  normaliseExecutableName,
   type AgentAttemptMatch,
   type AgentFingerprint,
   type DeniedFingerprintRow,
   type ProcessFingerprintRow,
 } from '@concurso/shared';
-import { ContestProcess } from '../contests/index.js';
+import { ContestPermittedProcess, ContestProcess } from '../contests/index.js';
 import { ProcessFingerprintClaim } from './process-fingerprint-claim.entity.js';
 import { ProcessFingerprintDenial } from './process-fingerprint-denial.entity.js';
 import { ProcessFingerprint } from './process-fingerprint.entity.js';
@@ -303,8 +304,10 @@ async function contestFingerprintRows(
 }
 
 /**
- * The fingerprints of `contestFingerprintRows` that may apply to any machine: none whose hash is denied
- * in the contest (a removal denies it under every process name, DESIGN.md section 6a).
+ * The fingerprints of `contestFingerprintRows` that may apply to any machine (DESIGN.md section 6a):
+ * none whose hash is denied in the contest (a removal denies it under every process name) and none
+ * that matches a permitted program's known file (`permittedKnownFiles`; confirmed or not: a program
+ * the contest allows is never ended by a claim).
  */
 async function applicableRows(
   em: EntityManager,
@@ -314,7 +317,53 @@ async function applicableRows(
   const rows = await contestFingerprintRows(em, contestId, processIds);
   if (rows.length === 0) return rows;
   const denied = await deniedHashes(em, contestId);
-  return rows.filter((row) => !denied.has(row.sha256));
+  const permitted = await permittedKnownFiles(em, contestId);
+  return rows.filter((row) => !denied.has(row.sha256) && !permitted.has(row.sha256));
+}
+
+/**
+ * The known files of contest `contestId`'s «Programas permitidos» (the IDE, compilers, the browser;
+ * DESIGN.md section 6a): SHA-256 → the permitted process's name. A permitted program's known files are
+ * its confirmed fingerprints in the contest and every SHA-256 an agent of the contest saw run under its
+ * name (`observed_processes`, its name with or without `.exe`, without case). The observed hashes are
+ * reported by the teams' own keys, so a colluder can add one: the worst it does is make a claim
+ * suspect, so that fingerprint ends no renamed copy (the blocked name is still ended by name), never
+ * an innocent program ended. Read as SQL: the observed module imports this one (no cycle). Empty, in
+ * one query, when the contest permits nothing.
+ */
+export async function permittedKnownFiles(
+  em: EntityManager,
+  contestId: number,
+): Promise<Map<string, string>> {
+  const known = new Map<string, string>();
+  const permitted = await em.find(ContestPermittedProcess, { contest: contestId }, { populate: ['process'] });
+  if (permitted.length === 0) return known;
+  const confirmed = await em.find(
+    ProcessFingerprint,
+    { contest: contestId, process: { $in: permitted.map((row) => row.process.id) }, confirmed: true },
+    { populate: ['process'] },
+  );
+  for (const row of confirmed) if (!known.has(row.sha256)) known.set(row.sha256, row.process.name);
+  const byKey = new Map<string, string>();
+  for (const { process } of permitted) {
+    const base = normaliseExecutableName(process.name);
+    if (base === '') continue;
+    for (const key of [base, `${base}.exe`]) if (!byKey.has(key)) byKey.set(key, process.name);
+  }
+  if (byKey.size === 0) return known;
+  const keys = [...byKey.keys()];
+  const observed = await em
+    .getConnection()
+    .execute<Array<{ sha256: string; name_key: string }>>(
+      `select distinct sha256, name_key from observed_processes where contests_id = ? and sha256 <> '' ` +
+        `and name_key in (${keys.map(() => '?').join(', ')})`,
+      [contestId, ...keys],
+    );
+  for (const row of observed) {
+    const name = byKey.get(row.name_key);
+    if (name !== undefined && !known.has(row.sha256)) known.set(row.sha256, name);
+  }
+  return known;
 }
 
 /** Which of the fingerprints `fingerprintIds` each team of `teamIds` claimed (one query). */
@@ -419,9 +468,11 @@ export async function contestFingerprints(
 
 /**
  * Every fingerprint of process `processId` in contest `contestId` for the admin's screen
- * (`GET /api/processFingerprints/{id}`): hash, confirmed, how many teams claimed it, the first and
- * last claiming team with the time (ISO 8601), and whether it applies to every machine at `quorum`.
- * Strongest first. At most `FINGERPRINT_MAX_PER_PROCESS` rows.
+ * (`GET /api/processFingerprints/{id}`): hash, confirmed, how many teams claimed it, every claiming
+ * team with the time (ISO 8601; the first and last apart), whether it applies to every machine at
+ * `quorum`, `suspect` (the permitted program whose known file it matches: it applies to no machine)
+ * and `repeated_by` (its claimants that claimed another fingerprint of the contest together,
+ * `repeatedClaimants`). Strongest first. At most `FINGERPRINT_MAX_PER_PROCESS` rows.
  */
 export async function fingerprintRows(
   em: EntityManager,
@@ -451,6 +502,8 @@ export async function fingerprintRows(
     list.push({ id: claim.team.id, name: claim.team.name, at: claim.createdAt.toISOString() });
     claimsOf.set(claim.fingerprint.id, list);
   }
+  const permitted = await permittedKnownFiles(em, contestId);
+  const repeated = await repeatedClaimants(em, contestId, claimsOf);
   return fingerprints
     .map((f) => ({ f, claimants: claimsOf.get(f.id) ?? [] }))
     .sort((a, b) =>
@@ -467,8 +520,57 @@ export async function fingerprintRows(
       first_team: claimants[0] ?? null,
       last_team: claimants.at(-1) ?? null,
       created_at: f.createdAt.toISOString(),
-      applies_to_all: appliesToAll({ confirmed: f.confirmed, teams: claimants.length }, quorum),
+      applies_to_all:
+        !permitted.has(f.sha256) && appliesToAll({ confirmed: f.confirmed, teams: claimants.length }, quorum),
+      claimants,
+      suspect: permitted.get(f.sha256) ?? null,
+      repeated_by: repeated.get(f.id) ?? [],
     }));
+}
+
+/**
+ * Claims made by the same teams over and over (DESIGN.md section 6a; Procesos › Huellas): for each
+ * fingerprint of `claimsOf` (id → its claimants), the names of its claimants that, two or more of
+ * them together, also claimed another fingerprint of contest `contestId` (any process). One query:
+ * the contest's claims by those teams, at most `FINGERPRINT_MAX_PER_PROCESS` fingerprints per blocked
+ * process each.
+ */
+async function repeatedClaimants(
+  em: EntityManager,
+  contestId: number,
+  claimsOf: ReadonlyMap<number, ReadonlyArray<{ id: number; name: string }>>,
+): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  const teamIds = new Set<number>();
+  for (const claimants of claimsOf.values())
+    if (claimants.length >= 2) for (const team of claimants) teamIds.add(team.id);
+  if (teamIds.size === 0) return out;
+  const claims = await em.find(
+    ProcessFingerprintClaim,
+    { team: { $in: [...teamIds] }, fingerprint: { contest: contestId } },
+    { fields: ['fingerprint', 'team'] },
+  );
+  const teamsOf = new Map<number, Set<number>>();
+  for (const claim of claims) {
+    const set = teamsOf.get(claim.fingerprint.id) ?? new Set<number>();
+    set.add(claim.team.id);
+    teamsOf.set(claim.fingerprint.id, set);
+  }
+  for (const [id, claimants] of claimsOf) {
+    if (claimants.length < 2) continue;
+    const together = new Set<number>();
+    for (const [other, teams] of teamsOf) {
+      if (other === id) continue;
+      const common = claimants.filter((team) => teams.has(team.id));
+      if (common.length >= 2) for (const team of common) together.add(team.id);
+    }
+    if (together.size > 0)
+      out.set(
+        id,
+        claimants.filter((team) => together.has(team.id)).map((team) => team.name),
+      );
+  }
+  return out;
 }
 
 /** Fingerprint `id`'s contest and process, or null when there is no such fingerprint. */

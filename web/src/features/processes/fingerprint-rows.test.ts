@@ -20,6 +20,12 @@ const row = (overrides: Partial<ProcessFingerprintRow> = {}): ProcessFingerprint
   last_team: { id: 2, name: 'Recursivos', at: '2026-11-24T10:05:00.000Z' },
   created_at: '2026-11-24T10:00:00.000Z',
   applies_to_all: false,
+  claimants: [
+    { id: 1, name: 'Los Lambdas', at: '2026-11-24T10:00:00.000Z' },
+    { id: 2, name: 'Recursivos', at: '2026-11-24T10:05:00.000Z' },
+  ],
+  suspect: null,
+  repeated_by: [],
   ...overrides,
 });
 const contest = contestRow({ date: '2026-11-21' });
