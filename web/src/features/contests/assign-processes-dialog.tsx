@@ -6,6 +6,7 @@ import { FormButtons } from '../../ui/form/form-buttons';
 import { contestWithDate } from '../../catalog-screen/contest-options';
 import { ProcessCheckbox } from './process-checkbox';
 import { selectedSummary } from './process-selection';
+import { BLOCKED_SET, type ProcessSet } from './process-sets';
 import { useAssignProcesses } from './use-assign-processes';
 
 /** Height of one process row in the list (px), for sizing a short list without empty space. */
@@ -16,16 +17,24 @@ export interface AssignProcessesDialogProps {
   contest: ContestRow | null;
   open: boolean;
   onClose: () => void;
+  /** Which of the contest's sets it edits: the blocked one (default) or «Programas permitidos». */
+  set?: ProcessSet;
 }
 
 /**
  * 'Asignar procesos bloqueados al concurso': every process as a searchable checkbox list, preselected
  * with the contest's current set (read afresh at each opening: the form's starting values), 'Seleccionaste: '
  * with the chosen names (in the footer, always in view, issue 14); saving replaces the set (SPEC.md sections 2 and 5: no validation; failure
- * 'Hubo un problema al registrar los procesos').
+ * 'Hubo un problema al registrar los procesos'). With `set` = `PERMITTED_SET`, the same dialog edits
+ * the contest's «Programas permitidos» (DESIGN.md section 6a).
  */
-export function AssignProcessesDialog({ contest, open, onClose }: AssignProcessesDialogProps) {
-  const form = useAssignProcesses(contest, open, onClose);
+export function AssignProcessesDialog({
+  contest,
+  open,
+  onClose,
+  set = BLOCKED_SET,
+}: AssignProcessesDialogProps) {
+  const form = useAssignProcesses(contest, open, onClose, set);
   const { selected, toggle, search, setSearch, sorted, visible, ready, saving } = form;
 
   return (
@@ -33,7 +42,7 @@ export function AssignProcessesDialog({ contest, open, onClose }: AssignProcesse
       open={open}
       onClose={onClose}
       busy={saving}
-      title="Asignar procesos bloqueados al concurso"
+      title={set.title}
       size="lg"
       scrollBehavior="inside"
       footer={
@@ -65,6 +74,7 @@ export function AssignProcessesDialog({ contest, open, onClose }: AssignProcesse
     >
       <Stack gap="3">
         <Text color="fg.muted">Concurso {contest ? contestWithDate(contest) : ''}</Text>
+        {set.lead ? <Text fontSize="sm">{set.lead}</Text> : null}
         <Input
           type="search"
           size="sm"

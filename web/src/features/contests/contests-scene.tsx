@@ -17,6 +17,7 @@ import { ContestProcessesDialog } from './contest-processes-dialog';
 import { contestDateColumn } from './contest-date-column';
 import { contestBody, contestFormResolver, contestValuesOf, emptyContestValues } from './contest-form-values';
 import { CopyBlockedFromField } from './copy-blocked-from-field';
+import { PERMITTED_SET } from './process-sets';
 import { ReportMenu } from './report/report-menu';
 import { useActivateContest } from './use-activate-contest';
 
@@ -94,7 +95,8 @@ const CONTESTS = catalogScreenSpec('contests', contestFormResolver, {
 
 /**
  * /contests: ID, CALENDAR, DATE, ACTIVO (a badge on the active contest), MÁX. INTENTOS, ACCIONES
- * ('Activar' on every other row, 'Ver procesos', 'Asignar procesos', 'Sitios permitidos', 'Editar',
+ * ('Activar' on every other row, 'Ver procesos', 'Asignar procesos', 'Programas permitidos' (the same
+ * dialog on the contest's «Programas permitidos», DESIGN.md section 6a), 'Sitios permitidos', 'Editar',
  * 'Eliminar'), 'Registrar concurso' with the 'Registrar Concurso' / 'Editar Concurso' modal (date, today
  * by default, and its calendar; the automatic block's threshold; the allowed sites, issue 25; on
  * create, the contest whose blocked set is copied), the blocked-processes dialogs (SPEC.md section 2,
@@ -102,7 +104,7 @@ const CONTESTS = catalogScreenSpec('contests', contestFormResolver, {
  * contest's report as a PDF or an XLSX.
  */
 export function ContestsScene({ title }: CatalogueSceneProps) {
-  const processes = useRowDialog<ContestRow, 'view' | 'assign' | 'sites'>();
+  const processes = useRowDialog<ContestRow, 'view' | 'assign' | 'permitted' | 'sites'>();
   const { show } = processes;
   const activate = useActivateContest();
   // The same query as the table: the contest active now, named in the activation question.
@@ -116,6 +118,7 @@ export function ContestsScene({ title }: CatalogueSceneProps) {
         )}
         <RowButton label="Ver procesos" palette="teal" onClick={() => show('view', row)} />
         <RowButton label="Asignar procesos" onClick={() => show('assign', row)} />
+        <RowButton label="Programas permitidos" onClick={() => show('permitted', row)} />
         <RowButton label="Sitios permitidos" onClick={() => show('sites', row)} />
         <ReportMenu contest={row} />
       </>
@@ -134,6 +137,12 @@ export function ContestsScene({ title }: CatalogueSceneProps) {
         contest={processes.row}
         open={processes.open === 'assign'}
         onClose={processes.close}
+      />
+      <AssignProcessesDialog
+        contest={processes.row}
+        open={processes.open === 'permitted'}
+        onClose={processes.close}
+        set={PERMITTED_SET}
       />
       <AllowedSitesDialog
         contest={processes.row}

@@ -1,31 +1,34 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { MESSAGES, contestsRoutes, type BlockedProcessesInput, type ContestRow } from '@concurso/shared';
-import { callApi } from '../../api/call-api';
+import { MESSAGES, type BlockedProcessesInput, type ContestRow } from '@concurso/shared';
 import { useCatalogRows } from '../../api/queries/catalog-queries';
 import { describeListError } from '../../api/queries/list-errors';
 import { useInvalidatingMutation } from '../../api/queries/use-invalidating-mutation';
 import { useFeedbackStore } from '../../stores/feedback-store';
 import { toaster } from '../../ui/toaster';
-import { contestProcessesQuery } from './contest-processes-query';
 import { filterProcesses } from './process-selection';
-
-/** `POST /api/createBlockedProcessForContest` (`contestsRoutes.replaceBlockedProcesses`). */
-const replaceBlocked = (body: BlockedProcessesInput) =>
-  callApi(contestsRoutes.replaceBlockedProcesses, { body });
-/** The contest's 'Ver procesos' list, stale once the set is saved. */
-const blockedKeyOf = (body: BlockedProcessesInput) => contestProcessesQuery(body.contests_id).queryKey;
+import { BLOCKED_SET, type ProcessSet } from './process-sets';
 
 /**
- * The state of 'Asignar procesos bloqueados al concurso' (SPEC.md sections 2 and 5): the chosen ids,
- * read afresh from the contest's set at each opening; the search and the processes it shows; `save`,
- * which replaces the set (only ids still in the catalogue) under 'Procesando…' and closes with a toast,
- * or says 'Hubo un problema al registrar los procesos'.
+ * The state of 'Asignar procesos bloqueados al concurso' (SPEC.md sections 2 and 5), or of another
+ * `set` of the contest's processes («Programas permitidos», `process-sets.ts`): the chosen ids, read
+ * afresh from the contest's set at each opening; the search and the processes it shows; `save`, which
+ * replaces the set (only ids still in the catalogue) under 'Procesando…' and closes with a toast, or
+ * says why not (`set.failure`: 'Hubo un problema al registrar los procesos' for the blocked set).
  */
-export function useAssignProcesses(contest: ContestRow | null, open: boolean, onClose: () => void) {
+export function useAssignProcesses(
+  contest: ContestRow | null,
+  open: boolean,
+  onClose: () => void,
+  set: ProcessSet = BLOCKED_SET,
+) {
   const queryClient = useQueryClient();
   const processes = useCatalogRows('processes');
-  const saveBlocked = useInvalidatingMutation(replaceBlocked, blockedKeyOf);
+  // The set's own list (the contest's 'Ver procesos' for the blocked one) is stale once saved.
+  const saveSet = useInvalidatingMutation(
+    set.save,
+    (body: BlockedProcessesInput) => set.query(body.contests_id).queryKey,
+  );
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [loadedFor, setLoadedFor] = useState<number | null>(null);
   const [search, setSearch] = useState('');
@@ -39,7 +42,7 @@ export function useAssignProcesses(contest: ContestRow | null, open: boolean, on
     setSearch('');
     // Always a fresh read (the cached set is stale at once), shared with 'Ver procesos' when both load.
     queryClient
-      .fetchQuery(contestProcessesQuery(contestId))
+      .fetchQuery(set.query(contestId))
       .then((rows) => {
         if (!current) return;
         setSelected(new Set(rows.map((row) => row.processes_id)));
@@ -55,7 +58,7 @@ export function useAssignProcesses(contest: ContestRow | null, open: boolean, on
     return () => {
       current = false;
     };
-  }, [open, contestId, queryClient]);
+  }, [open, contestId, queryClient, set]);
 
   const sorted = useMemo(() => filterProcesses(processes.rows, ''), [processes.rows]);
   const visible = useMemo(() => filterProcesses(processes.rows, search), [processes.rows, search]);
@@ -80,13 +83,13 @@ export function useAssignProcesses(contest: ContestRow | null, open: boolean, on
       // Only ids still in the catalogue: a process deleted meanwhile would be refused.
       const known = new Set(processes.rows.map((process) => process.id));
       const answer = await feedback.withProgress(() =>
-        saveBlocked({ contests_id: contestId, processes_id: [...selected].filter((id) => known.has(id)) }),
+        saveSet({ contests_id: contestId, processes_id: [...selected].filter((id) => known.has(id)) }),
       );
       toaster.create({ type: 'success', title: answer.message || MESSAGES.created, duration: 2500 });
       onClose();
     } catch (error) {
       console.error('No se pudieron asignar los procesos', error);
-      feedback.showMessage({ title: MESSAGES.error, message: MESSAGES.processesAssignFailed });
+      feedback.showMessage({ title: MESSAGES.error, message: set.failure(error) });
     } finally {
       setSaving(false);
     }

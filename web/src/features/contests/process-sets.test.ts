@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { MESSAGES, permittedBlockedConflict } from '@concurso/shared';
+import { ApiRequestError } from '../../api/api-error';
+import { BLOCKED_SET, PERMITTED_SET, permittedFailure } from './process-sets';
+
+describe('«Programas permitidos» (DESIGN.md section 6a)', () => {
+  it("says the server's reason when a blocked program is permitted, else a general failure", () => {
+    const refused = new ApiRequestError({
+      kind: 'http',
+      status: 422,
+      serverMessage: MESSAGES.validation,
+      fieldErrors: { processes_id: [permittedBlockedConflict(['chrome.exe'])] },
+    });
+    expect(permittedFailure(refused)).toBe(
+      'Un programa bloqueado en el concurso no puede estar permitido: chrome.exe.',
+    );
+    expect(permittedFailure(new Error('red'))).toBe('No se pudieron guardar los programas permitidos');
+    expect(BLOCKED_SET.failure(refused)).toBe(MESSAGES.processesAssignFailed);
+  });
+
+  it('reads and keys each set apart, so saving one never shows the other', () => {
+    expect(PERMITTED_SET.title).toBe('Programas permitidos del concurso');
+    expect(PERMITTED_SET.query(4).queryKey).not.toEqual(BLOCKED_SET.query(4).queryKey);
+  });
+});
