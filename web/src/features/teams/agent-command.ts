@@ -58,21 +58,65 @@ export function linuxExecutableCommand(origin: string, key: string): string {
 const powerShellQuote = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
+ * The one Spanish line the Windows command stops with when the folder, or anything in it, was not made by
+ * the administrators (a contestant who made it first could open it again, read the key or swap the
+ * program the task runs as `SYSTEM`).
+ */
+export const WINDOWS_FOREIGN_DIR =
+  `La carpeta ${WINDOWS_AGENT_DIR} (o algo dentro de ella) es de otra cuenta, no de los administradores: ` +
+  'bórrela, copie de nuevo concurso-agent.exe y vuelva a ejecutar este comando.';
+
+/**
  * Installs the single executable on a Windows lab machine (issue 27), in PowerShell as administrator,
- * with the executable already at `C:\ProgramData\concurso-agent\concurso-agent.exe` (agent/README.md):
- * the folder closed to everyone but `SYSTEM` and the administrators (their SIDs, the same in any Windows
- * language: a contestant can neither read the key nor swap the program), the key saved there
- * (`Set-Content` runs inside PowerShell: never in the process list), and a scheduled task that runs the
- * agent as `SYSTEM` at boot with `--key-file`, started at once.
+ * with the executable already at `C:\ProgramData\concurso-agent\concurso-agent.exe` (agent/README.md).
+ * One line (the dialog's field), a script block of its own that stops on its first error
+ * (`$ErrorActionPreference = 'Stop'` for PowerShell's own, `$LASTEXITCODE` after `icacls` and
+ * `schtasks`). In order:
+ * 1. A folder that already exists must be a plain folder (no junction) owned by the administrators
+ *    (`S-1-5-32-544`), `SYSTEM` (`S-1-5-18`) or the account running the command; otherwise it stops with
+ *    `WINDOWS_FOREIGN_DIR` (its owner could give itself access again whatever the ACL says). A missing
+ *    one is created.
+ * 2. The folder is closed in one step (`Set-Acl`, SDDL `O:BAD:PAI(A;OICI;FA;;;SY)(A;OICI;FA;;;BA)`):
+ *    owned by the administrators, nothing inherited, only `SYSTEM` and the administrators, full control,
+ *    passed to everything inside.
+ * 3. Now that nobody else can add files, everything inside must pass the same check (a file a contestant
+ *    slipped in, e.g. a `clave.txt` held open, is theirs): otherwise it stops the same way.
+ * 4. Everything inside, the executable included, becomes the administrators' (`icacls /setowner /T`)
+ *    with only the folder's ACL (`icacls /reset /T`: explicit entries removed).
+ * 5. Only then the key is written (`Set-Content` runs inside PowerShell: never in the process list; a new
+ *    file takes the folder's ACL), and a scheduled task runs the agent as `SYSTEM` at boot with
+ *    `--key-file`, started at once.
+ * SIDs, not names, so it works in any Windows language. Unit-tested for its text only: not yet run on a
+ * real Windows.
  */
 export function windowsExecutableCommand(origin: string, key: string): string {
   const dir = WINDOWS_AGENT_DIR;
   const run = `${dir}\\concurso-agent.exe --server ${origin} --key-file ${dir}\\clave.txt`;
-  return (
-    `New-Item -ItemType Directory -Force ${dir} | Out-Null; ` +
-    `icacls ${dir} /inheritance:r /grant:r '*S-1-5-18:(OI)(CI)F' '*S-1-5-32-544:(OI)(CI)F' | Out-Null; ` +
-    `Set-Content -NoNewline -Path ${dir}\\clave.txt -Value ${powerShellQuote(key)}; ` +
-    `schtasks /Create /F /TN '${AGENT_TASK}' /SC ONSTART /RU SYSTEM /RL HIGHEST /TR ${powerShellQuote(run)} | Out-Null; ` +
-    `schtasks /Run /TN '${AGENT_TASK}'`
-  );
+  const refuse = `throw ${powerShellQuote(WINDOWS_FOREIGN_DIR)}`;
+  const steps = [
+    "$ErrorActionPreference = 'Stop'",
+    'function Comprobar($paso) { if ($LASTEXITCODE) { throw "No se pudo $paso (código $LASTEXITCODE)." } }',
+    // Whether any item `$lista` lists is not ours: a junction, or an owner other than `$ok` (one that
+    // cannot even be read counts as another's). The first one found ends the listing.
+    'function Ajeno($lista) { try { [bool](& $lista | Where-Object { ($_.Attributes -band [IO.FileAttributes]::ReparsePoint) -or ($ok -notcontains (Get-Acl -LiteralPath $_.FullName).GetOwner([Security.Principal.SecurityIdentifier]).Value) } | Select-Object -First 1) } catch { $true } }',
+    `$d = ${powerShellQuote(dir)}`,
+    "$ok = 'S-1-5-32-544', 'S-1-5-18', [Security.Principal.WindowsIdentity]::GetCurrent().User.Value",
+    `if (Test-Path -LiteralPath $d) { if (Ajeno { Get-Item -LiteralPath $d -Force }) { ${refuse} } } ` +
+      'else { New-Item -ItemType Directory -Path $d | Out-Null }',
+    '$acl = Get-Acl -LiteralPath $d',
+    "$acl.SetSecurityDescriptorSddlForm('O:BAD:PAI(A;OICI;FA;;;SY)(A;OICI;FA;;;BA)', 'Owner, Access')",
+    'Set-Acl -LiteralPath $d -AclObject $acl',
+    `if (Ajeno { Get-ChildItem -LiteralPath $d -Force -Recurse }) { ${refuse} }`,
+    "icacls $d /setowner '*S-1-5-32-544' /T /Q",
+    "Comprobar 'dar la carpeta a los administradores'",
+    'if (Get-ChildItem -LiteralPath $d -Force) { icacls "$d\\*" /reset /T /Q; Comprobar \'dejar los archivos con los permisos de la carpeta\' }',
+    `Set-Content -NoNewline -LiteralPath "$d\\clave.txt" -Value ${powerShellQuote(key)}`,
+    `schtasks /Create /F /TN '${AGENT_TASK}' /SC ONSTART /RU SYSTEM /RL HIGHEST /TR ${powerShellQuote(run)} | Out-Null`,
+    "Comprobar 'crear la tarea'",
+    `schtasks /Run /TN '${AGENT_TASK}'`,
+    "Comprobar 'iniciar la tarea'",
+  ];
+  // In a script block of its own: `Stop`, the helpers and the variables end with the command and do
+  // not stay in the administrator's session.
+  return `& { ${steps.join('; ')} }`;
 }
