@@ -4,8 +4,10 @@ import { contestRow } from '@concurso/shared/test-support/contest-row';
 import { formatDateTime } from '../../ui/date-time';
 import {
   appliesTo,
+  confirmDeniedQuestion,
   confirmQuestion,
   deleteQuestion,
+  deniedTableRows,
   fingerprintTableRows,
   fingerprintsIntro,
 } from './fingerprint-rows';
@@ -42,7 +44,10 @@ describe('Procesos › Huellas (issue 21)', () => {
       teams: 1,
       firstReport: `Los Lambdas, ${formatDateTime('2026-11-24T10:00:00.000Z')}`,
       lastReport: `Recursivos, ${formatDateTime('2026-11-24T10:05:00.000Z')}`,
+      claimants: 'Los Lambdas, Recursivos',
+      alerts: [],
       confirmed: false,
+      suspect: false,
     });
     expect(fingerprintTableRows([row({ confirmed: true, applies_to_all: true })])[0]).toMatchObject({
       state: 'Confirmada',
@@ -73,5 +78,43 @@ describe('Procesos › Huellas (issue 21)', () => {
       title: '¿Eliminar la huella abababababababab… de chrome.exe?',
       confirmLabel: 'Sí, eliminar',
     });
+  });
+
+  it('marks suspect claims and the same teams claiming over and over, and lists denied hashes (DESIGN.md section 6a)', () => {
+    const [suspect] = fingerprintTableRows([
+      row({ suspect: 'code.exe', teams: 3, applies_to_all: false, repeated_by: ['Alfa', 'Beta', 'Gamma'] }),
+    ]);
+    expect(suspect).toMatchObject({
+      state: 'Sospechosa',
+      appliesTo: 'Ninguna máquina',
+      suspect: true,
+      alerts: [
+        'Sospechosa: coincide con un programa permitido (code.exe)',
+        'Reclamada repetidamente por los mismos equipos (Alfa, Beta, Gamma)',
+      ],
+    });
+    expect(fingerprintTableRows([row({ repeated_by: [] })])[0]!.alerts).toEqual([]);
+
+    const [denied] = deniedTableRows([
+      {
+        id: 3,
+        sha256: sha,
+        process: { id: 9, name: 'chrome.exe' },
+        denied_by: 'Admin Uno',
+        denied_at: '2026-11-24T11:00:00.000Z',
+      },
+    ]);
+    expect(denied).toEqual({
+      id: 3,
+      fingerprint: 'abababababababab',
+      sha256: sha,
+      state: 'Denegada',
+      process: 'chrome.exe',
+      denied: `Admin Uno, ${formatDateTime('2026-11-24T11:00:00.000Z')}`,
+    });
+    expect(confirmDeniedQuestion(denied!, contest).message).toContain('como chrome.exe');
+    expect(deleteQuestion(fingerprintTableRows([row()])[0]!, 'chrome.exe').message).toContain(
+      'quedará denegada en el concurso',
+    );
   });
 });

@@ -1,4 +1,9 @@
-import type { ContestRow, ProcessFingerprintRow, ProcessFingerprints } from '@concurso/shared';
+import type {
+  ContestRow,
+  DeniedFingerprintRow,
+  ProcessFingerprintRow,
+  ProcessFingerprints,
+} from '@concurso/shared';
 import { formatDateTime } from '../../ui/date-time';
 
 /**
@@ -23,8 +28,25 @@ export interface FingerprintTableRow {
   /** PRIMER REPORTE / ÚLTIMO REPORTE: 'Los Lambdas, 24/11/2026 10:02:03', or '—'. */
   firstReport: string;
   lastReport: string;
+  /** REPORTADA POR: every team that claimed it, 'Alfa, Beta, Gamma', or '—'. */
+  claimants: string;
+  /**
+   * ALERTAS: «Sospechosa: coincide con un programa permitido (code.exe)» and «Reclamada repetidamente
+   * por los mismos equipos (Alfa, Beta)», when they hold (DESIGN.md section 6a).
+   */
+  alerts: string[];
   confirmed: boolean;
+  /** Whether it matches a permitted program (it applies to no machine, so 'Confirmar' is not offered). */
+  suspect: boolean;
 }
+
+/** The suspect alert: the claim matches a permitted program's known file, so no machine applies it. */
+export const suspectAlert = (program: string) =>
+  `Sospechosa: coincide con un programa permitido (${program})`;
+
+/** The alert of claims made by the same teams over and over. */
+export const repeatedAlert = (teams: readonly string[]) =>
+  `Reclamada repetidamente por los mismos equipos (${teams.join(', ')})`;
 
 /** How many hex digits of a fingerprint the table shows. */
 export const FINGERPRINT_DIGITS = 16;
@@ -35,7 +57,9 @@ export function fingerprintsIntro(list: Pick<ProcessFingerprints, 'process' | 'q
     `Cada huella (SHA-256) es el contenido de un archivo que un agente terminó como ${list.process.name}: ` +
     'con ella los agentes terminan también sus copias renombradas. Una huella reportada se aplica solo ' +
     `a las máquinas de los equipos que la reportaron, hasta que la confirme o la reporten ${list.quorum} ` +
-    'equipos distintos. Confirmar o eliminar una huella llega a los agentes con su siguiente actualización.'
+    'equipos distintos. Confirmar o eliminar una huella llega a los agentes con su siguiente actualización. ' +
+    'Una huella eliminada queda denegada en el concurso, con cualquier nombre, hasta que la confirme de ' +
+    'nuevo; una que coincide con un programa permitido nunca se aplica.'
   );
 }
 
@@ -45,7 +69,10 @@ function claimant(team: ProcessFingerprintRow['first_team']): string {
 }
 
 /** Whose machines a fingerprint reaches, in words. */
-export function appliesTo(row: Pick<ProcessFingerprintRow, 'applies_to_all' | 'teams'>): string {
+export function appliesTo(
+  row: Pick<ProcessFingerprintRow, 'applies_to_all' | 'teams'> & { suspect?: string | null },
+): string {
+  if (row.suspect) return 'Ninguna máquina';
   if (row.applies_to_all) return 'Todas las máquinas';
   if (row.teams === 0) return 'Ninguna máquina';
   return row.teams === 1
@@ -59,13 +86,60 @@ export function fingerprintTableRows(rows: readonly ProcessFingerprintRow[]): Fi
     id: row.id,
     fingerprint: row.sha256.slice(0, FINGERPRINT_DIGITS),
     sha256: row.sha256,
-    state: row.confirmed ? 'Confirmada' : 'Sin confirmar',
+    state: row.suspect ? 'Sospechosa' : row.confirmed ? 'Confirmada' : 'Sin confirmar',
     appliesTo: appliesTo(row),
     teams: row.teams,
     firstReport: claimant(row.first_team),
     lastReport: claimant(row.last_team),
+    claimants: row.claimants.length > 0 ? row.claimants.map((team) => team.name).join(', ') : '—',
+    alerts: [
+      ...(row.suspect ? [suspectAlert(row.suspect)] : []),
+      ...(row.repeated_by.length >= 2 ? [repeatedAlert(row.repeated_by)] : []),
+    ],
     confirmed: row.confirmed,
+    suspect: row.suspect !== null,
   }));
+}
+
+/** One row of the denied hashes' table («Denegada»): every shown cell already text. */
+export interface DeniedTableRow {
+  /** The denial's id (`confirmDeniedFingerprint`). */
+  id: number;
+  fingerprint: string;
+  sha256: string;
+  /** ESTADO: 'Denegada'. */
+  state: string;
+  /** ELIMINADA DE: the process it was removed from, or '—' once deleted. */
+  process: string;
+  /** ELIMINADA POR: 'Admin Uno, 24/11/2026 10:02:03', or the time alone. */
+  denied: string;
+}
+
+/** The contest's denied hashes as their table shows them (newest first, as the server sends them). */
+export function deniedTableRows(rows: readonly DeniedFingerprintRow[]): DeniedTableRow[] {
+  return rows.map((row) => ({
+    id: row.id,
+    fingerprint: row.sha256.slice(0, FINGERPRINT_DIGITS),
+    sha256: row.sha256,
+    state: 'Denegada',
+    process: row.process?.name ?? '—',
+    denied: row.denied_by
+      ? `${row.denied_by}, ${formatDateTime(row.denied_at)}`
+      : formatDateTime(row.denied_at),
+  }));
+}
+
+/** The question before 'Confirmar' of a denied hash: it applies to every machine again. */
+export function confirmDeniedQuestion(row: DeniedTableRow, contest: ContestRow) {
+  return {
+    title: `¿Confirmar de nuevo la huella ${row.fingerprint}…?`,
+    message:
+      `Deja de estar denegada y todas las máquinas del concurso ${contest.calendar} terminarán cualquier ` +
+      `programa con esta huella como ${row.process === '—' ? 'el proceso del que se eliminó' : row.process}. ` +
+      'Confírmela solo si sabe que es ese programa.',
+    confirmLabel: 'Sí, confirmar',
+    cancelLabel: 'Cancelar',
+  };
 }
 
 /** The question before 'Confirmar': every machine of the contest will end that file. */
@@ -85,8 +159,8 @@ export function deleteQuestion(row: FingerprintTableRow, processName: string) {
   return {
     title: `¿Eliminar la huella ${row.fingerprint}… de ${processName}?`,
     message:
-      'Ninguna máquina la usará desde su siguiente actualización. Si un agente vuelve a reportarla, ' +
-      'regresará sin confirmar.',
+      'Ninguna máquina la usará desde su siguiente actualización, y quedará denegada en el concurso con ' +
+      'cualquier nombre: si los agentes vuelven a reportarla no se aplicará hasta que la confirme de nuevo.',
     confirmLabel: 'Sí, eliminar',
     cancelLabel: 'Cancelar',
   };

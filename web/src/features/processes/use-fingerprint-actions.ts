@@ -4,22 +4,32 @@ import { callApi } from '../../api/call-api';
 import { useInvalidatingMutation } from '../../api/queries/use-invalidating-mutation';
 import { confirmedAction } from '../../catalog-screen/confirmed-action';
 import { toaster } from '../../ui/toaster';
-import { confirmQuestion, deleteQuestion, type FingerprintTableRow } from './fingerprint-rows';
+import {
+  confirmDeniedQuestion,
+  confirmQuestion,
+  deleteQuestion,
+  type DeniedTableRow,
+  type FingerprintTableRow,
+} from './fingerprint-rows';
 import { FINGERPRINTS_KEY } from './fingerprints-query';
 
 /** `POST /api/confirmFingerprint/{id}` and `POST /api/deleteFingerprint/{id}` (admin, issue 21). */
 const confirm = (id: number) => callApi(processesRoutes.confirmFingerprint, { params: { id } });
 const remove = (id: number) => callApi(processesRoutes.deleteFingerprint, { params: { id } });
+/** `POST /api/confirmDeniedFingerprint/{id}` (admin, DESIGN.md section 6a): lifts a denial. */
+const confirmDenied = (id: number) => callApi(processesRoutes.confirmDeniedFingerprint, { params: { id } });
 const fingerprintsKey = () => [...FINGERPRINTS_KEY];
 
 /**
- * 'Confirmar' and 'Eliminar' of a fingerprint row (issue 21): each asks first, runs under
- * 'Procesando…' and toasts the server's message; the list refetches. A failure opens 'Error' with the
- * server's text (404 when another admin removed it meanwhile).
+ * 'Confirmar' and 'Eliminar' of a fingerprint row (issue 21), and 'Confirmar' of a denied hash
+ * (`onConfirmDenied`, DESIGN.md section 6a): each asks first, runs under 'Procesando…' and toasts the
+ * server's message; the list refetches. A failure opens 'Error' with the server's text (404 when
+ * another admin removed it meanwhile).
  */
 export function useFingerprintActions(processName: string, contest: ContestRow | null) {
   const confirmOne = useInvalidatingMutation(confirm, fingerprintsKey);
   const removeOne = useInvalidatingMutation(remove, fingerprintsKey);
+  const confirmDeniedOne = useInvalidatingMutation(confirmDenied, fingerprintsKey);
   const onConfirm = useCallback(
     async (row: FingerprintTableRow) => {
       if (!contest) return;
@@ -45,5 +55,18 @@ export function useFingerprintActions(processName: string, contest: ContestRow |
     },
     [removeOne, processName],
   );
-  return { onConfirm, onDelete };
+  const onConfirmDenied = useCallback(
+    async (row: DeniedTableRow) => {
+      if (!contest) return;
+      const answer = await confirmedAction({
+        question: confirmDeniedQuestion(row, contest),
+        run: () => confirmDeniedOne(row.id),
+        what: `confirmar la huella denegada ${row.sha256}`,
+      });
+      if (answer)
+        toaster.create({ type: 'success', title: answer.message || MESSAGES.saved, duration: 3000 });
+    },
+    [confirmDeniedOne, contest],
+  );
+  return { onConfirm, onDelete, onConfirmDenied };
 }
