@@ -69,6 +69,14 @@ describe('fingerprints screen and safe exports (issue 21)', () => {
         .getByText('Este proceso no tiene huellas reportadas en el concurso activo.')
         .waitFor();
       expect([await configHas(reporter.key), await configHas(other.key)]).toEqual([false, false]);
+      // DESIGN.md section 6a: the removed hash stays denied under every name until confirmed again.
+      await prints
+        .dialog()
+        .getByTestId('denied-fingerprints')
+        .locator('tbody tr')
+        .filter({ hasText: sha256.slice(0, 16) })
+        .filter({ hasText: 'Denegada' })
+        .waitFor();
       await prints.close();
     } finally {
       await admin.context.close();
