@@ -17,6 +17,7 @@ import {
   type AgentHeartbeat,
   type AgentObservedProcess,
   type AgentObservedResult,
+  type AgentStopped,
 } from '@concurso/shared';
 import { AgentApiError } from './errors.js';
 import { TEXTS } from './texts.js';
@@ -105,10 +106,11 @@ export class AgentClient {
 
   /**
    * `POST /api/agent/stopped` (issue 24): the agent is stopping the documented way, so the judges see
-   * «Agente detenido» instead of the silent agent's alert.
+   * «Agente detenido» instead of the silent agent's alert; `body.hostname` names its machine
+   * (presence per machine, DESIGN.md section 6a).
    */
-  async stopped(): Promise<void> {
-    await this.call(agentRoutes.stopped, undefined, null);
+  async stopped(body: AgentStopped = {}): Promise<void> {
+    await this.call(agentRoutes.stopped, body, null);
   }
 
   /**

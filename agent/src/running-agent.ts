@@ -10,7 +10,7 @@ import {
 } from './agent-options.js';
 import type { AgentClient } from './client.js';
 import { Delivery } from './delivery.js';
-import { describeError } from './errors.js';
+import { AgentApiError, describeError } from './errors.js';
 import { Fingerprinter } from './fingerprint.js';
 import { DEFAULT_GRACE_MS, Killer } from './killer.js';
 import type { AgentLock } from './lock.js';
@@ -214,7 +214,7 @@ export class RunningAgent implements AgentHandle {
       if (this.loopsStarted)
         await atMost(
           STOP_NOTICE_MS,
-          this.setup.client.stopped().catch(() => undefined),
+          this.setup.client.stopped({ hostname: hostname().slice(0, 255) }).catch(() => undefined),
         );
       this.setup.lifetime.abort();
       // The network rules stay in force: a stopped agent does not open the network (issue 25).
@@ -256,6 +256,9 @@ export class RunningAgent implements AgentHandle {
       });
       this.healthy();
     } catch (error) {
+      // A 429 (beats too close together, `AGENT_PRESENCE_LIMITS`) is the server answering: the next
+      // beat comes at its period, and the agent is not offline.
+      if (error instanceof AgentApiError && error.status === 429) return;
       this.problem(error, problemLine);
     }
   }

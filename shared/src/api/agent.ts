@@ -10,6 +10,7 @@ import {
   agentObservedBodySchema,
   agentObservedResultSchema,
 } from '../schemas/agent.js';
+import { agentStoppedSchema } from '../schemas/lab.js';
 import { ADMIN_ACCESS } from './access.js';
 import { defineRoute } from './route.js';
 
@@ -81,7 +82,8 @@ export const agentRoutes = {
   /**
    * `POST /api/agent/heartbeat` `{hostname?, version?, os?, clock?, policy_version?, network_version?,
    * network_error?}`: keeps the team's `agent_online` true on the boards; with `hostname`, records the
-   * machine for the lab board (issue 24; the network policy in force, issue 25).
+   * machine for the lab board (issue 24; the network policy in force, issue 25), with its presence and
+   * source address. Rate-limited per key and machine (`AGENT_PRESENCE_LIMITS`: 429 with `Retry-After`).
    */
   heartbeat: defineRoute({
     method: 'POST',
@@ -95,7 +97,9 @@ export const agentRoutes = {
   /**
    * `POST /api/agent/stopped` (issue 24): the agent is being stopped the documented way (its service
    * stops). The boards show it offline at once with the `detenido` alert, and during the active contest
-   * the log says `agente detenido` instead of raising the silent agent's alarm later.
+   * the log says `agente detenido` instead of raising the silent agent's alarm later. `{hostname?}`
+   * (`agentStoppedSchema`): the machine that stops; without it, every machine of the team. Rate-limited
+   * per key and machine like the heartbeat (`AGENT_PRESENCE_LIMITS`: 429 with `Retry-After`).
    */
   stopped: defineRoute({
     method: 'POST',
@@ -103,6 +107,7 @@ export const agentRoutes = {
     access: 'agent',
     tag: 'agente',
     summary: 'El agente avisa que se detiene',
+    body: agentStoppedSchema.optional(),
     reply: z.object({ success: z.literal(true), message: z.string() }),
   }),
 } as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AGENT_ALERTS } from './board.js';
 import { contestRowSchema } from './catalogs.js';
-import { embeddedRowSchema, rowIntSchema } from './common.js';
+import { embeddedRowSchema, idSchema, printableText, rowIntSchema } from './common.js';
 
 /**
  * The lab board `/laboratorio` (issue 24, DESIGN.md section 6a): one row per machine running an agent
@@ -12,6 +12,46 @@ import { embeddedRowSchema, rowIntSchema } from './common.js';
 export const LAB_MAX_MACHINES_PER_TEAM = 10;
 
 /**
+ * Presence per machine (DESIGN.md section 6a; the module README of server/src/modules/agent says the
+ * rules). A machine silent longer than `AGENT_OFFLINE_AFTER_MS` no longer counts toward
+ * `LAB_MAX_MACHINES_PER_TEAM`; one silent `expireWindows` times that window is deleted by the sweep,
+ * unless it holds the «sin señal» alert of the active contest (that one waits for the machine or an
+ * admin's «Quitar»). At most `maxRowsPerTeam` rows per team in all, whatever a key invents.
+ * Presence changes of one machine closer than `quietWindows` times the heartbeat period to its previous
+ * change are coalesced: the machine's row follows them, the log and the boards get the last state
+ * once it has held that long (the sweep writes it).
+ */
+export const LAB_MACHINE_LIMITS = {
+  expireWindows: 10,
+  maxRowsPerTeam: 3 * LAB_MAX_MACHINES_PER_TEAM,
+  quietWindows: 1,
+} as const;
+
+/**
+ * Presence calls one agent key may make (DESIGN.md section 6a: a flapping or stolen key leaves bounded
+ * traces): per machine (key and host name) at most `heartbeatsPerPeriod` heartbeats and
+ * `stopsPerPeriod` stop notices each heartbeat period (`AGENT_OFFLINE_AFTER_MS` / 3, at most 10 s, in
+ * whole seconds, at least 1 s; an honest agent beats once a period), and per key
+ * `LAB_MACHINE_LIMITS.maxRowsPerTeam` times that. Past a limit the server answers 429 with
+ * `Retry-After` (s).
+ */
+export const AGENT_PRESENCE_LIMITS = {
+  heartbeatsPerPeriod: 5,
+  stopsPerPeriod: 3,
+} as const;
+
+/**
+ * Body of `POST /api/agent/stopped`: the host name of the machine whose agent stops (absent from
+ * agents that predate presence per machine: the stop is then the whole team's).
+ */
+export const agentStoppedSchema = z.object({ hostname: printableText(255).optional() }).default({});
+export type AgentStopped = z.infer<typeof agentStoppedSchema>;
+
+/** Body of `POST /api/removeLabMachine` (admins): the machine (`LabMachine.id`) to forget. */
+export const labMachineRemoveSchema = z.object({ id: idSchema });
+export type LabMachineRemove = z.infer<typeof labMachineRemoveSchema>;
+
+/**
  * A machine's policy state: `al_dia` it applied the team's current policy (green), `atrasada` it runs
  * an older one (amber), `sin_senal` it has not been heard within `AGENT_OFFLINE_AFTER_MS` (red).
  */
@@ -20,6 +60,8 @@ export type LabPolicyState = (typeof LAB_POLICY_STATES)[number];
 
 /** One machine of `GET /api/labMachines`. Times are ISO 8601 on the server's clock. */
 export const labMachineSchema = z.object({
+  /** The machine's row, for `POST /api/removeLabMachine`. */
+  id: rowIntSchema,
   team: embeddedRowSchema('name'),
   level: embeddedRowSchema('level'),
   hostname: z.string(),
@@ -27,8 +69,10 @@ export const labMachineSchema = z.object({
   os: z.string(),
   /** The agent's version. */
   version: z.string(),
-  /** Whether it was heard within `AGENT_OFFLINE_AFTER_MS`. */
+  /** Whether it was heard within `AGENT_OFFLINE_AFTER_MS` and has no alert of its own. */
   online: z.boolean(),
+  /** The source address of its last heartbeat or stop notice (the server's `TRUST_PROXY` rule), if any. */
+  address: z.string().nullable(),
   /** Since when it has been heard without a gap longer than that window. */
   online_since: z.string(),
   last_seen: z.string(),
@@ -38,7 +82,10 @@ export const labMachineSchema = z.object({
   policy_state: z.enum(LAB_POLICY_STATES),
   /** The agent's clock minus the server's at its last heartbeat (ms; positive: the machine is ahead). */
   clock_offset_ms: z.number().int().nullable(),
-  /** The team's agent alert on the boards (issue 24), if any. */
+  /**
+   * This machine's own alert (presence per machine, DESIGN.md section 6a): `sin_senal` it fell silent
+   * during the active contest, `detenido` its agent said it stopped; null while it beats.
+   */
   alert: z.enum(AGENT_ALERTS).nullable(),
   /**
    * Issue 25: the network policy version the machine said is in force (0: none, null: it never said),

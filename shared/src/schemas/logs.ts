@@ -54,19 +54,22 @@ export function silenceText(ms: number): string {
 /**
  * CAMBIO of an agent's log row (issue 24): 'Agente sin señal (última señal <lastSeen>)', 'Agente
  * detenido', 'Agente de nuevo en línea tras <silence> sin señal'. `lastSeen` comes formatted by the
- * screen (its local time); null leaves the parenthesis out.
+ * screen (its local time); null leaves the parenthesis out. With the machine's host name (presence
+ * per machine, DESIGN.md section 6a): 'Agente sin señal en lab-07 (última señal …)'.
  */
 export function agentEventText(
   event: AgentEventKind,
   lastSeen: string | null,
   silenceMs: number | null,
+  hostname: string | null = null,
 ): string {
+  const where = hostname ? ` en ${hostname}` : '';
   if (event === 'sin_senal')
-    return lastSeen ? `Agente sin señal (última señal ${lastSeen})` : 'Agente sin señal';
-  if (event === 'detenido') return 'Agente detenido';
+    return lastSeen ? `Agente sin señal${where} (última señal ${lastSeen})` : `Agente sin señal${where}`;
+  if (event === 'detenido') return `Agente detenido${where}`;
   return silenceMs === null
-    ? 'Agente de nuevo en línea'
-    : `Agente de nuevo en línea tras ${silenceText(silenceMs)} sin señal`;
+    ? `Agente de nuevo en línea${where}`
+    : `Agente de nuevo en línea${where} tras ${silenceText(silenceMs)} sin señal`;
 }
 
 /**
@@ -114,6 +117,8 @@ export const contestLogRowSchema = z.object({
   last_seen: z.string().nullable().default(null),
   /** How long an agent back `en_linea` was silent (ms), else null. */
   silence_ms: rowIntSchema.nullable().default(null),
+  /** An agent row's machine (its host name; presence per machine), null for a whole team's agent. */
+  hostname: z.string().nullable().default(null),
   /** A message row's text (issue 24; its sender is `user`), else null. */
   message: z.string().nullable().default(null),
   /** A message row's receipt: not yet shown, shown on the team's screen, closed by the contestant. */

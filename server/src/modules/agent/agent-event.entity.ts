@@ -6,8 +6,8 @@ import { Team } from '../teams/index.js';
  * `agent_events` (issue 24, DESIGN.md section 6a): what happened to a team's agent during the active
  * contest, for its log: `sin_senal` (no heartbeat for `AGENT_OFFLINE_AFTER_MS`, without saying it
  * stopped: the tamper alert), `detenido` (stopped the documented way), `en_linea` (it beat again after
- * either, `silence_ms` later). `last_seen`: its last heartbeat before it went quiet. Deleted with the
- * contest or the team.
+ * either, `silence_ms` later). `last_seen`: its last heartbeat before it went quiet; `hostname` the
+ * machine (presence per machine). Deleted with the contest or the team.
  */
 export const AgentEvent = defineEntity({
   name: 'AgentEvent',
@@ -21,6 +21,8 @@ export const AgentEvent = defineEntity({
     at: p.datetime(3),
     lastSeen: p.datetime(3).nullable().fieldName('last_seen'),
     silenceMs: p.integer().unsigned().nullable().fieldName('silence_ms'),
+    /** The machine it is about (presence per machine), null for a team's agent that names none. */
+    hostname: p.string().length(255).nullable(),
   },
   indexes: [{ properties: ['contest', 'at'] }, { properties: ['team', 'at'] }],
 });

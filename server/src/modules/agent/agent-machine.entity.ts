@@ -5,7 +5,9 @@ import { Team } from '../teams/index.js';
  * `agent_machines` (issue 24, the lab board): one machine a team's agent runs on, by host name, as its
  * heartbeats describe it: system, agent version, the policy version it applied, its clock's offset
  * from the server's, since when it has been heard without a gap longer than the offline window, and
- * when last. At most `LAB_MAX_MACHINES_PER_TEAM` per team. Deleted with the team.
+ * when last; its own presence (alert, last change, what was logged: DESIGN.md section 6a, presence per
+ * machine) and the source address of its last request. At most `LAB_MAX_MACHINES_PER_TEAM` heard within
+ * the offline window per team (`LAB_MACHINE_LIMITS` for the rest). Deleted with the team.
  */
 export const AgentMachine = defineEntity({
   name: 'AgentMachine',
@@ -23,7 +25,15 @@ export const AgentMachine = defineEntity({
     networkError: p.string().length(300).nullable().fieldName('network_error'),
     onlineSince: p.datetime(3).fieldName('online_since'),
     lastSeen: p.datetime(3).fieldName('last_seen'),
+    /** The source address of its last heartbeat or stop notice (`request.ip`, `TRUST_PROXY`). */
+    address: p.string().length(45).nullable(),
+    /** Its own alert (`sin_senal`, `detenido`), null while it beats (presence per machine). */
+    alert: p.string().length(16).nullable(),
+    /** Its last presence change, and the last state given to the log and boards (coalescing). */
+    changedAt: p.datetime(3).nullable().fieldName('changed_at'),
+    logged: p.string().length(16).nullable(),
   },
   uniques: [{ name: 'agent_machines_team_host_unique', properties: ['team', 'hostname'] }],
+  indexes: [{ name: 'agent_machines_last_seen_index', properties: ['lastSeen'] }],
 });
 export type IAgentMachine = InferEntity<typeof AgentMachine>;

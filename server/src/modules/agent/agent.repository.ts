@@ -61,15 +61,16 @@ export async function agentTeams(
 // Presence ------------------------------------------------------------------------------------------
 
 /**
- * A heartbeat of an agent the boards already show online: `agent_last_seen` = `at`, one statement
- * without a transaction, changing no row when the agent is offline (or the same millisecond): then the
+ * A heartbeat of an agent the boards already show online without an alert: `agent_last_seen` = `at`,
+ * one statement without a transaction, changing no row when the agent is offline or alerted (a
+ * silent machine of a team whose other machine beats), or in the same millisecond: then the
  * caller runs the locked transition (agent.service.ts). SQL text because it is the hot path of presence:
  * BENCHMARKS.md, "One-statement heartbeats" (500 agents sent 50 transactions/s before); on the bare pool
  * with the machine's update since issue 26 (`recordHeartbeat`).
  */
 export function touchOnlineAgentStatement(teamId: number, at: Date): SqlStatement {
   return {
-    sql: 'update teams set agent_last_seen = ? where id = ? and agent_online = 1',
+    sql: 'update teams set agent_last_seen = ? where id = ? and agent_online = 1 and agent_alert is null',
     params: [at, teamId],
   };
 }
@@ -122,7 +123,28 @@ export async function lockSilentAgents(em: EntityManager, before: Date): Promise
   return teams.map(presenceOf);
 }
 
-/** Adds one event to the log of a team's agent (issue 24), in the caller's transaction. */
+/**
+ * The presence of teams `teamIds`, their rows locked in id order; rows another process holds are
+ * skipped (`skip locked`: the sweep of several processes announces each change once).
+ */
+export async function lockAgentTeams(
+  em: EntityManager,
+  teamIds: readonly number[],
+): Promise<AgentPresence[]> {
+  if (teamIds.length === 0) return [];
+  const teams = await em.find(
+    Team,
+    { id: { $in: [...teamIds] } },
+    {
+      fields: ['agentOnline', 'agentAlert', 'agentLastSeen', 'contest'],
+      orderBy: { id: 'asc' },
+      lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE,
+    },
+  );
+  return teams.map(presenceOf);
+}
+
+/** Adds one event to the log of a team's agent (issue 24) or one of its machines, in the caller's transaction. */
 export async function recordAgentEvent(
   em: EntityManager,
   event: {
@@ -132,9 +154,12 @@ export async function recordAgentEvent(
     at: Date;
     lastSeen: Date | null;
     silenceMs?: number;
+    /** The machine it is about (presence per machine); none for a team's agent that names none. */
+    hostname?: string | null;
   },
 ): Promise<void> {
   em.create(AgentEvent, {
+    hostname: event.hostname ?? null,
     contest: em.getReference(Contest, event.contestId),
     team: em.getReference(Team, event.teamId),
     kind: event.kind,
@@ -253,11 +278,12 @@ export function storeAttemptsStatement(attempts: readonly NewAttempt[], now: Dat
   };
 }
 
-// Machines (issue 24, the lab board) -----------------------------------------------------------------
+// Machines (issue 24, the lab board; presence per machine, DESIGN.md section 6a) ------------------
 //
-// SQL text: this runs with every heartbeat (the measured presence path, BENCHMARKS.md), on the agents'
-// bare pool with the presence update (agent.service.ts `recordHeartbeat`); one UPDATE for a machine
-// already known, and one guarded INSERT for a new one.
+// SQL text for what runs with every heartbeat (the measured presence path, BENCHMARKS.md), on the
+// agents' bare pool with the presence update (agent.service.ts `recordHeartbeat`): one UPDATE for a
+// machine already known and beating. A machine not known yet, or one with an alert of its own, takes
+// the locked transition (team row first, then its machines), through the EntityManager.
 
 /** What a heartbeat says of its machine. */
 export interface MachineReport {
@@ -270,6 +296,8 @@ export interface MachineReport {
   networkError: string | null;
   /** The agent's clock minus the server's (ms), or null when it did not send its clock. */
   clockOffsetMs: number | null;
+  /** The request's source address (`request.ip`: the `TRUST_PROXY` rule), at most 45 characters. */
+  address: string | null;
 }
 
 /** What the machine says of itself, in the columns' order of both statements below. */
@@ -281,13 +309,15 @@ function said(report: MachineReport): unknown[] {
     report.networkVersion,
     report.networkError,
     report.clockOffsetMs,
+    report.address,
   ];
 }
 
 /**
- * A heartbeat of team `teamId`'s agent on a machine already known (`report.hostname`) at `at`: what it
- * says of itself and `last_seen`; its `online_since` restarts when it was not heard for `offlineAfterMs`.
- * Changes no row for a machine not known yet (then `addMachineStatement`).
+ * A heartbeat of team `teamId`'s agent on a machine already known (`report.hostname`) and without an
+ * alert of its own, at `at`: what it says of itself, its address and `last_seen`; its `online_since`
+ * restarts when it was not heard for `offlineAfterMs`. Changes no row for a machine not known yet or
+ * with an alert (then the locked transition, `recordHeartbeat`).
  */
 export function updateMachineStatement(
   teamId: number,
@@ -298,32 +328,215 @@ export function updateMachineStatement(
   return {
     sql:
       'update agent_machines set os = ?, version = ?, policy_version = ?, network_version = ?, ' +
-      'network_error = ?, clock_offset_ms = ?, ' +
-      'online_since = if(last_seen < ?, ?, online_since), last_seen = ? where teams_id = ? and hostname = ?',
+      'network_error = ?, clock_offset_ms = ?, address = ?, ' +
+      'online_since = if(last_seen < ?, ?, online_since), last_seen = ? ' +
+      'where teams_id = ? and hostname = ? and alert is null',
     params: [...said(report), new Date(at.getTime() - offlineAfterMs), at, at, teamId, report.hostname],
   };
 }
 
+/** How many machines a team may have (`LAB_MAX_MACHINES_PER_TEAM`, `LAB_MACHINE_LIMITS`). */
+export interface MachineCaps {
+  /** Machines heard since `liveSince` (within the offline window). */
+  maxLive: number;
+  liveSince: Date;
+  /** Rows in all, silent ones included. */
+  maxRows: number;
+}
+
 /**
  * Adds machine `report.hostname` of team `teamId`, first heard at `at`, while the team has fewer than
- * `maxPerTeam` machines (a stolen key inventing host names adds nothing beyond). One guarded statement,
- * so it may run again when InnoDB gives up on its AUTO-INC lock (errno 1467, db/transaction.ts).
+ * `caps.maxLive` machines heard since `caps.liveSince` and fewer than `caps.maxRows` rows (a stolen key
+ * inventing host names adds nothing beyond; names it stopped using stop counting after the window, so
+ * they cannot keep the real machine out). Run it with the team's row locked; true when added.
  */
-export function addMachineStatement(
+export async function addMachine(
+  em: EntityManager,
   teamId: number,
   report: MachineReport,
   at: Date,
-  maxPerTeam: number,
-): SqlStatement {
-  return {
-    sql:
-      'insert ignore into agent_machines ' +
+  caps: MachineCaps,
+): Promise<boolean> {
+  const result = await em.execute<{ affectedRows: number }>(
+    'insert ignore into agent_machines ' +
       '(teams_id, hostname, os, version, policy_version, network_version, network_error, ' +
-      'clock_offset_ms, online_since, last_seen) ' +
-      'select ?, ?, ?, ?, ?, ?, ?, ?, ?, ? from dual ' +
-      'where (select count(*) from agent_machines where teams_id = ?) < ?',
-    params: [teamId, report.hostname, ...said(report), at, at, teamId, maxPerTeam],
+      'clock_offset_ms, address, online_since, last_seen) ' +
+      'select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? from dual ' +
+      'where (select count(*) from agent_machines where teams_id = ? and last_seen >= ?) < ? ' +
+      'and (select count(*) from agent_machines where teams_id = ?) < ?',
+    [
+      teamId,
+      report.hostname,
+      ...said(report),
+      at,
+      at,
+      teamId,
+      caps.liveSince,
+      caps.maxLive,
+      teamId,
+      caps.maxRows,
+    ],
+    'run',
+  );
+  return Number(result.affectedRows) > 0;
+}
+
+/** A machine's presence, as the locked transitions and the sweep read it. */
+export interface MachinePresence {
+  id: number;
+  teamId: number;
+  hostname: string;
+  /** Its own alert now (`AgentAlert`), null while it beats. */
+  alert: string | null;
+  /** The last state given to the log and boards (`sin_senal`, `detenido`, `en_linea`), null: none. */
+  logged: string | null;
+  lastSeen: Date;
+  changedAt: Date | null;
+}
+
+/**
+ * The machines of teams `teamIds` (their team rows locked by the caller, so no transition changes them
+ * meanwhile), by team then host name.
+ */
+export async function machinePresences(
+  em: EntityManager,
+  teamIds: readonly number[],
+): Promise<MachinePresence[]> {
+  if (teamIds.length === 0) return [];
+  const rows = await em.execute<
+    Array<{
+      id: number;
+      teams_id: number;
+      hostname: string;
+      alert: string | null;
+      logged: string | null;
+      last_seen: Date;
+      changed_at: Date | null;
+    }>
+  >(
+    `select id, teams_id, hostname, alert, logged, last_seen, changed_at from agent_machines
+      where teams_id in (${placeholders(teamIds.length)}) order by teams_id, hostname, id`,
+    [...teamIds],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    teamId: row.teams_id,
+    hostname: row.hostname,
+    alert: row.alert,
+    logged: row.logged,
+    lastSeen: new Date(row.last_seen),
+    changedAt: row.changed_at ? new Date(row.changed_at) : null,
+  }));
+}
+
+/**
+ * Writes what a transition changed of machine `id`: its alert and last change, the state given to the
+ * log and boards, and with a heartbeat what it said of itself (`report`, heard at `seenAt`; its
+ * `online_since` restarts then) or with a stop notice its address.
+ */
+export async function updateMachinePresence(
+  em: EntityManager,
+  id: number,
+  change: {
+    alert?: string | null;
+    changedAt?: Date;
+    logged?: string | null;
+    report?: MachineReport;
+    seenAt?: Date;
+    address?: string | null;
+  },
+): Promise<void> {
+  const sets: string[] = [];
+  const params: unknown[] = [];
+  const set = (column: string, value: unknown) => {
+    sets.push(`${column} = ?`);
+    params.push(value);
   };
+  if (change.alert !== undefined) set('alert', change.alert);
+  if (change.changedAt !== undefined) set('changed_at', change.changedAt);
+  if (change.logged !== undefined) set('logged', change.logged);
+  if (change.report) {
+    const r = change.report;
+    for (const [column, value] of [
+      ['os', r.os],
+      ['version', r.version],
+      ['policy_version', r.policyVersion],
+      ['network_version', r.networkVersion],
+      ['network_error', r.networkError],
+      ['clock_offset_ms', r.clockOffsetMs],
+      ['address', r.address],
+    ] as const)
+      set(column, value);
+  }
+  if (change.seenAt) {
+    set('online_since', change.seenAt);
+    set('last_seen', change.seenAt);
+  }
+  if (change.address !== undefined && !change.report) set('address', change.address);
+  if (sets.length === 0) return;
+  await em.execute(`update agent_machines set ${sets.join(', ')} where id = ?`, [...params, id], 'run');
+}
+
+/**
+ * Team ids with a machine the sweep must look at, at most `limit`: of the active contest
+ * (`activeContestId`), silent since before `silentBefore` without an alert yet; or with a coalesced
+ * change (its state differs from what was logged) that has held since before `quietBefore`.
+ */
+export async function teamsWithMachineChanges(
+  em: EntityManager,
+  activeContestId: number | null,
+  silentBefore: Date,
+  quietBefore: Date,
+  limit = 500,
+): Promise<number[]> {
+  const rows = await em.execute<Array<{ teams_id: number }>>(
+    `select distinct m.teams_id from agent_machines m inner join teams t on t.id = m.teams_id
+      where (t.contests_id <=> ? and m.alert is null and m.last_seen < ?)
+      or (m.changed_at < ? and not (coalesce(m.logged, 'en_linea') <=> coalesce(m.alert, 'en_linea')))
+      limit ?`,
+    [activeContestId, silentBefore, quietBefore, limit],
+  );
+  return rows.map((row) => row.teams_id);
+}
+
+/**
+ * Deletes machine rows silent since before `before` (at most `limit` per call), except those that hold
+ * the «sin señal» alert of the active contest (`activeContestId`): that one waits for its machine or
+ * an admin (`LAB_MACHINE_LIMITS`). One statement outside any transaction. Answers how many went.
+ */
+export async function deleteExpiredMachines(
+  em: EntityManager,
+  activeContestId: number | null,
+  before: Date,
+  limit = 1_000,
+): Promise<number> {
+  const result = await em.execute<{ affectedRows: number }>(
+    `delete from agent_machines where last_seen < ? and id in (select id from (
+      select m.id from agent_machines m inner join teams t on t.id = m.teams_id
+      where m.last_seen < ? and not (t.contests_id <=> ? and m.logged <=> 'sin_senal') limit ?) as expired)`,
+    [before, before, activeContestId, limit],
+    'run',
+  );
+  return Number(result.affectedRows);
+}
+
+/** Machine `id`'s team, or null when there is no such machine. */
+export async function machineTeam(em: EntityManager, id: number): Promise<number | null> {
+  const [row] = await em.execute<Array<{ teams_id: number }>>(
+    'select teams_id from agent_machines where id = ?',
+    [id],
+  );
+  return row ? row.teams_id : null;
+}
+
+/** Deletes machine `id` (its team's row locked by the caller); false when there was none. */
+export async function deleteMachine(em: EntityManager, id: number): Promise<boolean> {
+  const result = await em.execute<{ affectedRows: number }>(
+    'delete from agent_machines where id = ?',
+    [id],
+    'run',
+  );
+  return Number(result.affectedRows) > 0;
 }
 
 /** A team of a contest as the lab board lists it. */

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { LAB_MAX_MACHINES_PER_TEAM, MESSAGES, agentRoutes as api, labRoutes } from '@concurso/shared';
+import { MESSAGES, agentRoutes as api, labRoutes } from '@concurso/shared';
 import { addRoute } from '../../lib/route.js';
 import { HttpError } from '../../lib/http-error.js';
 import { hashAgentKey, newAgentKey } from './agent-keys.js';
 import { agentConfig, type PolicyOptions } from './agent-config.js';
 import { setAgentKeyHash } from './agent.repository.js';
 import { labBoard } from './lab.service.js';
-import { recordAgentStopped, recordHeartbeat } from './agent.service.js';
+import { presenceOptions, recordAgentStopped, recordHeartbeat, removeMachine } from './agent.service.js';
+import { PresenceLimiter, type PresenceCall } from './presence-limiter.js';
 import { ATTEMPT_GROUPS_AT_ONCE, AttemptWriter } from './attempt-writer.js';
 import { FingerprintLearner } from './fingerprint-learner.js';
 
@@ -39,6 +40,16 @@ export default async function agentRoutes(
   );
   // Answer what is being written before the database closes.
   app.addHook('preClose', () => attempts.drained());
+
+  // Presence per machine (DESIGN.md section 6a): its rules, and the calls one key may make.
+  const presence = presenceOptions(options.offlineAfterMs);
+  const presenceLimiter = new PresenceLimiter(options.heartbeatMs, app.redis);
+  /** 429 with `Retry-After` past `AGENT_PRESENCE_LIMITS` for this key and machine. */
+  const limitPresence = async (call: PresenceCall, teamId: number, hostname: string | undefined) => {
+    const wait = await presenceLimiter.take(call, teamId, hostname ?? '');
+    if (wait !== null)
+      throw new HttpError(429, MESSAGES.agentPresenceRateLimited, undefined, Math.ceil(wait / 1000));
+  };
 
   addRoute(app, api.generateKey, async (request) => {
     const { teamId } = request.params;
@@ -78,23 +89,23 @@ export default async function agentRoutes(
       // Issue 24: the machine it beats from, for the lab board.
       const { hostname, os, version, clock, policy_version, network_version, network_error } =
         request.body ?? {};
+      const teamId = request.agentTeam!.id;
+      await limitPresence('heartbeat', teamId, hostname);
       const offset = clock ? Date.parse(clock) - Date.now() : null;
-      const machine = hostname
+      const report = hostname
         ? {
-            report: {
-              hostname,
-              os: os ?? '',
-              version: version ?? '',
-              policyVersion: policy_version ?? '',
-              networkVersion: network_version ?? null,
-              networkError: network_error ?? null,
-              clockOffsetMs: offset === null ? null : Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, offset)),
-            },
-            offlineAfterMs: options.offlineAfterMs,
-            maxPerTeam: LAB_MAX_MACHINES_PER_TEAM,
+            hostname,
+            os: os ?? '',
+            version: version ?? '',
+            policyVersion: policy_version ?? '',
+            networkVersion: network_version ?? null,
+            networkError: network_error ?? null,
+            clockOffsetMs: offset === null ? null : Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, offset)),
+            // The source address as the `TRUST_PROXY` rule reads it (shown on /laboratorio).
+            address: request.ip.slice(0, 45),
           }
         : undefined;
-      const changed = await recordHeartbeat(app.sql, fork, request.agentTeam!.id, machine);
+      const changed = await recordHeartbeat(app.sql, fork, teamId, presence, report);
       if (changed) app.board.teamUpdated(changed);
       return { success: true as const, message: '' };
     },
@@ -108,10 +119,22 @@ export default async function agentRoutes(
     data: await labBoard(app.orm.em, options, options.offlineAfterMs),
   }));
 
-  // Issue 24: an agent stopped the documented way says so, so its silence is not taken for tampering.
+  // Issue 24: an agent stopped the documented way says so, so its silence is not taken for tampering;
+  // it names its machine (presence per machine).
   addRoute(app, api.stopped, async (request) => {
-    const changed = await recordAgentStopped(app.orm.em, request.agentTeam!.id);
+    const teamId = request.agentTeam!.id;
+    const hostname = request.body?.hostname;
+    await limitPresence('stopped', teamId, hostname);
+    const changed = await recordAgentStopped(app.orm.em, teamId, presence, hostname, request.ip.slice(0, 45));
     if (changed) app.board.teamUpdated(changed);
     return { success: true as const, message: '' };
+  });
+
+  // An admin forgets a machine of the lab board (its alert with it).
+  addRoute(app, labRoutes.removeMachine, async (request) => {
+    const changed = await removeMachine(app.orm.em, request.body.id, options.offlineAfterMs);
+    if (changed === undefined) throw new HttpError(404, MESSAGES.labMachineNotFound);
+    if (changed) app.board.teamUpdated(changed);
+    return { success: true as const, message: MESSAGES.labMachineRemoved };
   });
 }

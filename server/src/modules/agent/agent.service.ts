@@ -1,58 +1,193 @@
 import type { EntityManager } from '@mikro-orm/mysql';
-import type { BoardTeam } from '@concurso/shared';
+import {
+  LAB_MACHINE_LIMITS,
+  LAB_MAX_MACHINES_PER_TEAM,
+  agentAlertOf,
+  type AgentAlert,
+  type AgentEventKind,
+  type BoardTeam,
+} from '@concurso/shared';
 import type mysql from 'mysql2/promise';
 import { retryTransaction, transaction } from '../../db/transaction.js';
 import { sqlStatements } from '../../db/sql.js';
 import { boardTeam, boardTeams } from '../board/index.js';
 import { activeContest } from '../contests/index.js';
-import { markAgentSeen, markAgentsOffline } from '../teams/index.js';
+import { markAgentSeen, markAgentsOffline, setAgentPresence } from '../teams/index.js';
 import {
+  addMachine,
+  deleteExpiredMachines,
+  deleteMachine,
   lockAgentPresence,
+  lockAgentTeams,
   lockSilentAgents,
+  machinePresences,
+  machineTeam,
   recordAgentEvent,
+  teamsWithMachineChanges,
   touchOnlineAgentStatement,
+  updateMachinePresence,
   updateMachineStatement,
-  addMachineStatement,
+  type AgentPresence,
+  type MachineCaps,
+  type MachinePresence,
   type MachineReport,
 } from './agent.repository.js';
+import { heartbeatMsFor } from './agent-config.js';
+
+/*
+ * Presence per machine (DESIGN.md section 6a; the module README says the rules). Every machine of a
+ * team (`agent_machines`: team + host name) has its own presence: `alert` (`sin_senal` silent during
+ * the active contest, `detenido` its agent said it stops; null while it beats) and `logged`, the last
+ * state given to the log and the boards. The team's board row follows its machines: online while one
+ * beats, `sin_senal` while one of them is silent even if another beats, `detenido` when none beats and
+ * one was stopped. A change that comes less than `quietMs` after the machine's previous one (a machine
+ * flapping between stopping and beating) is coalesced: the machine's row follows it, and the sweep
+ * gives the log and the boards the last state once it has held `quietMs`. Teams whose agent never
+ * named its machine keep the team-level presence (`agent_online`, `agent_last_seen`).
+ */
+
+/** What the presence rules need to know (the server's configuration). */
+export interface PresenceOptions {
+  /** `AGENT_OFFLINE_AFTER_MS`. */
+  offlineAfterMs: number;
+  /** Changes of one machine closer than this (ms) are coalesced. */
+  quietMs: number;
+  /** `LAB_MAX_MACHINES_PER_TEAM` heard within the window, `LAB_MACHINE_LIMITS.maxRowsPerTeam` rows. */
+  maxPerTeam: number;
+  maxRowsPerTeam: number;
+}
+
+/**
+ * The presence rules for `offlineAfterMs` (`AGENT_OFFLINE_AFTER_MS`): changes of one machine closer
+ * than `LAB_MACHINE_LIMITS.quietWindows` heartbeat periods are coalesced; machine rows silent for
+ * `expireWindows` windows are deleted by the sweep (`LAB_MACHINE_LIMITS`).
+ */
+export function presenceOptions(offlineAfterMs: number): PresenceOptions & { expireAfterMs: number } {
+  return {
+    offlineAfterMs,
+    quietMs: heartbeatMsFor(offlineAfterMs) * LAB_MACHINE_LIMITS.quietWindows,
+    maxPerTeam: LAB_MAX_MACHINES_PER_TEAM,
+    maxRowsPerTeam: LAB_MACHINE_LIMITS.maxRowsPerTeam,
+    expireAfterMs: offlineAfterMs * LAB_MACHINE_LIMITS.expireWindows,
+  };
+}
+
+/** The state a machine's presence stands for in the log: its alert, or `en_linea`. */
+const stateOf = (alert: string | null): AgentEventKind =>
+  alert === 'sin_senal' || alert === 'detenido' ? alert : 'en_linea';
+
+/** Whether a change at `now` after the previous one at `before` stands alone (not a flap). */
+const standsAlone = (before: Date | null, now: Date, quietMs: number): boolean =>
+  before === null || now.getTime() - before.getTime() >= quietMs;
+
+/**
+ * Team `team`'s board presence from its machines' announced states (`logged`): online while one of
+ * them beats (announced online and heard within `offlineAfterMs`), `sin_senal` while one of them is
+ * announced silent, `detenido` when none beats and one was stopped; only the active contest's teams
+ * get an alert. Writes it (bumping `version`) when it differs from what the boards show and answers
+ * the row to push; null when nothing changed or the team has no machines (the team-level rules).
+ */
+async function settleTeam(
+  em: EntityManager,
+  team: AgentPresence,
+  active: boolean,
+  now: Date,
+  offlineAfterMs: number,
+  machines?: readonly MachinePresence[],
+): Promise<BoardTeam | null> {
+  const mine = machines ?? (await machinePresences(em, [team.teamId]));
+  if (mine.length === 0) return null;
+  const heardSince = now.getTime() - offlineAfterMs;
+  const shown = (m: MachinePresence) => agentAlertOf(m.logged);
+  const online = mine.some((m) => shown(m) === null && m.lastSeen.getTime() >= heardSince);
+  let alert: AgentAlert | null = null;
+  if (active) {
+    if (mine.some((m) => shown(m) === 'sin_senal')) alert = 'sin_senal';
+    else if (!online && mine.some((m) => shown(m) === 'detenido')) alert = 'detenido';
+  }
+  if (online === team.online && alert === agentAlertOf(team.alert)) return null;
+  await setAgentPresence(em, team.teamId, online, alert);
+  return boardTeam(em, team.teamId);
+}
 
 /**
  * Records a heartbeat of team `teamId`'s agent (issue 26: on the agents' bare pool `pool`, no ORM in the
  * usual case): `agent_last_seen` = now and, when it says which machine it beats from (`machine`, issue
- * 24), that machine's row for the lab board, both in one round trip; a machine not known yet is added
- * (`addMachineStatement`). When the boards last heard the agent was offline, marks it online (clearing its
- * alert) in a locked transaction on `fork()`, bumps `version` and returns the row to push, so every board
- * shows it at once. An agent back after an alert of the active contest (issue 24: it fell silent or was
- * stopped) gets `en_linea` in its log, with how long it was quiet.
- * @param machine.offlineAfterMs `AGENT_OFFLINE_AFTER_MS`; `maxPerTeam` `LAB_MAX_MACHINES_PER_TEAM`.
+ * 24), that machine's row for the lab board (with the request's source address), both in one round
+ * trip, retried on a deadlock like the attempts path (`retryTransaction`). A machine not known yet is
+ * added (`addMachine`: at most `maxPerTeam` heard within the window); a machine back after an alert of
+ * its own, or a team the boards show offline or alerted, takes the locked transition on `fork()`: the
+ * machine's alert clears, the log gets `en_linea` with the silence's length (naming the machine;
+ * coalesced when it flaps), and the team's board row follows (`settleTeam`). Answers the row to push,
+ * or null when the boards need nothing.
  * @throws the database's error (503 when unavailable, plugins/errors.ts).
  */
 export async function recordHeartbeat(
   pool: mysql.Pool,
   fork: () => EntityManager,
   teamId: number,
-  machine?: { report: MachineReport; offlineAfterMs: number; maxPerTeam: number },
+  options: PresenceOptions,
+  report?: MachineReport,
 ): Promise<BoardTeam | null> {
-  const at = new Date();
-  const statements = [touchOnlineAgentStatement(teamId, at)];
-  if (machine) statements.push(updateMachineStatement(teamId, machine.report, at, machine.offlineAfterMs));
-  const [touched, updated] = (await sqlStatements(pool, statements)) as unknown as Array<{
-    affectedRows: number;
-  }>;
-  if (machine && updated!.affectedRows === 0) {
-    const add = addMachineStatement(teamId, machine.report, at, machine.maxPerTeam);
-    await retryTransaction(() => sqlStatements(pool, [add]));
-  }
-  // The usual case, an agent the boards already show online, ends here; only when the update changed
-  // no row (offline, or the same millisecond) does the locked transition run.
-  if (touched!.affectedRows > 0) return null;
+  // Each statement commits on its own: a deadlock (two beats of one team) rolls back only that one,
+  // and running both again at a new instant is harmless.
+  const [touched, updated] = await retryTransaction(async () => {
+    const at = new Date();
+    const statements = [touchOnlineAgentStatement(teamId, at)];
+    if (report) statements.push(updateMachineStatement(teamId, report, at, options.offlineAfterMs));
+    return (await sqlStatements(pool, statements)) as unknown as Array<{ affectedRows: number }>;
+  });
+  // The usual case, a known machine without an alert of a team the boards show online, ends here.
+  if (touched!.affectedRows > 0 && (!report || updated!.affectedRows > 0)) return null;
   return transaction(fork(), async (tem) => {
     const before = await lockAgentPresence(tem, teamId);
     if (!before) return null;
     const now = new Date();
-    await markAgentSeen(tem, teamId, now, !before.online);
-    if (before.online) return null;
-    if (before.alert && (await activeContest(tem))?.id === before.contestId) {
+    const active = (await activeContest(tem))?.id === before.contestId;
+    await markAgentSeen(tem, teamId, now, false);
+    if (report) {
+      const [machine] = (await machinePresences(tem, [teamId])).filter((m) => m.hostname === report.hostname);
+      if (!machine) {
+        const caps: MachineCaps = {
+          maxLive: options.maxPerTeam,
+          liveSince: new Date(now.getTime() - options.offlineAfterMs),
+          maxRows: options.maxRowsPerTeam,
+        };
+        await addMachine(tem, teamId, report, now, caps);
+      } else if (machine.alert !== null) {
+        // Back after an alert of its own: announced at once, unless it flaps between stopping and
+        // beating (a silence is a whole window long, so it never flaps).
+        const alone = machine.alert === 'sin_senal' || standsAlone(machine.changedAt, now, options.quietMs);
+        await updateMachinePresence(tem, machine.id, {
+          alert: null,
+          changedAt: now,
+          report,
+          seenAt: now,
+          ...(alone ? { logged: 'en_linea' } : {}),
+        });
+        if (!alone) return null;
+        if (active && stateOf(machine.logged) !== 'en_linea') {
+          await recordAgentEvent(tem, {
+            contestId: before.contestId,
+            teamId,
+            kind: 'en_linea',
+            at: now,
+            lastSeen: machine.lastSeen,
+            silenceMs: Math.max(0, now.getTime() - machine.lastSeen.getTime()),
+            hostname: machine.hostname,
+          });
+        }
+      } else {
+        // The same millisecond as its previous beat, or only its team was behind: what it says.
+        await updateMachinePresence(tem, machine.id, { report });
+      }
+      const settled = await settleTeam(tem, before, active, now, options.offlineAfterMs);
+      if (settled || (await machinePresences(tem, [teamId])).length > 0) return settled;
+    }
+    // Team-level presence (an agent that names no machine, or whose machine the caps refused).
+    if (before.online && !before.alert) return null;
+    await markAgentSeen(tem, teamId, now, true);
+    if (before.alert && active) {
       await recordAgentEvent(tem, {
         contestId: before.contestId,
         teamId,
@@ -67,30 +202,107 @@ export async function recordHeartbeat(
 }
 
 /**
- * Marks offline every team whose agent has been silent for `offlineAfterMs` while the boards think it
- * online, bumping `version`; answers their board rows to push. Rows are locked, so when several server
- * processes sweep at once each change is announced once. Teams of the active contest get the tamper
- * alert (issue 24, DESIGN.md section 6a): `sin_senal` on the boards and in their agent's log, with the
- * last time it was seen; others only go offline.
+ * The silent-agent sweep (issue 24, DESIGN.md section 6a), in one transaction whose team rows are
+ * locked (`skip locked`: when several server processes sweep at once each change is announced once):
+ * - a machine of the active contest silent for `offlineAfterMs` gets `sin_senal`, logged with its host
+ *   name and last heartbeat, and its team's board row shows «Agente sin señal» even while another of
+ *   its machines beats;
+ * - a machine's coalesced change that has held `quietMs` is logged (at the time it happened) and
+ *   shown;
+ * - a team whose agent named no machine and is silent goes offline (with the alert and a log row in
+ *   the active contest), as before presence per machine.
+ * Then machine rows silent for `expireAfterMs` are deleted (`deleteExpiredMachines`), outside the
+ * transaction. Answers the board rows to push.
  */
-export async function sweepSilentAgents(em: EntityManager, offlineAfterMs: number): Promise<BoardTeam[]> {
-  return transaction(em, async (tem) => {
-    const silent = await lockSilentAgents(tem, new Date(Date.now() - offlineAfterMs));
-    if (silent.length === 0) return [];
-    const activeId = (await activeContest(tem))?.id;
-    const alarmed = silent.filter((agent) => agent.contestId === activeId);
-    const quiet = silent.filter((agent) => agent.contestId !== activeId);
+export async function sweepSilentAgents(
+  em: EntityManager,
+  options: PresenceOptions & { expireAfterMs: number },
+): Promise<BoardTeam[]> {
+  const { offlineAfterMs, quietMs } = options;
+  const rows = await transaction(em, async (tem) => {
+    const now = new Date();
+    const silentBefore = new Date(now.getTime() - offlineAfterMs);
+    const activeId = (await activeContest(tem))?.id ?? null;
+    const changed = await teamsWithMachineChanges(
+      tem,
+      activeId,
+      silentBefore,
+      new Date(now.getTime() - quietMs),
+    );
+    const silentTeams = await lockSilentAgents(tem, silentBefore);
+    const withMachines = await lockAgentTeams(
+      tem,
+      changed.filter((id) => !silentTeams.some((team) => team.teamId === id)),
+    );
+    const teams = [...silentTeams, ...withMachines];
+    if (teams.length === 0) return [];
+    const machines = await machinePresences(
+      tem,
+      teams.map((team) => team.teamId),
+    );
+    const pushed: BoardTeam[] = [];
+    const alarmedTeams: AgentPresence[] = [];
+    const quietTeams: AgentPresence[] = [];
+    for (const team of teams) {
+      const active = team.contestId === activeId;
+      const mine = machines.filter((m) => m.teamId === team.teamId);
+      if (mine.length === 0) {
+        (active ? alarmedTeams : quietTeams).push(team);
+        continue;
+      }
+      for (const machine of mine) {
+        if (active && machine.alert === null && machine.lastSeen < silentBefore) {
+          // Silent since its last heartbeat, so its previous change is at least a window old.
+          machine.alert = 'sin_senal';
+          machine.changedAt = now;
+          machine.logged = 'sin_senal';
+          await updateMachinePresence(tem, machine.id, {
+            alert: 'sin_senal',
+            changedAt: now,
+            logged: 'sin_senal',
+          });
+          await recordAgentEvent(tem, {
+            contestId: team.contestId,
+            teamId: team.teamId,
+            kind: 'sin_senal',
+            at: now,
+            lastSeen: machine.lastSeen,
+            hostname: machine.hostname,
+          });
+        } else if (
+          stateOf(machine.alert) !== stateOf(machine.logged) &&
+          machine.changedAt !== null &&
+          now.getTime() - machine.changedAt.getTime() >= quietMs
+        ) {
+          // A flap that settled: its last state, once.
+          const kind = stateOf(machine.alert);
+          machine.logged = kind;
+          await updateMachinePresence(tem, machine.id, { logged: kind });
+          if (active)
+            await recordAgentEvent(tem, {
+              contestId: team.contestId,
+              teamId: team.teamId,
+              kind,
+              at: machine.changedAt,
+              lastSeen: machine.lastSeen,
+              hostname: machine.hostname,
+            });
+        }
+      }
+      const row = await settleTeam(tem, team, active, now, offlineAfterMs, mine);
+      if (row) pushed.push(row);
+    }
+    // Teams whose agent names no machine: the team-level rules.
     await markAgentsOffline(
       tem,
-      alarmed.map((agent) => agent.teamId),
+      alarmedTeams.filter((team) => team.online).map((team) => team.teamId),
       'sin_senal',
     );
     await markAgentsOffline(
       tem,
-      quiet.map((agent) => agent.teamId),
+      quietTeams.filter((team) => team.online).map((team) => team.teamId),
     );
-    const now = new Date();
-    for (const agent of alarmed) {
+    for (const agent of alarmedTeams.filter((team) => team.online)) {
       await recordAgentEvent(tem, {
         contestId: agent.contestId,
         teamId: agent.teamId,
@@ -99,34 +311,119 @@ export async function sweepSilentAgents(em: EntityManager, offlineAfterMs: numbe
         lastSeen: agent.lastSeen,
       });
     }
-    return boardTeams(
-      tem,
-      silent.map((agent) => agent.teamId),
-    );
+    const teamLevel = [...alarmedTeams, ...quietTeams]
+      .filter((team) => team.online)
+      .map((team) => team.teamId);
+    return [...pushed, ...(teamLevel.length > 0 ? await boardTeams(tem, teamLevel) : [])];
   });
+  const activeId = (await activeContest(em))?.id ?? null;
+  await deleteExpiredMachines(em, activeId, new Date(Date.now() - options.expireAfterMs));
+  return rows;
 }
 
 /**
- * The agent of team `teamId` says it is being stopped the documented way (issue 24): the boards show
- * it offline at once, and during the active contest with the `detenido` alert and the log entry
- * `detenido` (its silence then raises no `sin_senal`). Answers the row to push, or null when the
- * boards already showed it offline.
+ * The agent of team `teamId` says it is being stopped the documented way (issue 24), on machine
+ * `hostname` (presence per machine; none: every machine of the team, as agents that name no machine
+ * do). The machine gets `detenido` and, during the active contest, the log entry `detenido` naming it
+ * (its silence then raises no `sin_senal`); the team's board row shows it offline with `detenido` when
+ * no other machine beats. Coalesced when the machine flaps (`quietMs`). `address`: the request's
+ * source address, recorded on the machine. Answers the row to push, or null when the boards need
+ * nothing.
  */
-export async function recordAgentStopped(em: EntityManager, teamId: number): Promise<BoardTeam | null> {
+export async function recordAgentStopped(
+  em: EntityManager,
+  teamId: number,
+  options: PresenceOptions,
+  hostname?: string,
+  address: string | null = null,
+): Promise<BoardTeam | null> {
   return transaction(em, async (tem) => {
     const before = await lockAgentPresence(tem, teamId);
-    if (!before?.online) return null;
+    if (!before) return null;
+    const now = new Date();
     const active = (await activeContest(tem))?.id === before.contestId;
+    const machines = await machinePresences(tem, [teamId]);
+    if (machines.length > 0) {
+      const stopping = machines.filter((m) => (hostname === undefined ? true : m.hostname === hostname));
+      let announced = false;
+      for (const machine of stopping) {
+        if (machine.alert !== null) {
+          await updateMachinePresence(tem, machine.id, { address });
+          continue;
+        }
+        const alone = hostname === undefined || standsAlone(machine.changedAt, now, options.quietMs);
+        machine.alert = 'detenido';
+        machine.changedAt = now;
+        if (alone) machine.logged = 'detenido';
+        await updateMachinePresence(tem, machine.id, {
+          alert: 'detenido',
+          changedAt: now,
+          address,
+          ...(alone ? { logged: 'detenido' } : {}),
+        });
+        if (alone && hostname !== undefined && active)
+          await recordAgentEvent(tem, {
+            contestId: before.contestId,
+            teamId,
+            kind: 'detenido',
+            at: now,
+            lastSeen: machine.lastSeen,
+            hostname,
+          });
+        announced ||= alone;
+      }
+      if (!announced) return null;
+      // A stop that names no machine is one row for the team, as before presence per machine.
+      if (hostname === undefined && active)
+        await recordAgentEvent(tem, {
+          contestId: before.contestId,
+          teamId,
+          kind: 'detenido',
+          at: now,
+          lastSeen: before.lastSeen,
+        });
+      return settleTeam(tem, before, active, now, options.offlineAfterMs, machines);
+    }
+    if (!before.online) return null;
     await markAgentsOffline(tem, [teamId], active ? 'detenido' : null);
     if (active) {
       await recordAgentEvent(tem, {
         contestId: before.contestId,
         teamId,
         kind: 'detenido',
-        at: new Date(),
+        at: now,
         lastSeen: before.lastSeen,
       });
     }
+    return boardTeam(tem, teamId);
+  });
+}
+
+/**
+ * An admin removes machine `machineId` from the lab board (`POST /api/removeLabMachine`): its row and
+ * its alert go; its team's board row follows the machines left (its «Agente sin señal» clears when no
+ * other machine holds one). Answers the row to push (null: nothing changed), or undefined when there
+ * is no such machine.
+ */
+export async function removeMachine(
+  em: EntityManager,
+  machineId: number,
+  offlineAfterMs: number,
+): Promise<BoardTeam | null | undefined> {
+  return transaction(em, async (tem) => {
+    const teamId = await machineTeam(tem, machineId);
+    if (teamId === null) return undefined;
+    const before = await lockAgentPresence(tem, teamId);
+    if (!before || !(await deleteMachine(tem, machineId))) return undefined;
+    const now = new Date();
+    const active = (await activeContest(tem))?.id === before.contestId;
+    const left = await machinePresences(tem, [teamId]);
+    if (left.length > 0) return settleTeam(tem, before, active, now, offlineAfterMs, left);
+    // No machine left: the team-level presence, which a «sin señal» of a removed machine no longer holds.
+    if (!before.alert) return null;
+    const online = before.lastSeen !== null && now.getTime() - before.lastSeen.getTime() < offlineAfterMs;
+    if (online) await markAgentSeen(tem, teamId, before.lastSeen!, true);
+    else await markAgentsOffline(tem, [teamId], null);
     return boardTeam(tem, teamId);
   });
 }

@@ -7,8 +7,10 @@ import { labTeams, teamMachines } from './agent.repository.js';
 /**
  * The lab board (issue 24, DESIGN.md section 6a): the active contest's machines, each with its
  * policy state against its team's current policy (`agentConfigs`), online when heard within
- * `offlineAfterMs` while the boards show its team's agent online (a documented stop is at once); a team is ready when one of its machines is online with the current policy; the
- * teams with no machine online are `missing`. Nothing when no contest is active.
+ * `offlineAfterMs` without an alert of its own (presence per machine: a documented stop is at once),
+ * its own alert and the source address of its last request; a team is ready when one of its machines
+ * is online with the current policy; the teams with no machine online are `missing`. Nothing when no
+ * contest is active.
  */
 export async function labBoard(
   em: EntityManager,
@@ -33,27 +35,31 @@ export async function labBoard(
     teams.map((team) => team.id),
   )) {
     const team = byId.get(machine.team.id)!;
-    // Heard within the window, and its team's agent not stopped or silent meanwhile.
-    const online = team.online && now.getTime() - machine.lastSeen.getTime() <= offlineAfterMs;
+    // Presence per machine (DESIGN.md section 6a): heard within the window, and not stopped or alerted
+    // since (the machine's own alert, whatever its team's other machines do).
+    const alert = agentAlertOf(machine.alert);
+    const online = alert === null && now.getTime() - machine.lastSeen.getTime() <= offlineAfterMs;
     const config = current.get(team.id);
     const policyCurrent = config?.policy_version ?? '';
     const upToDate = machine.policyVersion === policyCurrent;
     if (online) heard.add(team.id);
     if (online && upToDate) ready.add(team.id);
     machines.push({
+      id: machine.id,
       team: { id: team.id, name: team.name },
       level: { id: team.levelsId, level: team.level },
       hostname: machine.hostname,
       os: machine.os,
       version: machine.version,
       online,
+      address: machine.address ?? null,
       online_since: machine.onlineSince.toISOString(),
       last_seen: machine.lastSeen.toISOString(),
       policy_version: machine.policyVersion,
       policy_current: policyCurrent,
       policy_state: !online ? 'sin_senal' : upToDate ? 'al_dia' : 'atrasada',
       clock_offset_ms: machine.clockOffsetMs ?? null,
-      alert: agentAlertOf(team.alert),
+      alert,
       // Issue 25: what the machine said of the network policy against the contest's.
       network_version: machine.networkVersion ?? null,
       network_current: config?.network.version ?? 0,

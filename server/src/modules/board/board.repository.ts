@@ -44,7 +44,10 @@ function boardRowsWhere(where: string, params: readonly unknown[], orderBy = '')
  */
 export function readBoardRows(rows: readonly unknown[]): BoardTeam[] {
   return (rows as BoardRowData[]).map((row) => {
-    const online = Number(row.agent_online) === 1;
+    // Presence per machine (DESIGN.md section 6a): one silent machine's «sin señal» shows even while
+    // another machine of the team beats (a frame carries one agent state: the alarm wins).
+    const alert = agentAlertOf(row.agent_alert);
+    const online = Number(row.agent_online) === 1 && alert !== 'sin_senal';
     return {
       id: row.id,
       name: row.name,
@@ -52,7 +55,7 @@ export function readBoardRows(rows: readonly unknown[]): BoardTeam[] {
       number_attempts: Number(row.number_attempts),
       status_team: { id: row.status_team_id, status: row.status },
       agent_online: online,
-      agent_alert: online ? null : agentAlertOf(row.agent_alert),
+      agent_alert: online ? null : alert,
       version: Number(row.version),
     };
   });

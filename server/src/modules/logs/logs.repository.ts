@@ -120,6 +120,7 @@ const NONE = {
   agent_event: null,
   last_seen: null,
   silence_ms: null,
+  hostname: null,
   message: null,
   message_receipt: null,
   network_version: null,
@@ -224,6 +225,7 @@ export async function listContestLog(
       agent_event: agentEventKind(e.kind),
       last_seen: e.lastSeen?.toISOString() ?? null,
       silence_ms: e.silenceMs ?? null,
+      hostname: e.hostname ?? null,
     })),
     ...networkChanges.map((c): TimedRow => ({
       ...NONE,

@@ -10,6 +10,7 @@ export {
   lockTeam,
   markAgentSeen,
   markAgentsOffline,
+  setAgentPresence,
 } from './team-row-writer.js';
 export { TeamStatusChange } from './team-status-change.entity.js';
 export { Team } from './team.entity.js';

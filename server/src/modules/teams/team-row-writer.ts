@@ -95,6 +95,24 @@ export async function markAgentSeen(
 }
 
 /**
+ * Sets what the boards show of team `teamId`'s agent when its machines decide it (presence per machine,
+ * DESIGN.md section 6a): `online` (some machine beats) and `alert` (`sin_senal` while one of its
+ * machines is silent, even with another beating; `detenido`; or none), bumping `version`.
+ */
+export async function setAgentPresence(
+  em: EntityManager,
+  teamId: number,
+  online: boolean,
+  alert: AgentAlert | null,
+): Promise<void> {
+  await em.nativeUpdate(
+    Team,
+    { id: teamId },
+    { agentOnline: online, agentAlert: alert, version: nextVersion() },
+  );
+}
+
+/**
  * Marks the agents of `teamIds` offline with `alert` (issue 24: `sin_senal`, `detenido`, or none) and
  * bumps the teams' `version` for the boards.
  */

@@ -32,6 +32,7 @@ const attempt = (id: number, at: string, killed = true): ContestLogRow => ({
   agent_event: null,
   last_seen: null,
   silence_ms: null,
+  hostname: null,
   message: null,
   message_receipt: null,
   network_version: null,
@@ -54,6 +55,7 @@ const change = (id: number, at: string, user: string | null, automatic = false):
   agent_event: null,
   last_seen: null,
   silence_ms: null,
+  hostname: null,
   message: null,
   message_receipt: null,
   network_version: null,
@@ -138,6 +140,21 @@ describe('/bitacora rows (issue 13)', () => {
       who: '',
     });
     expect(back!.change).toBe('Agente de nuevo en línea tras 1 min 35 s sin señal');
+  });
+
+  it("names the machine of a machine's agent event (presence per machine)", () => {
+    const [row] = contestLogTableRows([
+      {
+        ...change(3, localIso(2026, 10, 2, 10, 0, 0), null),
+        kind: 'agente',
+        from: null,
+        to: null,
+        agent_event: 'sin_senal',
+        last_seen: localIso(2026, 10, 2, 9, 59, 30),
+        hostname: 'lab-07',
+      },
+    ]);
+    expect(row!.change).toBe('Agente sin señal en lab-07 (última señal 02/11/2026 09:59:30)');
   });
 
   it("shows a judges' message to the team with its receipt and its sender (issue 24)", () => {

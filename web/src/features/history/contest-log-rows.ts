@@ -89,6 +89,7 @@ function changeText(row: ContestLogRow): string {
       row.agent_event,
       row.last_seen ? formatDateTime(row.last_seen) : null,
       row.silence_ms,
+      row.hostname,
     );
   return row.from !== null && row.to !== null ? statusChangeText(row.from, row.to) : '';
 }

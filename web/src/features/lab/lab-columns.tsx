@@ -12,6 +12,7 @@ export const LAB_COLUMNS: DataColumn<LabTableRow>[] = [
   { accessorKey: 'hostname', header: 'MÁQUINA' },
   { accessorKey: 'os', header: 'SISTEMA' },
   { accessorKey: 'version', header: 'VERSIÓN' },
+  { accessorKey: 'address', header: 'DIRECCIÓN' },
   { accessorKey: 'seen', header: 'EN LÍNEA' },
   {
     accessorKey: 'policy',

@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { LabMachine } from '@concurso/shared';
 import { localIso } from '../../ui/local-iso.test-support';
-import { clockOffsetText, labTableRows } from './lab-rows';
+import { clockOffsetText, labTableRows, removeMachineQuestion } from './lab-rows';
 
 const machine = (overrides: Partial<LabMachine> = {}): LabMachine => ({
+  id: 31,
   team: { id: 4, name: 'Los Punteros' },
   level: { id: 1, level: 'Básico' },
   hostname: 'lab-a1',
   os: 'linux 6.1.0',
   version: '1.4.0',
   online: true,
+  address: '10.0.7.21',
   online_since: localIso(2026, 10, 26, 9, 0, 5),
   last_seen: localIso(2026, 10, 26, 9, 30, 0),
   policy_version: 'abc',
@@ -28,11 +30,13 @@ describe('/laboratorio rows (issue 24)', () => {
   it('shows a ready machine: since when, its policy up to date, its clock ahead', () => {
     expect(labTableRows([machine()])[0]).toEqual({
       id: 1,
+      machineId: 31,
       team: 'Los Punteros',
       level: 'Básico',
       hostname: 'lab-a1',
       os: 'linux 6.1.0',
       version: '1.4.0',
+      address: '10.0.7.21',
       seen: 'Desde 26/11/2026 09:00:05',
       policy: 'Al día',
       policyState: 'al_dia',
@@ -54,6 +58,27 @@ describe('/laboratorio rows (issue 24)', () => {
       policy: 'Sin señal',
       clock: '',
       agent: 'Agente sin señal',
+    });
+  });
+
+  it('shows each machine its own alert while another of its team beats, and no address as empty', () => {
+    const [beating, silent] = labTableRows([
+      machine({ hostname: 'lab-a1' }),
+      machine({ id: 32, hostname: 'lab-a2', online: false, alert: 'sin_senal', address: null }),
+    ]);
+    expect(beating).toMatchObject({ hostname: 'lab-a1', agent: 'Agente en línea', machineId: 31 });
+    expect(silent).toMatchObject({
+      hostname: 'lab-a2',
+      agent: 'Agente sin señal',
+      address: '',
+      machineId: 32,
+    });
+  });
+
+  it('asks before «Quitar» naming the machine and its team', () => {
+    expect(removeMachineQuestion({ hostname: 'lab-a2', team: 'Los Punteros' })).toMatchObject({
+      title: '¿Quitar la máquina lab-a2 de Los Punteros?',
+      confirmLabel: 'Sí, quitar',
     });
   });
 

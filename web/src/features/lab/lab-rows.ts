@@ -16,11 +16,15 @@ import { formatDateTime } from '../../ui/date-time';
 export interface LabTableRow {
   /** The row's place in the server's order (team name, host name), stable while the list is. */
   id: number;
+  /** The machine's row on the server (`POST /api/removeLabMachine`). */
+  machineId: number;
   team: string;
   level: string;
   hostname: string;
   os: string;
   version: string;
+  /** DIRECCIÓN: the source address of its last request, '' when none was recorded. */
+  address: string;
   /** EN LÍNEA: 'Desde 26/11/2026 09:00:05', or 'Sin señal desde …' when it was not heard in the window. */
   seen: string;
   /** POLÍTICA: 'Al día', 'Atrasada' or 'Sin señal'. */
@@ -28,7 +32,7 @@ export interface LabTableRow {
   policyState: LabPolicyState;
   /** RELOJ: the machine's clock against the server's ('+2.0 s', '-0.3 s'), '' when unknown. */
   clock: string;
-  /** AGENTE: the boards' badge text of the team's agent. */
+  /** AGENTE: this machine's own presence as the boards' badge says it ('Agente sin señal'…). */
   agent: string;
   /** RED (issue 25): 'red: v3 aplicada', 'red: v2 (actual v3)', 'red: no aplicada (…)', 'red: sin restricciones'. */
   network: string;
@@ -66,11 +70,13 @@ export function labTableRows(machines: readonly LabMachine[]): LabTableRow[] {
     const network = labNetworkState(machine);
     return {
       id: index + 1,
+      machineId: machine.id,
       team: machine.team.name,
       level: machine.level.level,
       hostname: machine.hostname,
       os: machine.os,
       version: machine.version,
+      address: machine.address ?? '',
       seen: machine.online
         ? `Desde ${formatDateTime(machine.online_since)}`
         : `Sin señal desde ${formatDateTime(machine.last_seen)}`,
@@ -83,4 +89,19 @@ export function labTableRows(machines: readonly LabMachine[]): LabTableRow[] {
       networkTone: network.tone,
     };
   });
+}
+
+/**
+ * The question before 'Quitar' (admins): the machine and its team, and what removing it does (its
+ * alert goes; a machine that beats again comes back).
+ */
+export function removeMachineQuestion(row: Pick<LabTableRow, 'hostname' | 'team'>) {
+  return {
+    title: `¿Quitar la máquina ${row.hostname} de ${row.team}?`,
+    message:
+      'Deja de aparecer en el laboratorio y su alerta se borra. Si su agente vuelve a enviar latidos, ' +
+      'aparecerá de nuevo.',
+    confirmLabel: 'Sí, quitar',
+    cancelLabel: 'Cancelar',
+  };
 }

@@ -1,23 +1,31 @@
 import { useMemo } from 'react';
 import { Text } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
-import { labReadinessText } from '@concurso/shared';
+import { USER_TYPES, labReadinessText } from '@concurso/shared';
 import { ActiveContestView } from '../../catalog-screen/active-contest-view';
 import type { CatalogueSceneProps } from '../../catalog-screen/catalogue-scene-props';
 import { MessagesButton } from '../../catalog-screen/messages/messages-button';
+import { FeedbackHost } from '../../catalog-screen/feedback-host';
+import { useSessionStore } from '../../stores/session-store';
+import { actionsColumn } from '../../ui/data-table/actions-column';
 import { DataTable } from '../../ui/data-table/data-table';
+import { RowActions, RowButton } from '../../ui/data-table/row-actions';
+import type { DataColumn } from '../../ui/data-table/table-model';
 import { PageFrame } from '../../ui/layout/page-frame';
 import { LAB_COLUMNS } from './lab-columns';
 import { LAB_KEY, labQuery } from './lab-query';
 import { useRefetchOnBoardChange } from '../../stores/use-refetch-on-board-change';
-import { labTableRows } from './lab-rows';
+import { labTableRows, type LabTableRow } from './lab-rows';
+import { useRemoveMachine } from './use-remove-machine';
 
 /**
  * /laboratorio (judges and admins, issue 24): before and during the contest, which machines run an
  * agent of the active contest, each with its system, agent version, since when it is heard, whether it
  * applies the team's current policy (green, amber, red) and how far its clock is from the server's;
  * above, 'Listos: N de M equipos' and the teams without a running agent. Refetched when the boards push
- * an agent's change, and every few seconds (heartbeats move the rest).
+ * an agent's change, and every few seconds (heartbeats move the rest). Each machine shows its own
+ * presence and the source address of its last request; an administrator's 'Quitar' (asked first)
+ * removes a machine (a made-up name, a machine taken out of the lab) and its alert.
  */
 export function LabScene({ title }: CatalogueSceneProps) {
   const lab = useQuery(labQuery());
@@ -25,6 +33,19 @@ export function LabScene({ title }: CatalogueSceneProps) {
   useRefetchOnBoardChange([LAB_KEY], { throttleMs: 1_000, withAgent: true });
   const rows = useMemo(() => labTableRows(lab.data?.machines ?? []), [lab.data]);
   const missing = lab.data?.missing ?? [];
+  const admin = useSessionStore((state) => state.user?.types_users_id === USER_TYPES.admin);
+  const removeMachine = useRemoveMachine();
+  const columns = useMemo((): DataColumn<LabTableRow>[] => {
+    if (!admin) return LAB_COLUMNS;
+    return [
+      ...LAB_COLUMNS,
+      actionsColumn((row: LabTableRow) => (
+        <RowActions>
+          <RowButton label="Quitar" palette="red" onClick={() => void removeMachine(row)} />
+        </RowActions>
+      )),
+    ];
+  }, [admin, removeMachine]);
 
   return (
     <PageFrame title={title} actions={null}>
@@ -53,12 +74,13 @@ export function LabScene({ title }: CatalogueSceneProps) {
         ) : null}
         <DataTable
           data={rows}
-          columns={LAB_COLUMNS}
+          columns={columns}
           title={title}
           exportName="laboratorio"
           loading={lab.isPending}
         />
       </ActiveContestView>
+      <FeedbackHost />
     </PageFrame>
   );
 }
