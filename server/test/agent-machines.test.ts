@@ -173,6 +173,29 @@ describe('presence per machine', () => {
     }
   });
 
+  it('deletes machine rows silent for ten windows, except an unresolved «sin señal»', async () => {
+    const team = await agentTeam(server, admin, { contestId, name: 'Máquinas Viejas' });
+    expect((await beat(team.key, 'lab-parada')).statusCode).toBe(200);
+    expect((await beat(team.key, 'lab-callada')).statusCode).toBe(200);
+    expect((await stop(team.key, 'lab-parada')).statusCode).toBe(200);
+    await expect
+      .poll(async () => (await machinesOf(team.id)).map((m) => [m.hostname, m.alert]), { timeout: 5_000 })
+      .toEqual([
+        ['lab-callada', 'sin_senal'],
+        ['lab-parada', 'detenido'],
+      ]);
+    // Both as if last heard 11 windows ago (the sweep deletes after 10).
+    await server.orm.em
+      .fork()
+      .execute('update agent_machines set last_seen = ? where teams_id = ?', [
+        new Date(Date.now() - 11 * OFFLINE_AFTER_MS),
+        team.id,
+      ]);
+    await expect
+      .poll(async () => (await machinesOf(team.id)).map((m) => m.hostname), { timeout: 5_000 })
+      .toEqual(['lab-callada']);
+  });
+
   it("shows each machine's source address, as its last request came", async () => {
     const team = await agentTeam(server, admin, { contestId, name: 'Con Dirección' });
     expect((await beat(team.key, 'lab-d', '10.0.7.21')).statusCode).toBe(200);
