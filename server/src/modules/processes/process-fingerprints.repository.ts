@@ -406,7 +406,8 @@ function onePerHash(rows: readonly ApplicableFingerprint[]): AgentFingerprint[] 
 /**
  * The fingerprints each team of `teamIds` of contest `contestId` must act on (`GET /api/agent/config`,
  * issue 21): of the blocked processes `processIds`, those that apply to every machine (confirmed, or
- * claimed by `quorum` teams) and the team's own claims; each hash once. Strongest first (confirmed, at
+ * claimed by `quorum` teams) and the team's own claims, never a denied or suspect one
+ * (`applicableRows`); each hash once. Strongest first (confirmed, at
  * quorum, then own claims by teams and recency), cut when the JSON would pass `budgetBytes` (UTF-8
  * bytes of the array), so the config stays small whatever the agents report. Two queries whatever
  * the number of teams (issue 24: the push channel sends every connected agent its policy after a
@@ -453,8 +454,9 @@ function withinBudget(fingerprints: readonly AgentFingerprint[], budgetBytes: nu
 
 /**
  * The fingerprints of contest `contestId`'s blocked processes `processIds` that apply to every
- * machine (confirmed, or claimed by `quorum` teams), `[{process, sha256}]`: what the inventory of
- * `/procesosObservados` calls "Bloqueado como …". A single team's claim is not shown there.
+ * machine (confirmed, or claimed by `quorum` teams; never a denied or suspect one), `[{process,
+ * sha256}]`: what the inventory of `/procesosObservados` calls "Bloqueado como …". A single team's
+ * claim is not shown there.
  */
 export async function contestFingerprints(
   em: EntityManager,
