@@ -152,6 +152,12 @@ describe('colluding keys cannot amplify fingerprints or bring them back', () => 
     expect((await call(admin, `/api/permittedProcesses/${contestId}`)).body.data).toEqual([
       expect.objectContaining({ processes_id: ide.id }),
     ]);
+    // Nor the other way round: a permitted program is not blocked.
+    const permittedToo = await call(admin, '/api/createBlockedProcessForContest', {
+      contests_id: contestId,
+      processes_id: [await processId('chrome.exe'), ide.id],
+    });
+    expect(permittedToo.status).toBe(422);
     const h = sha('the-ide');
     const observed = await call(victim.key, '/api/agent/observed', {
       observed: [

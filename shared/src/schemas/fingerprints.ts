@@ -94,3 +94,7 @@ export type PermittedProcessesInput = z.infer<typeof permittedProcessesInputSche
 /** The 422 text on `processes_id` when a permitted program is also blocked in the contest: «…: chrome.exe». */
 export const permittedBlockedConflict = (names: readonly string[]): string =>
   `Un programa bloqueado en el concurso no puede estar permitido: ${names.join(', ')}.`;
+
+/** The 422 text on `processes_id` when a blocked program is also permitted in the contest: «…: code.exe». */
+export const blockedPermittedConflict = (names: readonly string[]): string =>
+  `Un programa permitido en el concurso no puede estar bloqueado: ${names.join(', ')}.`;

@@ -331,3 +331,18 @@ export async function replacePermittedProcesses(
     em.create(ContestPermittedProcess, { contest: contestId, process: processId });
   await em.flush();
 }
+
+/** The names of the processes of `processIds` that are in contest `contestId`'s «Programas permitidos». */
+export async function permittedAmong(
+  em: EntityManager,
+  contestId: number,
+  processIds: readonly number[],
+): Promise<string[]> {
+  if (processIds.length === 0) return [];
+  const rows = await em.find(
+    ContestPermittedProcess,
+    { contest: contestId, process: { $in: [...processIds] } },
+    { populate: ['process'], orderBy: { process: { name: 'asc' } } },
+  );
+  return rows.map((row) => row.process.name);
+}

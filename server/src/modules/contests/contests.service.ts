@@ -1,5 +1,11 @@
 import type { EntityManager } from '@mikro-orm/mysql';
-import { MESSAGES, calendarOf, permittedBlockedConflict, type ContestInput } from '@concurso/shared';
+import {
+  MESSAGES,
+  blockedPermittedConflict,
+  calendarOf,
+  permittedBlockedConflict,
+  type ContestInput,
+} from '@concurso/shared';
 import { HttpError } from '../../lib/http-error.js';
 import { describeUses } from '../catalogs/index.js';
 import {
@@ -11,6 +17,7 @@ import {
   countContests,
   countProcesses,
   lockContestActive,
+  permittedAmong,
   replaceContestProcesses,
   replacePermittedProcesses,
   type ContestData,
@@ -77,7 +84,8 @@ export async function contestInUse(em: EntityManager, id: number): Promise<strin
  * Replaces a contest's blocked set with `processIds` (duplicates ignored) in the caller's transaction,
  * holding the contest's row lock so concurrent replacements queue.
  * @throws HttpError 404 when the contest does not exist; 422 on `processes_id` when a process no
- *   longer exists (nothing changes).
+ *   longer exists or is one of the contest's «Programas permitidos» (`blockedPermittedConflict`;
+ *   nothing changes).
  */
 export async function replaceBlockedSet(
   em: EntityManager,
@@ -90,6 +98,11 @@ export async function replaceBlockedSet(
     throw new HttpError(422, MESSAGES.validation, {
       processes_id: ['Alguno de los procesos ya no existe.'],
     });
+  }
+  // DESIGN.md section 6a: a permitted program's known file makes its fingerprints suspect.
+  const permitted = await permittedAmong(em, contestId, ids);
+  if (permitted.length > 0) {
+    throw new HttpError(422, MESSAGES.validation, { processes_id: [blockedPermittedConflict(permitted)] });
   }
   await replaceContestProcesses(em, contestId, ids);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGES, permittedBlockedConflict } from '@concurso/shared';
+import { MESSAGES, blockedPermittedConflict, permittedBlockedConflict } from '@concurso/shared';
 import { ApiRequestError } from '../../api/api-error';
 import { BLOCKED_SET, PERMITTED_SET, permittedFailure } from './process-sets';
 
@@ -15,7 +15,15 @@ describe('«Programas permitidos» (DESIGN.md section 6a)', () => {
       'Un programa bloqueado en el concurso no puede estar permitido: chrome.exe.',
     );
     expect(permittedFailure(new Error('red'))).toBe('No se pudieron guardar los programas permitidos');
-    expect(BLOCKED_SET.failure(refused)).toBe(MESSAGES.processesAssignFailed);
+    expect(BLOCKED_SET.failure(new Error('red'))).toBe(MESSAGES.processesAssignFailed);
+    const permitted = new ApiRequestError({
+      kind: 'http',
+      status: 422,
+      fieldErrors: { processes_id: [blockedPermittedConflict(['code.exe'])] },
+    });
+    expect(BLOCKED_SET.failure(permitted)).toBe(
+      'Un programa permitido en el concurso no puede estar bloqueado: code.exe.',
+    );
   });
 
   it('reads and keys each set apart, so saving one never shows the other', () => {

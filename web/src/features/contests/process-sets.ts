@@ -33,8 +33,14 @@ export const BLOCKED_SET: ProcessSet = {
   title: 'Asignar procesos bloqueados al concurso',
   query: contestProcessesQuery,
   save: (body) => callApi(contestsRoutes.replaceBlockedProcesses, { body }),
-  failure: () => MESSAGES.processesAssignFailed,
+  // The server's reason when it refused a process (a permitted program), else SPEC.md's text.
+  failure: (error) => fieldReason(error) ?? MESSAGES.processesAssignFailed,
 };
+
+/** The server's first text on `processes_id` of a refused save (422), if any. */
+function fieldReason(error: unknown): string | undefined {
+  return isApiRequestError(error) ? error.fieldErrors?.processes_id?.[0] : undefined;
+}
 
 /** A contest's «Programas permitidos» (`GET /api/permittedProcesses/{contestId}`) as a query. */
 export const permittedProcessesQuery = (contestId: number) =>
@@ -49,8 +55,7 @@ export const permittedProcessesQuery = (contestId: number) =>
  * permitidos'.
  */
 export function permittedFailure(error: unknown): string {
-  const field = isApiRequestError(error) ? error.fieldErrors?.processes_id?.[0] : undefined;
-  return field ?? 'No se pudieron guardar los programas permitidos';
+  return fieldReason(error) ?? 'No se pudieron guardar los programas permitidos';
 }
 
 /** «Programas permitidos del concurso» (`POST /api/updatePermittedProcesses`). */
