@@ -43,6 +43,14 @@ describe("an agent's log texts (issue 24)", () => {
     expect(agentEventText('en_linea', null, 133_000)).toBe(
       'Agente de nuevo en línea tras 2 min 13 s sin señal',
     );
+    // Presence per machine: the machine's host name.
+    expect(agentEventText('sin_senal', '26/11/2026 10:32:05', null, 'lab-07')).toBe(
+      'Agente sin señal en lab-07 (última señal 26/11/2026 10:32:05)',
+    );
+    expect(agentEventText('detenido', null, null, 'lab-07')).toBe('Agente detenido en lab-07');
+    expect(agentEventText('en_linea', null, 45_000, 'lab-07')).toBe(
+      'Agente de nuevo en línea en lab-07 tras 45 s sin señal',
+    );
   });
 });
 
