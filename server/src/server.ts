@@ -40,6 +40,7 @@ async function main(): Promise<void> {
         ? `Base de datos integrada: la de ${embedded.dir} ya estaba en marcha (un cierre interrumpido); se usa y se deja en marcha.`
         : `Base de datos integrada: ${binary} con los datos en ${embedded.dir}, sin puerto de red (se detiene con el servidor; para usar otra, indique DATABASE_URL).`,
     );
+    if (embedded.warning) console.warn(embedded.warning);
     config = { ...config, databaseUrl: embedded.url };
   }
   let orm;

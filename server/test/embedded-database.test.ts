@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,51 +10,55 @@ const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
- * What runs inside the namespace: the product as `npm start` runs it (the built server), twice on one
- * fresh `DATA_DIR`, with no `DATABASE_URL`; it answers what it saw as one JSON line.
+ * What runs inside the namespace: the product as `npm start` runs it (the built server), with no
+ * `DATABASE_URL`, several times on one fresh `DATA_DIR` inside a folder of its own (`outer`), the last
+ * time with `outer` closed (0700, as `/root` is); and once, beside the first, on a fresh `DATA_DIR` under
+ * a closed folder. It answers what it saw as one JSON line.
  */
 const DRIVER = String.raw`
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 const [rootDir, dataDir] = process.argv.slice(2);
-const port = 3999;
-const base = 'http://127.0.0.1:' + port;
+const outer = dataDir.slice(0, dataDir.lastIndexOf('/'));
 const mysqlDir = dataDir + '/mysql';
-const socket = mysqlDir + '/mysqld.sock';
 const passwordFile = dataDir + '/mysql-root-password';
 execFileSync('ip', ['link', 'set', 'lo', 'up']);
 const running = () => {
   try { return execFileSync('pgrep', ['-f', dataDir + '/mysql'], { encoding: 'utf8' }).trim() !== ''; } catch { return false; }
 };
-// The machine's client on the socket, as root or as another local account (runuser).
-const client = (sql, { as, password } = {}) => {
-  const args = ['--no-defaults', '--socket=' + socket, '-uroot', '-N', '-B', ...(password ? ['--password=' + password] : []), '-e', sql];
+// The machine's client on the socket of DATA_DIR dir, as root or as another local account (runuser).
+const client = (sql, { as, password, dir = dataDir } = {}) => {
+  const args = ['--no-defaults', '--socket=' + dir + '/mysql/mysqld.sock', '-uroot', '-N', '-B', ...(password ? ['--password=' + password] : []), '-e', sql];
   const r = as ? spawnSync('runuser', ['-u', as, '--', 'mariadb', ...args], { encoding: 'utf8' }) : spawnSync('mariadb', args, { encoding: 'utf8' });
   return { code: r.status, out: r.stdout.trim(), err: r.stderr.trim() };
 };
 const owner = (file) => { const s = statSync(file); return { mode: (s.mode & 0o777).toString(8), uid: s.uid, gid: s.gid }; };
-// What another local account and the database's own users can do while the embedded database runs.
-const observe = () => {
-  const password = readFileSync(passwordFile, 'utf8').trim();
-  const pid = readFileSync(mysqlDir + '/mysqld.pid', 'utf8').trim();
-  const outfile = dataDir + '/escrito-por-la-base';
+// What another local account and the database's own users can do while the embedded database of DATA_DIR
+// dir runs.
+const observe = (dir = dataDir) => {
+  const password = readFileSync(dir + '/mysql-root-password', 'utf8').trim();
+  const pid = readFileSync(dir + '/mysql/mysqld.pid', 'utf8').trim();
+  const outfile = dir + '/escrito-por-la-base';
   return {
     password,
-    dataDir: owner(dataDir),
-    dir: owner(mysqlDir),
-    ibdata: owner(mysqlDir + '/ibdata1'),
-    filesDir: owner(dataDir + '/mysql-files'),
-    passwordFile: owner(passwordFile),
+    dataDir: owner(dir),
+    dir: owner(dir + '/mysql'),
+    ibdata: owner(dir + '/mysql/ibdata1'),
+    filesDir: owner(dir + '/mysql-files'),
+    tmpDir: owner(dir + '/mysql-tmp'),
+    tmpdir: client('SELECT @@tmpdir', { password, dir }).out,
+    passwordFile: owner(dir + '/mysql-root-password'),
     serverUid: Number(readFileSync('/proc/' + pid + '/status', 'utf8').match(/^Uid:\s+(\d+)/m)[1]),
-    securePriv: client('SELECT @@secure_file_priv', { password }).out,
-    emptyRoots: client("SELECT COUNT(*) FROM mysql.user WHERE user = '' OR (user = 'root' AND authentication_string = '')", { password }).out,
-    outfile: { ...client("SELECT 'x' INTO OUTFILE '" + outfile + "'", { password }), written: existsSync(outfile) },
-    nobody: client('SELECT 1', { as: 'nobody' }),
-    rootNoPassword: client('SELECT 1'),
-    rootWithPassword: client('SELECT 1', { password }),
+    securePriv: client('SELECT @@secure_file_priv', { password, dir }).out,
+    emptyRoots: client("SELECT COUNT(*) FROM mysql.user WHERE user = '' OR (user = 'root' AND authentication_string = '')", { password, dir }).out,
+    outfile: { ...client("SELECT 'x' INTO OUTFILE '" + outfile + "'", { password, dir }), written: existsSync(outfile) },
+    nobody: client('SELECT 1', { as: 'nobody', dir }),
+    rootNoPassword: client('SELECT 1', { dir }),
+    rootWithPassword: client('SELECT 1', { password, dir }),
   };
 };
-async function start(extraEnv = {}, dir = dataDir) {
+async function start(extraEnv = {}, dir = dataDir, port = 3999) {
+  const base = 'http://127.0.0.1:' + port;
   const lines = [];
   const child = spawn(process.execPath, ['--max-old-space-size=320', 'server/dist/server.js'], {
     cwd: rootDir,
@@ -73,15 +77,29 @@ async function start(extraEnv = {}, dir = dataDir) {
   }
   const login = await fetch(base + '/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'Contrasena-Larga-2026' }) }).then((r) => r.json());
   const call = (url, body) => fetch(base + url, { method: body ? 'POST' : 'GET', headers: { authorization: 'Bearer ' + login.access_token, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) }).then(async (r) => ({ status: r.status, text: await r.text() }));
-  const stop = async (signal = 'SIGTERM') => { child.kill(signal); const code = await exited; return { code, lines, databaseRunning: running() }; };
+  const stop = async (signal = 'SIGTERM') => {
+    child.kill(signal);
+    const code = await exited;
+    let databaseRunning = false;
+    try { databaseRunning = execFileSync('pgrep', ['-f', dir + '/mysql'], { encoding: 'utf8' }).trim() !== ''; } catch {}
+    return { code, lines, databaseRunning };
+  };
   return { call, stop };
 }
-// A fresh DATA_DIR (info logs: the ready line names the database URL).
-const first = await start({ LOG_LEVEL: 'info' });
+// A fresh DATA_DIR (info logs: the ready line names the database URL). Beside it (another port, to share
+// the wait), the README's npm start as root in a checkout under /root (DATA_DIR=./data): a fresh DATA_DIR
+// under a folder the mysql account cannot enter (0700, root's), initialised and run as root.
+const closedDir = outer + '/cerrada';
+mkdirSync(closedDir, { mode: 0o700 });
+const freshRootDir = closedDir + '/datos';
+const [first, freshRootRun] = await Promise.all([start({ LOG_LEVEL: 'info' }), start({ LOG_LEVEL: 'info' }, freshRootDir, 3997)]);
 const created = await first.call('/api/createSchool', { name: 'Escuela Integrada' });
 const fresh = observe();
+const freshRootCreated = await freshRootRun.call('/api/createSchool', { name: 'Escuela en root' });
+const freshRoot = observe(freshRootDir);
+const freshRootStop = await freshRootRun.stop();
 // Back to what a version before these rules left: root without a password, everything owned by root,
-// the folder 755, no password file and no secure_file_priv folder.
+// the folder 755, no password file, no secure_file_priv folder and no tmp folder.
 const rootHosts = client("SELECT host FROM mysql.user WHERE user = 'root'", { password: fresh.password }).out.split('\n');
 const emptied = client('ALTER USER ' + rootHosts.map((host) => "'root'@'" + host + "' IDENTIFIED BY ''").join(', '), { password: fresh.password });
 if (emptied.code !== 0 || client('SELECT 1').code !== 0) throw new Error('no se pudo quitar la clave: ' + emptied.err);
@@ -91,6 +109,7 @@ chmodSync(dataDir, 0o700);
 chmodSync(mysqlDir, 0o755);
 rmSync(passwordFile);
 rmSync(dataDir + '/mysql-files', { recursive: true });
+rmSync(dataDir + '/mysql-tmp', { recursive: true });
 const second = await start();
 const schools = await second.call('/api/getSchools');
 const migrated = observe();
@@ -101,10 +120,18 @@ const reusedSchools = await third.call('/api/getSchools');
 const thirdStop = await third.stop();
 execFileSync('kill', [readFileSync(mysqlDir + '/mysqld.pid', 'utf8').trim()]);
 while (running()) await new Promise((r) => setTimeout(r, 200));
+// The folder above DATA_DIR closed to the mysql account now: the folder mysql owned from the starts above
+// is handed back to root, which runs the database on the same data.
+chmodSync(outer, 0o700);
+const fourth = await start({ LOG_LEVEL: 'info' });
+const rootSchools = await fourth.call('/api/getSchools');
+const asRoot = observe();
+const fourthStop = await fourth.stop();
+chmodSync(outer, 0o755);
 // With DATABASE_URL given (here the default address, where nothing answers) it never starts one.
 const given = spawn(process.execPath, ['server/dist/server.js'], {
   cwd: rootDir,
-  env: { PATH: process.env.PATH, DATA_DIR: dataDir + '/given', PORT: String(port), DATABASE_URL: 'mysql://root@127.0.0.1:3306/concurso' },
+  env: { PATH: process.env.PATH, DATA_DIR: dataDir + '/given', PORT: '3999', DATABASE_URL: 'mysql://root@127.0.0.1:3306/concurso' },
   stdio: ['ignore', 'pipe', 'pipe'],
 });
 let givenOutput = '';
@@ -113,7 +140,7 @@ given.stderr.on('data', (d) => (givenOutput += d));
 const givenCode = await new Promise((resolve) => given.once('exit', resolve));
 const givenDatabase = existsSync(dataDir + '/given/mysql');
 const mysqlAccount = { uid: Number(execFileSync('id', ['-u', 'mysql'], { encoding: 'utf8' })), gid: Number(execFileSync('id', ['-g', 'mysql'], { encoding: 'utf8' })) };
-console.log(JSON.stringify({ created: created.status, firstStop, fresh, found: schools.text.includes('Escuela Integrada'), migrated, secondStop, reusedFound: reusedSchools.text.includes('Escuela Integrada'), thirdStop, mysqlAccount, givenCode, givenOutput, givenDatabase }));
+console.log(JSON.stringify({ created: created.status, firstStop, fresh, found: schools.text.includes('Escuela Integrada'), migrated, secondStop, reusedFound: reusedSchools.text.includes('Escuela Integrada'), thirdStop, asRoot, rootFound: rootSchools.text.includes('Escuela Integrada'), fourthStop, freshRoot, freshRootCreated: freshRootCreated.status, freshRootStop, mysqlAccount, givenCode, givenOutput, givenDatabase }));
 `;
 
 /** What the driver saw of the embedded database while it ran (modes in octal, owners as ids). */
@@ -123,6 +150,8 @@ interface Observed {
   dir: Owner;
   ibdata: Owner;
   filesDir: Owner;
+  tmpDir: Owner;
+  tmpdir: string;
   passwordFile: Owner;
   serverUid: number;
   securePriv: string;
@@ -163,13 +192,20 @@ function withoutPassword(seen: Observed): Omit<Observed, 'password'> {
  * behind a password kept 0600 in `DATA_DIR`, `secure_file_priv` an empty folder of its own; another
  * local account (`runuser -u nobody`) cannot reach its socket. A folder left by an older version (root's,
  * 755, root without a password) is handed over the same way, and a server left running by a cut stop is
- * reused with the kept password. The shared MariaDB answers on 127.0.0.1:3306 here, so the product runs in a network
- * namespace of its own (`unshare --net`: only a loopback of its own, where nothing answers).
+ * reused with the kept password. Under a folder the `mysql` account cannot enter (a checkout under
+ * `/root`) the start still works: the database runs as root, one Spanish line says why, everything else
+ * as before, both for the folder `mysql` owned and for a fresh one. The shared MariaDB answers on
+ * 127.0.0.1:3306 here, so the product runs in a network namespace of its own (`unshare --net`: only a
+ * loopback of its own, where nothing answers).
  */
 describe('the embedded database of a single laptop (issue 27)', () => {
-  it('starts a private MariaDB only the server can reach, keeps what was saved across restarts (an older folder handed over, a cut stop reused), and stops it', async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'concurso-embebida-'));
-    const driver = path.join(dataDir, 'driver.mjs');
+  it('starts a private MariaDB only the server can reach, keeps what was saved across restarts (an older folder handed over, a cut stop reused, a folder the mysql account cannot reach run as root), and stops it', async () => {
+    // DATA_DIR 0700 inside a folder of its own that the driver closes (0700) for the last two starts.
+    const outer = await mkdtemp(path.join(os.tmpdir(), 'concurso-embebida-'));
+    await chmod(outer, 0o755);
+    const dataDir = path.join(outer, 'datos');
+    await mkdir(dataDir, { mode: 0o700 });
+    const driver = path.join(outer, 'driver.mjs');
     await writeFile(driver, DRIVER);
     try {
       const { stdout } = await run('unshare', ['--net', '--fork', process.execPath, driver, root, dataDir], {
@@ -186,6 +222,12 @@ describe('the embedded database of a single laptop (issue 27)', () => {
         firstStop: Stopped;
         secondStop: Stopped;
         thirdStop: Stopped;
+        asRoot: Observed;
+        rootFound: boolean;
+        fourthStop: Stopped;
+        freshRoot: Observed;
+        freshRootCreated: number;
+        freshRootStop: Stopped;
         givenCode: number;
         givenOutput: string;
         givenDatabase: boolean;
@@ -197,11 +239,13 @@ describe('the embedded database of a single laptop (issue 27)', () => {
       expect(result.firstStop).toMatchObject({ code: 0, databaseRunning: false });
       // The closing note of the issue reports what was observed.
       console.log(
-        'base de datos integrada (nueva, luego la de una versión anterior):',
+        'base de datos integrada (nueva, la de una versión anterior, como root bajo una carpeta cerrada: la de mysql y una nueva):',
         JSON.stringify({
           mysql: result.mysqlAccount,
           fresh: withoutPassword(result.fresh),
           migrated: withoutPassword(result.migrated),
+          asRoot: withoutPassword(result.asRoot),
+          freshRoot: withoutPassword(result.freshRoot),
         }),
       );
       // A fresh folder, and one an older version left (root-owned, 755, root without a password),
@@ -211,12 +255,15 @@ describe('the embedded database of a single laptop (issue 27)', () => {
         expect(seen.dir).toEqual({ mode: '700', ...account });
         expect(seen.ibdata).toMatchObject(account);
         expect(seen.filesDir).toEqual({ mode: '700', ...account });
+        expect(seen.tmpDir).toEqual({ mode: '700', ...account });
         expect(seen.passwordFile).toEqual({ mode: '600', uid: 0, gid: 0 });
         // DATA_DIR (0700 from mkdtemp) lets only the database's group in, to reach its folder.
         expect(seen.dataDir).toEqual({ mode: '710', uid: 0, gid: result.mysqlAccount.gid });
         expect(seen.serverUid).toBe(result.mysqlAccount.uid);
         expect(seen.serverUid).not.toBe(0);
         expect(seen.securePriv).toBe(`${dataDir}/mysql-files/`);
+        // Its temporary files in a folder of its own, not /tmp (where another server's start deletes them).
+        expect(seen.tmpdir).toBe(`${dataDir}/mysql-tmp`);
         // The way to root through the database: writing a file outside secure_file_priv.
         expect(seen.outfile.code).not.toBe(0);
         expect(seen.outfile.err).toMatch(/secure-file-priv/);
@@ -232,11 +279,69 @@ describe('the embedded database of a single laptop (issue 27)', () => {
         // No root account (on any host) is left without a password, no anonymous account.
         expect(seen.emptyRoots).toBe('0');
       }
+      // Under a folder the mysql account cannot enter (0700, root's, as /root is): the start works, the
+      // database runs as root and one line says so naming that folder, both for a fresh DATA_DIR
+      // (initialised as root) and for the folder mysql owned until its parent was closed (root's now, its
+      // data kept). Every other protection stays.
+      const rootWarning = (closed: string) =>
+        `La base de datos integrada corre como root porque la cuenta mysql no puede entrar en ${closed}; ` +
+        'para que corra con su propia cuenta use un DATA_DIR fuera de esa carpeta (por ejemplo /var/lib/concurso).';
+      expect(result.freshRootCreated, JSON.stringify(result.freshRootStop.lines)).toBe(200);
+      expect(result.rootFound).toBe(true);
+      const closed = path.join(outer, 'cerrada');
+      for (const [seen, stopped, dir, closedFolder] of [
+        [result.freshRoot, result.freshRootStop, path.join(closed, 'datos'), closed],
+        [result.asRoot, result.fourthStop, dataDir, outer],
+      ] as const) {
+        expect(stopped.lines.filter((line) => line.includes('integrada'))).toEqual([
+          expect.stringMatching(
+            new RegExp(`^Base de datos integrada: .* con los datos en ${dir}/mysql, sin puerto`),
+          ),
+          rootWarning(closedFolder),
+        ]);
+        expect(stopped).toMatchObject({ code: 0, databaseRunning: false });
+        expect(seen.serverUid).toBe(0);
+        expect(seen.dir).toEqual({ mode: '700', uid: 0, gid: 0 });
+        expect(seen.ibdata).toMatchObject({ uid: 0, gid: 0 });
+        expect(seen.filesDir).toEqual({ mode: '700', uid: 0, gid: 0 });
+        expect(seen.tmpDir).toEqual({ mode: '700', uid: 0, gid: 0 });
+        expect(seen.tmpdir).toBe(`${dir}/mysql-tmp`);
+        expect(seen.passwordFile).toEqual({ mode: '600', uid: 0, gid: 0 });
+        expect(seen.securePriv).toBe(`${dir}/mysql-files/`);
+        expect(seen.outfile.code).not.toBe(0);
+        expect(seen.outfile.err).toMatch(/secure-file-priv/);
+        expect(seen.outfile.written).toBe(false);
+        expect(seen.nobody.code).not.toBe(0);
+        expect(seen.nobody.err).toMatch(/Can't connect to local server through socket .*\(13\)/);
+        expect(seen.rootNoPassword.code).not.toBe(0);
+        expect(seen.rootNoPassword.err).toMatch(
+          /Access denied for user 'root'@'localhost' \(using password: NO\)/,
+        );
+        expect(seen.rootWithPassword).toMatchObject({ code: 0, out: '1' });
+        expect(seen.emptyRoots).toBe('0');
+      }
+      // The folder mysql owned keeps its password; the fresh one gets its own. DATA_DIR's group is not
+      // given to mysql when the database runs as root.
+      expect(result.asRoot.password).toBe(result.migrated.password);
+      expect(result.freshRoot.password).not.toBe(result.migrated.password);
+      expect(result.freshRoot.dataDir).toMatchObject({ uid: 0, gid: 0 });
+      // With the mysql account able to reach the folder, no such line.
+      for (const stopped of [result.firstStop, result.secondStop, result.thirdStop]) {
+        expect(stopped.lines.filter((line) => line.includes('corre como root'))).toEqual([]);
+      }
       // A new password for the migrated folder (its file was gone), kept out of every line printed.
       expect(result.migrated.password).not.toBe(result.fresh.password);
-      const printed = [result.firstStop, result.secondStop, result.thirdStop].flatMap((stop) => stop.lines);
-      expect(printed.some((line) => line.includes('root:***@localhost'))).toBe(true);
-      for (const password of [result.fresh.password, result.migrated.password]) {
+      const printed = [
+        result.firstStop,
+        result.secondStop,
+        result.thirdStop,
+        result.fourthStop,
+        result.freshRootStop,
+      ].flatMap((stop) => stop.lines);
+      for (const stopped of [result.firstStop, result.fourthStop, result.freshRootStop]) {
+        expect(stopped.lines.some((line) => line.includes('root:***@localhost'))).toBe(true);
+      }
+      for (const password of [result.fresh.password, result.migrated.password, result.freshRoot.password]) {
         expect(printed.filter((line) => line.includes(password))).toEqual([]);
       }
       // The second start finds the data: the school saved by the first is there.
@@ -255,7 +360,7 @@ describe('the embedded database of a single laptop (issue 27)', () => {
       ]);
       expect(result.givenDatabase).toBe(false);
     } finally {
-      await rm(dataDir, { recursive: true, force: true });
+      await rm(outer, { recursive: true, force: true });
     }
   }, 300_000);
 

@@ -15,10 +15,13 @@ const run = promisify(execFile);
  * port, and stops it when it stops. A second start finds the data and reuses it.
  *
  * It is the server's alone (README, "Base de datos integrada"): `DATA_DIR/mysql` is 0700 with the socket
- * inside it; started as root, the database runs as the machine's `mysql` account (created when missing),
- * never as root, and owns that folder; `secure_file_priv` is an empty folder of its own
- * (`DATA_DIR/mysql-files`), so `SELECT … INTO OUTFILE` cannot write anywhere else; and the database's
- * root needs a random password kept in `DATA_DIR/mysql-root-password` (0600, the server's own account).
+ * inside it; started as root, the database runs as the machine's `mysql` account (created when missing)
+ * and owns that folder; `secure_file_priv` is an empty folder of its own (`DATA_DIR/mysql-files`), so
+ * `SELECT … INTO OUTFILE` cannot write anywhere else, and its temporary files go to another
+ * (`DATA_DIR/mysql-tmp`), not `/tmp`; and the database's root needs a random password kept in
+ * `DATA_DIR/mysql-root-password` (0600, the server's own account). Only when a folder above `DATA_DIR`
+ * keeps the `mysql` account out (a checkout under `/root`, the README's `npm start` as root) does it run
+ * as root instead, everything else the same, and `warning` says so.
  */
 export interface EmbeddedDatabase {
   /** `mysql://root:<password>@localhost/concurso?socketPath=…`: what the server connects to. Never log it (`safeUrl`). */
@@ -29,6 +32,11 @@ export interface EmbeddedDatabase {
   binary: string;
   /** true when a server of this folder was already running (a stop that was cut): it is left running. */
   reused: boolean;
+  /**
+   * One Spanish line to print beside the start line when this start runs the database as root (a
+   * folder above `DATA_DIR` keeps the `mysql` account out: `rootFallbackWarning`); null otherwise.
+   */
+  warning: string | null;
   /** Stops the server (SIGTERM, then SIGKILL after 30 s); nothing when it was already running. */
   stop(): Promise<void>;
 }
@@ -45,6 +53,23 @@ export const DATABASE_ACCOUNT = 'mysql';
 export const ROOT_PASSWORD_FILE = 'mysql-root-password';
 /** Folder of `DATA_DIR` that is the database's `secure_file_priv`: empty, 0700, the database's account. */
 export const FILES_DIR = 'mysql-files';
+/**
+ * Folder of `DATA_DIR` that is the database's `tmpdir` (0700, the database's account): a server starting
+ * with `/tmp` as its tmpdir deletes every `#sql*` file there, so another MariaDB of the machine (or of a
+ * test) starting meanwhile would break this one's temporary tables, its first initialisation included.
+ */
+export const TMP_DIR = 'mysql-tmp';
+
+/**
+ * The warning when the database runs as root because `account` cannot enter `folder`, a folder above
+ * `DATA_DIR` (README, "Base de datos integrada"): the fix is a `DATA_DIR` outside it.
+ */
+function rootFallbackWarning(account: string, folder: string): string {
+  return (
+    `La base de datos integrada corre como root porque la cuenta ${account} no puede entrar en ${folder}; ` +
+    'para que corra con su propia cuenta use un DATA_DIR fuera de esa carpeta (por ejemplo /var/lib/concurso).'
+  );
+}
 
 /** Longest Unix socket path the systems accept (108 bytes on Linux, 104 on macOS, with the NUL). */
 const MAX_SOCKET_PATH = 103;
@@ -140,25 +165,27 @@ async function canEnter(account: Account, dir: string): Promise<boolean> {
 }
 
 /**
- * Lets `account` reach `dataDir/mysql`: it must enter every folder above it. `DATA_DIR` is the
- * server's own, so when it keeps the account out (a 0700 folder) its group becomes the account's with
- * only the right to enter (`--x`); a folder above it that keeps the account out is not ours to open.
- * @throws one Spanish line naming that folder.
+ * The first folder above `dataDir` (from `/` down) that `account` cannot enter, or null when it may
+ * enter them all. Such a folder (`/root`, 0700) is not the server's to open.
  */
-async function openPathFor(account: Account, dataDir: string): Promise<void> {
+async function closedFolderAbove(account: Account, dataDir: string): Promise<string | null> {
   const above: string[] = [];
   for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
     above.unshift(dir);
     if (path.dirname(dir) === dir) break;
   }
   for (const dir of above) {
-    if (!(await canEnter(account, dir))) {
-      throw new Error(
-        `La cuenta ${account.name}, que ejecuta la base de datos integrada, no puede entrar en ${dir}: ` +
-          'use un DATA_DIR fuera de esa carpeta (por ejemplo /var/lib/concurso) o indique DATABASE_URL.',
-      );
-    }
+    if (!(await canEnter(account, dir))) return dir;
   }
+  return null;
+}
+
+/**
+ * Lets `account`, which may enter every folder above `dataDir`, reach `dataDir/mysql`: `DATA_DIR` is the
+ * server's own, so when it keeps the account out (a 0700 folder) its group becomes the account's with
+ * only the right to enter (`--x`).
+ */
+async function letThrough(account: Account, dataDir: string): Promise<void> {
   if (!(await canEnter(account, dataDir))) {
     const { uid, mode } = statSync(dataDir);
     chownSync(dataDir, uid, account.gid);
@@ -269,8 +296,11 @@ async function waitForEnd(pidFile: string, ms: number): Promise<void> {
   }
 }
 
-/** Creates the system tables of a new data folder, with root reachable without a password on the socket. */
-async function initialise(binary: string, dir: string, asUser: string[]): Promise<void> {
+/**
+ * Creates the system tables of a new data folder, with root reachable without a password on the socket;
+ * `serverArgs` go to the server (`--tmpdir`, `--user`).
+ */
+async function initialise(binary: string, dir: string, serverArgs: string[]): Promise<void> {
   const { stdout } = await run(binary, ['--version']);
   if (/mariadb/i.test(stdout)) {
     const installer = findBinary(['mariadb-install-db', 'mysql_install_db']);
@@ -282,12 +312,15 @@ async function initialise(binary: string, dir: string, asUser: string[]): Promis
         `--datadir=${dir}`,
         '--auth-root-authentication-method=normal',
         '--skip-test-db',
-        ...asUser,
+        // Given a --user, mariadb-install-db also hands the machine's PAM helper folder
+        // (plugin/auth_pam_tool_dir) to that account: never to root. As root without --user it
+        // initialises as root, which is what --user=root would do.
+        ...serverArgs.filter((arg) => arg !== '--user=root'),
       ],
       { timeout: 120_000 },
     );
   } else {
-    await run(binary, ['--no-defaults', '--initialize-insecure', `--datadir=${dir}`, ...asUser], {
+    await run(binary, ['--no-defaults', '--initialize-insecure', `--datadir=${dir}`, ...serverArgs], {
       timeout: 120_000,
     });
   }
@@ -295,21 +328,26 @@ async function initialise(binary: string, dir: string, asUser: string[]): Promis
 
 /**
  * Starts (or, when it already runs, reuses) the private server of `dataDir` with `binary`: makes
- * `dataDir/mysql` (0700) and `dataDir/mysql-files` (0700, the server's `secure_file_priv`), both owned by
- * the `mysql` account when this process is root (a folder of an older version, owned by root, is handed
- * over), initialises the folder on the first start, runs the server as that account on
- * `dataDir/mysql/mysqld.sock` with networking off, waits until it answers, and gives the database's root
- * accounts the password of `dataDir/mysql-root-password` if they have none (created on the first start).
- * A server of this folder left running is reused when it takes that password; one of an older version
- * (root without a password) is shut down and started again as above.
- * @throws with one Spanish line when the folder cannot hold the socket or be reached by the `mysql`
- *   account, the server cannot be set up, it does not answer within a minute (its log is
- *   `dataDir/mysql/error.log`), or it refuses the kept password.
+ * `dataDir/mysql` (0700), `dataDir/mysql-files` (0700, the server's `secure_file_priv`) and
+ * `dataDir/mysql-tmp` (0700, its `tmpdir`), all owned by the account the server runs as, initialises
+ * the folder on the first start, runs the server on `dataDir/mysql/mysqld.sock` with networking off,
+ * waits until it answers, and gives the database's root accounts the password of
+ * `dataDir/mysql-root-password` if they have none (created on the first start).
+ * That account is this process's own, except as root: then the `mysql` account, or root itself
+ * (`--user=root`, with `warning` set) when a folder above `dataDir` keeps `mysql` out. The folders are
+ * handed to that account with `chown -R` on every start, so a folder an earlier start (or an older
+ * version) left to the other one works either way. A server of this folder left running is reused
+ * when it takes that password (no warning: this start did not choose its account); one of an older
+ * version (root without a password) is shut down and started again as above.
+ * @throws with one Spanish line when the folder cannot hold the socket or be prepared, the server cannot
+ *   be set up, it does not answer within a minute (its log is `dataDir/mysql/error.log`), or it refuses
+ *   the kept password.
  */
 export async function startEmbeddedDatabase(dataDir: string, binary: string): Promise<EmbeddedDatabase> {
   const base = path.resolve(dataDir);
   const dir = path.join(base, 'mysql');
   const filesDir = path.join(base, FILES_DIR);
+  const tmpDir = path.join(base, TMP_DIR);
   const socketPath = path.join(dir, 'mysqld.sock');
   const pidFile = path.join(dir, 'mysqld.pid');
   const refused = new Error(
@@ -330,22 +368,33 @@ export async function startEmbeddedDatabase(dataDir: string, binary: string): Pr
   // A server of this folder left running (the last stop was cut): use it as it is. One of a version
   // before the password runs as root with no secure_file_priv: stop it and start it as below.
   const running = await rootAnswers(socketPath, password);
-  if (running === 'password') return { url, dir, binary, reused: true, stop: async () => undefined };
+  if (running === 'password') {
+    return { url, dir, binary, reused: true, warning: null, stop: async () => undefined };
+  }
   if (running === 'denied') throw refused;
   if (running === 'empty') await shutDown(socketPath, pidFile);
 
   let asUser: string[] = [];
+  let warning: string | null = null;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     mkdirSync(filesDir, { recursive: true, mode: 0o700 });
-    chmodSync(dir, 0o700);
-    chmodSync(filesDir, 0o700);
+    mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
+    for (const folder of [dir, filesDir, tmpDir]) chmodSync(folder, 0o700);
     const account = await databaseAccount();
     if (account) {
-      // Also what hands over a folder an older version ran as root.
-      await run('chown', ['-R', `${account.uid}:${account.gid}`, dir, filesDir]);
-      await openPathFor(account, base);
-      asUser = [`--user=${account.name}`];
+      // A checkout under /root run as root with the default DATA_DIR=./data: the mysql account cannot
+      // reach the folder, and the README's `npm start` must still work. The database then runs as root
+      // (mariadbd refuses root unless told --user=root), with the same 0700 folders, socket inside,
+      // secure_file_priv and password; only the account differs, and the warning says so.
+      const closed = await closedFolderAbove(account, base);
+      const owner = closed ? { name: 'root', uid: 0, gid: process.getgid?.() ?? 0 } : account;
+      // Also what hands over a folder an earlier start (or an older version) left to the other account;
+      // root could read it as it is, but the files it writes would then have mixed owners.
+      await run('chown', ['-R', `${owner.uid}:${owner.gid}`, dir, filesDir, tmpDir]);
+      if (closed) warning = rootFallbackWarning(account.name, closed);
+      else await letThrough(account, base);
+      asUser = [`--user=${owner.name}`];
     }
   } catch (err) {
     throw new Error(
@@ -354,7 +403,7 @@ export async function startEmbeddedDatabase(dataDir: string, binary: string): Pr
   }
   if (!existsSync(path.join(dir, 'mysql'))) {
     try {
-      await initialise(binary, dir, asUser);
+      await initialise(binary, dir, [`--tmpdir=${tmpDir}`, ...asUser]);
     } catch (err) {
       throw new Error(
         `No se pudo preparar la base de datos integrada en ${dir}: ${(err as Error).message.split('\n')[0]}`,
@@ -371,6 +420,7 @@ export async function startEmbeddedDatabase(dataDir: string, binary: string): Pr
       `--pid-file=${pidFile}`,
       `--log-error=${path.join(dir, 'error.log')}`,
       `--secure-file-priv=${filesDir}`,
+      `--tmpdir=${tmpDir}`,
       '--character-set-server=utf8mb4',
       '--collation-server=utf8mb4_unicode_ci',
       ...asUser,
@@ -407,5 +457,5 @@ export async function startEmbeddedDatabase(dataDir: string, binary: string): Pr
     await stop();
     throw err;
   }
-  return { url, dir, binary, reused: false, stop };
+  return { url, dir, binary, reused: false, warning, stop };
 }
