@@ -240,8 +240,12 @@ describe('presence per machine', () => {
         `(answers: ${[...statuses].map(([status, n]) => `${n}× ${status}`).join(', ')})`,
     );
     expect(log.every((row) => row.hostname === 'lab-f')).toBe(true);
-    expect(log.length).toBeLessThanOrEqual(24);
-    expect(frames).toBeLessThanOrEqual(24);
+    // The rate limits alone let a few changes through each second; coalesced, the first and the last
+    // remain (a pause of the machine longer than the quiet time may add one pair).
+    const accepted = statuses.get(200)!;
+    expect(log.length * 2).toBeLessThan(accepted);
+    expect(log.length).toBeLessThanOrEqual(6);
+    expect(frames).toBeLessThanOrEqual(6);
   });
 
   it('answers no 503 to 500 concurrent heartbeats of one team from many host names', async () => {

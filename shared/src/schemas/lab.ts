@@ -17,21 +17,23 @@ export const LAB_MAX_MACHINES_PER_TEAM = 10;
  * `LAB_MAX_MACHINES_PER_TEAM`; one silent `expireWindows` times that window is deleted by the sweep,
  * unless it holds the «sin señal» alert of the active contest (that one waits for the machine or an
  * admin's «Quitar»). At most `maxRowsPerTeam` rows per team in all, whatever a key invents.
- * Presence changes of one machine closer than `quietWindows` times the heartbeat period to its previous
- * change are coalesced: the machine's row follows them, the log and the boards get the last state
- * once it has held that long (the sweep writes it).
+ * Presence changes of one machine closer than `quietPeriods` presence periods (the heartbeat period in
+ * whole seconds, at least 1 s: `AGENT_PRESENCE_LIMITS`) to its previous change are coalesced: the
+ * machine's row follows them, the log and the boards get the last state once it has held that long
+ * (the sweep writes it). Two periods: a key flapping as fast as the rate limits let it (a burst each
+ * period) never stands still that long, so it leaves one row for its first change and one for its last.
  */
 export const LAB_MACHINE_LIMITS = {
   expireWindows: 10,
   maxRowsPerTeam: 3 * LAB_MAX_MACHINES_PER_TEAM,
-  quietWindows: 1,
+  quietPeriods: 2,
 } as const;
 
 /**
  * Presence calls one agent key may make (DESIGN.md section 6a: a flapping or stolen key leaves bounded
  * traces): per machine (key and host name) at most `heartbeatsPerPeriod` heartbeats and
- * `stopsPerPeriod` stop notices each heartbeat period (`AGENT_OFFLINE_AFTER_MS` / 3, at most 10 s, in
- * whole seconds, at least 1 s; an honest agent beats once a period), and per key
+ * `stopsPerPeriod` stop notices each presence period (the heartbeat period, `AGENT_OFFLINE_AFTER_MS` / 3
+ * at most 10 s, in whole seconds, at least 1 s; an honest agent beats once a period), and per key
  * `LAB_MACHINE_LIMITS.maxRowsPerTeam` times that. Past a limit the server answers 429 with
  * `Retry-After` (s).
  */

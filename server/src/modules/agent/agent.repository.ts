@@ -478,6 +478,26 @@ export async function updateMachinePresence(
 }
 
 /**
+ * Gives machine `id` the «sin señal» alert at `now` when it still has no alert and was last heard
+ * before `silentBefore` (a heartbeat's UPDATE does not take the team's lock: one that came after the
+ * sweep read the machine wins). True when it did.
+ */
+export async function markMachineSilent(
+  em: EntityManager,
+  id: number,
+  silentBefore: Date,
+  now: Date,
+): Promise<boolean> {
+  const result = await em.execute<{ affectedRows: number }>(
+    "update agent_machines set alert = 'sin_senal', changed_at = ?, logged = 'sin_senal' " +
+      'where id = ? and alert is null and last_seen < ?',
+    [now, id, silentBefore],
+    'run',
+  );
+  return Number(result.affectedRows) > 0;
+}
+
+/**
  * Team ids with a machine the sweep must look at, at most `limit`: of the active contest
  * (`activeContestId`), silent since before `silentBefore` without an alert yet; or with a coalesced
  * change (its state differs from what was logged) that has held since before `quietBefore`.

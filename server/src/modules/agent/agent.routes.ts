@@ -6,7 +6,13 @@ import { hashAgentKey, newAgentKey } from './agent-keys.js';
 import { agentConfig, type PolicyOptions } from './agent-config.js';
 import { setAgentKeyHash } from './agent.repository.js';
 import { labBoard } from './lab.service.js';
-import { presenceOptions, recordAgentStopped, recordHeartbeat, removeMachine } from './agent.service.js';
+import {
+  presenceOptions,
+  presencePeriodMs,
+  recordAgentStopped,
+  recordHeartbeat,
+  removeMachine,
+} from './agent.service.js';
 import { PresenceLimiter, type PresenceCall } from './presence-limiter.js';
 import { ATTEMPT_GROUPS_AT_ONCE, AttemptWriter } from './attempt-writer.js';
 import { FingerprintLearner } from './fingerprint-learner.js';
@@ -43,7 +49,7 @@ export default async function agentRoutes(
 
   // Presence per machine (DESIGN.md section 6a): its rules, and the calls one key may make.
   const presence = presenceOptions(options.offlineAfterMs);
-  const presenceLimiter = new PresenceLimiter(options.heartbeatMs, app.redis);
+  const presenceLimiter = new PresenceLimiter(presencePeriodMs(options.offlineAfterMs), app.redis);
   /** 429 with `Retry-After` past `AGENT_PRESENCE_LIMITS` for this key and machine. */
   const limitPresence = async (call: PresenceCall, teamId: number, hostname: string | undefined) => {
     const wait = await presenceLimiter.take(call, teamId, hostname ?? '');

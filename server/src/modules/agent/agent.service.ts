@@ -22,6 +22,7 @@ import {
   lockSilentAgents,
   machinePresences,
   machineTeam,
+  markMachineSilent,
   recordAgentEvent,
   teamsWithMachineChanges,
   touchOnlineAgentStatement,
@@ -58,14 +59,22 @@ export interface PresenceOptions {
 }
 
 /**
+ * The presence period for `offlineAfterMs` (ms): the agents' heartbeat period (`heartbeatMsFor`) in
+ * whole seconds, at least 1 s; the rate limits of `AGENT_PRESENCE_LIMITS` count per period.
+ */
+export function presencePeriodMs(offlineAfterMs: number): number {
+  return Math.max(1, Math.round(heartbeatMsFor(offlineAfterMs) / 1000)) * 1000;
+}
+
+/**
  * The presence rules for `offlineAfterMs` (`AGENT_OFFLINE_AFTER_MS`): changes of one machine closer
- * than `LAB_MACHINE_LIMITS.quietWindows` heartbeat periods are coalesced; machine rows silent for
+ * than `LAB_MACHINE_LIMITS.quietPeriods` presence periods are coalesced; machine rows silent for
  * `expireWindows` windows are deleted by the sweep (`LAB_MACHINE_LIMITS`).
  */
 export function presenceOptions(offlineAfterMs: number): PresenceOptions & { expireAfterMs: number } {
   return {
     offlineAfterMs,
-    quietMs: heartbeatMsFor(offlineAfterMs) * LAB_MACHINE_LIMITS.quietWindows,
+    quietMs: presencePeriodMs(offlineAfterMs) * LAB_MACHINE_LIMITS.quietPeriods,
     maxPerTeam: LAB_MAX_MACHINES_PER_TEAM,
     maxRowsPerTeam: LAB_MACHINE_LIMITS.maxRowsPerTeam,
     expireAfterMs: offlineAfterMs * LAB_MACHINE_LIMITS.expireWindows,
@@ -251,16 +260,16 @@ export async function sweepSilentAgents(
         continue;
       }
       for (const machine of mine) {
-        if (active && machine.alert === null && machine.lastSeen < silentBefore) {
+        if (
+          active &&
+          machine.alert === null &&
+          machine.lastSeen < silentBefore &&
+          (await markMachineSilent(tem, machine.id, silentBefore, now))
+        ) {
           // Silent since its last heartbeat, so its previous change is at least a window old.
           machine.alert = 'sin_senal';
           machine.changedAt = now;
           machine.logged = 'sin_senal';
-          await updateMachinePresence(tem, machine.id, {
-            alert: 'sin_senal',
-            changedAt: now,
-            logged: 'sin_senal',
-          });
           await recordAgentEvent(tem, {
             contestId: team.contestId,
             teamId: team.teamId,

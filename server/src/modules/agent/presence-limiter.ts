@@ -21,7 +21,7 @@ export type PresenceCall = 'heartbeat' | 'stopped';
 export class PresenceLimiter {
   private readonly limiters: Record<PresenceCall, { key: RateLimiterAbstract; machine: RateLimiterAbstract }>;
 
-  /** `periodMs`: the agents' heartbeat period (`heartbeatMsFor`), counted in whole seconds (at least 1). */
+  /** `periodMs`: the presence period (`presencePeriodMs`: whole seconds, at least 1). */
   constructor(periodMs: number, redis?: RedisClient) {
     const duration = Math.max(1, Math.round(periodMs / 1000));
     const make = (keyPrefix: string, points: number): RateLimiterAbstract => {
