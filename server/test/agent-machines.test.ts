@@ -28,7 +28,9 @@ import {
  * concurrent heartbeats of one team from many host names get no 503 (deadlocks retried).
  */
 describe('presence per machine', () => {
-  const OFFLINE_AFTER_MS = 1_000;
+  // Heartbeats every 667 ms, rate limits and coalescing counted per 1 s (whole seconds), so a key's
+  // accepted beats are never a window apart, however hard it is limited.
+  const OFFLINE_AFTER_MS = 2_000;
   let server: TestServer;
   let judge: string;
   let admin: string;
@@ -171,6 +173,22 @@ describe('presence per machine', () => {
     } finally {
       stopBeating();
     }
+  });
+
+  it('keeps the team-level alert for an agent that names no machine, and logs its return naming one', async () => {
+    const team = await agentTeam(server, admin, { contestId, name: 'Agente Antiguo' });
+    const old = await callAs(server.app, team.key, '/api/agent/heartbeat', {});
+    expect(old.status).toBe(200);
+    await pushed(team.id, (row) => row.agent_alert === 'sin_senal');
+    expect((await agentLog(team.id)).map((row) => [row.agent_event, row.hostname])).toEqual([
+      ['sin_senal', null],
+    ]);
+    expect((await beat(team.key, 'lab-nuevo')).statusCode).toBe(200);
+    await pushed(team.id, (row) => row.agent_online && row.agent_alert === null);
+    expect((await agentLog(team.id)).map((row) => [row.agent_event, row.hostname])).toEqual([
+      ['en_linea', 'lab-nuevo'],
+      ['sin_senal', null],
+    ]);
   });
 
   it('deletes machine rows silent for ten windows, except an unresolved «sin señal»', async () => {

@@ -155,14 +155,26 @@ export async function recordHeartbeat(
     const active = (await activeContest(tem))?.id === before.contestId;
     await markAgentSeen(tem, teamId, now, false);
     if (report) {
-      const [machine] = (await machinePresences(tem, [teamId])).filter((m) => m.hostname === report.hostname);
+      const known = await machinePresences(tem, [teamId]);
+      const machine = known.find((m) => m.hostname === report.hostname);
       if (!machine) {
         const caps: MachineCaps = {
           maxLive: options.maxPerTeam,
           liveSince: new Date(now.getTime() - options.offlineAfterMs),
           maxRows: options.maxRowsPerTeam,
         };
-        await addMachine(tem, teamId, report, now, caps);
+        const added = await addMachine(tem, teamId, report, now, caps);
+        // An agent alerted while it named no machine comes back naming one: its return is logged.
+        if (added && known.length === 0 && before.alert && active)
+          await recordAgentEvent(tem, {
+            contestId: before.contestId,
+            teamId,
+            kind: 'en_linea',
+            at: now,
+            lastSeen: before.lastSeen,
+            silenceMs: before.lastSeen ? Math.max(0, now.getTime() - before.lastSeen.getTime()) : undefined,
+            hostname: report.hostname,
+          });
       } else if (machine.alert !== null) {
         // Back after an alert of its own: announced at once, unless it flaps between stopping and
         // beating (a silence is a whole window long, so it never flaps).
