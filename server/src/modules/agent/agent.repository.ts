@@ -565,9 +565,6 @@ export interface LabTeam {
   name: string;
   levelsId: number;
   level: string;
-  /** Whether the boards show its agent online (a documented stop turns it off at once). */
-  online: boolean;
-  alert: string | null;
 }
 
 /** The teams of contest `contestId`, by name, for the lab board. */
@@ -577,7 +574,7 @@ export async function labTeams(em: EntityManager, contestId: number): Promise<La
     { contest: contestId },
     {
       populate: ['level'],
-      fields: ['name', 'level.level', 'agentAlert', 'agentOnline'],
+      fields: ['name', 'level.level'],
       orderBy: { name: 'asc', id: 'asc' },
     },
   );
@@ -586,8 +583,6 @@ export async function labTeams(em: EntityManager, contestId: number): Promise<La
     name: team.name,
     levelsId: team.level.id,
     level: team.level.level,
-    online: team.agentOnline,
-    alert: team.agentOnline ? null : (team.agentAlert ?? null),
   }));
 }
 
