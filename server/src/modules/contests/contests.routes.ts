@@ -18,8 +18,7 @@ import {
   contestData,
   contestInUse,
   copyBlockedSet,
-  replaceBlockedSet,
-  replacePermittedSet,
+  replaceProcessSet,
   requireContest,
 } from './contests.service.js';
 
@@ -70,7 +69,7 @@ export default async function contestsRoutes(app: FastifyInstance): Promise<void
   addRoute(app, api.replaceBlockedProcesses, async (request) => {
     const { contests_id, processes_id } = request.body;
     const data = await transaction(app.orm.em, async (em) => {
-      await replaceBlockedSet(em, contests_id, processes_id);
+      await replaceProcessSet(em, contests_id, processes_id, 'blocked');
       return contestProcesses(em, contests_id);
     });
     app.board.catalogChanged('contest_processes');
@@ -104,7 +103,7 @@ export default async function contestsRoutes(app: FastifyInstance): Promise<void
   addRoute(app, api.updatePermittedProcesses, async (request) => {
     const { contests_id, processes_id } = request.body;
     const data = await transaction(app.orm.em, async (em) => {
-      await replacePermittedSet(em, contests_id, processes_id);
+      await replaceProcessSet(em, contests_id, processes_id, 'permitted');
       return contestPermittedProcesses(em, contests_id);
     });
     app.agentChannel.policyChanged();

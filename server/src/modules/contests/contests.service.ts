@@ -81,44 +81,32 @@ export async function contestInUse(em: EntityManager, id: number): Promise<strin
 }
 
 /**
- * Replaces a contest's blocked set with `processIds` (duplicates ignored) in the caller's transaction,
- * holding the contest's row lock so concurrent replacements queue.
- * @throws HttpError 404 when the contest does not exist; 422 on `processes_id` when a process no
- *   longer exists or is one of the contest's «Programas permitidos» (`blockedPermittedConflict`;
- *   nothing changes).
+ * The two process sets of a contest: `blocked` (ended on the lab machines) and `permitted` («Programas
+ * permitidos», DESIGN.md section 6a "Fingerprints": their known files make a claimed fingerprint
+ * suspect). A program cannot be in both: its known file would make every fingerprint of its own
+ * renamed copies suspect.
  */
-export async function replaceBlockedSet(
-  em: EntityManager,
-  contestId: number,
-  processIds: number[],
-): Promise<void> {
-  if (!(await contestExists(em, contestId, true))) throw new HttpError(404, MESSAGES.contestNotFound);
-  const ids = [...new Set(processIds)];
-  if ((await countProcesses(em, ids)) !== ids.length) {
-    throw new HttpError(422, MESSAGES.validation, {
-      processes_id: ['Alguno de los procesos ya no existe.'],
-    });
-  }
-  // DESIGN.md section 6a: a permitted program's known file makes its fingerprints suspect.
-  const permitted = await permittedAmong(em, contestId, ids);
-  if (permitted.length > 0) {
-    throw new HttpError(422, MESSAGES.validation, { processes_id: [blockedPermittedConflict(permitted)] });
-  }
-  await replaceContestProcesses(em, contestId, ids);
-}
+const PROCESS_SETS = {
+  blocked: { replace: replaceContestProcesses, inOther: permittedAmong, conflict: blockedPermittedConflict },
+  permitted: {
+    replace: replacePermittedProcesses,
+    inOther: blockedAmong,
+    conflict: permittedBlockedConflict,
+  },
+} as const;
 
 /**
- * Replaces contest `contestId`'s «Programas permitidos» with `processIds` (DESIGN.md section 6a
- * "Fingerprints"), holding the contest's row lock like `replaceBlockedSet`. A program cannot be both
- * blocked and permitted in one contest: its known file would make every fingerprint of its own
- * renamed copies suspect.
+ * Replaces contest `contestId`'s `set` (`PROCESS_SETS`) with `processIds` (duplicates ignored) in the
+ * caller's transaction, holding the contest's row lock so concurrent replacements queue.
  * @throws HttpError 404 when the contest does not exist; 422 on `processes_id` when a process no
- *   longer exists or is in the contest's blocked set (`permittedBlockedConflict`; nothing changes).
+ *   longer exists or is in the contest's other set (`blockedPermittedConflict` /
+ *   `permittedBlockedConflict`; nothing changes).
  */
-export async function replacePermittedSet(
+export async function replaceProcessSet(
   em: EntityManager,
   contestId: number,
   processIds: number[],
+  set: keyof typeof PROCESS_SETS,
 ): Promise<void> {
   if (!(await contestExists(em, contestId, true))) throw new HttpError(404, MESSAGES.contestNotFound);
   const ids = [...new Set(processIds)];
@@ -127,11 +115,10 @@ export async function replacePermittedSet(
       processes_id: ['Alguno de los procesos ya no existe.'],
     });
   }
-  const blocked = await blockedAmong(em, contestId, ids);
-  if (blocked.length > 0) {
-    throw new HttpError(422, MESSAGES.validation, { processes_id: [permittedBlockedConflict(blocked)] });
-  }
-  await replacePermittedProcesses(em, contestId, ids);
+  const { replace, inOther, conflict } = PROCESS_SETS[set];
+  const both = await inOther(em, contestId, ids);
+  if (both.length > 0) throw new HttpError(422, MESSAGES.validation, { processes_id: [conflict(both)] });
+  await replace(em, contestId, ids);
 }
 
 /**
