@@ -135,7 +135,7 @@ describe('colluding keys cannot amplify fingerprints or bring them back', () => 
     expect(await rowOf('chrome.exe', h2)).toMatchObject({ confirmed: true, applies_to_all: true });
     expect((await call(admin, `/api/confirmDeniedFingerprint/${denial!.id}`, {})).status).toBe(404);
     console.log(
-      `[issue 35] the colluders' hash claimed again under another name after its removal: in ${afterRemoval} ` +
+      `colluding keys: the colluders' hash claimed again under another name after its removal: in ${afterRemoval} ` +
         `of 4 configs, ${denied.length} denied row; after the admin's confirmation: in ${await applied()} of 4`,
     );
   });
@@ -205,7 +205,7 @@ describe('colluding keys cannot amplify fingerprints or bring them back', () => 
       repeated_by: ['Alfa', 'Beta', 'Gamma'],
     });
     console.log(
-      `[issue 35] the IDE's hash claimed as chrome.exe by 3 keys: in 0 of 4 configs, suspect: ` +
+      `colluding keys: the IDE's hash claimed as chrome.exe by 3 keys: in 0 of 4 configs, suspect: ` +
         `${suspect!.suspect}, claimants: ${suspect!.claimants.map((team) => team.name).join(', ')}`,
     );
     // A fingerprint one team claimed alone is not marked.

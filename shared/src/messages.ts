@@ -68,7 +68,7 @@ export const MESSAGES = {
     'Este equipo llegó al máximo de intentos registrados en el concurso; los nuevos esperan en la máquina.',
   /** 429 to an agent past its presence calls per machine or key (`AGENT_PRESENCE_LIMITS`). */
   agentPresenceRateLimited: 'Demasiados avisos de presencia de esta máquina; espere unos segundos.',
-  /** `POST /api/removeLabMachine`: removed, or no such machine (issue 35). */
+  /** `POST /api/removeLabMachine`: removed, or no such machine (presence per machine, DESIGN.md section 6a). */
   labMachineRemoved: 'Máquina quitada del laboratorio.',
   labMachineNotFound: 'No se encontró la máquina.',
   /** 429 to an agent past its team's observed reports per minute (issue 21, `OBSERVED_LIMITS`). */
