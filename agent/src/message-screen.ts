@@ -7,6 +7,8 @@ const run = promisify(execFile);
 
 /** The title of a message's window on the machine's screen. */
 export const MESSAGE_WINDOW_TITLE = 'Mensaje de los jueces';
+/** The button that closes it (zenity's own says «OK»). */
+export const MESSAGE_OK_LABEL = 'Aceptar';
 
 /** How long a message window must stay up before it counts as shown (ms): a dialog that cannot open exits at once. */
 const SHOWN_AFTER_MS = 500;
@@ -74,6 +76,8 @@ export function desktopMessageScreen(options: DesktopMessageScreenOptions = {}):
             MESSAGE_WINDOW_TITLE,
             '--text',
             message.text,
+            '--ok-label',
+            MESSAGE_OK_LABEL,
             '--width',
             '480',
             '--timeout',
@@ -139,6 +143,10 @@ function sessionSpawnOptions(session: GraphicalSession) {
     ...(session.uid !== undefined && process.getuid?.() === 0 ? { uid: session.uid, gid: session.gid } : {}),
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
+      // GTK refuses text it cannot convert: without a UTF-8 locale (a service's environment has none)
+      // zenity exits at once on any accent, ñ, ¿ or ¡, which Spanish messages nearly always carry.
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C.UTF-8',
       DISPLAY: session.display,
       ...(session.home ? { HOME: session.home, XAUTHORITY: `${session.home}/.Xauthority` } : {}),
       ...(runtime ? { XDG_RUNTIME_DIR: runtime, DBUS_SESSION_BUS_ADDRESS: `unix:path=${runtime}/bus` } : {}),

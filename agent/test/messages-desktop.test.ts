@@ -43,7 +43,7 @@ describe('a message on the machine screen (issue 24, Linux)', () => {
     await server?.close();
   }, 60_000);
 
-  it('shows the message as a window, reports it delivered, and seen once closed', async () => {
+  it('shows a message with accents as a window, reports it delivered, and seen once closed', async () => {
     agent = await startAgent({
       server: server.url,
       key: team.key,
@@ -59,7 +59,8 @@ describe('a message on the machine screen (issue 24, Linux)', () => {
     const sent = await callAs(server.app, judgeToken, '/api/sendMessage', {
       target: 'equipo',
       id: team.id,
-      text: 'Equipo 12: cierre el navegador',
+      // Spanish as judges write it: without a UTF-8 locale zenity exits at once on the first accent.
+      text: 'Atención: quedan 30 minutos. ¿Dudas? ¡Éxito! (año, señal)',
     });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     const receipt = async () =>
