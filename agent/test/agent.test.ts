@@ -408,6 +408,10 @@ describe('startAgent: renamed programs and what ran (issue 14)', () => {
     const applied = Date.now() + 5_000;
     while (!lines.includes('Lista de programas bloqueados actualizada: 1 programa.') && Date.now() < applied)
       await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(lines).toContain('Lista de programas bloqueados actualizada: 1 programa.');
+    // Scans are chained: this one waits for a scan that began under the old policy (on a busy machine
+    // it could otherwise still see the copy below and end it by the fingerprint it knew then).
+    await handle.sweep();
     const copy = await spawnProcess(await renamedCopy(original, uniqueName('notas')), ['100']);
     for (let i = 0; i < 3; i++) await handle.sweep();
     expect(running(copy)).toBe(true);
