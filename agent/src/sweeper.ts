@@ -220,7 +220,7 @@ export class Sweeper {
 
   /**
    * Logs one report and answers the attempt to queue for it, if any: with the executable's
-   * fingerprint when it could be read, the name it ran as when it is a renamed copy (issue 14), and
+   * fingerprint when it could be read, the name it ran as when it is a renamed copy, and
    * how it was matched (`match`: 'nombre' or 'huella').
    */
   private account({ report, sha256, renamed, match }: Outcome, at: string): AgentAttempt | null {

@@ -355,7 +355,7 @@ describe('executable fingerprints as claims (issues 14 and 21)', () => {
     await configOf(b);
     const configMs = performance.now() - started;
     console.log(
-      `[issue 21] 29 000 forged fingerprints: config bytes before ${JSON.stringify(sizesBefore)}, after ${JSON.stringify(sizes)}; ` +
+      `29 000 forged fingerprints: config bytes before ${JSON.stringify(sizesBefore)}, after ${JSON.stringify(sizes)}; ` +
         `config answered in ${configMs.toFixed(1)} ms; worst /api/health during the flood ${worst.toFixed(1)} ms`,
     );
   });

@@ -82,7 +82,7 @@ export const agentRoutes = {
   /**
    * `POST /api/agent/heartbeat` `{hostname?, version?, os?, clock?, policy_version?, network_version?,
    * network_error?}`: keeps the team's `agent_online` true on the boards; with `hostname`, records the
-   * machine for the lab board (issue 24; the network policy in force, issue 25), with its presence and
+   * machine for the lab board (the network policy in force), with its presence and
    * source address. Rate-limited per key and machine (`AGENT_PRESENCE_LIMITS`: 429 with `Retry-After`).
    */
   heartbeat: defineRoute({

@@ -49,7 +49,7 @@ export async function agentConfig(
  * its own after a change). Only the active contest's agents block anything (DESIGN.md section 3): a
  * team of another contest gets an empty set. With the set go the fingerprints of its processes (issue
  * 14): those that apply to every machine (confirmed or at `quorum`) and the team's own claims, within
- * `AGENT_CONFIG_FINGERPRINT_BYTES` (issue 21, DESIGN.md section 6a), never a hash denied in the contest
+ * `AGENT_CONFIG_FINGERPRINT_BYTES` (DESIGN.md section 6a), never a hash denied in the contest
  * nor one matching a permitted program's known file (`agentFingerprintsByTeam`). `observe` only while the contest
  * is active and observes; `heartbeat_ms` is `options.heartbeatMs`; `network` the contest's allowed sites
  * while it is active (issue 25). `policy_version` is a digest of all that, so two equal policies have one

@@ -144,7 +144,7 @@ export async function lockAgentTeams(
   return teams.map(presenceOf);
 }
 
-/** Adds one event to the log of a team's agent (issue 24) or one of its machines, in the caller's transaction. */
+/** Adds one event to the log of a team's agent or one of its machines, in the caller's transaction. */
 export async function recordAgentEvent(
   em: EntityManager,
   event: {
@@ -278,7 +278,7 @@ export function storeAttemptsStatement(attempts: readonly NewAttempt[], now: Dat
   };
 }
 
-// Machines (issue 24, the lab board; presence per machine, DESIGN.md section 6a) ------------------
+// Machines (the lab board; presence per machine, DESIGN.md section 6a) ------------------
 //
 // SQL text for what runs with every heartbeat (the measured presence path, BENCHMARKS.md), on the
 // agents' bare pool with the presence update (agent.service.ts `recordHeartbeat`): one UPDATE for a

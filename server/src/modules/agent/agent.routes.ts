@@ -125,7 +125,7 @@ export default async function agentRoutes(
     data: await labBoard(app.orm.em, options, options.offlineAfterMs),
   }));
 
-  // Issue 24: an agent stopped the documented way says so, so its silence is not taken for tampering;
+  // An agent stopped the documented way says so, so its silence is not taken for tampering;
   // it names its machine (presence per machine).
   addRoute(app, api.stopped, async (request) => {
     const teamId = request.agentTeam!.id;

@@ -223,7 +223,7 @@ export async function recordHeartbeat(
 }
 
 /**
- * The silent-agent sweep (issue 24, DESIGN.md section 6a), in one transaction whose team rows are
+ * The silent-agent sweep (DESIGN.md section 6a), in one transaction whose team rows are
  * locked (`skip locked`: when several server processes sweep at once each change is announced once):
  * - a machine of the active contest silent for `offlineAfterMs` gets `sin_senal`, logged with its host
  *   name and last heartbeat, and its team's board row shows «Agente sin señal» even while another of
@@ -343,7 +343,7 @@ export async function sweepSilentAgents(
 }
 
 /**
- * The agent of team `teamId` says it is being stopped the documented way (issue 24), on machine
+ * The agent of team `teamId` says it is being stopped the documented way, on machine
  * `hostname` (presence per machine; none: every machine of the team, as agents that name no machine
  * do). The machine gets `detenido` and, during the active contest, the log entry `detenido` naming it
  * (its silence then raises no `sin_senal`); the team's board row shows it offline with `detenido` when

@@ -585,7 +585,7 @@ export async function fingerprintOwner(
 }
 
 /**
- * An admin confirms fingerprint `id` (issue 21): it applies to every machine of its contest, and a
+ * An admin confirms fingerprint `id`: it applies to every machine of its contest, and a
  * denial of its hash in that contest is lifted. False when missing.
  */
 export async function confirmFingerprint(em: EntityManager, id: number, userId: number): Promise<boolean> {
@@ -603,7 +603,7 @@ export async function confirmFingerprint(em: EntityManager, id: number, userId: 
 }
 
 /**
- * Removes fingerprint `id` and its claims (issue 21), and denies its hash in its contest (DESIGN.md
+ * Removes fingerprint `id` and its claims, and denies its hash in its contest (DESIGN.md
  * section 6a): every fingerprint of that hash in the contest goes too, whatever process it was claimed
  * as, and later claims of it under any name are ignored until an admin confirms it again
  * (`confirmDeniedFingerprint`, or `confirmFingerprint`). `userId` is the admin. False when missing.

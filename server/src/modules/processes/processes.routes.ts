@@ -57,7 +57,7 @@ export default async function processesModule(
 
 /*
  * Issue 21 (DESIGN.md section 6a): the admin's view of the fingerprints claimed for one process in a
- * contest, and the acts on one. The agents get the change on the push channel (issue 24; at their
+ * contest, and the acts on one. The agents get the change on the push channel (at their
  * next config read without it): a confirmed fingerprint reaches every machine, a removed one leaves
  * every machine and its hash is denied in the contest until an admin confirms it again (DESIGN.md
  * section 6a).

@@ -21,7 +21,7 @@ const confirmDenied = (id: number) => callApi(processesRoutes.confirmDeniedFinge
 const fingerprintsKey = () => [...FINGERPRINTS_KEY];
 
 /**
- * 'Confirmar' and 'Eliminar' of a fingerprint row (issue 21), and 'Confirmar' of a denied hash
+ * 'Confirmar' and 'Eliminar' of a fingerprint row, and 'Confirmar' of a denied hash
  * (`onConfirmDenied`, DESIGN.md section 6a): each asks first, runs under 'Procesando…' and toasts the
  * server's message; the list refetches. A failure opens 'Error' with the server's text (404 when
  * another admin removed it meanwhile).
