@@ -120,6 +120,29 @@ async function settleTeam(
 }
 
 /**
+ * Logs `en_linea` for team `teamId`'s agent (on machine `hostname`, if it names one) back at `now`,
+ * with how long it was quiet since `lastSeen` (ms; unknown when it was never seen).
+ */
+async function logBackOnline(
+  em: EntityManager,
+  contestId: number,
+  teamId: number,
+  now: Date,
+  lastSeen: Date | null,
+  hostname?: string,
+): Promise<void> {
+  await recordAgentEvent(em, {
+    contestId,
+    teamId,
+    kind: 'en_linea',
+    at: now,
+    lastSeen,
+    silenceMs: lastSeen ? Math.max(0, now.getTime() - lastSeen.getTime()) : undefined,
+    hostname,
+  });
+}
+
+/**
  * Records a heartbeat of team `teamId`'s agent (issue 26: on the agents' bare pool `pool`, no ORM in the
  * usual case): `agent_last_seen` = now and, when it says which machine it beats from (`machine`, issue
  * 24), that machine's row for the lab board (with the request's source address), both in one round
@@ -166,15 +189,7 @@ export async function recordHeartbeat(
         const added = await addMachine(tem, teamId, report, now, caps);
         // An agent alerted while it named no machine comes back naming one: its return is logged.
         if (added && known.length === 0 && before.alert && active)
-          await recordAgentEvent(tem, {
-            contestId: before.contestId,
-            teamId,
-            kind: 'en_linea',
-            at: now,
-            lastSeen: before.lastSeen,
-            silenceMs: before.lastSeen ? Math.max(0, now.getTime() - before.lastSeen.getTime()) : undefined,
-            hostname: report.hostname,
-          });
+          await logBackOnline(tem, before.contestId, teamId, now, before.lastSeen, report.hostname);
       } else if (machine.alert !== null) {
         // Back after an alert of its own: announced at once, unless it flaps between stopping and
         // beating (a silence is a whole window long, so it never flaps).
@@ -188,15 +203,7 @@ export async function recordHeartbeat(
         });
         if (!alone) return null;
         if (active && stateOf(machine.logged) !== 'en_linea') {
-          await recordAgentEvent(tem, {
-            contestId: before.contestId,
-            teamId,
-            kind: 'en_linea',
-            at: now,
-            lastSeen: machine.lastSeen,
-            silenceMs: Math.max(0, now.getTime() - machine.lastSeen.getTime()),
-            hostname: machine.hostname,
-          });
+          await logBackOnline(tem, before.contestId, teamId, now, machine.lastSeen, machine.hostname);
         }
       } else {
         // The same millisecond as its previous beat, or only its team was behind: what it says.
@@ -209,14 +216,7 @@ export async function recordHeartbeat(
     if (before.online && !before.alert) return null;
     await markAgentSeen(tem, teamId, now, true);
     if (before.alert && active) {
-      await recordAgentEvent(tem, {
-        contestId: before.contestId,
-        teamId,
-        kind: 'en_linea',
-        at: now,
-        lastSeen: before.lastSeen,
-        silenceMs: before.lastSeen ? Math.max(0, now.getTime() - before.lastSeen.getTime()) : undefined,
-      });
+      await logBackOnline(tem, before.contestId, teamId, now, before.lastSeen);
     }
     return boardTeam(tem, teamId);
   });
