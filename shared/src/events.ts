@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { BoardFrame } from './board-frame.js';
 import type { AgentConfig } from './schemas/agent.js';
-import type { AgentMessage } from './schemas/messages.js';
+import type { AgentMessage, AgentMessageFailure } from './schemas/messages.js';
 import type { socketAuthSchema } from './schemas/board.js';
 
 /**
@@ -137,4 +137,10 @@ export interface AgentClientToServerEvents {
   'agent.message.delivered': (id: number) => void;
   /** The contestant closed the message with this id (`visto`). */
   'agent.message.seen': (id: number) => void;
+  /**
+   * The message could not be shown on this machine (`falló`): why, in one short Spanish phrase
+   * («sin sesión gráfica»), and the machine's host name. The agent tries again while it has not
+   * expired (`MESSAGE_SHOW_RETRIES`).
+   */
+  'agent.message.failed': (report: AgentMessageFailure) => void;
 }

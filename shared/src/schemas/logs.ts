@@ -28,9 +28,36 @@ export type ContestLogKind = (typeof CONTEST_LOG_KINDS)[number];
 export const AGENT_EVENT_KINDS = ['sin_senal', 'detenido', 'en_linea'] as const;
 export type AgentEventKind = (typeof AGENT_EVENT_KINDS)[number];
 
-/** CAMBIO of a message row (issue 24): 'Mensaje: «30 minutos restantes» (visto)'. */
-export function messageLogText(text: string, receipt: 'pendiente' | 'entregado' | 'visto'): string {
-  return `Mensaje: «${text}» (${receipt})`;
+/** What a message row of the log folds in: its target teams' receipts, counted, and who could not be shown it. */
+export const messageLogReceiptsSchema = z.object({
+  teams: rowIntSchema,
+  delivered: rowIntSchema,
+  seen: rowIntSchema,
+  /** Teams not shown it whose machine said it could not (`falló`). */
+  failed: rowIntSchema,
+  /** The first of those (by team name, at most `MESSAGE_LOG_FAILURES`), with the machine and why. */
+  failures: z.array(z.object({ team: z.string(), hostname: z.string().nullable(), reason: z.string() })),
+});
+export type MessageLogReceipts = z.infer<typeof messageLogReceiptsSchema>;
+
+/** Failures a message row of the log names at most; the rest are counted ('y 3 más'). */
+export const MESSAGE_LOG_FAILURES = 5;
+
+/**
+ * CAMBIO of a message row: one row per message with its receipts folded in, e.g. 'Mensaje a Todos los
+ * equipos: «Quedan 30 minutos» — entregado 28/30, visto 20/30, falló 1 (Los Punteros en lab-05: sin
+ * sesión gráfica)'. The failure part only when a team could not be shown it.
+ */
+export function messageLogText(target: string, text: string, receipts: MessageLogReceipts): string {
+  const { teams, delivered, seen, failed, failures } = receipts;
+  let line = `Mensaje a ${target}: «${text}» — entregado ${delivered}/${teams}, visto ${seen}/${teams}`;
+  if (failed > 0) {
+    const named = failures.map((f) => `${f.team}${f.hostname ? ` en ${f.hostname}` : ''}: ${f.reason}`);
+    const more = failed - named.length;
+    line += `, falló ${failed}`;
+    if (named.length > 0) line += ` (${named.join('; ')}${more > 0 ? `; y ${more} más` : ''})`;
+  }
+  return line;
 }
 
 /**
@@ -86,6 +113,8 @@ export const contestLogQuerySchema = z.object({
     .transform((process) => (process ? process : undefined)),
 });
 export type ContestLogQuery = z.infer<typeof contestLogQuerySchema>;
+ * `kind` keeps only the rows of one kind (`CONTEST_LOG_KINDS`: the screen's «Tipo» filter: intentos,
+ * estatus, agentes, mensajes, red); empty is no filter; anything else is a 422.
 
 /**
  * One row of the contest log. `id` is the attempt's or the status change's own id (unique within its
@@ -93,6 +122,10 @@ export type ContestLogQuery = z.infer<typeof contestLogQuerySchema>;
  * the other kind are null: an attempt has `process`, `killed` and `occurred_at` (the agent's clock);
  * a status change has `from` and `to` (status names), `user` (the judge's name; null for an automatic
  * block or a deleted account) and `automatic` (always false for an attempt); an agent row (issue 24)
+  kind: z
+    .union([z.enum(CONTEST_LOG_KINDS), z.literal('')])
+    .optional()
+    .transform((kind) => (kind ? kind : undefined)),
  * has `agent_event`, `last_seen` and `silence_ms`.
  */
 export const contestLogRowSchema = z.object({
@@ -119,10 +152,16 @@ export const contestLogRowSchema = z.object({
   silence_ms: rowIntSchema.nullable().default(null),
   /** An agent row's machine (its host name; presence per machine), null for a whole team's agent. */
   hostname: z.string().nullable().default(null),
-  /** A message row's text (issue 24; its sender is `user`), else null. */
+  /**
+   * A message row's text (its sender is `user`), else null. A message is ONE row however many teams it
+   * went to: its `team` is the one team it went to (null for a level or everyone), its `level` the
+   * level it went to (or that team's).
+   */
   message: z.string().nullable().default(null),
-  /** A message row's receipt: not yet shown, shown on the team's screen, closed by the contestant. */
-  message_receipt: z.enum(['pendiente', 'entregado', 'visto']).nullable().default(null),
+  /** A message row's target as the dialog says it: 'Todos los equipos', 'Nivel Básico', 'Equipo X'. */
+  message_target: z.string().nullable().default(null),
+  /** A message row's receipts folded in (of the teams the filters keep), else null. */
+  message_receipts: messageLogReceiptsSchema.nullable().default(null),
   /** A `red` row's version and the allowed sites it set (issue 25; its author is `user`), else null. */
   network_version: rowIntSchema.nullable().default(null),
   allowed_sites: z.array(z.string()).nullable().default(null),

@@ -32,12 +32,21 @@ export const sendMessageSchema = z
   });
 export type SendMessageBody = z.infer<typeof sendMessageSchema>;
 
-/** One target team's receipt: when its agent showed the message and when the contestant closed it. */
+/**
+ * One target team's receipt: when its agent showed the message and when the contestant closed it;
+ * while it was not shown, the last time a machine of the team could not show it (`failed_at`), why
+ * (`failure`, the agent's short Spanish phrase, e.g. «sin sesión gráfica») and on which machine
+ * (`failed_on`, its host name; null when the agent did not say).
+ */
 export const messageReceiptSchema = z.object({
   team: embeddedRowSchema('name'),
   delivered_at: z.string().nullable(),
   seen_at: z.string().nullable(),
+  failed_at: z.string().nullable().default(null),
+  failure: z.string().nullable().default(null),
+  failed_on: z.string().nullable().default(null),
 });
+export type MessageReceiptRow = z.infer<typeof messageReceiptSchema>;
 
 /** A message as `GET /api/messages` lists it, with its receipts. Times are ISO 8601. */
 export const messageRowSchema = z.object({
@@ -53,6 +62,8 @@ export const messageRowSchema = z.object({
   teams: rowIntSchema,
   delivered: rowIntSchema,
   seen: rowIntSchema,
+  /** Teams none of whose machines showed it and one of whose said it could not (`falló`). */
+  failed: rowIntSchema.default(0),
   receipts: z.array(messageReceiptSchema),
 });
 export type MessageRow = z.infer<typeof messageRowSchema>;
@@ -69,6 +80,53 @@ export interface AgentMessage {
   expires_at: string;
 }
 
-/** The receipts line: 'entregado 29/30, visto 12/30'. */
-export const receiptsText = (row: Pick<MessageRow, 'teams' | 'delivered' | 'seen'>): string =>
-  `entregado ${row.delivered}/${row.teams}, visto ${row.seen}/${row.teams}`;
+/** Longest reason an agent gives for a message it could not show (characters); longer is cut. */
+export const MESSAGE_FAILURE_MAX_LENGTH = 120;
+
+/**
+ * When an agent tries again to show a message it could not show (ms after each failure, in order):
+ * at most this many retries, and none once the message expired. A failure is told to the server each
+ * time (`agent.message.failed`), so the retries are bounded to stay within the channel's event rate.
+ */
+export const MESSAGE_SHOW_RETRY_MS = [2_000, 5_000, 15_000, 30_000, 60_000] as const;
+
+/**
+ * `agent.message.failed` (an agent socket's event): message `id` could not be shown on the machine
+ * `hostname` (at most 255 characters; null when unknown) because of `reason` (one short Spanish
+ * phrase, at most `MESSAGE_FAILURE_MAX_LENGTH` characters).
+ */
+export const agentMessageFailureSchema = z.object({
+  id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  reason: z.string().trim().min(1).max(MESSAGE_FAILURE_MAX_LENGTH),
+  hostname: z.string().trim().max(255).nullable().default(null),
+});
+export type AgentMessageFailure = z.input<typeof agentMessageFailureSchema>;
+
+/**
+ * The receipts line: 'entregado 29/30, visto 12/30', and ', falló 1' when teams could not be shown it.
+ */
+export const receiptsText = (
+  row: Pick<MessageRow, 'teams' | 'delivered' | 'seen'> & { failed?: number },
+): string =>
+  `entregado ${row.delivered}/${row.teams}, visto ${row.seen}/${row.teams}` +
+  (row.failed ? `, falló ${row.failed}` : '');
+
+/** What became of a message at one team: closed, shown, could not be shown (and not shown since), not yet. */
+export type ReceiptState = 'visto' | 'entregado' | 'falló' | 'pendiente';
+
+/** The state of one team's receipt: `visto` over `entregado` over `falló` over `pendiente`. */
+export function receiptState(
+  receipt: Pick<MessageReceiptRow, 'delivered_at' | 'seen_at' | 'failed_at'>,
+): ReceiptState {
+  if (receipt.seen_at) return 'visto';
+  if (receipt.delivered_at) return 'entregado';
+  return receipt.failed_at ? 'falló' : 'pendiente';
+}
+
+/**
+ * What the sender reads of a message a team's machine could not show: 'no se pudo mostrar en Los
+ * Punteros (lab-05): sin sesión gráfica' (the machine in parentheses when the agent named it).
+ */
+export function messageFailureText(team: string, hostname: string | null, reason: string): string {
+  return `no se pudo mostrar en ${team}${hostname ? ` (${hostname})` : ''}: ${reason}`;
+}

@@ -5,6 +5,7 @@ import {
   AGENT_CHANNEL_LIMITS,
   AGENT_NAMESPACE,
   LAB_MAX_MACHINES_PER_TEAM,
+  agentMessageFailureSchema,
   agentSocketAuthSchema,
   contestRoom,
   teamRoom,
@@ -102,6 +103,12 @@ export interface MessageHandlers {
    * yet by it); the messages module writes them in batches. Never throws.
    */
   receipt(teamId: number, messageId: number, kind: 'entregado' | 'visto'): void;
+  /**
+   * Records that a machine (`hostname`, null when unknown) of team `teamId` could not show message
+   * `messageId` (`falló`, the agent's short Spanish `reason`), checked like `receipt` (the message was
+   * sent to that socket and it has not said `entregado` of it). Never throws.
+   */
+  failed(teamId: number, messageId: number, reason: string, hostname: string | null): void;
 }
 
 declare module 'fastify' {
@@ -197,6 +204,18 @@ export default fp<PolicyOptions>(
       };
       socket.on('agent.message.delivered', receipt('entregado'));
       socket.on('agent.message.seen', receipt('visto'));
+      // Could not show it: counted like any event, taken only for a message sent to this socket and
+      // not shown by it; the message stays open (its agent tries again and may still say `entregado`).
+      socket.on('agent.message.failed', (raw: unknown) => {
+        if (!withinRate(socket)) return;
+        const report = agentMessageFailureSchema.safeParse(raw);
+        if (!report.success) return;
+        const { id, reason, hostname } = report.data;
+        void pendingRead.then(() => {
+          if (!messages || socket.data.open.get(id) !== 'sent') return;
+          messages.failed(socket.data.team.id, id, reason, hostname || null);
+        });
+      });
       arrived.add(socket);
       if (!arrivalRound) {
         arrivalRound = true;

@@ -3,17 +3,20 @@ import type { EntityManager } from '@mikro-orm/mysql';
 import {
   AGENT_EVENT_KINDS,
   CONTEST_LOG_LIMIT,
+  MESSAGE_LOG_FAILURES,
   TEAM_STATUS_NAMES,
   type AgentEventKind,
   type AttemptLogRow,
+  type ContestLogKind,
   type ContestLogQuery,
   type ContestLogRow,
+  type MessageLogReceipts,
   type StatusChangeRow,
 } from '@concurso/shared';
 import { AgentEvent, Attempt } from '../agent/index.js';
 import { ContestNetworkChange } from '../contests/index.js';
-import { MessageReceipt } from '../messages/index.js';
-import { TeamStatusChange } from '../teams/index.js';
+import { Message } from '../messages/index.js';
+import { Team, TeamStatusChange } from '../teams/index.js';
 import type { ITeam } from '../teams/index.js';
 
 /**
@@ -122,7 +125,8 @@ const NONE = {
   silence_ms: null,
   hostname: null,
   message: null,
-  message_receipt: null,
+  message_target: null,
+  message_receipts: null,
   network_version: null,
   allowed_sites: null,
 } as const;
@@ -148,49 +152,41 @@ export async function listContestLog(
     ...(query.teams_id !== undefined && { id: query.teams_id }),
   };
   const read = CONTEST_LOG_LIMIT + 1;
-  const attempts = await em.find(
-    Attempt,
-    { contest: contestId, team, ...(query.process !== undefined && { process: query.process }) },
-    { populate: ['team', 'team.level'], orderBy: { receivedAt: 'desc', id: 'desc' }, limit: read },
-  );
-  const changes =
-    query.process === undefined
-      ? await em.find(
-          TeamStatusChange,
-          { team },
-          { populate: ['team', 'team.level', 'user'], orderBy: { at: 'desc', id: 'desc' }, limit: read },
-        )
-      : [];
-  const messages =
-    query.process === undefined
-      ? await em.find(
-          MessageReceipt,
-          { message: { contest: contestId }, team },
-          {
-            populate: ['message', 'message.user', 'team', 'team.level'],
-            orderBy: { message: { createdAt: 'desc' }, id: 'desc' },
-            limit: read,
-          },
-        )
-      : [];
-  const agentEvents =
-    query.process === undefined
-      ? await em.find(
-          AgentEvent,
-          { contest: contestId, team },
-          { populate: ['team', 'team.level'], orderBy: { at: 'desc', id: 'desc' }, limit: read },
-        )
-      : [];
-  // Issue 25: the contest's allowed sites concern every team, so they are left out by any filter.
-  const unfiltered =
-    query.process === undefined && query.levels_id === undefined && query.teams_id === undefined;
-  const networkChanges = unfiltered
+  // The «Tipo» filter: only the reads of that kind run; a process filter leaves only attempts.
+  const wants = (kind: ContestLogKind) =>
+    (query.kind === undefined || query.kind === kind) && (query.process === undefined || kind === 'intento');
+  const attempts = wants('intento')
     ? await em.find(
-        ContestNetworkChange,
-        { contest: contestId },
-        { populate: ['user'], orderBy: { at: 'desc', id: 'desc' }, limit: read },
+        Attempt,
+        { contest: contestId, team, ...(query.process !== undefined && { process: query.process }) },
+        { populate: ['team', 'team.level'], orderBy: { receivedAt: 'desc', id: 'desc' }, limit: read },
       )
     : [];
+  const changes = wants('estatus')
+    ? await em.find(
+        TeamStatusChange,
+        { team },
+        { populate: ['team', 'team.level', 'user'], orderBy: { at: 'desc', id: 'desc' }, limit: read },
+      )
+    : [];
+  const messages = wants('mensaje') ? await messageLogRows(em, contestId, query, read) : [];
+  const agentEvents = wants('agente')
+    ? await em.find(
+        AgentEvent,
+        { contest: contestId, team },
+        { populate: ['team', 'team.level'], orderBy: { at: 'desc', id: 'desc' }, limit: read },
+      )
+    : [];
+  // Issue 25: the contest's allowed sites concern every team, so they are left out by any filter.
+  const unfiltered = query.levels_id === undefined && query.teams_id === undefined;
+  const networkChanges =
+    unfiltered && wants('red')
+      ? await em.find(
+          ContestNetworkChange,
+          { contest: contestId },
+          { populate: ['user'], orderBy: { at: 'desc', id: 'desc' }, limit: read },
+        )
+      : [];
   const rows: TimedRow[] = [
     ...attempts.map((a): TimedRow => ({
       ...NONE,
@@ -210,14 +206,7 @@ export async function listContestLog(
       user: c.user?.name ?? null,
       automatic: c.automatic,
     })),
-    ...messages.map((r): TimedRow => ({
-      ...NONE,
-      kind: 'mensaje',
-      ...rowHead(r.id, r.message.createdAt, r.team),
-      user: r.message.user?.name ?? null,
-      message: r.message.text,
-      message_receipt: r.seenAt ? 'visto' : r.deliveredAt ? 'entregado' : 'pendiente',
-    })),
+    ...messages,
     ...agentEvents.map((e): TimedRow => ({
       ...NONE,
       kind: 'agente',
@@ -244,4 +233,118 @@ export async function listContestLog(
     rows: rows.slice(0, CONTEST_LOG_LIMIT).map(({ time: _time, ...row }) => row),
     truncated: rows.length > CONTEST_LOG_LIMIT,
   };
+}
+
+/**
+ * The message rows of the contest log: ONE row per message of contest `contestId` (at most `limit`,
+ * newest first), with the receipts of its target teams folded in (`MessageLogReceipts`: counts, and
+ * the first `MESSAGE_LOG_FAILURES` teams by name that could not be shown it, with the machine and
+ * why). With a level or team filter, only the messages that went to a team it keeps, and only those
+ * teams' receipts are counted. A message to one team has that team (and its level); to a level, that
+ * level. Four reads whatever the number of teams: the receipts are counted in the database.
+ */
+async function messageLogRows(
+  em: EntityManager,
+  contestId: number,
+  query: ContestLogQuery,
+  limit: number,
+): Promise<TimedRow[]> {
+  // The filters on a receipt's team, as SQL on `teams t` with their parameters.
+  const teamSql: string[] = [];
+  const teamParams: number[] = [];
+  if (query.levels_id !== undefined) {
+    teamSql.push('t.levels_id = ?');
+    teamParams.push(query.levels_id);
+  }
+  if (query.teams_id !== undefined) {
+    teamSql.push('t.id = ?');
+    teamParams.push(query.teams_id);
+  }
+  const teamWhere = teamSql.map((part) => ` and ${part}`).join('');
+  const ids = (
+    await em.execute<Array<{ id: number }>>(
+      'select m.id from messages m where m.contests_id = ?' +
+        (teamSql.length > 0
+          ? ' and exists (select 1 from message_receipts r join teams t on t.id = r.teams_id ' +
+            `where r.messages_id = m.id${teamWhere})`
+          : '') +
+        ' order by m.created_at desc, m.id desc limit ?',
+      [contestId, ...teamParams, limit],
+    )
+  ).map((row) => Number(row.id));
+  if (ids.length === 0) return [];
+  const inIds = ids.map(() => '?').join(', ');
+  const [messages, counts, failures] = await Promise.all([
+    em.find(Message, { id: { $in: ids } }, { populate: ['user'] }),
+    em.execute<
+      Array<{
+        m: number;
+        teams: number | string;
+        delivered: number | string;
+        seen: number | string;
+        failed: number | string | null;
+        team: number;
+      }>
+    >(
+      'select r.messages_id as m, count(*) as teams, count(r.delivered_at) as delivered, ' +
+        'count(r.seen_at) as seen, sum(r.delivered_at is null and r.failed_at is not null) as failed, ' +
+        'min(r.teams_id) as team from message_receipts r join teams t on t.id = r.teams_id ' +
+        `where r.messages_id in (${inIds})${teamWhere} group by r.messages_id`,
+      [...ids, ...teamParams],
+    ),
+    em.execute<Array<{ m: number; team: string; host: string | null; reason: string }>>(
+      'select m, team, host, reason from (select r.messages_id as m, t.name as team, ' +
+        'r.failed_on as host, r.failure as reason, ' +
+        'row_number() over (partition by r.messages_id order by t.name, t.id) as n ' +
+        'from message_receipts r join teams t on t.id = r.teams_id ' +
+        `where r.messages_id in (${inIds}) and r.delivered_at is null and r.failed_at is not null` +
+        `${teamWhere}) f where n <= ? order by m, n`,
+      [...ids, ...teamParams, MESSAGE_LOG_FAILURES],
+    ),
+  ]);
+  const countOf = new Map(counts.map((row) => [Number(row.m), row]));
+  const failuresOf = new Map<number, MessageLogReceipts['failures']>();
+  for (const row of failures) {
+    const list = failuresOf.get(Number(row.m)) ?? [];
+    list.push({ team: row.team, hostname: row.host ?? null, reason: row.reason ?? '' });
+    failuresOf.set(Number(row.m), list);
+  }
+  // The one team of a message to a team, the level of a message to a level (its lowest team's).
+  const teamIds = [
+    ...new Set(
+      messages
+        .filter((m) => m.target !== 'todos')
+        .map((m) => countOf.get(m.id)?.team)
+        .filter((id): id is number => id !== undefined && id !== null)
+        .map(Number),
+    ),
+  ];
+  const teams = new Map(
+    (teamIds.length > 0 ? await em.find(Team, { id: { $in: teamIds } }, { populate: ['level'] }) : []).map(
+      (t) => [t.id, t],
+    ),
+  );
+  return messages.map((message): TimedRow => {
+    const count = countOf.get(message.id);
+    const target = count && message.target !== 'todos' ? teams.get(Number(count.team)) : undefined;
+    return {
+      ...NONE,
+      kind: 'mensaje',
+      id: message.id,
+      time: message.createdAt.getTime(),
+      at: message.createdAt.toISOString(),
+      team: target && message.target === 'equipo' ? { id: target.id, name: target.name } : null,
+      level: target ? { id: target.level.id, level: target.level.level } : null,
+      user: message.user?.name ?? null,
+      message: message.text,
+      message_target: message.targetLabel,
+      message_receipts: {
+        teams: Number(count?.teams ?? 0),
+        delivered: Number(count?.delivered ?? 0),
+        seen: Number(count?.seen ?? 0),
+        failed: Number(count?.failed ?? 0),
+        failures: failuresOf.get(message.id) ?? [],
+      },
+    };
+  });
 }

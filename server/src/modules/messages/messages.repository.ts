@@ -114,10 +114,14 @@ export async function messageRows(
       teams: mine.length,
       delivered: mine.filter((r) => r.deliveredAt).length,
       seen: mine.filter((r) => r.seenAt).length,
+      failed: mine.filter((r) => !r.deliveredAt && r.failedAt).length,
       receipts: mine.map((r) => ({
         team: { id: r.team.id, name: r.team.name },
         delivered_at: r.deliveredAt?.toISOString() ?? null,
         seen_at: r.seenAt?.toISOString() ?? null,
+        failed_at: r.failedAt?.toISOString() ?? null,
+        failure: r.failure ?? null,
+        failed_on: r.failedOn ?? null,
       })),
     };
   });
@@ -150,32 +154,54 @@ export async function pendingMessages(
   };
 }
 
-/** One receipt to record: team `teamId`'s agent showed (`entregado`) or its contestant closed (`visto`) a message. */
-export interface Receipt {
-  teamId: number;
-  messageId: number;
-  kind: 'entregado' | 'visto';
-}
+/**
+ * One receipt to record: team `teamId`'s agent showed (`entregado`) or its contestant closed (`visto`)
+ * a message, or one of its machines (`hostname`, null when unknown) could not show it (`falló`, with
+ * the agent's `reason`).
+ */
+export type Receipt =
+  | { teamId: number; messageId: number; kind: 'entregado' | 'visto' }
+  | { teamId: number; messageId: number; kind: 'falló'; reason: string; hostname: string | null };
 
 /**
- * Records `receipts` (at most a few hundred: one statement's parameters) in one UPDATE: `visto`
- * implies shown, and the first time of each is kept, so a receipt of a message already receipted, or
- * of a message that is not that team's, changes nothing. Answers how many receipts changed.
+ * Records `receipts` (at most a few hundred: one statement's parameters) in at most two UPDATEs:
+ * `visto` implies shown, and the first time of each is kept, so a receipt of a message already
+ * receipted, or of a message that is not that team's, changes nothing; a `falló` is kept (the last
+ * one: when, why, which machine) only while no machine of the team showed the message. Answers how
+ * many receipts changed.
  */
 export async function recordReceipts(
   em: EntityManager,
   receipts: readonly Receipt[],
   now = new Date(),
 ): Promise<number> {
-  if (receipts.length === 0) return 0;
-  const rows = receipts.map(() => 'select ? as m, ? as t, ? as seen').join(' union all ');
-  const result = await em.execute<{ affectedRows: number }>(
-    `update message_receipts r join (${rows}) x on r.messages_id = x.m and r.teams_id = x.t ` +
-      'set r.delivered_at = coalesce(r.delivered_at, ?), ' +
-      'r.seen_at = if(x.seen, coalesce(r.seen_at, ?), r.seen_at) ' +
-      'where r.delivered_at is null or (x.seen and r.seen_at is null)',
-    [...receipts.flatMap((r) => [r.messageId, r.teamId, r.kind === 'visto' ? 1 : 0]), now, now],
-    'run',
-  );
-  return result.affectedRows;
+  const shown = receipts.filter((r) => r.kind !== 'falló');
+  const failed = receipts.filter((r) => r.kind === 'falló');
+  let changed = 0;
+  if (shown.length > 0) {
+    const rows = shown.map(() => 'select ? as m, ? as t, ? as seen').join(' union all ');
+    const result = await em.execute<{ affectedRows: number }>(
+      `update message_receipts r join (${rows}) x on r.messages_id = x.m and r.teams_id = x.t ` +
+        'set r.delivered_at = coalesce(r.delivered_at, ?), ' +
+        'r.seen_at = if(x.seen, coalesce(r.seen_at, ?), r.seen_at) ' +
+        'where r.delivered_at is null or (x.seen and r.seen_at is null)',
+      [...shown.flatMap((r) => [r.messageId, r.teamId, r.kind === 'visto' ? 1 : 0]), now, now],
+      'run',
+    );
+    changed += result.affectedRows;
+  }
+  if (failed.length > 0) {
+    const rows = failed.map(() => 'select ? as m, ? as t, ? as why, ? as host').join(' union all ');
+    const result = await em.execute<{ affectedRows: number }>(
+      `update message_receipts r join (${rows}) x on r.messages_id = x.m and r.teams_id = x.t ` +
+        'set r.failed_at = ?, r.failure = x.why, r.failed_on = x.host where r.delivered_at is null',
+      [
+        ...failed.flatMap((r) => (r.kind === 'falló' ? [r.messageId, r.teamId, r.reason, r.hostname] : [])),
+        now,
+      ],
+      'run',
+    );
+    changed += result.affectedRows;
+  }
+  return changed;
 }

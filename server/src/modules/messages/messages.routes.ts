@@ -20,7 +20,8 @@ const RECEIPTS_ANNOUNCE_MS = 250;
  * Messages to teams (issue 24, DESIGN.md section 6a): `POST /api/sendMessage` stores the message with
  * a receipt per target team of the active contest and pushes it to their connected agents
  * (`app.agentChannel.sendMessage`); an agent connecting later gets what it has not shown and has not
- * expired; its `entregado` / `visto` update the receipts, and the staff's screens refetch
+ * expired; its `entregado` / `visto` / `falló` (could not show it: why, on which machine; sent again
+ * on its next connection while not shown) update the receipts, and the staff's screens refetch
  * (`catalog.changed` of `messages`). `GET /api/messages` lists them with their receipts.
  */
 export default async function messagesModule(app: FastifyInstance): Promise<void> {
@@ -46,6 +47,8 @@ export default async function messagesModule(app: FastifyInstance): Promise<void
   app.agentChannel.useMessages({
     pending: (teamId) => pendingMessages(app.orm.em.fork(), teamId),
     receipt: (teamId, messageId, kind) => receipts.add({ teamId, messageId, kind }),
+    failed: (teamId, messageId, reason, hostname) =>
+      receipts.add({ teamId, messageId, kind: 'falló', reason, hostname }),
   });
 
   addRoute(app, api.send, async (request) => {

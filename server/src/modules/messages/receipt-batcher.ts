@@ -1,5 +1,8 @@
 import type { Receipt } from './messages.repository.js';
 
+/** Which of two receipts of the same (team, message) waiting together is kept: the higher. */
+const RANK: Record<Receipt['kind'], number> = { falló: 0, entregado: 1, visto: 2 };
+
 /** Receipts one statement writes at most (three parameters each). */
 export const RECEIPTS_PER_STATEMENT = 500;
 /** Receipts waiting at most; past it new ones are dropped and counted (the channel already bounds them). */
@@ -12,7 +15,7 @@ export const RECEIPTS_RETRY_MS = 1_000;
 /**
  * Gathers agents' message receipts and writes them in batches (DESIGN.md section 6a: nothing one key
  * sends may cost the server without bound): a receipt waits at most `RECEIPTS_GATHER_MS`, the same
- * (team, message) waits once (`visto` wins over `entregado`), one write runs at a time with up to
+ * (team, message) waits once (`visto` wins over `entregado`, which wins over `falló`), one write runs at a time with up to
  * `RECEIPTS_PER_STATEMENT` receipts per statement, and at most `RECEIPTS_PENDING_MAX` wait; what
  * arrives past that is dropped and reported to `onDropped` (the agents' channel lets a socket
  * acknowledge only what it was sent, so honest receipts stay far below it).
@@ -35,12 +38,15 @@ export class ReceiptBatcher {
     private readonly onDropped: (count: number) => void = () => undefined,
   ) {}
 
-  /** Queues one receipt. Never throws. */
+  /**
+   * Queues one receipt. Never throws. The same (team, message) waits once: `visto` over `entregado`
+   * over `falló`, and a newer `falló` over an older one (the last reason is kept).
+   */
   add(receipt: Receipt): void {
     const key = `${receipt.teamId}:${receipt.messageId}`;
     const queued = this.pending.get(key);
     if (queued) {
-      if (receipt.kind === 'visto') queued.kind = 'visto';
+      if (RANK[receipt.kind] >= RANK[queued.kind]) this.pending.set(key, { ...receipt });
     } else if (this.pending.size >= RECEIPTS_PENDING_MAX) {
       this.onDropped(1);
       return;

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Field, Stack, Text, Textarea } from '@chakra-ui/react';
+import { Box, Button, Field, List, Stack, Text, Textarea } from '@chakra-ui/react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { MESSAGE_MAX_LENGTH, messagesRoutes, receiptsText, sendMessageSchema } from '@concurso/shared';
 import { callApi } from '../../api/call-api';
@@ -8,6 +8,7 @@ import { AppDialog } from '../../ui/dialog/app-dialog';
 import { formatDateTime } from '../../ui/date-time';
 import { SelectField } from '../../ui/form/select-field';
 import { toaster } from '../../ui/toaster';
+import { receiptLines, receiptLinesTitle } from './message-receipts';
 import { messageTargetOf, messageTargetOptions } from './message-targets';
 import { MESSAGES_KEY, messagesQuery } from './messages-query';
 
@@ -22,7 +23,9 @@ export interface MessagesDialogProps {
 /**
  * 'Mensajes' (issue 24): a judge or admin writes a short text (at most 500 characters) to every team,
  * a level or one team of the active contest; their machines show it on screen. Below, the messages
- * sent, newest first, each with 'entregado N/M, visto K/M', kept current by the push channel.
+ * sent, newest first, each with 'entregado N/M, visto K/M' (and ', falló F' when machines could not
+ * show it) and, folded, each team's receipt (`receiptLines`: falló with the machine and why,
+ * pendiente, entregado, visto), kept current by the push channel.
  */
 export function MessagesDialog({ open, onClose, teams }: MessagesDialogProps) {
   const client = useQueryClient();
@@ -100,6 +103,22 @@ export function MessagesDialog({ open, onClose, teams }: MessagesDialogProps) {
               <Text fontSize="sm" data-testid={`message-receipts-${row.id}`}>
                 {receiptsText(row)}
               </Text>
+              <Box as="details" fontSize="sm" data-testid={`message-teams-${row.id}`}>
+                <Box as="summary" cursor="pointer" color="fg.muted">
+                  {receiptLinesTitle(row.receipts.length)}
+                </Box>
+                <List.Root variant="plain" ps="4">
+                  {receiptLines(row).map((line) => (
+                    <List.Item
+                      key={line.teamId}
+                      data-state={line.state}
+                      color={line.state === 'falló' ? 'fg.error' : undefined}
+                    >
+                      {line.text}
+                    </List.Item>
+                  ))}
+                </List.Root>
+              </Box>
             </Stack>
           ))}
         </Stack>

@@ -2,11 +2,13 @@ import { SimpleGrid } from '@chakra-ui/react';
 import type { SelectOption } from '../../ui/form/form-select-field';
 import { SelectField } from '../../ui/form/select-field';
 
-/** The three filters' values as the selects hold them ('' for 'Todos'). */
+/** The four filters' values as the selects hold them ('' for 'Todos'). */
 export interface ContestLogFilterValues {
   level: string;
   team: string;
   process: string;
+  /** «Tipo»: one kind of row (`KIND_FILTER_OPTIONS`). */
+  kind: string;
 }
 
 /** Props of {@link ContestLogFiltersBar}. */
@@ -16,11 +18,13 @@ export interface ContestLogFiltersBarProps {
   levels: readonly SelectOption[];
   teams: readonly SelectOption[];
   processes: readonly SelectOption[];
+  kinds: readonly SelectOption[];
 }
 
 /**
- * NIVEL, EQUIPO and PROCESO of /bitacora (issue 13). Choosing a level clears the team: the team
- * list follows the level.
+ * TIPO, NIVEL, EQUIPO and PROCESO of /bitacora (issue 13). Choosing a level clears the team: the team
+ * list follows the level. TIPO keeps one kind of row (intentos, estatus, agentes, mensajes, red), so
+ * an agent's alert is never pushed off the first page by other rows.
  */
 export function ContestLogFiltersBar({
   values,
@@ -28,6 +32,7 @@ export function ContestLogFiltersBar({
   levels,
   teams,
   processes,
+  kinds,
 }: ContestLogFiltersBarProps) {
   // One 'Todos'-first select per filter; `clears` empties the filters that follow this one.
   const select = (
@@ -46,7 +51,8 @@ export function ContestLogFiltersBar({
     />
   );
   return (
-    <SimpleGrid columns={{ base: 1, md: 3 }} gap="3" role="group" aria-label="Filtros de la bitácora">
+    <SimpleGrid columns={{ base: 1, md: 4 }} gap="3" role="group" aria-label="Filtros de la bitácora">
+      {select('kind', 'Tipo', kinds)}
       {select('level', 'Nivel', levels, { team: '' })}
       {select('team', 'Equipo', teams)}
       {select('process', 'Proceso', processes)}

@@ -5,9 +5,11 @@ import { dataTableOptions } from '../../ui/data-table/table-model';
 import { extractExportData } from '../../ui/data-table/export-data';
 import { CONTEST_LOG_COLUMNS } from './contest-log-columns';
 import {
+  KIND_FILTER_OPTIONS,
   contestLogRowId,
   contestLogTableRows,
   idFilter,
+  kindFilter,
   processFilterOptions,
   teamFilterOptions,
 } from './contest-log-rows';
@@ -34,7 +36,8 @@ const attempt = (id: number, at: string, killed = true): ContestLogRow => ({
   silence_ms: null,
   hostname: null,
   message: null,
-  message_receipt: null,
+  message_target: null,
+  message_receipts: null,
   network_version: null,
   allowed_sites: null,
 });
@@ -57,7 +60,8 @@ const change = (id: number, at: string, user: string | null, automatic = false):
   silence_ms: null,
   hostname: null,
   message: null,
-  message_receipt: null,
+  message_target: null,
+  message_receipts: null,
   network_version: null,
   allowed_sites: null,
 });
@@ -165,15 +169,68 @@ describe('/bitacora rows (issue 13)', () => {
         from: null,
         to: null,
         message: '30 minutos restantes',
-        message_receipt: 'visto',
+        message_target: 'Equipo Los Punteros',
+        message_receipts: { teams: 1, delivered: 1, seen: 1, failed: 0, failures: [] },
       },
     ]);
     expect(row).toMatchObject({
       kind: 'Mensaje',
-      change: 'Mensaje: «30 minutos restantes» (visto)',
+      team: 'Los Punteros',
+      change: 'Mensaje a Equipo Los Punteros: «30 minutos restantes» — entregado 1/1, visto 1/1',
       who: 'Mtra. Ana Ruiz',
       process: '',
     });
+  });
+
+  it('shows a message to every team as one row with its receipts and who could not be shown it', () => {
+    const [row] = contestLogTableRows([
+      {
+        ...change(6, localIso(2026, 10, 2, 10, 0, 0), 'Mtra. Ana Ruiz'),
+        kind: 'mensaje',
+        team: null,
+        level: null,
+        from: null,
+        to: null,
+        message: 'Quedan 30 minutos',
+        message_target: 'Todos los equipos',
+        message_receipts: {
+          teams: 30,
+          delivered: 28,
+          seen: 20,
+          failed: 7,
+          failures: [
+            { team: 'Los Punteros', hostname: 'lab-05', reason: 'sin sesión gráfica' },
+            { team: 'Los Otros', hostname: null, reason: 'zenity no está instalado' },
+          ],
+        },
+      },
+    ]);
+    expect(row).toMatchObject({
+      team: 'Todos',
+      level: '',
+      change:
+        'Mensaje a Todos los equipos: «Quedan 30 minutos» — entregado 28/30, visto 20/30, falló 7 ' +
+        '(Los Punteros en lab-05: sin sesión gráfica; Los Otros: zenity no está instalado; y 5 más)',
+    });
+  });
+
+  it('takes a «Tipo» choice as the kind filter, and «Todos» as none', () => {
+    expect(KIND_FILTER_OPTIONS.map((o) => o.label)).toEqual([
+      'Intentos',
+      'Estatus',
+      'Agentes',
+      'Mensajes',
+      'Red',
+    ]);
+    expect(KIND_FILTER_OPTIONS.map((o) => kindFilter(o.value))).toEqual([
+      'intento',
+      'estatus',
+      'agente',
+      'mensaje',
+      'red',
+    ]);
+    expect(kindFilter('')).toBeUndefined();
+    expect(kindFilter('todo')).toBeUndefined();
   });
 
   it("shows a change of the allowed sites as every team's, with its version, the sites and who (issue 25)", () => {

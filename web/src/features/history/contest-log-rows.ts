@@ -1,4 +1,5 @@
 import {
+  CONTEST_LOG_KINDS,
   agentEventText,
   attemptProcessLabel,
   killedLabel,
@@ -6,6 +7,7 @@ import {
   networkLogText,
   statusChangeAuthor,
   statusChangeText,
+  type ContestLogKind,
   type ContestLogRow,
   type TeamRow,
 } from '@concurso/shared';
@@ -82,8 +84,8 @@ const EVERY_TEAM = 'Todos';
  */
 function changeText(row: ContestLogRow): string {
   if (row.kind === 'red') return networkLogText(row.network_version ?? 0, row.allowed_sites ?? []);
-  if (row.message !== null && row.message_receipt !== null)
-    return messageLogText(row.message, row.message_receipt);
+  if (row.kind === 'mensaje' && row.message !== null && row.message_receipts !== null)
+    return messageLogText(row.message_target ?? '', row.message, row.message_receipts);
   if (row.agent_event !== null)
     return agentEventText(
       row.agent_event,
@@ -108,8 +110,10 @@ export function contestLogTableRows(rows: readonly ContestLogRow[]): ContestLogT
       order: rows.length - index,
       at: formatDateTime(row.at),
       kind: KIND_LABEL[row.kind],
-      // A network row has no team or level (issue 25): its policy is every team's.
-      team: row.team?.name ?? (row.kind === 'red' ? EVERY_TEAM : ''),
+      // A network row has no team or level (issue 25): its policy is every team's; so is a message's
+      // to every team (one row per message, its receipts folded in).
+      team:
+        row.team?.name ?? (row.kind === 'red' || (row.kind === 'mensaje' && !row.level) ? EVERY_TEAM : ''),
       level: row.level?.level ?? '',
       process: row.process === null ? '' : attemptProcessLabel(row.process, row.executable),
       killed: row.killed === null ? '' : killedLabel(row.killed),
@@ -125,6 +129,21 @@ export interface ContestLogFilters {
   levels_id?: number;
   teams_id?: number;
   process?: string;
+  kind?: ContestLogKind;
+}
+
+/** The «Tipo» filter's choices (DESIGN.md section 4, the log): one kind of row each. */
+export const KIND_FILTER_OPTIONS: readonly SelectOption[] = [
+  { value: 'intento', label: 'Intentos' },
+  { value: 'estatus', label: 'Estatus' },
+  { value: 'agente', label: 'Agentes' },
+  { value: 'mensaje', label: 'Mensajes' },
+  { value: 'red', label: 'Red' },
+];
+
+/** A «Tipo» select's value as the kind filter: '' ('Todos') or anything else is no filter. */
+export function kindFilter(value: string): ContestLogKind | undefined {
+  return (CONTEST_LOG_KINDS as readonly string[]).includes(value) ? (value as ContestLogKind) : undefined;
 }
 
 /** A select's value as an id filter: '' ('Todos') is no filter. */

@@ -14,20 +14,22 @@ import { CONTEST_LOG_COLUMNS } from './contest-log-columns';
 import { ContestLogFiltersBar, type ContestLogFilterValues } from './contest-log-filters';
 import { CONTEST_LOG_KEY, CONTEST_LOG_REFRESH_MS, contestLogQuery } from './contest-log-query';
 import {
+  KIND_FILTER_OPTIONS,
   contestLogTableRows,
   idFilter,
+  kindFilter,
   processFilterOptions,
   teamFilterOptions,
   type ContestLogFilters,
 } from './contest-log-rows';
 
-const NO_FILTERS: ContestLogFilterValues = { level: '', team: '', process: '' };
+const NO_FILTERS: ContestLogFilterValues = { level: '', team: '', process: '', kind: '' };
 /** Every /bitacora query, whatever its filters: what a board push makes stale. */
 const LOG_KEYS = [[CONTEST_LOG_KEY]];
 
 /**
  * /bitacora (judges and admins, issue 13 "History on screen"): every attempt and status change of the
- * active contest, newest first, filtered by level, team and process on the server
+ * active contest, newest first, filtered by kind, level, team and process on the server
  * (`GET /api/contestLog`), in the data table with its exports (file name 'bitacora'). Refetched while
  * boards push (`useRefetchOnBoardChange`: a change of attempts or status, a removal, another contest; at
  * most once every `CONTEST_LOG_REFRESH_MS`); without an active contest it says `MESSAGES.noActiveContest`.
@@ -39,6 +41,7 @@ export function ContestLogScene({ title }: CatalogueSceneProps) {
       levels_id: idFilter(values.level),
       teams_id: idFilter(values.team),
       process: values.process === '' ? undefined : values.process,
+      kind: kindFilter(values.kind),
     }),
     [values],
   );
@@ -67,6 +70,7 @@ export function ContestLogScene({ title }: CatalogueSceneProps) {
           levels={levelOptions}
           teams={teamOptions}
           processes={processOptions}
+          kinds={KIND_FILTER_OPTIONS}
         />
         {log.data?.truncated ? (
           <Notice status="warning">
