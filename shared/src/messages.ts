@@ -21,7 +21,7 @@ export const MESSAGES = {
   tooManyRequests: 'Demasiadas solicitudes. Intente de nuevo en unos momentos.',
   // Generic dialogs (SPEC.md sections 5 and 8)
   info: 'Información',
-  ok: 'Listo!',
+  ok: '¡Listo!',
   warning: 'Advertencia',
   error: 'Error',
   connectionErrorTitle: 'Error de Conexión',

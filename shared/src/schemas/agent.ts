@@ -3,7 +3,7 @@ import { AGENT_MAX_BATCH } from '../constants.js';
 import { MESSAGES } from '../messages.js';
 import { integerSchema, printableText, rowIntSchema } from './common.js';
 import { contestRowSchema } from './catalogs.js';
-import { agentNetworkPolicySchema } from './network.js';
+import { agentNetworkPolicySchema, networkUnresolvedSchema } from './network.js';
 
 /**
  * How far in the past an attempt's `occurred_at` may lie, by the clock of whoever parses it (the
@@ -215,6 +215,12 @@ export const agentHeartbeatSchema = z
      */
     network_version: integerSchema({ min: 0, max: 2_147_483_647 }).optional(),
     network_error: printableText(300).optional(),
+    /**
+     * The allowed host names its policy in force left out because they did not resolve (absent or
+     * empty: every one resolved); the first `NETWORK_UNRESOLVED_MAX`, each a host name (at most 253).
+     * The agent resolves them again every little while and sends the list as it stands.
+     */
+    network_unresolved: networkUnresolvedSchema.optional(),
   })
   .default({});
 export type AgentHeartbeat = z.infer<typeof agentHeartbeatSchema>;

@@ -98,6 +98,11 @@ export const labMachineSchema = z.object({
   network_current: rowIntSchema,
   network_restricted: z.boolean(),
   network_error: z.string().nullable(),
+  /**
+   * The allowed host names the machine said its policy in force left out because they did not resolve
+   * (at most `NETWORK_UNRESOLVED_MAX`); empty (or absent, from an older server) when every one resolved.
+   */
+  network_unresolved: z.array(z.string()).optional(),
 });
 export type LabMachine = z.infer<typeof labMachineSchema>;
 
@@ -127,13 +132,19 @@ export interface LabNetworkState {
 
 /**
  * A machine's network policy on /laboratorio: 'red: v3 aplicada' (green) when it has the contest's
- * current version in force, 'red: no aplicada (<reason>)' (red) when it said it could not, 'red: v2 (actual
- * v3)' (amber) while it has an older one, 'red: sin restricciones' when the contest has no list and
- * the machine has none in force, 'red: sin informar (actual v3)' (amber) when its agent never said (an
- * older agent).
+ * current version in force and every allowed name resolved, 'red: v3 aplicada en parte: no se resolvió
+ * omegaup.com' (amber) when some did not (those sites are not reachable until they do), 'red: no
+ * aplicada (<reason>)' (red) when it said it could not, 'red: v2 (actual v3)' (amber) while it has an
+ * older one, 'red: sin restricciones' when the contest has no list and the machine has none in force,
+ * 'red: sin informar (actual v3)' (amber) when its agent never said (an older agent).
  */
 export function labNetworkState(
-  machine: Pick<LabMachine, 'network_version' | 'network_current' | 'network_restricted' | 'network_error'>,
+  machine: Pick<
+    LabMachine,
+    'network_version' | 'network_current' | 'network_restricted' | 'network_error'
+  > & {
+    network_unresolved?: readonly string[];
+  },
 ): LabNetworkState {
   if (machine.network_error) return { text: `red: no aplicada (${machine.network_error})`, tone: 'error' };
   if (machine.network_version === null)
@@ -141,9 +152,11 @@ export function labNetworkState(
       ? { text: `red: sin informar (actual v${machine.network_current})`, tone: 'warning' }
       : { text: 'red: sin restricciones', tone: 'neutral' };
   const applied = machine.network_version;
-  if (applied === machine.network_current)
-    return machine.network_restricted
-      ? { text: `red: v${applied} aplicada`, tone: 'ok' }
-      : { text: 'red: sin restricciones', tone: 'neutral' };
-  return { text: `red: v${applied} (actual v${machine.network_current})`, tone: 'warning' };
+  if (applied !== machine.network_current)
+    return { text: `red: v${applied} (actual v${machine.network_current})`, tone: 'warning' };
+  if (!machine.network_restricted) return { text: 'red: sin restricciones', tone: 'neutral' };
+  const unresolved = machine.network_unresolved ?? [];
+  if (unresolved.length === 0) return { text: `red: v${applied} aplicada`, tone: 'ok' };
+  const verb = unresolved.length === 1 ? 'no se resolvió' : 'no se resolvieron';
+  return { text: `red: v${applied} aplicada en parte: ${verb} ${unresolved.join(', ')}`, tone: 'warning' };
 }

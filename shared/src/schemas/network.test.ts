@@ -60,12 +60,44 @@ describe('allowed sites of a contest (issue 25)', () => {
     expect(parseDestination('ejemplo.com:70000')).toBe(NETWORK_MESSAGES.badPort);
     expect(parseDestination('10.0.0.0/33')).toBe(NETWORK_MESSAGES.badNetwork);
     expect(parseDestination('2001:db8::/129')).toBe(NETWORK_MESSAGES.badNetwork);
-    expect(parseDestination('localhost')).toBe(NETWORK_MESSAGES.badHost);
+    expect(parseDestination('servidor')).toBe(NETWORK_MESSAGES.badHost);
     expect(parseDestination('-malo.com')).toBe(NETWORK_MESSAGES.badHost);
-    expect(parseDestination('10.0.0.256')).toBe(NETWORK_MESSAGES.badHost);
     expect(parseDestination('http://ejemplo.com/docs')).toBe(NETWORK_MESSAGES.noUrl);
     expect(parseDestination('docs.python.org/3/')).toBe(NETWORK_MESSAGES.noUrl);
     expect(parseDestination('[ejemplo.com]:443')).toBe(NETWORK_MESSAGES.badHost);
+  });
+
+  it('says precisely what is wrong with a line (the «Sitios permitidos» errors)', () => {
+    // The machine itself is always allowed: a list never needs it.
+    for (const local of [
+      'localhost',
+      'LocalHost:8080',
+      'app.localhost',
+      '127.0.0.1',
+      '127.0.0.0/8',
+      '[::1]:80',
+      '::1',
+    ])
+      expect(parseDestination(local), local).toBe(NETWORK_MESSAGES.local);
+    expect(NETWORK_MESSAGES.local).toMatch(/No hace falta permitir la propia máquina/);
+    // A port range is not a bad port: ranges are not supported, say so.
+    expect(parseDestination('omegaup.com:8000-8100')).toBe(NETWORK_MESSAGES.portRange);
+    expect(parseDestination('10.1.2.3:20-21')).toBe(NETWORK_MESSAGES.portRange);
+    expect(NETWORK_MESSAGES.portRange).toBe(
+      'Los rangos de puertos no se admiten: escriba un puerto (p. ej. omegaup.com:8080)',
+    );
+    // Two sites on one line.
+    for (const line of ['a.com, b.com', 'a.com,b.com', 'a.com b.com', 'a.com;b.com'])
+      expect(parseDestination(line), line).toBe(NETWORK_MESSAGES.oneSitePerLine);
+    expect(NETWORK_MESSAGES.oneSitePerLine).toMatch(/^Escriba un sitio por línea/);
+    // A mistyped address is not called a bad name.
+    for (const address of ['300.1.2.3', '10.0.0.256', '10.1.2', '2001:db8:::1', '1:2:3:4:5:6:7:8:9'])
+      expect(parseDestination(address), address).toBe(NETWORK_MESSAGES.badIp);
+    expect(NETWORK_MESSAGES.badIp).toMatch(/^No es una dirección IP válida/);
+    expect(parseDestination('300.0.0.0/8')).toBe(NETWORK_MESSAGES.badNetwork);
+    // What was fine stays fine.
+    expect(parseDestination('omegaup.com:8080')).toEqual({ kind: 'host', host: 'omegaup.com', port: 8080 });
+    expect(parseDestination('128.0.0.1')).toMatchObject({ kind: 'ip', address: '128.0.0.1' });
   });
 
   it('tells IPv4 from IPv6 without node:net', () => {

@@ -33,6 +33,11 @@ export const NETWORK_MESSAGES = {
   tooLong: `La lista de sitios es demasiado larga (máximo ${NETWORK_MAX_LIST_BYTES / 1024} KB): use redes (10.0.0.0/8) en lugar de muchas direcciones`,
   repeated: 'El sitio está repetido',
   noUrl: 'Escriba solo el nombre del sitio, sin http:// ni la ruta (por ejemplo, docs.python.org)',
+  local:
+    'No hace falta permitir la propia máquina (localhost, 127.0.0.1, ::1): siempre está permitida; escriba solo sitios de fuera',
+  portRange: 'Los rangos de puertos no se admiten: escriba un puerto (p. ej. omegaup.com:8080)',
+  oneSitePerLine: 'Escriba un sitio por línea (sin comas ni espacios entre sitios)',
+  badIp: 'No es una dirección IP válida (cada número de IPv4 va de 0 a 255, como 10.1.2.3)',
 } as const;
 
 /** 4 for an IPv4 address, 6 for an IPv6 one, 0 otherwise (no `node:net`: the web uses this too). */
@@ -73,14 +78,35 @@ function portOf(text: string): number | null {
 }
 
 /**
+ * Whether `text` is meant as an IP address though it is none: digits and dots only ('300.1.2.3',
+ * '10.0.0.256', '10.1.2'), or hexadecimal digits, dots and colons ('2001:db8:::1', an IPv6 address
+ * mistyped; a name's single port was split off before).
+ */
+function looksLikeAddress(text: string): boolean {
+  return /^[0-9.]+$/.test(text) || (text.includes(':') && /^[0-9a-f:.]+$/.test(text));
+}
+
+/**
+ * Whether an address or network starts in the machine's own loopback (127.0.0.0/8, ::1): the agent
+ * always allows it, so a list never needs it.
+ */
+function isLoopback(address: string, version: 4 | 6): boolean {
+  return version === 4 ? address.startsWith('127.') : address === '::1';
+}
+
+/**
  * Parses one destination as an admin writes it: `ejemplo.com`, `ejemplo.com:443`, `10.1.2.3`,
  * `10.1.2.3:8080`, `10.0.0.0/8`, `2001:db8::1`, `[2001:db8::1]:443`, `2001:db8::/32`. Host names are
- * lower-cased. Answers the destination or the Spanish reason it is not one.
+ * lower-cased. Answers the destination or the Spanish reason it is not one, as precise as the text
+ * allows (`NETWORK_MESSAGES`): two sites on a line, a port range, a mistyped address, the machine
+ * itself (localhost and loopback are always allowed) each have their own.
  */
 export function parseDestination(raw: string): NetworkDestination | string {
   const text = raw.trim().toLowerCase();
   if (text === '') return NETWORK_MESSAGES.empty;
   if (text.includes('://')) return NETWORK_MESSAGES.noUrl;
+  // Two sites on one line ('a.com, b.com', 'a.com b.com').
+  if (/[,;\s]/.test(text)) return NETWORK_MESSAGES.oneSitePerLine;
   let rest = text;
   let port: number | null = null;
   const bracketed = /^\[([^\]]+)\](?::(.*))?$/.exec(rest);
@@ -95,7 +121,8 @@ export function parseDestination(raw: string): NetworkDestination | string {
     // host:port or IPv4:port (an IPv6 address has more than one colon).
     const [host, portText] = rest.split(':') as [string, string];
     port = portOf(portText);
-    if (port === null) return NETWORK_MESSAGES.badPort;
+    if (port === null)
+      return /^[0-9]+-[0-9]+$/.test(portText) ? NETWORK_MESSAGES.portRange : NETWORK_MESSAGES.badPort;
     rest = host;
   }
   const slash = rest.indexOf('/');
@@ -104,14 +131,21 @@ export function parseDestination(raw: string): NetworkDestination | string {
     const prefixText = rest.slice(slash + 1);
     const version = ipVersion(address);
     // A name with a path ('docs.python.org/3/'): a URL's piece, not a network.
-    if (version === 0) return NETWORK_MESSAGES.noUrl;
+    if (version === 0)
+      return looksLikeAddress(address) ? NETWORK_MESSAGES.badNetwork : NETWORK_MESSAGES.noUrl;
+    if (isLoopback(address, version)) return NETWORK_MESSAGES.local;
     const max = version === 4 ? 32 : 128;
     if (!/^[0-9]{1,3}$/.test(prefixText) || Number(prefixText) > max) return NETWORK_MESSAGES.badNetwork;
     return { kind: 'cidr', address, prefix: Number(prefixText), version: version as 4 | 6, port };
   }
   const version = ipVersion(rest);
-  if (version !== 0) return { kind: 'ip', address: rest, version: version as 4 | 6, port };
+  if (version !== 0)
+    return isLoopback(rest, version)
+      ? NETWORK_MESSAGES.local
+      : { kind: 'ip', address: rest, version: version as 4 | 6, port };
+  if (looksLikeAddress(rest)) return NETWORK_MESSAGES.badIp;
   const host = rest.endsWith('.') ? rest.slice(0, -1) : rest;
+  if (host === 'localhost' || host.endsWith('.localhost')) return NETWORK_MESSAGES.local;
   const labels = host.split('.');
   if (
     host.length > 253 ||
@@ -199,3 +233,26 @@ export const agentNetworkPolicySchema = z.object({
   allowed: z.array(z.string()),
 });
 export type AgentNetworkPolicy = z.infer<typeof agentNetworkPolicySchema>;
+
+/**
+ * Most allowed host names a machine reports as not resolved (the first ones of the list, in its
+ * order): what the heartbeat carries, the server stores and /laboratorio shows
+ * («red: v3 aplicada en parte: no se resolvió …»). A lab machine is in a contestant's hands, so the
+ * server keeps no more than this whatever it is sent.
+ */
+export const NETWORK_UNRESOLVED_MAX = 10;
+
+/**
+ * One host name a machine could not resolve, as the heartbeat says it: a host name's characters only
+ * (lower-case letters, digits, `-` and `.`; what `parseDestination` stores), at most 253 (DNS's limit).
+ */
+export const unresolvedHostSchema = z
+  .string()
+  .max(253)
+  .regex(/^[a-z0-9.-]+$/);
+
+/**
+ * The allowed host names a machine's network policy left out because they did not resolve (heartbeat,
+ * `network_unresolved`): at most `NETWORK_UNRESOLVED_MAX`, each `unresolvedHostSchema`.
+ */
+export const networkUnresolvedSchema = z.array(unresolvedHostSchema).max(NETWORK_UNRESOLVED_MAX);

@@ -23,6 +23,11 @@ export const AgentMachine = defineEntity({
     /** Issue 25: the network policy version it said is in force (0: none), and why it failed. */
     networkVersion: p.integer().unsigned().nullable().fieldName('network_version'),
     networkError: p.string().length(300).nullable().fieldName('network_error'),
+    /**
+     * The allowed host names its policy in force left out because they did not resolve, separated by
+     * one space (at most `NETWORK_UNRESOLVED_MAX`, as the heartbeat's schema bounds them); null: none.
+     */
+    networkUnresolved: p.string().length(2560).nullable().fieldName('network_unresolved'),
     onlineSince: p.datetime(3).fieldName('online_since'),
     lastSeen: p.datetime(3).fieldName('last_seen'),
     /** The source address of its last heartbeat or stop notice (`request.ip`, `TRUST_PROXY`). */

@@ -294,6 +294,11 @@ export interface MachineReport {
   /** Issue 25: the network policy version in force (null: not said, an older agent), and why it failed. */
   networkVersion: number | null;
   networkError: string | null;
+  /**
+   * The allowed host names its network policy left out because they did not resolve, separated by one
+   * space (`NETWORK_UNRESOLVED_MAX` names at most, the heartbeat's schema); null when none.
+   */
+  networkUnresolved: string | null;
   /** The agent's clock minus the server's (ms), or null when it did not send its clock. */
   clockOffsetMs: number | null;
   /** The request's source address (`request.ip`: the `TRUST_PROXY` rule), at most 45 characters. */
@@ -308,6 +313,7 @@ function said(report: MachineReport): unknown[] {
     report.policyVersion,
     report.networkVersion,
     report.networkError,
+    report.networkUnresolved,
     report.clockOffsetMs,
     report.address,
   ];
@@ -328,7 +334,7 @@ export function updateMachineStatement(
   return {
     sql:
       'update agent_machines set os = ?, version = ?, policy_version = ?, network_version = ?, ' +
-      'network_error = ?, clock_offset_ms = ?, address = ?, ' +
+      'network_error = ?, network_unresolved = ?, clock_offset_ms = ?, address = ?, ' +
       'online_since = if(last_seen < ?, ?, online_since), last_seen = ? ' +
       'where teams_id = ? and hostname = ? and alert is null',
     params: [...said(report), new Date(at.getTime() - offlineAfterMs), at, at, teamId, report.hostname],
@@ -360,8 +366,8 @@ export async function addMachine(
   const result = await em.execute<{ affectedRows: number }>(
     'insert ignore into agent_machines ' +
       '(teams_id, hostname, os, version, policy_version, network_version, network_error, ' +
-      'clock_offset_ms, address, online_since, last_seen) ' +
-      'select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? from dual ' +
+      'network_unresolved, clock_offset_ms, address, online_since, last_seen) ' +
+      'select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? from dual ' +
       'where (select count(*) from agent_machines where teams_id = ? and last_seen >= ?) < ? ' +
       'and (select count(*) from agent_machines where teams_id = ?) < ?',
     [
@@ -463,6 +469,7 @@ export async function updateMachinePresence(
       ['policy_version', r.policyVersion],
       ['network_version', r.networkVersion],
       ['network_error', r.networkError],
+      ['network_unresolved', r.networkUnresolved],
       ['clock_offset_ms', r.clockOffsetMs],
       ['address', r.address],
     ] as const)

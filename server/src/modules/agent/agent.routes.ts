@@ -93,8 +93,16 @@ export default async function agentRoutes(
     api.heartbeat,
     async (request) => {
       // Issue 24: the machine it beats from, for the lab board.
-      const { hostname, os, version, clock, policy_version, network_version, network_error } =
-        request.body ?? {};
+      const {
+        hostname,
+        os,
+        version,
+        clock,
+        policy_version,
+        network_version,
+        network_error,
+        network_unresolved,
+      } = request.body ?? {};
       const teamId = request.agentTeam!.id;
       await limitPresence('heartbeat', teamId, hostname);
       const offset = clock ? Date.parse(clock) - Date.now() : null;
@@ -106,6 +114,8 @@ export default async function agentRoutes(
             policyVersion: policy_version ?? '',
             networkVersion: network_version ?? null,
             networkError: network_error ?? null,
+            // Bounded by the schema (a few host names, each at most 253 characters, none with a space).
+            networkUnresolved: network_unresolved?.length ? network_unresolved.join(' ') : null,
             clockOffsetMs: offset === null ? null : Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, offset)),
             // The source address as the `TRUST_PROXY` rule reads it (shown on /laboratorio).
             address: request.ip.slice(0, 45),

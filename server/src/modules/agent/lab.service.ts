@@ -65,6 +65,7 @@ export async function labBoard(
       network_current: config?.network.version ?? 0,
       network_restricted: (config?.network.allowed.length ?? 0) > 0,
       network_error: machine.networkError ?? null,
+      network_unresolved: machine.networkUnresolved ? machine.networkUnresolved.split(' ') : [],
     });
   }
   const order = new Map(teams.map((team, index) => [team.id, index]));
