@@ -107,8 +107,10 @@ export const TEXTS = {
   networkLifted: 'Red: sin restricciones (reglas de red del agente retiradas).',
   networkFailed: (reason: string) => `Red: no se pudo aplicar la política: ${reason}`,
   networkLiftFailed: (reason: string) => `Red: no se pudieron retirar las reglas del agente: ${reason}`,
-  networkUnresolved: (hosts: readonly string[]) =>
-    `Red: no se pudo resolver ${hosts.join(', ')}; se reintenta cada minuto.`,
+  networkUnresolved: (hosts: readonly string[], retryMs: number) =>
+    `Red: no se pudo resolver ${hosts.join(', ')}; se reintenta cada ${Math.max(1, Math.round(retryMs / 1000))} s (el panel dice «aplicada en parte» mientras tanto).`,
+  networkAllResolved: (version: number) =>
+    `Red: ya se resuelven todos los sitios permitidos (política v${version} aplicada completa).`,
   networkReresolved: (version: number) =>
     `Red: direcciones de los sitios permitidos actualizadas (política v${version}).`,
   liftDone:

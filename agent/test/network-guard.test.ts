@@ -5,6 +5,7 @@ import { FIREWALL_TEXTS, FirewallError, nftablesFirewall, type Firewall } from '
 import { NETWORK_STATE_FILE, NetworkGuard } from '../src/network/network-guard.js';
 import type { ResolvedPolicy } from '../src/network/resolved-policy.js';
 import { resolvePolicy, systemResolvers, type Lookup } from '../src/network/resolver.js';
+import { NETWORK_UNRESOLVED_MAX, agentHeartbeatSchema } from '@concurso/shared';
 import { tempDir } from './helpers/processes.js';
 
 /** A firewall that records what it was asked, and fails while `failWith` is set. */
@@ -40,7 +41,12 @@ describe('the network policy on the machine (issue 25, NetworkGuard)', () => {
     names.clear();
   });
 
-  const newGuard = async (firewall: Firewall, dataDir?: string, resolveMs = 60_000) => {
+  const newGuard = async (
+    firewall: Firewall,
+    dataDir?: string,
+    resolveMs = 60_000,
+    retryUnresolvedMs?: number,
+  ) => {
     const lines: string[] = [];
     const guard = new NetworkGuard({
       firewall,
@@ -50,6 +56,7 @@ describe('the network policy on the machine (issue 25, NetworkGuard)', () => {
       lookup,
       resolvers: RESOLVERS,
       resolveMs,
+      ...(retryUnresolvedMs === undefined ? {} : { retryUnresolvedMs }),
     });
     guards.push(guard);
     return { guard, lines };
@@ -152,6 +159,112 @@ describe('the network policy on the machine (issue 25, NetworkGuard)', () => {
       { address: '203.0.113.2', version: 4, port: null },
     ]);
     expect(lines.at(-1)).toBe('Red: direcciones de los sitios permitidos actualizadas (política v1).');
+  });
+});
+
+describe('a policy whose allowed names do not all resolve', () => {
+  const guards: NetworkGuard[] = [];
+  afterEach(async () => {
+    await Promise.all(guards.map((guard) => guard.stop()));
+    guards.length = 0;
+    names.clear();
+  });
+
+  const newGuard = async (
+    firewall: Firewall,
+    options: { dataDir?: string; retryUnresolvedMs?: number } = {},
+  ) => {
+    const lines: string[] = [];
+    const guard = new NetworkGuard({
+      firewall,
+      dataDir: options.dataDir ?? (await tempDir('network-guard-')),
+      server: 'http://servidor.prueba:3000',
+      log: (line) => lines.push(line),
+      lookup,
+      resolvers: RESOLVERS,
+      // The minute's round never comes in these tests: only the retry of unresolved names runs.
+      resolveMs: 600_000,
+      ...(options.retryUnresolvedMs === undefined ? {} : { retryUnresolvedMs: options.retryUnresolvedMs }),
+    });
+    guards.push(guard);
+    return { guard, lines };
+  };
+
+  it('says which names it left out, retries them soon, and is whole once they resolve', async () => {
+    names.set('servidor.prueba', ['10.0.0.5']);
+    names.set('juez.prueba', ['203.0.113.1']);
+    const firewall = new RecordingFirewall();
+    const { guard, lines } = await newGuard(firewall, { retryUnresolvedMs: 50 });
+    await guard.follow({
+      version: 3,
+      allowed: ['omegaup.com', 'juez.prueba', 'docs.python.org:443', '10.1.0.0/16'],
+    });
+    // In force without them, and said so: the lab board reads «aplicada en parte», not «aplicada».
+    expect(guard.status()).toEqual({
+      network_version: 3,
+      network_unresolved: ['omegaup.com', 'docs.python.org'],
+    });
+    expect(firewall.calls).toHaveLength(1);
+    expect(lines).toEqual([
+      'Red: no se pudo resolver omegaup.com, docs.python.org; se reintenta cada 1 s (el panel dice «aplicada en parte» mientras tanto).',
+      'Red: política v3 en vigor (4 sitios permitidos, además del servidor y el DNS).',
+    ]);
+    // One resolves: applied again with its addresses, the other still said.
+    names.set('omegaup.com', ['198.51.100.7']);
+    await expect
+      .poll(() => guard.status().network_unresolved, { timeout: 5_000 })
+      .toEqual(['docs.python.org']);
+    const second = firewall.calls.at(-1);
+    expect(second?.kind === 'apply' && second.policy.allowed.map((a) => a.address)).toEqual([
+      '198.51.100.7',
+      '203.0.113.1',
+      '10.1.0.0',
+    ]);
+    // The other too (long before the minute's round): the policy is whole.
+    names.set('docs.python.org', ['2001:db8::7']);
+    await expect.poll(() => guard.status(), { timeout: 5_000 }).toEqual({ network_version: 3 });
+    const last = firewall.calls.at(-1);
+    expect(last?.kind === 'apply' && last.policy.allowed).toContainEqual({
+      address: '2001:db8::7',
+      version: 6,
+      port: 443,
+    });
+    expect(lines.at(-1)).toBe(
+      'Red: ya se resuelven todos los sitios permitidos (política v3 aplicada completa).',
+    );
+  });
+
+  it('says at most NETWORK_UNRESOLVED_MAX of them, in the list’s order', async () => {
+    names.set('servidor.prueba', ['10.0.0.5']);
+    const allowed = Array.from({ length: NETWORK_UNRESOLVED_MAX + 2 }, (_, i) => `no-existe-${i}.prueba`);
+    const { guard } = await newGuard(new RecordingFirewall());
+    await guard.follow({ version: 1, allowed });
+    expect(guard.status().network_unresolved).toEqual(allowed.slice(0, NETWORK_UNRESOLVED_MAX));
+    // And the heartbeat's schema takes what it says.
+    expect(agentHeartbeatSchema.safeParse(guard.status()).success).toBe(true);
+  });
+
+  it('at a boot where nothing resolves, restores the saved addresses but says every name unchecked', async () => {
+    names.set('servidor.prueba', ['10.0.0.5']);
+    names.set('juez.prueba', ['203.0.113.1']);
+    const dataDir = await tempDir('network-guard-');
+    const first = await newGuard(new RecordingFirewall(), { dataDir });
+    await first.guard.follow({ version: 2, allowed: ['juez.prueba', '10.1.0.0/16'] });
+    expect(first.guard.status()).toEqual({ network_version: 2 });
+    await first.guard.stop();
+    names.clear();
+    const firewall = new RecordingFirewall();
+    const second = await newGuard(firewall, { dataDir, retryUnresolvedMs: 50 });
+    await second.guard.restore();
+    expect(firewall.calls).toHaveLength(1);
+    expect(second.guard.status()).toEqual({ network_version: 2, network_unresolved: ['juez.prueba'] });
+    // The network comes up: the name resolves at the next retry.
+    names.set('servidor.prueba', ['10.0.0.5']);
+    names.set('juez.prueba', ['203.0.113.1']);
+    await expect.poll(() => second.guard.status(), { timeout: 5_000 }).toEqual({ network_version: 2 });
+    // The list emptied: nothing left out any more.
+    await second.guard.follow({ version: 3, allowed: [] });
+    expect(second.guard.status()).toEqual({ network_version: 3 });
   });
 });
 

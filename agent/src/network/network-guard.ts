@@ -1,13 +1,21 @@
 /**
  * The contest's network policy on this machine (issue 25, DESIGN.md section 6a): follows the config's
  * `network` (put in force while it has destinations, lifted when it has none), re-resolves the host
- * names every minute, keeps the last policy it applied in the data folder so a restart puts it back
- * before the server answers (a reboot does not open the network) and an unreachable server changes
- * nothing, and says in the heartbeat which version is in force and why the last one failed.
+ * names every minute (every `NETWORK_RETRY_UNRESOLVED_MS` while some do not resolve), keeps the last
+ * policy it applied in the data folder so a restart puts it back before the server answers (a reboot
+ * does not open the network) and an unreachable server changes nothing, and says in the heartbeat which
+ * version is in force, why the last one failed, and which allowed names it left out because they did
+ * not resolve (the lab board says «aplicada» only without any).
  */
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { agentNetworkPolicySchema, ipVersion, type AgentNetworkPolicy } from '@concurso/shared';
+import {
+  NETWORK_UNRESOLVED_MAX,
+  agentNetworkPolicySchema,
+  ipVersion,
+  parseDestination,
+  type AgentNetworkPolicy,
+} from '@concurso/shared';
 import { describeError } from '../errors.js';
 import { writeAtomically } from '../outbox.js';
 import { Periodic } from '../periodic.js';
@@ -19,6 +27,13 @@ import type { ResolvedPolicy } from './resolved-policy.js';
 /** How often the allowed host names are resolved again while a policy is in force (ms). */
 export const NETWORK_RESOLVE_MS = 60_000;
 
+/**
+ * How often the allowed host names are resolved again while some of them do not resolve (ms): a boot
+ * before the network's DNS answers, a name mistyped or gone. Short, so the lab board turns from
+ * «aplicada en parte» to «aplicada» soon after they resolve.
+ */
+export const NETWORK_RETRY_UNRESOLVED_MS = 15_000;
+
 /** The file, in the data folder, of the last policy put in force (deleted when lifted). */
 export const NETWORK_STATE_FILE = 'network-policy.json';
 
@@ -28,6 +43,11 @@ export interface NetworkStatus {
   network_version: number;
   /** Why the last policy could not be put in force (Spanish), if it failed. */
   network_error?: string;
+  /**
+   * The allowed host names the policy in force left out because they did not resolve (the first
+   * `NETWORK_UNRESOLVED_MAX`, as the heartbeat's schema takes them); absent when every one resolved.
+   */
+  network_unresolved?: string[];
 }
 
 /** Options of a `NetworkGuard`. */
@@ -40,6 +60,8 @@ export interface NetworkGuardOptions {
   log: (line: string) => void;
   /** Time between two resolutions of the allowed host names (ms). Default `NETWORK_RESOLVE_MS`. */
   resolveMs?: number;
+  /** The same while some do not resolve (ms). Default `NETWORK_RETRY_UNRESOLVED_MS`. */
+  retryUnresolvedMs?: number;
   /** Replaces the system's resolver and the machine's DNS servers (tests). */
   lookup?: Lookup;
   resolvers?: ReadonlyArray<{ address: string; version: 4 | 6 }>;
@@ -67,6 +89,8 @@ export class NetworkGuard {
   private resolving: Periodic | null = null;
   /** The names that did not resolve at the last resolution, as logged. */
   private unresolved = '';
+  /** The allowed host names the policy in force left out (they did not resolve when it was applied). */
+  private leftOut: string[] = [];
   private stopped = false;
   private readonly stateFile: string;
 
@@ -74,9 +98,18 @@ export class NetworkGuard {
     this.stateFile = path.join(options.dataDir, NETWORK_STATE_FILE);
   }
 
-  /** What the heartbeat says: the version in force and the last failure. */
+  /**
+   * What the heartbeat says: the version in force, the last failure, and the allowed names the policy
+   * in force left out (the lab board says «aplicada» only without them).
+   */
   status(): NetworkStatus {
-    return { network_version: this.version, ...(this.error ? { network_error: this.error } : {}) };
+    return {
+      network_version: this.version,
+      ...(this.error ? { network_error: this.error } : {}),
+      ...(this.leftOut.length > 0
+        ? { network_unresolved: this.leftOut.slice(0, NETWORK_UNRESOLVED_MAX) }
+        : {}),
+    };
   }
 
   /**
@@ -104,6 +137,7 @@ export class NetworkGuard {
         }
         this.version = policy.version;
         this.error = null;
+        this.leftOut = [];
         return;
       }
       const current = this.inForce?.policy;
@@ -135,6 +169,7 @@ export class NetworkGuard {
    */
   private async put(policy: AgentNetworkPolicy, fallback?: ResolvedPolicy): Promise<boolean> {
     let resolved: ResolvedPolicy;
+    let leftOut: string[];
     try {
       const fresh = await this.resolve(policy).catch((error: unknown) => {
         if (fallback) return null;
@@ -142,6 +177,9 @@ export class NetworkGuard {
       });
       // At boot a name that does not resolve yet would be left out: the addresses last applied stand in.
       resolved = fresh === null || (fallback && fresh.unresolved.length > 0) ? fallback! : fresh.policy;
+      // Said as not resolved until a resolution finds them, even while old addresses stand in (they
+      // may be stale): nothing resolved now (not even the server's name) leaves every name unchecked.
+      leftOut = fresh === null ? hostNames(policy) : fresh.unresolved;
       // Set before applying: a partly applied policy (Windows has no transaction) is lifted later too.
       this.maybeRules = true;
       await this.options.firewall.apply(resolved);
@@ -150,6 +188,7 @@ export class NetworkGuard {
       return false;
     }
     this.inForce = { policy, resolvedKey: JSON.stringify(resolved) };
+    this.leftOut = leftOut;
     await this.inForceNow(policy, resolved);
     this.startResolving();
     return true;
@@ -187,6 +226,7 @@ export class NetworkGuard {
       return false;
     }
     this.inForce = null;
+    this.leftOut = [];
     this.maybeRules = false;
     this.resolving?.stop();
     this.resolving = null;
@@ -205,26 +245,29 @@ export class NetworkGuard {
     });
     const unresolved = result.unresolved.join(', ');
     if (unresolved !== this.unresolved && result.unresolved.length > 0)
-      this.options.log(TEXTS.networkUnresolved(result.unresolved));
+      this.options.log(TEXTS.networkUnresolved(result.unresolved, this.retryMs()));
     this.unresolved = unresolved;
     return result;
   }
 
+  /** The pause between two resolutions while some allowed name does not resolve (ms). */
+  private retryMs(): number {
+    const every = this.options.resolveMs ?? NETWORK_RESOLVE_MS;
+    return Math.min(every, this.options.retryUnresolvedMs ?? NETWORK_RETRY_UNRESOLVED_MS);
+  }
+
   /**
-   * Every `resolveMs` while a policy is in force (`Periodic`: a slow round never piles up): applies it
-   * again when its addresses changed.
+   * Every `resolveMs` while a policy is in force, every `retryUnresolvedMs` while some allowed name does
+   * not resolve (`Periodic`: a slow round never piles up): applies it again when its addresses changed.
    */
   private startResolving(): void {
     if (this.resolving || this.stopped) return;
     const loop = (this.resolving = new Periodic((error) =>
       this.options.log(TEXTS.unexpected(describeError(error))),
     ));
-    const every = this.options.resolveMs ?? NETWORK_RESOLVE_MS;
-    loop.every(
-      () => this.serial(() => this.resolveAgain()),
-      () => every,
-      every,
-    );
+    const next = () =>
+      this.leftOut.length > 0 ? this.retryMs() : (this.options.resolveMs ?? NETWORK_RESOLVE_MS);
+    loop.every(() => this.serial(() => this.resolveAgain()), next, next());
   }
 
   /** One round of `startResolving`. */
@@ -232,22 +275,27 @@ export class NetworkGuard {
     const current = this.inForce;
     if (current === null) return;
     let resolved: ResolvedPolicy;
+    let unresolved: string[];
     try {
-      resolved = (await this.resolve(current.policy)).policy;
+      ({ policy: resolved, unresolved } = await this.resolve(current.policy));
     } catch {
       return; // The server's name did not resolve now: the rules in force stay.
     }
     const key = JSON.stringify(resolved);
-    if (key === current.resolvedKey) return;
-    try {
-      await this.options.firewall.apply(resolved);
-    } catch (error) {
-      this.failed(describeError(error));
-      return;
+    if (key !== current.resolvedKey) {
+      try {
+        await this.options.firewall.apply(resolved);
+      } catch (error) {
+        this.failed(describeError(error));
+        return;
+      }
+      current.resolvedKey = key;
+      this.options.log(TEXTS.networkReresolved(current.policy.version));
+      await this.inForceNow(current.policy, resolved);
     }
-    current.resolvedKey = key;
-    this.options.log(TEXTS.networkReresolved(current.policy.version));
-    await this.inForceNow(current.policy, resolved);
+    if (this.leftOut.length > 0 && unresolved.length === 0)
+      this.options.log(TEXTS.networkAllResolved(current.policy.version));
+    this.leftOut = unresolved;
   }
 
   /** The saved policy and the addresses it was last applied with; null when none or unreadable. */
@@ -297,6 +345,14 @@ function isResolvedPolicy(value: unknown): value is ResolvedPolicy {
     v.server.addresses.every(address) &&
     whole(v.server.port, 1, 65_535)
   );
+}
+
+/** The host names among `policy`'s allowed sites (what a resolution may leave out), in its order. */
+function hostNames(policy: AgentNetworkPolicy): string[] {
+  return policy.allowed.flatMap((site) => {
+    const destination = parseDestination(site);
+    return typeof destination !== 'string' && destination.kind === 'host' ? [destination.host] : [];
+  });
 }
 
 /** Whether two lists hold the same sites in the same order. */
