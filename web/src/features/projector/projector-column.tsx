@@ -52,8 +52,8 @@ export const ProjectorColumn = memo(function ProjectorColumn({ column, seconds }
       overflow="hidden"
     >
       <Flex
-        px="4"
-        py="3"
+        px="calc(var(--projector-space) * 3)"
+        py="calc(var(--projector-space) * 1.5)"
         bg="whiteAlpha.100"
         align="baseline"
         justify="space-between"

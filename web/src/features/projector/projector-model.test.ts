@@ -101,6 +101,20 @@ describe('projector model', () => {
     for (const page of pages) expect(page.reduce((sum, h) => sum + h, 0)).toBeLessThanOrEqual(420);
   });
 
+  it('balances the pages instead of leaving a near-empty last one', () => {
+    const rows = (count: number, height = 50) => Array.from({ length: count }, () => height);
+    // 9 rows of 50 px fit 450 px: 10 rows make 5 + 5, not 9 + 1; 11 make 6 + 5.
+    expect(projectorPageStarts(rows(10), 450)).toEqual([0, 5]);
+    expect(projectorPageStarts(rows(11), 450)).toEqual([0, 6]);
+    // 19 rows need 3 pages either way: 7 + 7 + 5, not 9 + 9 + 1.
+    expect(projectorPageStarts(rows(19), 450)).toEqual([0, 7, 14]);
+    // 40 rows where 17 fit: 14 + 14 + 12 (three pages, as greedy), not 17 + 17 + 6.
+    expect(projectorPageStarts(rows(40, 52), 17 * 52 + 10)).toEqual([0, 14, 28]);
+    // Uneven rows: greedy cuts 120 + 180 + 90 px; the same 3 pages, evened out, are 120 + 150 + 120.
+    const heights = [60, 30, 30, 90, 30, 30, 30, 60, 30];
+    expect(projectorPageStarts(heights, 200)).toEqual([0, 3, 6]);
+  });
+
   it("picks a page's rows, keeps the page on a live change and clamps it when pages go", () => {
     const names = ['a', 'b', 'c', 'd', 'e'];
     expect(projectorPageItems(names, [0, 2, 4], 0)).toEqual(['a', 'b']);

@@ -25,7 +25,7 @@ export const PROJECTOR_ROW_CSS = `
   .projector-row {
     position: relative;
     overflow: hidden;
-    padding: var(--chakra-spacing-2) var(--chakra-spacing-4);
+    padding: var(--projector-space) calc(var(--projector-space) * 3);
     border-bottom: 1px solid var(--chakra-colors-white-alpha-200);
     /* The row's layout and paint stay inside it: a changed row does not invalidate its neighbours. */
     contain: layout paint;
@@ -42,7 +42,12 @@ export const PROJECTOR_ROW_CSS = `
     width: 0.4em;
     background: var(--chakra-colors-yellow-400);
   }
-  .projector-row-line { position: relative; display: flex; align-items: center; gap: var(--chakra-spacing-3); }
+  .projector-row-line {
+    position: relative;
+    display: flex;
+    align-items: center;
+    gap: calc(var(--projector-space) * 2.5);
+  }
   .projector-row-place {
     flex-shrink: 0;
     width: 2.2em;
@@ -50,7 +55,17 @@ export const PROJECTOR_ROW_CSS = `
     color: var(--chakra-colors-white-alpha-700);
     font-size: var(--projector-small);
   }
-  .projector-row-main { flex: 1; min-width: 0; }
+  /* Two lines: the name over the whole width, then the bar with the marks at its end, so a mark adds
+     only what it is taller than the bar (at least 15 rows with marks per level at 1920x1080). */
+  .projector-row-main {
+    flex: 1;
+    min-width: 0;
+    display: grid;
+    grid-template-columns: minmax(0, 1fr) auto;
+    align-items: center;
+    column-gap: calc(var(--projector-space) * 2);
+    row-gap: calc(var(--projector-space) * 0.75);
+  }
   /* Issue 14: a name is never cut. It wraps (a long word too) and keeps its size for about two lines
      of --projector-name-width (the width names wrap in, set by the column; --name-chars is the name's
      length, ~0.55em a character); a longer name shrinks towards two lines, down to 75 % so it stays
@@ -60,27 +75,29 @@ export const PROJECTOR_ROW_CSS = `
       calc(var(--projector-name) * 0.75),
       min(var(--projector-name), calc(2 * var(--projector-name-width, 100vw) / (var(--name-chars, 1) * 0.55)))
     );
-    line-height: 1.2;
+    grid-column: 1 / -1;
+    line-height: 1.1;
     font-weight: var(--chakra-font-weights-semibold);
     overflow-wrap: anywhere;
   }
   .projector-row-name[data-disqualified] { text-decoration: line-through; }
   /* Marks go under the name, never beside it: beside it they took the name's room ("M…"). */
   .projector-row-badges {
+    grid-row: 2;
+    grid-column: 2;
     display: flex;
     flex-wrap: wrap;
-    gap: var(--chakra-spacing-2);
-    margin-top: var(--chakra-spacing-1);
+    justify-content: flex-end;
+    gap: calc(var(--projector-space) * 1.5);
   }
   .projector-row-badge {
     display: inline-flex;
     align-items: center;
     flex-shrink: 0;
-    min-height: 1.25rem;
-    padding-inline: 0.375rem;
+    padding-inline: 0.4em;
     border-radius: var(--chakra-radii-l2);
-    font-size: var(--projector-small);
-    line-height: 1rem;
+    font-size: var(--projector-badge);
+    line-height: 1.2;
     font-weight: var(--chakra-font-weights-medium);
     white-space: nowrap;
     user-select: none;
@@ -92,8 +109,9 @@ export const PROJECTOR_ROW_CSS = `
     color: var(--chakra-colors-red-contrast);
   }
   .projector-row-track {
-    height: 0.45em;
-    margin-top: var(--chakra-spacing-1);
+    grid-row: 2;
+    grid-column: 1;
+    height: 0.3em;
     background: var(--chakra-colors-white-alpha-200);
     border-radius: var(--chakra-radii-full);
     font-size: var(--projector-name);
@@ -109,6 +127,7 @@ export const PROJECTOR_ROW_CSS = `
     min-width: 2.5ch;
     text-align: end;
     font-size: var(--projector-count);
+    line-height: 1;
     font-weight: var(--chakra-font-weights-bold);
     font-variant-numeric: tabular-nums;
   }

@@ -19,14 +19,20 @@ import {
 
 // Type scales with the screen, by the smaller of its width and height (the vh factor is the vw one
 // times 16/9, so a 16:9 screen gets the same from both): readable from the back of a hall at 1280x720
-// and 1920x1080, twice as large at a native 3840x2160 without display scaling (issue 22: capped at the
-// 1080p size, it was small there), and held by the height on an ultra-wide screen.
+// and 1920x1080, twice as large at a native 3840x2160 without display scaling (capped at the 1080p
+// size, it was small there), and held by the height on an ultra-wide screen. Sized so a level's
+// column holds at least 15 teams at 1920x1080 before it pages, a mark under every name included (the
+// demo has 10 per level; e2e/projector-capacity.test.ts measures 720p, 1080p and 4K): the name 24 px
+// there (1.25vw; a long name shrinks to 18 px at the least, PROJECTOR_ROW_CSS), the count 34.5 px.
+// --projector-space is the rows' and headings' padding, so the density is the same at every size.
 const CSS = `
   .projector {
-    --projector-name: clamp(18px, min(1.45vw, 2.58vh), 68px);
-    --projector-count: clamp(24px, min(2.1vw, 3.73vh), 96px);
-    --projector-title: clamp(22px, min(1.9vw, 3.38vh), 88px);
+    --projector-name: clamp(18px, min(1.25vw, 2.223vh), 60px);
+    --projector-count: clamp(22px, min(1.8vw, 3.2vh), 80px);
+    --projector-title: clamp(20px, min(1.6vw, 2.845vh), 76px);
     --projector-small: clamp(12px, min(0.9vw, 1.6vh), 40px);
+    --projector-badge: clamp(11px, min(0.8vw, 1.423vh), 36px);
+    --projector-space: clamp(2px, min(0.21vw, 0.3734vh), 10px);
   }
 ${PROJECTOR_ROW_CSS}
 ${PROJECTOR_MEASURE_CSS}`;
@@ -69,8 +75,8 @@ export function ProjectorScene() {
       color="white"
       display="flex"
       flexDirection="column"
-      p="4"
-      gap="4"
+      p="calc(var(--projector-space) * 3)"
+      gap="calc(var(--projector-space) * 3)"
     >
       <style>{CSS}</style>
       <Flex align="center" justify="space-between" gap="6">
@@ -95,7 +101,7 @@ export function ProjectorScene() {
         <Grid
           flex="1"
           minH="0"
-          gap="4"
+          gap="calc(var(--projector-space) * 3)"
           // Side by side on a hall's screen; stacked on a phone (below 768 px), where three columns
           // would break the names letter by letter. Each cell is exactly its share of the height: a
           // column's page is measured against it, never grows it.
