@@ -3,6 +3,7 @@
  * handle and counters, and the periods that are the agent's own (not in shared).
  */
 import type { AgentConfig } from '@concurso/shared';
+import type { AgentError } from './errors.js';
 import type { MessageScreen } from './message-screen.js';
 import type { Firewall } from './network/firewall.js';
 import type { Fingerprinter } from './fingerprint.js';
@@ -85,6 +86,14 @@ export interface AgentOptions {
    * with destinations arrives, or one was saved by an earlier run.
    */
   firewall?: Firewall;
+  /**
+   * Told when an agent that started without its server (`startAgent` did not fail for that, see
+   * connecting-agent.ts) is refused for good once the server answers: a wrong or revoked key (401), no
+   * contest (404), another agent of the team on the same data folder. `error.message` is the same
+   * Spanish line a normal start throws. The agent has stopped by then (its network rules stay); the
+   * CLI prints the line and exits with code 1.
+   */
+  onFatal?: (error: AgentError) => void;
 }
 
 /** Counters since start. */
@@ -124,7 +133,11 @@ export interface AgentStats {
 
 /** A running agent. */
 export interface AgentHandle {
-  /** The config currently applied (refreshed every `configRefreshMs`). */
+  /**
+   * The config currently applied (refreshed every `configRefreshMs`); the saved one while an agent
+   * started without its server waits for it. @throws AgentError('unreachable') while such an agent
+   * has none (nothing was ever saved: it enforces nothing until the server answers).
+   */
   readonly config: AgentConfig;
   /** Folder holding the outbox and the lock. */
   readonly dataDir: string;

@@ -15,11 +15,15 @@ import type { AgentConfig } from '@concurso/shared';
 import type { AgentHandle, AgentOptions } from './agent-options.js';
 import { AgentClient, DEFAULT_REQUEST_TIMEOUT_MS, normaliseServerUrl } from './client.js';
 import { AgentApiError, AgentError, describeError } from './errors.js';
+import { AGENT_RETRY_PROBE_MS } from './agent-options.js';
+import { ConnectingAgent, startFailure } from './connecting-agent.js';
 import { AgentLock, LockHeldError } from './lock.js';
 import { NetworkGuard } from './network/network-guard.js';
 import { defaultFirewall } from './network/firewall.js';
 import { Outbox } from './outbox.js';
 import { RunningAgent } from './running-agent.js';
+import { SavedConfig } from './saved-config.js';
+import { insecureFolder } from './secure-path.js';
 import { TEXTS } from './texts.js';
 
 export { AgentError, type AgentErrorCode } from './errors.js';
@@ -32,23 +36,33 @@ export function defaultDataDir(): string {
 }
 
 /**
- * Starts the agent: checks the options, reads the config, opens the team's outbox and lock, and hands
- * them to the running agent (running-agent.ts), which starts its loops unless `loop` is false. Throws
- * an `AgentError` (one Spanish line in `message`) when the options are wrong, the key is bad or revoked
- * (401), the server cannot be reached, there is no contest, or another agent of the same team uses the
- * same data folder.
+ * Starts the agent: checks the options and the data folder, puts the saved network policy back, reads
+ * the config, opens the team's outbox and lock, and hands them to the running agent
+ * (running-agent.ts), which starts its loops unless `loop` is false. Every config it takes is saved in
+ * the data folder (saved-config.ts). When the server does not answer (no connection, timeout, 5xx, 429)
+ * and the loops are to run, it never fails for that: it answers a `ConnectingAgent`
+ * (connecting-agent.ts), which enforces the saved config meanwhile and goes on as a normal start as
+ * soon as the server answers; a permanent refusal then goes to `options.onFatal`.
+ *
+ * Throws an `AgentError` (one Spanish line in `message`) when the options are wrong, the data folder
+ * is unusable or not safe (secure-path.ts: not owned by root or the running account, or writable by
+ * others), the key is bad or revoked (401), there is no contest, another agent of the same team uses
+ * the same data folder, or (only with `loop: false`, the CLI's `--once`) the server cannot be reached.
  */
 export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
   const log = options.log ?? (() => undefined);
   const server = checkOptions(options);
+  const key = options.key.trim();
   const lifetime = new AbortController();
   const client = new AgentClient({
     server,
-    key: options.key.trim(),
+    key,
     timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     signal: lifetime.signal,
   });
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
+  // Before anything in the folder is read: a planted policy, config or lock must not be trusted.
+  await secureDataDir(dataDir);
   // Issue 25: the last network policy is back in force before the server is asked anything, and
   // stays when it does not answer (the rules outlive this process).
   const network = new NetworkGuard({
@@ -58,31 +72,88 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
     log,
   });
   await network.restore();
-  let config: AgentConfig;
-  let storage: Awaited<ReturnType<typeof openStorage>>;
+  const saved = new SavedConfig({
+    file: path.join(dataDir, `config-${serverSlug(server)}.json`),
+    server,
+    key,
+    log,
+  });
+  /** The running agent of `config`, with its storage; no loop started. */
+  const prepare = async (config: AgentConfig): Promise<RunningAgent> => {
+    const storage = await openStorage(dataDir, server, config.team.id, log);
+    // Issue 27: the single executable on Windows lists processes with the helper it carries, written
+    // into its data folder; elsewhere the default lister (scanner.ts).
+    const lister = options.lister ?? (await embeddedWindowsLister(dataDir));
+    return new RunningAgent({
+      options: lister ? { ...options, lister } : options,
+      client,
+      lifetime,
+      config,
+      dataDir,
+      storage,
+      network,
+      log,
+      saved,
+    });
+  };
+  let agent: RunningAgent;
   try {
-    config = await fetchFirstConfig(client);
-    storage = await openStorage(dataDir, server, config.team.id, log);
+    let config: AgentConfig;
+    try {
+      config = await client.getConfig();
+    } catch (error) {
+      const { fatal } = startFailure(error);
+      if (fatal) throw fatal;
+      // `--once` is one look, not a service: it says the server is not there, as it always did.
+      if (!(options.loop ?? true)) throw unreachableError(error);
+      return await ConnectingAgent.start(
+        {
+          client,
+          lifetime,
+          network,
+          log,
+          dataDir,
+          saved: await saved.load(),
+          prepare,
+          retryProbeMs: options.retryProbeMs ?? AGENT_RETRY_PROBE_MS,
+          onFatal: options.onFatal,
+        },
+        error,
+      );
+    }
+    agent = await prepare(config);
   } catch (error) {
     await network.stop();
     throw error;
   }
-  // Issue 27: the single executable on Windows lists processes with the helper it carries, written into
-  // its data folder; elsewhere the default lister (scanner.ts).
-  const lister = options.lister ?? (await embeddedWindowsLister(dataDir));
-  const agent = new RunningAgent({
-    options: lister ? { ...options, lister } : options,
-    client,
-    lifetime,
-    config,
-    dataDir,
-    storage,
-    network,
-    log,
-  });
   agent.announce();
   if (options.loop ?? true) agent.startLoops();
   return agent;
+}
+
+/**
+ * Creates the data folder when missing (only its owner may enter it) and checks that nobody but root
+ * or the running account could have written it (secure-path.ts). @throws AgentError('data-dir').
+ */
+async function secureDataDir(dataDir: string): Promise<void> {
+  let bad;
+  try {
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    bad = await insecureFolder(dataDir);
+  } catch (error) {
+    throw new AgentError('data-dir', TEXTS.dataDir(dataDir, describeError(error)));
+  }
+  if (bad) {
+    const asRoot = typeof process.getuid !== 'function' || process.getuid() === 0;
+    throw new AgentError('data-dir', TEXTS.dataDirUnsafe(dataDir, bad, asRoot));
+  }
+}
+
+/** A transient failure of the first config read as `--once` reports it. */
+function unreachableError(error: unknown): AgentError {
+  const kind = error instanceof AgentApiError ? error.kind : 'unreachable';
+  const code = kind === 'unreachable' || kind === 'timeout' ? 'unreachable' : 'server';
+  return new AgentError(code, describeError(error), { cause: error });
 }
 
 /** Validates the options; answers the normalised server URL. */
@@ -110,25 +181,6 @@ function checkOptions(options: AgentOptions): string {
     }
   }
   return server;
-}
-
-/** The first config read: its failures are fatal and become `AgentError`s. */
-async function fetchFirstConfig(client: AgentClient): Promise<AgentConfig> {
-  try {
-    return await client.getConfig();
-  } catch (error) {
-    if (!(error instanceof AgentApiError))
-      throw new AgentError('server', TEXTS.unexpected(describeError(error)));
-    const code =
-      error.kind === 'unauthorized'
-        ? 'unauthorized'
-        : error.kind === 'unreachable' || error.kind === 'timeout'
-          ? 'unreachable'
-          : error.kind === 'not-found'
-            ? 'no-contest'
-            : 'server';
-    throw new AgentError(code, error.message, { cause: error });
-  }
 }
 
 /** Opens the team's outbox and lock in the data folder. Files are per server and team. */

@@ -2,7 +2,8 @@
  * Command line of the agent: `npm run agent -- --server <url> --key-file <ruta>` (or the key in
  * `CONCURSO_AGENT_KEY`; never on the command line, see cli-args.ts).
  * Prints one timestamped Spanish line per event on stdout. Any fatal problem (missing option, bad
- * key, unreachable server) is one Spanish line on stderr and exit code 1, never a stack trace. No
+ * key, no contest, an unsafe data folder) is one Spanish line on stderr and exit code 1, never a stack
+ * trace. An unreachable server is not fatal (connecting-agent.ts), except with `--once`. No
  * line ever holds the key: errors print only their own Spanish message, never a request or its headers.
  */
 import path from 'node:path';
@@ -81,6 +82,8 @@ async function main(): Promise<void> {
       dryRun: settings.dryRun,
       loop: !settings.once,
       log,
+      // Started without the server, then refused for good once it answered (a wrong key...).
+      onFatal: (error) => fail(error.message),
     });
   } catch (error) {
     fail(describeError(error));

@@ -1,10 +1,11 @@
 /**
  * Reads the agent's key from a file (`--key-file`). The key proves to the server that heartbeats and
  * attempts come from the team's machine, so the file must be private: on POSIX a file that group or
- * others may read or write is refused, with the `chmod 600` that fixes it. No message ever holds the
- * file's content.
+ * others may read or write is refused, with the `chmod 600` that fixes it, and so is one owned by
+ * another account than root or the one running the agent. No message ever holds the file's content.
  */
 import { open, stat } from 'node:fs/promises';
+import { ownerTrusted } from './secure-path.js';
 import { TEXTS } from './texts.js';
 
 /** A key is a few dozen characters; anything far larger is the wrong file, not a key. */
@@ -19,14 +20,16 @@ export class KeyFileError extends Error {
 export interface ReadKeyFileOptions {
   /** The platform whose rules apply. Default `process.platform` (tests pass another). */
   platform?: NodeJS.Platform;
+  /** The uid running the agent. Default `process.getuid()` (tests pass another). */
+  uid?: number;
 }
 
 /**
  * Answers the key held in `file`, trimmed (a trailing newline from an editor or `echo` is fine),
  * read as UTF-8 or, with its byte-order mark, UTF-16LE.
  *
- * On POSIX the file's mode must give nothing to group or others (`mode & 0o077` is 0: 600 or 400).
- * On Windows the mode is not checked: Node reports NTFS files as 666 or 444 whatever their ACLs say,
+ * On POSIX the file's mode must give nothing to group or others (`mode & 0o077` is 0: 600 or 400),
+ * and it must belong to root or to the account running the agent (secure-path.ts). On Windows the mode is not checked: Node reports NTFS files as 666 or 444 whatever their ACLs say,
  * and the ACLs are what protect the file there, so keep it in a folder only the service account (or
  * the administrator running the agent) can read.
  *
@@ -53,6 +56,11 @@ export async function readKeyFile(file: string, options: ReadKeyFileOptions = {}
     if (!info.isFile()) throw new KeyFileError(TEXTS.keyFileNotAFile(file));
     if (platform !== 'win32' && (info.mode & 0o077) !== 0) {
       throw new KeyFileError(TEXTS.keyFileOpen(file, (info.mode & 0o777).toString(8).padStart(3, '0')));
+    }
+    // Whoever owns the file may open it up again, or swap the key for another team's.
+    if (!ownerTrusted(info.uid, { platform, ...(options.uid !== undefined ? { uid: options.uid } : {}) })) {
+      const uid = options.uid ?? process.getuid?.() ?? 0;
+      throw new KeyFileError(TEXTS.keyFileUnsafe(file, info.uid, uid === 0));
     }
     if (info.size > MAX_KEY_FILE_BYTES) throw new KeyFileError(TEXTS.keyFileTooLarge(file));
     const key = decode(await handle.readFile()).trim();

@@ -18,6 +18,7 @@ import { OBSERVED_SEND_MS, ObservedLog } from './observed.js';
 import type { Outbox } from './outbox.js';
 import type { NetworkGuard } from './network/network-guard.js';
 import { Periodic } from './periodic.js';
+import type { SavedConfig } from './saved-config.js';
 import { desktopMessageScreen } from './message-screen.js';
 import { PolicySocket } from './policy-socket.js';
 import { defaultLister } from './scanner.js';
@@ -43,6 +44,8 @@ export interface AgentSetup {
   /** The network policy (issue 25), already restored from the last run. */
   network: NetworkGuard;
   log: (line: string) => void;
+  /** Where every config taken is kept for a start without the server (saved-config.ts). */
+  saved?: SavedConfig;
 }
 
 /**
@@ -67,6 +70,8 @@ export class RunningAgent implements AgentHandle {
   /** Whether `startLoops` ran: only then does the server show the agent online, and hear it stop. */
   private loopsStarted = false;
   private lastProblem: string | null = null;
+  /** Whether the poll loop runs (`startScans`). */
+  private scanning = false;
   private stopped = false;
   private stopping: Promise<void> | null = null;
 
@@ -106,6 +111,7 @@ export class RunningAgent implements AgentHandle {
       config.fingerprints,
     );
     void setup.network.follow(config.network);
+    void setup.saved?.save(config);
   }
 
   /** The config currently applied. */
@@ -163,11 +169,7 @@ export class RunningAgent implements AgentHandle {
       (this.pushed?.connected ? AGENT_CONFIG_REFRESH_PUSHED_MS : AGENT_CONFIG_REFRESH_MS);
     const retryProbeMs = options.retryProbeMs ?? AGENT_RETRY_PROBE_MS;
     const observedReportMs = options.observedReportMs ?? OBSERVED_SEND_MS;
-    this.loops.every(
-      () => this.poll(),
-      () => this.pollMs(),
-      0,
-    );
+    this.startScans();
     this.loops.every(
       () => this.heartbeat(),
       () => this.heartbeatMs(),
@@ -188,6 +190,35 @@ export class RunningAgent implements AgentHandle {
       () => observedReportMs,
       observedReportMs,
     );
+  }
+
+  /**
+   * Starts the poll loop alone, at once (a second call does nothing). `startLoops` calls it; a start
+   * without the server (connecting-agent.ts) calls it first, so the saved config is enforced while
+   * nothing else runs: no heartbeat, no push channel, no config read.
+   */
+  startScans(): void {
+    if (this.scanning) return;
+    this.scanning = true;
+    this.loops.every(
+      () => this.poll(),
+      () => this.pollMs(),
+      0,
+    );
+  }
+
+  /**
+   * The server answered after a start without it (connecting-agent.ts): `config` replaces the saved
+   * one (logging what changed), and the agent goes on exactly as a normal start: the start lines,
+   * then every loop (the scans already run).
+   */
+  goOnline(config: AgentConfig): void {
+    // The connecting agent said it was back; a failed send while offline need not say it again.
+    this.lastProblem = null;
+    this.healthy();
+    this.applyConfig(config);
+    this.announce();
+    this.startLoops();
   }
 
   /**
@@ -222,6 +253,7 @@ export class RunningAgent implements AgentHandle {
         this.sweeper.settled(),
         this.delivery?.idle(),
         this.setup.network.stop(),
+        this.setup.saved?.idle(),
         ...running,
       ]);
       await this.setup.storage?.lock.release();
@@ -279,6 +311,7 @@ export class RunningAgent implements AgentHandle {
 
   /** Takes a new config without restarting: the scans follow its blocked list and fingerprints. */
   private applyConfig(next: AgentConfig): void {
+    void this.setup.saved?.save(next);
     const before = this.current;
     this.current = next;
     if (blockedKey(next.blocked) !== blockedKey(before.blocked)) {

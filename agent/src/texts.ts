@@ -120,4 +120,29 @@ export const TEXTS = {
   signalError: (code: string) =>
     code === 'EPERM' ? 'sin permiso (ejecute el agente como administrador)' : `error del sistema ${code}`,
   stillAlive: 'sigue en ejecución después de SIGKILL',
+
+  // Folders and files another account could have prepared (secure-path.ts)
+  dataDirUnsafe: (dir: string, bad: { path: string; uid: number; mode: string }, asRoot: boolean) =>
+    `La carpeta de datos ${dir} no es segura: ` +
+    (bad.path === dir ? '' : `la carpeta ${bad.path} que la contiene `) +
+    `debe pertenecer a root${asRoot ? '' : ' o a su usuario'} y no poder escribirla nadie más ` +
+    `(dueño uid ${bad.uid}, permisos ${bad.mode}).`,
+  keyFileUnsafe: (file: string, uid: number, asRoot: boolean) =>
+    `El archivo de la clave ${file} no es seguro: debe pertenecer a root${asRoot ? '' : ' o a su usuario'} ` +
+    `y no poder leerlo ni escribirlo nadie más (dueño uid ${uid}).`,
+
+  // A start without the server (saved-config.ts, connecting-agent.ts)
+  startedOffline: (team: string, blocked: number) =>
+    `Agente iniciado sin conexión con el servidor: se aplica la configuración guardada del equipo "${team}" ` +
+    `(${count(blocked, 'programa bloqueado', 'programas bloqueados')}).`,
+  waitingForServer: (server: string, saved: boolean, reason: string) =>
+    `Sin conexión con el servidor ${server}: ` +
+    (saved
+      ? 'se sigue aplicando la última configuración guardada; se reintenta.'
+      : 'no hay una configuración guardada, así que no se bloquea nada todavía; se reintenta.') +
+    ` (${reason.replace(/[.\s]+$/, '')})`,
+  savedConfigCorrupt: (file: string) =>
+    `La configuración guardada en ${file} no es válida; no se usa (se reemplaza con la próxima del servidor).`,
+  savedConfigFailed: (file: string, reason: string) =>
+    `No se pudo guardar la configuración en ${file}: ${reason}`,
 } as const;

@@ -67,9 +67,9 @@ describe('startAgent: start-up errors', () => {
     expect(error.message).toBe(MESSAGES.agentKeyInvalid);
   });
 
-  it('an unreachable server gives a typed error naming it', async () => {
+  it('without loops (--once), an unreachable server gives a typed error naming it', async () => {
     const url = await unreachableUrl();
-    const error = await startError({ server: url, key: 'x', dataDir: await tempDir() });
+    const error = await startError({ server: url, key: 'x', dataDir: await tempDir(), loop: false });
     expect(error.code).toBe('unreachable');
     expect(error.message).toBe(
       `No se pudo conectar al servidor ${url}. Verifique la dirección y que el servidor esté en marcha.`,
@@ -186,9 +186,10 @@ describe('startAgent: running', () => {
     expect(first.handle.stats.pending).toBe(1);
     await first.handle.stop();
 
-    const files = await readdir(dataDir);
-    expect(files).toEqual(['outbox-127.0.0.1_' + new URL(server.url).port + '-team-7.json']);
-    const onDisk = JSON.parse(await readFile(path.join(dataDir, files[0]!), 'utf8')) as {
+    const slug = '127.0.0.1_' + new URL(server.url).port;
+    // The outbox, and the last config (saved-config.ts: enforced at a start without the server).
+    expect((await readdir(dataDir)).sort()).toEqual([`config-${slug}.json`, `outbox-${slug}-team-7.json`]);
+    const onDisk = JSON.parse(await readFile(path.join(dataDir, `outbox-${slug}-team-7.json`), 'utf8')) as {
       attempts: unknown[];
     };
     expect(onDisk.attempts).toHaveLength(1);

@@ -104,13 +104,38 @@ describe('agent CLI', () => {
     expect(server.configCalls).toBe(0);
   });
 
-  it('with an unreachable server: one line naming it, exit code 1', async () => {
+  it('with --once and an unreachable server: one line naming it, exit code 1', async () => {
     const url = await unreachableUrl();
-    const run = await runCli(['--server', url], undefined, { CONCURSO_AGENT_KEY: 'ag_k' });
+    const run = await runCli(['--server', url, '--once'], undefined, { CONCURSO_AGENT_KEY: 'ag_k' });
     expect(run.code).toBe(1);
     expect(lines(run.stderr)).toEqual([
       `No se pudo conectar al servidor ${url}. Verifique la dirección y que el servidor esté en marcha.`,
     ]);
+  });
+
+  it('started before its server: keeps running, then stops with the key message when the server refuses it', async () => {
+    const server = await startFakeServer();
+    servers.push(server);
+    await server.goDown();
+    let waiting = '';
+    const run = await runCli(
+      ['--server', server.url, '--key-file', await keyFile('ag_equivocada')],
+      (line) => {
+        // Still running after its first try failed: the server comes up, and refuses the key.
+        if (waiting === '' && line.includes('Sin conexión con el servidor')) {
+          waiting = line;
+          void server.comeBack();
+        }
+      },
+    );
+    expect(waiting).toMatch(
+      new RegExp(
+        `^\\[[^\\]]+\\] Sin conexión con el servidor ${server.url}: no hay una configuración guardada`,
+      ),
+    );
+    expect(run.code).toBe(1);
+    expect(lines(run.stderr)).toEqual([MESSAGES.agentKeyInvalid]);
+    expect(run.stdout + run.stderr).not.toContain('ag_equivocada');
   });
 
   it('--once ends a blocked process, reports it and exits 0', async () => {

@@ -11,7 +11,8 @@ const agentDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 
 /**
  * `npm run agent:pack` makes a tarball a lab machine installs with Node.js and one command, with no
- * network: the installed command answers and says in one line when the server is unreachable.
+ * network: the installed command answers and, for one look (`--once`), says in one line when the server
+ * is unreachable.
  */
 describe('the packaged agent', () => {
   it('installs offline from its tarball and runs', async () => {
@@ -35,7 +36,8 @@ describe('the packaged agent', () => {
       const bin = path.join(prefix, 'bin', 'concurso-agent');
       const version = await run(bin, ['--version']);
       expect(version.stdout.trim()).toBe('0.1.0');
-      const failed = await run(bin, ['--server', 'http://127.0.0.1:9'], {
+      // `--once`: as a service the agent waits for an unreachable server instead (connecting-agent.ts).
+      const failed = await run(bin, ['--server', 'http://127.0.0.1:9', '--once'], {
         env: { ...process.env, CONCURSO_AGENT_KEY: 'ag_x' },
       }).then(
         () => null,
