@@ -145,7 +145,11 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
         limits: { perAddressMax: config.loginRateLimitMax, perAccountMax: config.loginAccountLimitMax },
       });
       await api.register(boardRoutes);
-      await api.register(agentRoutes, { ...policy, offlineAfterMs: config.agentOfflineAfterMs });
+      await api.register(agentRoutes, {
+        ...policy,
+        offlineAfterMs: config.agentOfflineAfterMs,
+        publicUrl: config.publicUrl ?? null,
+      });
       // Modules that take no options (the order is /api/docs' order).
       for (const routes of [
         contestsRoutes,

@@ -68,6 +68,13 @@ export interface AppConfig {
    */
   observedMaxPerTeam: number;
   observedReportsPerMinute: number;
+  /**
+   * The address the lab machines reach this server at (`PUBLIC_URL`), as an origin
+   * (`http://192.168.1.10:3000`, no path); the key dialog puts it in the agent's install commands.
+   * Undefined when unset: the dialog offers the admin's browser address, which behind a proxy or on
+   * the server itself (`localhost`) is not the lab's.
+   */
+  publicUrl?: string;
 }
 
 export const DEFAULT_DATABASE_URL = 'mysql://root@127.0.0.1:3306/concurso';
@@ -132,6 +139,37 @@ const urlOf = (name: string, protocols: string[]) =>
     );
 
 /**
+ * `PUBLIC_URL`: an http(s) address with nothing after the host and port (the agent talks to the
+ * server's root: `/api/…`, `/socket.io`), answered as its origin (`http://10.0.0.5:3000/` → without the
+ * slash).
+ */
+const publicUrl = z
+  .string()
+  .trim()
+  .refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return (
+          ['http:', 'https:'].includes(url.protocol) &&
+          url.pathname === '/' &&
+          !url.search &&
+          !url.hash &&
+          !url.username &&
+          !url.password
+        );
+      } catch {
+        return false;
+      }
+    },
+    {
+      error:
+        'PUBLIC_URL debe ser la dirección http:// o https:// con la que las máquinas del laboratorio llegan al servidor, sin ruta (p. ej. http://192.168.1.10:3000).',
+    },
+  )
+  .transform((value) => new URL(value).origin);
+
+/**
  * The environment of DESIGN.md section 7, parsed once: every variable optional, an empty one counts
  * as unset. Checked here so a bad value stops the start with one line instead of failing later.
  */
@@ -175,6 +213,7 @@ const envSchema = z.object({
   MAX_UPLOAD_BYTES: wholeNumber('MAX_UPLOAD_BYTES', 1024).default(DEFAULT_MAX_UPLOAD_BYTES),
   AGENT_OFFLINE_AFTER_MS: wholeNumber('AGENT_OFFLINE_AFTER_MS', 1_000).default(AGENT_OFFLINE_AFTER_MS),
   FINGERPRINT_QUORUM: wholeNumber('FINGERPRINT_QUORUM', 1).default(FINGERPRINT_QUORUM_DEFAULT),
+  PUBLIC_URL: publicUrl.optional(),
 });
 
 /**
@@ -237,6 +276,7 @@ export function loadConfig(
     importReceiveTimeoutMs: IMPORT_RECEIVE_TIMEOUT_MS,
     observedMaxPerTeam: OBSERVED_LIMITS.maxPerTeam,
     observedReportsPerMinute: OBSERVED_LIMITS.reportsPerMinute,
+    publicUrl: values.PUBLIC_URL,
     ...overrides,
   };
 }

@@ -227,7 +227,14 @@ export type AgentHeartbeat = z.infer<typeof agentHeartbeatSchema>;
 
 /**
  * Answer data of `POST /api/generateAgentKey/{teamId}`: the new key, shown once (the server keeps only
- * its SHA-256, DESIGN.md section 6), and the team it belongs to.
+ * its SHA-256, DESIGN.md section 6), the team it belongs to, and `public_url`: the address the lab
+ * machines reach the server at (the server's `PUBLIC_URL` setting, an origin such as
+ * `http://192.168.1.10:3000`), which the key dialog puts in the install commands; null when it is not
+ * set (the dialog then offers the browser's address and lets the admin type another).
  */
-export const agentKeySchema = z.object({ key: z.string(), teams_id: rowIntSchema });
+export const agentKeySchema = z.object({
+  key: z.string(),
+  teams_id: rowIntSchema,
+  public_url: z.string().nullable(),
+});
 export type AgentKey = z.infer<typeof agentKeySchema>;

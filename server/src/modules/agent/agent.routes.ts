@@ -20,11 +20,12 @@ import { FingerprintLearner } from './fingerprint-learner.js';
 /**
  * The agent's side of the API and the admin's key generation (shared/src/api/agent.ts, DESIGN.md
  * section 6). `options`: how the agents' policies are built (`PolicyOptions`: the fingerprints'
- * quorum, `FINGERPRINT_QUORUM`, DESIGN.md section 6a; the heartbeat period).
+ * quorum, `FINGERPRINT_QUORUM`, DESIGN.md section 6a; the heartbeat period); `publicUrl`: the server's
+ * `PUBLIC_URL` (an origin, or null when unset), answered with each new key for the install commands.
  */
 export default async function agentRoutes(
   app: FastifyInstance,
-  options: PolicyOptions & { offlineAfterMs: number },
+  options: PolicyOptions & { offlineAfterMs: number; publicUrl: string | null },
 ): Promise<void> {
   // Requests that arrive together are written in one transaction; each is answered after its commit,
   // and the teams whose count moved are pushed then.
@@ -65,7 +66,11 @@ export default async function agentRoutes(
     }
     app.forgetAgentKeys(); // the previous key stops working at once, in every process
     app.agentChannel.closeTeam(teamId); // and its machines' sockets close
-    return { success: true as const, data: { key, teams_id: teamId }, message: MESSAGES.agentKeyGenerated };
+    return {
+      success: true as const,
+      data: { key, teams_id: teamId, public_url: options.publicUrl },
+      message: MESSAGES.agentKeyGenerated,
+    };
   });
 
   // The team's policy (agent-config.ts), the same the push channel sends (issue 24).
