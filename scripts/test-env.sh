@@ -32,6 +32,8 @@ need_deb '[ -x /usr/bin/Xvfb ]' xvfb Xvfb
 need_deb 'command -v zenity >/dev/null 2>&1' zenity zenity
 need_deb 'command -v xdotool >/dev/null 2>&1' xdotool xdotool
 need_deb 'command -v xwd >/dev/null 2>&1' x11-apps xwd
+# ...and the message's text read back from the window (copied to the clipboard, read with xclip).
+need_deb 'command -v xclip >/dev/null 2>&1' xclip xclip
 # Issue 25's network policy: the agent's firewall (nft) in lab network namespaces the tests create
 # (ip netns, veth), never this machine's own.
 need_deb '[ -x /usr/sbin/ip ] || [ -x /sbin/ip ]' iproute2 ip

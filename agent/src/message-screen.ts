@@ -2,6 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { readdir, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { AgentMessage } from '@concurso/shared';
+import { TEXTS } from './texts.js';
 
 const run = promisify(execFile);
 
@@ -13,15 +14,22 @@ export const MESSAGE_OK_LABEL = 'Aceptar';
 /** How long a message window must stay up before it counts as shown (ms): a dialog that cannot open exits at once. */
 const SHOWN_AFTER_MS = 500;
 
+/**
+ * Whether a message got on the screen: `{ shown: true }`, or `{ shown: false, reason }` with one short
+ * Spanish phrase the sender reads («sin sesión gráfica», «zenity no está instalado», «la ventana se
+ * cerró al abrirse (código 255)»).
+ */
+export type ShowOutcome = { shown: true } | { shown: false; reason: string };
+
 /** What became of a message on the screen. */
 export interface MessageShowing {
-  /** Resolves true once it is on the screen (`entregado`), false when it could not be shown. */
-  shown: Promise<boolean>;
+  /** Resolves once it is on the screen (`entregado`), or once it is known it could not be shown (`falló`). */
+  shown: Promise<ShowOutcome>;
   /** Resolves true when the contestant closed it (`visto`), false when it expired or could not be told. */
   closed: Promise<boolean>;
 }
 
-/** Shows messages on the machine's screen, above other windows (issue 24). */
+/** Shows messages on the machine's screen, above other windows (DESIGN.md section 6a). */
 export interface MessageScreen {
   show(message: AgentMessage): MessageShowing;
 }
@@ -38,34 +46,31 @@ export interface GraphicalSession {
 export interface DesktopMessageScreenOptions {
   /** The X display to use (e.g. `:0`); default: found (`findGraphicalSession`), or `AGENT_DISPLAY`. */
   display?: string;
-  /** Told one Spanish line when a message cannot be shown. */
-  log?: (line: string) => void;
 }
 
 /**
- * The lab machine's screen (issue 24, DESIGN.md section 6a). Linux: a zenity dialog on the logged-in
- * user's X display, run as that user when the agent is root, closing by itself when the message
- * expires; shown once the dialog stays up `SHOWN_AFTER_MS`, seen when the contestant closes it
- * (exit 0 or 1; 5 is zenity's timeout). Without zenity, `notify-send` (shown, never told seen).
- * Windows: the session's message box (`msg.exe *`), shown when it was sent, never told seen.
+ * The lab machine's screen (DESIGN.md section 6a). Linux: a zenity dialog on the logged-in user's X
+ * display, run as that user when the agent is root, closing by itself when the message expires; shown
+ * once the dialog stays up `SHOWN_AFTER_MS`, seen when the contestant closes it (exit 0 or 1; 5 is
+ * zenity's timeout). Without zenity, `notify-send` (shown, never told seen). Windows: the session's
+ * message box (`msg.exe *`), shown when it was sent, never told seen. What could not be shown says
+ * why (`ShowOutcome`); the push channel reports it and tries again (policy-socket.ts).
  */
 export function desktopMessageScreen(options: DesktopMessageScreenOptions = {}): MessageScreen {
-  const log = options.log ?? (() => undefined);
   return {
     show(message) {
       if (process.platform === 'win32') return windowsMessage(message);
-      let resolveShown!: (shown: boolean) => void;
+      let resolveShown!: (outcome: ShowOutcome) => void;
       let resolveClosed!: (seen: boolean) => void;
-      const shown = new Promise<boolean>((resolve) => (resolveShown = resolve));
+      const shown = new Promise<ShowOutcome>((resolve) => (resolveShown = resolve));
       const closed = new Promise<boolean>((resolve) => (resolveClosed = resolve));
+      const failed = (reason: string) => {
+        resolveShown({ shown: false, reason });
+        resolveClosed(false);
+      };
       void (async () => {
         const session = await graphicalSession(options.display ?? process.env.AGENT_DISPLAY);
-        if (!session) {
-          log('No se pudo mostrar un mensaje de los jueces: no hay una sesión gráfica abierta.');
-          resolveShown(false);
-          resolveClosed(false);
-          return;
-        }
+        if (!session) return failed(TEXTS.messageNoSession);
         const seconds = Math.max(1, Math.round((Date.parse(message.expires_at) - Date.now()) / 1000));
         const dialog = spawn(
           'zenity',
@@ -87,7 +92,7 @@ export function desktopMessageScreen(options: DesktopMessageScreenOptions = {}):
         );
         let exited = false;
         const timer = setTimeout(() => {
-          if (!exited) resolveShown(true);
+          if (!exited) resolveShown({ shown: true });
         }, SHOWN_AFTER_MS);
         dialog.once('error', () => {
           exited = true;
@@ -98,11 +103,10 @@ export function desktopMessageScreen(options: DesktopMessageScreenOptions = {}):
             [MESSAGE_WINDOW_TITLE, message.text],
             sessionSpawnOptions(session),
           );
-          notify.once('error', () => {
-            log('No se pudo mostrar un mensaje de los jueces: falta zenity (o notify-send).');
-            resolveShown(false);
-          });
-          notify.once('exit', (code) => resolveShown(code === 0));
+          notify.once('error', () => failed(TEXTS.messageNoZenity));
+          notify.once('exit', (code) =>
+            code === 0 ? resolveShown({ shown: true }) : failed(TEXTS.messageNoZenity),
+          );
           resolveClosed(false);
         });
         const started = Date.now();
@@ -110,12 +114,7 @@ export function desktopMessageScreen(options: DesktopMessageScreenOptions = {}):
           exited = true;
           clearTimeout(timer);
           // Gone before it could be read: it never opened (no display, no permission).
-          if (Date.now() - started < SHOWN_AFTER_MS) {
-            log('No se pudo mostrar un mensaje de los jueces en la pantalla.');
-            resolveShown(false);
-            resolveClosed(false);
-            return;
-          }
+          if (Date.now() - started < SHOWN_AFTER_MS) return failed(TEXTS.messageClosedAtOnce(code));
           resolveClosed(code === 0 || code === 1);
         });
       })();
@@ -127,10 +126,12 @@ export function desktopMessageScreen(options: DesktopMessageScreenOptions = {}):
 /** Windows: `msg.exe * /TIME:<s> <text>` shows it in every session; it does not say when it was closed. */
 function windowsMessage(message: AgentMessage): MessageShowing {
   const seconds = Math.max(1, Math.round((Date.parse(message.expires_at) - Date.now()) / 1000));
-  const shown = new Promise<boolean>((resolve) => {
+  const shown = new Promise<ShowOutcome>((resolve) => {
     const child = spawn('msg.exe', ['*', `/TIME:${seconds}`, message.text], { windowsHide: true });
-    child.once('error', () => resolve(false));
-    child.once('exit', (code) => resolve(code === 0));
+    child.once('error', () => resolve({ shown: false, reason: TEXTS.messageWindowsFailed(null) }));
+    child.once('exit', (code) =>
+      resolve(code === 0 ? { shown: true } : { shown: false, reason: TEXTS.messageWindowsFailed(code) }),
+    );
   });
   return { shown, closed: shown.then(() => false) };
 }

@@ -1,7 +1,10 @@
+import { hostname } from 'node:os';
 import { io, type Socket } from 'socket.io-client';
 import {
   AGENT_NAMESPACE,
+  MESSAGE_FAILURE_MAX_LENGTH,
   MESSAGE_MAX_LENGTH,
+  MESSAGE_SHOW_RETRY_MS,
   SOCKET_PATH,
   agentConfigSchema,
   type AgentClientToServerEvents,
@@ -15,8 +18,13 @@ import type { MessageShowing } from './message-screen.js';
 export interface PolicySocketHandlers {
   /** A policy arrived (checked against `agentConfigSchema`): apply it. */
   apply(config: AgentConfig): void;
-  /** A message of the judges arrived (issue 24): show it; what became of it is told back. */
+  /** A message of the judges arrived: show it; what became of it is told back. */
   message?(message: AgentMessage): MessageShowing;
+  /**
+   * A message could not be shown (`reason`, already told to the server): it is tried again in
+   * `retryMs` (ms), or never (null: no retry left, or it expires first).
+   */
+  notShown?(message: AgentMessage, reason: string, retryMs: number | null): void;
 }
 
 /** Message ids remembered as shown, so one sent again after a reconnect is not shown twice. */
@@ -28,9 +36,16 @@ const SHOWN_MEMORY = 1_000;
  * and acknowledged with its `policy_version`. It reconnects by itself (socket.io-client's backoff)
  * after a dropped connection or a server restart; a key the server refuses leaves it closed (the HTTP
  * calls, which go on, say why). While it is down the agent reads its config over HTTP as before.
+ * Judges' messages (`agent.message`) are shown once each; what could not be shown is reported
+ * (`agent.message.failed`) and tried again (`MESSAGE_SHOW_RETRY_MS`).
  */
 export class PolicySocket {
   private readonly socket: Socket<AgentServerToClientEvents, AgentClientToServerEvents>;
+  /** Ids of messages shown (or being shown), so one sent again is not shown twice. */
+  private readonly shownIds = new Set<number>();
+  /** Messages that could not be shown: how many retries so far and the one waiting. */
+  private readonly retries = new Map<number, { count: number; timer: NodeJS.Timeout | null }>();
+  private closed = false;
 
   /**
    * @param server the server's base URL (`normaliseServerUrl`).
@@ -49,19 +64,55 @@ export class PolicySocket {
       handlers.apply(parsed.data);
       this.socket.emit('agent.policy.applied', parsed.data.policy_version);
     });
-    const shownIds = new Set<number>();
     this.socket.on('agent.message', (message) => {
-      if (!handlers.message || !isMessage(message) || shownIds.has(message.id)) return;
-      if (shownIds.size >= SHOWN_MEMORY) shownIds.clear();
-      shownIds.add(message.id);
-      const showing = handlers.message(message);
-      void showing.shown.then((shown) => {
-        if (shown) this.socket.emit('agent.message.delivered', message.id);
-        else shownIds.delete(message.id);
+      if (!handlers.message || !isMessage(message) || this.shownIds.has(message.id)) return;
+      // Sent again (a reconnection) while a retry waits: shown now instead.
+      const waiting = this.retries.get(message.id);
+      if (waiting?.timer) clearTimeout(waiting.timer);
+      if (waiting) waiting.timer = null;
+      this.show(message, handlers);
+    });
+  }
+
+  /**
+   * Shows `message` and tells the server what became of it: `entregado`, `visto`, or `falló` with
+   * why; a failure is tried again after `MESSAGE_SHOW_RETRY_MS` (at most that many times, never once
+   * the message expired), also when the server sends it again on a reconnection.
+   */
+  private show(message: AgentMessage, handlers: PolicySocketHandlers): void {
+    if (this.shownIds.size >= SHOWN_MEMORY) this.shownIds.clear();
+    this.shownIds.add(message.id);
+    const showing = handlers.message!(message);
+    void showing.shown.then((outcome) => {
+      if (outcome.shown) {
+        this.retries.delete(message.id);
+        this.socket.emit('agent.message.delivered', message.id);
+        return;
+      }
+      this.shownIds.delete(message.id);
+      this.socket.emit('agent.message.failed', {
+        id: message.id,
+        reason: outcome.reason.slice(0, MESSAGE_FAILURE_MAX_LENGTH),
+        hostname: hostname().slice(0, 255),
       });
-      void showing.closed.then((seen) => {
-        if (seen) this.socket.emit('agent.message.seen', message.id);
-      });
+      const state = this.retries.get(message.id) ?? { count: 0, timer: null };
+      const delay = MESSAGE_SHOW_RETRY_MS[state.count];
+      const worth =
+        delay !== undefined && !this.closed && Date.parse(message.expires_at) - Date.now() > delay;
+      handlers.notShown?.(message, outcome.reason, worth ? delay : null);
+      if (!worth) {
+        this.retries.delete(message.id);
+        return;
+      }
+      state.count += 1;
+      state.timer = setTimeout(() => {
+        state.timer = null;
+        if (!this.closed && !this.shownIds.has(message.id)) this.show(message, handlers);
+      }, delay);
+      this.retries.set(message.id, state);
+    });
+    void showing.closed.then((seen) => {
+      if (seen) this.socket.emit('agent.message.seen', message.id);
     });
   }
 
@@ -70,8 +121,11 @@ export class PolicySocket {
     return this.socket.connected;
   }
 
-  /** Closes the connection for good. */
+  /** Closes the connection for good (and drops the retries waiting). */
   close(): void {
+    this.closed = true;
+    for (const { timer } of this.retries.values()) if (timer) clearTimeout(timer);
+    this.retries.clear();
     this.socket.close();
   }
 }

@@ -151,7 +151,7 @@ export class RunningAgent implements AgentHandle {
     const { options, client } = this.setup;
     this.loopsStarted = true;
     if (options.push ?? true) {
-      const screen = options.messageScreen ?? desktopMessageScreen({ log: this.log });
+      const screen = options.messageScreen ?? desktopMessageScreen();
       this.pushed = new PolicySocket(client.server, options.key.trim(), {
         apply: (config) => {
           this.counters.policiesPushed += 1;
@@ -161,6 +161,7 @@ export class RunningAgent implements AgentHandle {
           this.log(TEXTS.message(message.text));
           return screen.show(message);
         },
+        notShown: (_message, reason, retryMs) => this.log(TEXTS.messageNotShown(reason, retryMs)),
       });
     }
     // With the push channel up, the HTTP read is only the fallback.

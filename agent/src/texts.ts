@@ -79,6 +79,16 @@ export const TEXTS = {
     'Registro de programas ejecutados activado por el concurso: se reportan el nombre y la huella de cada programa que se inicie.',
   observeOff: 'Registro de programas ejecutados desactivado.',
   message: (text: string) => `Mensaje de los jueces: ${text}`,
+  // Why a message could not be shown: told to the sender too («no se pudo mostrar en …: <reason>»).
+  messageNoSession: 'sin sesión gráfica',
+  messageNoZenity: 'zenity no está instalado',
+  messageClosedAtOnce: (code: number | null) =>
+    `la ventana se cerró al abrirse${code === null ? '' : ` (código ${code})`}`,
+  messageWindowsFailed: (code: number | null) =>
+    `msg.exe no pudo mostrarlo${code === null ? '' : ` (código ${code})`}`,
+  messageNotShown: (reason: string, retryMs: number | null) =>
+    `No se pudo mostrar un mensaje de los jueces: ${reason}.` +
+    (retryMs === null ? ' No se reintentará.' : ` Se reintentará en ${Math.ceil(retryMs / 1000)} s.`),
   observedFull: (max: number) =>
     `Hay ${max} programas ejecutados sin enviar; los nuevos no se registran hasta que el servidor reciba los pendientes.`,
   observedRefused: (n: number) =>

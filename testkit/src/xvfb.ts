@@ -15,6 +15,12 @@ export interface VirtualDisplay {
   xdotool(args: string[]): Promise<string>;
   /** The id of the first window titled `title`, waiting up to `ms` (ms); '' when none appeared. */
   waitForWindow(title: string, ms: number): Promise<string>;
+  /**
+   * The text window `windowId` (a zenity dialog) shows, read as a person would copy it: Tab to its
+   * selectable label, Ctrl+A, Ctrl+C, then the clipboard (Debian's `xclip`), and Shift+Tab back to
+   * its button. '' when nothing could be copied.
+   */
+  readText(windowId: string): Promise<string>;
   /** Saves a screenshot of the display to test-results/`name`.xwd (kept for a failed test). */
   screenshot(name: string): Promise<void>;
   stop(): void;
@@ -57,6 +63,27 @@ export async function startXvfb(first = 90): Promise<VirtualDisplay> {
         if (found || Date.now() > deadline) return found;
         await new Promise((r) => setTimeout(r, 100));
       }
+    },
+    async readText(windowId) {
+      await xdotool([
+        'windowfocus',
+        '--sync',
+        windowId,
+        'key',
+        '--clearmodifiers',
+        'Tab',
+        'ctrl+a',
+        'ctrl+c',
+      ]);
+      const text = await run('xclip', ['-o', '-selection', 'clipboard', '-target', 'UTF8_STRING'], {
+        env: { ...process.env, DISPLAY: display },
+        timeout: 5_000,
+      }).then(
+        ({ stdout }) => stdout,
+        () => '',
+      );
+      await xdotool(['windowfocus', '--sync', windowId, 'key', '--clearmodifiers', 'shift+Tab']);
+      return text;
     },
     async screenshot(name) {
       const dir = path.join(repoRoot, 'test-results');
