@@ -12,6 +12,8 @@ import {
   callAs,
   connectSocket,
   createContest,
+  createTeam,
+  generateAgentKey,
   signInStaff,
   startTestServer,
   type BoardSocket,
@@ -191,27 +193,80 @@ describe('presence per machine', () => {
     ]);
   });
 
-  it('deletes machine rows silent for ten windows, except an unresolved «sin señal»', async () => {
+  it('deletes machine rows silent for ten windows, except an unresolved «sin señal» or «detenido sin reanudar»', async () => {
     const team = await agentTeam(server, admin, { contestId, name: 'Máquinas Viejas' });
     expect((await beat(team.key, 'lab-parada')).statusCode).toBe(200);
     expect((await beat(team.key, 'lab-callada')).statusCode).toBe(200);
     expect((await stop(team.key, 'lab-parada')).statusCode).toBe(200);
+    // A machine of a contest that is not the active one: its rows carry no alert, and go.
+    const other = await createContest(server.orm, '2026-05-02', { active: false });
+    const otherTeam = await createTeam(server.orm, other.id, 1, 'Equipo de 2026A');
+    expect((await beat(await generateAgentKey(server.app, admin, otherTeam.id), 'lab-otra')).statusCode).toBe(
+      200,
+    );
+    // Stopped and not back within the window: the same alarm as the silent one's.
     await expect
       .poll(async () => (await machinesOf(team.id)).map((m) => [m.hostname, m.alert]), { timeout: 5_000 })
       .toEqual([
         ['lab-callada', 'sin_senal'],
-        ['lab-parada', 'detenido'],
+        ['lab-parada', 'sin_reanudar'],
       ]);
-    // Both as if last heard 11 windows ago (the sweep deletes after 10).
+    const hosts = async () =>
+      (
+        await server.orm.em
+          .fork()
+          .execute<Array<{ hostname: string }>>(
+            'select hostname from agent_machines where teams_id in (?, ?) order by hostname',
+            [team.id, otherTeam.id],
+          )
+      ).map((row) => row.hostname);
+    expect(await hosts()).toEqual(['lab-callada', 'lab-otra', 'lab-parada']);
+    // All as if last heard 11 windows ago (the sweep deletes after 10).
     await server.orm.em
       .fork()
-      .execute('update agent_machines set last_seen = ? where teams_id = ?', [
+      .execute('update agent_machines set last_seen = ? where teams_id in (?, ?)', [
         new Date(Date.now() - 11 * OFFLINE_AFTER_MS),
         team.id,
+        otherTeam.id,
       ]);
-    await expect
-      .poll(async () => (await machinesOf(team.id)).map((m) => m.hostname), { timeout: 5_000 })
-      .toEqual(['lab-callada']);
+    await expect.poll(hosts, { timeout: 5_000 }).toEqual(['lab-callada', 'lab-parada']);
+  });
+
+  it('turns a stopped machine «detenido sin reanudar» after the window even while another beats, logs it, and logs its return as a stop', async () => {
+    const team = await agentTeam(server, admin, { contestId, name: 'Parada Larga' });
+    expect((await beat(team.key, 'lab-s1')).statusCode).toBe(200);
+    expect((await beat(team.key, 'lab-s2')).statusCode).toBe(200);
+    const stopBeating = keepBeating(team.key, 'lab-s2');
+    try {
+      await pushed(team.id, (row) => row.agent_online);
+      const stoppedAt = Date.now();
+      expect((await stop(team.key, 'lab-s1')).statusCode).toBe(200);
+      // Within the window only the row's AGENTE says so: the team's other machine beats.
+      expect((await machinesOf(team.id)).map((m) => [m.hostname, m.alert])).toEqual([
+        ['lab-s1', 'detenido'],
+        ['lab-s2', null],
+      ]);
+      const alarm = await pushed(team.id, (row) => row.agent_alert === 'sin_reanudar');
+      expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(OFFLINE_AFTER_MS);
+      expect(alarm.agent_online).toBe(false);
+      const [s1] = await machinesOf(team.id);
+      expect(s1).toMatchObject({ hostname: 'lab-s1', alert: 'sin_reanudar', online: false });
+      // Since the stop, not since its last heartbeat.
+      expect(Math.abs(Date.parse(s1!.alert_since!) - stoppedAt)).toBeLessThan(1_000);
+      expect((await agentLog(team.id)).map((row) => [row.agent_event, row.hostname])).toEqual([
+        ['sin_reanudar', 'lab-s1'],
+        ['detenido', 'lab-s1'],
+      ]);
+
+      expect((await beat(team.key, 'lab-s1')).statusCode).toBe(200);
+      const back = await pushed(team.id, (row) => row.agent_online && row.version > alarm.version);
+      expect(back.agent_alert).toBeNull();
+      const [resumed] = await agentLog(team.id);
+      expect(resumed).toMatchObject({ agent_event: 'reanudado', hostname: 'lab-s1' });
+      expect(resumed!.silence_ms).toBeGreaterThanOrEqual(OFFLINE_AFTER_MS);
+    } finally {
+      stopBeating();
+    }
   });
 
   it("shows each machine's source address, as its last request came", async () => {

@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEVELS, type BoardTeam, decodeBoardFrame } from '@concurso/shared';
+import { hostname } from 'node:os';
+import { LEVELS, type BoardTeam, agentEventText, decodeBoardFrame } from '@concurso/shared';
 import { startAgent } from '../../agent/src/agent.js';
 import { tempDir, cleanUp } from '../../agent/test/helpers/processes.js';
 import { agentTeam, connectSocket, startContest, startTestServer, type TestServer } from '@concurso/testkit';
 
 /**
  * DESIGN.md section 6: the board's `agent_online` follows the real agent's heartbeats; stopped the
- * documented way (issue 24) it says so, and the boards show it offline at once with «detenido».
+ * documented way (issue 24) it says so, and the boards show it offline at once with «detenido». During
+ * the active contest a stop not resumed within the silent agent's window becomes «Agente detenido sin
+ * reanudar» (DESIGN.md section 6a: an alarm as a silence is), logged; started again, it is logged back
+ * «en línea» with how long it was stopped.
  */
 describe('agent presence on the boards', () => {
   const OFFLINE_AFTER_MS = 1_500;
@@ -25,7 +29,7 @@ describe('agent presence on the boards', () => {
     await server?.close();
   });
 
-  it('turns online when the agent starts, and offline at once with «detenido» when it is stopped', async () => {
+  it('turns online when the agent starts, offline at once with «detenido» when it is stopped, «sin reanudar» after the window', async () => {
     const screen = await connectSocket(server.url, token, [LEVELS.basico]);
     const seen: Array<{ at: number; row: BoardTeam }> = [];
     screen.on('board.frame', (frame) =>
@@ -42,15 +46,26 @@ describe('agent presence on the boards', () => {
       }
       throw new Error(`agent_online=${online} not pushed within ${withinMs} ms`);
     };
-    try {
-      const agent = await startAgent({
+    const dataDir = await tempDir('agent-presence-');
+    const start = () =>
+      startAgent({
         server: server.url,
         key: team.key,
-        dataDir: await tempDir('agent-presence-'),
+        dataDir,
         heartbeatMs: 300,
         pollMs: 500,
         log: () => undefined,
       });
+    /** The team's agent log rows (`agent_events`, what the Bitácora lists), newest first. */
+    const agentLog = () =>
+      server.orm.em
+        .fork()
+        .execute<Array<{ agent_event: string; hostname: string | null; silence_ms: number | null }>>(
+          'select kind as agent_event, hostname, silence_ms from agent_events where teams_id = ? order by at desc, id desc',
+          [team.id],
+        );
+    try {
+      const agent = await start();
       const online = await waitFor(true, 3_000);
       const snapshot = await server.app.inject({
         method: 'GET',
@@ -66,9 +81,41 @@ describe('agent presence on the boards', () => {
       expect(offline.row.agent_alert).toBe('detenido');
       // At once, not after the silence delay: the agent said it stops.
       expect(offline.at - stopping).toBeLessThan(OFFLINE_AFTER_MS);
-      // Nothing more when the delay passes: no «sin señal» for an agent that said it stopped.
-      await new Promise((r) => setTimeout(r, OFFLINE_AFTER_MS * 2));
-      expect(seen.filter((e) => !e.row.agent_online).map((e) => e.row.agent_alert)).toEqual(['detenido']);
+      // Not back within the silent agent's window: the alarm, never «sin señal» (it said it stopped).
+      const deadline = Date.now() + OFFLINE_AFTER_MS * 4;
+      while (Date.now() < deadline && !seen.some((e) => e.row.agent_alert === 'sin_reanudar'))
+        await new Promise((r) => setTimeout(r, 25));
+      const alarm = seen.find((e) => e.row.agent_alert === 'sin_reanudar');
+      expect(alarm, 'sin_reanudar pushed').toBeDefined();
+      expect(alarm!.at - stopping).toBeGreaterThanOrEqual(OFFLINE_AFTER_MS);
+      console.log(
+        `stop → «Agente detenido sin reanudar» on the board: ${alarm!.at - stopping} ms ` +
+          `(window ${OFFLINE_AFTER_MS} ms)`,
+      );
+      expect(seen.filter((e) => !e.row.agent_online).map((e) => e.row.agent_alert)).toEqual([
+        'detenido',
+        'sin_reanudar',
+      ]);
+      const log = await agentLog();
+      expect(log.map((row) => [row.agent_event, row.hostname])).toEqual([
+        ['sin_reanudar', hostname()],
+        ['detenido', hostname()],
+      ]);
+
+      // Started again: back «en línea», the row saying how long it was stopped (not «sin señal»).
+      const again = await start();
+      try {
+        await expect
+          .poll(async () => (await agentLog())[0]?.agent_event, { timeout: 5_000 })
+          .toBe('reanudado');
+        const [back] = await agentLog();
+        expect(Number(back!.silence_ms)).toBeGreaterThanOrEqual(OFFLINE_AFTER_MS);
+        const text = agentEventText('reanudado', null, Number(back!.silence_ms), back!.hostname);
+        expect(text).toMatch(/^Agente de nuevo en línea en .+ tras \d+ s detenido$/);
+        expect(seen.at(-1)!.row).toMatchObject({ agent_online: true, agent_alert: null });
+      } finally {
+        await again.stop();
+      }
     } finally {
       screen.close();
     }

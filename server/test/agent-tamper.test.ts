@@ -18,7 +18,8 @@ import {
  * beating during the active contest without saying so (killed, unplugged, cut off: the server sees
  * only its heartbeats stop) is shown «sin señal» on the boards and logged with the last time it was
  * seen; when it beats again it is logged back online with the silence's length; one stopped the
- * documented way is logged «detenido»; a team of another contest raises nothing.
+ * documented way is logged «detenido», and «detenido sin reanudar» when not back after the window; a
+ * team of another contest raises nothing.
  */
 describe('the silent agent alert (issue 24)', () => {
   const OFFLINE_AFTER_MS = 1_000;
@@ -85,7 +86,7 @@ describe('the silent agent alert (issue 24)', () => {
     expect(log[0]!.silence_ms).toBeGreaterThanOrEqual(OFFLINE_AFTER_MS);
   });
 
-  it('logs «detenido» for an agent stopped the documented way, and no alarm after it', async () => {
+  it('logs «detenido» for an agent stopped the documented way, and «sin reanudar» (never «sin señal») once the window passes', async () => {
     const team = await agentTeam(server, admin, {
       contestId,
       name: 'Los Ordenados',
@@ -95,9 +96,15 @@ describe('the silent agent alert (issue 24)', () => {
     await pushed(team.id, (row) => row.agent_online);
     expect((await callAs(server.app, team.key, '/api/agent/stopped', {})).status).toBe(200);
     await pushed(team.id, (row) => row.agent_alert === 'detenido');
-    await new Promise((resolve) => setTimeout(resolve, OFFLINE_AFTER_MS * 2));
-    expect((await agentLog(team.id)).map((row) => row.agent_event)).toEqual(['detenido']);
+    // An agent that names no machine: the team-level rule, the same alarm as a machine's.
+    const alarm = await pushed(team.id, (row) => row.agent_alert === 'sin_reanudar');
+    expect(alarm.agent_online).toBe(false);
+    expect((await agentLog(team.id)).map((row) => row.agent_event)).toEqual(['sin_reanudar', 'detenido']);
     expect(rows.some((row) => row.id === team.id && row.agent_alert === 'sin_senal')).toBe(false);
+
+    await beat(team.key);
+    await pushed(team.id, (row) => row.agent_online && row.version > alarm.version);
+    expect((await agentLog(team.id))[0]?.agent_event).toBe('reanudado');
   });
 
   it('raises nothing for an agent of a contest that is not the active one', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAB_MAX_MACHINES_PER_TEAM, LEVELS, labMachinesSchema } from '@concurso/shared';
 import {
   agentTeam,
+  blockProcesses,
   callAs,
   createContest,
   signInStaff,
@@ -12,7 +13,8 @@ import {
 /**
  * Issue 24, the lab board's data (`GET /api/labMachines`): the machines the agents' heartbeats
  * describe, each with its policy against its team's current one and its clock's offset; which teams
- * are ready and which have no agent running; bounded per team whatever a key sends.
+ * are ready and which have no agent running; bounded per team whatever a key sends. A policy change
+ * does not make a machine late before its next heartbeat could say it applied it (`LAB_POLICY_GRACE_MS`).
  */
 describe('the lab board (issue 24)', () => {
   const OFFLINE_AFTER_MS = 1_500;
@@ -79,6 +81,25 @@ describe('the lab board (issue 24)', () => {
       clock_offset_ms: null,
       policy_version: 'viejo',
     });
+  });
+
+  it('keeps a machine ready and «Al día» right after a policy change, until its heartbeat can say so', async () => {
+    const policyOf = async () =>
+      (await callAs(server.app, ready.key, '/api/agent/config')).body.data.policy_version as string;
+    const old = await policyOf();
+    await beat(ready.key, { hostname: 'lab-a1', os: 'linux 6.1.0', version: '1.4.0', policy_version: old });
+    expect((await board()).ready).toBe(1);
+    // The blocked set grows: every team's policy changes; lab-a1's agent has not beaten since.
+    await blockProcesses(server.orm, contestId, ['otro-juego.exe']);
+    const current = await policyOf();
+    expect(current).not.toBe(old);
+    const data = await board();
+    expect(data.ready).toBe(1);
+    expect(data.machines.map((m) => [m.hostname, m.policy_state, m.policy_current])).toEqual([
+      ['lab-a1', 'al_dia', current],
+      // Already behind before the change: no grace.
+      ['lab-b1', 'atrasada', data.machines[1]!.policy_current],
+    ]);
   });
 
   it('marks a machine not heard within the window «sin señal», and its team no longer ready', async () => {

@@ -30,6 +30,7 @@ describe('board frame', () => {
       [false, null, 0],
       [false, 'sin_senal', 2],
       [false, 'detenido', 3],
+      [false, 'sin_reanudar', 4],
     ] as const) {
       const row = { ...team, agent_online, agent_alert };
       expect(encodeBoardRow(row)[5]).toBe(code);

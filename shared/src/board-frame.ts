@@ -14,7 +14,8 @@ import type { AgentAlert, BoardTeam } from './schemas/board.js';
  * One board row as a tuple, in this order:
  * `[id, version, levels_id, number_attempts, status_id, agent, name]`.
  * `status_id` is a `TEAM_STATUS` value; its Spanish name comes from `TEAM_STATUS_NAMES`. `agent` is
- * `AGENT_CODES`: 1 online, 0 offline, 2 offline with the `sin_senal` alert, 3 with `detenido` (issue 24).
+ * `AGENT_CODES`: 1 online, 0 offline, 2 offline with the `sin_senal` alert, 3 with `detenido` (issue 24),
+ * 4 with `sin_reanudar` (a stop of the active contest past the silent agent's window).
  */
 export type BoardRowTuple = [
   id: number,
@@ -27,7 +28,7 @@ export type BoardRowTuple = [
 ];
 
 /** The tuple's `agent` code of an agent offline with each alert (issue 24). */
-const AGENT_CODES: Record<AgentAlert, number> = { sin_senal: 2, detenido: 3 };
+const AGENT_CODES: Record<AgentAlert, number> = { sin_senal: 2, detenido: 3, sin_reanudar: 4 };
 const ALERT_OF_CODE = new Map<number, AgentAlert>(
   Object.entries(AGENT_CODES).map(([alert, code]) => [code, alert as AgentAlert]),
 );

@@ -5,10 +5,21 @@ import { embeddedRowSchema, rowIntSchema } from './common.js';
 /**
  * Why the boards flag a team's agent (issue 24, DESIGN.md section 6a): `sin_senal`, it fell silent
  * during the active contest without saying so (the tamper alert: killed, unplugged, cut off);
- * `detenido`, it was stopped the documented way and said so. Cleared when it beats again.
+ * `detenido`, it was stopped the documented way and said so; `sin_reanudar`, stopped during the active
+ * contest and not back after the silent agent's window (`AGENT_OFFLINE_AFTER_MS`): a stop is what a
+ * cheater wants, so it then weighs as much as a silence (DESIGN.md section 6a, "a stop during the
+ * active contest is an alert too once the window passes"). Cleared when it beats again.
  */
-export const AGENT_ALERTS = ['sin_senal', 'detenido'] as const;
+export const AGENT_ALERTS = ['sin_senal', 'detenido', 'sin_reanudar'] as const;
 export type AgentAlert = (typeof AGENT_ALERTS)[number];
+
+/**
+ * Whether `alert` is an alarm (red, the «Alerta sonora» tone, the projector's red mark): `sin_senal`
+ * or `sin_reanudar`. A `detenido` still within the window is only marked.
+ */
+export function isAgentAlarm(alert: AgentAlert | string | null | undefined): boolean {
+  return alert === 'sin_senal' || alert === 'sin_reanudar';
+}
 
 /** A stored alert (`teams.agent_alert`) as an `AgentAlert`; anything else, or none, is null. */
 export function agentAlertOf(value: string | null | undefined): AgentAlert | null {
@@ -17,12 +28,14 @@ export function agentAlertOf(value: string | null | undefined): AgentAlert | nul
 
 /**
  * The agent's badge on the boards (issue 24): 'Agente en línea', 'Agente sin señal' (the tamper
- * alert), 'Agente detenido', or 'Agente sin conexión' (offline with no alert: not started yet, or its
- * contest is not the active one).
+ * alert), 'Agente detenido sin reanudar' (a stop of the active contest past the window), 'Agente
+ * detenido', or 'Agente sin conexión' (offline with no alert: not started yet, or its contest is not
+ * the active one).
  */
 export function agentBadgeText(team: { agent_online: boolean; agent_alert: AgentAlert | null }): string {
   if (team.agent_online) return 'Agente en línea';
   if (team.agent_alert === 'sin_senal') return 'Agente sin señal';
+  if (team.agent_alert === 'sin_reanudar') return 'Agente detenido sin reanudar';
   if (team.agent_alert === 'detenido') return 'Agente detenido';
   return 'Agente sin conexión';
 }

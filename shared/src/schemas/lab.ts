@@ -43,6 +43,15 @@ export const AGENT_PRESENCE_LIMITS = {
 } as const;
 
 /**
+ * How long after a change of a team's policy (ms) a machine still beating with the policy that was
+ * current just before counts as ready and «Al día» on /laboratorio. The agents apply a change within
+ * about 1 s (the push channel), but say so only with their next heartbeat, up to one period later
+ * (`AGENT_HEARTBEAT_MS`, 10 s at most): without this grace «Listos» fell to «0 de N» and every row
+ * read «Atrasada» for a few seconds after each change. 12 s: a whole period and a margin.
+ */
+export const LAB_POLICY_GRACE_MS = 12_000;
+
+/**
  * Body of `POST /api/agent/stopped`: the host name of the machine whose agent stops (absent from
  * agents that predate presence per machine: the stop is then the whole team's).
  */
@@ -86,9 +95,12 @@ export const labMachineSchema = z.object({
   clock_offset_ms: z.number().int().nullable(),
   /**
    * This machine's own alert (presence per machine, DESIGN.md section 6a): `sin_senal` it fell silent
-   * during the active contest, `detenido` its agent said it stopped; null while it beats.
+   * during the active contest, `detenido` its agent said it stopped, `sin_reanudar` stopped during the
+   * active contest and not back within the window; null while it beats.
    */
   alert: z.enum(AGENT_ALERTS).nullable(),
+  /** When its alert began (ISO 8601, the server's clock): the stop or the silence; null without one. */
+  alert_since: z.string().nullable().default(null),
   /**
    * Issue 25: the network policy version the machine said is in force (0: none, null: it never said),
    * the contest's current one, whether that one has destinations, and why the machine could not put

@@ -52,6 +52,17 @@ describe("an agent's log texts (issue 24)", () => {
       'Agente de nuevo en línea en lab-07 tras 45 s sin señal',
     );
   });
+
+  it('calls a stop not resumed within the window an alarm, and a return after a stop not a silence', () => {
+    expect(agentEventText('sin_reanudar', '26/11/2026 10:32:05', null, 'lab-07')).toBe(
+      'Agente detenido sin reanudar en lab-07 (última señal 26/11/2026 10:32:05)',
+    );
+    expect(agentEventText('sin_reanudar', null, null)).toBe('Agente detenido sin reanudar');
+    expect(agentEventText('reanudado', null, 60_000, 'lab-07')).toBe(
+      'Agente de nuevo en línea en lab-07 tras 1 min 0 s detenido',
+    );
+    expect(agentEventText('reanudado', null, null)).toBe('Agente de nuevo en línea');
+  });
 });
 
 describe('contestLogQuerySchema', () => {

@@ -23,9 +23,11 @@ export type ContestLogKind = (typeof CONTEST_LOG_KINDS)[number];
 /**
  * What happened to a team's agent during the active contest (issue 24, DESIGN.md section 6a):
  * `sin_senal` it fell silent without saying so (no heartbeat for `AGENT_OFFLINE_AFTER_MS`),
- * `detenido` it was stopped the documented way, `en_linea` it beat again after either.
+ * `detenido` it was stopped the documented way, `sin_reanudar` stopped and not back within that same
+ * window (an alarm, as `sin_senal`), `en_linea` it beat again after a silence, `reanudado` it beat
+ * again after a stop (the same «en línea» row, saying how long it was stopped, not silent).
  */
-export const AGENT_EVENT_KINDS = ['sin_senal', 'detenido', 'en_linea'] as const;
+export const AGENT_EVENT_KINDS = ['sin_senal', 'detenido', 'en_linea', 'sin_reanudar', 'reanudado'] as const;
 export type AgentEventKind = (typeof AGENT_EVENT_KINDS)[number];
 
 /** What a message row of the log folds in: its target teams' receipts, counted, and who could not be shown it. */
@@ -80,9 +82,11 @@ export function silenceText(ms: number): string {
 
 /**
  * CAMBIO of an agent's log row (issue 24): 'Agente sin señal (última señal <lastSeen>)', 'Agente
- * detenido', 'Agente de nuevo en línea tras <silence> sin señal'. `lastSeen` comes formatted by the
- * screen (its local time); null leaves the parenthesis out. With the machine's host name (presence
- * per machine, DESIGN.md section 6a): 'Agente sin señal en lab-07 (última señal …)'.
+ * detenido', 'Agente detenido sin reanudar (última señal <lastSeen>)', 'Agente de nuevo en línea tras
+ * <silence> sin señal' and, back after a stop, '… tras <length> detenido' (a stop is not a silence).
+ * `lastSeen` comes formatted by the screen (its local time); null leaves the parenthesis out. With the
+ * machine's host name (presence per machine, DESIGN.md section 6a): 'Agente sin señal en lab-07
+ * (última señal …)'.
  */
 export function agentEventText(
   event: AgentEventKind,
@@ -94,9 +98,14 @@ export function agentEventText(
   if (event === 'sin_senal')
     return lastSeen ? `Agente sin señal${where} (última señal ${lastSeen})` : `Agente sin señal${where}`;
   if (event === 'detenido') return `Agente detenido${where}`;
+  if (event === 'sin_reanudar')
+    return lastSeen
+      ? `Agente detenido sin reanudar${where} (última señal ${lastSeen})`
+      : `Agente detenido sin reanudar${where}`;
+  const why = event === 'reanudado' ? 'detenido' : 'sin señal';
   return silenceMs === null
     ? `Agente de nuevo en línea${where}`
-    : `Agente de nuevo en línea${where} tras ${silenceText(silenceMs)} sin señal`;
+    : `Agente de nuevo en línea${where} tras ${silenceText(silenceMs)} ${why}`;
 }
 
 /**

@@ -5,8 +5,9 @@ import { Team } from '../teams/index.js';
 /**
  * `agent_events` (issue 24, DESIGN.md section 6a): what happened to a team's agent during the active
  * contest, for its log: `sin_senal` (no heartbeat for `AGENT_OFFLINE_AFTER_MS`, without saying it
- * stopped: the tamper alert), `detenido` (stopped the documented way), `en_linea` (it beat again after
- * either, `silence_ms` later). `last_seen`: its last heartbeat before it went quiet; `hostname` the
+ * stopped: the tamper alert), `detenido` (stopped the documented way), `sin_reanudar` (stopped during
+ * the active contest and not back within that window: an alarm too), `en_linea` (it beat again after a
+ * silence, `silence_ms` later), `reanudado` (it beat again after a stop, `silence_ms` after the stop). `last_seen`: its last heartbeat before it went quiet; `hostname` the
  * machine (presence per machine). Deleted with the contest or the team.
  */
 export const AgentEvent = defineEntity({

@@ -32,7 +32,7 @@ export const AgentMachine = defineEntity({
     lastSeen: p.datetime(3).fieldName('last_seen'),
     /** The source address of its last heartbeat or stop notice (`request.ip`, `TRUST_PROXY`). */
     address: p.string().length(45).nullable(),
-    /** Its own alert (`sin_senal`, `detenido`), null while it beats (presence per machine). */
+    /** Its own alert (`sin_senal`, `detenido`, `sin_reanudar`), null while it beats (presence per machine). */
     alert: p.string().length(16).nullable(),
     /** Its last presence change, and the last state given to the log and boards (coalescing). */
     changedAt: p.datetime(3).nullable().fieldName('changed_at'),

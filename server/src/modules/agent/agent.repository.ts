@@ -394,7 +394,7 @@ export interface MachinePresence {
   hostname: string;
   /** Its own alert now (`AgentAlert`), null while it beats. */
   alert: string | null;
-  /** The last state given to the log and boards (`sin_senal`, `detenido`, `en_linea`), null: none. */
+  /** The last state given to the log and boards (`sin_senal`, `detenido`, `sin_reanudar`, `en_linea`), null: none. */
   logged: string | null;
   lastSeen: Date;
   changedAt: Date | null;
@@ -505,9 +505,52 @@ export async function markMachineSilent(
 }
 
 /**
+ * Escalates machine `id`'s documented stop to «detenido sin reanudar» (`sin_reanudar`, logged so) when
+ * it still holds `detenido`, stopped before `stoppedBefore` and unheard since (a heartbeat clears the
+ * alert without the team's lock: one that came after the sweep read the machine wins). Its
+ * `changed_at` stays the stop's time (how long it has been stopped). True when it did.
+ */
+export async function markMachineNotResumed(
+  em: EntityManager,
+  id: number,
+  stoppedBefore: Date,
+): Promise<boolean> {
+  const result = await em.execute<{ affectedRows: number }>(
+    "update agent_machines set alert = 'sin_reanudar', logged = 'sin_reanudar' " +
+      "where id = ? and alert = 'detenido' and changed_at < ? and last_seen < ?",
+    [id, stoppedBefore, stoppedBefore],
+    'run',
+  );
+  return Number(result.affectedRows) > 0;
+}
+
+/**
+ * The teams of contest `contestId` whose agent names no machine and was stopped the documented way
+ * (`detenido` on the boards) with its last heartbeat before `before`, their rows locked; rows another
+ * process is sweeping are skipped (`skip locked`). Such an agent's stop is not dated apart from its
+ * last heartbeat, at most a heartbeat period before it.
+ */
+export async function lockStoppedAgents(
+  em: EntityManager,
+  contestId: number,
+  before: Date,
+): Promise<AgentPresence[]> {
+  const teams = await em.find(
+    Team,
+    { contest: contestId, agentOnline: false, agentAlert: 'detenido', agentLastSeen: { $lt: before } },
+    {
+      fields: ['agentOnline', 'agentAlert', 'agentLastSeen', 'contest'],
+      lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE,
+    },
+  );
+  return teams.map(presenceOf);
+}
+
+/**
  * Team ids with a machine the sweep must look at, at most `limit`: of the active contest
- * (`activeContestId`), silent since before `silentBefore` without an alert yet; or with a coalesced
- * change (its state differs from what was logged) that has held since before `quietBefore`.
+ * (`activeContestId`), silent since before `silentBefore` without an alert yet, or stopped
+ * (`detenido`) since before it; or with a coalesced change (its state differs from what was logged)
+ * that has held since before `quietBefore`.
  */
 export async function teamsWithMachineChanges(
   em: EntityManager,
@@ -519,17 +562,19 @@ export async function teamsWithMachineChanges(
   const rows = await em.execute<Array<{ teams_id: number }>>(
     `select distinct m.teams_id from agent_machines m inner join teams t on t.id = m.teams_id
       where (t.contests_id <=> ? and m.alert is null and m.last_seen < ?)
+      or (t.contests_id <=> ? and m.alert = 'detenido' and m.changed_at < ? and m.last_seen < ?)
       or (m.changed_at < ? and not (coalesce(m.logged, 'en_linea') <=> coalesce(m.alert, 'en_linea')))
       limit ?`,
-    [activeContestId, silentBefore, quietBefore, limit],
+    [activeContestId, silentBefore, activeContestId, silentBefore, silentBefore, quietBefore, limit],
   );
   return rows.map((row) => row.teams_id);
 }
 
 /**
  * Deletes machine rows silent since before `before` (at most `limit` per call), except those that hold
- * the «sin señal» alert of the active contest (`activeContestId`): that one waits for its machine or
- * an admin (`LAB_MACHINE_LIMITS`). One statement outside any transaction. Answers how many went.
+ * an alarm of the active contest (`activeContestId`; «sin señal», «detenido sin reanudar»): that one
+ * waits for its machine or an admin (`LAB_MACHINE_LIMITS`). One statement outside any transaction.
+ * Answers how many went.
  */
 export async function deleteExpiredMachines(
   em: EntityManager,
@@ -540,7 +585,8 @@ export async function deleteExpiredMachines(
   const result = await em.execute<{ affectedRows: number }>(
     `delete from agent_machines where last_seen < ? and id in (select id from (
       select m.id from agent_machines m inner join teams t on t.id = m.teams_id
-      where m.last_seen < ? and not (t.contests_id <=> ? and m.logged <=> 'sin_senal') limit ?) as expired)`,
+      where m.last_seen < ? and not (t.contests_id <=> ? and coalesce(m.logged, '') in ('sin_senal', 'sin_reanudar'))
+      limit ?) as expired)`,
     [before, before, activeContestId, limit],
     'run',
   );

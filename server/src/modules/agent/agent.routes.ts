@@ -6,6 +6,7 @@ import { hashAgentKey, newAgentKey } from './agent-keys.js';
 import { agentConfig, type PolicyOptions } from './agent-config.js';
 import { setAgentKeyHash } from './agent.repository.js';
 import { labBoard } from './lab.service.js';
+import { LabPolicyGrace } from './lab-policy-grace.js';
 import {
   presenceOptions,
   presencePeriodMs,
@@ -133,11 +134,13 @@ export default async function agentRoutes(
     { entityContext: false },
   );
 
-  // The lab board (issue 24): the active contest's machines and which teams are ready.
+  // The lab board (DESIGN.md section 6a): the active contest's machines and which teams are ready;
+  // a machine a policy change has not reached yet for a few seconds is not late (`LabPolicyGrace`).
+  const policyGrace = new LabPolicyGrace();
   addRoute(app, labRoutes.machines, async () => ({
     success: true as const,
     message: '',
-    data: await labBoard(app.orm.em, options, options.offlineAfterMs),
+    data: await labBoard(app.orm.em, options, options.offlineAfterMs, new Date(), policyGrace),
   }));
 
   // An agent stopped the documented way says so, so its silence is not taken for tampering;

@@ -3,6 +3,7 @@ import {
   LAB_MACHINE_LIMITS,
   LAB_MAX_MACHINES_PER_TEAM,
   agentAlertOf,
+  isAgentAlarm,
   type AgentAlert,
   type AgentEventKind,
   type BoardTeam,
@@ -20,8 +21,10 @@ import {
   lockAgentPresence,
   lockAgentTeams,
   lockSilentAgents,
+  lockStoppedAgents,
   machinePresences,
   machineTeam,
+  markMachineNotResumed,
   markMachineSilent,
   recordAgentEvent,
   teamsWithMachineChanges,
@@ -38,12 +41,13 @@ import { heartbeatMsFor } from './agent-config.js';
 /*
  * Presence per machine (DESIGN.md section 6a; the module README says the rules). Every machine of a
  * team (`agent_machines`: team + host name) has its own presence: `alert` (`sin_senal` silent during
- * the active contest, `detenido` its agent said it stops; null while it beats) and `logged`, the last
- * state given to the log and the boards. The team's board row follows its machines: online while one
- * beats, `sin_senal` while one of them is silent even if another beats, `detenido` when none beats and
- * one was stopped. A change that comes less than `quietMs` after the machine's previous one (a machine
- * flapping between stopping and beating) is coalesced: the machine's row follows it, and the sweep
- * gives the log and the boards the last state once it has held `quietMs`. Teams whose agent never
+ * the active contest, `detenido` its agent said it stops, `sin_reanudar` stopped during the active
+ * contest and not back after `offlineAfterMs`; null while it beats) and `logged`, the last state given
+ * to the log and the boards. The team's board row follows its machines: online while one beats, an
+ * alarm (`sin_senal`, else `sin_reanudar`) while one of them holds it even if another beats,
+ * `detenido` when none beats and one was stopped. A change that comes less than `quietMs` after the
+ * machine's previous one (a machine flapping between stopping and beating) is coalesced: the machine's
+ * row follows it, and the sweep gives the log and the boards the last state once it has held `quietMs`. Teams whose agent never
  * named its machine keep the team-level presence (`agent_online`, `agent_last_seen`).
  */
 
@@ -83,7 +87,10 @@ export function presenceOptions(offlineAfterMs: number): PresenceOptions & { exp
 
 /** The state a machine's presence stands for in the log: its alert, or `en_linea`. */
 const stateOf = (alert: string | null): AgentEventKind =>
-  alert === 'sin_senal' || alert === 'detenido' ? alert : 'en_linea';
+  alert === 'sin_senal' || alert === 'detenido' || alert === 'sin_reanudar' ? alert : 'en_linea';
+
+/** Whether a stored alert is a documented stop (`detenido`, or escalated to `sin_reanudar`). */
+const isStop = (alert: string | null): boolean => alert === 'detenido' || alert === 'sin_reanudar';
 
 /** Whether a change at `now` after the previous one at `before` stands alone (not a flap). */
 const standsAlone = (before: Date | null, now: Date, quietMs: number): boolean =>
@@ -92,8 +99,10 @@ const standsAlone = (before: Date | null, now: Date, quietMs: number): boolean =
 /**
  * Team `team`'s board presence from its machines' announced states (`logged`): online while one of
  * them beats (announced online and heard within `offlineAfterMs`), `sin_senal` while one of them is
- * announced silent, `detenido` when none beats and one was stopped; only the active contest's teams
- * get an alert. Writes it (bumping `version`) when it differs from what the boards show and answers
+ * announced silent, else `sin_reanudar` while one is stopped and not back past the window (both even
+ * with another beating), `detenido` when none beats and one was stopped; only the active contest's
+ * teams get an alert. Writes it (bumping `version`) when it differs from what the boards show and
+ * answers
  * the row to push; null when nothing changed or the team has no machines (the team-level rules).
  */
 async function settleTeam(
@@ -112,6 +121,7 @@ async function settleTeam(
   let alert: AgentAlert | null = null;
   if (active) {
     if (mine.some((m) => shown(m) === 'sin_senal')) alert = 'sin_senal';
+    else if (mine.some((m) => shown(m) === 'sin_reanudar')) alert = 'sin_reanudar';
     else if (!online && mine.some((m) => shown(m) === 'detenido')) alert = 'detenido';
   }
   if (online === team.online && alert === agentAlertOf(team.alert)) return null;
@@ -120,8 +130,10 @@ async function settleTeam(
 }
 
 /**
- * Logs `en_linea` for team `teamId`'s agent (on machine `hostname`, if it names one) back at `now`,
- * with how long it was quiet since `lastSeen` (ms; unknown when it was never seen).
+ * Logs team `teamId`'s agent (on machine `hostname`, if it names one) back at `now`: `en_linea` after
+ * a silence, with how long it was quiet since `lastSeen`, or `reanudado` after a documented stop
+ * (`stopped`), with how long since the stop, `lastSeen` then being the stop's time when known (ms;
+ * unknown when it was never seen).
  */
 async function logBackOnline(
   em: EntityManager,
@@ -130,11 +142,12 @@ async function logBackOnline(
   now: Date,
   lastSeen: Date | null,
   hostname?: string,
+  stopped = false,
 ): Promise<void> {
   await recordAgentEvent(em, {
     contestId,
     teamId,
-    kind: 'en_linea',
+    kind: stopped ? 'reanudado' : 'en_linea',
     at: now,
     lastSeen,
     silenceMs: lastSeen ? Math.max(0, now.getTime() - lastSeen.getTime()) : undefined,
@@ -189,11 +202,20 @@ export async function recordHeartbeat(
         const added = await addMachine(tem, teamId, report, now, caps);
         // An agent alerted while it named no machine comes back naming one: its return is logged.
         if (added && known.length === 0 && before.alert && active)
-          await logBackOnline(tem, before.contestId, teamId, now, before.lastSeen, report.hostname);
+          await logBackOnline(
+            tem,
+            before.contestId,
+            teamId,
+            now,
+            before.lastSeen,
+            report.hostname,
+            isStop(before.alert),
+          );
       } else if (machine.alert !== null) {
         // Back after an alert of its own: announced at once, unless it flaps between stopping and
         // beating (a silence is a whole window long, so it never flaps).
-        const alone = machine.alert === 'sin_senal' || standsAlone(machine.changedAt, now, options.quietMs);
+        // An escalated stop is a whole window long too.
+        const alone = isAgentAlarm(machine.alert) || standsAlone(machine.changedAt, now, options.quietMs);
         await updateMachinePresence(tem, machine.id, {
           alert: null,
           changedAt: now,
@@ -203,7 +225,10 @@ export async function recordHeartbeat(
         });
         if (!alone) return null;
         if (active && stateOf(machine.logged) !== 'en_linea') {
-          await logBackOnline(tem, before.contestId, teamId, now, machine.lastSeen, machine.hostname);
+          // Back after a stop: how long since the stop (its `changed_at`), not since its last beat.
+          const stopped = isStop(machine.alert);
+          const since = stopped && machine.changedAt ? machine.changedAt : machine.lastSeen;
+          await logBackOnline(tem, before.contestId, teamId, now, since, machine.hostname, stopped);
         }
       } else {
         // The same millisecond as its previous beat, or only its team was behind: what it says.
@@ -216,7 +241,15 @@ export async function recordHeartbeat(
     if (before.online && !before.alert) return null;
     await markAgentSeen(tem, teamId, now, true);
     if (before.alert && active) {
-      await logBackOnline(tem, before.contestId, teamId, now, before.lastSeen);
+      await logBackOnline(
+        tem,
+        before.contestId,
+        teamId,
+        now,
+        before.lastSeen,
+        undefined,
+        isStop(before.alert),
+      );
     }
     return boardTeam(tem, teamId);
   });
@@ -228,10 +261,14 @@ export async function recordHeartbeat(
  * - a machine of the active contest silent for `offlineAfterMs` gets `sin_senal`, logged with its host
  *   name and last heartbeat, and its team's board row shows «Agente sin señal» even while another of
  *   its machines beats;
+ * - a machine of the active contest stopped the documented way (`detenido`) and not heard since,
+ *   `offlineAfterMs` after its stop, becomes `sin_reanudar` («Agente detenido sin reanudar»: red,
+ *   the tone, the projector), logged with its host name and last heartbeat, as a silence is;
  * - a machine's coalesced change that has held `quietMs` is logged (at the time it happened) and
  *   shown;
  * - a team whose agent named no machine and is silent goes offline (with the alert and a log row in
- *   the active contest), as before presence per machine.
+ *   the active contest), as before presence per machine; one stopped (`detenido`) whose last heartbeat
+ *   is older than `offlineAfterMs` becomes `sin_reanudar`, logged.
  * Then machine rows silent for `expireAfterMs` are deleted (`deleteExpiredMachines`), outside the
  * transaction. Answers the board rows to push.
  */
@@ -251,11 +288,12 @@ export async function sweepSilentAgents(
       new Date(now.getTime() - quietMs),
     );
     const silentTeams = await lockSilentAgents(tem, silentBefore);
+    const stoppedTeams = activeId === null ? [] : await lockStoppedAgents(tem, activeId, silentBefore);
     const withMachines = await lockAgentTeams(
       tem,
-      changed.filter((id) => !silentTeams.some((team) => team.teamId === id)),
+      changed.filter((id) => ![...silentTeams, ...stoppedTeams].some((team) => team.teamId === id)),
     );
-    const teams = [...silentTeams, ...withMachines];
+    const teams = [...silentTeams, ...stoppedTeams, ...withMachines];
     if (teams.length === 0) return [];
     const machines = await machinePresences(
       tem,
@@ -264,11 +302,13 @@ export async function sweepSilentAgents(
     const pushed: BoardTeam[] = [];
     const alarmedTeams: AgentPresence[] = [];
     const quietTeams: AgentPresence[] = [];
+    const notResumedTeams: AgentPresence[] = [];
     for (const team of teams) {
       const active = team.contestId === activeId;
       const mine = machines.filter((m) => m.teamId === team.teamId);
       if (mine.length === 0) {
-        (active ? alarmedTeams : quietTeams).push(team);
+        if (active && !team.online && team.alert === 'detenido') notResumedTeams.push(team);
+        else (active ? alarmedTeams : quietTeams).push(team);
         continue;
       }
       for (const machine of mine) {
@@ -286,6 +326,35 @@ export async function sweepSilentAgents(
             contestId: team.contestId,
             teamId: team.teamId,
             kind: 'sin_senal',
+            at: now,
+            lastSeen: machine.lastSeen,
+            hostname: machine.hostname,
+          });
+        } else if (
+          active &&
+          machine.alert === 'detenido' &&
+          machine.changedAt !== null &&
+          machine.changedAt < silentBefore &&
+          machine.lastSeen < silentBefore &&
+          (await markMachineNotResumed(tem, machine.id, silentBefore))
+        ) {
+          // Stopped a whole window ago and not back: as much an alarm as a silence. A stop still held
+          // as a flap (never announced) is logged first, at the time it happened.
+          if (machine.logged !== 'detenido')
+            await recordAgentEvent(tem, {
+              contestId: team.contestId,
+              teamId: team.teamId,
+              kind: 'detenido',
+              at: machine.changedAt,
+              lastSeen: machine.lastSeen,
+              hostname: machine.hostname,
+            });
+          machine.alert = 'sin_reanudar';
+          machine.logged = 'sin_reanudar';
+          await recordAgentEvent(tem, {
+            contestId: team.contestId,
+            teamId: team.teamId,
+            kind: 'sin_reanudar',
             at: now,
             lastSeen: machine.lastSeen,
             hostname: machine.hostname,
@@ -332,9 +401,24 @@ export async function sweepSilentAgents(
         lastSeen: agent.lastSeen,
       });
     }
-    const teamLevel = [...alarmedTeams, ...quietTeams]
-      .filter((team) => team.online)
-      .map((team) => team.teamId);
+    await markAgentsOffline(
+      tem,
+      notResumedTeams.map((team) => team.teamId),
+      'sin_reanudar',
+    );
+    for (const agent of notResumedTeams) {
+      await recordAgentEvent(tem, {
+        contestId: agent.contestId,
+        teamId: agent.teamId,
+        kind: 'sin_reanudar',
+        at: now,
+        lastSeen: agent.lastSeen,
+      });
+    }
+    const teamLevel = [
+      ...[...alarmedTeams, ...quietTeams].filter((team) => team.online),
+      ...notResumedTeams,
+    ].map((team) => team.teamId);
     return [...pushed, ...(teamLevel.length > 0 ? await boardTeams(tem, teamLevel) : [])];
   });
   const activeId = (await activeContest(em))?.id ?? null;

@@ -3,20 +3,24 @@ import { agentAlertOf, type LabMachine, type LabMachines } from '@concurso/share
 import { activeContest } from '../contests/index.js';
 import { agentConfigs, type PolicyOptions } from './agent-config.js';
 import { labTeams, teamMachines } from './agent.repository.js';
+import type { LabPolicyGrace } from './lab-policy-grace.js';
 
 /**
  * The lab board (issue 24, DESIGN.md section 6a): the active contest's machines, each with its
  * policy state against its team's current policy (`agentConfigs`), online when heard within
  * `offlineAfterMs` without an alert of its own (presence per machine: a documented stop is at once),
  * its own alert and the source address of its last request; a team is ready when one of its machines
- * is online with the current policy; the teams with no machine online are `missing`. Nothing when no
- * contest is active.
+ * is online with the current policy (or, with `grace`, with the one current just before a change
+ * younger than `LAB_POLICY_GRACE_MS`); the teams with no machine online are `missing`. Each alert
+ * carries since when (`alert_since`: the last heartbeat of a silent machine, the stop of a stopped
+ * one). Nothing when no contest is active.
  */
 export async function labBoard(
   em: EntityManager,
   policy: PolicyOptions,
   offlineAfterMs: number,
   now = new Date(),
+  grace?: LabPolicyGrace,
 ): Promise<LabMachines> {
   const contest = await activeContest(em);
   if (!contest) return { contest: null, ready: 0, teams: 0, missing: [], machines: [] };
@@ -26,6 +30,13 @@ export async function labBoard(
     em,
     teams.map((team) => team.id),
     policy,
+  );
+  // Every team's policy is noted at each read, so a change is dated by the first read that sees it.
+  const inGrace = new Map<number, string | null>(
+    teams.map((team) => [
+      team.id,
+      grace?.previousInGrace(team.id, current.get(team.id)?.policy_version ?? '', now.getTime()) ?? null,
+    ]),
   );
   const machines: LabMachine[] = [];
   const ready = new Set<number>();
@@ -41,7 +52,8 @@ export async function labBoard(
     const online = alert === null && now.getTime() - machine.lastSeen.getTime() <= offlineAfterMs;
     const config = current.get(team.id);
     const policyCurrent = config?.policy_version ?? '';
-    const upToDate = machine.policyVersion === policyCurrent;
+    const upToDate =
+      machine.policyVersion === policyCurrent || machine.policyVersion === inGrace.get(team.id);
     if (online) heard.add(team.id);
     if (online && upToDate) ready.add(team.id);
     machines.push({
@@ -60,6 +72,13 @@ export async function labBoard(
       policy_state: !online ? 'sin_senal' : upToDate ? 'al_dia' : 'atrasada',
       clock_offset_ms: machine.clockOffsetMs ?? null,
       alert,
+      alert_since:
+        alert === null
+          ? null
+          : (alert === 'sin_senal' || !machine.changedAt
+              ? machine.lastSeen
+              : machine.changedAt
+            ).toISOString(),
       // Issue 25: what the machine said of the network policy against the contest's.
       network_version: machine.networkVersion ?? null,
       network_current: config?.network.version ?? 0,

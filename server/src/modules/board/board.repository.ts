@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/mysql';
-import { agentAlertOf, type BoardTeam } from '@concurso/shared';
+import { agentAlertOf, isAgentAlarm, type BoardTeam } from '@concurso/shared';
 import { ormSql, placeholders, runStatement, type SqlRunner, type SqlStatement } from '../../db/sql.js';
 
 /*
@@ -45,9 +45,10 @@ function boardRowsWhere(where: string, params: readonly unknown[], orderBy = '')
 export function readBoardRows(rows: readonly unknown[]): BoardTeam[] {
   return (rows as BoardRowData[]).map((row) => {
     // Presence per machine (DESIGN.md section 6a): one silent machine's «sin señal» shows even while
-    // another machine of the team beats (a frame carries one agent state: the alarm wins).
+    // another machine of the team beats (a frame carries one agent state: the alarm wins), and so does
+    // a machine's «detenido sin reanudar».
     const alert = agentAlertOf(row.agent_alert);
-    const online = Number(row.agent_online) === 1 && alert !== 'sin_senal';
+    const online = Number(row.agent_online) === 1 && !isAgentAlarm(alert);
     return {
       id: row.id,
       name: row.name,

@@ -84,6 +84,15 @@ describe('attemptAlertFor (which board changes sound)', () => {
     expect(attemptAlertFor(first, afterFrame(first, stopped))).toBe(false);
   });
 
+  it('sounds when a stopped agent is not resumed within the window («Agente detenido sin reanudar»), once', () => {
+    const stopped = team(2, 0, { agent_online: false, agent_alert: 'detenido', version: 5 });
+    const held = afterFrame(first, stopped);
+    const notResumed = { ...stopped, agent_alert: 'sin_reanudar' as const, version: 6 };
+    const alarmed = afterFrame(held, notResumed);
+    expect(attemptAlertFor(held, alarmed)).toBe(true);
+    expect(attemptAlertFor(alarmed, afterFrame(alarmed, { ...notResumed, version: 7 }))).toBe(false);
+  });
+
   it('is silent for a frame the version rule drops, and for an older row', () => {
     const late = team(2, 3, { version: 0 });
     const held = afterFrame(first, team(2, 1, { version: 4 }));

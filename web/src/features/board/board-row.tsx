@@ -1,6 +1,12 @@
 import { memo } from 'react';
 import { Badge, Button, HStack, Stack, Table, Text } from '@chakra-ui/react';
-import { TEAM_STATUS, TEAM_STATUS_NAMES, agentBadgeText, type BoardTeam } from '@concurso/shared';
+import {
+  TEAM_STATUS,
+  TEAM_STATUS_NAMES,
+  agentBadgeText,
+  isAgentAlarm,
+  type BoardTeam,
+} from '@concurso/shared';
 
 /** Props of {@link BoardRow}. */
 export interface BoardRowProps {
@@ -20,10 +26,12 @@ export const BoardRow = memo(function BoardRow({ team, onToggle, onHistory }: Bo
   const active = team.status_team.id === TEAM_STATUS.active;
   const statusName = TEAM_STATUS_NAMES[team.status_team.id] ?? team.status_team.status;
   const agentText = agentBadgeText(team);
-  // The tamper alert (issue 24) stands out; a documented stop is only marked.
+  // The alarms (issue 24's tamper alert, and a stop of the active contest not resumed within the
+  // window) stand out; a documented stop still within the window is only marked.
+  const alarm = isAgentAlarm(team.agent_alert);
   const agentPalette = team.agent_online
     ? 'green'
-    : team.agent_alert === 'sin_senal'
+    : alarm
       ? 'red'
       : team.agent_alert === 'detenido'
         ? 'orange'
@@ -57,7 +65,7 @@ export const BoardRow = memo(function BoardRow({ team, onToggle, onHistory }: Bo
             )}
             <Badge
               colorPalette={agentPalette}
-              variant={team.agent_alert === 'sin_senal' ? 'solid' : 'outline'}
+              variant={alarm ? 'solid' : 'outline'}
               data-agent-online={team.agent_online}
               data-agent-alert={team.agent_alert ?? undefined}
             >

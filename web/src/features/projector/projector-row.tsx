@@ -1,5 +1,5 @@
 import { memo, useEffect, useRef, useState, type CSSProperties } from 'react';
-import { TEAM_STATUS, agentBadgeText, type BoardTeam } from '@concurso/shared';
+import { TEAM_STATUS, agentBadgeText, isAgentAlarm, type BoardTeam } from '@concurso/shared';
 import { projectorRowHasMarks } from './projector-model';
 
 /** Props of {@link ProjectorRow}. */
@@ -206,7 +206,8 @@ export function ProjectorRowLine({
             {team.agent_online ? null : (
               <span
                 className="projector-row-badge"
-                data-tone={team.agent_alert === 'sin_senal' ? 'red' : undefined}
+                // The alarms in red: silent, or stopped and not resumed within the window.
+                data-tone={isAgentAlarm(team.agent_alert) ? 'red' : undefined}
               >
                 {agentBadgeText(team).toLowerCase()}
               </span>
