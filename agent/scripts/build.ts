@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { inject } from 'postject';
+import { agentExecutableFile } from '@concurso/shared';
 import { PROCLIST_EXE } from '../src/windows-lister.js';
 import { TARGETS, nodeBinary } from './node-binaries.js';
 
@@ -136,7 +137,8 @@ const blobBytes = await readFile(blob);
 
 for (const target of TARGETS) {
   const started = Date.now();
-  const out = path.join(dist, `concurso-agent-${pkg.version}-${target.name}${target.suffix}`);
+  // Named by shared's `agentExecutableFile`, as the admin's key dialog names the file to copy.
+  const out = path.join(dist, agentExecutableFile(pkg.version, target.name));
   await copyFile(nodeBinary(target), out);
   await chmod(out, 0o755);
   await inject(out, 'NODE_SEA_BLOB', blobBytes, { sentinelFuse: SEA_FUSE });

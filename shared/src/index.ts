@@ -11,6 +11,7 @@ export * from './schemas/agent.js';
 export * from './schemas/catalogs.js';
 export * from './common-processes.js';
 export * from './executable-name.js';
+export * from './agent-install.js';
 export * from './schemas/teams.js';
 export * from './schemas/imports.js';
 export * from './schemas/stats.js';
