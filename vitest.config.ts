@@ -1,5 +1,11 @@
 // One Vitest run for every workspace (`npm test`). Each project names where its tests live.
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+
+// What web/vite.config.ts defines for the web's code: the agent's version (agent/package.json).
+const agentPackage = JSON.parse(readFileSync(new URL('./agent/package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 export default defineConfig({
   test: {
@@ -13,6 +19,7 @@ export default defineConfig({
         },
       },
       {
+        define: { __AGENT_VERSION__: JSON.stringify(agentPackage.version) },
         test: {
           name: 'web',
           include: ['web/src/**/*.test.{ts,tsx}'],

@@ -213,13 +213,72 @@ describe('teams, exercises and users screens in Chromium', () => {
       `(umask 077; printf '%s' '${key}' > ~/concurso-agent.key) && ` +
         `npm run agent -- --server ${bed.server.url} --key-file ~/concurso-agent.key`,
     );
-    // Issue 27: the lab's single executables installed as services, with this site as their server.
+    // The lab's single executables installed as services. This server has no PUBLIC_URL: the browser's
+    // address is offered, and it is this very machine (127.0.0.1), so the dialog warns.
+    const server = dialog.getByTestId('agent-server');
+    expect(await server.inputValue()).toBe(bed.server.url);
+    expect(await dialog.getByTestId('agent-server-local').innerText()).toBe(
+      'Esta dirección solo funciona en este mismo equipo: escriba la dirección que las máquinas del laboratorio usan para llegar al servidor.',
+    );
     expect(windows).toContain(`-Value '${key}'; `);
-    expect(windows).toContain(`concurso-agent.exe --server ${bed.server.url} --key-file `);
+    expect(windows).toContain(`<Arguments>--server ${bed.server.url} --key-file `);
     expect(linux).toContain(`printf '%s' '${key}' > /etc/concurso-agent/clave`);
     expect(linux).toContain(
       `'ExecStart=/usr/local/bin/concurso-agent --server ${bed.server.url} --key-file /etc/concurso-agent/clave'`,
     );
+    // The files to copy, named as `npm run agent:build` names them for the agent's version.
+    const version = (
+      JSON.parse(await readFile(new URL('../agent/package.json', import.meta.url), 'utf8')) as {
+        version: string;
+      }
+    ).version;
+    const linuxFile = `concurso-agent-${version}-linux-x64`;
+    const windowsFile = `concurso-agent-${version}-win-x64.exe`;
+    expect(linux.startsWith(`install -m 0755 ${linuxFile} /usr/local/bin/concurso-agent && `)).toBe(true);
+    expect(windows).toContain(`$exe = '${windowsFile}'; `);
+    // The text reads as sentences: each piece of code stands between spaces, never against a bracket
+    // or a comma (its padded box made «( npm run agent:build , ver» look spaced).
+    expect(await dialog.getByTestId('agent-install-intro').innerText()).toBe(
+      'Compile el agente una vez con npm run agent:build y encontrará en agent/dist/bin/ un archivo por ' +
+        'sistema, que no necesita Node.js en las máquinas; los detalles están en el archivo agent/README.md del proyecto.',
+    );
+    expect(await dialog.getByText('Linux: copie', { exact: false }).innerText()).toBe(
+      `Linux: copie ${linuxFile} a la máquina, abra en esa carpeta una terminal de root con sudo -s y ejecute ` +
+        'este comando. Lo instala como /usr/local/bin/concurso-agent y guarda la clave; un servicio de systemd ' +
+        'lo inicia al arrancar la máquina y de nuevo si se detiene.',
+    );
+    expect(await dialog.getByText('Windows: copie', { exact: false }).innerText()).toBe(
+      `Windows: copie ${windowsFile} a la máquina, abra PowerShell como administrador en esa carpeta y ` +
+        'ejecute este comando. Lo copia como C:\\ProgramData\\concurso-agent\\concurso-agent.exe y guarda la ' +
+        'clave; una tarea programada lo inicia como SYSTEM al arrancar la máquina y de nuevo si se detiene.',
+    );
+    const codeNeighbours = await dialog
+      .locator('p code')
+      .evaluateAll((codes) =>
+        codes.map((code) => [code.previousSibling?.textContent?.at(-1), code.nextSibling?.textContent?.[0]]),
+      );
+    expect(codeNeighbours.length).toBe(8);
+    expect(codeNeighbours.flat().every((char) => char === ' ')).toBe(true);
+    // The admin types the address the lab uses: the warning goes and every command follows it.
+    await server.fill('10.1.2.3:3000');
+    await dialog.getByTestId('agent-server-local').waitFor({ state: 'detached' });
+    expect(await dialog.getByTestId('agent-command-linux').inputValue()).toContain(
+      "'ExecStart=/usr/local/bin/concurso-agent --server http://10.1.2.3:3000 --key-file /etc/concurso-agent/clave'",
+    );
+    expect(await dialog.getByTestId('agent-command-windows').inputValue()).toContain(
+      '<Arguments>--server http://10.1.2.3:3000 --key-file ',
+    );
+    expect(await dialog.getByTestId('agent-command').inputValue()).toContain(
+      '--server http://10.1.2.3:3000 ',
+    );
+    // An address with a path is refused, with no command to copy.
+    await server.fill('http://10.1.2.3:3000/concurso');
+    await dialog
+      .getByText('Escriba la dirección del servidor como http://192.168.1.10:3000', { exact: false })
+      .waitFor();
+    expect(await dialog.getByTestId('agent-command-linux').count()).toBe(0);
+    await server.fill('localhost:3000');
+    await dialog.getByTestId('agent-server-local').waitFor();
     await dialog.getByText('no se volverá a mostrar', { exact: false }).waitFor();
     await dialog.getByRole('button', { name: 'Cerrar' }).click();
     await dialog.waitFor({ state: 'hidden' });

@@ -42,6 +42,9 @@ need_deb '[ -x /usr/sbin/nft ]' nftables nft
 need_deb '[ -x /usr/lib/wine/wine64 ]' wine64 'Wine (wine64)'
 # ...and its Windows process lister, compiled from agent/native/proclist.c by `npm run agent:build`.
 need_deb 'command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1' gcc-mingw-w64-x86-64-win32 'MinGW-w64 (x86_64-w64-mingw32-gcc)'
+# The agent's systemd unit the key dialog writes, checked with `systemd-analyze verify` (the package
+# also holds the standard units the check reads; installing it starts nothing in a container).
+need_deb 'command -v systemd-analyze >/dev/null 2>&1 && [ -d /usr/lib/systemd/system ]' systemd systemd-analyze
 
 db_up() { node -e "require('net').connect(3306,'127.0.0.1').on('connect',function(){process.exit(0)}).on('error',function(){process.exit(1)})"; }
 if ! db_up; then

@@ -1,10 +1,19 @@
 // Vite config of the browser client. The dev and preview servers proxy the API and the push channel to
 // the Fastify server, so the client always talks to its own origin (as in production).
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const API_TARGET = 'http://127.0.0.1:3000';
+
+/**
+ * The agent's version (agent/package.json), which `npm run agent:build` names its files with; the key
+ * dialog names the files to copy with it (features/teams/agent-version.ts).
+ */
+const agentPackage = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../agent/package.json', import.meta.url)), 'utf8'),
+) as { version: string };
 
 const proxy: Record<string, ProxyOptions> = {
   '/api': { target: API_TARGET },
@@ -15,6 +24,7 @@ export default defineConfig({
   // Explicit root: `vite build web` from the repository root and `npm run build -w web` agree.
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
+  define: { __AGENT_VERSION__: JSON.stringify(agentPackage.version) },
   server: { proxy },
   preview: { proxy },
   build: {

@@ -112,6 +112,8 @@ export function TeamsScene({ title }: CatalogueSceneProps) {
         open={agentKey.open}
         onClose={agentKey.close}
         onExitComplete={agentKey.forget}
+        serverText={agentKey.serverText}
+        onServerTextChange={agentKey.setServerText}
       />
     </CatalogScreen>
   );

@@ -10,6 +10,8 @@ import type { QuestionView } from '../../stores/feedback-store';
 export interface GeneratedAgentKey {
   team: TeamRow;
   key: string;
+  /** The server's `PUBLIC_URL` (an origin), null when it has none. */
+  publicUrl: string | null;
 }
 
 /** The 'Clave del agente' flow and the key it shows. */
@@ -21,6 +23,12 @@ export interface AgentKeyFlow {
   close: () => void;
   /** After the closing animation: the key leaves memory. */
   forget: () => void;
+  /**
+   * The server address the admin typed in the dialog, kept for the next keys of this visit (thirty
+   * teams, one address); null until they type one.
+   */
+  serverText: string | null;
+  setServerText: (text: string) => void;
 }
 
 /** `POST /api/generateAgentKey/{teamId}` (`agentRoutes.generateKey`): the new key, answered once. */
@@ -41,11 +49,13 @@ export function replaceKeyQuestion(teamName: string): QuestionView {
 /**
  * 'Clave del agente' (DESIGN.md section 6): asks first when the team already has a key, then
  * `POST /api/generateAgentKey/{teamId}` under 'Procesando…' (a mutation) and shows the key once; the
- * teams list refetches so the row knows it has a key. A failure shows the server's message.
+ * teams list refetches so the row knows it has a key. A failure shows the server's message. The
+ * answer also carries the server's `PUBLIC_URL` for the install commands.
  */
 export function useAgentKey(): AgentKeyFlow {
   const [shown, setShown] = useState<GeneratedAgentKey | null>(null);
   const [open, setOpen] = useState(false);
+  const [serverText, setServerText] = useState<string | null>(null);
   const generateAgentKey = useInvalidatingMutation(generateKey, teamsKey);
 
   const generate = useCallback(
@@ -56,7 +66,7 @@ export function useAgentKey(): AgentKeyFlow {
         what: `generar la clave del agente (equipo ${team.id})`,
       });
       if (!answer) return;
-      setShown({ team, key: answer.data.key });
+      setShown({ team, key: answer.data.key, publicUrl: answer.data.public_url });
       setOpen(true);
     },
     [generateAgentKey],
@@ -64,5 +74,5 @@ export function useAgentKey(): AgentKeyFlow {
 
   const close = useCallback(() => setOpen(false), []);
   const forget = useCallback(() => setShown(null), []);
-  return { shown, open, generate, close, forget };
+  return { shown, open, generate, close, forget, serverText, setServerText };
 }
