@@ -9,7 +9,13 @@
 import { spawn } from 'node:child_process';
 import { nftApplyScript, nftLiftScript } from './nftables.js';
 import type { ResolvedPolicy } from './resolved-policy.js';
-import { windowsApplyScript, windowsFirewallCommand, windowsLiftScript } from './windows-firewall.js';
+import {
+  windowsApplyScript,
+  windowsFirewallCommand,
+  windowsLiftScript,
+  windowsReadBackProblem,
+  windowsReadBackScript,
+} from './windows-firewall.js';
 
 /** Why the firewall could not be changed, in Spanish (shown on /laboratorio, at most 300 characters). */
 export class FirewallError extends Error {
@@ -37,16 +43,24 @@ export const FIREWALL_TEXTS = {
   timedOut: (tool: string) => `${tool} no respondió en ${COMMAND_TIMEOUT_MS / 1000} s.`,
 } as const;
 
+/** Most of a command's standard output kept (characters): a read-back of the rules is a few KB. */
+const STDOUT_MAX = 1_000_000;
+
 /**
- * Runs `file args` with `input` on stdin. Resolves on exit code 0.
+ * Runs `file args` with `input` on stdin. Resolves on exit code 0 with what it printed (at most
+ * `STDOUT_MAX` characters).
  * @throws FirewallError with the Spanish reason otherwise.
  */
-function run(file: string, args: readonly string[], input: string, missing: string): Promise<void> {
+function run(file: string, args: readonly string[], input: string, missing: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { stdio: ['pipe', 'ignore', 'pipe'], timeout: COMMAND_TIMEOUT_MS });
+    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], timeout: COMMAND_TIMEOUT_MS });
     let stderr = '';
+    let stdout = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       if (stderr.length < 4_000) stderr += chunk;
+    });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stdout.length < STDOUT_MAX) stdout += chunk;
     });
     child.once('error', (error: NodeJS.ErrnoException) =>
       reject(
@@ -60,7 +74,7 @@ function run(file: string, args: readonly string[], input: string, missing: stri
       ),
     );
     child.once('close', (code) => {
-      if (code === 0) return resolve();
+      if (code === 0) return resolve(stdout);
       // Ended by the time limit (no exit code).
       if (code === null) return reject(new FirewallError(FIREWALL_TEXTS.timedOut(file)));
       if (/operation not permitted|permission denied|access is denied|acceso denegado/i.test(stderr))
@@ -77,17 +91,34 @@ function run(file: string, args: readonly string[], input: string, missing: stri
 /** Linux: nftables, through `nft -f -` (`nft` from PATH, or `nftPath`). */
 export function nftablesFirewall(nftPath = 'nft'): Firewall {
   return {
-    apply: (policy) => run(nftPath, ['-f', '-'], nftApplyScript(policy), FIREWALL_TEXTS.nftMissing),
-    lift: () => run(nftPath, ['-f', '-'], nftLiftScript(), FIREWALL_TEXTS.nftMissing),
+    apply: async (policy) => {
+      await run(nftPath, ['-f', '-'], nftApplyScript(policy), FIREWALL_TEXTS.nftMissing);
+    },
+    lift: async () => {
+      await run(nftPath, ['-f', '-'], nftLiftScript(), FIREWALL_TEXTS.nftMissing);
+    },
   };
 }
 
-/** Windows: the Windows Firewall rule group, through PowerShell (never run here). */
-export function windowsFirewall(): Firewall {
-  const { file, args } = windowsFirewallCommand();
+/**
+ * Windows: the Windows Firewall rule group, through PowerShell (never run here). PowerShell's exit
+ * code is no proof that the rules are in force: after applying, the group's rules are read back
+ * (`windowsReadBackScript`) and compared with what was meant (`windowsReadBackProblem`); a difference
+ * is a `FirewallError` with its Spanish reason, so the lab board says «no aplicada (…)», never
+ * «aplicada». `command` replaces PowerShell (tests).
+ */
+export function windowsFirewall(command = windowsFirewallCommand()): Firewall {
+  const { file, args } = command;
   return {
-    apply: (policy) => run(file, args, windowsApplyScript(policy), FIREWALL_TEXTS.powershellMissing),
-    lift: () => run(file, args, windowsLiftScript(), FIREWALL_TEXTS.powershellMissing),
+    apply: async (policy) => {
+      await run(file, args, windowsApplyScript(policy), FIREWALL_TEXTS.powershellMissing);
+      const readBack = await run(file, args, windowsReadBackScript(), FIREWALL_TEXTS.powershellMissing);
+      const problem = windowsReadBackProblem(policy, readBack);
+      if (problem !== null) throw new FirewallError(problem);
+    },
+    lift: async () => {
+      await run(file, args, windowsLiftScript(), FIREWALL_TEXTS.powershellMissing);
+    },
   };
 }
 

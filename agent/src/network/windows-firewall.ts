@@ -9,6 +9,10 @@
  * X" is written as block rules whose remote addresses are everything X does not cover: one rule of any
  * protocol for the addresses allowed on no port, and per-protocol rules of the other ports for the
  * addresses allowed only on some ports (the server, the resolvers, allowed entries with a port).
+ *
+ * PowerShell's exit code proves little (a group policy may ignore local rules, a profile's firewall may
+ * be off): after applying, `windowsReadBackScript` reads the group back and `windowsReadBackProblem`
+ * compares it with `windowsRules`, so the agent says «aplicada» only for rules that are there.
  */
 
 import type { ResolvedPolicy } from './resolved-policy.js';
@@ -290,4 +294,198 @@ export function windowsFirewallCommand(): { file: string; args: string[] } {
     file: 'powershell.exe',
     args: ['-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-Command', '-'],
   };
+}
+
+/**
+ * The script that reads the group's rules back after `windowsApplyScript` (the agent says «aplicada»
+ * only when they are what it wrote): one tab-separated line per rule of the group (`regla`, name,
+ * Enabled, Direction, Action, the port filter's Protocol, the address filter's RemoteAddress and the
+ * port filter's RemotePort, lists joined by commas), one per profile of a connected network as the
+ * active policy has it (`perfil`, name, Enabled, AllowLocalFirewallRules: a rule does nothing in a
+ * profile whose firewall is off, nor when a group policy ignores local rules), and `fin` last (a
+ * cut-off output is no proof). Reads only.
+ */
+export function windowsReadBackScript(): string {
+  const tab = '"`t"';
+  return block([
+    `$rules = @(Get-NetFirewallRule -Group ${psQuote(WINDOWS_RULE_GROUP)} -ErrorAction SilentlyContinue)`,
+    'foreach ($r in $rules) { $a = $r | Get-NetFirewallAddressFilter; $p = $r | Get-NetFirewallPortFilter; ' +
+      "[Console]::Out.WriteLine((@('regla', $r.Name, $r.Enabled, $r.Direction, $r.Action, $p.Protocol, " +
+      `(@($a.RemoteAddress) -join ','), (@($p.RemotePort) -join ',')) -join ${tab})) }`,
+    'foreach ($c in @(Get-NetConnectionProfile -ErrorAction SilentlyContinue)) { ' +
+      "$n = \"$($c.NetworkCategory)\" -replace 'DomainAuthenticated', 'Domain'; " +
+      '$f = Get-NetFirewallProfile -PolicyStore ActiveStore -Name $n -ErrorAction SilentlyContinue; ' +
+      `if ($f) { [Console]::Out.WriteLine((@('perfil', $f.Name, $f.Enabled, $f.AllowLocalFirewallRules) -join ${tab})) } }`,
+    "[Console]::Out.WriteLine('fin')",
+  ]);
+}
+
+/** One rule of the group as the read-back prints it (`windowsReadBackScript`). */
+export interface ReadBackRule {
+  name: string;
+  enabled: string;
+  direction: string;
+  action: string;
+  protocol: string;
+  remoteAddress: string[];
+  remotePort: string[];
+}
+
+/** One profile of a connected network as the active policy has it. */
+export interface ReadBackProfile {
+  name: string;
+  enabled: string;
+  allowLocalRules: string;
+}
+
+/** The read-back's output, parsed; `complete` when its last line `fin` came. */
+export interface WindowsReadBack {
+  rules: ReadBackRule[];
+  profiles: ReadBackProfile[];
+  complete: boolean;
+}
+
+/** Reads the output of `windowsReadBackScript` (CRLF or LF; lines it does not know are skipped). */
+export function parseWindowsReadBack(output: string): WindowsReadBack {
+  const result: WindowsReadBack = { rules: [], profiles: [], complete: false };
+  const list = (text: string | undefined) =>
+    (text ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
+  for (const line of output.split(/\r?\n/)) {
+    const fields = line.split('\t').map((field) => field.trim());
+    if (fields[0] === 'regla' && fields.length >= 8) {
+      const [, name, enabled, direction, action, protocol, addresses, ports] = fields as string[];
+      result.rules.push({
+        name: name!,
+        enabled: enabled!,
+        direction: direction!,
+        action: action!,
+        protocol: protocol!,
+        remoteAddress: list(addresses),
+        remotePort: list(ports),
+      });
+    } else if (fields[0] === 'perfil' && fields.length >= 4) {
+      result.profiles.push({ name: fields[1]!, enabled: fields[2]!, allowLocalRules: fields[3]! });
+    } else if (line.trim() === 'fin') {
+      result.complete = true;
+    }
+  }
+  return result;
+}
+
+/** Spanish reasons a read-back does not match (shown as «red: no aplicada (…)» on /laboratorio). */
+export const WINDOWS_READBACK_TEXTS = {
+  incomplete: 'No se pudo comprobar el Firewall de Windows: la lectura de las reglas del agente no terminó.',
+  missing: (names: readonly string[]) =>
+    `El Firewall de Windows no tiene ${names.length === 1 ? 'la regla' : 'las reglas'} ${names.join(', ')} del agente después de crearlas.`,
+  different: (name: string, what: string) =>
+    `La regla ${name} del Firewall de Windows no quedó como el agente la creó (${what}).`,
+  extra: (names: readonly string[]) =>
+    `El grupo ${WINDOWS_RULE_GROUP} del Firewall de Windows tiene reglas que el agente no creó: ${names.join(', ')}.`,
+  profileOff: (profile: string) =>
+    `El Firewall de Windows está desactivado en el perfil ${profile} de la red conectada: las reglas del agente no tienen efecto.`,
+  localRulesIgnored: (profile: string) =>
+    `Una directiva de grupo hace que el Firewall de Windows ignore las reglas locales (perfil ${profile}): las reglas del agente no tienen efecto.`,
+} as const;
+
+/** The protocol as the firewall names it, whatever the read-back printed (`TCP` or `6`). */
+function protocolName(text: string): string {
+  const byNumber: Record<string, string> = { '1': 'ICMPv4', '6': 'TCP', '17': 'UDP', '58': 'ICMPv6' };
+  return (byNumber[text] ?? text).toLowerCase();
+}
+
+/**
+ * The addresses of a RemoteAddress list as merged ranges per family (`4:…` and `6:…` texts), or null
+ * when an entry is none the agent writes (`Any`, a keyword such as `LocalSubnet`, something unreadable).
+ * Windows prints a range that is a whole network as `address/mask` (`10.0.0.0/255.0.0.0`) or
+ * `address/prefix` (`fe80::/64`), and one address alone: all are read as the ranges they are.
+ */
+function addressSet(entries: readonly string[]): string[] | null {
+  const byVersion: Record<4 | 6, Range[]> = { 4: [], 6: [] };
+  for (const entry of entries) {
+    const range = /^([^/-]+)-([^/-]+)$/.exec(entry);
+    const network = /^([^/-]+)\/([^/-]+)$/.exec(entry);
+    const address = range?.[1] ?? network?.[1] ?? entry;
+    const version: 4 | 6 = address.includes(':') ? 6 : 4;
+    try {
+      if (range) {
+        byVersion[version].push({
+          start: addressRange(range[1]!, version).start,
+          end: addressRange(range[2]!, version).end,
+        });
+      } else if (network) {
+        const mask = network[2]!;
+        let prefix: number;
+        if (/^\d{1,3}$/.test(mask)) prefix = Number(mask);
+        else if (version === 4) {
+          const bits = addressRange(mask, 4).start.toString(2).padStart(32, '0');
+          if (!/^1*0*$/.test(bits)) return null;
+          prefix = bits.indexOf('0') === -1 ? 32 : bits.indexOf('0');
+        } else return null;
+        if (prefix > (version === 4 ? 32 : 128)) return null;
+        byVersion[version].push(addressRange(address, version, prefix));
+      } else {
+        byVersion[version].push(addressRange(address, version));
+      }
+    } catch {
+      return null;
+    }
+  }
+  return ([4, 6] as const).flatMap((version) =>
+    mergeRanges(byVersion[version]).map((r) => `${version}:${formatAddressRange(r, version)}`),
+  );
+}
+
+/** The ports of a RemotePort list as merged ranges; `Any` (or nothing) is every port: null. */
+function portSet(entries: readonly string[] | undefined): string | null {
+  if (!entries || entries.length === 0 || entries.some((e) => e.toLowerCase() === 'any')) return null;
+  const ranges: Range[] = [];
+  for (const entry of entries) {
+    const match = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(entry);
+    if (!match) return `?${entries.join(',')}`;
+    ranges.push({ start: BigInt(match[1]!), end: BigInt(match[2] ?? match[1]!) });
+  }
+  return formatPorts(mergeRanges(ranges)).join(',');
+}
+
+/**
+ * Compares what the read-back printed (`output` of `windowsReadBackScript`) with the rules `policy`
+ * needs (`windowsRules`): every rule there by its name, enabled, outbound, blocking, of its protocol,
+ * on the same addresses and ports (however Windows writes them); no other rule in the group; and the
+ * firewall on, honouring local rules, in every profile of a connected network. Answers null when it
+ * all holds, else the Spanish reason (`WINDOWS_READBACK_TEXTS`, at most 300 characters).
+ */
+export function windowsReadBackProblem(policy: ResolvedPolicy, output: string): string | null {
+  const found = parseWindowsReadBack(output);
+  const clip = (text: string) => text.slice(0, 300);
+  if (!found.complete) return WINDOWS_READBACK_TEXTS.incomplete;
+  const expected = windowsRules(policy);
+  const byName = new Map(found.rules.map((rule) => [rule.name, rule]));
+  const missing = expected.filter((rule) => !byName.has(rule.name)).map((rule) => rule.name);
+  if (missing.length > 0) return clip(WINDOWS_READBACK_TEXTS.missing(missing));
+  for (const rule of expected) {
+    const actual = byName.get(rule.name)!;
+    const differs = (what: string) => clip(WINDOWS_READBACK_TEXTS.different(rule.name, what));
+    if (actual.enabled.toLowerCase() !== 'true') return differs('está desactivada');
+    if (actual.direction.toLowerCase() !== 'outbound') return differs(`dirección ${actual.direction}`);
+    if (actual.action.toLowerCase() !== 'block') return differs(`acción ${actual.action}`);
+    if (protocolName(actual.protocol) !== protocolName(rule.protocol))
+      return differs(`protocolo ${actual.protocol}`);
+    const addresses = addressSet(actual.remoteAddress);
+    if (addresses === null || addresses.join() !== addressSet(rule.remoteAddress)?.join())
+      return differs('otras direcciones');
+    if (portSet(actual.remotePort) !== portSet(rule.remotePort)) return differs('otros puertos');
+  }
+  const names = new Set(expected.map((rule) => rule.name));
+  const extra = found.rules.filter((rule) => !names.has(rule.name)).map((rule) => rule.name);
+  if (extra.length > 0) return clip(WINDOWS_READBACK_TEXTS.extra(extra));
+  for (const profile of found.profiles) {
+    if (profile.enabled.toLowerCase() === 'false')
+      return clip(WINDOWS_READBACK_TEXTS.profileOff(profile.name));
+    if (profile.allowLocalRules.toLowerCase() === 'false')
+      return clip(WINDOWS_READBACK_TEXTS.localRulesIgnored(profile.name));
+  }
+  return null;
 }
