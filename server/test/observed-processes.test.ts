@@ -115,6 +115,7 @@ describe('observed processes (issue 14)', () => {
       last_seen: minutes(30).toISOString(),
       count: 6,
       blocked_as: null,
+      copy_of: null,
     });
     expect(await rowOf('notas.exe')).toMatchObject({ sha256: null, machines: 1, count: 1 });
   });
@@ -164,15 +165,39 @@ describe('observed processes (issue 14)', () => {
     ]);
     expect(attempt.statusCode, attempt.body).toBe(200);
     await report(beto.key, observedEntry('calc.exe', sha('discord-2')));
-    expect((await rowOf('calc.exe')).blocked_as).toBeNull();
+    // Until then it is a copy that only Beto's machines end: said so, not silently «no state».
+    expect(await rowOf('calc.exe')).toMatchObject({ blocked_as: null, copy_of: 'Discord.exe' });
     const discordId = (await server.orm.em.fork().findOneOrFail(Process, { name: 'Discord.exe' })).id;
     const claims = await call(admin, `/api/processFingerprints/${discordId}`);
     const claim = (claims.body.data.rows as Array<{ id: number; sha256: string }>).find(
       (row) => row.sha256 === sha('discord-2'),
     )!;
     expect((await call(admin, `/api/confirmFingerprint/${claim.id}`, {})).status).toBe(200);
-    expect((await rowOf('calc.exe')).blocked_as).toBe('Discord.exe');
-    expect((await rowOf('notas.exe')).blocked_as).toBeNull();
+    expect(await rowOf('calc.exe')).toMatchObject({ blocked_as: 'Discord.exe', copy_of: null });
+    expect(await rowOf('notas.exe')).toMatchObject({ blocked_as: null, copy_of: null });
+  });
+
+  it('calls a copy no copy once its fingerprint is removed (denied under every name)', async () => {
+    const attempt = await injectAttempts(server.app, ana.key, [
+      {
+        event_id: 'renombrado-ana-1',
+        process: 'Discord.exe',
+        occurred_at: new Date().toISOString(),
+        sha256: sha('discord-3'),
+        executable: 'paint.exe',
+      },
+    ]);
+    expect(attempt.statusCode, attempt.body).toBe(200);
+    await report(beto.key, observedEntry('paint.exe', sha('discord-3')));
+    expect(await rowOf('paint.exe')).toMatchObject({ blocked_as: null, copy_of: 'Discord.exe' });
+
+    const discordId = (await server.orm.em.fork().findOneOrFail(Process, { name: 'Discord.exe' })).id;
+    const claims = await call(admin, `/api/processFingerprints/${discordId}`);
+    const claim = (claims.body.data.rows as Array<{ id: number; sha256: string }>).find(
+      (row) => row.sha256 === sha('discord-3'),
+    )!;
+    expect((await call(admin, `/api/deleteFingerprint/${claim.id}`, {})).status).toBe(200);
+    expect(await rowOf('paint.exe')).toMatchObject({ blocked_as: null, copy_of: null });
   });
 
   it('lets judges list but not block, and takes reports only with an agent key', async () => {

@@ -36,6 +36,10 @@ export type ObservedProcessesQuery = z.infer<typeof observedProcessesQuerySchema
  * machines (teams) it started and which teams (names, sorted), when it was first and last seen (ISO
  * 8601, the agents' clocks), how many starts in all, and whether it is already in the contest's
  * blocked set (by name or by a learned fingerprint: `blocked_as` names the blocked process).
+ * `copy_of` (null when `blocked_as` is set) names the blocked process whose fingerprint it carries
+ * while that fingerprint is only claimed (DESIGN.md section 6a: it ends copies on its claimants'
+ * machines only, until an admin confirms it or enough teams report it): a copy of a blocked program
+ * running under another name where nothing ends it yet.
  */
 export const observedProcessRowSchema = z.object({
   name: z.string(),
@@ -46,6 +50,7 @@ export const observedProcessRowSchema = z.object({
   last_seen: z.string(),
   count: rowIntSchema,
   blocked_as: z.string().nullable(),
+  copy_of: z.string().nullable(),
 });
 export type ObservedProcessRow = z.infer<typeof observedProcessRowSchema>;
 

@@ -20,6 +20,16 @@ export function blockedAs(
 }
 
 /**
+ * A matcher of the inventory's fingerprints against those only claimed for a blocked process
+ * (`claimed`: they end copies on their claimants' machines only, DESIGN.md section 6a): `sha256` →
+ * the blocked process it is a copy of, else null (also for an unread file).
+ */
+export function copyOf(claimed: readonly AgentFingerprint[]): (sha256: string | null) => string | null {
+  const bySha = new Map(claimed.map((f) => [f.sha256, f.process]));
+  return (sha256) => (sha256 === null ? null : (bySha.get(sha256) ?? null));
+}
+
+/**
  * A program's name as the inventory groups it (issue 21): accents taken off, lower case, at most 255
  * characters ('Café.EXE' → 'cafe.exe'), stored in `observed_processes.name_key` and compared byte for
  * byte, so the grouping, its count of machines and its list of teams all use one key.

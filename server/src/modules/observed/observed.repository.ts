@@ -7,9 +7,9 @@ import {
   type ObservedSort,
 } from '@concurso/shared';
 import { contestProcesses } from '../contests/index.js';
-import { contestFingerprints } from '../processes/index.js';
+import { inventoryFingerprints } from '../processes/index.js';
 import { ObservedProcess } from './observed-process.entity.js';
-import { blockedAs, foldName } from './observed-matching.js';
+import { blockedAs, copyOf, foldName } from './observed-matching.js';
 
 /*
  * The only reads and writes of `observed_processes` (issue 14, "What ran in the lab"), through the
@@ -134,7 +134,8 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
  * first reported it, the earliest first and latest last start (ISO 8601), the starts summed, and
  * `blocked_as`: the contest's blocked process it already is (by name as the agent matches it, or by a
  * fingerprint of that process that applies to every machine: confirmed, or claimed by `quorum` teams),
- * else null. `total` counts the programs the search matches (name or team name, ignoring accents and
+ * else null, and then `copy_of`: the blocked process whose fingerprint, only claimed so far (its
+ * claimants' machines end it, the others not), the row carries, else null. `total` counts the programs the search matches (name or team name, ignoring accents and
  * case; fingerprint from its start). Ties sort by name, then fingerprint. The grouping reads only the
  * covering index `observed_processes_program`; names and teams are read for the page's rows alone.
  */
@@ -188,7 +189,7 @@ export async function observedPage(
   const details = await pageDetails(em, contestId, rows);
 
   const blocked = await contestProcesses(em, contestId);
-  const fingerprints = await contestFingerprints(
+  const fingerprints = await inventoryFingerprints(
     em,
     contestId,
     blocked.map((row) => row.processes_id),
@@ -196,14 +197,16 @@ export async function observedPage(
   );
   const matchBlocked = blockedAs(
     blocked.map((row) => row.processes.name),
-    fingerprints,
+    fingerprints.forAll,
   );
+  const matchCopy = copyOf(fingerprints.claimed);
   return {
     total,
     rows: rows.map((row) => {
       const sha256 = row.sha256 === '' ? null : row.sha256;
       const detail = details.get(programKey(row.name_key, row.sha256));
       const name = detail?.name ?? row.name_key;
+      const blockedAsName = matchBlocked(name, sha256);
       return {
         name,
         sha256,
@@ -212,7 +215,8 @@ export async function observedPage(
         first_seen: new Date(row.first_seen).toISOString(),
         last_seen: new Date(row.last_seen).toISOString(),
         count: Number(row.starts),
-        blocked_as: matchBlocked(name, sha256),
+        blocked_as: blockedAsName,
+        copy_of: blockedAsName === null ? matchCopy(sha256) : null,
       };
     }),
   };

@@ -5,7 +5,7 @@
  */
 export {
   agentFingerprintsByTeam,
-  contestFingerprints,
+  inventoryFingerprints,
   recordBlockClaim,
   recordClaims,
 } from './process-fingerprints.repository.js';

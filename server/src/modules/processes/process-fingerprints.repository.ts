@@ -453,19 +453,26 @@ function withinBudget(fingerprints: readonly AgentFingerprint[], budgetBytes: nu
 }
 
 /**
- * The fingerprints of contest `contestId`'s blocked processes `processIds` that apply to every
- * machine (confirmed, or claimed by `quorum` teams; never a denied or suspect one), `[{process,
- * sha256}]`: what the inventory of `/procesosObservados` calls "Bloqueado como …". A single team's
- * claim is not shown there.
+ * What the inventory of `/procesosObservados` knows of contest `contestId`'s fingerprints of its
+ * blocked processes `processIds`, `[{process, sha256}]` each (never a denied or suspect one):
+ * `forAll`, those that apply to every machine (confirmed, or claimed by `quorum` teams: "Bloqueado
+ * como …"), and `claimed`, those that apply to their claimants' machines only so far (not confirmed,
+ * fewer than `quorum` teams; a hash of `forAll` is left out): a program with such a hash running
+ * under another name is a copy of the blocked program that nothing ends on the other machines yet
+ * ("Copia de …").
+ * Each hash once per list, strongest first. Three queries, bounded by the blocked set's size.
  */
-export async function contestFingerprints(
+export async function inventoryFingerprints(
   em: EntityManager,
   contestId: number,
   processIds: readonly number[],
   quorum: number,
-): Promise<AgentFingerprint[]> {
-  const rows = await applicableRows(em, contestId, processIds);
-  return onePerHash(rows.filter((row) => appliesToAll(row, quorum)).sort(strongestFirst));
+): Promise<{ forAll: AgentFingerprint[]; claimed: AgentFingerprint[] }> {
+  const rows = (await applicableRows(em, contestId, processIds)).sort(strongestFirst);
+  const forAll = onePerHash(rows.filter((row) => appliesToAll(row, quorum)));
+  const known = new Set(forAll.map((fingerprint) => fingerprint.sha256));
+  const claimed = onePerHash(rows.filter((row) => !appliesToAll(row, quorum) && !known.has(row.sha256)));
+  return { forAll, claimed };
 }
 
 /**

@@ -13,7 +13,7 @@ import type { DataColumn } from '../../ui/data-table/table-model';
 import { PageFrame } from '../../ui/layout/page-frame';
 import { OBSERVED_COLUMNS } from './observed-columns';
 import { observedQuery, type ObservedPageParams } from './observed-query';
-import { observedTableRows, type ObservedTableRow } from './observed-rows';
+import { observedBlockable, observedTableRows, type ObservedTableRow } from './observed-rows';
 import { useBlockObserved } from './use-block-observed';
 
 /**
@@ -37,7 +37,7 @@ export function ObservedProcessesScene({ title }: CatalogueSceneProps) {
     return [
       ...OBSERVED_COLUMNS,
       actionsColumn((row: ObservedTableRow) =>
-        row.state === '' ? (
+        observedBlockable(row) ? (
           <RowActions>
             <RowButton label="Bloquear" palette="red" onClick={() => void block(row.source, contest)} />
           </RowActions>

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ObservedProcessRow } from '@concurso/shared';
 import { contestRow } from '@concurso/shared/test-support/contest-row';
-import { blockQuestion, observedRowId, observedState, observedTableRows } from './observed-rows';
+import {
+  blockQuestion,
+  observedBlockable,
+  observedRowId,
+  observedState,
+  observedTableRows,
+} from './observed-rows';
 import { localIso } from '../../ui/local-iso.test-support';
 
 const sha = 'ab'.repeat(32);
@@ -14,6 +20,7 @@ const row = (overrides: Partial<ObservedProcessRow> = {}): ObservedProcessRow =>
   last_seen: localIso(2026, 10, 22, 10, 30, 0),
   count: 5,
   blocked_as: null,
+  copy_of: null,
   ...overrides,
 });
 const contest = contestRow({ id: 3, date: '2026-11-22' });
@@ -39,11 +46,22 @@ describe('/procesosObservados rows (issue 14)', () => {
   });
 
   it('says whether it is blocked, and as which process when its fingerprint caught it', () => {
-    expect(observedState({ name: 'Discord.exe', blocked_as: null })).toBe('');
-    expect(observedState({ name: 'discord', blocked_as: 'Discord.exe' })).toBe('Bloqueado');
-    expect(observedState({ name: 'notepad.exe', blocked_as: 'chrome.exe' })).toBe(
+    expect(observedState({ name: 'Discord.exe', blocked_as: null, copy_of: null })).toBe('');
+    expect(observedState({ name: 'discord', blocked_as: 'Discord.exe', copy_of: null })).toBe('Bloqueado');
+    expect(observedState({ name: 'notepad.exe', blocked_as: 'chrome.exe', copy_of: null })).toBe(
       'Bloqueado como chrome.exe',
     );
+  });
+
+  it('names a copy of a blocked program whose fingerprint is only claimed, and keeps «Bloquear» for it', () => {
+    const [copy] = observedTableRows([row({ name: 'calc.exe', copy_of: 'chrome.exe' })]);
+    expect(copy!.state).toBe('Copia de chrome.exe (huella sin confirmar)');
+    expect(observedBlockable(copy!)).toBe(true);
+    // Blocked outright (the fingerprint confirmed): that state wins.
+    expect(observedState({ name: 'calc.exe', blocked_as: 'chrome.exe', copy_of: 'chrome.exe' })).toBe(
+      'Bloqueado como chrome.exe',
+    );
+    expect(observedBlockable(observedTableRows([row({ blocked_as: 'chrome.exe' })])[0]!)).toBe(false);
   });
 
   it('keeps a row id across refetches and tells the fingerprints of one name apart', () => {

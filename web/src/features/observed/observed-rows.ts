@@ -30,7 +30,10 @@ export interface ObservedTableRow {
   lastSeen: string;
   /** VECES: starts counted on every machine. */
   count: number;
-  /** ESTADO: 'Bloqueado' or 'Bloqueado como chrome.exe'; empty while it may still run. */
+  /**
+   * ESTADO: 'Bloqueado' or 'Bloqueado como chrome.exe'; 'Copia de chrome.exe (huella sin confirmar)'
+   * for a copy that only its fingerprint's claimants' machines end; empty while it may still run.
+   */
   state: string;
   /** The data `POST /api/blockObservedProcess` needs. */
   source: ObservedProcessRow;
@@ -42,12 +45,27 @@ export interface ObservedTableRow {
 /** How many hex digits of a fingerprint the table shows (enough to tell two builds apart at a glance). */
 export const FINGERPRINT_SHOWN_DIGITS = 12;
 
-/** ESTADO of a row: blocked under its own name, blocked as another (its fingerprint), or ''. */
-export function observedState(row: Pick<ObservedProcessRow, 'name' | 'blocked_as'>): string {
-  if (row.blocked_as === null) return '';
+/**
+ * ESTADO of a row: blocked under its own name, blocked as another (its fingerprint), a copy of a
+ * blocked program whose fingerprint is only claimed so far (DESIGN.md section 6a: it ends the copy on
+ * its claimants' machines only, until an admin confirms it in Procesos › Huellas or enough teams
+ * report it), or ''.
+ */
+export function observedState(row: Pick<ObservedProcessRow, 'name' | 'blocked_as' | 'copy_of'>): string {
+  if (row.blocked_as === null) return row.copy_of === null ? '' : copyState(row.copy_of);
   const same = normaliseExecutableName(row.blocked_as) === normaliseExecutableName(row.name);
   return same ? 'Bloqueado' : `Bloqueado como ${row.blocked_as}`;
 }
+
+/**
+ * Whether an administrator is offered 'Bloquear' for a row: while nothing blocks it on every machine
+ * (a copy whose fingerprint is only claimed may still be blocked under its own name).
+ */
+export const observedBlockable = (row: Pick<ObservedTableRow, 'source'>): boolean =>
+  row.source.blocked_as === null;
+
+/** ESTADO of a copy of blocked program `blocked` whose fingerprint is not confirmed yet. */
+export const copyState = (blocked: string) => `Copia de ${blocked} (huella sin confirmar)`;
 
 /**
  * A row's table id (the table wants a number; the server's rows have none): FNV-1a of its name and
