@@ -22,6 +22,7 @@ export const agentRoutes = {
   /**
    * `POST /api/generateAgentKey/{teamId}` (admin): a new key for the team's agent, answered once in
    * `data.key` and stored only as its SHA-256; the previous key stops working at once. 404 unknown team.
+   * `data.public_url`: the server's `PUBLIC_URL` (or null), for the key dialog's install commands.
    */
   generateKey: defineRoute({
     method: 'POST',
