@@ -57,6 +57,11 @@ export class HistoryPage {
     await this.page.getByLabel('Equipo', { exact: true }).selectOption({ label: name });
   }
 
+  /** Chooses a TIPO filter by its label ('Intentos', 'Estatus', 'Agentes', 'Mensajes', 'Red'; 'Todos'). */
+  async filterKind(label: string): Promise<void> {
+    await this.page.getByLabel('Tipo', { exact: true }).selectOption({ label });
+  }
+
   /** Chooses a PROCESO filter ('' for 'Todos'). */
   async filterProcess(name: string): Promise<void> {
     await this.page.getByLabel('Proceso').selectOption(name);
