@@ -44,6 +44,20 @@ describe('«Sitios permitidos» (issue 25)', () => {
     );
   });
 
+  it('says precisely what is wrong with each line, with its number', async () => {
+    const result = await resolve(
+      'docs.python.org\n\nlocalhost\nomegaup.com:8000-8100\na.com, b.com\n300.1.2.3\nomegaup.com:8080',
+    );
+    expect(result.errors.allowed_sites?.message).toBe(
+      [
+        'Línea 3: No hace falta permitir la propia máquina (localhost, 127.0.0.1, ::1): siempre está permitida; escriba solo sitios de fuera',
+        'Línea 4: Los rangos de puertos no se admiten: escriba un puerto (p. ej. omegaup.com:8080)',
+        'Línea 5: Escriba un sitio por línea (sin comas ni espacios entre sitios)',
+        'Línea 6: No es una dirección IP válida (cada número de IPv4 va de 0 a 255, como 10.1.2.3)',
+      ].join('\n'),
+    );
+  });
+
   it('says a list too long without a line', async () => {
     const text = Array.from({ length: NETWORK_MAX_DESTINATIONS + 1 }, (_, i) => `s${i}.ejemplo.com`).join(
       '\n',
