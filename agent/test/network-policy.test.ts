@@ -163,7 +163,7 @@ describe('the network policy on a lab machine (issue 25, Linux)', () => {
     expect(existsSync(path.join(dataDir, NETWORK_STATE_FILE))).toBe(false);
   }, 90_000);
 
-  it('puts the last policy back at start before any config, and keeps it while the server is out of reach', async () => {
+  it('puts the last policy back at start before any config, keeps it while the server is out of reach, and connects once it is back', async () => {
     await activate(contestId);
     await expect.poll(() => net.fetchFromLab(forbiddenUrl()), { timeout: 10_000 }).toMatch(/^error /);
     const running = runningAgent();
@@ -174,17 +174,24 @@ describe('the network policy on a lab machine (issue 25, Linux)', () => {
     expect(await net.fetchFromLab(forbiddenUrl())).toBe('ok prohibido');
 
     await net.serverLink(false);
-    const { child, output } = startAgent();
-    // It cannot get a config (the server is out of reach) and says so, with the rules in force.
-    expect(await exited(child)).toBe(1);
+    const { output } = startAgent();
+    // It cannot get a config (the server is out of reach): it says so and keeps running, with the
+    // rules in force (connecting-agent.ts).
+    await expect
+      .poll(() => output.join(''), { timeout: 20_000 })
+      .toContain(
+        `Sin conexión con el servidor ${server.url}: se sigue aplicando la última configuración guardada`,
+      );
     expect(output.join('')).toContain('Red: política v1 restablecida al iniciar');
     expect(await ourTable()).toBe(true);
     expect(await net.fetchFromLab(forbiddenUrl())).toMatch(/^error /);
     expect(await net.fetchFromLab(allowedUrl())).toBe('ok permitido');
 
-    // Back in reach: the same policy, and the list's change arrives and is put in force.
+    // Back in reach: the same agent connects; the list's change arrives and is put in force.
     await net.serverLink(true);
-    startAgent();
+    await expect
+      .poll(() => output.join(''), { timeout: 20_000 })
+      .toContain('Conexión con el servidor restablecida.');
     await setSites(['permitido.prueba', net.forbiddenAddress]);
     await expect.poll(() => net.fetchFromLab(forbiddenUrl()), { timeout: 10_000 }).toBe('ok prohibido');
     await setSites(['permitido.prueba']);
