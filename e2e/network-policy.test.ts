@@ -28,7 +28,8 @@ const AGENT_BIN = fileURLToPath(new URL('../agent/bin/concurso-agent.js', import
  * Issue 25 in Chromium: an admin writes the active contest's allowed sites in «Sitios permitidos» (the
  * contests table's own dialog) and saves; the real agent, running as root in a lab network namespace
  * (testkit's `createLabNetwork`, never this machine's own), puts them in force (the forbidden site no
- * longer answers there), and /laboratorio shows «red: v1 aplicada» for its machine.
+ * longer answers there), and /laboratorio shows «red: v1 aplicada» for its machine; with a name the
+ * lab's DNS does not know, «red: v2 aplicada en parte: no se resolvió …» in amber.
  */
 describe('allowed sites from the browser to the lab machine (issue 25)', () => {
   let net: LabNetwork;
@@ -117,5 +118,19 @@ describe('allowed sites from the browser to the lab machine (issue 25)', () => {
       .poll(() => lab.network('Equipo Vigilado').textContent(), { timeout: 10_000 })
       .toBe('red: v1 aplicada');
     expect(await lab.network('Equipo Vigilado').getAttribute('data-network-tone')).toBe('ok');
-  }, 90_000);
+
+    // A name the lab's DNS does not know: in force without it, and said in amber, not «aplicada».
+    await new ContestsPage(page, catalog).open();
+    await catalog.row(contest.id).getByRole('button', { name: 'Sitios permitidos' }).click();
+    await dialog.waitFor();
+    await sites.fill('permitido.prueba\nno-existe.prueba');
+    await dialog.getByRole('button', { name: 'Guardar' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await lab.open();
+    await expect
+      .poll(() => lab.network('Equipo Vigilado').textContent(), { timeout: 25_000 })
+      .toBe('red: v2 aplicada en parte: no se resolvió no-existe.prueba');
+    expect(await lab.network('Equipo Vigilado').getAttribute('data-network-tone')).toBe('warning');
+    expect(await net.fetchFromLab('http://permitido.prueba/')).toBe('ok permitido');
+  }, 120_000);
 });
