@@ -12,8 +12,8 @@ import { axeFindings } from './pages/route-checks.js';
 /**
  * Issue 24's lab board in Chromium, for a judge: three teams, one with a real agent running the
  * current policy (green), one whose machine reports an older policy (amber), one whose real agent was
- * stopped (red, «Agente detenido»); 'Listos: 1 de 3 equipos' and the stopped team without a running
- * agent; nothing serious for axe-core.
+ * stopped (red, «Agente detenido», first in the table); 'Listos: 1 de 3 equipos', and no team listed
+ * without a running agent (each has a machine on the table); nothing serious for axe-core.
  */
 describe('the lab board in Chromium (issue 24)', () => {
   const bed = useWebTestBed();
@@ -38,7 +38,7 @@ describe('the lab board in Chromium (issue 24)', () => {
     return agent;
   };
 
-  it('shows each machine green, amber or red, the readiness line and the team without an agent', async () => {
+  it('shows each machine green, amber or red, the readiness line and the stopped machine first', async () => {
     const { adminToken, contestId } = await startContest(bed.server, 'admin_laboratorio');
     await createUser(bed.server.orm, USER_TYPES.judge, 'juez_laboratorio', 'clave-juez');
     const ready = await agentTeam(bed.server, adminToken, { contestId, name: 'Equipo Listo' });
@@ -80,9 +80,12 @@ describe('the lab board in Chromium (issue 24)', () => {
     await expect
       .poll(() => lab.readiness().textContent(), { timeout: 10_000 })
       .toBe('Listos: 1 de 3 equipos');
+    // The stopped team leads the table (red) instead of hiding among teams that never started one.
     await expect
-      .poll(() => lab.missing().textContent())
-      .toBe('Sin agente en marcha: Equipo Detenido (Básico)');
+      .poll(() => lab.agent(lab.firstRow()).getAttribute('data-agent-state'), { timeout: 10_000 })
+      .toBe('detenido');
+    expect(await lab.firstRow().textContent()).toContain('Equipo Detenido');
+    expect(await lab.missing().count()).toBe(0);
 
     // The two real agents run on this machine: one row each, told apart by their team.
     const here = hostname();

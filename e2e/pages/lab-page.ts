@@ -26,6 +26,19 @@ export class LabPage {
     return this.page.getByTestId('lab-missing');
   }
 
+  /** The table's first row under its header (the default order puts machines with an alarm there). */
+  firstRow(): Locator {
+    return this.page.getByRole('row').nth(1);
+  }
+
+  /**
+   * The AGENTE badge of a row (`data-agent-state`: alarma, detenido, sin_conexion, en_linea), e.g.
+   * 'Agente detenido sin reanudar hace 5 s'.
+   */
+  agent(row: Locator): Locator {
+    return row.locator('[data-agent-state]');
+  }
+
   /** The table row of a machine, by its host name. */
   row(hostname: string): Locator {
     return this.page.getByRole('row').filter({ hasText: hostname });

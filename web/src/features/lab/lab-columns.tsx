@@ -1,12 +1,38 @@
 import { Badge } from '@chakra-ui/react';
 import type { DataColumn } from '../../ui/data-table/table-model';
-import { LAB_NETWORK_PALETTES, LAB_POLICY_LABELS, type LabTableRow } from './lab-rows';
+import type { Row } from '@tanstack/react-table';
+import { LAB_AGENT_STATES, LAB_NETWORK_PALETTES, LAB_POLICY_LABELS, type LabTableRow } from './lab-rows';
 
 /**
- * The /laboratorio table's columns (issue 24), each searched and exported as its text; POLÍTICA shows
- * its text on a green, amber or red badge, RED (issue 25) on a green, amber, red or grey one.
+ * AGENTE's order: by rank (`LAB_AGENT_STATES`), then the rows' own order. The table sorts its first
+ * column descending by default, so the machines with an alarm lead, then the stopped ones, each group
+ * in the server's order (team, host name).
+ */
+export function compareAgentCells(a: Row<LabTableRow>, b: Row<LabTableRow>): number {
+  const rank = (row: Row<LabTableRow>) => LAB_AGENT_STATES[row.original.agentState].rank;
+  return rank(a) - rank(b) || b.original.id - a.original.id;
+}
+
+/**
+ * The /laboratorio table's columns (issue 24), each searched and exported as its text. AGENTE comes
+ * first (the default sort: machines with an alarm or stopped on top, `compareAgentCells`) on a red,
+ * grey or green badge; POLÍTICA shows its text on a green, amber or red badge, RED (issue 25) on a
+ * green, amber, red or grey one.
  */
 export const LAB_COLUMNS: DataColumn<LabTableRow>[] = [
+  {
+    accessorKey: 'agent',
+    header: 'AGENTE',
+    sortingFn: compareAgentCells,
+    cell: ({ row }) => {
+      const look = LAB_AGENT_STATES[row.original.agentState];
+      return (
+        <Badge colorPalette={look.palette} variant={look.variant} data-agent-state={row.original.agentState}>
+          {row.original.agent}
+        </Badge>
+      );
+    },
+  },
   { accessorKey: 'team', header: 'EQUIPO' },
   { accessorKey: 'level', header: 'NIVEL' },
   { accessorKey: 'hostname', header: 'MÁQUINA' },
@@ -47,5 +73,4 @@ export const LAB_COLUMNS: DataColumn<LabTableRow>[] = [
     ),
   },
   { accessorKey: 'clock', header: 'RELOJ' },
-  { accessorKey: 'agent', header: 'AGENTE' },
 ];

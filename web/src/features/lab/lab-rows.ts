@@ -1,7 +1,9 @@
 import {
   agentBadgeText,
+  isAgentAlarm,
   labNetworkState,
   type LabMachine,
+  type LabMachines,
   type LabNetworkState,
   type LabPolicyState,
 } from '@concurso/shared';
@@ -32,11 +34,69 @@ export interface LabTableRow {
   policyState: LabPolicyState;
   /** RELOJ: the machine's clock against the server's ('+2.0 s', '-0.3 s'), '' when unknown. */
   clock: string;
-  /** AGENTE: this machine's own presence as the boards' badge says it ('Agente sin señal'…). */
+  /**
+   * AGENTE: this machine's own presence as the boards' badge says it, with how long for a machine not
+   * beating ('Agente en línea', 'Agente sin señal hace 2 min', 'Agente detenido hace 12 s'…).
+   */
   agent: string;
+  /** AGENTE's colour and the table's order: alarms first, then stops, silences, machines online. */
+  agentState: LabAgentState;
   /** RED (issue 25): 'red: v3 aplicada', 'red: v2 (actual v3)', 'red: no aplicada (…)', 'red: sin restricciones'. */
   network: string;
   networkTone: LabNetworkState['tone'];
+}
+
+/**
+ * A machine's presence as /laboratorio ranks it: `alarma` (silent, or stopped and not resumed within
+ * the window: «Agente sin señal», «Agente detenido sin reanudar»), `detenido` (a documented stop still
+ * within the window), `sin_conexion` (not heard within the window, no alert: not the active contest's
+ * alarm yet), `en_linea`.
+ */
+export type LabAgentState = 'alarma' | 'detenido' | 'sin_conexion' | 'en_linea';
+
+/**
+ * AGENTE's badge for each state, and its rank (higher first): the machines a judge must look at lead
+ * the table instead of being buried among those that beat. Both alarms and stops are red (a stop
+ * during the contest is what a cheater wants); an alarm's badge is solid.
+ */
+export const LAB_AGENT_STATES: Record<
+  LabAgentState,
+  { rank: number; palette: 'red' | 'gray' | 'green'; variant: 'solid' | 'subtle' }
+> = {
+  alarma: { rank: 3, palette: 'red', variant: 'solid' },
+  detenido: { rank: 2, palette: 'red', variant: 'subtle' },
+  sin_conexion: { rank: 1, palette: 'gray', variant: 'subtle' },
+  en_linea: { rank: 0, palette: 'green', variant: 'subtle' },
+};
+
+/** How long ago, as AGENTE says it: '45 s', '2 min', '1 h 5 min' (ms in; never negative). */
+export function agoText(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** A machine's presence state (`LabAgentState`). */
+export function labAgentState(machine: Pick<LabMachine, 'online' | 'alert'>): LabAgentState {
+  if (machine.online) return 'en_linea';
+  if (isAgentAlarm(machine.alert)) return 'alarma';
+  return machine.alert === 'detenido' ? 'detenido' : 'sin_conexion';
+}
+
+/**
+ * AGENTE's text at `nowMs`: the boards' badge and, for a machine not beating, how long since its alert
+ * began (`alert_since`) or since it was last heard: 'Agente sin señal hace 2 min'.
+ */
+export function labAgentText(
+  machine: Pick<LabMachine, 'online' | 'alert' | 'alert_since' | 'last_seen'>,
+  nowMs: number,
+): string {
+  const badge = agentBadgeText({ agent_online: machine.online, agent_alert: machine.alert });
+  if (machine.online) return badge;
+  const since = Date.parse(machine.alert_since ?? machine.last_seen);
+  return Number.isNaN(since) ? badge : `${badge} hace ${agoText(nowMs - since)}`;
 }
 
 /** POLÍTICA of each state, and the colour of its badge (green, amber, red). */
@@ -57,16 +117,27 @@ export const LAB_NETWORK_PALETTES: Record<LabNetworkState['tone'], 'green' | 'or
   neutral: 'gray',
 };
 
-/** A clock offset as the table says it: one decimal of a second, with its sign. */
+/**
+ * A clock offset as the table says it: one decimal of a second, with its sign; what rounds to zero is
+ * '0.0 s' (never '-0.0 s').
+ */
 export function clockOffsetText(ms: number | null): string {
   if (ms === null) return '';
-  const seconds = (ms / 1000).toFixed(1);
-  return `${ms >= 0 ? '+' : ''}${seconds} s`;
+  const tenths = Math.round(ms / 100);
+  if (tenths === 0) return '0.0 s';
+  return `${tenths > 0 ? '+' : '-'}${(Math.abs(tenths) / 10).toFixed(1)} s`;
 }
 
-/** The machines of `GET /api/labMachines` as the table shows them, in the server's order. */
-export function labTableRows(machines: readonly LabMachine[]): LabTableRow[] {
-  return machines.map((machine, index) => {
+/**
+ * The machines of `GET /api/labMachines` as the table shows them at `nowMs` (the browser's clock, for
+ * «hace …»): those with an alarm first, then the stopped ones, the unheard ones and the beating ones,
+ * each group in the server's order (team name, host name); `id` is that place.
+ */
+export function labTableRows(machines: readonly LabMachine[], nowMs = Date.now()): LabTableRow[] {
+  const ranked = machines
+    .map((machine, index) => ({ machine, index, state: labAgentState(machine) }))
+    .sort((a, b) => LAB_AGENT_STATES[b.state].rank - LAB_AGENT_STATES[a.state].rank || a.index - b.index);
+  return ranked.map(({ machine, state }, index) => {
     const network = labNetworkState(machine);
     return {
       id: index + 1,
@@ -83,12 +154,26 @@ export function labTableRows(machines: readonly LabMachine[]): LabTableRow[] {
       policy: LAB_POLICY_LABELS[machine.policy_state].text,
       policyState: machine.policy_state,
       clock: clockOffsetText(machine.clock_offset_ms),
-      agent: agentBadgeText({ agent_online: machine.online, agent_alert: machine.alert }),
+      agent: labAgentText(machine, nowMs),
+      agentState: state,
       // Issue 25: the shared text as is (the lab journey looks for it word for word).
       network: network.text,
       networkTone: network.tone,
     };
   });
+}
+
+/**
+ * The teams of «Sin agente en marcha»: those without a running agent (`missing`) that have no machine
+ * on the table either (never started one, or its row expired). A team whose machine is silent or
+ * stopped is on the table, first and in red, not buried in this list.
+ */
+export function teamsWithoutMachine(
+  lab: Pick<LabMachines, 'missing' | 'machines'> | undefined,
+): LabMachines['missing'] {
+  if (!lab) return [];
+  const onTable = new Set(lab.machines.map((machine) => machine.team.id));
+  return lab.missing.filter((team) => !onTable.has(team.id));
 }
 
 /**

@@ -15,14 +15,15 @@ import { PageFrame } from '../../ui/layout/page-frame';
 import { LAB_COLUMNS } from './lab-columns';
 import { LAB_KEY, labQuery } from './lab-query';
 import { useRefetchOnBoardChange } from '../../stores/use-refetch-on-board-change';
-import { labTableRows, type LabTableRow } from './lab-rows';
+import { labTableRows, teamsWithoutMachine, type LabTableRow } from './lab-rows';
 import { useRemoveMachine } from './use-remove-machine';
 
 /**
  * /laboratorio (judges and admins, issue 24): before and during the contest, which machines run an
  * agent of the active contest, each with its system, agent version, since when it is heard, whether it
  * applies the team's current policy (green, amber, red) and how far its clock is from the server's;
- * above, 'Listos: N de M equipos' and the teams without a running agent. Refetched when the boards push
+ * above, 'Listos: N de M equipos' and the teams that never started an agent (a team whose machine went
+ * silent or was stopped leads the table in red instead, with how long). Refetched when the boards push
  * an agent's change, and every few seconds (heartbeats move the rest). Each machine shows its own
  * presence and the source address of its last request; an administrator's 'Quitar' (asked first)
  * removes a machine (a made-up name, a machine taken out of the lab) and its alert.
@@ -31,8 +32,12 @@ export function LabScene({ title }: CatalogueSceneProps) {
   const lab = useQuery(labQuery());
   // An agent coming online, stopping or falling silent shows at once (the boards push it).
   useRefetchOnBoardChange([LAB_KEY], { throttleMs: 1_000, withAgent: true });
-  const rows = useMemo(() => labTableRows(lab.data?.machines ?? []), [lab.data]);
-  const missing = lab.data?.missing ?? [];
+  // Again at every refetch, even an identical one (the same data object): «hace …» moves on.
+  const rows = useMemo(
+    () => labTableRows(lab.data?.machines ?? [], lab.dataUpdatedAt),
+    [lab.data, lab.dataUpdatedAt],
+  );
+  const missing = useMemo(() => teamsWithoutMachine(lab.data), [lab.data]);
   const admin = useSessionStore((state) => state.user?.types_users_id === USER_TYPES.admin);
   const removeMachine = useRemoveMachine();
   const columns = useMemo((): DataColumn<LabTableRow>[] => {
