@@ -98,7 +98,8 @@ export const agentRoutes = {
   /**
    * `POST /api/agent/stopped` (issue 24): the agent is being stopped the documented way (its service
    * stops). The boards show it offline at once with the `detenido` alert, and during the active contest
-   * the log says `agente detenido` instead of raising the silent agent's alarm later. `{hostname?}`
+   * the log says `agente detenido` instead of raising «sin señal»; not started again within the silent
+   * agent's window, it becomes the alarm `sin_reanudar` («Agente detenido sin reanudar»). `{hostname?}`
    * (`agentStoppedSchema`): the machine that stops; without it, every machine of the team. Rate-limited
    * per key and machine like the heartbeat (`AGENT_PRESENCE_LIMITS`: 429 with `Retry-After`).
    */
