@@ -9,7 +9,7 @@ import { HistoryPage } from './pages/history-page.js';
 import { openSignedIn } from './pages/login-page.js';
 
 /**
- * Issue 24, messages end to end on Linux: a judge writes to a team from the live board in Chromium;
+ * Messages end to end on Linux: a judge writes to a team from the live board in Chromium;
  * the team's real agent, pointed at an Xvfb display (the contestant's screen), shows it as a window
  * «Mensaje de los jueces»; the judge's dialog says it was delivered, and once the contestant closes it
  * (xdotool pressing Enter), seen. Then a message to every team: one machine cannot open a window, one
@@ -17,7 +17,7 @@ import { openSignedIn } from './pages/login-page.js';
  * Bitácora shows each message as ONE row with its receipts, and filters by kind. A failure keeps a
  * screenshot of the display in test-results/ and prints the agents' lines.
  */
-describe('a message from the board to a lab screen (issue 24)', () => {
+describe('a message from the board to a lab screen', () => {
   const bed = useWebTestBed();
   let screen: VirtualDisplay;
   const agents: AgentHandle[] = [];

@@ -14,14 +14,14 @@ import { MESSAGE_WINDOW_TITLE, desktopMessageScreen } from '../src/message-scree
 import { cleanUp, ownChildren, tempDir } from './helpers/processes.js';
 
 /**
- * Issue 24, messages on the lab machine's screen, on Linux: Xvfb on a free display stands for the
+ * Messages on the lab machine's screen, on Linux: Xvfb on a free display stands for the
  * contestant's session; the real agent (pointed at that display) shows a judge's message as a window
  * titled «Mensaje de los jueces» (zenity) whose text, copied out of the window (xdotool, xclip),
  * is the message word for word, accents, ¿ and ¡ included; it reports it `entregado`; closing it
  * (xdotool, as a contestant pressing Enter) reports `visto`. A failure prints the agent's lines. A failure keeps a screenshot of the display in
  * test-results/.
  */
-describe('a message on the machine screen (issue 24, Linux)', () => {
+describe('a message on the machine screen (Linux)', () => {
   let screen: VirtualDisplay;
   let server: TestServer;
   let agent: AgentHandle | undefined;

@@ -26,11 +26,11 @@ import {
 } from '@concurso/testkit';
 
 /**
- * Issue 24, messages to teams, on the server: a judge's message reaches the connected agents of its
+ * Messages to teams, on the server: a judge's message reaches the connected agents of its
  * target teams at once and a team connecting later before it expires; the agents' `entregado` and
  * `visto` fill the receipts the staff's screens refetch; nothing reaches another team.
  */
-describe('messages to teams (issue 24)', () => {
+describe('messages to teams', () => {
   let server: TestServer;
   let judge: string;
   let admin: string;

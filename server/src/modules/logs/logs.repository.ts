@@ -20,9 +20,9 @@ import { Team, TeamStatusChange } from '../teams/index.js';
 import type { ITeam } from '../teams/index.js';
 
 /**
- * The reads of the logs (DESIGN.md section 4, issue 13). The logs module owns no table: it reads the
- * agent's `attempts` and `agent_events` (issue 24), the teams' `team_status_changes`, the messages'
- * receipts (issue 24) and the contests' `contest_network_changes` (issue 25) through their entities.
+ * The reads of the logs (DESIGN.md section 4). The logs module owns no table: it reads the
+ * agent's `attempts` and `agent_events`, the teams' `team_status_changes`, the messages'
+ * receipts and the contests' `contest_network_changes` through their entities.
  */
 
 /** Rows a log answers at most, newest first. */
@@ -132,10 +132,10 @@ const NONE = {
 } as const;
 
 /**
- * The contest log of `/bitacora` (issue 13): the attempts of contest `contestId` (`attempts.contests_id`),
+ * The contest log of `/bitacora`: the attempts of contest `contestId` (`attempts.contests_id`),
  * the status changes of its teams (a change has no contest of its own: it is the team's), the events
- * of their agents and the judges' messages to them (issue 24), and the changes of the contest's allowed
- * sites (issue 25, of every team: only without a filter), filtered by `query` (level and team of the
+ * of their agents and the judges' messages to them, and the changes of the contest's allowed
+ * sites (of every team: only without a filter), filtered by `query` (level and team of the
  * team, the attempt's process: with a process, only attempts are left), merged newest first
  * (`newestFirst`), at most `CONTEST_LOG_LIMIT` rows; `truncated` when more matched. Up to five reads
  * with a joined team and level (and user), each limited to one row over the limit, so a long contest
@@ -177,7 +177,7 @@ export async function listContestLog(
         { populate: ['team', 'team.level'], orderBy: { at: 'desc', id: 'desc' }, limit: read },
       )
     : [];
-  // Issue 25: the contest's allowed sites concern every team, so they are left out by any filter.
+  // The contest's allowed sites concern every team, so they are left out by any filter.
   const unfiltered = query.levels_id === undefined && query.teams_id === undefined;
   const networkChanges =
     unfiltered && wants('red')

@@ -9,7 +9,7 @@ import { listAttemptLog, listContestLog, listStatusLog } from './logs.repository
 /**
  * The logs DESIGN.md section 4 keeps beyond the spec, for admins and judges: the calls of
  * `logsRoutes` (shared/src/api/logs.ts). A team's logs (404 for an unknown team), and the active
- * contest's log of `/bitacora` (issue 13).
+ * contest's log of `/bitacora`.
  */
 const logsRoutes: FastifyPluginAsyncZod = async (app) => {
   /** A handler answering one team's log. */

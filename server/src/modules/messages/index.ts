@@ -1,5 +1,5 @@
 /**
- * The messages module's public face (issue 24): messages to teams and their receipts. app.ts
+ * The messages module's public face: messages to teams and their receipts. app.ts
  * registers what it exports; another module imports it from here only (lint: boundaries/dependencies).
  * The rest of the folder is private to the module.
  */

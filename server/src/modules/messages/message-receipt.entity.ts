@@ -3,7 +3,7 @@ import { Team } from '../teams/index.js';
 import { Message } from './message.entity.js';
 
 /**
- * `message_receipts` (issue 24): one target team of a message, with when one of its agents showed it
+ * `message_receipts`: one target team of a message, with when one of its agents showed it
  * (`entregado`) and when the contestant closed it (`visto`); the first of each is kept. While it
  * was not shown: the last failure a machine of the team reported (`falló`: when, why, which machine).
  */

@@ -3,7 +3,7 @@ import { Contest } from '../contests/index.js';
 import { User } from '../users/index.js';
 
 /**
- * `messages` (issue 24): a text a judge or admin sent to teams of the active contest: its target (a
+ * `messages`: a text a judge or admin sent to teams of the active contest: its target (a
  * `MessageTarget`) as a label ('Equipo Los Punteros'), the sender (null once deleted), when, and until
  * when an agent that was offline still gets it. Its teams are its receipts. Deleted with the contest.
  */

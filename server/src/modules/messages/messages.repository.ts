@@ -13,7 +13,7 @@ import { MessageReceipt } from './message-receipt.entity.js';
 import { Message } from './message.entity.js';
 
 /*
- * The messages module's reads and writes (issue 24): `messages` and `message_receipts`, through the
+ * The messages module's reads and writes: `messages` and `message_receipts`, through the
  * EntityManager; every function takes it first and runs in the caller's transaction.
  */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { messageTargetOf, messageTargetOptions } from './message-targets';
 
-describe("a message's 'Para' (issue 24)", () => {
+describe("a message's 'Para'", () => {
   it('offers every team, each level, then each team by name', () => {
     expect(
       messageTargetOptions([

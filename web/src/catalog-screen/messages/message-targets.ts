@@ -5,7 +5,7 @@ import type { SelectOption } from '../../ui/form/form-select-field';
 const collator = new Intl.Collator('es', { numeric: true, sensitivity: 'base' });
 
 /**
- * The 'Para' choices of a message (issue 24): every team, each level, each team of the board; a
+ * The 'Para' choices of a message: every team, each level, each team of the board; a
  * choice's value is `todos`, `nivel:<id>` or `equipo:<id>`. Pure, tested in Node.
  */
 export function messageTargetOptions(teams: ReadonlyArray<{ id: number; name: string }>): SelectOption[] {

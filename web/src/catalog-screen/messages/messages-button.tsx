@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button } from '@chakra-ui/react';
 import { MessagesDialog } from './messages-dialog';
 
-/** 'Mensajes' (issue 24) on the boards and /laboratorio: opens {@link MessagesDialog} with `teams`. */
+/** 'Mensajes' on the boards and /laboratorio: opens {@link MessagesDialog} with `teams`. */
 export function MessagesButton({ teams }: { teams: ReadonlyArray<{ id: number; name: string }> }) {
   const [open, setOpen] = useState(false);
   return (

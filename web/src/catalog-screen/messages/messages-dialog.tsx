@@ -21,7 +21,7 @@ export interface MessagesDialogProps {
 }
 
 /**
- * 'Mensajes' (issue 24): a judge or admin writes a short text (at most 500 characters) to every team,
+ * 'Mensajes': a judge or admin writes a short text (at most 500 characters) to every team,
  * a level or one team of the active contest; their machines show it on screen. Below, the messages
  * sent, newest first, each with 'entregado N/M, visto K/M' (and ', falló F' when machines could not
  * show it) and, folded, each team's receipt (`receiptLines`: falló with the machine and why,

@@ -5,7 +5,7 @@ import { callApi } from '../../api/call-api';
 /** The query key of the messages: `catalog.changed` of `messages` refetches it (api/queries/catalog-sync.ts). */
 export const MESSAGES_KEY = ['messages'] as const;
 
-/** `GET /api/messages` (issue 24): the active contest's messages with their receipts. */
+/** `GET /api/messages`: the active contest's messages with their receipts. */
 export function messagesQuery() {
   return {
     queryKey: MESSAGES_KEY,

@@ -4,7 +4,7 @@ import type { DataColumn } from '../../ui/data-table/table-model';
 import type { ContestLogTableRow } from './contest-log-rows';
 
 /**
- * The /bitacora table's columns (issue 13), one per `CONTEST_LOG_HEADERS` entry in its order, each
+ * The /bitacora table's columns, one per `CONTEST_LOG_HEADERS` entry in its order, each
  * shown, searched and exported as its text. FECHA is first, so the table opens sorted by it descending
  * (newest first); it sorts by the row's place in the server's order, not by its `dd/mm/aaaa` text
  * (which would put 30/10 after 02/11).

@@ -22,7 +22,7 @@ export interface ContestLogFiltersBarProps {
 }
 
 /**
- * TIPO, NIVEL, EQUIPO and PROCESO of /bitacora (issue 13). Choosing a level clears the team: the team
+ * TIPO, NIVEL, EQUIPO and PROCESO of /bitacora. Choosing a level clears the team: the team
  * list follows the level. TIPO keeps one kind of row (intentos, estatus, agentes, mensajes, red), so
  * an agent's alert is never pushed off the first page by other rows.
  */

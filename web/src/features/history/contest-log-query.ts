@@ -8,11 +8,11 @@ import type { ContestLogFilters } from './contest-log-rows';
 // allowed sites invalidates (api/queries/stale-catalogs.ts).
 export { CONTEST_LOG_KEY };
 
-/** At most one refetch of the log every this many ms while boards push (issue 13). */
+/** At most one refetch of the log every this many ms while boards push. */
 export const CONTEST_LOG_REFRESH_MS = 2_000;
 
 /**
- * `GET /api/contestLog` with `filters` (issue 13) as a query: the active contest and its log, newest
+ * `GET /api/contestLog` with `filters` as a query: the active contest and its log, newest
  * first. Keyed `['contestLog', filters]`, so each combination of filters is cached apart and a push
  * invalidates them all (`[CONTEST_LOG_KEY]`).
  */

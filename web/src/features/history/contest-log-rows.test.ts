@@ -74,7 +74,7 @@ const LOG: ContestLogRow[] = [
   change(1, localIso(2026, 9, 30, 17, 0, 0), null),
 ];
 
-describe('/bitacora rows (issue 13)', () => {
+describe('/bitacora rows', () => {
   it('shows an attempt with its process, clocks and whether it was ended, and nothing of a change', () => {
     expect(contestLogTableRows(LOG)[1]).toEqual({
       id: 15,
@@ -91,7 +91,7 @@ describe('/bitacora rows (issue 13)', () => {
     });
   });
 
-  it('names a renamed copy with the name it ran as (issue 14)', () => {
+  it('names a renamed copy with the name it ran as', () => {
     const [row] = contestLogTableRows([
       { ...attempt(3, localIso(2026, 10, 2, 9, 0, 2)), executable: 'notepad.exe' },
     ]);
@@ -117,7 +117,7 @@ describe('/bitacora rows (issue 13)', () => {
     ]);
   });
 
-  it("shows an agent's event with its last signal or its silence, and no process or who (issue 24)", () => {
+  it("shows an agent's event with its last signal or its silence, and no process or who", () => {
     const agentRow = (
       id: number,
       event: 'sin_senal' | 'en_linea',
@@ -161,7 +161,7 @@ describe('/bitacora rows (issue 13)', () => {
     expect(row!.change).toBe('Agente sin señal en lab-07 (última señal 02/11/2026 09:59:30)');
   });
 
-  it("shows a judges' message to the team with its receipt and its sender (issue 24)", () => {
+  it("shows a judges' message to the team with its receipt and its sender", () => {
     const [row] = contestLogTableRows([
       {
         ...change(5, localIso(2026, 10, 2, 10, 0, 0), 'Mtra. Ana Ruiz'),
@@ -233,7 +233,7 @@ describe('/bitacora rows (issue 13)', () => {
     expect(kindFilter('todo')).toBeUndefined();
   });
 
-  it("shows a change of the allowed sites as every team's, with its version, the sites and who (issue 25)", () => {
+  it("shows a change of the allowed sites as every team's, with its version, the sites and who", () => {
     const networkRow = (id: number, version: number, sites: string[]): ContestLogRow => ({
       ...change(id, localIso(2026, 10, 2, 8, 0, 0), 'Admin Uno'),
       kind: 'red',

@@ -16,7 +16,7 @@ import { formatDateTime } from '../../ui/date-time';
 import type { SelectOption } from '../../ui/form/form-select-field';
 
 /**
- * The pure rules of /bitacora (issue 13, "History on screen"): the log's rows as the table shows and
+ * The pure rules of /bitacora (DESIGN.md section 4): the log's rows as the table shows and
  * exports them and the choices of its filters (which pushes make it stale: api/queries/board-changes.ts).
  * Tested in Node.
  */
@@ -29,9 +29,9 @@ export interface ContestLogTableRow {
   order: number;
   /** FECHA: when the server recorded it, `dd/mm/aaaa hh:mm:ss`. */
   at: string;
-  /** TIPO: 'Intento', 'Cambio de estatus', 'Agente', 'Mensaje' (issue 24) or 'Red' (issue 25). */
+  /** TIPO: 'Intento', 'Cambio de estatus', 'Agente', 'Mensaje' or 'Red'. */
   kind: string;
-  /** EQUIPO: the team's name; 'Todos' on a network policy row (every team's, issue 25). */
+  /** EQUIPO: the team's name; 'Todos' on a network policy row (every team's). */
   team: string;
   /** NIVEL: the team's level; empty on a network policy row. */
   level: string;
@@ -42,8 +42,8 @@ export interface ContestLogTableRow {
   /** EN LA MÁQUINA: the agent's clock of an attempt; empty for a status change. */
   occurredAt: string;
   /**
-   * CAMBIO: 'Activo → Descalificado', an agent's event or a message (issue 24), the allowed sites
-   * (issue 25); empty for an attempt.
+   * CAMBIO: 'Activo → Descalificado', an agent's event or a message, the allowed sites; empty for an
+   * attempt.
    */
   change: string;
   /**
@@ -75,12 +75,12 @@ const KIND_LABEL: Record<ContestLogRow['kind'], string> = {
   red: 'Red',
 };
 
-/** EQUIPO of a network policy row (issue 25): the contest's policy applies to every team. */
+/** EQUIPO of a network policy row: the contest's policy applies to every team. */
 const EVERY_TEAM = 'Todos';
 
 /**
- * CAMBIO of a row: a status change's 'Activo → Descalificado', an agent's event or a message (issue
- * 24), the allowed sites set (issue 25), else ''.
+ * CAMBIO of a row: a status change's 'Activo → Descalificado', an agent's event or a message, the
+ * allowed sites set, else ''.
  */
 function changeText(row: ContestLogRow): string {
   if (row.kind === 'red') return networkLogText(row.network_version ?? 0, row.allowed_sites ?? []);
@@ -110,7 +110,7 @@ export function contestLogTableRows(rows: readonly ContestLogRow[]): ContestLogT
       order: rows.length - index,
       at: formatDateTime(row.at),
       kind: KIND_LABEL[row.kind],
-      // A network row has no team or level (issue 25): its policy is every team's; so is a message's
+      // A network row has no team or level: its policy is every team's; so is a message's
       // to every team (one row per message, its receipts folded in).
       team:
         row.team?.name ?? (row.kind === 'red' || (row.kind === 'mensaje' && !row.level) ? EVERY_TEAM : ''),

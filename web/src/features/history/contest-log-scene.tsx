@@ -28,7 +28,7 @@ const NO_FILTERS: ContestLogFilterValues = { level: '', team: '', process: '', k
 const LOG_KEYS = [[CONTEST_LOG_KEY]];
 
 /**
- * /bitacora (judges and admins, issue 13 "History on screen"): every attempt and status change of the
+ * /bitacora (judges and admins): every attempt and status change of the
  * active contest, newest first, filtered by kind, level, team and process on the server
  * (`GET /api/contestLog`), in the data table with its exports (file name 'bitacora'). Refetched while
  * boards push (`useRefetchOnBoardChange`: a change of attempts or status, a removal, another contest; at
@@ -47,7 +47,7 @@ export function ContestLogScene({ title }: CatalogueSceneProps) {
   );
   // Another filter's rows stay on screen until the new ones arrive (no flash of an empty table).
   const log = useQuery({ ...contestLogQuery(filters), placeholderData: keepPreviousData });
-  // Issue 24: an agent falling silent, stopping or coming back is in the log too.
+  // An agent falling silent, stopping or coming back is in the log too.
   useRefetchOnBoardChange(LOG_KEYS, { throttleMs: CONTEST_LOG_REFRESH_MS, withAgent: true });
 
   const levelOptions = useLevelOptions();
