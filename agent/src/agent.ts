@@ -24,6 +24,7 @@ import { Outbox } from './outbox.js';
 import { RunningAgent } from './running-agent.js';
 import { SavedConfig } from './saved-config.js';
 import { insecureFolder } from './secure-path.js';
+import { windowsAcl } from './windows-acl.js';
 import { TEXTS } from './texts.js';
 
 export { AgentError, type AgentErrorCode } from './errors.js';
@@ -62,7 +63,7 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
   });
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
   // Before anything in the folder is read: a planted policy, config or lock must not be trusted.
-  await secureDataDir(dataDir);
+  await secureDataDir(dataDir, log);
   // Issue 25: the last network policy is back in force before the server is asked anything, and
   // stays when it does not answer (the rules outlive this process).
   const network = new NetworkGuard({
@@ -133,9 +134,10 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
 
 /**
  * Creates the data folder when missing (only its owner may enter it) and checks that nobody but root
- * or the running account could have written it (secure-path.ts). @throws AgentError('data-dir').
+ * or the running account could have written it (secure-path.ts; on Windows SYSTEM, the administrators
+ * or the running account, windows-acl.ts). @throws AgentError('data-dir').
  */
-async function secureDataDir(dataDir: string): Promise<void> {
+async function secureDataDir(dataDir: string, log: (line: string) => void): Promise<void> {
   let bad;
   try {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
@@ -147,6 +149,12 @@ async function secureDataDir(dataDir: string): Promise<void> {
     const asRoot = typeof process.getuid !== 'function' || process.getuid() === 0;
     throw new AgentError('data-dir', TEXTS.dataDirUnsafe(dataDir, bad, asRoot));
   }
+  if (process.platform !== 'win32') return;
+  // Windows: the ACL, through PowerShell (windows-acl.ts); a best effort that refuses only what it read.
+  const acl = await windowsAcl(dataDir);
+  if (acl === null) log(TEXTS.aclUnchecked(dataDir));
+  else if (!acl.ownerTrusted || acl.untrustedWriters.length > 0)
+    throw new AgentError('data-dir', TEXTS.dataDirUnsafeWindows(dataDir, acl.owner, acl.untrustedWriters));
 }
 
 /** A transient failure of the first config read as `--once` reports it. */

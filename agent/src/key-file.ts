@@ -6,6 +6,7 @@
  */
 import { open, stat } from 'node:fs/promises';
 import { ownerTrusted } from './secure-path.js';
+import { windowsAcl, type WindowsAcl } from './windows-acl.js';
 import { TEXTS } from './texts.js';
 
 /** A key is a few dozen characters; anything far larger is the wrong file, not a key. */
@@ -22,6 +23,11 @@ export interface ReadKeyFileOptions {
   platform?: NodeJS.Platform;
   /** The uid running the agent. Default `process.getuid()` (tests pass another). */
   uid?: number;
+  /**
+   * Reads a file's owner and writers on Windows (windows-acl.ts). Default `windowsAcl` when the agent
+   * runs on Windows, none elsewhere; answering null skips the check (PowerShell did not answer).
+   */
+  windowsAcl?: (file: string) => Promise<WindowsAcl | null>;
 }
 
 /**
@@ -29,12 +35,14 @@ export interface ReadKeyFileOptions {
  * read as UTF-8 or, with its byte-order mark, UTF-16LE.
  *
  * On POSIX the file's mode must give nothing to group or others (`mode & 0o077` is 0: 600 or 400),
- * and it must belong to root or to the account running the agent (secure-path.ts). On Windows the mode is not checked: Node reports NTFS files as 666 or 444 whatever their ACLs say,
- * and the ACLs are what protect the file there, so keep it in a folder only the service account (or
- * the administrator running the agent) can read.
+ * and it must belong to root or to the account running the agent (secure-path.ts). On Windows the
+ * mode is not checked: Node reports NTFS files as 666 or 444 whatever their ACLs say, and the ACLs are
+ * what protect the file there, so keep it in a folder only the service account (or the administrator
+ * running the agent) can read. Its owner and who may write it are read with PowerShell
+ * (windows-acl.ts, a best effort: skipped when PowerShell does not answer).
  *
  * Throws `KeyFileError` when the file is missing, unreadable, not a regular file, open to other
- * users, empty (or only whitespace), or larger than 4 KiB.
+ * users, owned by another account, empty (or only whitespace), or larger than 4 KiB.
  */
 export async function readKeyFile(file: string, options: ReadKeyFileOptions = {}): Promise<string> {
   const platform = options.platform ?? process.platform;
@@ -61,6 +69,12 @@ export async function readKeyFile(file: string, options: ReadKeyFileOptions = {}
     if (!ownerTrusted(info.uid, { platform, ...(options.uid !== undefined ? { uid: options.uid } : {}) })) {
       const uid = options.uid ?? process.getuid?.() ?? 0;
       throw new KeyFileError(TEXTS.keyFileUnsafe(file, info.uid, uid === 0));
+    }
+    const readAcl = options.windowsAcl ?? (process.platform === 'win32' ? windowsAcl : undefined);
+    if (platform === 'win32' && readAcl) {
+      const acl = await readAcl(file);
+      if (acl && (!acl.ownerTrusted || acl.untrustedWriters.length > 0))
+        throw new KeyFileError(TEXTS.keyFileUnsafeWindows(file, acl.owner, acl.untrustedWriters));
     }
     if (info.size > MAX_KEY_FILE_BYTES) throw new KeyFileError(TEXTS.keyFileTooLarge(file));
     const key = decode(await handle.readFile()).trim();

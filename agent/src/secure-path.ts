@@ -7,9 +7,9 @@
  * running the agent when it is not root (a developer's machine), and nobody else may write them.
  *
  * POSIX only: on Windows Node reports every file as owned by uid 0 with a mode of 666 or 444, whatever
- * its ACL says, and reading the ACL needs PowerShell (`Get-Acl`). There the install command is what
- * protects the folder (agent/README.md: the folder goes to the administrators and SYSTEM only, without
- * inheritance), and these checks answer "safe".
+ * its ACL says, so these checks answer "safe" there and windows-acl.ts reads the ACL with PowerShell
+ * (`Get-Acl`) instead, a best effort; the install command is what sets it (agent/README.md: the folder
+ * goes to the administrators and SYSTEM only, without inheritance).
  */
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';

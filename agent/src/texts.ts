@@ -137,6 +137,16 @@ export const TEXTS = {
     (bad.path === dir ? '' : `la carpeta ${bad.path} que la contiene `) +
     `debe pertenecer a root${asRoot ? '' : ' o a su usuario'} y no poder escribirla nadie más ` +
     `(dueño uid ${bad.uid}, permisos ${bad.mode}).`,
+  dataDirUnsafeWindows: (dir: string, owner: string, writers: readonly string[]) =>
+    `La carpeta de datos ${dir} no es segura: debe pertenecer a SYSTEM o a los administradores y no poder ` +
+    `escribirla nadie más (dueño ${owner}${writers.length > 0 ? `; pueden escribirla ${writers.join(', ')}` : ''}). ` +
+    'Prepárela con el comando de instalación de la consola.',
+  keyFileUnsafeWindows: (file: string, owner: string, writers: readonly string[]) =>
+    `El archivo de la clave ${file} no es seguro: debe pertenecer a SYSTEM o a los administradores y no poder ` +
+    `escribirlo nadie más (dueño ${owner}${writers.length > 0 ? `; pueden escribirlo ${writers.join(', ')}` : ''}). ` +
+    'Prepárelo con el comando de instalación de la consola.',
+  aclUnchecked: (target: string) =>
+    `No se pudieron comprobar los permisos de ${target} (PowerShell no respondió); se sigue sin comprobarlos.`,
   keyFileUnsafe: (file: string, uid: number, asRoot: boolean) =>
     `El archivo de la clave ${file} no es seguro: debe pertenecer a root${asRoot ? '' : ' o a su usuario'} ` +
     `y no poder leerlo ni escribirlo nadie más (dueño uid ${uid}).`,
