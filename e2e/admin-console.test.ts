@@ -217,6 +217,9 @@ describe('teams, exercises and users screens in Chromium', () => {
     // address is offered, and it is this very machine (127.0.0.1), so the dialog warns.
     const server = dialog.getByTestId('agent-server');
     expect(await server.inputValue()).toBe(bed.server.url);
+    await dialog
+      .getByText('El servidor no tiene PUBLIC_URL: se propone la dirección de este navegador.')
+      .waitFor();
     expect(await dialog.getByTestId('agent-server-local').innerText()).toBe(
       'Esta dirección solo funciona en este mismo equipo: escriba la dirección que las máquinas del laboratorio usan para llegar al servidor.',
     );
