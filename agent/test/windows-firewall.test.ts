@@ -277,6 +277,7 @@ describe('reading the Windows rules back before saying «aplicada»', () => {
     });
     expect(parsed.profiles).toEqual([{ name: 'Public', enabled: 'True', allowLocalRules: 'NotConfigured' }]);
     expect(parseWindowsReadBack('WARNING: algo\nfin\n')).toEqual({ rules: [], profiles: [], complete: true });
+    expect(parseWindowsReadBack(`\uFEFF${output()}`).rules[0]?.name).toBe('Concurso-1');
   });
 
   it('finds the rules it wrote, however Windows writes their addresses and ports', () => {

@@ -345,7 +345,10 @@ export interface WindowsReadBack {
   complete: boolean;
 }
 
-/** Reads the output of `windowsReadBackScript` (CRLF or LF; lines it does not know are skipped). */
+/**
+ * Reads the output of `windowsReadBackScript` (CRLF or LF, with or without a byte-order mark; lines it
+ * does not know, such as a warning, are skipped).
+ */
 export function parseWindowsReadBack(output: string): WindowsReadBack {
   const result: WindowsReadBack = { rules: [], profiles: [], complete: false };
   const list = (text: string | undefined) =>
@@ -353,7 +356,8 @@ export function parseWindowsReadBack(output: string): WindowsReadBack {
       .split(',')
       .map((item) => item.trim())
       .filter((item) => item !== '');
-  for (const line of output.split(/\r?\n/)) {
+  // A byte-order mark some consoles put first would hide the first line's kind.
+  for (const line of output.replace(/^\uFEFF/, '').split(/\r?\n/)) {
     const fields = line.split('\t').map((field) => field.trim());
     if (fields[0] === 'regla' && fields.length >= 8) {
       const [, name, enabled, direction, action, protocol, addresses, ports] = fields as string[];
