@@ -83,6 +83,7 @@ describe('allowed sites of a contest (issue 25)', () => {
     // A port range is not a bad port: ranges are not supported, say so.
     expect(parseDestination('omegaup.com:8000-8100')).toBe(NETWORK_MESSAGES.portRange);
     expect(parseDestination('10.1.2.3:20-21')).toBe(NETWORK_MESSAGES.portRange);
+    expect(parseDestination('[2001:db8::1]:80-90')).toBe(NETWORK_MESSAGES.portRange);
     expect(NETWORK_MESSAGES.portRange).toBe(
       'Los rangos de puertos no se admiten: escriba un puerto (p. ej. omegaup.com:8080)',
     );

@@ -77,6 +77,11 @@ function portOf(text: string): number | null {
   return port >= 1 && port <= 65_535 ? port : null;
 }
 
+/** Why a port text is no port: a range (`8000-8100`, not supported) or anything else. */
+function portProblem(text: string): string {
+  return /^[0-9]+-[0-9]+$/.test(text) ? NETWORK_MESSAGES.portRange : NETWORK_MESSAGES.badPort;
+}
+
 /**
  * Whether `text` is meant as an IP address though it is none: digits and dots only ('300.1.2.3',
  * '10.0.0.256', '10.1.2'), or hexadecimal digits, dots and colons ('2001:db8:::1', an IPv6 address
@@ -114,15 +119,14 @@ export function parseDestination(raw: string): NetworkDestination | string {
     rest = bracketed[1]!;
     if (bracketed[2] !== undefined) {
       port = portOf(bracketed[2]);
-      if (port === null) return NETWORK_MESSAGES.badPort;
+      if (port === null) return portProblem(bracketed[2]);
     }
     if (ipVersion(rest) !== 6) return NETWORK_MESSAGES.badHost;
   } else if (!rest.includes('/') && rest.split(':').length === 2) {
     // host:port or IPv4:port (an IPv6 address has more than one colon).
     const [host, portText] = rest.split(':') as [string, string];
     port = portOf(portText);
-    if (port === null)
-      return /^[0-9]+-[0-9]+$/.test(portText) ? NETWORK_MESSAGES.portRange : NETWORK_MESSAGES.badPort;
+    if (port === null) return portProblem(portText);
     rest = host;
   }
   const slash = rest.indexOf('/');
