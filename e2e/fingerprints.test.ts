@@ -1,17 +1,28 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { LEVELS, type AgentConfig } from '@concurso/shared';
-import { agentTeam, callAs, createTeam, injectAttempts, newAttempts, startContest } from '@concurso/testkit';
+import {
+  agentTeam,
+  callAs,
+  createTeam,
+  injectAttempts,
+  injectObserved,
+  newAttempts,
+  observedEntry,
+  startContest,
+} from '@concurso/testkit';
 import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
 import { CatalogPage } from './pages/catalog-page.js';
 import { FingerprintsDialog } from './pages/fingerprints-dialog.js';
 import { openSignedIn } from './pages/login-page.js';
+import { ObservedPage } from './pages/observed-page.js';
 
 /**
  * Issue 21 in Chromium: Procesos › 'Huellas' lists what one team's agent reported for a blocked
  * process (a claim: only that team's machines use it), and the administrator confirms it (every
- * machine then does) and removes it (none does); and 'Copiar' of a team named like a formula puts it
- * on the clipboard as text.
+ * machine then does) and removes it (none does), while /procesosObservados calls the other team's
+ * renamed copy «Copia de chrome.exe (huella sin confirmar)», then «Bloqueado como chrome.exe»; and
+ * 'Copiar' of a team named like a formula puts it on the clipboard as text.
  */
 describe('fingerprints screen and safe exports (issue 21)', () => {
   const bed = useWebTestBed();
@@ -34,9 +45,21 @@ describe('fingerprints screen and safe exports (issue 21)', () => {
         (print) => print.sha256 === sha256,
       );
     expect([await configHas(reporter.key), await configHas(other.key)]).toEqual([true, false]);
+    // The other team runs the same file renamed: nothing ends it on its machine yet.
+    const copy = await injectObserved(bed.server.app, other.key, [observedEntry('notas.exe', sha256)]);
+    expect(copy.statusCode, copy.body).toBe(200);
 
     const admin = await openSignedIn(bed.browser, bed.server.url, 'admin_huellas', 'clave-admin', '/home');
     try {
+      // What ran in the lab, in a tab of its own beside Procesos.
+      const observedTab = await admin.context.newPage();
+      const observed = new ObservedPage(observedTab, bed.server.url);
+      await observed.open();
+      await observed
+        .row('notas.exe')
+        .filter({ hasText: 'Copia de chrome.exe (huella sin confirmar)' })
+        .waitFor();
+      await admin.page.bringToFront();
       const processes = new CatalogPage(admin.page, bed.server.url);
       await processes.open('/process', 'Información de los procesos');
       const prints = new FingerprintsDialog(admin.page);
@@ -62,6 +85,10 @@ describe('fingerprints screen and safe exports (issue 21)', () => {
       await row.filter({ hasText: 'Confirmada' }).filter({ hasText: 'Todas las máquinas' }).waitFor();
       expect(await row.getByRole('button', { name: 'Confirmar' }).count()).toBe(0);
       expect([await configHas(reporter.key), await configHas(other.key)]).toEqual([true, true]);
+      await observedTab.bringToFront();
+      await observed.open();
+      await observed.row('notas.exe').filter({ hasText: 'Bloqueado como chrome.exe' }).waitFor();
+      await admin.page.bringToFront();
 
       await prints.act(sha256, 'Eliminar');
       await prints
