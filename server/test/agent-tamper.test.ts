@@ -107,7 +107,7 @@ describe('the silent agent alert (issue 24)', () => {
     expect((await agentLog(team.id))[0]?.agent_event).toBe('reanudado');
   });
 
-  it('raises nothing for an agent of a contest that is not the active one', async () => {
+  it('raises nothing for an agent of a contest that is not the active one, silent or stopped', async () => {
     const other = await createContest(server.orm, '2026-05-02', { active: false });
     const team = await createTeam(server.orm, other.id, LEVELS.basico, 'Equipo de 2026A');
     const key = await generateAgentKey(server.app, admin, team.id);
@@ -127,5 +127,19 @@ describe('the silent agent alert (issue 24)', () => {
       .fork()
       .execute<Array<{ n: number }>>('select count(*) as n from agent_events where teams_id = ?', [team.id]);
     expect(Number(events[0]!.n)).toBe(0);
+
+    // A machine of that contest stopped the documented way stays a harmless stop past the window.
+    const machine = { hostname: 'lab-2026a', os: 'linux 6.1.0', version: '1.5.0' };
+    expect((await callAs(server.app, key, '/api/agent/heartbeat', machine)).status).toBe(200);
+    expect((await callAs(server.app, key, '/api/agent/stopped', { hostname: 'lab-2026a' })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, OFFLINE_AFTER_MS * 2));
+    const [stopped] = await server.orm.em
+      .fork()
+      .execute<Array<{ alert: string | null }>>('select alert from agent_machines where teams_id = ?', [
+        team.id,
+      ]);
+    expect(stopped?.alert).toBe('detenido');
+    expect((await offline()).agent_alert).toBeNull();
+    expect(rows.some((row) => row.id === team.id && row.agent_alert !== null)).toBe(false);
   });
 });
