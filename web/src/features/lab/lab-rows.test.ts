@@ -165,6 +165,7 @@ describe('/laboratorio rows (issue 24)', () => {
       }),
     ];
     const rows = labTableRows(machines, now);
+    expect(rows[2]!.seen).toBe('Detenido desde 26/11/2026 09:59:48');
     expect(rows.map((row) => [row.hostname, row.agent, row.agentState])).toEqual([
       ['lab-05', 'Agente detenido sin reanudar hace 5 min', 'alarma'],
       ['lab-07', 'Agente sin señal hace 1 h 2 min', 'alarma'],

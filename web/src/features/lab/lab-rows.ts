@@ -27,7 +27,10 @@ export interface LabTableRow {
   version: string;
   /** DIRECCIÓN: the source address of its last request, '' when none was recorded. */
   address: string;
-  /** EN LÍNEA: 'Desde 26/11/2026 09:00:05', or 'Sin señal desde …' when it was not heard in the window. */
+  /**
+   * EN LÍNEA: 'Desde 26/11/2026 09:00:05'; 'Detenido desde …' (its stop) for an agent stopped the
+   * documented way (a stop is not a silence), or 'Sin señal desde …' when it was not heard in the window.
+   */
   seen: string;
   /** POLÍTICA: 'Al día', 'Atrasada' or 'Sin señal'. */
   policy: string;
@@ -150,7 +153,9 @@ export function labTableRows(machines: readonly LabMachine[], nowMs = Date.now()
       address: machine.address ?? '',
       seen: machine.online
         ? `Desde ${formatDateTime(machine.online_since)}`
-        : `Sin señal desde ${formatDateTime(machine.last_seen)}`,
+        : (machine.alert === 'detenido' || machine.alert === 'sin_reanudar') && machine.alert_since
+          ? `Detenido desde ${formatDateTime(machine.alert_since)}`
+          : `Sin señal desde ${formatDateTime(machine.last_seen)}`,
       policy: LAB_POLICY_LABELS[machine.policy_state].text,
       policyState: machine.policy_state,
       clock: clockOffsetText(machine.clock_offset_ms),
