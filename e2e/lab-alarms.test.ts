@@ -12,10 +12,11 @@ import { openSignedIn } from './pages/login-page.js';
  * way (as SIGTERM or `systemctl stop` does) and not started again ends first in the table, red, saying
  * «Agente detenido sin reanudar hace …», ahead of six machines that beat (its team's name sorts last,
  * so the table's old order put it on page 2); «Sin agente en marcha» names only the team that never
- * started an agent. The silent agent's window is short here (2 s) so the stop becomes the alarm soon.
+ * started an agent. The silent agent's window is short here (3 s) so the stop becomes the alarm soon.
  */
 describe('the lab board puts a stopped agent first, in red', () => {
-  const OFFLINE_AFTER_MS = 2_000;
+  // Short, so the stop becomes the alarm soon; wide enough for the beating machines on a busy machine.
+  const OFFLINE_AFTER_MS = 3_000;
   const bed = useWebTestBed({ agentOfflineAfterMs: OFFLINE_AFTER_MS });
   const agents: AgentHandle[] = [];
   let beating: NodeJS.Timeout | undefined;
