@@ -113,6 +113,8 @@ export function agentEventText(
  * (the team's level), `teams_id` (one team) and `process` (attempts of that process name, compared as
  * the database collates, i.e. ignoring case; status changes have no process, so a process filter
  * leaves only attempts). An empty `process` is no filter. Ids are positive integers (422 otherwise).
+ * `kind` keeps only the rows of one kind (`CONTEST_LOG_KINDS`: the screen's «Tipo» filter: intentos,
+ * estatus, agentes, mensajes, red); empty is no filter; anything else is a 422.
  */
 export const contestLogQuerySchema = z.object({
   levels_id: idSchema.optional(),
@@ -120,10 +122,12 @@ export const contestLogQuerySchema = z.object({
   process: printableText(255)
     .optional()
     .transform((process) => (process ? process : undefined)),
+  kind: z
+    .union([z.enum(CONTEST_LOG_KINDS), z.literal('')])
+    .optional()
+    .transform((kind) => (kind ? kind : undefined)),
 });
 export type ContestLogQuery = z.infer<typeof contestLogQuerySchema>;
- * `kind` keeps only the rows of one kind (`CONTEST_LOG_KINDS`: the screen's «Tipo» filter: intentos,
- * estatus, agentes, mensajes, red); empty is no filter; anything else is a 422.
 
 /**
  * One row of the contest log. `id` is the attempt's or the status change's own id (unique within its
@@ -131,10 +135,6 @@ export type ContestLogQuery = z.infer<typeof contestLogQuerySchema>;
  * the other kind are null: an attempt has `process`, `killed` and `occurred_at` (the agent's clock);
  * a status change has `from` and `to` (status names), `user` (the judge's name; null for an automatic
  * block or a deleted account) and `automatic` (always false for an attempt); an agent row (issue 24)
-  kind: z
-    .union([z.enum(CONTEST_LOG_KINDS), z.literal('')])
-    .optional()
-    .transform((kind) => (kind ? kind : undefined)),
  * has `agent_event`, `last_seen` and `silence_ms`.
  */
 export const contestLogRowSchema = z.object({
