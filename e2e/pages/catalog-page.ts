@@ -92,9 +92,9 @@ export class CatalogPage {
     return this.page.getByRole('alertdialog', { name: title });
   }
 
-  /** Closes a message dialog with its only button ('¡Listo!'). */
+  /** Closes a message dialog with its only button ('Listo!'). */
   async dismiss(dialog: Locator): Promise<void> {
-    await dialog.getByRole('button', { name: '¡Listo!' }).click();
+    await dialog.getByRole('button', { name: 'Listo!' }).click();
     await dialog.waitFor({ state: 'hidden' });
   }
 

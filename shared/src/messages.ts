@@ -21,7 +21,8 @@ export const MESSAGES = {
   tooManyRequests: 'Demasiadas solicitudes. Intente de nuevo en unos momentos.',
   // Generic dialogs (SPEC.md sections 5 and 8)
   info: 'Información',
-  ok: '¡Listo!',
+  /** SPEC.md section 5 fixes this button's text verbatim, without the opening «¡». */
+  ok: 'Listo!',
   warning: 'Advertencia',
   error: 'Error',
   connectionErrorTitle: 'Error de Conexión',

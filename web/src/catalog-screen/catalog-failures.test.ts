@@ -57,7 +57,7 @@ describe('describeSaveFailure', () => {
     expect(view.message).toEqual({
       title: 'Información',
       message: 'Por favor llene todos los campos correctamente',
-      buttonLabel: '¡Listo!',
+      buttonLabel: 'Listo!',
     });
   });
 
@@ -113,7 +113,7 @@ describe('describeSaveFailure beyond duplicates', () => {
     expect(view.message).toEqual({
       title: 'Información',
       message: 'No hay un concurso registrado todavía.',
-      buttonLabel: '¡Listo!',
+      buttonLabel: 'Listo!',
     });
   });
 

@@ -10,7 +10,7 @@ import { onListFailure } from '../api/queries/list-failures';
 import { onSessionEnd } from '../api/session-end';
 import { useSessionStore } from './session-store';
 
-/** A message dialog: title, text and its only button ('¡Listo!' by default). */
+/** A message dialog: title, text and its only button ('Listo!' by default). */
 export interface MessageView {
   title: string;
   message: string;
@@ -140,7 +140,7 @@ onSessionEnd(() => {
   useFeedbackStore.getState().dismissListError();
 });
 
-/** The invalid-submit warning of SPEC.md section 5: 'Información' / 'Por favor llene…' / '¡Listo!'. */
+/** The invalid-submit warning of SPEC.md section 5: 'Información' / 'Por favor llene…' / 'Listo!'. */
 export const INVALID_FORM_MESSAGE: MessageView = {
   title: MESSAGES.info,
   message: MESSAGES.validation,

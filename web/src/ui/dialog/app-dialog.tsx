@@ -19,7 +19,7 @@ export interface AppDialogProps {
   title?: ReactNode;
   /** The footer's buttons; none: no footer. */
   footer?: ReactNode;
-  /** A footer of one button with this text that closes the dialog ('Cerrar', '¡Listo!'), instead of `footer`. */
+  /** A footer of one button with this text that closes the dialog ('Cerrar', 'Listo!'), instead of `footer`. */
   closeLabel?: string;
   /** A message as the body, read out as the dialog's description. */
   description?: ReactNode;

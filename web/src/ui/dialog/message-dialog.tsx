@@ -6,7 +6,7 @@ export interface MessageDialogProps {
   open: boolean;
   title: string;
   message: string;
-  /** Text of the only button; '¡Listo!' by default. */
+  /** Text of the only button; 'Listo!' by default. */
   buttonLabel?: string;
   onClose: () => void;
 }
