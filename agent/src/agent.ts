@@ -2,9 +2,9 @@
  * The machine agent (DESIGN.md section 6): reads its team's config, then polls the process list,
  * ends every blocked process, queues one attempt per ended instance in a file-backed outbox and
  * delivers it to the server; sends heartbeats and refreshes the blocked list without restarting.
- * Issue 14: a process is blocked by its file name or, failing that, by its executable's SHA-256 being
+ * A process is blocked by its file name or, failing that, by its executable's SHA-256 being
  * one of the config's fingerprints (a renamed copy); each attempt carries the fingerprint; and while
- * the contest observes, the executables started on the machine are reported (observed.ts). Issue 25:
+ * the contest observes, the executables started on the machine are reported (observed.ts), and
  * the contest's network policy is kept in force in the machine's firewall (network/network-guard.ts).
  */
 import { mkdir } from 'node:fs/promises';
@@ -64,7 +64,7 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
   // Before anything in the folder is read: a planted policy, config or lock must not be trusted.
   await secureDataDir(dataDir, log);
-  // Issue 25: the last network policy is back in force before the server is asked anything, and
+  // The last network policy is back in force before the server is asked anything, and
   // stays when it does not answer (the rules outlive this process).
   const network = new NetworkGuard({
     firewall: options.firewall ?? defaultFirewall(),
@@ -82,7 +82,7 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
   /** The running agent of `config`, with its storage; no loop started. */
   const prepare = async (config: AgentConfig): Promise<RunningAgent> => {
     const storage = await openStorage(dataDir, server, config.team.id, log);
-    // Issue 27: the single executable on Windows lists processes with the helper it carries, written
+    // The single executable on Windows lists processes with the helper it carries, written
     // into its data folder; elsewhere the default lister (scanner.ts).
     const lister = options.lister ?? (await embeddedWindowsLister(dataDir));
     return new RunningAgent({

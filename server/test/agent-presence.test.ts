@@ -7,7 +7,7 @@ import { agentTeam, connectSocket, startContest, startTestServer, type TestServe
 
 /**
  * DESIGN.md section 6: the board's `agent_online` follows the real agent's heartbeats; stopped the
- * documented way (issue 24) it says so, and the boards show it offline at once with «detenido». During
+ * documented way it says so, and the boards show it offline at once with «detenido». During
  * the active contest a stop not resumed within the silent agent's window becomes «Agente detenido sin
  * reanudar» (DESIGN.md section 6a: an alarm as a silence is), logged; started again, it is logged back
  * «en línea» with how long it was stopped.

@@ -2,7 +2,7 @@ import { BOARD_ACK_EVERY, TEAM_STATUS_NAMES } from './constants.js';
 import type { AgentAlert, BoardTeam } from './schemas/board.js';
 
 /**
- * The board's push frame (DESIGN.md section 6, issue 12): what `board.frame` carries. Compact on
+ * The board's push frame (DESIGN.md section 6): what `board.frame` carries. Compact on
  * purpose: a frame goes to every open screen several times a second, so each row is a tuple instead
  * of an object with field names (about a quarter of the bytes), and the header comes first so a
  * reader that only needs the sequence and the commit time (a load tester's lean screen) stops there.
@@ -14,7 +14,7 @@ import type { AgentAlert, BoardTeam } from './schemas/board.js';
  * One board row as a tuple, in this order:
  * `[id, version, levels_id, number_attempts, status_id, agent, name]`.
  * `status_id` is a `TEAM_STATUS` value; its Spanish name comes from `TEAM_STATUS_NAMES`. `agent` is
- * `AGENT_CODES`: 1 online, 0 offline, 2 offline with the `sin_senal` alert, 3 with `detenido` (issue 24),
+ * `AGENT_CODES`: 1 online, 0 offline, 2 offline with the `sin_senal` alert, 3 with `detenido`,
  * 4 with `sin_reanudar` (a stop of the active contest past the silent agent's window).
  */
 export type BoardRowTuple = [
@@ -27,7 +27,7 @@ export type BoardRowTuple = [
   name: string,
 ];
 
-/** The tuple's `agent` code of an agent offline with each alert (issue 24). */
+/** The tuple's `agent` code of an agent offline with each alert. */
 const AGENT_CODES: Record<AgentAlert, number> = { sin_senal: 2, detenido: 3, sin_reanudar: 4 };
 const ALERT_OF_CODE = new Map<number, AgentAlert>(
   Object.entries(AGENT_CODES).map(([alert, code]) => [code, alert as AgentAlert]),
@@ -95,7 +95,7 @@ export function decodeBoardFrame(frame: BoardFrame): DecodedBoardFrame {
 }
 
 /**
- * The screens' acknowledgement rule (issue 12), one per socket connection: call it with each applied
+ * The screens' acknowledgement rule, one per socket connection: call it with each applied
  * frame's `seq`; it answers the `seq` to send in `board.ack` now (every `BOARD_ACK_EVERY`-th frame),
  * or null. With `BOARD_PUSH_CREDIT` = 2 × `BOARD_ACK_EVERY`, a screen that keeps up always has credit.
  */

@@ -1,16 +1,16 @@
 /**
- * When the judge board's "Alerta sonora" sounds (issue 14): pure, so which changes of the board store
+ * When the judge board's "Alerta sonora" sounds: pure, so which changes of the board store
  * beep is unit-tested without a browser. `use-attempt-alert.ts` feeds it the store's changes.
  */
 import { isAgentAlarm } from '@concurso/shared';
 import type { BoardData } from '../../stores/board-state';
 
-/** At most one sound in this many ms (issue 14: "at most once per ~1 s"); a burst of attempts is one. */
+/** At most one sound in this many ms ("at most once per ~1 s"); a burst of attempts is one. */
 export const ALERT_MIN_GAP_MS = 1000;
 
 /**
  * Whether a change of the board store (`previous` → `next`) is something the judges should hear: a
- * team held before has more attempts now, or its agent just raised an alarm (issue 24's tamper alert,
+ * team held before has more attempts now, or its agent just raised an alarm (the tamper alert,
  * or «Agente detenido sin reanudar»), and the change came from the push channel's frames.
  *
  * A snapshot never sounds: the first one, the refetch after every reconnect and the one after another
@@ -26,7 +26,7 @@ export function attemptAlertFor(previous: BoardData, next: BoardData): boolean {
     const before = previous.teams[team.id];
     if (before === undefined || before === team) continue;
     if (team.number_attempts > before.number_attempts) return true;
-    // Issue 24: an agent that fell silent during the contest (the tamper alert) sounds too, and so does
+    // An agent that fell silent during the contest (the tamper alert) sounds too, and so does
     // one stopped and not resumed within the window (the same weight: `isAgentAlarm`).
     if (isAgentAlarm(team.agent_alert) && team.agent_alert !== before.agent_alert) return true;
   }

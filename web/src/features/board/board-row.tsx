@@ -12,21 +12,21 @@ import {
 export interface BoardRowProps {
   team: BoardTeam;
   onToggle: (team: BoardTeam) => void;
-  /** Opens the team's 'Historial' (issue 13). */
+  /** Opens the team's 'Historial'. */
   onHistory: (team: BoardTeam) => void;
 }
 
 /**
  * One team on the live board: name with its status and agent badges, attempts, the
  * 'Bloquear' (status 1) or 'Desbloquear' (any other status) button (SPEC.md section 2) and
- * 'Historial' (its attempts and status changes, issue 13).
+ * 'Historial' (its attempts and status changes).
  * Memoized: an event re-renders only the row it changed.
  */
 export const BoardRow = memo(function BoardRow({ team, onToggle, onHistory }: BoardRowProps) {
   const active = team.status_team.id === TEAM_STATUS.active;
   const statusName = TEAM_STATUS_NAMES[team.status_team.id] ?? team.status_team.status;
   const agentText = agentBadgeText(team);
-  // The alarms (issue 24's tamper alert, and a stop of the active contest not resumed within the
+  // The alarms (the tamper alert, and a stop of the active contest not resumed within the
   // window) stand out; a documented stop still within the window is only marked.
   const alarm = isAgentAlarm(team.agent_alert);
   const agentPalette = team.agent_online
@@ -43,10 +43,10 @@ export const BoardRow = memo(function BoardRow({ team, onToggle, onHistory }: Bo
       data-status={team.status_team.id}
       bg={active ? undefined : 'red.subtle'}
     >
-      {/* Table.ScrollArea sets `nowrap` for every cell: the name's cell wraps again (issue 22). */}
+      {/* Table.ScrollArea sets `nowrap` for every cell: the name's cell wraps again. */}
       <Table.Cell whiteSpace="normal">
         <Stack gap="1">
-          {/* `anywhere`: even one word longer than the column breaks instead of widening it (issue 22). */}
+          {/* `anywhere`: even one word longer than the column breaks instead of widening it. */}
           <Text
             data-testid="team-name"
             fontWeight="medium"
@@ -55,7 +55,7 @@ export const BoardRow = memo(function BoardRow({ team, onToggle, onHistory }: Bo
           >
             {team.name}
           </Text>
-          {/* The badges wrap rather than shorten (issue 22: a blocked row cut the agent's to 'Agent…');
+          {/* The badges wrap rather than shorten (a blocked row cut the agent's to 'Agent…');
               `w=0 minW=full`: they take the cell's width without widening the column. */}
           <HStack gap="1" wrap="wrap" w="0" minW="full" data-testid="row-badges">
             {active ? null : (
@@ -83,7 +83,7 @@ export const BoardRow = memo(function BoardRow({ team, onToggle, onHistory }: Bo
         {team.number_attempts}
       </Table.Cell>
       <Table.Cell>
-        {/* One above the other on a phone, so the name keeps room (issue 22); never wrapped by chance:
+        {/* One above the other on a phone, so the name keeps room; never wrapped by chance:
             'Desbloquear' is wider than 'Bloquear', and a pair that wrapped on some rows only was uneven. */}
         <Stack direction={{ base: 'column', sm: 'row' }} gap="1">
           <Button size="xs" colorPalette={active ? 'red' : 'green'} onClick={() => onToggle(team)}>

@@ -14,9 +14,9 @@ export function compareAgentCells(a: Row<LabTableRow>, b: Row<LabTableRow>): num
 }
 
 /**
- * The /laboratorio table's columns (issue 24), each searched and exported as its text. AGENTE comes
+ * The /laboratorio table's columns, each searched and exported as its text. AGENTE comes
  * first (the default sort: machines with an alarm or stopped on top, `compareAgentCells`) on a red,
- * grey or green badge; POLÍTICA shows its text on a green, amber or red badge, RED (issue 25) on a
+ * grey or green badge; POLÍTICA shows its text on a green, amber or red badge, RED on a
  * green, amber, red or grey one.
  */
 export const LAB_COLUMNS: DataColumn<LabTableRow>[] = [
@@ -64,7 +64,7 @@ export const LAB_COLUMNS: DataColumn<LabTableRow>[] = [
         variant={
           row.original.networkTone === 'ok' || row.original.networkTone === 'error' ? 'solid' : 'subtle'
         }
-        // A failure's reason may be long: wider than a phone it wraps as the cell does (issue 14).
+        // A failure's reason may be long: wider than a phone it wraps as the cell does.
         whiteSpace={{ base: 'nowrap', md: 'normal' }}
         data-network-tone={row.original.networkTone}
       >
