@@ -17,7 +17,7 @@ import type { AgentClient } from './client.js';
 import { AgentApiError, AgentError, describeError } from './errors.js';
 import type { NetworkGuard } from './network/network-guard.js';
 import { Periodic } from './periodic.js';
-import type { RunningAgent } from './running-agent.js';
+import { newStats, type RunningAgent } from './running-agent.js';
 import { TEXTS } from './texts.js';
 
 /** Shortest time between two «Sin conexión con el servidor…» lines (ms). */
@@ -124,22 +124,10 @@ export class ConnectingAgent implements AgentHandle {
   get stats(): AgentStats {
     const status = this.setup.network.status();
     const base: AgentStats = this.inner?.stats ?? {
-      sweeps: 0,
-      killed: 0,
-      failed: 0,
-      detected: 0,
-      queued: 0,
-      acknowledged: 0,
-      refused: 0,
-      pending: 0,
-      observedPending: 0,
-      hashed: 0,
+      ...newStats(),
       online: false,
-      pushConnected: false,
-      policiesPushed: 0,
       networkVersion: status.network_version,
       networkError: status.network_error ?? null,
-      lastError: null,
     };
     return this.connected
       ? base

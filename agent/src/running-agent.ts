@@ -369,8 +369,8 @@ export class RunningAgent implements AgentHandle {
 
 const problemLine = (reason: string) => `${TEXTS.offline(reason)} ${TEXTS.keepsRunning}`;
 
-/** Counters at start. */
-function newStats(): AgentStats {
+/** Counters at start: all zero, online, no network policy applied yet. */
+export function newStats(): AgentStats {
   return {
     sweeps: 0,
     killed: 0,
