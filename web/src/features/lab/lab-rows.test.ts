@@ -36,7 +36,7 @@ const machine = (overrides: Partial<LabMachine> = {}): LabMachine => ({
   ...overrides,
 });
 
-describe('/laboratorio rows (issue 24)', () => {
+describe('/laboratorio rows', () => {
   it('shows a ready machine: since when, its policy up to date, its clock ahead', () => {
     expect(labTableRows([machine()])[0]).toEqual({
       id: 1,
@@ -77,6 +77,18 @@ describe('/laboratorio rows (issue 24)', () => {
     });
   });
 
+  it('says «Detenido», not «Sin señal», for the policy of a machine stopped the documented way', () => {
+    const now = Date.parse(localIso(2026, 10, 26, 9, 32, 10));
+    const rows = labTableRows(
+      [
+        machine({ online: false, policy_state: 'sin_senal', alert: 'detenido' }),
+        machine({ online: false, policy_state: 'sin_senal', alert: 'sin_reanudar' }),
+      ],
+      now,
+    );
+    expect(rows.map((row) => row.policy)).toEqual(['Detenido', 'Detenido']);
+  });
+
   it('shows each machine its own alert while another of its team beats, and no address as empty', () => {
     const [silent, beating] = labTableRows(
       [
@@ -101,7 +113,7 @@ describe('/laboratorio rows (issue 24)', () => {
     });
   });
 
-  it('shows the network policy as the shared text, by tone (issue 25)', () => {
+  it('shows the network policy as the shared text, by tone', () => {
     const rows = labTableRows([
       machine({ network_version: 1, network_current: 1, network_restricted: true }),
       machine({ network_version: 2, network_current: 3, network_restricted: true }),

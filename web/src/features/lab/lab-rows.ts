@@ -32,7 +32,7 @@ export interface LabTableRow {
    * documented way (a stop is not a silence), or 'Sin señal desde …' when it was not heard in the window.
    */
   seen: string;
-  /** POLÍTICA: 'Al día', 'Atrasada' or 'Sin señal'. */
+  /** POLÍTICA: 'Al día', 'Atrasada', 'Sin señal' or, for a machine stopped the documented way, 'Detenido'. */
   policy: string;
   policyState: LabPolicyState;
   /** RELOJ: the machine's clock against the server's ('+2.0 s', '-0.3 s'), '' when unknown. */
@@ -142,6 +142,7 @@ export function labTableRows(machines: readonly LabMachine[], nowMs = Date.now()
     .sort((a, b) => LAB_AGENT_STATES[b.state].rank - LAB_AGENT_STATES[a.state].rank || a.index - b.index);
   return ranked.map(({ machine, state }, index) => {
     const network = labNetworkState(machine);
+    const stopped = machine.alert === 'detenido' || machine.alert === 'sin_reanudar';
     return {
       id: index + 1,
       machineId: machine.id,
@@ -153,15 +154,19 @@ export function labTableRows(machines: readonly LabMachine[], nowMs = Date.now()
       address: machine.address ?? '',
       seen: machine.online
         ? `Desde ${formatDateTime(machine.online_since)}`
-        : (machine.alert === 'detenido' || machine.alert === 'sin_reanudar') && machine.alert_since
+        : stopped && machine.alert_since
           ? `Detenido desde ${formatDateTime(machine.alert_since)}`
           : `Sin señal desde ${formatDateTime(machine.last_seen)}`,
-      policy: LAB_POLICY_LABELS[machine.policy_state].text,
+      // A stopped machine is not silent: its policy says why it is not applied.
+      policy:
+        stopped && machine.policy_state === 'sin_senal'
+          ? 'Detenido'
+          : LAB_POLICY_LABELS[machine.policy_state].text,
       policyState: machine.policy_state,
       clock: clockOffsetText(machine.clock_offset_ms),
       agent: labAgentText(machine, nowMs),
       agentState: state,
-      // Issue 25: the shared text as is (the lab journey looks for it word for word).
+      // The shared text as is (the lab journey looks for it word for word).
       network: network.text,
       networkTone: network.tone,
     };
