@@ -94,7 +94,7 @@ describe('the lab board in Chromium (issue 24)', () => {
       .poll(() => row('Equipo Listo').locator('[data-policy-state]').getAttribute('data-policy-state'))
       .toBe('al_dia');
     expect(await lab.policy('lab-atrasada').textContent()).toBe('Atrasada');
-    expect(await row('Equipo Detenido').locator('[data-policy-state]').textContent()).toBe('Sin señal');
+    expect(await row('Equipo Detenido').locator('[data-policy-state]').textContent()).toBe('Detenido');
     expect(await row('Equipo Detenido').textContent()).toContain('Agente detenido');
     expect(await axeFindings(judge.page)).toEqual([]);
   });
