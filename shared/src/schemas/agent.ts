@@ -57,14 +57,49 @@ export const sha256Schema = z
   .string({ error: MESSAGES.required })
   .regex(/^[0-9a-f]{64}$/, { error: 'sha256: 64 dígitos hexadecimales en minúsculas' });
 
+/** Longest similarity digest an agent may send: a TLSH digest is 72 characters, an ssdeep one at most 148. */
+export const SIMILARITY_DIGEST_MAX_LENGTH = 148;
+
 /**
- * How an agent matched the process it ended (DESIGN.md section 6a): by its file name (`'nombre'`) or
- * by its executable's fingerprint (`'huella'`, a renamed copy).
+ * A similarity digest of an executable file (TLSH `T1…` hex or ssdeep `blocksize:hash:hash`), opaque to
+ * the server: 3 to {@link SIMILARITY_DIGEST_MAX_LENGTH} characters of `A-Z a-z 0-9 + / :`. A lab machine
+ * is in a contestant's hands, so length and charset are bounded; the distance between two digests is
+ * computed in `shared/src/similarity.ts`.
  */
-export const agentAttemptMatchSchema = z.enum(['nombre', 'huella'], {
-  error: "match: 'nombre' o 'huella'",
+export const similarityDigestSchema = z
+  .string({ error: MESSAGES.required })
+  .regex(new RegExp(`^[A-Za-z0-9+/:]{3,${SIMILARITY_DIGEST_MAX_LENGTH}}$`), {
+    error: `tlsh: entre 3 y ${SIMILARITY_DIGEST_MAX_LENGTH} caracteres (letras, dígitos, "+", "/" o ":")`,
+  });
+
+/**
+ * An ELF build-id (the `NT_GNU_BUILD_ID` note): 8 to 32 bytes as 16 to 64 lower-case hex digits (lld's
+ * fast id is 8 bytes, GNU ld's default SHA-1 is 20).
+ */
+export const buildIdSchema = z.string({ error: MESSAGES.required }).regex(/^(?:[0-9a-f]{2}){8,32}$/, {
+  error: 'build_id: de 16 a 64 dígitos hexadecimales en minúsculas, en pares',
+});
+
+/**
+ * How an agent matched the process it ended (DESIGN.md section 6a): by its file name (`'nombre'`), by
+ * its executable's fingerprint (`'huella'`, a renamed copy) or by a similarity digest or build-id close
+ * to a known file of a blocked program (`'similar'`, a patched copy). Neither `'huella'` nor `'similar'`
+ * ever counts as a claim of a fingerprint.
+ */
+export const agentAttemptMatchSchema = z.enum(['nombre', 'huella', 'similar'], {
+  error: "match: 'nombre', 'huella' o 'similar'",
 });
 export type AgentAttemptMatch = z.infer<typeof agentAttemptMatchSchema>;
+
+/**
+ * Whether an attempt matched as `match` teaches the server a fingerprint (DESIGN.md section 6a): only a
+ * kill by name (`'nombre'`, or absent from agents older than the field) is a claim; a kill by a
+ * fingerprint (`'huella'`) or by similarity (`'similar'`) is not, so the victim of a forged fingerprint
+ * or of a file merely close to one never becomes a claimant.
+ */
+export function isClaimMatch(match: AgentAttemptMatch | undefined): boolean {
+  return match === undefined || match === 'nombre';
+}
 
 /**
  * One attempt reported by an agent (DESIGN.md section 6): `event_id` is unique per team and
@@ -91,6 +126,10 @@ export const agentAttemptSchema = z.object({
   sha256: sha256Schema.optional(),
   executable: printableText(255).min(1).optional(),
   match: agentAttemptMatchSchema.optional(),
+  /** Similarity digest of the ended executable (absent from older agents or when it has none). */
+  tlsh: similarityDigestSchema.optional(),
+  /** ELF build-id of the ended executable, when it has one. */
+  build_id: buildIdSchema.optional(),
 });
 export type AgentAttempt = z.infer<typeof agentAttemptSchema>;
 
@@ -121,9 +160,16 @@ export type AgentAttemptsResult = z.infer<typeof agentAttemptsResultSchema>;
 
 /**
  * A fingerprint the server learned for a blocked process (issue 14): an executable whose SHA-256 is
- * `sha256` is that process, whatever its file is called, and is reported under `process`.
+ * `sha256` is that process, whatever its file is called, and is reported under `process`. `tlsh` and
+ * `build_id` (when the file had them) let the agent also end a similar file: a digest within the
+ * threshold of `shared/src/similarity.ts`, or the same build-id.
  */
-export const agentFingerprintSchema = z.object({ process: z.string(), sha256: sha256Schema });
+export const agentFingerprintSchema = z.object({
+  process: z.string(),
+  sha256: sha256Schema,
+  tlsh: similarityDigestSchema.optional(),
+  build_id: buildIdSchema.optional(),
+});
 export type AgentFingerprint = z.infer<typeof agentFingerprintSchema>;
 
 /**
@@ -175,6 +221,10 @@ export const agentObservedProcessSchema = z
   .object({
     name: printableText(255).min(1, { error: MESSAGES.required }),
     sha256: sha256Schema.nullable(),
+    /** Similarity digest of the file (absent from older agents, or when the file has none). */
+    tlsh: similarityDigestSchema.optional(),
+    /** ELF build-id of the file, when it has one. */
+    build_id: buildIdSchema.optional(),
     first_seen: occurredAtSchema,
     last_seen: occurredAtSchema,
     starts: integerSchema({ min: 1, max: 1_000_000 }),

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/mysql';
-import { FINGERPRINT_QUORUM_DEFAULT } from '@concurso/shared';
+import { FINGERPRINT_QUORUM_DEFAULT, isClaimMatch } from '@concurso/shared';
 import { recordClaims, type FingerprintClaim } from '../processes/index.js';
 
 /**
@@ -54,7 +54,7 @@ export class FingerprintLearner {
     const at = this.now();
     const fresh = new Map<string, FingerprintClaim>();
     for (const claim of claims) {
-      if (claim.match === 'huella') continue;
+      if (!isClaimMatch(claim.match)) continue; // 'huella' and 'similar' are no claims
       // Lower case: the process name compares without case (the column's collation).
       const key = `${claim.contestId}:${claim.teamId}:${claim.sha256}:${claim.process.toLowerCase()}`;
       const since = this.taught.get(key);

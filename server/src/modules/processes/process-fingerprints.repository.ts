@@ -4,6 +4,7 @@ import {
   FINGERPRINT_CLAIMS_PER_MINUTE,
   FINGERPRINT_MAX_PER_PROCESS,
   FINGERPRINT_QUORUM_DEFAULT,
+  isClaimMatch,
   normaliseExecutableName,
   type AgentAttemptMatch,
   type AgentFingerprint,
@@ -64,7 +65,7 @@ export async function recordClaims(
 ): Promise<number> {
   const byTeam = new Map<number, FingerprintClaim[]>();
   for (const claim of claims) {
-    if (claim.match === 'huella') continue;
+    if (!isClaimMatch(claim.match)) continue; // 'huella' and 'similar' are no claims
     byTeam.set(claim.teamId, [...(byTeam.get(claim.teamId) ?? []), claim]);
   }
   if (byTeam.size === 0) return 0;
