@@ -24,3 +24,4 @@ export * from './schemas/fingerprints.js';
 export * from './schemas/password.js';
 export * from './common-passwords.js';
 export * from './api/index.js';
+export * from './similarity.js';
