@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BOARD_ACK_EVERY, BOARD_PUSH_CREDIT, TEAM_STATUS } from './constants.js';
+import { BOARD_ACK_EVERY, BOARD_PUSH_CREDIT, NEW_PROGRAM_RECENT_MS, TEAM_STATUS } from './constants.js';
 import { boardAckPolicy, decodeBoardFrame, encodeBoardRow } from './board-frame.js';
-import type { BoardTeam } from './schemas/board.js';
+import { isRecentNewProgram, type BoardTeam } from './schemas/board.js';
 
 describe('board frame', () => {
   const team: BoardTeam = {
@@ -22,6 +22,29 @@ describe('board frame', () => {
       committedAt: 1000.5,
       teams: [team],
     });
+  });
+
+  it('carries «programa nuevo» as a trailing [name, at] only when the team has one', () => {
+    const marked = { ...team, new_program: { name: 'herramienta-x', at: 1_800_000_000_000 } };
+    expect(encodeBoardRow(marked)).toEqual([
+      7,
+      11,
+      2,
+      3,
+      2,
+      1,
+      'Los Ñandúes',
+      ['herramienta-x', 1_800_000_000_000],
+    ]);
+    expect(decodeBoardFrame([1, 0, [encodeBoardRow(marked)]]).teams[0]).toEqual(marked);
+    expect(encodeBoardRow({ ...team, new_program: null })).toHaveLength(7);
+  });
+
+  it('shows a «programa nuevo» mark while its latest start is recent', () => {
+    const at = 1_800_000_000_000;
+    expect(isRecentNewProgram({ at }, at + NEW_PROGRAM_RECENT_MS - 1)).toBe(true);
+    expect(isRecentNewProgram({ at }, at + NEW_PROGRAM_RECENT_MS)).toBe(false);
+    expect(isRecentNewProgram(null, at)).toBe(false);
   });
 
   it("carries an offline agent's alert in the agent slot (issue 24)", () => {

@@ -12,7 +12,7 @@ import type { AgentAlert, BoardTeam } from './schemas/board.js';
 
 /**
  * One board row as a tuple, in this order:
- * `[id, version, levels_id, number_attempts, status_id, agent, name]`.
+ * `[id, version, levels_id, number_attempts, status_id, agent, name, new_program?]`.
  * `status_id` is a `TEAM_STATUS` value; its Spanish name comes from `TEAM_STATUS_NAMES`. `agent` is
  * `AGENT_CODES`: 1 online, 0 offline, 2 offline with the `sin_senal` alert, 3 with `detenido`,
  * 4 with `sin_reanudar` (a stop of the active contest past the silent agent's window).
@@ -25,6 +25,11 @@ export type BoardRowTuple = [
   status_id: number,
   agent: number,
   name: string,
+  /**
+   * «programa nuevo» as `[name, at]` (`BoardTeam.new_program`: at in ms since the epoch); left out
+   * when the team has none, so a row without it costs nothing more.
+   */
+  new_program?: [name: string, at: number],
 ];
 
 /** The tuple's `agent` code of an agent offline with each alert. */
@@ -54,7 +59,7 @@ export function clockMs(): number {
 
 /** A board row as its frame tuple. */
 export function encodeBoardRow(team: BoardTeam): BoardRowTuple {
-  return [
+  const row: BoardRowTuple = [
     team.id,
     team.version,
     team.levels_id,
@@ -63,11 +68,13 @@ export function encodeBoardRow(team: BoardTeam): BoardRowTuple {
     team.agent_online ? 1 : team.agent_alert ? AGENT_CODES[team.agent_alert] : 0,
     team.name,
   ];
+  if (team.new_program) row.push([team.new_program.name, team.new_program.at]);
+  return row;
 }
 
 /** A frame tuple as the board row it stands for (the inverse of `encodeBoardRow`). */
 export function decodeBoardRow(row: BoardRowTuple): BoardTeam {
-  const [id, version, levels_id, number_attempts, statusId, agent, name] = row;
+  const [id, version, levels_id, number_attempts, statusId, agent, name, newProgram] = row;
   return {
     id,
     name,
@@ -77,6 +84,7 @@ export function decodeBoardRow(row: BoardRowTuple): BoardTeam {
     agent_online: agent === 1,
     agent_alert: ALERT_OF_CODE.get(agent) ?? null,
     version,
+    ...(newProgram ? { new_program: { name: newProgram[0], at: newProgram[1] } } : {}),
   };
 }
 

@@ -197,3 +197,23 @@ export const OBSERVED_PAGE_SIZES = [25, 50, 100] as const;
 /** The observed inventory's sortable columns (`sort` of `GET /api/observedProcesses`). */
 export const OBSERVED_SORTS = ['machines', 'name', 'first_seen', 'last_seen', 'count'] as const;
 export type ObservedSort = (typeof OBSERVED_SORTS)[number];
+
+/**
+ * «Programa nuevo» (DESIGN.md section 6a: a program is known by what it is, and an unknown tool is
+ * looked at while it runs): the contest's first minutes, in ms, counted from its first observed start
+ * (the earliest `first_seen` of its inventory: when its agents began to report what runs). In them every
+ * team opens its IDEs, browsers and terminals, so nothing first seen then is «nuevo». After them, an
+ * executable that no other team of the contest has run (by its name as the agent compares names, nor by
+ * its SHA-256) is «nuevo» on /procesosObservados and on the board.
+ */
+export const NEW_PROGRAM_AFTER_MS = 10 * 60_000;
+
+/**
+ * How long the board's «programa nuevo» mark stays on a team after the new program's latest reported
+ * start (ms, the agent's clock): long enough for a judge to walk to the machine while it runs; the
+ * mark goes as soon as a second team runs the same program.
+ */
+export const NEW_PROGRAM_RECENT_MS = 15 * 60_000;
+
+/** Longest executable path an agent reports with what ran (characters; longer ones are cut). */
+export const OBSERVED_PATH_MAX = 1024;

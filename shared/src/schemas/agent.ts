@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AGENT_MAX_BATCH } from '../constants.js';
+import { AGENT_MAX_BATCH, OBSERVED_PATH_MAX } from '../constants.js';
 import { MESSAGES } from '../messages.js';
 import { integerSchema, printableText, rowIntSchema } from './common.js';
 import { contestRowSchema } from './catalogs.js';
@@ -225,6 +225,11 @@ export const agentObservedProcessSchema = z
     tlsh: similarityDigestSchema.optional(),
     /** ELF build-id of the file, when it has one. */
     build_id: buildIdSchema.optional(),
+    /**
+     * The executable's full path at its latest start (at most `OBSERVED_PATH_MAX` characters; absent
+     * from older agents or when unknown): where a «nuevo» program lies on the machine.
+     */
+    path: printableText(OBSERVED_PATH_MAX).optional(),
     first_seen: occurredAtSchema,
     last_seen: occurredAtSchema,
     starts: integerSchema({ min: 1, max: 1_000_000 }),
@@ -235,9 +240,13 @@ export const agentObservedProcessSchema = z
   });
 export type AgentObservedProcess = z.infer<typeof agentObservedProcessSchema>;
 
-/** Body of `POST /api/agent/observed`: 1 to `AGENT_MAX_OBSERVED_BATCH` executables. */
+/**
+ * Body of `POST /api/agent/observed`: 1 to `AGENT_MAX_OBSERVED_BATCH` executables, and the machine's
+ * host name (at most 255 characters; absent from older agents): the machine a «nuevo» program ran on.
+ */
 export const agentObservedBodySchema = z.object({
   observed: batchOf(agentObservedProcessSchema, AGENT_MAX_OBSERVED_BATCH, 'programas'),
+  hostname: printableText(255).optional(),
 });
 export type AgentObservedBody = z.infer<typeof agentObservedBodySchema>;
 

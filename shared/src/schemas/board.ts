@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { contestRowSchema } from './catalogs.js';
 import { embeddedRowSchema, rowIntSchema } from './common.js';
+import { NEW_PROGRAM_RECENT_MS } from '../constants.js';
 
 /**
  * Why the boards flag a team's agent (issue 24, DESIGN.md section 6a): `sin_senal`, it fell silent
@@ -56,6 +57,13 @@ export const boardTeamSchema = z.object({
   /** The agent's alert while it is offline (issue 24), else null. */
   agent_alert: z.enum(AGENT_ALERTS).nullable().default(null),
   version: rowIntSchema,
+  /**
+   * «programa nuevo» (`NEW_PROGRAM_AFTER_MS`): the newest program only this team of the contest has
+   * run, first seen after the contest's first minutes, its name and latest reported start (ms since
+   * the epoch, the agent's clock); shown while that start is within `NEW_PROGRAM_RECENT_MS`
+   * (`isRecentNewProgram`). Absent or null when there is none.
+   */
+  new_program: z.object({ name: z.string(), at: z.number() }).nullable().optional(),
 });
 export type BoardTeam = z.infer<typeof boardTeamSchema>;
 
@@ -118,3 +126,15 @@ export const socketAuthSchema = z
       .optional(),
   })
   .strict();
+
+/**
+ * Whether a board row's «programa nuevo» mark shows at `now` (ms since the epoch): its latest start is
+ * less than `NEW_PROGRAM_RECENT_MS` old. The server leaves older marks out of what it sends, and a
+ * screen hides a mark that grew old while it was open.
+ */
+export function isRecentNewProgram(
+  mark: { at: number } | null | undefined,
+  now: number,
+): mark is { name: string; at: number } {
+  return mark != null && now - mark.at < NEW_PROGRAM_RECENT_MS;
+}

@@ -51,6 +51,15 @@ export const observedProcessRowSchema = z.object({
   count: rowIntSchema,
   blocked_as: z.string().nullable(),
   copy_of: z.string().nullable(),
+  /**
+   * «nuevo» (`NEW_PROGRAM_AFTER_MS`): first seen after the contest's first minutes and run by no other
+   * team, neither by its name as the agent compares names nor by its SHA-256.
+   */
+  is_new: z.boolean().default(false),
+  /** The machine it last started on (its host name) while one team ran it; else, or unknown, null. */
+  hostname: z.string().nullable().default(null),
+  /** The executable's full path at that start, while one team ran it; else, or unknown, null. */
+  path: z.string().nullable().default(null),
 });
 export type ObservedProcessRow = z.infer<typeof observedProcessRowSchema>;
 
