@@ -11,6 +11,7 @@ import type { Fingerprinter, Sha256 } from './fingerprint.js';
 import type { Killer, KillReport } from './killer.js';
 import { createMatcher, indexFingerprints, renamedAs, type Matcher } from './matcher.js';
 import { printableName, type ObservedLog } from './observed.js';
+import { defaultPeIdentities, versionResourceMatch, type PeIdentities } from './pe-identity.js';
 import type { Outbox } from './outbox.js';
 import { listProcesses, type ProcessLister, type RunningProcess } from './scanner.js';
 import { TEXTS } from './texts.js';
@@ -48,6 +49,11 @@ export interface SweeperParts {
   observing: () => boolean;
   /** After attempts were queued: send them (the delivery's kick). */
   queued: () => void;
+  /**
+   * Reads executables' version resources (pe-identity.ts); null: never. Default: on Windows only
+   * (`defaultPeIdentities`).
+   */
+  peIdentities?: PeIdentities | null;
 }
 
 /** What one process came to in a scan. */
@@ -80,6 +86,8 @@ export class Sweeper {
   private chain: Promise<void> = Promise.resolve();
   /** Recordings of what ran waiting for their fingerprint (the scan does not wait for them). */
   private readonly recording = new Set<Promise<void>>();
+  /** Version resources: a renamed copy that still says it is a blocked program (pe-identity.ts). */
+  private readonly pe: PeIdentities | null;
 
   constructor(
     private readonly parts: SweeperParts,
@@ -88,6 +96,7 @@ export class Sweeper {
   ) {
     this.byName = createMatcher(blocked);
     this.bySha = indexFingerprints(fingerprints);
+    this.pe = parts.peIdentities !== undefined ? parts.peIdentities : defaultPeIdentities();
   }
 
   /** Matches the next scans against a new blocked list. */
@@ -123,6 +132,7 @@ export class Sweeper {
     const seenAt = new Date().toISOString();
     killer.retain(processes);
     fingerprinter.retain(processes);
+    this.pe?.retain(processes);
     const byName = this.byName;
     const bySha = this.bySha;
     // New instances since the last scan (none on the baseline scan), only while the contest observes.
@@ -173,7 +183,10 @@ export class Sweeper {
     seenAt: string,
   ): Promise<Outcome> {
     const { killer, fingerprinter, observed } = this.parts;
-    const blocked = byName(proc);
+    // By its file name, else by the name its version resource gives (a renamed copy: pe-identity.ts).
+    const byFileName = byName(proc);
+    const resource = byFileName === null && this.pe ? await this.byResource(this.pe, proc, byName) : null;
+    const blocked = byFileName ?? resource;
     if (blocked !== null) {
       const report = await killer.handle(proc, blocked);
       // A first big file may take long: the attempt then goes without it (the hash goes on, and the
@@ -183,7 +196,8 @@ export class Sweeper {
           ? ((await atMost(ATTEMPT_HASH_WAIT_MS, fingerprinter.ofProcess(proc))) ?? null)
           : null;
       if (isFresh) observed.add(proc, sha256, seenAt);
-      return { report, sha256, match: 'nombre' };
+      const renamed = resource !== null ? renamedAs(resource, proc) : undefined;
+      return { report, sha256, match: 'nombre', ...(renamed ? { renamed: printableName(renamed) } : {}) };
     }
     if (isFresh) this.record(proc, seenAt);
     if (bySha.size === 0 && this.learned.size === 0) return { report: null, sha256: null };
@@ -197,6 +211,16 @@ export class Sweeper {
     // 'huella': the server never takes this kill for a claim (DESIGN.md section 6a), so a forged
     // fingerprint that ends an innocent program does not make its victim one more claimant.
     return { report, sha256: sha256 ?? null, match: 'huella', ...(shown ? { renamed: shown } : {}) };
+  }
+
+  /**
+   * The blocked name `proc`'s version resource says it is (OriginalFilename or InternalName), or
+   * null; waits at most `HASH_WAIT_MS` for a file not read yet (a later scan uses it then).
+   */
+  private async byResource(pe: PeIdentities, proc: RunningProcess, byName: Matcher): Promise<string | null> {
+    const known = pe.known(proc);
+    const identity = known !== undefined ? known : await atMost(HASH_WAIT_MS, pe.ofProcess(proc));
+    return versionResourceMatch(identity, byName)?.blocked ?? null;
   }
 
   /** Remembers the file of a process ended by name as that blocked program, within the bound. */
