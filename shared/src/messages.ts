@@ -120,9 +120,23 @@ export type MessageKey = keyof typeof MESSAGES;
 /**
  * How the logs and the agent name an attempt (issue 14): the blocked process, and when a renamed copy
  * was caught by its fingerprint, the file name it ran as: 'chrome.exe, renombrado como notepad.exe'.
+ * A program run by a loader or an interpreter says what ran it (agent/src/README.md, "Loaders and
+ * interpreters"): 'chatgpt (vía python3)'.
  */
-export function attemptProcessLabel(process: string, executable?: string | null): string {
-  return executable ? `${process}, renombrado como ${executable}` : process;
+export function attemptProcessLabel(
+  process: string,
+  executable?: string | null,
+  via?: string | null,
+): string {
+  return viaLabel(executable ? `${process}, renombrado como ${executable}` : process, via);
+}
+
+/**
+ * A program's name with what ran it, when a loader or an interpreter did: 'chatgpt.py (vía python3)';
+ * the name alone otherwise. The attempts' and the observed list's one wording.
+ */
+export function viaLabel(name: string, via?: string | null): string {
+  return via ? `${name} (vía ${via})` : name;
 }
 
 /** '1 máquina', '2 máquinas' (issue 14, `/procesosObservados`). */

@@ -130,6 +130,11 @@ export const agentAttemptSchema = z.object({
   tlsh: similarityDigestSchema.optional(),
   /** ELF build-id of the ended executable, when it has one. */
   build_id: buildIdSchema.optional(),
+  /**
+   * What ran the program when a loader or an interpreter did (`python3`, `ld-linux-x86-64.so.2`; at
+   * most 64 characters): `process` is then the blocked program it ran, judged by that file.
+   */
+  via: printableText(64).min(1).optional(),
 });
 export type AgentAttempt = z.infer<typeof agentAttemptSchema>;
 
@@ -233,6 +238,11 @@ export const agentObservedProcessSchema = z
     first_seen: occurredAtSchema,
     last_seen: occurredAtSchema,
     starts: integerSchema({ min: 1, max: 1_000_000 }),
+    /**
+     * What ran it when a loader or an interpreter did (`python3`; at most 64 characters): `name` is
+     * then the program's file (`chatgpt.py`), not the interpreter's.
+     */
+    via: printableText(64).min(1).optional(),
   })
   .refine((row) => Date.parse(row.first_seen) <= Date.parse(row.last_seen), {
     error: 'last_seen: anterior a first_seen',
