@@ -5,6 +5,7 @@
  * and a name it made up, never a real one.
  */
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -34,15 +35,30 @@ const rcString = (text: string) => `"${text.replaceAll('"', '""')}"`;
 
 /**
  * Compiles the waiting program into a fresh temp folder as `fileName`, with `strings` as its version
- * resource (English, Unicode); answers its path. 15 KB or so.
+ * resource (English, Unicode); answers its path. 15 KB or so, plus `randomData` bytes of random data
+ * it carries (default 0): its bytes are then its own, unlike any other small MinGW program (the
+ * agent's own `proclist.exe` among them) to a similarity digest.
  */
-export async function windowsProgram(fileName: string, strings: VersionStrings): Promise<string> {
+export async function windowsProgram(
+  fileName: string,
+  strings: VersionStrings,
+  randomData = 0,
+): Promise<string> {
   const dir = await tempDir('agent-winprog-');
   const source = path.join(dir, 'programa.c');
   const script = path.join(dir, 'version.rc');
   const object = path.join(dir, 'version.o');
   const exe = path.join(dir, fileName);
-  await writeFile(source, '#include <windows.h>\nint main(void) { Sleep(300000); return 0; }\n');
+  const data = [...randomBytes(randomData)].join(',');
+  await writeFile(
+    source,
+    [
+      '#include <windows.h>',
+      randomData > 0 ? `volatile const unsigned char datos[] = {${data}};` : '',
+      'int main(void) { Sleep(300000); return 0; }',
+      '',
+    ].join('\n'),
+  );
   const values = Object.entries(strings)
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => `      VALUE ${rcString(key)}, ${rcString(value!)}`)

@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile, type ChildProcess } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { AttemptLogRow } from '@concurso/shared';
+import { agentTeam, startContest, startTestServer, type TestServer } from '@concurso/testkit';
+import { cleanUp, tempDir, uniqueName, within } from './helpers/processes.js';
+import { WinePrefix, windowsPath, wineInstalled, type WineProcess } from './helpers/wine.js';
+import { mingwInstalled, windowsProgram } from './helpers/windows-program.js';
+
+const run = promisify(execFile);
+const agentDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const version = (
+  JSON.parse(await readFile(path.join(agentDir, 'package.json'), 'utf8')) as { version: string }
+).version;
+
+if (!wineInstalled() || !mingwInstalled()) {
+  console.warn(
+    '\n*** SIN WINE O MINGW-W64: la identidad de los programas de Windows NO se prueba aquí (scripts/test-env.sh los instala) ***\n',
+  );
+}
+
+/**
+ * The agent's Windows executable (`npm run agent:build`) under Debian's Wine, against a real server:
+ * a Windows program is what it is, whatever its file is called (agent/src/README.md "Version
+ * resource"). The blocked programs are compiled here (MinGW-w64) with names of the
+ * test's own and random bytes of their own; the Wine prefix is the test's own, so the agent, which
+ * lists every process of the prefix, never sees anything else.
+ */
+describe.runIf(wineInstalled() && mingwInstalled())(
+  'the Windows agent knows a program by what it is (Wine)',
+  () => {
+    let server: TestServer;
+    let prefix: WinePrefix;
+    let agent: WineProcess | undefined;
+    let adminToken: string;
+    let contestId: number;
+    let exe: string;
+    const started: ChildProcess[] = [];
+
+    beforeAll(async () => {
+      const out = await tempDir('agent-build-');
+      prefix = new WinePrefix(await tempDir('agent-wine-'));
+      [server] = await Promise.all([
+        startTestServer(),
+        run(process.execPath, ['--import', 'tsx', 'scripts/build.ts', '--out', out], {
+          cwd: agentDir,
+          timeout: 180_000,
+        }),
+        prefix.init(),
+      ]);
+      exe = path.join(out, `concurso-agent-${version}-win-x64.exe`);
+      ({ adminToken, contestId } = await startContest(server, 'admin_windows_identity'));
+    }, 240_000);
+
+    afterAll(async () => {
+      for (const child of started) child.kill('SIGKILL');
+      await prefix?.kill();
+      await cleanUp();
+      await server?.close();
+    }, 60_000);
+
+    const get = async <T>(url: string): Promise<T> =>
+      (
+        (await (
+          await fetch(`${server.url}${url}`, { headers: { authorization: `Bearer ${adminToken}` } })
+        ).json()) as { data: T }
+      ).data;
+
+    /** The team's attempts once there are at least `count` (or what there is after 15 s). */
+    async function attemptsOf(teamId: number, count: number): Promise<AttemptLogRow[]> {
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const rows = await get<AttemptLogRow[]>(`/api/teamAttemptsLog/${teamId}`);
+        if (rows.length >= count || Date.now() > deadline) return rows;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+
+    /** Starts the agent for a new team blocking `blocked`, and waits for its first heartbeat. */
+    async function startAgent(blocked: string[]): Promise<{ teamId: number; dataDir: string }> {
+      const team = await agentTeam(server, adminToken, { contestId, name: uniqueName('Equipo'), blocked });
+      const dataDir = await tempDir('agent-wine-data-');
+      const keyFile = path.join(dataDir, 'clave.txt');
+      await writeFile(keyFile, team.key);
+      agent = prefix.spawn(
+        exe,
+        [
+          '--server',
+          server.url,
+          '--key-file',
+          windowsPath(keyFile),
+          '--data-dir',
+          windowsPath(dataDir),
+          '--poll-ms',
+          '200',
+        ],
+        uniqueName('agent'),
+      );
+      started.push(agent.child);
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const machines = await get<{ machines: Array<{ team: { id: number } }> }>('/api/labMachines');
+        if (machines.machines.some((machine) => machine.team.id === team.id)) break;
+        if (Date.now() > deadline) throw new Error(`sin latido del agente:\n${await agent.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      return { teamId: team.id, dataDir };
+    }
+
+    /** Runs a Windows program of the test under Wine. */
+    function launch(program: string): WineProcess {
+      const spawned = prefix.spawn(program, [], uniqueName('programa'));
+      started.push(spawned.child);
+      return spawned;
+    }
+
+    it('ends a renamed copy by its version resource the first time it runs, and leaves a program that only shares the product name', async () => {
+      const blocked = `${uniqueName('prohibido')}.exe`;
+      const { teamId } = await startAgent([blocked]);
+      // An honest program whose ProductName happens to be the blocked name: it keeps running.
+      const honest = launch(
+        await windowsProgram('editor.exe', { OriginalFilename: 'editor.exe', ProductName: blocked }, 4096),
+      );
+      // The blocked program, renamed before it ever ran under its own name: its resource still says it.
+      const disguise = `${uniqueName('notas')}.exe`;
+      const program = await windowsProgram(
+        disguise,
+        { OriginalFilename: blocked, InternalName: blocked.replace(/\.exe$/, ''), ProductName: 'Prohibido' },
+        4096,
+      );
+      const startedAt = Date.now();
+      const copy = launch(program);
+      await within(30_000, copy.exited, 'la copia renombrada termina por su recurso de versión').catch(
+        async (error: Error) => {
+          throw new Error(`${error.message}\n${await agent!.output()}`);
+        },
+      );
+      console.log(
+        `Wine: copia renombrada (recurso de versión) terminada ${Date.now() - startedAt} ms después`,
+      );
+      expect(honest.child.exitCode, await agent!.output()).toBeNull();
+      expect(honest.child.signalCode).toBeNull();
+      expect(await attemptsOf(teamId, 1)).toEqual([
+        expect.objectContaining({ process: blocked, executable: disguise, killed: true }),
+      ]);
+      honest.child.kill('SIGKILL');
+      await prefix.kill();
+      agent = undefined;
+    }, 120_000);
+  },
+);
