@@ -25,3 +25,4 @@ export * from './schemas/password.js';
 export * from './common-passwords.js';
 export * from './api/index.js';
 export * from './similarity.js';
+export * from './schemas/similar-programs.js';

@@ -210,6 +210,11 @@ export interface AgentAttemptBody {
   occurred_at: string;
   sha256?: string;
   executable?: string;
+  /** How the agent matched it: 'nombre', 'huella' or 'similar' (DESIGN.md section 6a). */
+  match?: 'nombre' | 'huella' | 'similar';
+  /** Similarity digest and ELF build-id of the ended executable (DESIGN.md section 6a "Similar files"). */
+  tlsh?: string;
+  build_id?: string;
 }
 
 /** Fresh attempts, one per name of `processes` (a new event id each), occurred at `occurredAt`. */

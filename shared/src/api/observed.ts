@@ -5,6 +5,7 @@ import {
   observedProcessesQuerySchema,
   observedProcessesSchema,
 } from '../schemas/observed.js';
+import { similarProgramsQuerySchema, similarProgramsSchema } from '../schemas/similar-programs.js';
 import { ADMIN_ACCESS, STAFF_ACCESS } from './access.js';
 import { defineRoute } from './route.js';
 
@@ -41,5 +42,21 @@ export const observedRoutes = {
     summary: 'Bloquea en el concurso activo un programa observado',
     body: blockObservedProcessSchema,
     reply: okEnvelope(blockObservedProcessResultSchema),
+  }),
+  /**
+   * `GET /api/similarPrograms?sha256&name&contests_id` (admin; DESIGN.md section 6a "Similar files"):
+   * before a block or a fingerprint's confirmation applies, the other programs of the active contest
+   * (or `contests_id`; 404 `MESSAGES.contestNotFound`) that the agents would end with it: the same file
+   * under another name, the same ELF build-id, or a similarity digest within `SIMILAR_MAX_DISTANCE` of
+   * the file's (`shared/src/similarity.ts`). No active contest: nothing found. Reads only.
+   */
+  similar: defineRoute({
+    method: 'GET',
+    path: '/api/similarPrograms',
+    access: ADMIN_ACCESS,
+    tag,
+    summary: 'Otros programas del concurso que también coinciden con un archivo',
+    querystring: similarProgramsQuerySchema,
+    reply: okEnvelope(similarProgramsSchema),
   }),
 } as const;

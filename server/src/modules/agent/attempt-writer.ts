@@ -259,6 +259,8 @@ export async function writeAttemptGroup<B extends GroupedBatch>(
           process: a.process,
           sha256: a.sha256,
           match: a.match,
+          tlsh: a.tlsh,
+          buildId: a.build_id,
         });
     }
     countedPerBatch.set(batch, counted);

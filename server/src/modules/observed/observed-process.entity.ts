@@ -20,6 +20,10 @@ export const ObservedProcess = defineEntity({
     /** `name` folded (issue 21, `foldName`): what the inventory groups by, byte for byte. */
     nameKey: p.string().length(255).columnType('varchar(255)').default(''),
     sha256: p.string().length(64).columnType('char(64)').default(''),
+    /** Similarity digest of the file (`similarityDigestSchema`), null when the agent sent none. */
+    tlsh: p.string().length(148).nullable(),
+    /** ELF build-id of the file (`buildIdSchema`), null when the agent sent none. */
+    buildId: p.string().length(64).fieldName('build_id').nullable(),
     firstSeen: p.datetime(),
     lastSeen: p.datetime(),
     count: p.integer().unsigned().default(0),

@@ -69,6 +69,8 @@ export async function recordObserved(
           name: row.name,
           nameKey: foldName(row.name),
           sha256: row.sha256 ?? '',
+          tlsh: row.tlsh ?? null,
+          buildId: row.build_id ?? null,
           firstSeen: new Date(row.first_seen),
           lastSeen: new Date(row.last_seen),
           count: Math.min(row.starts, OBSERVED_LIMITS.maxCount),
@@ -79,6 +81,9 @@ export async function recordObserved(
         firstSeen: raw('least(first_seen, values(first_seen))'),
         lastSeen: raw('greatest(last_seen, values(last_seen))'),
         count: raw(`least(count + values(count), ${OBSERVED_LIMITS.maxCount})`),
+        // A file's digest and build-id: the first reported stays (an older agent's report fills none).
+        tlsh: raw('coalesce(tlsh, values(tlsh))'),
+        buildId: raw('coalesce(build_id, values(build_id))'),
       })
       .execute('run');
     const [after] = await connection.execute<Array<{ rows: number | string }>>(

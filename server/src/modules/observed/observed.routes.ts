@@ -7,6 +7,8 @@ import { activeContest, addContestProcess, contestOrActive } from '../contests/i
 import { findOrCreateProcess, recordBlockClaim } from '../processes/index.js';
 import { ObservedRateLimiter } from './observed-rate-limiter.js';
 import { observedPage, observedTeamIds, recordObserved } from './observed.repository.js';
+import { observedIdentity } from './similar-programs.repository.js';
+import { registerSimilarPrograms } from './similar-programs.routes.js';
 
 /**
  * "What ran in the lab" (issue 14, DESIGN.md section 6): the agents' reports of the executables that
@@ -90,6 +92,8 @@ export default async function observedRoutesModule(
               process.id,
               sha256,
               await observedTeamIds(em, contest.id, sha256),
+              undefined,
+              await observedIdentity(em, contest.id, sha256),
             );
       const added = await addContestProcess(em, contest.id, process.id);
       return { contest, process, changed: learned || added };
@@ -106,4 +110,7 @@ export default async function observedRoutesModule(
       message: MESSAGES.saved,
     };
   });
+
+  // «También coincide con» before a block applies (DESIGN.md section 6a "Similar files").
+  registerSimilarPrograms(app);
 }

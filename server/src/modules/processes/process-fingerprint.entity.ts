@@ -21,6 +21,10 @@ export const ProcessFingerprint = defineEntity({
     contest: () => p.manyToOne(Contest).fieldName('contests_id').deleteRule('cascade'),
     process: () => p.manyToOne(Process).fieldName('processes_id').deleteRule('cascade'),
     sha256: p.string().length(64).columnType('char(64)'),
+    /** Similarity digest of the file (`similarityDigestSchema`), null when no agent reported one. */
+    tlsh: p.string().length(148).nullable(),
+    /** ELF build-id of the file (`buildIdSchema`), null when none was reported. */
+    buildId: p.string().length(64).fieldName('build_id').nullable(),
     confirmed: p.boolean().default(false),
     confirmedBy: () => p.manyToOne(User).fieldName('confirmed_by').nullable().deleteRule('set null'),
     confirmedAt: p.datetime().nullable(),

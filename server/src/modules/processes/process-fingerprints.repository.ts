@@ -31,12 +31,22 @@ import { ProcessFingerprint } from './process-fingerprint.entity.js';
  * `match` is the attempt's (`'huella'`: the agent ended it by a fingerprint of its config, so it is
  * no claim at all; absent from older agents).
  */
-export interface FingerprintClaim {
+export interface FingerprintClaim extends FileIdentity {
   teamId: number;
   contestId: number;
   process: string;
   sha256: string;
   match?: AgentAttemptMatch | undefined;
+}
+
+/**
+ * What else than its SHA-256 an agent reported of a file (DESIGN.md section 6a "Similar files"): its
+ * similarity digest (`similarityDigestSchema`) and its ELF build-id (`buildIdSchema`), each absent or
+ * null when unknown.
+ */
+export interface FileIdentity {
+  tlsh?: string | null | undefined;
+  buildId?: string | null | undefined;
 }
 
 /** One minute, the window of the per-team rate of new claims (ms). */
@@ -91,6 +101,7 @@ export async function recordClaims(
         const known = await strengthOf(tx, claim.contestId, processId, claim.sha256);
         if (known && appliesToAll(known, quorum)) continue; // the team's policy carries it already
         const fingerprintId = await fingerprintIdOf(tx, claim.contestId, processId, claim.sha256, now);
+        await fillIdentity(tx, fingerprintId, claim);
         if (!(await addClaims(tx, fingerprintId, [teamId], now))) continue;
         budget--;
         stored++;
@@ -107,7 +118,8 @@ export async function recordClaims(
  * none): not confirmed, so it applies to those teams' machines, and to all once an admin confirms it
  * in Procesos or `quorum` teams claimed it. No per-team rate (an admin's act); the cap holds. A hash
  * denied in the contest is not stored (it stays «Denegada» until confirmed in Procesos › Huellas).
- * Answers whether anything new was stored.
+ * `identity` is the digest and build-id the agents reported with that file (`observedIdentity`), kept
+ * with the fingerprint when it has none yet. Answers whether anything new was stored.
  */
 export async function recordBlockClaim(
   em: EntityManager,
@@ -116,10 +128,12 @@ export async function recordBlockClaim(
   sha256: string,
   teamIds: readonly number[],
   now = new Date(),
+  identity: FileIdentity = {},
 ): Promise<boolean> {
   if (await isDenied(em, contestId, sha256)) return false; // only an admin's confirmation lifts it
   const before = await em.count(ProcessFingerprint, { contest: contestId, process: processId, sha256 });
   const id = await fingerprintIdOf(em, contestId, processId, sha256, now);
+  await fillIdentity(em, id, identity);
   const added = await addClaims(em, id, teamIds, now);
   await keepWithinCap(em, contestId, processId);
   return before === 0 || added > 0;
@@ -176,6 +190,18 @@ async function fingerprintIdOf(
     { fields: ['id'], disableIdentityMap: true },
   );
   return row.id;
+}
+
+/**
+ * Keeps `identity`'s digest and build-id with fingerprint `id` where it has none yet: the first report
+ * of a file's digest stays (a file's digest never changes; a later, different one is a forgery or
+ * another agent's algorithm, and would let a key move what the fingerprint ends). Two statements at
+ * most, none when `identity` is empty.
+ */
+async function fillIdentity(em: EntityManager, id: number, identity: FileIdentity): Promise<void> {
+  if (identity.tlsh) await em.nativeUpdate(ProcessFingerprint, { id, tlsh: null }, { tlsh: identity.tlsh });
+  if (identity.buildId)
+    await em.nativeUpdate(ProcessFingerprint, { id, buildId: null }, { buildId: identity.buildId });
 }
 
 /** Adds the claims of `teamIds` to fingerprint `id` (a team's second claim changes nothing); answers how many were new. */
@@ -257,6 +283,8 @@ async function keepWithinCap(em: EntityManager, contestId: number, processId: nu
 interface ApplicableFingerprint extends RankedFingerprint {
   process: string;
   sha256: string;
+  tlsh: string | null;
+  buildId: string | null;
 }
 
 /**
@@ -275,6 +303,8 @@ async function contestFingerprintRows(
     .select([
       'f.id',
       'f.sha256',
+      'f.tlsh',
+      'f.build_id',
       'f.confirmed',
       'f.updated_at',
       raw('p.name as process'),
@@ -288,6 +318,8 @@ async function contestFingerprintRows(
       Array<{
         id: number;
         sha256: string;
+        tlsh: string | null;
+        build_id: string | null;
         confirmed: number | boolean;
         updated_at: Date | string;
         process: string;
@@ -297,6 +329,8 @@ async function contestFingerprintRows(
   return rows.map((row) => ({
     id: row.id,
     sha256: row.sha256,
+    tlsh: row.tlsh ?? null,
+    buildId: row.build_id ?? null,
     confirmed: Boolean(row.confirmed),
     updatedAt: new Date(row.updated_at),
     process: row.process,
@@ -392,14 +426,22 @@ async function claimsByTeam(
 const appliesToAll = (row: Pick<RankedFingerprint, 'confirmed' | 'teams'>, quorum: number): boolean =>
   row.confirmed || row.teams >= quorum;
 
-/** Each hash once, the first (strongest) process that has it. */
+/**
+ * Each hash once, the first (strongest) process that has it, with the file's similarity digest and
+ * build-id when known (DESIGN.md section 6a "Similar files": the agent also ends a file close to it).
+ */
 function onePerHash(rows: readonly ApplicableFingerprint[]): AgentFingerprint[] {
   const seen = new Set<string>();
   const out: AgentFingerprint[] = [];
   for (const row of rows) {
     if (seen.has(row.sha256)) continue;
     seen.add(row.sha256);
-    out.push({ process: row.process, sha256: row.sha256 });
+    out.push({
+      process: row.process,
+      sha256: row.sha256,
+      ...(row.tlsh ? { tlsh: row.tlsh } : {}),
+      ...(row.buildId ? { build_id: row.buildId } : {}),
+    });
   }
   return out;
 }
@@ -581,6 +623,27 @@ async function repeatedClaimants(
       );
   }
   return out;
+}
+
+/**
+ * The similarity digest and build-id known for the file whose SHA-256 is `sha256` among contest
+ * `contestId`'s fingerprints (any process; the first one stored of each), `{tlsh: null, buildId: null}`
+ * when none has them. One query.
+ */
+export async function fingerprintIdentity(
+  em: EntityManager,
+  contestId: number,
+  sha256: string,
+): Promise<{ tlsh: string | null; buildId: string | null }> {
+  const rows = await em.find(
+    ProcessFingerprint,
+    { contest: contestId, sha256, $or: [{ tlsh: { $ne: null } }, { buildId: { $ne: null } }] },
+    { fields: ['tlsh', 'buildId'], orderBy: { id: 'asc' } },
+  );
+  return {
+    tlsh: rows.find((row) => row.tlsh)?.tlsh ?? null,
+    buildId: rows.find((row) => row.buildId)?.buildId ?? null,
+  };
 }
 
 /** Fingerprint `id`'s contest and process, or null when there is no such fingerprint. */
