@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { instanceKey } from './killer.js';
 import type { RunningProcess } from './scanner.js';
 
@@ -141,7 +142,7 @@ export class Fingerprinter {
    */
   ofProcess(proc: RunningProcess): Promise<Sha256 | null> {
     return this.instances.get(
-      instanceKey(proc),
+      fingerprintKey(proc),
       () => this.resolve(proc),
       () => (this.stats.instanceHits += 1),
     );
@@ -149,14 +150,14 @@ export class Fingerprinter {
 
   /** The fingerprint an instance got earlier, if any (undefined: never asked). No I/O. */
   known(proc: RunningProcess): Sha256 | null | undefined {
-    return this.instances.done.get(instanceKey(proc));
+    return this.instances.done.get(fingerprintKey(proc));
   }
 
   /** Forgets instances absent from the latest process list, keeping memory bounded by what runs. */
   retain(current: readonly RunningProcess[]): void {
     const done = this.instances.done;
     if (done.size === 0) return;
-    const live = new Set(current.map(instanceKey));
+    const live = new Set(current.map(fingerprintKey));
     for (const key of done.keys()) if (!live.has(key)) done.delete(key);
   }
 
@@ -166,6 +167,13 @@ export class Fingerprinter {
   }
 
   private async resolve(proc: RunningProcess): Promise<Sha256 | null> {
+    // A loader's or interpreter's program (program-of.ts) is judged by its own file; a relative one
+    // (Windows, no working folder known) is not read: it would be looked up in the agent's folder.
+    if (proc.program) {
+      const file = proc.program.path;
+      const info = path.isAbsolute(file) ? await statOrNull(file) : null;
+      return info ? this.hashCached(file, `${file}|${identity(info)}`, info) : null;
+    }
     const fromPath = proc.path ? await statOrNull(proc.path) : null;
     const exe = this.procRoot ? `${this.procRoot}/${proc.pid}/exe` : null;
     // stat follows /proc/<pid>/exe to the very inode the process runs, even when deleted or replaced.
@@ -203,6 +211,14 @@ export class Fingerprinter {
       this.waiting.shift()?.();
     }
   }
+}
+
+/**
+ * The instance cache's key: the instance, and the program when it runs one (program-of.ts), so a
+ * process that is judged by its program and by its own executable keeps both apart.
+ */
+function fingerprintKey(proc: RunningProcess): string {
+  return proc.program ? `${instanceKey(proc)}\n${proc.program.path}` : instanceKey(proc);
 }
 
 async function statOrNull(file: string): Promise<Stats | null> {

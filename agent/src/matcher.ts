@@ -1,8 +1,10 @@
 /**
  * Which running processes are forbidden (DESIGN.md section 6): a process matches when its executable
- * file name equals a blocked name, case-insensitively and with or without `.exe`.
+ * file name equals a blocked name, case-insensitively and with or without `.exe`; a loader or an
+ * interpreter also when the program it runs does, with or without its extension (program-of.ts).
  */
 import { normaliseExecutableName, type AgentFingerprint } from '@concurso/shared';
+import { programNames, type ProgramRef } from './program-of.js';
 
 /** What the matcher needs to know about a process (a subset of the scanner's `RunningProcess`). */
 export interface ProcessIdentity {
@@ -10,6 +12,11 @@ export interface ProcessIdentity {
   name: string;
   /** Full path of the executable, when the OS tells it (Linux: `/proc/<pid>/exe`). */
   path?: string;
+  /**
+   * When the executable is a loader or an interpreter, the program it runs (program-of.ts: the script,
+   * jar or mapped ELF, never the rest of its command line): matching and fingerprints judge that file.
+   */
+  program?: ProgramRef;
 }
 
 /** Decides whether a process is blocked: the blocked name as configured (e.g. `Discord.exe`), or null. */
@@ -37,10 +44,38 @@ export function createMatcher(blocked: readonly string[]): Matcher {
     const key = normaliseExecutableName(name);
     if (key !== '' && !byNormalised.has(key)) byNormalised.set(key, name.trim());
   }
-  return (proc) => {
+  const ownName: Matcher = (proc) => {
     const key = normaliseExecutableName(executableName(proc));
     return key === '' ? null : (byNormalised.get(key) ?? null);
   };
+  // The executable's own name first; a loader's or interpreter's program after (programMatch).
+  return (proc) => ownName(proc) ?? programMatch(ownName, proc);
+}
+
+/**
+ * Whether `matcher` blocks `proc` for the program it runs (program-of.ts) rather than for its own
+ * executable: the attempt then says «programa (vía python3)».
+ */
+export function blockedForProgram(matcher: Matcher, proc: ProcessIdentity): boolean {
+  if (!proc.program) return false;
+  return (
+    matcher({ name: proc.name, ...(proc.path ? { path: proc.path } : {}) }) === null &&
+    programMatch(matcher, proc) !== null
+  );
+}
+
+/**
+ * The blocked name a loader's or interpreter's program matches (agent/src/README.md, "Loaders and
+ * interpreters"): its file name, or that name without its extension (`chatgpt.py` is `chatgpt`);
+ * null when the process runs no program or its program is not blocked.
+ */
+export function programMatch(matcher: Matcher, proc: ProcessIdentity): string | null {
+  if (!proc.program) return null;
+  for (const name of programNames(proc.program)) {
+    const blocked = matcher({ name });
+    if (blocked !== null) return blocked;
+  }
+  return null;
 }
 
 /**
@@ -62,8 +97,12 @@ export function indexFingerprints(fingerprints: readonly AgentFingerprint[]): Ma
  * copy, caught by its fingerprint), else undefined: the attempt's `executable` (issue 14).
  */
 export function renamedAs(blocked: string, proc: ProcessIdentity): string | undefined {
-  const executable = executableName(proc).trim();
-  return normaliseExecutableName(executable) === normaliseExecutableName(blocked) || executable === ''
+  // A loader's or interpreter's program under the blocked name, with or without its extension, is
+  // not renamed (`chatgpt.py` run for `chatgpt`).
+  const names = proc.program ? programNames(proc.program) : [executableName(proc).trim()];
+  const executable = names[0]!;
+  return names.some((name) => normaliseExecutableName(name) === normaliseExecutableName(blocked)) ||
+    executable === ''
     ? undefined
     : executable;
 }

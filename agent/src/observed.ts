@@ -12,6 +12,7 @@ import { AgentApiError } from './errors.js';
 import type { Sha256 } from './fingerprint.js';
 import { instanceKey } from './killer.js';
 import { executableName, normaliseExecutableName } from './matcher.js';
+import { programNames } from './program-of.js';
 import type { RunningProcess } from './scanner.js';
 
 /** Time between two reports of what ran (ms): a lab's inventory a quarter-minute behind is fine. */
@@ -30,6 +31,8 @@ const LISTER_HELPERS = new Set(['ps', 'fastlist-0.3.0-x64', 'fastlist-0.3.0-x86'
 interface Entry {
   name: string;
   sha256: Sha256 | null;
+  /** What ran it, when a loader or an interpreter did (program-of.ts): `name` is then its program's. */
+  via?: string;
   /** First start not yet reported (ISO 8601, the agent's clock). */
   first: string;
   /** Latest start seen (ISO 8601). */
@@ -116,9 +119,12 @@ export class ObservedLog {
 
   /** Records one start of `proc`'s executable at `at` (ISO 8601), with its fingerprint (null: unreadable). */
   add(proc: RunningProcess, sha256: Sha256 | null, at: string): void {
-    const name = printableName(executableName(proc));
+    // A loader's or interpreter's program is what ran (program-of.ts), with what ran it.
+    const program = proc.program ? programNames(proc.program)[0]! : null;
+    const name = printableName(program ?? executableName(proc));
     if (name === '') return;
-    const key = `${name}\n${sha256 ?? ''}`;
+    const via = program !== null ? printableName(proc.program!.via) : '';
+    const key = `${name}\n${sha256 ?? ''}\n${via}`;
     const entry = this.entries.get(key);
     if (entry) {
       entry.pending += 1;
@@ -131,7 +137,7 @@ export class ObservedLog {
       this.full = true;
       return;
     }
-    this.entries.set(key, { name, sha256, first: at, last: at, pending: 1 });
+    this.entries.set(key, { name, sha256, first: at, last: at, pending: 1, ...(via ? { via } : {}) });
   }
 
   /** Stops observing: forgets the baseline and drops what is pending (the contest no longer wants it). */
@@ -169,6 +175,7 @@ export class ObservedLog {
         first_seen: e.first,
         last_seen: e.last,
         starts: e.pending,
+        ...(e.via ? { via: e.via } : {}),
       }));
       try {
         await this.options.sender.postObserved(rows);

@@ -9,10 +9,11 @@ import type { AgentStats } from './agent-options.js';
 import { describeError } from './errors.js';
 import type { Fingerprinter, Sha256 } from './fingerprint.js';
 import type { Killer, KillReport } from './killer.js';
-import { createMatcher, indexFingerprints, renamedAs, type Matcher } from './matcher.js';
+import { blockedForProgram, createMatcher, indexFingerprints, renamedAs, type Matcher } from './matcher.js';
 import { printableName, type ObservedLog } from './observed.js';
 import { defaultPeIdentities, versionResourceMatch, type PeIdentities } from './pe-identity.js';
 import type { Outbox } from './outbox.js';
+import { ProgramFinder } from './program-of.js';
 import { listProcesses, type ProcessLister, type RunningProcess } from './scanner.js';
 import { TEXTS } from './texts.js';
 
@@ -63,6 +64,8 @@ interface Outcome {
   renamed?: string;
   /** How the process was matched: by its name, or by its fingerprint (the attempt's `match`). */
   match?: AgentAttemptMatch;
+  /** What ran the program it was judged by, when a loader or an interpreter (program-of.ts). */
+  via?: string;
 }
 
 /**
@@ -86,6 +89,8 @@ export class Sweeper {
   private chain: Promise<void> = Promise.resolve();
   /** Recordings of what ran waiting for their fingerprint (the scan does not wait for them). */
   private readonly recording = new Set<Promise<void>>();
+  /** The programs of loaders and interpreters, judged instead of their executable (program-of.ts). */
+  private readonly programs = new ProgramFinder();
   /** Version resources: a renamed copy that still says it is a blocked program (pe-identity.ts). */
   private readonly pe: PeIdentities | null;
 
@@ -127,6 +132,7 @@ export class Sweeper {
   private async scanOnce(): Promise<void> {
     const processes = await this.list();
     if (!processes) return;
+    this.programs.attach(processes);
     const { killer, fingerprinter, observed, stats } = this.parts;
     stats.sweeps += 1;
     const seenAt = new Date().toISOString();
@@ -140,7 +146,11 @@ export class Sweeper {
     const fresh = new Set(this.parts.observing() ? observed.fresh(processes) : []);
     // Without fingerprints and without observing, nothing is hashed but the attempts' own files.
     const outcomes = await Promise.all(
-      processes.map((proc) => this.handleProcess(proc, byName, bySha, fresh.has(proc), seenAt)),
+      processes.map((proc) =>
+        this.handleProcess(proc, byName, bySha, fresh.has(proc), seenAt).then((o) =>
+          withVia(o, proc, byName),
+        ),
+      ),
     );
     const attempts: AgentAttempt[] = [];
     for (const outcome of outcomes) {
@@ -247,11 +257,12 @@ export class Sweeper {
    * fingerprint when it could be read, the name it ran as when it is a renamed copy, and
    * how it was matched (`match`: 'nombre' or 'huella').
    */
-  private account({ report, sha256, renamed, match }: Outcome, at: string): AgentAttempt | null {
+  private account({ report, sha256, renamed, match, via }: Outcome, at: string): AgentAttempt | null {
     if (!report) return null;
     const { stats, log } = this.parts;
     // "chrome.exe, renombrado como notepad.exe" for a renamed copy; the file name as found otherwise.
-    const label = renamed ? attemptProcessLabel(report.blocked, renamed) : report.executable;
+    // "chatgpt (vía python3)" for a loader's or interpreter's program.
+    const label = renamed || via ? attemptProcessLabel(report.blocked, renamed, via) : report.executable;
     if (report.outcome === 'detected') {
       // Dry run: nothing is ended, but the attempt is reported, so the whole path can be checked.
       stats.detected += 1;
@@ -274,6 +285,7 @@ export class Sweeper {
           ...(sha256 ? { sha256 } : {}),
           ...(renamed ? { executable: renamed } : {}),
           ...(match ? { match } : {}),
+          ...(via ? { via } : {}),
         }
       : null;
   }
@@ -290,6 +302,16 @@ export class Sweeper {
     }
     this.parts.queued();
   }
+}
+
+/**
+ * An ended process's outcome with `via` when it was judged by the program it runs (program-of.ts):
+ * by that program's name, or by a fingerprint or digest, which are the program's file's then.
+ */
+function withVia(outcome: Outcome, proc: RunningProcess, byName: Matcher): Outcome {
+  if (!outcome.report || !proc.program) return outcome;
+  if (outcome.match === 'nombre' && !blockedForProgram(byName, proc)) return outcome;
+  return { ...outcome, via: printableName(proc.program.via) };
 }
 
 /** `promise`'s value, or undefined when it takes more than `ms` (ms); it goes on either way. */

@@ -1,0 +1,218 @@
+/**
+ * The real agent against programs run through the dynamic loader and through python3 (agent/src/
+ * README.md, "Loaders and interpreters"). Every blocked name and fingerprint is this test's own: a
+ * copy of /bin/sleep with bytes of its own and a python3 script written here, never a real program.
+ * Each vector's time from its start to its end is printed (a figure, not asserted: bench/ measures
+ * speed).
+ */
+import type { SpawnOptions } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startAgent, type AgentHandle, type AgentOptions } from '../src/agent.js';
+import { procLister } from '../src/proc-lister.js';
+import type { ProcessLister } from '../src/scanner.js';
+import { startFakeServer, type FakeServer } from './helpers/fake-server.js';
+import {
+  blockedBinary,
+  cleanUp,
+  renamedCopy,
+  running,
+  sha256Of,
+  spawnProcess,
+  tempDir,
+  uniqueName,
+  within,
+  type Spawned,
+} from './helpers/processes.js';
+
+const LOADER = '/lib64/ld-linux-x86-64.so.2';
+const PYTHON = '/usr/bin/python3';
+
+const servers: FakeServer[] = [];
+const agents: AgentHandle[] = [];
+
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((a) => a.stop()));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  await cleanUp();
+});
+
+/** The agent's own Linux lister (`/proc`), narrowed to this test's children (other tests run alongside). */
+const ownChildren: ProcessLister = async () => (await procLister()()).filter((p) => p.ppid === process.pid);
+
+async function agent(blocked: string[], options: Partial<AgentOptions> = {}, edit?: (s: FakeServer) => void) {
+  const server = await startFakeServer(blocked);
+  servers.push(server);
+  edit?.(server);
+  const lines: string[] = [];
+  const handle = await startAgent({
+    server: server.url,
+    key: server.key,
+    dataDir: await tempDir(),
+    lister: ownChildren,
+    log: (line) => lines.push(line),
+    ...options,
+  });
+  agents.push(handle);
+  return { server, handle, lines };
+}
+
+/** A python3 script that sleeps, with bytes of its own (its fingerprint names only this test's file). */
+async function sleepingScript(name: string): Promise<string> {
+  const file = path.join(await tempDir('agent-script-'), name);
+  await writeFile(file, `import time\n# ${randomBytes(16).toString('hex')}\ntime.sleep(100)\n`);
+  return file;
+}
+
+/** Spawns and answers the process with the time (ms) from its start to its end by the agent. */
+async function timedEnd(
+  what: string,
+  file: string,
+  args: string[],
+  options: SpawnOptions = {},
+): Promise<{ spawned: Spawned; ms: number }> {
+  const started = Date.now();
+  const spawned = await spawnProcess(file, args, options);
+  const end = await within(5_000, spawned.exited, what);
+  const ms = Date.now() - started;
+  // Ended by a signal: not a program that exited on its own.
+  expect(end.signal).not.toBeNull();
+  console.log(`${what}: terminado ${ms} ms después de arrancar`);
+  return { spawned, ms };
+}
+
+/** Whether `spawned` still runs after three more of the agent's scans. */
+async function survives(handle: AgentHandle, spawned: Spawned): Promise<boolean> {
+  const sweeps = handle.stats.sweeps;
+  const deadline = Date.now() + 10_000;
+  while (handle.stats.sweeps < sweeps + 3 && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
+  return running(spawned);
+}
+
+describe("a loader or an interpreter is judged by what it runs (real agent, the server's 1 s poll)", () => {
+  it('ends the unmodified blocked file run through the dynamic loader, «… (vía ld-linux…)», not an honest one', async () => {
+    const name = uniqueName('prog-bloq');
+    const file = await blockedBinary(name);
+    // Another program altogether (a copy of /bin/sleep would be a similar file: similarity.ts).
+    const honest = await blockedBinary(uniqueName('honesto'), '/usr/bin/tail');
+    const { server, handle, lines } = await agent([name]);
+
+    const { spawned } = await timedEnd('cargador con el programa bloqueado', LOADER, [file, '100']);
+    const innocent = await spawnProcess(LOADER, [honest, '-f', '/dev/null']);
+    expect(await survives(handle, innocent), lines.join('\n')).toBe(true);
+    await handle.flush();
+
+    expect([...server.stored.values()]).toEqual([
+      expect.objectContaining({
+        process: name,
+        killed: true,
+        match: 'nombre',
+        via: 'ld-linux-x86-64.so.2',
+        sha256: await sha256Of(file),
+      }),
+    ]);
+    expect(lines).toContain(
+      `Proceso bloqueado terminado: ${name} (vía ld-linux-x86-64.so.2) (pid ${spawned.pid})`,
+    );
+  });
+
+  it('ends a python3 script named like the blocked program, «… (vía python3)», not an honest one', async () => {
+    const name = uniqueName('prog-bloq');
+    const script = await sleepingScript(`${name}.py`);
+    const honest = await sleepingScript(`${uniqueName('honesto')}.py`);
+    const { server, handle, lines } = await agent([name]);
+
+    const { spawned } = await timedEnd('python3 con un script del nombre bloqueado', PYTHON, [script]);
+    // Relative to its own working folder, after an option.
+    const relative = await timedEnd(
+      'python3 -u con el script por ruta relativa',
+      PYTHON,
+      ['-u', `./${path.basename(script)}`],
+      { cwd: path.dirname(script) },
+    );
+    const innocent = await spawnProcess(PYTHON, [honest]);
+    expect(await survives(handle, innocent)).toBe(true);
+    await handle.flush();
+
+    const attempt = expect.objectContaining({
+      process: name,
+      killed: true,
+      match: 'nombre',
+      via: 'python3',
+      sha256: await sha256Of(script),
+    });
+    expect([...server.stored.values()]).toEqual([attempt, attempt]);
+    expect(lines).toContain(`Proceso bloqueado terminado: ${name} (vía python3) (pid ${spawned.pid})`);
+    expect(lines).toContain(
+      `Proceso bloqueado terminado: ${name} (vía python3) (pid ${relative.spawned.pid})`,
+    );
+  });
+
+  it("judges the program's bytes: a renamed copy through the loader and a renamed script are ended by their fingerprint", async () => {
+    const name = uniqueName('prog-bloq');
+    const file = await blockedBinary(name);
+    const script = await sleepingScript(`${name}.py`);
+    const fingerprints = [
+      { process: name, sha256: await sha256Of(file) },
+      { process: name, sha256: await sha256Of(script) },
+    ];
+    const { server, handle, lines } = await agent([name], {}, (s) => {
+      s.config = { ...s.config, fingerprints };
+    });
+    const disguise = uniqueName('notas');
+    const copy = await renamedCopy(file, disguise);
+    const scriptCopy = await renamedCopy(script, `${disguise}.py`);
+
+    const loaded = await timedEnd('cargador con una copia renombrada (huella)', LOADER, [copy, '100']);
+    const interpreted = await timedEnd('python3 con una copia renombrada del script (huella)', PYTHON, [
+      scriptCopy,
+    ]);
+    // The interpreter's own file is not what is judged: an honest script still runs.
+    const innocent = await spawnProcess(PYTHON, [await sleepingScript(`${uniqueName('honesto')}.py`)]);
+    expect(await survives(handle, innocent)).toBe(true);
+    await handle.flush();
+
+    expect([...server.stored.values()]).toEqual([
+      expect.objectContaining({
+        process: name,
+        executable: disguise,
+        match: 'huella',
+        via: 'ld-linux-x86-64.so.2',
+      }),
+      expect.objectContaining({
+        process: name,
+        executable: `${disguise}.py`,
+        match: 'huella',
+        via: 'python3',
+      }),
+    ]);
+    expect(lines).toContain(
+      `Proceso bloqueado terminado: ${name}, renombrado como ${disguise}.py (vía python3) (pid ${interpreted.spawned.pid})`,
+    );
+    expect(lines).toContain(
+      `Proceso bloqueado terminado: ${name}, renombrado como ${disguise} (vía ld-linux-x86-64.so.2) (pid ${loaded.spawned.pid})`,
+    );
+  });
+
+  it('the observed list names the program with what ran it, never the interpreter', async () => {
+    const { server, handle } = await agent([], { observedReportMs: 200 }, (s) => {
+      s.config = { ...s.config, observe: true };
+    });
+    const deadline = Date.now() + 10_000;
+    while (handle.stats.sweeps === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const script = await sleepingScript(`${uniqueName('honesto')}.py`);
+    await spawnProcess(PYTHON, [script]);
+    while (server.observedPosts.length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(server.observedPosts.flat()).toEqual([
+      expect.objectContaining({
+        name: path.basename(script),
+        via: 'python3',
+        sha256: await sha256Of(script),
+      }),
+    ]);
+  });
+});
