@@ -1,0 +1,248 @@
+/**
+ * `npm run bench:agent-scan`: what the agent's scan costs with a lab machine's 300 processes, idle and
+ * when new programs start, for two builds of the agent doing the same work: `--commit` (default HEAD)
+ * against `--baseline` (default 76188bc, the agent before it knew programs by their version resource,
+ * similarity digest, loader or family). Each build is taken from git (`git archive`, so uncommitted
+ * work in the tree never blurs the figures), bundled as `npm run agent:build` bundles it (esbuild, one
+ * CommonJS file, the same defines) and run by this Node as its own process. Linux only (/proc).
+ *
+ * For each build (in turns, `--rounds` times), against a server on a throwaway database (in this process) and with the same
+ * `--running` idle processes alive (copies of sleep over `--distinct` files, random bytes appended):
+ *
+ * 1. idle: after a `--warm-seconds` warm-up, the agent's CPU (utime + stime from /proc, its children's
+ *    too) over `--idle-seconds` with nothing new: `idle_cpu_pct` (% of one core; the bar is 3 %) and
+ *    `cpu_ms_per_scan`, that CPU divided by the scans of the window (one per `--poll-ms`): an upper
+ *    bound, as it includes heartbeats and config reads;
+ * 2. new programs: `--new-files` new files of `--new-file-mb` MB each (sleep with random bytes appended:
+ *    every byte new to any digest) start at once while the contest observes; the agent's CPU over
+ *    `--new-seconds` minus its idle CPU over the same time, per new file and per MB: what reading
+ *    (fingerprint, similarity digest, ...) a new program costs the running agent, end to end.
+ *
+ * The bench's own CPU and event-loop utilisation (the load generator and the in-process server) are
+ * reported for each window, and the machine's, so the figures are not the bench measuring itself.
+ * Prints JSON.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { appendFile, chmod, copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import { agentTeam, repoRoot, startContest, startTestServer } from '@concurso/testkit';
+
+const { values } = parseArgs({
+  options: {
+    commit: { type: 'string', default: 'HEAD' },
+    baseline: { type: 'string', default: '76188bc' },
+    running: { type: 'string', default: '300' },
+    distinct: { type: 'string', default: '50' },
+    'poll-ms': { type: 'string', default: '1000' },
+    'warm-seconds': { type: 'string', default: '15' },
+    'idle-seconds': { type: 'string', default: '30' },
+    'new-files': { type: 'string', default: '10' },
+    'new-file-mb': { type: 'string', default: '8' },
+    'new-seconds': { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '2' },
+  },
+});
+const RUNNING = Number(values.running);
+const DISTINCT = Math.max(1, Math.min(Number(values.distinct), RUNNING || 1));
+const POLL_MS = Number(values['poll-ms']);
+const WARM_S = Number(values['warm-seconds']);
+const IDLE_S = Number(values['idle-seconds']);
+const NEW_FILES = Number(values['new-files']);
+const NEW_FILE_MB = Number(values['new-file-mb']);
+const NEW_S = Number(values['new-seconds']);
+const ROUNDS = Math.max(1, Number(values.rounds));
+const CLK_TCK = 100; // Linux USER_HZ
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+
+/** utime + stime of a process and of the children it waited for (ticks). */
+async function cpuTicks(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+}
+async function machineTicks(): Promise<{ busy: number; total: number }> {
+  const line = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!;
+  const n = line.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (n[3] ?? 0) + (n[4] ?? 0);
+  return { busy: n.reduce((a, b) => a + b, 0) - idle, total: n.reduce((a, b) => a + b, 0) };
+}
+
+/** What one window cost: the agent's CPU (ms), the bench's own CPU and event loop, the machine's. */
+async function measure(pid: number, seconds: number, during?: () => Promise<void>) {
+  const a0 = await cpuTicks(pid);
+  const m0 = await machineTicks();
+  const own0 = process.cpuUsage();
+  const elu0 = performance.eventLoopUtilization();
+  await Promise.all([during?.(), sleep(seconds * 1000)]);
+  const a1 = await cpuTicks(pid);
+  const m1 = await machineTicks();
+  const own = process.cpuUsage(own0);
+  const elu = performance.eventLoopUtilization(elu0);
+  return {
+    agent_cpu_ms: ((a1 - a0) / CLK_TCK) * 1000,
+    bench_process_cpu_pct: round(((own.user + own.system) / 1e6 / seconds) * 100),
+    bench_event_loop_utilisation: round(elu.utilization, 3),
+    machine_busy_pct_of_all_cores: round(((m1.busy - m0.busy) / (m1.total - m0.total)) * 100, 1),
+  };
+}
+
+/** Copies /bin/sleep to `file` with `extra` random bytes appended: it runs, its bytes are its own. */
+async function uniqueSleep(file: string, extra = 32): Promise<string> {
+  await copyFile('/bin/sleep', file);
+  for (let left = extra; left > 0; left -= 1 << 20)
+    await appendFile(file, randomBytes(Math.min(left, 1 << 20)));
+  await chmod(file, 0o755);
+  return file;
+}
+
+/** The agent's CLI at `commit`, bundled like agent/scripts/build.ts bundles it; answers the file. */
+async function bundleAgent(commit: string, dir: string): Promise<{ file: string; commit: string }> {
+  const sha = execFileSync('git', ['rev-parse', '--short=10', commit], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  }).trim();
+  const tree = path.join(dir, sha);
+  await mkdir(tree, { recursive: true });
+  const archive = execFileSync(
+    'git',
+    ['archive', sha, 'agent/src', 'agent/package.json', 'shared/src', 'shared/package.json'],
+    {
+      cwd: repoRoot,
+      maxBuffer: 256 * 1024 * 1024,
+    },
+  );
+  execFileSync('tar', ['-x', '-C', tree], { input: archive });
+  const file = path.join(dir, `agent-${sha}.cjs`);
+  await build({
+    entryPoints: [path.join(tree, 'agent', 'src', 'cli.ts')],
+    outfile: file,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    alias: { '@concurso/shared': path.join(tree, 'shared', 'src', 'index.ts') },
+    nodePaths: [path.join(repoRoot, 'node_modules')],
+    external: ['bufferutil', 'utf-8-validate'],
+    define: {
+      __AGENT_COMMIT__: JSON.stringify(sha),
+      'process.env.WS_NO_BUFFER_UTIL': JSON.stringify('1'),
+      'process.env.WS_NO_UTF_8_VALIDATE': JSON.stringify('1'),
+      'import.meta.url': '__agentImportMetaUrl',
+    },
+    banner: { js: "var __agentImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    legalComments: 'none',
+    logLevel: 'error',
+  });
+  return { file, commit: sha };
+}
+
+const server = await startTestServer();
+const tmp = await mkdtemp(path.join(os.tmpdir(), 'bench-agent-scan-'));
+const background: ChildProcess[] = [];
+const newcomers: ChildProcess[] = [];
+try {
+  const builds = [await bundleAgent(values.baseline!, tmp), await bundleAgent(values.commit!, tmp)];
+  const { adminToken, contestId } = await startContest(server, 'bench_scan_admin');
+
+  await mkdir(path.join(tmp, 'bin'));
+  const files = await Promise.all(
+    Array.from({ length: DISTINCT }, (_, i) => uniqueSleep(path.join(tmp, 'bin', `tarea-${i}`))),
+  );
+  for (let i = 0; i < RUNNING; i++)
+    background.push(spawn(files[i % files.length]!, ['3600'], { stdio: 'ignore' }));
+  await sleep(1_000);
+
+  const results = [];
+  // Baseline and current in turns, `--rounds` times: a machine getting busier favours neither.
+  const turns = Array.from({ length: ROUNDS }, () => builds).flat();
+  for (const [index, agentBuild] of turns.entries()) {
+    const team = await agentTeam(server, adminToken, {
+      contestId,
+      name: `Banco ${index}`,
+      blocked: [`prohibido-${randomBytes(3).toString('hex')}.exe`],
+    });
+    const agent = spawn(
+      process.execPath,
+      [
+        agentBuild.file,
+        '--server',
+        server.url,
+        '--data-dir',
+        path.join(tmp, `data-${index}`),
+        '--poll-ms',
+        String(POLL_MS),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, CONCURSO_AGENT_KEY: team.key } },
+    );
+    const lines: string[] = [];
+    agent.stdout!.setEncoding('utf8').on('data', (chunk: string) => lines.push(...chunk.split('\n')));
+    await new Promise<void>((resolve) => agent.stdout!.once('data', () => resolve()));
+    await sleep(WARM_S * 1000);
+    process.stderr.write(`${agentBuild.commit}: en reposo ${IDLE_S} s…\n`);
+    const idle = await measure(agent.pid!, IDLE_S);
+    const scans = (IDLE_S * 1000) / POLL_MS;
+
+    process.stderr.write(`${agentBuild.commit}: ${NEW_FILES} programas nuevos de ${NEW_FILE_MB} MB…\n`);
+    await mkdir(path.join(tmp, `nuevos-${index}`));
+    const fresh = await Promise.all(
+      Array.from({ length: NEW_FILES }, (_, i) =>
+        uniqueSleep(path.join(tmp, `nuevos-${index}`, `nuevo-${i}`), NEW_FILE_MB * 1024 * 1024),
+      ),
+    );
+    const start = async () => {
+      for (const file of fresh) newcomers.push(spawn(file, ['3600'], { stdio: 'ignore' }));
+    };
+    const busy = await measure(agent.pid!, NEW_S, start);
+    const extraMs = busy.agent_cpu_ms - (idle.agent_cpu_ms / IDLE_S) * NEW_S;
+    for (const child of newcomers.splice(0)) child.kill('SIGKILL');
+    agent.kill('SIGINT');
+    await new Promise((r) => agent.once('exit', r));
+    results.push({
+      build: agentBuild.commit,
+      idle: {
+        seconds: IDLE_S,
+        running_processes: RUNNING,
+        idle_cpu_pct: round((idle.agent_cpu_ms / 1000 / IDLE_S) * 100),
+        cpu_ms_per_scan: round(idle.agent_cpu_ms / scans),
+        bench_process_cpu_pct: idle.bench_process_cpu_pct,
+        bench_event_loop_utilisation: idle.bench_event_loop_utilisation,
+        machine_busy_pct_of_all_cores: idle.machine_busy_pct_of_all_cores,
+      },
+      new_programs: {
+        files: NEW_FILES,
+        mb_each: NEW_FILE_MB,
+        seconds: NEW_S,
+        agent_cpu_ms: round(busy.agent_cpu_ms, 0),
+        cpu_ms_per_new_file: round(extraMs / NEW_FILES, 1),
+        cpu_ms_per_mb: round(extraMs / NEW_FILES / NEW_FILE_MB, 2),
+        bench_process_cpu_pct: busy.bench_process_cpu_pct,
+        bench_event_loop_utilisation: busy.bench_event_loop_utilisation,
+        machine_busy_pct_of_all_cores: busy.machine_busy_pct_of_all_cores,
+      },
+      agent_log: lines.filter((line) => line.trim() !== '').slice(0, 3),
+    });
+  }
+  console.log(
+    JSON.stringify(
+      {
+        poll_ms: POLL_MS,
+        rounds: ROUNDS,
+        baseline: results.filter((result) => result.build === builds[0]!.commit),
+        current: results.filter((result) => result.build === builds[1]!.commit),
+        idle_cpu_pct_bar: 3,
+        host: { cpus: os.cpus().length, loadavg: (await readFile('/proc/loadavg', 'utf8')).trim() },
+      },
+      null,
+      2,
+    ),
+  );
+} finally {
+  for (const child of [...background, ...newcomers]) child.kill('SIGKILL');
+  await rm(tmp, { recursive: true, force: true });
+  await server.close();
+}
