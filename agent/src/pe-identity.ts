@@ -118,12 +118,15 @@ async function readCompactImage(file: string, maxResourceBytes: number): Promise
       const rawSize = headers.readUInt32LE(at + 16);
       const virtualSize = Math.max(headers.readUInt32LE(at + 8), rawSize);
       if (resourceRva < virtualAddress || resourceRva >= virtualAddress + virtualSize) continue;
-      if (rawSize === 0 || rawSize > maxResourceBytes) return null;
-      const data = await read(headers.readUInt32LE(at + 20), rawSize);
+      const pointer = headers.readUInt32LE(at + 20);
+      // A linker may round the last section's raw size past the end of the file: what is there is read.
+      const length = Math.min(rawSize, size - pointer);
+      if (length <= 0 || rawSize > maxResourceBytes) return null;
+      const data = await read(pointer, length);
       if (!data) return null;
       // The new image: the headers with this section alone in the table, then its data.
       const start = sectionTable + SECTION_HEADER_BYTES;
-      const image = new Uint8Array(start + rawSize);
+      const image = new Uint8Array(start + length);
       image.set(headers.subarray(0, sectionTable));
       image.set(headers.subarray(at, at + SECTION_HEADER_BYTES), sectionTable);
       const view = new DataView(image.buffer);
@@ -135,6 +138,7 @@ async function readCompactImage(file: string, maxResourceBytes: number): Promise
         view.setUint32(directories + 8 * CERTIFICATE_DIRECTORY + 4, 0, true);
       }
       view.setUint32(sectionTable + 8, virtualSize, true);
+      view.setUint32(sectionTable + 16, length, true);
       view.setUint32(sectionTable + 20, start, true);
       image.set(data, start);
       return image;
