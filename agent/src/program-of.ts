@@ -520,6 +520,8 @@ const PROGRAM_CACHE_MAX = 20_000;
  */
 export class ProgramFinder {
   private readonly known = new Map<string, ProgramRef | null>();
+  /** Executable path → whether it is a loader or an interpreter (a few hundred paths on a machine). */
+  private readonly runners = new Map<string, boolean>();
 
   constructor(private readonly root: string | null = process.platform === 'linux' ? '/proc' : null) {}
 
@@ -527,7 +529,7 @@ export class ProgramFinder {
   attach(processes: RunningProcess[]): void {
     const live = new Set<string>();
     for (const proc of processes) {
-      if (proc.program || !this.root || !proc.path || !runnerOf(proc.path)) continue;
+      if (proc.program || !this.root || !proc.path || !this.isRunner(proc.path)) continue;
       const key = `${instanceKey(proc)}\n${proc.path}`;
       live.add(key);
       let program = this.known.get(key);
@@ -538,5 +540,16 @@ export class ProgramFinder {
       if (program) proc.program = program;
     }
     for (const key of this.known.keys()) if (!live.has(key)) this.known.delete(key);
+  }
+
+  /** `runnerOf(file) !== null`, remembered per path so a scan tests no pattern for a known file. */
+  private isRunner(file: string): boolean {
+    let runs = this.runners.get(file);
+    if (runs === undefined) {
+      runs = runnerOf(file) !== null;
+      if (this.runners.size >= PROGRAM_CACHE_MAX) this.runners.clear();
+      this.runners.set(file, runs);
+    }
+    return runs;
   }
 }
