@@ -17,6 +17,7 @@ import { Migration20261201000000 } from './Migration20261201000000.js';
 import { Migration20261201010000 } from './Migration20261201010000.js';
 import { Migration20261202000000 } from './Migration20261202000000.js';
 import { Migration20261202020000 } from './Migration20261202020000.js';
+import { Migration20261203040000 } from './Migration20261203040000.js';
 import { Migration20261203030000 } from './Migration20261203030000.js';
 
 export const migrationsList = [
@@ -35,5 +36,6 @@ export const migrationsList = [
   { name: 'Migration20261201010000', class: Migration20261201010000 },
   { name: 'Migration20261202000000', class: Migration20261202000000 },
   { name: 'Migration20261202020000', class: Migration20261202020000 },
+  { name: 'Migration20261203040000', class: Migration20261203040000 },
   { name: 'Migration20261203030000', class: Migration20261203030000 },
 ];

@@ -3,10 +3,12 @@
  * `Authorization: Bearer <key>`, has a timeout, validates the answer against the shared schemas,
  * and fails with an `AgentApiError` whose kind tells 401, network and other errors apart.
  */
+import { hostname } from 'node:os';
 import {
   agentRoutes,
   healthRoutes,
   routePath,
+  withoutUnprintable,
   type RouteSpec,
   agentAttemptsResultSchema,
   agentConfigSchema,
@@ -93,10 +95,15 @@ export class AgentClient {
   /**
    * `POST /api/agent/observed` (issue 14) with up to `AGENT_MAX_OBSERVED_BATCH` executables that
    * started on the machine (file name, fingerprint, first and last start, how many starts). Answers
-   * how many rows the server stored (0 when the contest does not observe).
+   * how many rows the server stored (0 when the contest does not observe). With the machine's host
+   * name (at most 255 characters), where a «programa nuevo» ran.
    */
   postObserved(observed: readonly AgentObservedProcess[]): Promise<AgentObservedResult> {
-    return this.call(agentRoutes.observed, { observed }, agentObservedResultSchema);
+    return this.call(
+      agentRoutes.observed,
+      { observed, hostname: withoutUnprintable(hostname()).slice(0, 255) },
+      agentObservedResultSchema,
+    );
   }
 
   /** `POST /api/agent/heartbeat`: keeps the team's `agent_online` true on the board. */

@@ -12,6 +12,7 @@ import { AgentApiError } from './errors.js';
 import type { Sha256 } from './fingerprint.js';
 import { instanceKey } from './killer.js';
 import { executableName, normaliseExecutableName } from './matcher.js';
+import { observedPath } from './observed-where.js';
 import { programNames } from './program-of.js';
 import type { RunningProcess } from './scanner.js';
 
@@ -33,6 +34,8 @@ interface Entry {
   sha256: Sha256 | null;
   /** What ran it, when a loader or an interpreter did (program-of.ts): `name` is then its program's. */
   via?: string;
+  /** The executable's path at the latest start (observed-where.ts), when known. */
+  path?: string;
   /** First start not yet reported (ISO 8601, the agent's clock). */
   first: string;
   /** Latest start seen (ISO 8601). */
@@ -129,6 +132,7 @@ export class ObservedLog {
     if (entry) {
       entry.pending += 1;
       if (entry.pending === 1) entry.first = at;
+      if (at >= entry.last) entry.path = observedPath(proc) ?? entry.path;
       if (at > entry.last) entry.last = at;
       return;
     }
@@ -138,6 +142,8 @@ export class ObservedLog {
       return;
     }
     this.entries.set(key, { name, sha256, first: at, last: at, pending: 1, ...(via ? { via } : {}) });
+    const where = observedPath(proc);
+    if (where) this.entries.get(key)!.path = where;
   }
 
   /** Stops observing: forgets the baseline and drops what is pending (the contest no longer wants it). */
@@ -175,6 +181,7 @@ export class ObservedLog {
         first_seen: e.first,
         last_seen: e.last,
         starts: e.pending,
+        ...(e.path ? { path: e.path } : {}),
         ...(e.via ? { via: e.via } : {}),
       }));
       try {

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/mysql';
-import { agentAlertOf, isAgentAlarm, type BoardTeam } from '@concurso/shared';
+import { agentAlertOf, isAgentAlarm, isRecentNewProgram, type BoardTeam } from '@concurso/shared';
 import { ormSql, placeholders, runStatement, type SqlRunner, type SqlStatement } from '../../db/sql.js';
 
 /*
@@ -21,6 +21,8 @@ interface BoardRowData {
   agent_online: number | boolean;
   agent_alert: string | null;
   version: number;
+  new_program: string | null;
+  new_program_at: Date | string | null;
 }
 
 /**
@@ -30,7 +32,7 @@ interface BoardRowData {
 function boardRowsWhere(where: string, params: readonly unknown[], orderBy = ''): SqlStatement {
   return {
     sql: `select t.id, t.name, t.levels_id, t.number_attempts, t.status_team_id, s.status, t.agent_online,
-      t.agent_alert, t.version from teams as t inner join status_team as s on t.status_team_id = s.id
+      t.agent_alert, t.version, t.new_program, t.new_program_at from teams as t inner join status_team as s on t.status_team_id = s.id
       where ${where}${orderBy ? ` order by ${orderBy}` : ''}`,
     params,
   };
@@ -43,7 +45,9 @@ function boardRowsWhere(where: string, params: readonly unknown[], orderBy = '')
  * snapshot.
  */
 export function readBoardRows(rows: readonly unknown[]): BoardTeam[] {
+  const now = Date.now();
   return (rows as BoardRowData[]).map((row) => {
+    const newProgram = newProgramOf(row, now);
     // Presence per machine (DESIGN.md section 6a): one silent machine's «sin señal» shows even while
     // another machine of the team beats (a frame carries one agent state: the alarm wins), and so does
     // a machine's «detenido sin reanudar».
@@ -58,8 +62,24 @@ export function readBoardRows(rows: readonly unknown[]): BoardTeam[] {
       agent_online: online,
       agent_alert: online ? null : alert,
       version: Number(row.version),
+      // Only when there is one: a row without it is what it was before the mark (and its frame tuple).
+      ...(newProgram ? { new_program: newProgram } : {}),
     };
   });
+}
+
+/**
+ * A row's «programa nuevo» mark (observed module) while recent (`isRecentNewProgram` at `now`), else
+ * null. The bare pool answers dates as UTC text without a zone (`dateStrings`), the ORM as a `Date`.
+ */
+function newProgramOf(row: BoardRowData, now: number): BoardTeam['new_program'] {
+  if (row.new_program === null || row.new_program_at === null) return null;
+  const at =
+    row.new_program_at instanceof Date
+      ? row.new_program_at.getTime()
+      : Date.parse(`${row.new_program_at.replace(' ', 'T')}Z`);
+  const mark = { name: row.new_program, at };
+  return isRecentNewProgram(mark, now) ? mark : null;
 }
 
 async function findBoardTeams(sql: SqlRunner, statement: SqlStatement): Promise<BoardTeam[]> {

@@ -27,6 +27,10 @@ export const ObservedProcess = defineEntity({
     firstSeen: p.datetime(),
     lastSeen: p.datetime(),
     count: p.integer().unsigned().default(0),
+    /** The machine's host name at the latest reported start (`''` when the agent did not say). */
+    hostname: p.string().length(255).default(''),
+    /** The executable's full path at the latest reported start (`''` when unknown). */
+    path: p.string().length(1024).default(''),
   },
   uniques: [{ name: 'observed_processes_unique', properties: ['contest', 'team', 'name', 'sha256'] }],
 });

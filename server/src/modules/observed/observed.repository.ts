@@ -10,6 +10,7 @@ import { contestProcesses } from '../contests/index.js';
 import { inventoryFingerprints } from '../processes/index.js';
 import { ObservedProcess } from './observed-process.entity.js';
 import { blockedAs, copyOf, foldName } from './observed-matching.js';
+import { oneTeamPrograms } from './observed-new-programs.js';
 
 /*
  * The only reads and writes of `observed_processes` (issue 14, "What ran in the lab"), through the
@@ -47,6 +48,7 @@ export async function recordObserved(
   teamId: number,
   observed: readonly AgentObservedProcess[],
   maxPerTeam: number = OBSERVED_LIMITS.maxPerTeam,
+  hostname = '',
 ): Promise<ObservedRecorded> {
   if (observed.length === 0) return { stored: 0, refused: 0 };
   return em.transactional(async (tx) => {
@@ -74,6 +76,9 @@ export async function recordObserved(
           firstSeen: new Date(row.first_seen),
           lastSeen: new Date(row.last_seen),
           count: Math.min(row.starts, OBSERVED_LIMITS.maxCount),
+          // Where it ran («programa nuevo» names them): the latest start's machine and path.
+          hostname,
+          path: row.path ?? '',
         })),
       )
       .onConflict()
@@ -81,6 +86,8 @@ export async function recordObserved(
         firstSeen: raw('least(first_seen, values(first_seen))'),
         lastSeen: raw('greatest(last_seen, values(last_seen))'),
         count: raw(`least(count + values(count), ${OBSERVED_LIMITS.maxCount})`),
+        hostname: raw(LATEST_WHERE('hostname')),
+        path: raw(LATEST_WHERE('path')),
         // A file's digest and build-id: the first reported stays (an older agent's report fills none).
         tlsh: raw('coalesce(tlsh, values(tlsh))'),
         buildId: raw('coalesce(build_id, values(build_id))'),
@@ -106,6 +113,13 @@ export async function recordObserved(
     return { stored: observed.length - refused, refused };
   });
 }
+
+/**
+ * The merge of `column` (`hostname`, `path`): the report's value when it says one and its latest start
+ * is the row's latest (`last_seen`, already merged to the greatest), else the stored one.
+ */
+const LATEST_WHERE = (column: 'hostname' | 'path') =>
+  `if(values(${column}) <> '' and values(last_seen) >= last_seen, values(${column}), ${column})`;
 
 /** One page of the inventory, as `GET /api/observedProcesses` asks it (issue 21). */
 export interface ObservedPageQuery {
@@ -192,6 +206,7 @@ export async function observedPage(
     [...params, query.pageSize, query.page * query.pageSize],
   );
   const details = await pageDetails(em, contestId, rows);
+  const oneTeam = await oneTeamPrograms(em, contestId, rows, programKey);
 
   const blocked = await contestProcesses(em, contestId);
   const fingerprints = await inventoryFingerprints(
@@ -210,6 +225,7 @@ export async function observedPage(
     rows: rows.map((row) => {
       const sha256 = row.sha256 === '' ? null : row.sha256;
       const detail = details.get(programKey(row.name_key, row.sha256));
+      const single = oneTeam.get(programKey(row.name_key, row.sha256));
       const name = detail?.name ?? row.name_key;
       const blockedAsName = matchBlocked(name, sha256);
       return {
@@ -222,6 +238,9 @@ export async function observedPage(
         count: Number(row.starts),
         blocked_as: blockedAsName,
         copy_of: blockedAsName === null ? matchCopy(sha256) : null,
+        is_new: single?.isNew ?? false,
+        hostname: single?.hostname ?? null,
+        path: single?.path ?? null,
       };
     }),
   };

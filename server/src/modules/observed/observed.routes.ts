@@ -6,6 +6,8 @@ import { addRoute } from '../../lib/route.js';
 import { activeContest, addContestProcess, contestOrActive } from '../contests/index.js';
 import { findOrCreateProcess, recordBlockClaim } from '../processes/index.js';
 import { ObservedRateLimiter } from './observed-rate-limiter.js';
+import { boardTeams } from '../board/index.js';
+import { markNewPrograms } from './observed-new-programs.js';
 import { observedPage, observedTeamIds, recordObserved } from './observed.repository.js';
 import { observedIdentity } from './similar-programs.repository.js';
 import { registerSimilarPrograms } from './similar-programs.routes.js';
@@ -47,7 +49,14 @@ export default async function observedRoutesModule(
       id,
       request.body.observed,
       options.maxPerTeam,
+      request.body.hostname ?? '',
     );
+    // «Programa nuevo» (observed-new-programs.ts): this team's mark, and the marks this report makes
+    // known on other teams; their board rows go out once that transaction committed.
+    const marked = await transaction(em, (tx) => markNewPrograms(tx, contests_id, id, request.body.observed));
+    if (marked.length > 0) {
+      for (const row of await boardTeams(em, marked)) app.board.teamUpdated(row);
+    }
     if (refused > 0) throw new HttpError(429, MESSAGES.observedCapReached);
     return { success: true as const, data: { stored }, message: MESSAGES.processed };
   });

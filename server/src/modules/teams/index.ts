@@ -7,11 +7,14 @@ export type { IStatusTeam } from './status-team.entity.js';
 export {
   addAttemptCountsStatement,
   changeTeamStatus,
+  clearNewProgramMarks,
   lockTeam,
   markAgentSeen,
   markAgentsOffline,
   setAgentPresence,
+  setNewProgramMark,
 } from './team-row-writer.js';
+export type { NewProgramMark } from './team-row-writer.js';
 export { TeamStatusChange } from './team-status-change.entity.js';
 export { Team } from './team.entity.js';
 export type { ITeam } from './team.entity.js';

@@ -128,3 +128,50 @@ export async function markAgentsOffline(
     { agentOnline: false, agentAlert: alert, version: nextVersion() },
   );
 }
+
+/** A team's «programa nuevo» board mark: the program's name, latest start and inventory row id. */
+export interface NewProgramMark {
+  name: string;
+  /** Latest reported start (the agent's clock). */
+  at: Date;
+  /** `observed_processes.id` of the program's row. */
+  observedId: number;
+}
+
+/**
+ * Sets team `teamId`'s «programa nuevo» mark (observed module: the newest program only it ran after
+ * the contest's first minutes), bumping `version` for the boards.
+ */
+export async function setNewProgramMark(
+  em: EntityManager,
+  teamId: number,
+  mark: NewProgramMark,
+): Promise<void> {
+  await em.nativeUpdate(
+    Team,
+    { id: teamId },
+    { newProgram: mark.name, newProgramAt: mark.at, newProgramId: mark.observedId, version: nextVersion() },
+  );
+}
+
+/**
+ * Takes the «programa nuevo» mark off the teams of `teamIds` whose mark is one of the inventory rows
+ * `observedIds` (another team ran that program too), bumping their `version`. Answers the teams changed.
+ */
+export async function clearNewProgramMarks(
+  em: EntityManager,
+  teamIds: readonly number[],
+  observedIds: readonly number[],
+): Promise<number[]> {
+  if (teamIds.length === 0 || observedIds.length === 0) return [];
+  const where = { id: { $in: [...teamIds] }, newProgramId: { $in: [...observedIds] } };
+  const marked = await em.find(Team, where, { fields: ['id'], orderBy: { id: 'asc' } });
+  if (marked.length === 0) return [];
+  const ids = marked.map((team) => team.id);
+  await em.nativeUpdate(
+    Team,
+    { id: { $in: ids } },
+    { newProgram: null, newProgramAt: null, newProgramId: null, version: nextVersion() },
+  );
+  return ids;
+}

@@ -35,6 +35,14 @@ export const Team = defineEntity({
     agentAlert: p.string().length(16).nullable().fieldName('agent_alert'),
     /** The bulk import that created the team, so it can be undone (issue 22); null when made by hand. */
     teamImport: () => p.manyToOne(TeamImport).fieldName('team_imports_id').nullable().deleteRule('set null'),
+    /**
+     * The board's «programa nuevo» mark (observed module, observed-new-programs.ts, its one writer): the
+     * newest program only this team of the contest ran after its first minutes, its latest start (UTC)
+     * and its inventory row (`observed_processes.id`, no foreign key); null when none.
+     */
+    newProgram: p.string().length(255).nullable().fieldName('new_program'),
+    newProgramAt: p.datetime().nullable().fieldName('new_program_at'),
+    newProgramId: p.integer().unsigned().nullable().fieldName('new_program_id'),
   },
   uniques: [{ properties: ['contest', 'name'] }],
   indexes: [{ properties: ['agentOnline', 'agentLastSeen'] }],
