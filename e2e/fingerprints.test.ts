@@ -24,6 +24,9 @@ import { ObservedPage } from './pages/observed-page.js';
  * renamed copy «Copia de chrome.exe (huella sin confirmar)», then «Bloqueado como chrome.exe»; and
  * 'Copiar' of a team named like a formula puts it on the clipboard as text.
  */
+/** A TLSH digest as the agent sends it (70 hex digits); its first body digit is not 0. */
+const BROWSER_TLSH = '09F05A198CC69A5A4F0F9380A9EE93F2B927CF42089EA74276DC5F0BB2D34E68114448';
+
 describe('fingerprints screen and safe exports (issue 21)', () => {
   const bed = useWebTestBed();
 
@@ -37,9 +40,11 @@ describe('fingerprints screen and safe exports (issue 21)', () => {
     const other = await agentTeam(bed.server, adminToken, { contestId, name: 'Recursivos' });
     const sha256 = createHash('sha256').update('navegador renombrado').digest('hex');
     const [attempt] = newAttempts(['chrome.exe']);
-    expect((await injectAttempts(bed.server.app, reporter.key, [{ ...attempt!, sha256 }])).statusCode).toBe(
-      200,
-    );
+    // With the file's similarity digest (DESIGN.md section 6a "Similar files").
+    expect(
+      (await injectAttempts(bed.server.app, reporter.key, [{ ...attempt!, sha256, tlsh: BROWSER_TLSH }]))
+        .statusCode,
+    ).toBe(200);
     const configHas = async (key: string) =>
       ((await callAs(bed.server.app, key, '/api/agent/config')).body.data as AgentConfig).fingerprints.some(
         (print) => print.sha256 === sha256,
@@ -48,6 +53,15 @@ describe('fingerprints screen and safe exports (issue 21)', () => {
     // The other team runs the same file renamed: nothing ends it on its machine yet.
     const copy = await injectObserved(bed.server.app, other.key, [observedEntry('notas.exe', sha256)]);
     expect(copy.statusCode, copy.body).toBe(200);
+    // And a file one bit pair away from it under a name of its own: the same program for the agents.
+    const patched = createHash('sha256').update('navegador parchado').digest('hex');
+    const near = await injectObserved(bed.server.app, other.key, [
+      {
+        ...observedEntry('visor-beta', patched),
+        tlsh: `${BROWSER_TLSH.slice(0, 6)}0${BROWSER_TLSH.slice(7)}`,
+      },
+    ]);
+    expect(near.statusCode, near.body).toBe(200);
 
     const admin = await openSignedIn(bed.browser, bed.server.url, 'admin_huellas', 'clave-admin', '/home');
     try {
@@ -81,7 +95,8 @@ describe('fingerprints screen and safe exports (issue 21)', () => {
           .count(),
       ).resolves.toBe(1);
 
-      await prints.act(sha256, 'Confirmar');
+      // «también coincide con» before the confirmation applies: the renamed copy, then the near file.
+      await prints.act(sha256, 'Confirmar', 'chrome.exe también coincide con: notas.exe, visor-beta.');
       await row.filter({ hasText: 'Confirmada' }).filter({ hasText: 'Todas las máquinas' }).waitFor();
       expect(await row.getByRole('button', { name: 'Confirmar' }).count()).toBe(0);
       expect([await configHas(reporter.key), await configHas(other.key)]).toEqual([true, true]);

@@ -25,10 +25,14 @@ export class FingerprintsDialog {
       .filter({ hasText: sha256.slice(0, 16) });
   }
 
-  /** Presses `action` on a fingerprint's row and answers 'Sí, …' to its question. */
-  async act(sha256: string, action: 'Confirmar' | 'Eliminar'): Promise<void> {
+  /**
+   * Presses `action` on a fingerprint's row and answers 'Sí, …' to its question, once the question says
+   * `says` when given (e.g. «chrome.exe también coincide con: notas.exe», DESIGN.md section 6a).
+   */
+  async act(sha256: string, action: 'Confirmar' | 'Eliminar', says?: string): Promise<void> {
     await this.row(sha256).getByRole('button', { name: action }).click();
     const question = this.page.getByRole('alertdialog', { name: `¿${action} la huella`, exact: false });
+    if (says !== undefined) await question.getByText(says, { exact: false }).waitFor();
     await question
       .getByRole('button', { name: action === 'Confirmar' ? 'Sí, confirmar' : 'Sí, eliminar' })
       .click();

@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { MESSAGES, observedRoutes, type ContestRow, type ObservedProcessRow } from '@concurso/shared';
 import { callApi } from '../../api/call-api';
 import { useInvalidatingMutation } from '../../api/queries/use-invalidating-mutation';
+import { withAlsoMatches } from '../../catalog-screen/also-matches';
 import { confirmedAction } from '../../catalog-screen/confirmed-action';
 import { toaster } from '../../ui/toaster';
 import { OBSERVED_KEY } from './observed-query';
@@ -13,7 +14,8 @@ const block = (row: ObservedProcessRow) =>
 const observedKey = () => [...OBSERVED_KEY];
 
 /**
- * 'Bloquear' of an inventory row (issue 14): asks first (`blockQuestion`), then adds the executable with
+ * 'Bloquear' of an inventory row (issue 14): asks first (`blockQuestion`, with the other programs of the
+ * contest the same or a similar file is: `withAlsoMatches`), then adds the executable with
  * its fingerprint to the active contest's blocked set under 'Procesando…' and toasts the server's
  * message; the inventory refetches (its ESTADO turns 'Bloqueado'). A failure opens 'Error' with the
  * server's text.
@@ -22,8 +24,13 @@ export function useBlockObserved(): (row: ObservedProcessRow, contest: ContestRo
   const blockProcess = useInvalidatingMutation(block, observedKey);
   return useCallback(
     async (row: ObservedProcessRow, contest: ContestRow) => {
+      // «… también coincide con: g++» (DESIGN.md section 6a): asked of the server before the question.
+      const question = await withAlsoMatches(blockQuestion(row, contest), {
+        sha256: row.sha256,
+        name: row.name,
+      });
       const answer = await confirmedAction({
-        question: blockQuestion(row, contest),
+        question,
         run: () => blockProcess(row),
         what: `bloquear ${row.name}`,
       });

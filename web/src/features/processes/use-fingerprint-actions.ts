@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { MESSAGES, processesRoutes, type ContestRow } from '@concurso/shared';
 import { callApi } from '../../api/call-api';
 import { useInvalidatingMutation } from '../../api/queries/use-invalidating-mutation';
+import { withAlsoMatches } from '../../catalog-screen/also-matches';
 import { confirmedAction } from '../../catalog-screen/confirmed-action';
 import { toaster } from '../../ui/toaster';
 import {
@@ -22,7 +23,8 @@ const fingerprintsKey = () => [...FINGERPRINTS_KEY];
 
 /**
  * 'Confirmar' and 'Eliminar' of a fingerprint row, and 'Confirmar' of a denied hash
- * (`onConfirmDenied`, DESIGN.md section 6a): each asks first, runs under 'Procesando…' and toasts the
+ * (`onConfirmDenied`, DESIGN.md section 6a): each asks first (a confirmation with the other programs of
+ * the contest the same or a similar file is: `withAlsoMatches`), runs under 'Procesando…' and toasts the
  * server's message; the list refetches. A failure opens 'Error' with the server's text (404 when
  * another admin removed it meanwhile).
  */
@@ -33,8 +35,14 @@ export function useFingerprintActions(processName: string, contest: ContestRow |
   const onConfirm = useCallback(
     async (row: FingerprintTableRow) => {
       if (!contest) return;
+      // «… también coincide con: g++» (DESIGN.md section 6a): asked of the server before the question.
+      const question = await withAlsoMatches(confirmQuestion(row, processName, contest), {
+        sha256: row.sha256,
+        name: processName,
+        contestId: contest.id,
+      });
       const answer = await confirmedAction({
-        question: confirmQuestion(row, processName, contest),
+        question,
         run: () => confirmOne(row.id),
         what: `confirmar la huella ${row.sha256}`,
       });
@@ -58,8 +66,13 @@ export function useFingerprintActions(processName: string, contest: ContestRow |
   const onConfirmDenied = useCallback(
     async (row: DeniedTableRow) => {
       if (!contest) return;
+      const question = await withAlsoMatches(confirmDeniedQuestion(row, contest), {
+        sha256: row.sha256,
+        name: row.process === '—' ? row.fingerprint : row.process,
+        contestId: contest.id,
+      });
       const answer = await confirmedAction({
-        question: confirmDeniedQuestion(row, contest),
+        question,
         run: () => confirmDeniedOne(row.id),
         what: `confirmar la huella denegada ${row.sha256}`,
       });
