@@ -13,14 +13,20 @@
 export type Tlsh = string;
 
 /**
- * Largest distance at which two executables are the same program (TLSH units, `tlshDistance`).
- * Chosen by measurement with the agent's digests (agent/test/similarity-false-positives.test.ts prints
- * the figures): over every ELF file of /usr/bin and /usr/lib, the closest pair of files of two different
- * Debian packages is farther than this, while every one-byte-changed, 1 %-appended and re-stripped copy
- * of the samples is nearer. Below 24 on purpose: a length difference of two steps (about 20 % in size)
- * alone adds 24, so files of far sizes never match.
+ * Largest distance at which two executables are the same program (TLSH units, `tlshDistance`; a
+ * distance of at most this matches). Chosen by measurement with the agent's digests
+ * (agent/test/similarity-false-positives.test.ts prints the figures; bench/similarity.ts): over the
+ * ELF files of this machine's /usr/bin and /usr/lib owned by a Debian package, the closest pair of
+ * files of two different source packages lies at 18 (gcc's LTO plugin, native and MinGW builds), the
+ * next at 23 (two Go programs); byte-identical files are one program and set aside. A one-byte patch
+ * moves a file by 0–4, 1 % of random bytes appended by 1–15 for a file over 100 KB (up to 36 for a
+ * 15 KB library), `strip` of a Debian binary by 0. 12 keeps a margin of 6 below the closest two
+ * programs while every patched, padded or re-stripped sample program matches. A file stripped of its
+ * symbols moves far (the symbol table is much of it): its ELF build-id, which `strip` keeps, catches
+ * it. Below 24 on purpose: a length difference of two `L` steps (about 20 % in size) alone adds 24,
+ * so files of far sizes never match and a comparison only needs neighbours in size.
  */
-export const SIMILAR_MAX_DISTANCE = 20;
+export const SIMILAR_MAX_DISTANCE = 12;
 
 /** Whether a string is a digest `tlshDistance` can read (70 hex digits, either case). */
 export function isTlsh(value: string): boolean {
