@@ -1,0 +1,174 @@
+/**
+ * What a process's executable looks like beyond its exact bytes (DESIGN.md section 6a "Similar
+ * files"): its TLSH similarity digest (similarity.ts) and its ELF build-id (build-id.ts). Computed in
+ * the background like the SHA-256 (fingerprint.ts) and cached the same way: by file identity (path,
+ * size, mtime, device and inode: a changed file is read again; at most `LIKENESS_FILE_CACHE` files)
+ * and by process instance (`instanceKey`: a process already read costs one map lookup per poll).
+ * One file is digested at a time, in 64 KiB slices (similarity.ts `digestFile`), so a big new
+ * program never holds up a scan or a kill. Never throws.
+ */
+import type { Tlsh } from '@concurso/shared';
+import type { Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { readBuildId, type BuildId } from './build-id.js';
+import { instanceKey } from './killer.js';
+import type { RunningProcess } from './scanner.js';
+import { digestFile, SIMILARITY_MAX_BYTES } from './similarity.js';
+
+/** A file's likeness; each part null when the file has none (too small, too uniform, not ELF). */
+export interface Likeness {
+  tlsh: Tlsh | null;
+  buildId: BuildId | null;
+}
+
+/** Most files remembered with their likeness; the oldest is forgotten first. */
+export const LIKENESS_FILE_CACHE = 4_096;
+
+/** Most process instances remembered; `retain` keeps it to the running ones anyway. */
+const LIKENESS_INSTANCE_CACHE = 20_000;
+
+export interface LikenessReaderOptions {
+  /** Most bytes digested per file. Default `SIMILARITY_MAX_BYTES`. */
+  maxBytes?: number;
+  /** Most files cached. Default `LIKENESS_FILE_CACHE`. */
+  maxFiles?: number;
+  /** Where `/proc` is (Linux); null on other systems. Default `/proc` on Linux. */
+  procRoot?: string | null;
+}
+
+/** Counters, for tests and the bench. */
+export interface LikenessStats {
+  /** Files actually read and digested. */
+  digested: number;
+  /** Bytes digested, in all. */
+  bytes: number;
+}
+
+/** Answers by key, at most `max` (oldest forgotten first); concurrent askers of one key share the work. */
+class BoundedOnce<V> {
+  readonly done = new Map<string, V>();
+  private readonly pending = new Map<string, Promise<V>>();
+
+  constructor(private readonly max: number) {}
+
+  get(key: string, work: () => Promise<V>): Promise<V> {
+    if (this.done.has(key)) return Promise.resolve(this.done.get(key)!);
+    const pending = this.pending.get(key);
+    if (pending) return pending;
+    const run = work().then((value) => {
+      this.pending.delete(key);
+      if (this.done.size >= this.max) {
+        const oldest = this.done.keys().next().value;
+        if (oldest !== undefined) this.done.delete(oldest);
+      }
+      this.done.set(key, value);
+      return value;
+    });
+    this.pending.set(key, run);
+    return run;
+  }
+}
+
+/** The loader's or interpreter's program a process runs, when the scanner found one (program-of.ts). */
+function programPath(proc: RunningProcess): string | undefined {
+  return (proc as { program?: { path: string } }).program?.path;
+}
+
+/** Reads and caches likenesses of the files processes run. */
+export class LikenessReader {
+  private readonly maxBytes: number;
+  private readonly procRoot: string | null;
+  private readonly files: BoundedOnce<Likeness | null>;
+  private readonly instances = new BoundedOnce<Likeness | null>(LIKENESS_INSTANCE_CACHE);
+  /** The digest in progress: files are digested one after the other. */
+  private queue: Promise<unknown> = Promise.resolve();
+  readonly stats: LikenessStats = { digested: 0, bytes: 0 };
+
+  constructor(options: LikenessReaderOptions = {}) {
+    this.maxBytes = options.maxBytes ?? SIMILARITY_MAX_BYTES;
+    this.files = new BoundedOnce(Math.max(1, options.maxFiles ?? LIKENESS_FILE_CACHE));
+    this.procRoot =
+      options.procRoot === undefined ? (process.platform === 'linux' ? '/proc' : null) : options.procRoot;
+  }
+
+  /**
+   * The likeness of the file a process runs (its loader's or interpreter's program when it has one,
+   * else its executable; on Linux `/proc/<pid>/exe` when the path is gone or holds another file), or
+   * null when it cannot be read. Cached per instance.
+   */
+  ofProcess(proc: RunningProcess): Promise<Likeness | null> {
+    return this.instances.get(this.key(proc), () => this.resolve(proc));
+  }
+
+  /** The likeness an instance got earlier (undefined: never asked, or still being read). No I/O. */
+  known(proc: RunningProcess): Likeness | null | undefined {
+    return this.instances.done.get(this.key(proc));
+  }
+
+  /** The likeness of a file by its path (cached by its identity), or null when it cannot be read. */
+  async ofFile(file: string): Promise<Likeness | null> {
+    const info = await statOrNull(file);
+    return info ? this.cached(file, `${file}|${identity(info)}`, info) : null;
+  }
+
+  /** Forgets instances absent from the latest process list. */
+  retain(current: readonly RunningProcess[]): void {
+    const done = this.instances.done;
+    if (done.size === 0) return;
+    const live = new Set(current.map((proc) => this.key(proc)));
+    for (const key of done.keys()) if (!live.has(key)) done.delete(key);
+  }
+
+  private key(proc: RunningProcess): string {
+    const program = programPath(proc);
+    return program ? `${instanceKey(proc)}\n${program}` : instanceKey(proc);
+  }
+
+  private async resolve(proc: RunningProcess): Promise<Likeness | null> {
+    const program = programPath(proc);
+    // A relative program (Windows, no working folder known) is not read: it would be the agent's file.
+    if (program !== undefined) return path.isAbsolute(program) ? this.ofFile(program) : null;
+    const fromPath = proc.path ? await statOrNull(proc.path) : null;
+    const exe = this.procRoot ? `${this.procRoot}/${proc.pid}/exe` : null;
+    const running = exe ? await statOrNull(exe) : null;
+    if (fromPath && (!running || (fromPath.dev === running.dev && fromPath.ino === running.ino))) {
+      return this.cached(proc.path!, `${proc.path!}|${identity(fromPath)}`, fromPath);
+    }
+    if (exe && running) return this.cached(exe, `exe|${identity(running)}`, running);
+    return null;
+  }
+
+  private cached(file: string, key: string, info: Stats): Promise<Likeness | null> {
+    return this.files.get(key, () => this.read(file, info));
+  }
+
+  private read(file: string, info: Stats): Promise<Likeness | null> {
+    if (!info.isFile()) return Promise.resolve(null);
+    const run = this.queue.then(async (): Promise<Likeness | null> => {
+      try {
+        const [tlsh, buildId] = await Promise.all([digestFile(file, this.maxBytes), readBuildId(file)]);
+        this.stats.digested += 1;
+        this.stats.bytes += Math.min(info.size, this.maxBytes);
+        return { tlsh, buildId };
+      } catch {
+        return null;
+      }
+    });
+    this.queue = run;
+    return run;
+  }
+}
+
+async function statOrNull(file: string): Promise<Stats | null> {
+  try {
+    return await stat(file);
+  } catch {
+    return null;
+  }
+}
+
+/** What makes a file's content "the same as last time": size, mtime, device and inode. */
+function identity(info: Stats): string {
+  return `${info.size}|${info.mtimeMs}|${info.dev}:${info.ino}`;
+}

@@ -1,0 +1,110 @@
+/**
+ * The known files of the blocked programs, by likeness (DESIGN.md section 6a "Similar files";
+ * agent/src/README.md "Similar files"): a process whose file has the same ELF build-id as a known
+ * file, or a TLSH digest within `SIMILAR_MAX_DISTANCE` (shared/src/similarity.ts) of one, is that blocked program. Known files
+ * are the config's fingerprints that carry a digest or a build-id (the contest's confirmed ones, sent
+ * by the server) and the files this machine ended by name (learned here, at most
+ * `LEARNED_LIKENESS_MAX`, the oldest forgotten first).
+ */
+import {
+  isTlsh,
+  parsedDistance,
+  parseTlsh,
+  SIMILAR_MAX_DISTANCE,
+  type AgentFingerprint,
+  type ParsedTlsh,
+} from '@concurso/shared';
+import type { BuildId } from './build-id.js';
+import type { Likeness } from './likeness.js';
+
+/**
+ * Most files learned from this machine's own kills: a contestant making many files under a blocked
+ * name cannot grow the agent (or the cost of a comparison) without bound.
+ */
+export const LEARNED_LIKENESS_MAX = 256;
+
+/** How a process matched a known file. */
+export interface SimilarMatch {
+  /** The blocked name as configured. */
+  blocked: string;
+  /** `build_id`: the same ELF build-id; `tlsh`: a digest within the threshold. */
+  by: 'build_id' | 'tlsh';
+  /** The TLSH distance (0 for a build-id match). */
+  distance: number;
+}
+
+interface KnownFile {
+  blocked: string;
+  tlsh: ParsedTlsh | null;
+  buildId: BuildId | null;
+}
+
+function knownFile(blocked: string, tlsh: string | null | undefined, buildId: string | null | undefined) {
+  const parsed = tlsh && isTlsh(tlsh) ? parseTlsh(tlsh) : null;
+  const id = buildId && /^(?:[0-9a-f]{2}){8,32}$/.test(buildId) ? buildId : null;
+  return parsed || id ? { blocked, tlsh: parsed, buildId: id } : null;
+}
+
+/** The blocked programs' known files, and the match of a likeness against them. */
+export class SimilarPrograms {
+  private fromConfig: KnownFile[] = [];
+  /** Learned files by their likeness's key (`tlsh|buildId`), in learning order. */
+  private readonly learned = new Map<string, KnownFile>();
+
+  /** Takes the config's fingerprints that carry a digest or a build-id (the others are SHA-256 only). */
+  setFingerprints(fingerprints: readonly AgentFingerprint[]): void {
+    this.fromConfig = [];
+    for (const fingerprint of fingerprints) {
+      const known = knownFile(fingerprint.process, fingerprint.tlsh, fingerprint.build_id);
+      if (known) this.fromConfig.push(known);
+    }
+  }
+
+  /** Remembers the file of a process this machine ended by name as `blocked`, within the bound. */
+  learn(likeness: Likeness, blocked: string): void {
+    const key = `${likeness.tlsh ?? ''}|${likeness.buildId ?? ''}`;
+    if (this.learned.has(key)) return;
+    const known = knownFile(blocked, likeness.tlsh, likeness.buildId);
+    if (!known) return;
+    if (this.learned.size >= LEARNED_LIKENESS_MAX) {
+      const oldest = this.learned.keys().next().value;
+      if (oldest !== undefined) this.learned.delete(oldest);
+    }
+    this.learned.set(key, known);
+  }
+
+  /** Forgets what was learned of the programs `keep` says are no longer blocked. */
+  forgetUnless(keep: (blocked: string) => boolean): void {
+    for (const [key, known] of this.learned) if (!keep(known.blocked)) this.learned.delete(key);
+  }
+
+  /** How many known files there are: none means no process needs its likeness read. */
+  get size(): number {
+    return this.fromConfig.length + this.learned.size;
+  }
+
+  /**
+   * The blocked program `likeness` is a copy of, or null: a build-id equal to a known file's first,
+   * else the nearest known digest within `SIMILAR_MAX_DISTANCE` (inclusive). A comparison is about
+   * 40 table lookups; with at most a few hundred known files it costs microseconds.
+   */
+  match(likeness: Likeness | null | undefined): SimilarMatch | null {
+    if (!likeness) return null;
+    const all = [...this.fromConfig, ...this.learned.values()];
+    if (likeness.buildId) {
+      const same = all.find((known) => known.buildId === likeness.buildId);
+      if (same) return { blocked: same.blocked, by: 'build_id', distance: 0 };
+    }
+    if (!likeness.tlsh || !isTlsh(likeness.tlsh)) return null;
+    const mine = parseTlsh(likeness.tlsh);
+    let best: SimilarMatch | null = null;
+    for (const known of all) {
+      if (!known.tlsh) continue;
+      const distance = parsedDistance(mine, known.tlsh);
+      if (distance <= SIMILAR_MAX_DISTANCE && (!best || distance < best.distance)) {
+        best = { blocked: known.blocked, by: 'tlsh', distance };
+      }
+    }
+    return best;
+  }
+}
