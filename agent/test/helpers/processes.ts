@@ -1,15 +1,17 @@
 /**
  * Real processes for the agent's tests: a system binary copied under a blocked-looking name (so
- * `/proc/<pid>/exe` ends in that name), spawned as a child of the test. Each copy gets random bytes
- * appended (it still runs): its SHA-256 is its own, so a fingerprint a server learns from it (issue
- * 14) names only this test's executables, never `/bin/sleep` itself, which an agent running as root
- * would then end everywhere on the machine.
+ * `/proc/<pid>/exe` ends in that name), spawned as a child of the test. Each copy gets a build-id of
+ * its own and random bytes appended (it still runs): its SHA-256, its similarity digest and its
+ * build-id are its own, so a fingerprint or a likeness an agent learns from it names only this test's
+ * executables, never `/bin/sleep` itself, which an agent running as root would then end everywhere on
+ * the machine.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { appendFile, chmod, copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { readBuildId } from '../../src/build-id.js';
 import { psListLister, type ProcessLister } from '../../src/scanner.js';
 
 export interface Spawned {
@@ -35,15 +37,36 @@ export async function tempDir(prefix = 'agent-test-'): Promise<string> {
 }
 
 /**
- * Copies `source` (default /bin/sleep) into a temp folder as `name`, with 32 random bytes appended
- * (a fingerprint of its own, see above); answers the new path.
+ * Random bytes appended to each test binary (bytes): more than /bin/sleep's own size, so the copy's
+ * similarity digest (agent/src/similarity.ts) lies far from /bin/sleep's and from any other copy's.
+ */
+const OWN_BYTES = 64 * 1024;
+
+/**
+ * Copies `source` (default /bin/sleep) into a temp folder as `name`, with a build-id of its own and
+ * `OWN_BYTES` random bytes appended (a fingerprint, a similarity digest and a build-id of its own, see
+ * above: an agent that learned it never takes /bin/sleep or another test's copy for it); answers the
+ * new path.
  */
 export async function blockedBinary(name: string, source = '/bin/sleep'): Promise<string> {
   const file = path.join(await tempDir('agent-bin-'), name);
-  await copyFile(source, file);
-  await appendFile(file, randomBytes(32));
+  await writeFile(file, Buffer.concat([await withOwnBuildId(source), randomBytes(OWN_BYTES)]));
   await chmod(file, 0o755);
   return file;
+}
+
+/**
+ * The bytes of an ELF file with its GNU build-id (agent/src/build-id.ts) replaced by random bytes of
+ * the same length (the program runs the same: nothing checks it); other files as they are.
+ */
+export async function withOwnBuildId(file: string): Promise<Buffer> {
+  const bytes = await readFile(file);
+  const id = await readBuildId(file);
+  if (id) {
+    const at = bytes.indexOf(Buffer.from(id, 'hex'));
+    if (at >= 0) randomBytes(id.length / 2).copy(bytes, at);
+  }
+  return bytes;
 }
 
 /** The SHA-256 of a file's bytes in hex, read whole: what the agent's fingerprint must equal. */
