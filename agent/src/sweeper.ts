@@ -9,12 +9,14 @@ import type { AgentStats } from './agent-options.js';
 import { describeError } from './errors.js';
 import type { Fingerprinter, Sha256 } from './fingerprint.js';
 import type { Killer, KillReport } from './killer.js';
+import { LikenessReader, type Likeness } from './likeness.js';
 import { blockedForProgram, createMatcher, indexFingerprints, renamedAs, type Matcher } from './matcher.js';
 import { printableName, type ObservedLog } from './observed.js';
 import { defaultPeIdentities, versionResourceMatch, type PeIdentities } from './pe-identity.js';
 import type { Outbox } from './outbox.js';
 import { ProgramFinder } from './program-of.js';
 import { listProcesses, type ProcessLister, type RunningProcess } from './scanner.js';
+import { SimilarPrograms } from './similar-programs.js';
 import { TEXTS } from './texts.js';
 
 /**
@@ -55,6 +57,8 @@ export interface SweeperParts {
    * (`defaultPeIdentities`).
    */
   peIdentities?: PeIdentities | null;
+  /** Reads executables' similarity digests and build-ids (likeness.ts). Default: a new reader. */
+  likeness?: LikenessReader;
 }
 
 /** What one process came to in a scan. */
@@ -66,6 +70,8 @@ interface Outcome {
   match?: AgentAttemptMatch;
   /** What ran the program it was judged by, when a loader or an interpreter (program-of.ts). */
   via?: string;
+  /** The ended file's similarity digest and build-id, when read in time (the attempt's `tlsh`, `build_id`). */
+  likeness?: Likeness | null;
 }
 
 /**
@@ -93,6 +99,10 @@ export class Sweeper {
   private readonly programs = new ProgramFinder();
   /** Version resources: a renamed copy that still says it is a blocked program (pe-identity.ts). */
   private readonly pe: PeIdentities | null;
+  /** Similarity digests and build-ids of the files processes run (likeness.ts). */
+  private readonly likeness: LikenessReader;
+  /** The blocked programs' known files, by likeness: patched copies (similar-programs.ts). */
+  private readonly similar = new SimilarPrograms();
 
   constructor(
     private readonly parts: SweeperParts,
@@ -102,6 +112,8 @@ export class Sweeper {
     this.byName = createMatcher(blocked);
     this.bySha = indexFingerprints(fingerprints);
     this.pe = parts.peIdentities !== undefined ? parts.peIdentities : defaultPeIdentities();
+    this.likeness = parts.likeness ?? new LikenessReader();
+    this.similar.setFingerprints(fingerprints);
   }
 
   /** Matches the next scans against a new blocked list. */
@@ -109,11 +121,13 @@ export class Sweeper {
     this.byName = createMatcher(blocked);
     // A program no longer blocked by name is no longer ended by what was learned of it either.
     for (const [sha, name] of this.learned) if (this.byName({ name }) === null) this.learned.delete(sha);
+    this.similar.forgetUnless((name) => this.byName({ name }) !== null);
   }
 
   /** Matches the next scans against new fingerprints. */
   setFingerprints(fingerprints: readonly AgentFingerprint[]): void {
     this.bySha = indexFingerprints(fingerprints);
+    this.similar.setFingerprints(fingerprints);
   }
 
   /** One scan, after the one in progress. */
@@ -139,6 +153,7 @@ export class Sweeper {
     killer.retain(processes);
     fingerprinter.retain(processes);
     this.pe?.retain(processes);
+    this.likeness.retain(processes);
     const byName = this.byName;
     const bySha = this.bySha;
     // New instances since the last scan (none on the baseline scan), only while the contest observes.
@@ -200,27 +215,75 @@ export class Sweeper {
     if (blocked !== null) {
       const report = await killer.handle(proc, blocked);
       // A first big file may take long: the attempt then goes without it (the hash goes on, and the
-      // next kill of the same file carries it).
-      const sha256 =
+      // next kill of the same file carries it). Its likeness is learned whenever it is ready.
+      const [sha256, likeness] = await Promise.all([
         report?.first || isFresh
-          ? ((await atMost(ATTEMPT_HASH_WAIT_MS, fingerprinter.ofProcess(proc))) ?? null)
-          : null;
+          ? atMost(ATTEMPT_HASH_WAIT_MS, fingerprinter.ofProcess(proc)).then((sha) => sha ?? null)
+          : null,
+        report?.first ? atMost(ATTEMPT_HASH_WAIT_MS, this.learnLikeness(proc, blocked)) : undefined,
+      ]);
       if (isFresh) observed.add(proc, sha256, seenAt);
       const renamed = resource !== null ? renamedAs(resource, proc) : undefined;
-      return { report, sha256, match: 'nombre', ...(renamed ? { renamed: printableName(renamed) } : {}) };
+      return {
+        report,
+        sha256,
+        match: 'nombre',
+        likeness,
+        ...(renamed ? { renamed: printableName(renamed) } : {}),
+      };
     }
     if (isFresh) this.record(proc, seenAt);
-    if (bySha.size === 0 && this.learned.size === 0) return { report: null, sha256: null };
+    if (bySha.size === 0 && this.learned.size === 0 && this.similar.size === 0)
+      return { report: null, sha256: null };
+    // The likeness is read alongside the hash (not after it) when there are known files to compare.
+    const likeness = this.similar.size > 0 ? this.likenessOf(proc) : null;
     const known = fingerprinter.known(proc);
     const sha256 = known !== undefined ? known : await atMost(HASH_WAIT_MS, fingerprinter.ofProcess(proc));
     const copyOf = sha256 ? (bySha.get(sha256) ?? this.learned.get(sha256)) : undefined;
-    if (copyOf === undefined) return { report: null, sha256: sha256 ?? null };
+    if (copyOf === undefined) return this.bySimilarity(proc, sha256 ?? null, likeness);
     const report = await killer.handle(proc, copyOf);
     const renamed = renamedAs(copyOf, proc);
     const shown = renamed ? printableName(renamed) : '';
     // 'huella': the server never takes this kill for a claim (DESIGN.md section 6a), so a forged
     // fingerprint that ends an innocent program does not make its victim one more claimant.
     return { report, sha256: sha256 ?? null, match: 'huella', ...(shown ? { renamed: shown } : {}) };
+  }
+
+  /**
+   * A process not matched by name or SHA-256, ended when its file's build-id is a known file's or its
+   * TLSH digest is within `SIMILAR_MAX_DISTANCE` of one (similar-programs.ts): a patched copy of a
+   * blocked program. `likeness` was asked for at most `HASH_WAIT_MS` ago; one not read in time is
+   * looked at again by a later scan. `'similar'`, like `'huella'`, is never a claim (DESIGN.md section 6a).
+   */
+  private async bySimilarity(
+    proc: RunningProcess,
+    sha256: Sha256 | null,
+    likeness: Promise<Likeness | null | undefined> | null,
+  ): Promise<Outcome> {
+    const read = likeness ? await likeness : undefined;
+    const found = this.similar.match(read);
+    if (!found) return { report: null, sha256 };
+    const report = await this.parts.killer.handle(proc, found.blocked);
+    const renamed = renamedAs(found.blocked, proc);
+    const shown = renamed ? printableName(renamed) : '';
+    return { report, sha256, match: 'similar', likeness: read, ...(shown ? { renamed: shown } : {}) };
+  }
+
+  /** `proc`'s likeness: at once when known, else waited for at most `HASH_WAIT_MS` (it goes on). */
+  private likenessOf(proc: RunningProcess): Promise<Likeness | null | undefined> {
+    const known = this.likeness.known(proc);
+    return known !== undefined ? Promise.resolve(known) : atMost(HASH_WAIT_MS, this.likeness.ofProcess(proc));
+  }
+
+  /**
+   * Reads the likeness of a process ended by name and learns it as that blocked program (within
+   * `LEARNED_LIKENESS_MAX`) whenever it is ready: its patched copies are ended from the next scan.
+   */
+  private learnLikeness(proc: RunningProcess, blocked: string): Promise<Likeness | null> {
+    return this.likeness.ofProcess(proc).then((likeness) => {
+      if (likeness && this.byName({ name: blocked }) !== null) this.similar.learn(likeness, blocked);
+      return likeness;
+    });
   }
 
   /**
@@ -257,7 +320,10 @@ export class Sweeper {
    * fingerprint when it could be read, the name it ran as when it is a renamed copy, and
    * how it was matched (`match`: 'nombre' or 'huella').
    */
-  private account({ report, sha256, renamed, match, via }: Outcome, at: string): AgentAttempt | null {
+  private account(
+    { report, sha256, renamed, match, via, likeness }: Outcome,
+    at: string,
+  ): AgentAttempt | null {
     if (!report) return null;
     const { stats, log } = this.parts;
     // "chrome.exe, renombrado como notepad.exe" for a renamed copy; the file name as found otherwise.
@@ -286,6 +352,8 @@ export class Sweeper {
           ...(renamed ? { executable: renamed } : {}),
           ...(match ? { match } : {}),
           ...(via ? { via } : {}),
+          ...(likeness?.tlsh ? { tlsh: likeness.tlsh } : {}),
+          ...(likeness?.buildId ? { build_id: likeness.buildId } : {}),
         }
       : null;
   }
