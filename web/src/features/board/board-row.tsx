@@ -7,6 +7,7 @@ import {
   isAgentAlarm,
   type BoardTeam,
 } from '@concurso/shared';
+import { NewProgramBadge } from './new-program-badge';
 
 /** Props of {@link BoardRow}. */
 export interface BoardRowProps {
@@ -17,7 +18,8 @@ export interface BoardRowProps {
 }
 
 /**
- * One team on the live board: name with its status and agent badges, attempts, the
+ * One team on the live board: name with its status and agent badges (and «Programa nuevo» while a
+ * program no other team ran started recently), attempts, the
  * 'Bloquear' (status 1) or 'Desbloquear' (any other status) button (SPEC.md section 2) and
  * 'Historial' (its attempts and status changes).
  * Memoized: an event re-renders only the row it changed.
@@ -71,6 +73,7 @@ export const BoardRow = memo(function BoardRow({ team, onToggle, onHistory }: Bo
             >
               {agentText}
             </Badge>
+            <NewProgramBadge mark={team.new_program} />
           </HStack>
         </Stack>
       </Table.Cell>

@@ -21,6 +21,9 @@ const row = (overrides: Partial<ObservedProcessRow> = {}): ObservedProcessRow =>
   count: 5,
   blocked_as: null,
   copy_of: null,
+  is_new: false,
+  hostname: null,
+  path: null,
   ...overrides,
 });
 const contest = contestRow({ id: 3, date: '2026-11-22' });
@@ -43,6 +46,31 @@ describe('/procesosObservados rows (issue 14)', () => {
       machines: '1 máquina',
       fingerprint: 'Sin leer',
     });
+  });
+
+  it('calls a program only one team ran after the first minutes «Nuevo», with its machine and path', () => {
+    const [shown] = observedTableRows([
+      row({
+        machines: 1,
+        teams: ['Recursivos'],
+        is_new: true,
+        hostname: 'lab-07',
+        path: '/home/recursivos/Descargas/rara-tool',
+      }),
+    ]);
+    expect(shown).toMatchObject({
+      state: 'Nuevo',
+      where: 'lab-07 · /home/recursivos/Descargas/rara-tool',
+    });
+    // Where it ran is said without «Nuevo» too (one team), and a blocked program is «Bloqueado» first.
+    expect(observedTableRows([row({ machines: 1, hostname: 'lab-02', path: null })])[0]).toMatchObject({
+      state: '',
+      where: 'lab-02',
+    });
+    expect(observedState({ name: 'rara', blocked_as: 'rara', copy_of: null, is_new: true })).toBe(
+      'Bloqueado',
+    );
+    expect(observedTableRows([row()])[0]!.where).toBe('');
   });
 
   it('says whether it is blocked, and as which process when its fingerprint caught it', () => {

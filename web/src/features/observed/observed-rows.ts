@@ -23,8 +23,13 @@ export interface ObservedTableRow {
   machines: string;
   /** How many machines, for sorting MÁQUINAS by number. */
   machineCount: number;
-  /** EQUIPOS: the teams' names, the only way a machine is named (issue 14). */
+  /** EQUIPOS: the teams' names. */
   teams: string;
+  /**
+   * MÁQUINA Y RUTA: while one team ran it, the machine (host name) and the executable's path of its
+   * latest start ('lab-07 · /home/ana/rara'); '' when several teams ran it or the agent did not say.
+   */
+  where: string;
   /** PRIMERA VEZ / ÚLTIMA VEZ: `dd/mm/aaaa hh:mm:ss`, the agents' clocks. */
   firstSeen: string;
   lastSeen: string;
@@ -32,7 +37,8 @@ export interface ObservedTableRow {
   count: number;
   /**
    * ESTADO: 'Bloqueado' or 'Bloqueado como chrome.exe'; 'Copia de chrome.exe (huella sin confirmar)'
-   * for a copy that only its fingerprint's claimants' machines end; empty while it may still run.
+   * for a copy that only its fingerprint's claimants' machines end; 'Nuevo' for a program no other
+   * team ran after the contest's first minutes; empty otherwise.
    */
   state: string;
   /** The data `POST /api/blockObservedProcess` needs. */
@@ -51,8 +57,13 @@ export const FINGERPRINT_SHOWN_DIGITS = 12;
  * its claimants' machines only, until an admin confirms it in Procesos › Huellas or enough teams
  * report it), or ''.
  */
-export function observedState(row: Pick<ObservedProcessRow, 'name' | 'blocked_as' | 'copy_of'>): string {
-  if (row.blocked_as === null) return row.copy_of === null ? '' : copyState(row.copy_of);
+export function observedState(
+  row: Pick<ObservedProcessRow, 'name' | 'blocked_as' | 'copy_of'> & { is_new?: boolean },
+): string {
+  if (row.blocked_as === null) {
+    if (row.copy_of !== null) return copyState(row.copy_of);
+    return row.is_new ? NEW_STATE : '';
+  }
   const same = normaliseExecutableName(row.blocked_as) === normaliseExecutableName(row.name);
   return same ? 'Bloqueado' : `Bloqueado como ${row.blocked_as}`;
 }
@@ -63,6 +74,17 @@ export function observedState(row: Pick<ObservedProcessRow, 'name' | 'blocked_as
  */
 export const observedBlockable = (row: Pick<ObservedTableRow, 'source'>): boolean =>
   row.source.blocked_as === null;
+
+/**
+ * ESTADO of a program no other team ran, first seen after the contest's first minutes
+ * (`NEW_PROGRAM_AFTER_MS`; the rule in the observed module's README): an unknown tool to look at.
+ */
+export const NEW_STATE = 'Nuevo';
+
+/** MÁQUINA Y RUTA of a row: its machine and path, either alone when the other is unknown. */
+export function observedWhere(row: Pick<ObservedProcessRow, 'hostname' | 'path'>): string {
+  return [row.hostname, row.path].filter((part) => part !== null && part !== '').join(' · ');
+}
 
 /** ESTADO of a copy of blocked program `blocked` whose fingerprint is not confirmed yet. */
 export const copyState = (blocked: string) => `Copia de ${blocked} (huella sin confirmar)`;
@@ -89,6 +111,7 @@ export function observedTableRows(rows: readonly ObservedProcessRow[]): Observed
     machines: machinesLabel(row.machines),
     machineCount: row.machines,
     teams: row.teams.join(', '),
+    where: observedWhere(row),
     firstSeen: formatDateTime(row.first_seen),
     lastSeen: formatDateTime(row.last_seen),
     count: row.count,
