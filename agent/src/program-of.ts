@@ -16,9 +16,8 @@ import type { RunningProcess } from './scanner.js';
 /** The file a loader or an interpreter runs, and what runs it. */
 export interface ProgramRef {
   /**
-   * The program's file: an absolute path when it could be resolved (Linux: against the process's
-   * working folder); on Windows a relative script stays relative (no folder of another process is
-   * read there) and only its name is judged.
+   * The program's file: an absolute path when it could be resolved against the process's working
+   * folder; a relative one (Windows, a folder proclist.exe could not read) is judged by its name only.
    */
   path: string;
   /** What runs it, as shown in «programa (vía python3)»: `python3`, `node`, `java`, `ld-linux-x86-64.so.2`. */
@@ -393,16 +392,23 @@ export function splitWindowsCommandLine(line: string): string[] {
 }
 
 /**
- * The program of a Windows process from its executable's path and command line (for a lister that
- * can read command lines; proclist.exe does not yet, agent/src/README.md): the script or jar an
- * interpreter runs, kept as written when relative (another process's working folder is not read on
- * Windows), or null. Pure.
+ * The program of a Windows process from its executable's path, its command line and its working
+ * folder (windows-lister.ts: proclist.exe reads them for interpreters only): the script or jar an
+ * interpreter runs, made absolute against `folder` when relative (kept as written without a folder:
+ * then only its name is judged), or null. Pure; the command line goes no further than here.
  */
-export function windowsProgramOf(executablePath: string, commandLine: string): ProgramRef | null {
+export function windowsProgramOf(
+  executablePath: string,
+  commandLine: string,
+  folder = '',
+): ProgramRef | null {
   const runner = runnerOf(executablePath);
   if (!runner || runner.family === 'loader') return null;
   const script = scriptArg(runner.family, splitWindowsCommandLine(commandLine));
-  return script ? { path: script, via: runner.via } : null;
+  if (!script) return null;
+  const absolute = path.win32.isAbsolute(script) && /^([a-z]:|\\\\)/i.test(script);
+  const file = absolute || folder === '' ? script : path.win32.resolve(folder, script);
+  return { path: file, via: runner.via };
 }
 
 /** The file names a program is judged by: its own, and without its extension (`programa.py` → `programa`). */

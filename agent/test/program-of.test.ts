@@ -122,7 +122,7 @@ describe('scriptArg: the file an interpreter runs, from its command line', () =>
   });
 });
 
-describe('Windows command lines (a pure function: proclist.exe does not read them yet)', () => {
+describe('Windows command lines (proclist.exe reads them for interpreters only)', () => {
   it('splits as the C runtime does', () => {
     expect(
       splitWindowsCommandLine('"C:\\Program Files\\Python\\python.exe" -u "C:\\a b\\chat.py" x'),
@@ -156,6 +156,9 @@ describe('Windows command lines (a pure function: proclist.exe does not read the
       path: 'chat.vbs',
       via: 'cscript',
     });
+    expect(
+      windowsProgramOf('C:\\Python312\\python.exe', 'python.exe ..\\usb\\chatgpt.py', 'D:\\trabajo\\'),
+    ).toEqual({ path: 'D:\\usb\\chatgpt.py', via: 'python' });
     expect(windowsProgramOf('C:\\n\\node.exe', 'node.exe -e "setTimeout(()=>0,9e3)"')).toBeNull();
     expect(windowsProgramOf('C:\\Python312\\python.exe', 'python.exe -m pip install x')).toBeNull();
     expect(windowsProgramOf('C:\\x\\chrome.exe', 'chrome.exe chatgpt.py')).toBeNull();

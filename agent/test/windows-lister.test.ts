@@ -27,4 +27,26 @@ describe('proclist, the Windows process list with paths (issue 27)', () => {
       { pid: 4, ppid: 0, name: 'System' },
     ]);
   });
+
+  it('an interpreter: keeps only the program its command line runs, resolved against its folder', () => {
+    // As proclist.exe printed it under Wine for a `python.exe` started with a relative script and a
+    // program that is no interpreter (no command line read).
+    const stdout =
+      '32\t0\t1795766631105\tpython.exe\tZ:\\tmp\\po\\python.exe\t"Z:\\tmp\\po\\python.exe" -u "chat gpt.py" x\tZ:\\tmp\\\r\n' +
+      '40\t0\t1795766631110\tnotpython.exe\tZ:\\tmp\\po\\notpython.exe\r\n' +
+      '44\t0\t1795766631110\tnode.exe\tC:\\n\\node.exe\tnode.exe -e "secreto()"\tC:\\\r\n';
+    const [python, other, node] = parseProclist(stdout);
+    expect(python).toEqual({
+      pid: 32,
+      ppid: 0,
+      name: 'python.exe',
+      path: 'Z:\\tmp\\po\\python.exe',
+      startTime: new Date(1795766631000),
+      program: { path: 'Z:\\tmp\\chat gpt.py', via: 'python' },
+    });
+    // Nothing of a command line is kept: not its arguments, not inline code.
+    expect(JSON.stringify([python, other, node])).not.toMatch(/-u|secreto|"x"/);
+    expect(other).not.toHaveProperty('program');
+    expect(node).not.toHaveProperty('program');
+  });
 });
