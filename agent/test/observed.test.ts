@@ -1,7 +1,8 @@
-import { agentObservedBodySchema, type AgentObservedProcess } from '@concurso/shared';
+import { OBSERVED_PATH_MAX, agentObservedBodySchema, type AgentObservedProcess } from '@concurso/shared';
 import { describe, expect, it } from 'vitest';
 import { AgentApiError } from '../src/errors.js';
 import { ObservedLog, printableName, type ObservedLogOptions } from '../src/observed.js';
+import { observedPath } from '../src/observed-where.js';
 import type { RunningProcess } from '../src/scanner.js';
 
 const SHA = 'a'.repeat(64);
@@ -82,10 +83,18 @@ describe('ObservedLog (issue 14)', () => {
     expect(observed.pending).toBe(3);
     await observed.send();
     expect(posts).toHaveLength(1);
+    // Each with the path of its latest start (where a «programa nuevo» lies on the machine).
     expect(posts[0]).toEqual([
-      { name: 'juego', sha256: SHA, first_seen: at(1), last_seen: at(5), starts: 3 },
-      { name: 'juego', sha256: OTHER, first_seen: at(4), last_seen: at(4), starts: 1 },
-      { name: 'sin-huella', sha256: null, first_seen: at(6), last_seen: at(6), starts: 1 },
+      { name: 'juego', sha256: SHA, path: '/opt/juego', first_seen: at(1), last_seen: at(5), starts: 3 },
+      { name: 'juego', sha256: OTHER, path: '/opt/juego', first_seen: at(4), last_seen: at(4), starts: 1 },
+      {
+        name: 'sin-huella',
+        sha256: null,
+        path: '/opt/sin-huella',
+        first_seen: at(6),
+        last_seen: at(6),
+        starts: 1,
+      },
     ]);
     expect(observed.pending).toBe(0);
     // Sent entries are not sent again.
@@ -99,10 +108,22 @@ describe('ObservedLog (issue 14)', () => {
     failWith(() => new AgentApiError('unreachable', 'No se pudo conectar'));
     await observed.send();
     expect(events).toEqual(['failed']);
-    observed.add(proc(2, '/opt/juego'), SHA, at(9));
+    // A later start from another folder: the path of the latest start goes.
+    observed.add(proc(2, '/home/equipo/juego'), SHA, at(9));
     failWith(null);
     await observed.send();
-    expect(posts).toEqual([[{ name: 'juego', sha256: SHA, first_seen: at(1), last_seen: at(9), starts: 2 }]]);
+    expect(posts).toEqual([
+      [
+        {
+          name: 'juego',
+          sha256: SHA,
+          path: '/home/equipo/juego',
+          first_seen: at(1),
+          last_seen: at(9),
+          starts: 2,
+        },
+      ],
+    ]);
   });
 
   it('a refused report (422) is dropped rather than resent forever', async () => {
@@ -145,6 +166,12 @@ describe('ObservedLog (issue 14)', () => {
     expect(observed.fresh([proc(2, '/opt/nuevo')])).toEqual([]);
     await observed.send();
     expect(posts).toEqual([]);
+  });
+
+  it('observedPath cleans the path like a name and keeps OBSERVED_PATH_MAX characters', () => {
+    expect(observedPath({ path: '/opt/juego\u0007' })).toBe('/opt/juego');
+    expect(observedPath({})).toBeUndefined();
+    expect(observedPath({ path: `/${'a'.repeat(2_000)}` })).toHaveLength(OBSERVED_PATH_MAX);
   });
 
   it('printableName drops what the server refuses and keeps 255 characters', () => {
