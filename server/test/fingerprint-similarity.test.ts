@@ -20,6 +20,7 @@ import {
   type AgentAttemptBody,
   type TestServer,
 } from '@concurso/testkit';
+import { Process } from '../src/db/entities.js';
 
 /** A SHA-256 as the agent sends it, different for each `seed`. */
 const sha = (seed: string) => createHash('sha256').update(seed).digest('hex');
@@ -221,6 +222,34 @@ describe('similarity digests and build-ids of fingerprints and observed programs
     expect((await similar(judge, `sha256=${gcc}&name=gcc`)).status).toBe(403);
     expect((await similar(admin, `sha256=XYZ&name=gcc`)).status).toBe(422);
     expect((await similar(admin, `sha256=${gcc}&name=gcc&contests_id=999999`)).status).toBe(404);
+  });
+
+  it("sends no digest or build-id of a fingerprint that is a permitted program's likeness, only its exact file", async () => {
+    const em = server.orm.em.fork();
+    const ide = em.create(Process, { name: 'code.exe' });
+    await em.flush();
+    const saved = await callAs(server.app, admin, '/api/updatePermittedProcesses', {
+      contests_id: contestId,
+      processes_id: [ide.id],
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const ideBuild = 'aa'.repeat(20);
+    const seen = await injectObserved(server.app, b.key, [
+      observed('Code.exe', sha('the ide'), { tlsh: PYTHON, build_id: ideBuild }),
+    ]);
+    expect(seen.statusCode, seen.body).toBe(200);
+    // A key claims its blocked program with the IDE's likeness (a digest one bit pair away, its build-id).
+    const forged = sha('forged likeness');
+    const nearIde = withBodyByte(PYTHON, 5, parseInt(PYTHON.slice(16, 18), 16) ^ 0x01);
+    expect(tlshDistance(nearIde, PYTHON)).toBe(1);
+    await injectAttempts(server.app, a.key, [
+      attempt('notas.exe', { sha256: forged, tlsh: nearIde, build_id: ideBuild }),
+    ]);
+    expect(await fingerprintOf(a, forged)).toEqual({ process: 'notas.exe', sha256: forged });
+    // The digest is stored (the admin's screen may show it), never sent while it is the IDE's likeness.
+    expect(
+      await stored('select tlsh, build_id from process_fingerprints where sha256 = ?', [forged]),
+    ).toEqual([{ tlsh: nearIde, build_id: ideBuild }]);
   });
 
   it("copies an observed program's digest into the fingerprint its 'Bloquear' records", async () => {

@@ -4,7 +4,12 @@ import {
   FINGERPRINT_CLAIMS_PER_MINUTE,
   FINGERPRINT_MAX_PER_PROCESS,
   FINGERPRINT_QUORUM_DEFAULT,
+  SIMILAR_MAX_DISTANCE,
   isClaimMatch,
+  isTlsh,
+  parseTlsh,
+  parsedDistance,
+  type ParsedTlsh,
   normaliseExecutableName,
   type AgentAttemptMatch,
   type AgentFingerprint,
@@ -342,7 +347,9 @@ async function contestFingerprintRows(
  * The fingerprints of `contestFingerprintRows` that may apply to any machine (DESIGN.md section 6a):
  * none whose hash is denied in the contest (a removal denies it under every process name) and none
  * that matches a permitted program's known file (`permittedKnownFiles`; confirmed or not: a program
- * the contest allows is never ended by a claim).
+ * the contest allows is never ended by a claim). Likewise a fingerprint keeps no digest within
+ * `SIMILAR_MAX_DISTANCE` of a permitted program's known digest, nor a build-id of one
+ * (`permittedLikeness`): its exact file still applies, never as a likeness of the allowed program.
  */
 async function applicableRows(
   em: EntityManager,
@@ -353,7 +360,75 @@ async function applicableRows(
   if (rows.length === 0) return rows;
   const denied = await deniedHashes(em, contestId);
   const permitted = await permittedKnownFiles(em, contestId);
-  return rows.filter((row) => !denied.has(row.sha256) && !permitted.has(row.sha256));
+  const kept = rows.filter((row) => !denied.has(row.sha256) && !permitted.has(row.sha256));
+  if (!kept.some((row) => row.tlsh !== null || row.buildId !== null)) return kept;
+  const likeness = await permittedLikeness(em, contestId);
+  if (likeness.digests.length === 0 && likeness.buildIds.size === 0) return kept;
+  const near = (digest: string) => {
+    if (!isTlsh(digest)) return false;
+    const parsed = parseTlsh(digest);
+    return likeness.digests.some((known) => parsedDistance(known, parsed) <= SIMILAR_MAX_DISTANCE);
+  };
+  return kept.map((row) => ({
+    ...row,
+    tlsh: row.tlsh !== null && near(row.tlsh) ? null : row.tlsh,
+    buildId: row.buildId !== null && likeness.buildIds.has(row.buildId) ? null : row.buildId,
+  }));
+}
+
+/**
+ * Most distinct permitted digests `permittedLikeness` compares: the earliest reported (an IDE runs from
+ * the contest's start; a flood of forged ones comes later), so the policy's cost stays bounded.
+ */
+const PERMITTED_DIGESTS_MAX = 1_000;
+
+/**
+ * The similarity digests (parsed, distinct, at most `PERMITTED_DIGESTS_MAX`) and build-ids of contest
+ * `contestId`'s «Programas permitidos» (DESIGN.md section 6a): those of their confirmed fingerprints
+ * and those an agent of the contest reported with a file that ran under a permitted name
+ * (`observed_processes`, its name with or without `.exe`, without case), as `permittedKnownFiles` reads
+ * the hashes. A colluder can add one: the worst it does is take a fingerprint's likeness away (its
+ * exact file still ends), never an allowed program ended by a forged digest. Two queries; none when the
+ * contest permits nothing.
+ */
+async function permittedLikeness(
+  em: EntityManager,
+  contestId: number,
+): Promise<{ digests: ParsedTlsh[]; buildIds: Set<string> }> {
+  const out = { digests: [] as ParsedTlsh[], buildIds: new Set<string>() };
+  const permitted = await em.find(ContestPermittedProcess, { contest: contestId }, { populate: ['process'] });
+  if (permitted.length === 0) return out;
+  const seen = new Set<string>();
+  const add = (row: { tlsh: string | null; build_id: string | null }) => {
+    const digest = row.tlsh?.toUpperCase();
+    if (digest && isTlsh(digest) && !seen.has(digest) && seen.size < PERMITTED_DIGESTS_MAX) {
+      seen.add(digest);
+      out.digests.push(parseTlsh(digest));
+    }
+    if (row.build_id) out.buildIds.add(row.build_id);
+  };
+  const confirmed = await em.find(
+    ProcessFingerprint,
+    { contest: contestId, process: { $in: permitted.map((row) => row.process.id) }, confirmed: true },
+    { fields: ['tlsh', 'buildId'] },
+  );
+  for (const row of confirmed) add({ tlsh: row.tlsh ?? null, build_id: row.buildId ?? null });
+  const keys = new Set<string>();
+  for (const { process } of permitted) {
+    const base = normaliseExecutableName(process.name);
+    if (base !== '') keys.add(base).add(`${base}.exe`);
+  }
+  if (keys.size === 0) return out;
+  const observed = await em
+    .getConnection()
+    .execute<Array<{ tlsh: string | null; build_id: string | null }>>(
+      `select tlsh, build_id from observed_processes where contests_id = ? ` +
+        `and (tlsh is not null or build_id is not null) and name_key in (${[...keys].map(() => '?').join(', ')}) ` +
+        `order by id limit ${PERMITTED_DIGESTS_MAX * 4}`,
+      [contestId, ...keys],
+    );
+  for (const row of observed) add(row);
+  return out;
 }
 
 /**
