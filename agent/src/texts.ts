@@ -76,7 +76,7 @@ export const TEXTS = {
   fingerprintsUpdated: (n: number) =>
     `Huellas (SHA-256) de programas bloqueados actualizadas: ${count(n, 'huella', 'huellas')}.`,
   observeOn:
-    'Registro de programas ejecutados activado por el concurso: se reportan el nombre y la huella de cada programa que se inicie.',
+    'Registro de programas ejecutados activado por el concurso: se reportan el nombre, la ruta y la huella de cada programa que se inicie.',
   observeOff: 'Registro de programas ejecutados desactivado.',
   message: (text: string) => `Mensaje de los jueces: ${text}`,
   // Why a message could not be shown: told to the sender too («no se pudo mostrar en …: <reason>»).

@@ -464,13 +464,14 @@ describe('startAgent: renamed programs and what ran (issue 14)', () => {
     await handle.flush();
 
     expect(lines).toContain(
-      'Registro de programas ejecutados activado por el concurso: se reportan el nombre y la huella de cada programa que se inicie.',
+      'Registro de programas ejecutados activado por el concurso: se reportan el nombre, la ruta y la huella de cada programa que se inicie.',
     );
     const rows = server.observedPosts.flat();
     expect(rows).toEqual([
       {
         name,
         sha256: await sha256Of(file),
+        path: file,
         first_seen: expect.any(String),
         last_seen: expect.any(String),
         starts: 2,
