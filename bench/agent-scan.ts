@@ -24,7 +24,18 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFile, chmod, copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import {
+  appendFile,
+  chmod,
+  copyFile,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  rm,
+  writeFile,
+} from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -45,6 +56,7 @@ const { values } = parseArgs({
     'new-file-mb': { type: 'string', default: '8' },
     'new-seconds': { type: 'string', default: '10' },
     rounds: { type: 'string', default: '2' },
+    isolate: { type: 'string', default: 'auto' },
   },
 });
 const RUNNING = Number(values.running);
@@ -56,6 +68,14 @@ const NEW_FILES = Number(values['new-files']);
 const NEW_FILE_MB = Number(values['new-file-mb']);
 const NEW_S = Number(values['new-seconds']);
 const ROUNDS = Math.max(1, Number(values.rounds));
+/**
+ * Each agent in a PID namespace of its own (`unshare --pid --mount-proc`, root only) with its
+ * `--running` processes: it then sees those and nothing else, so "300 processes and nothing new"
+ * holds on a machine where other work starts processes all the time.
+ */
+const ISOLATE =
+  values.isolate === 'on' ||
+  (values.isolate === 'auto' && process.getuid?.() === 0 && existsSync('/usr/bin/unshare'));
 const CLK_TCK = 100; // Linux USER_HZ
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
@@ -89,6 +109,25 @@ async function measure(pid: number, seconds: number, during?: () => Promise<void
     bench_event_loop_utilisation: round(elu.utilization, 3),
     machine_busy_pct_of_all_cores: round(((m1.busy - m0.busy) / (m1.total - m0.total)) * 100, 1),
   };
+}
+
+/** How many processes `/proc` lists (`root`: a PID namespace's, seen through one of its processes). */
+async function processCount(root = ''): Promise<number> {
+  return (await readdir(`${root}/proc`)).filter((name) => /^\d+$/.test(name)).length;
+}
+
+/** The host pid of the process whose command line contains `marker` (the agent in its namespace). */
+async function pidOf(marker: string): Promise<number> {
+  for (let tries = 0; tries < 100; tries++) {
+    for (const name of await readdir('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      const cmdline = await readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => '');
+      if (cmdline.includes(marker) && !cmdline.startsWith('unshare') && !cmdline.startsWith('/bin/sh'))
+        return Number(name);
+    }
+    await sleep(100);
+  }
+  throw new Error(`no encuentro el proceso de ${marker}`);
 }
 
 /** Copies /bin/sleep to `file` with `extra` random bytes appended: it runs, its bytes are its own. */
@@ -153,9 +192,11 @@ try {
   const files = await Promise.all(
     Array.from({ length: DISTINCT }, (_, i) => uniqueSleep(path.join(tmp, 'bin', `tarea-${i}`))),
   );
-  for (let i = 0; i < RUNNING; i++)
-    background.push(spawn(files[i % files.length]!, ['3600'], { stdio: 'ignore' }));
-  await sleep(1_000);
+  if (!ISOLATE) {
+    for (let i = 0; i < RUNNING; i++)
+      background.push(spawn(files[i % files.length]!, ['3600'], { stdio: 'ignore' }));
+    await sleep(1_000);
+  }
 
   const results = [];
   // Baseline and current in turns, `--rounds` times: a machine getting busier favours neither.
@@ -166,25 +207,46 @@ try {
       name: `Banco ${index}`,
       blocked: [`prohibido-${randomBytes(3).toString('hex')}.exe`],
     });
-    const agent = spawn(
-      process.execPath,
-      [
-        agentBuild.file,
-        '--server',
-        server.url,
-        '--data-dir',
-        path.join(tmp, `data-${index}`),
-        '--poll-ms',
-        String(POLL_MS),
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, CONCURSO_AGENT_KEY: team.key } },
-    );
+    const dataDir = path.join(tmp, `data-${index}`);
+    const args = [
+      agentBuild.file,
+      '--server',
+      server.url,
+      '--data-dir',
+      dataDir,
+      '--poll-ms',
+      String(POLL_MS),
+    ];
+    const env = { ...process.env, CONCURSO_AGENT_KEY: team.key };
+    let agent: ChildProcess;
+    if (ISOLATE) {
+      // The namespace's first process starts the background processes and the agent, and waits.
+      const script = path.join(tmp, `ns-${index}.sh`);
+      await writeFile(
+        script,
+        [
+          'i=0',
+          `while [ $i -lt ${RUNNING} ]; do "${path.join(tmp, 'bin')}/tarea-$((i % ${DISTINCT}))" 3600 & i=$((i+1)); done`,
+          `${[process.execPath, ...args].map((a) => `'${a}'`).join(' ')} &`,
+          'wait',
+          '',
+        ].join('\n'),
+      );
+      agent = spawn('unshare', ['--pid', '--fork', '--mount-proc', '--kill-child', '/bin/sh', script], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env,
+      });
+    } else {
+      agent = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
+    }
     const lines: string[] = [];
     agent.stdout!.setEncoding('utf8').on('data', (chunk: string) => lines.push(...chunk.split('\n')));
     await new Promise<void>((resolve) => agent.stdout!.once('data', () => resolve()));
+    const agentPid = ISOLATE ? await pidOf(dataDir) : agent.pid!;
     await sleep(WARM_S * 1000);
-    process.stderr.write(`${agentBuild.commit}: en reposo ${IDLE_S} s…\n`);
-    const idle = await measure(agent.pid!, IDLE_S);
+    const seen = await processCount(ISOLATE ? `/proc/${agentPid}/root` : '');
+    process.stderr.write(`${agentBuild.commit}: en reposo ${IDLE_S} s (${seen} procesos a la vista)…\n`);
+    const idle = await measure(agentPid, IDLE_S);
     const scans = (IDLE_S * 1000) / POLL_MS;
 
     process.stderr.write(`${agentBuild.commit}: ${NEW_FILES} programas nuevos de ${NEW_FILE_MB} MB…\n`);
@@ -195,18 +257,30 @@ try {
       ),
     );
     const start = async () => {
-      for (const file of fresh) newcomers.push(spawn(file, ['3600'], { stdio: 'ignore' }));
+      if (ISOLATE) {
+        // Inside the agent's namespace, so that it sees them.
+        const loop = 'for f in "$@"; do "$f" 3600 & done; wait';
+        const args = ['-t', String(agentPid), '-p', '-m', '/bin/sh', '-c', loop, 'sh', ...fresh];
+        newcomers.push(spawn('nsenter', args, { stdio: 'ignore' }));
+      } else {
+        for (const file of fresh) newcomers.push(spawn(file, ['3600'], { stdio: 'ignore' }));
+      }
     };
-    const busy = await measure(agent.pid!, NEW_S, start);
+    const busy = await measure(agentPid, NEW_S, start);
     const extraMs = busy.agent_cpu_ms - (idle.agent_cpu_ms / IDLE_S) * NEW_S;
+    process.kill(agentPid, 'SIGINT');
+    await sleep(2_000);
     for (const child of newcomers.splice(0)) child.kill('SIGKILL');
-    agent.kill('SIGINT');
-    await new Promise((r) => agent.once('exit', r));
+    // Isolated, ending `unshare` ends its namespace: every process in it.
+    agent.kill('SIGKILL');
+    await sleep(500);
     results.push({
       build: agentBuild.commit,
       idle: {
         seconds: IDLE_S,
         running_processes: RUNNING,
+        isolated_pid_namespace: ISOLATE,
+        processes_the_agent_sees: seen,
         idle_cpu_pct: round((idle.agent_cpu_ms / 1000 / IDLE_S) * 100),
         cpu_ms_per_scan: round(idle.agent_cpu_ms / scans),
         bench_process_cpu_pct: idle.bench_process_cpu_pct,
