@@ -16,34 +16,30 @@ import { foldName } from './observed-matching.js';
  *   the team itself did not run it (by name or bytes) in the first minutes. A program with a new name
  *   and new bytes is new; the same program run by a second team stops being new for both.
  * Dates are the agents' clocks (`first_seen`, `last_seen`), as the inventory stores them.
+ *
+ * Bounded whatever a key sends (DESIGN.md section 6a): the rule is asked of a team's own rows first
+ * seen after the first minutes only, and answered in the database with `not exists` (the first row of
+ * another team stops the search), never by loading every team's rows of a common program.
  */
+
+/** The name a program is known by: its folded name as the agent compares names ('chrome.exe' → 'chrome'). */
+export const programName = (nameKey: string) => normaliseExecutableName(nameKey);
+
+/** `programName` of `o.name_key` in SQL (`name_key` is already folded to lower case). */
+const PROGRAM_NAME_SQL =
+  "if(right(o.name_key, 4) = '.exe', left(o.name_key, char_length(o.name_key) - 4), o.name_key)";
 
 /**
  * A date as the database answers it: a `Date`, or UTC text without a zone (the connections read dates
  * as strings, db/sql.ts), which `new Date` alone would read in the server's own zone.
  */
 function utcDate(value: Date | string): Date {
-  return value instanceof Date
-    ? value
-    : new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value.replace(' ', 'T')}Z`);
+  if (value instanceof Date) return value;
+  return new Date(/[zZ]$|[+-]\d\d:?\d\d$/.test(value) ? value : `${value.replace(' ', 'T')}Z`);
 }
 
-/** An inventory row as the rule reads it. */
-interface SeenRow {
-  id: number;
-  teams_id: number;
-  name: string;
-  name_key: string;
-  sha256: string;
-  first_seen: Date;
-  last_seen: Date;
-}
-
-/** The name a program is known by: its folded name as the agent compares names ('chrome.exe' → 'chrome'). */
-export const programName = (nameKey: string) => normaliseExecutableName(nameKey);
-
-/** The `name_key`s that are `programName` `name`: with and without `.exe` (so the index answers). */
-const nameKeysOf = (name: string) => [name, `${name}.exe`];
+/** A date as a DATETIME literal in UTC ('2026-11-27 09:00:00'), as the inventory stores them. */
+const sqlDate = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
 
 /**
  * When contest `contestId`'s first minutes end (its first observed start plus `NEW_PROGRAM_AFTER_MS`),
@@ -63,68 +59,42 @@ export async function newProgramsFrom(em: EntityManager, contestId: number): Pro
 }
 
 /**
- * Whether `own` (a row of one team) is a new program, given `rows`: every row of the contest with its
- * `programName` or its SHA-256 (any may be left out that matches neither), and `from`, the end of the
- * contest's first minutes. See the rule above.
+ * Which of the inventory rows `ids` of contest `contestId` are new programs (the rule above), given
+ * `from`, the end of its first minutes: first seen at or after it, and no row of another team, nor one
+ * of the same team first seen before `from`, has its `programName` (`name_key` with or without `.exe`)
+ * or its SHA-256. Each `not exists` is an index lookup (`observed_processes_program`,
+ * `observed_processes_sha256`).
  */
-export function isNewProgram(
-  own: Pick<SeenRow, 'teams_id' | 'name_key' | 'sha256' | 'first_seen'>,
-  rows: ReadonlyArray<Pick<SeenRow, 'teams_id' | 'name_key' | 'sha256' | 'first_seen'>>,
-  from: Date,
-): boolean {
-  if (own.first_seen.getTime() < from.getTime()) return false;
-  const name = programName(own.name_key);
-  return !rows.some(
-    (row) =>
-      (programName(row.name_key) === name || (own.sha256 !== '' && row.sha256 === own.sha256)) &&
-      (row.teams_id !== own.teams_id || row.first_seen.getTime() < from.getTime()),
-  );
-}
-
-/**
- * The rows of contest `contestId` whose `programName` is one of `names` or whose SHA-256 is one of
- * `shas` (`''` left out), by the indexes `observed_processes_program` and `observed_processes_sha256`.
- */
-async function rowsLike(
+export async function newProgramIds(
   em: EntityManager,
   contestId: number,
-  names: ReadonlySet<string>,
-  shas: ReadonlySet<string>,
-): Promise<SeenRow[]> {
-  const keys = [...names].flatMap(nameKeysOf);
-  const fingerprints = [...shas].filter((sha) => sha !== '');
-  const columns =
-    'select id, teams_id, name, name_key, sha256, first_seen, last_seen from observed_processes where contests_id = ?';
-  const parts: string[] = [];
-  const params: unknown[] = [];
-  if (keys.length > 0) {
-    parts.push(`${columns} and name_key in (${keys.map(() => '?').join(', ')})`);
-    params.push(contestId, ...keys);
-  }
-  if (fingerprints.length > 0) {
-    parts.push(`${columns} and sha256 in (${fingerprints.map(() => '?').join(', ')})`);
-    params.push(contestId, ...fingerprints);
-  }
-  if (parts.length === 0) return [];
+  from: Date,
+  ids: readonly number[],
+): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const before = sqlDate(from);
   const rows = await em
     .getConnection()
-    .execute<
-      Array<
-        Omit<SeenRow, 'first_seen' | 'last_seen'> & { first_seen: Date | string; last_seen: Date | string }
-      >
-    >(parts.join(' union '), params, 'all', em.getTransactionContext());
-  return rows.map((row) => ({
-    ...row,
-    first_seen: utcDate(row.first_seen),
-    last_seen: utcDate(row.last_seen),
-  }));
+    .execute<Array<{ id: number }>>(
+      `select o.id as id from observed_processes o where o.contests_id = ? and o.id in (${ids.map(() => '?').join(', ')}) ` +
+        'and o.first_seen >= ? ' +
+        'and not exists (select 1 from observed_processes r where r.contests_id = o.contests_id ' +
+        `and r.name_key in (${PROGRAM_NAME_SQL}, concat(${PROGRAM_NAME_SQL}, '.exe')) ` +
+        'and (r.teams_id <> o.teams_id or r.first_seen < ?)) ' +
+        "and (o.sha256 = '' or not exists (select 1 from observed_processes r where r.contests_id = o.contests_id " +
+        'and r.sha256 = o.sha256 and (r.teams_id <> o.teams_id or r.first_seen < ?)))',
+      [contestId, ...ids, before, before, before],
+      'all',
+      em.getTransactionContext(),
+    );
+  return new Set(rows.map((row) => Number(row.id)));
 }
 
 /**
  * After team `teamId`'s report `reported` was stored in contest `contestId`, in the caller's
  * transaction: the team's board mark becomes the newest new program of the report (by its latest
  * start) unless it already marks a later one, and the other teams whose mark is a program this report
- * makes known (same name or bytes) lose it. Answers the teams whose mark changed (their boards rows to
+ * ran (same `programName` or bytes) lose it. Answers the teams whose mark changed (their board rows to
  * push once the transaction commits). A mark taken off is not replaced by an older new program of that
  * team: its next report of a new program sets it again.
  */
@@ -137,28 +107,57 @@ export async function markNewPrograms(
   if (reported.length === 0) return [];
   const from = await newProgramsFrom(em, contestId);
   if (from === null) return [];
-  const current = await em.findOne(Team, teamId, { fields: ['newProgramAt'] });
-  const names = new Set(reported.map((row) => programName(foldName(row.name))));
-  const shas = new Set(reported.map((row) => row.sha256 ?? ''));
-  const rows = await rowsLike(em, contestId, names, shas);
+  const connection = em.getConnection();
+  const ctx = em.getTransactionContext();
 
+  // Other teams' marks this report makes known (at most one per team of the contest).
+  const names = new Set(reported.map((row) => programName(foldName(row.name))));
+  const shas = new Set(reported.flatMap((row) => (row.sha256 ? [row.sha256] : [])));
+  const marked = await connection.execute<
+    Array<{ team: number; observed: number; name_key: string; sha256: string }>
+  >(
+    'select t.id as team, o.id as observed, o.name_key as name_key, o.sha256 as sha256 from teams t ' +
+      'join observed_processes o on o.id = t.new_program_id where t.contests_id = ? and t.id <> ?',
+    [contestId, teamId],
+    'all',
+    ctx,
+  );
+  const known = marked.filter((mark) => names.has(programName(mark.name_key)) || shas.has(mark.sha256));
   const changed = await clearNewProgramMarks(
     em,
-    [...new Set(rows.filter((row) => row.teams_id !== teamId).map((row) => row.teams_id))],
-    rows.filter((row) => row.teams_id !== teamId).map((row) => row.id),
+    known.map((mark) => mark.team),
+    known.map((mark) => mark.observed),
   );
 
-  const reportedKeys = new Set(reported.map((row) => `${foldName(row.name)}\u0000${row.sha256 ?? ''}`));
+  // The team's own rows of this report (the unique index's names), those first seen after the first
+  // minutes being the only ones that may be new.
+  const reportedNames = [...new Set(reported.map((row) => row.name))];
+  const own = await connection.execute<
+    Array<{ id: number; name: string; first_seen: Date | string; last_seen: Date | string }>
+  >(
+    'select id, name, first_seen, last_seen from observed_processes where contests_id = ? and teams_id = ? ' +
+      `and name in (${reportedNames.map(() => '?').join(', ')})`,
+    [contestId, teamId, ...reportedNames],
+    'all',
+    ctx,
+  );
+  const candidates = own.filter((row) => utcDate(row.first_seen) >= from);
+  const fresh = await newProgramIds(
+    em,
+    contestId,
+    from,
+    candidates.map((row) => row.id),
+  );
   let newest: NewProgramMark | null = null;
-  for (const row of rows) {
-    if (row.teams_id !== teamId || !reportedKeys.has(`${row.name_key}\u0000${row.sha256}`)) continue;
-    if (!isNewProgram(row, rows, from)) continue;
-    if (newest === null || row.last_seen > newest.at) {
-      newest = { name: row.name, at: row.last_seen, observedId: row.id };
-    }
+  for (const row of candidates) {
+    if (!fresh.has(row.id)) continue;
+    const at = utcDate(row.last_seen);
+    if (newest === null || at > newest.at) newest = { name: row.name, at, observedId: row.id };
   }
+  if (newest === null) return changed;
+  const current = await em.findOne(Team, teamId, { fields: ['newProgramAt'] });
   const currentAt = current?.newProgramAt ?? null;
-  if (newest !== null && (currentAt === null || newest.at >= currentAt)) {
+  if (currentAt === null || newest.at >= currentAt) {
     await setNewProgramMark(em, teamId, newest);
     changed.push(teamId);
   }
@@ -190,7 +189,7 @@ export async function oneTeamPrograms(
   if (single.length === 0) return result;
   const rows = await em.getConnection().execute<
     Array<{
-      teams_id: number;
+      id: number;
       name_key: string;
       sha256: string;
       first_seen: Date | string;
@@ -198,16 +197,16 @@ export async function oneTeamPrograms(
       hostname: string;
       path: string;
     }>
-  >('select teams_id, name_key, sha256, first_seen, last_seen, hostname, path from observed_processes ' + `where contests_id = ? and (name_key, sha256) in (${single.map(() => '(?, ?)').join(', ')})`, [contestId, ...single.flatMap((row) => [row.name_key, row.sha256])]);
+  >('select id, name_key, sha256, first_seen, last_seen, hostname, path from observed_processes ' + `where contests_id = ? and (name_key, sha256) in (${single.map(() => '(?, ?)').join(', ')})`, [contestId, ...single.flatMap((row) => [row.name_key, row.sha256])]);
   const from = await newProgramsFrom(em, contestId);
-  const like =
+  const fresh =
     from === null
-      ? []
-      : await rowsLike(
+      ? new Set<number>()
+      : await newProgramIds(
           em,
           contestId,
-          new Set(single.map((row) => programName(row.name_key))),
-          new Set(single.map((row) => row.sha256)),
+          from,
+          rows.filter((row) => utcDate(row.first_seen) >= from).map((row) => row.id),
         );
   // A program's latest start names its machine and path (a team may have several machines).
   const latest = new Map<string, number>();
@@ -217,7 +216,7 @@ export async function oneTeamPrograms(
     if ((latest.get(id) ?? -Infinity) >= last) continue;
     latest.set(id, last);
     result.set(id, {
-      isNew: from !== null && isNewProgram({ ...row, first_seen: utcDate(row.first_seen) }, like, from),
+      isNew: fresh.has(Number(row.id)),
       hostname: row.hostname === '' ? null : row.hostname,
       path: row.path === '' ? null : row.path,
     });
