@@ -3,7 +3,10 @@
  * each process instance (pid + start time) so one instance is reported once, however many polls see it.
  */
 import { readFileSync } from 'node:fs';
+import { endFamily } from './family-end.js';
+import { familyGuard, familyOfGone, selectFamily, type Family, type FamilyAnchor } from './family.js';
 import { executableName, normaliseExecutableName } from './matcher.js';
+import { LiveProcTable, isDeadState, procTableAvailable } from './proc-table.js';
 import type { RunningProcess } from './scanner.js';
 
 /** Default time a process gets to exit after SIGTERM before SIGKILL (ms). */
@@ -57,6 +60,15 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether the scan judged `proc` by the program a loader or an interpreter runs (its `program`,
+ * set by the scanner where it finds one) rather than by its executable.
+ */
+function runsAProgram(proc: RunningProcess): boolean {
+  const program = (proc as { program?: unknown }).program;
+  return typeof program === 'object' && program !== null;
 }
 
 const defaultSend: SignalSender = (pid, signal) => {
@@ -132,11 +144,36 @@ export interface KillReport {
   error?: string;
   /** True the first time this instance is reported: exactly one attempt is queued for it. */
   first: boolean;
+  /**
+   * How many processes of its family were ended with it, itself included (Linux; 1 elsewhere): one
+   * attempt however many (agent/src/README.md, «Una familia entera»).
+   */
+  family: number;
+  /** Whether the family forked while it was being ended (it was frozen and killed without grace). */
+  forked?: boolean;
 }
 
 export interface KillerOptions extends EndOptions {
   /** Detect and report only; never send a signal. */
   dryRun?: boolean;
+  /**
+   * End the whole family (family.ts, family-end.ts): default on Linux when /proc can be read; off,
+   * only the process itself is ended (elsewhere, and Windows, where Node's kill is TerminateProcess).
+   */
+  family?: boolean;
+  /** Where /proc is (tests). Default `/proc`. */
+  procRoot?: string;
+  /** The agent's own pid, never ended nor its ancestors. Default `process.pid`. */
+  selfPid?: number;
+}
+
+/** How long a family ended stays known (ms): a process of it a scan listed just before it ended is not a new start. */
+const ENDED_FAMILY_MEMORY_MS = 2_000;
+
+/** A family being ended or just ended: what identifies it, its members and when it ended. */
+interface KnownFamily extends FamilyAnchor {
+  members: Map<number, number>;
+  endedAt: number | null;
 }
 
 type InstanceState = 'ending' | 'gone' | 'failed' | 'detected';
@@ -144,8 +181,14 @@ type InstanceState = 'ending' | 'gone' | 'failed' | 'detected';
 /** Ends blocked processes and remembers which instances it already handled. */
 export class Killer {
   private readonly instances = new Map<string, InstanceState>();
+  /** Families being ended or ended in the last `ENDED_FAMILY_MEMORY_MS`. */
+  private readonly families = new Set<KnownFamily>();
+  private readonly familyMode: boolean;
 
-  constructor(private readonly options: KillerOptions = {}) {}
+  constructor(private readonly options: KillerOptions = {}) {
+    this.familyMode =
+      options.family ?? (process.platform === 'linux' && procTableAvailable(options.procRoot));
+  }
 
   /**
    * Ends one blocked process. Answers null when this instance was already handled (or is being
@@ -162,7 +205,9 @@ export class Killer {
       executable: executableName(proc),
       blocked,
       first: previous === undefined,
+      family: 1,
     };
+    if (this.familyMode && previous === undefined) return this.handleFamily(proc, key, base);
 
     if (this.options.dryRun) {
       this.instances.set(key, 'detected');
@@ -183,6 +228,115 @@ export class Killer {
   }
 
   /**
+   * Ends the whole family of a process seen for the first time (Linux). Answers null, with no
+   * signal, when it is not a running program (a zombie) or belongs to a family being ended or just
+   * ended (one family ended together is one attempt). A retry after a failure goes through
+   * `handle`'s single-process path.
+   */
+  private async handleFamily(
+    proc: RunningProcess,
+    key: string,
+    base: Omit<KillReport, 'outcome' | 'signal'>,
+  ): Promise<KillReport | null> {
+    const table = new LiveProcTable(this.options.procRoot);
+    table.refresh();
+    const entry = table.table.get(proc.pid);
+    if (entry && isDeadState(entry.state)) {
+      this.instances.set(key, 'gone');
+      return null;
+    }
+    this.forgetOldFamilies();
+    if (this.inKnownFamily(proc, entry?.start)) {
+      this.instances.set(key, 'gone');
+      return null;
+    }
+    const guard = familyGuard(table.table, this.options.selfPid ?? process.pid);
+    // An interpreter's or a loader's process is judged by what it runs: its executable (python,
+    // ld.so) says nothing of its family.
+    const byExecutable = !runsAProgram(proc);
+    const anchor: FamilyAnchor | null =
+      proc.pgrp !== undefined && proc.session !== undefined && byExecutable
+        ? { exe: proc.path ?? null, pgrp: proc.pgrp, session: proc.session }
+        : null;
+    let family: Family | null = entry
+      ? selectFamily(table.table, entry, guard, byExecutable)
+      : anchor
+        ? familyOfGone(anchor, table.table, guard)
+        : null;
+    if (entry && !family) {
+      // Protected (never listed as blocked by the scan, but a test may ask): nothing is signalled.
+      this.instances.set(key, 'failed');
+      return { ...base, outcome: 'failed', signal: null, error: 'EPERM' };
+    }
+    family ??= { exe: byExecutable ? (proc.path ?? null) : null, pgrp: -1, session: -1, members: new Map() };
+    // Members already in another family being ended stay with it.
+    for (const known of this.families)
+      for (const [pid, start] of known.members)
+        if (family.members.get(pid) === start) family.members.delete(pid);
+    const known: KnownFamily = { ...family, endedAt: null };
+    this.families.add(known);
+    this.instances.set(key, 'ending');
+
+    if (this.options.dryRun) {
+      known.endedAt = Date.now();
+      this.instances.set(key, 'detected');
+      return { ...base, outcome: 'detected', signal: null, family: Math.max(1, family.members.size) };
+    }
+    if (family.members.size === 0 && family.exe === null) {
+      // Seen by the scan, gone before it could be signalled, nothing to find it by: a start that ended.
+      known.endedAt = Date.now();
+      this.instances.set(key, 'gone');
+      return { ...base, outcome: 'killed', signal: null };
+    }
+    // Even with no member left, ending it looks again at once (a fork chain's next link, started
+    // since the table was read, is found by its file, group and session).
+    const result = await endFamily(family, {
+      table,
+      guard,
+      graceMs: this.options.graceMs ?? DEFAULT_GRACE_MS,
+      send: this.options.send ?? defaultSend,
+    });
+    known.endedAt = Date.now();
+    this.instances.set(key, result.died ? 'gone' : 'failed');
+    return {
+      ...base,
+      outcome: result.died ? 'killed' : 'failed',
+      signal: result.signal,
+      family: Math.max(1, result.members.size),
+      ...(result.forked ? { forked: true } : {}),
+      ...(result.error && !result.died ? { error: result.error } : {}),
+    };
+  }
+
+  /**
+   * Whether a process belongs to a family being ended or ended moments ago: one of its members
+   * (same pid and start), or, when it is already gone, a process of its executable in its group or
+   * session (a fork chain's link the scan listed just before it ended).
+   */
+  private inKnownFamily(proc: RunningProcess, start: number | undefined): boolean {
+    for (const known of this.families) {
+      if (start !== undefined && known.members.get(proc.pid) === start) return true;
+      // A gone process is taken for a family's only while that family is being ended: seen gone by
+      // a later scan, it is a sign the family lives on (a chain's link that escaped), not a leftover.
+      if (
+        start === undefined &&
+        known.endedAt === null &&
+        proc.path !== undefined &&
+        proc.path === known.exe &&
+        (proc.pgrp === known.pgrp || proc.session === known.session)
+      )
+        return true;
+    }
+    return false;
+  }
+
+  private forgetOldFamilies(): void {
+    const now = Date.now();
+    for (const known of this.families)
+      if (known.endedAt !== null && now - known.endedAt > ENDED_FAMILY_MEMORY_MS) this.families.delete(known);
+  }
+
+  /**
    * Forgets instances absent from the latest process list (they are gone for good), keeping the
    * memory bounded; instances being ended right now are kept.
    */
@@ -191,6 +345,7 @@ export class Killer {
     for (const [key, state] of this.instances) {
       if (state !== 'ending' && !live.has(key)) this.instances.delete(key);
     }
+    this.forgetOldFamilies();
   }
 
   /** How many instances are remembered (for stats and tests). */

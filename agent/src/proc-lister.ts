@@ -9,6 +9,7 @@
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
+import { pidsAbove } from './proc-table.js';
 import type { ProcessLister, RunningProcess } from './scanner.js';
 
 /** Linux's USER_HZ: the unit of `starttime` in `/proc/<pid>/stat` (100 on every mainstream arch). */
@@ -37,11 +38,21 @@ export function parseStat(
   // Fields after ')': state(3) ppid(4) ... starttime(22); index 0 here is field 3.
   const fields = stat.slice(close + 2).split(' ');
   const ppid = Number(fields[1]);
+  const pgrp = Number(fields[2]);
+  const session = Number(fields[3]);
   const startTicks = Number(fields[19]);
   if (!Number.isInteger(ppid) || !Number.isFinite(startTicks)) return null;
   // Whole seconds, like ps-list's `lstart`, so an instance keeps its key whichever lister saw it.
   const startMs = Math.floor((bootTimeMs + (startTicks / CLOCK_TICKS_PER_S) * 1000) / 1000) * 1000;
-  return { pid, ppid, name: comm, startTime: new Date(startMs) };
+  // A zombie (exited, not yet reaped) runs nothing: it is not a running program (never an attempt).
+  if (fields[0] === 'Z' || fields[0] === 'X') return null;
+  return {
+    pid,
+    ppid,
+    name: comm,
+    startTime: new Date(startMs),
+    ...(Number.isInteger(pgrp) && Number.isInteger(session) ? { pgrp, session } : {}),
+  };
 }
 
 /**
@@ -52,12 +63,21 @@ export function parseStat(
 export function procLister(root = '/proc'): ProcessLister {
   // Read once per lister (it does not change), and per root: a lister of another root has its own.
   let boot: number | null = null;
+  let previous = new Set<number>();
   return () => {
     boot ??= bootTimeMs(root);
     const result: RunningProcess[] = [];
-    for (const entry of readdirSync(root)) {
-      const pid = Number(entry);
-      if (!Number.isInteger(pid) || pid <= 0) continue;
+    const pids = readdirSync(root)
+      .map(Number)
+      .filter((pid) => Number.isInteger(pid) && pid > 0);
+    // Pids new since the last listing first, newest first: a process that lives a few ms (a fork
+    // chain's link) is read before it exits rather than after the whole table (family.ts).
+    const known = previous;
+    previous = new Set(pids);
+    pids.sort((a, b) => Number(known.has(a)) - Number(known.has(b)) || b - a);
+    // And before them what started since the listing (proc-table.ts `pidsAbove`).
+    const above = pidsAbove(pids.length > 0 ? Math.max(...pids) : 0, root);
+    for (const pid of [...above.reverse(), ...pids]) {
       let stat: string;
       try {
         stat = readFileSync(`${root}/${pid}/stat`, 'utf8');
@@ -74,6 +94,6 @@ export function procLister(root = '/proc'): ProcessLister {
       }
       result.push(exe ? { ...proc, name: path.basename(exe), path: exe } : proc);
     }
-    return Promise.resolve(result);
+    return Promise.resolve(result.sort((a, b) => a.pid - b.pid));
   };
 }

@@ -21,6 +21,7 @@ import { Periodic } from './periodic.js';
 import type { SavedConfig } from './saved-config.js';
 import { desktopMessageScreen } from './message-screen.js';
 import { PolicySocket } from './policy-socket.js';
+import { RescanBurst } from './rescan-burst.js';
 import { defaultLister } from './scanner.js';
 import { Sweeper, atMost } from './sweeper.js';
 import { TEXTS } from './texts.js';
@@ -65,6 +66,8 @@ export class RunningAgent implements AgentHandle {
   private readonly delivery: Delivery | null;
   private readonly sweeper: Sweeper;
   private readonly loops: Periodic;
+  /** Fast rescans after a kill: a program started again at once is seen within tens of ms. */
+  private readonly burst = new RescanBurst(() => this.sweep());
   /** The push channel, once the loops run (issue 24). */
   private pushed: PolicySocket | null = null;
   /** Whether `startLoops` ran: only then does the server show the agent online, and hear it stop. */
@@ -106,6 +109,9 @@ export class RunningAgent implements AgentHandle {
         dataDir: this.dataDir,
         observing: () => this.current.observe,
         queued: () => this.delivery?.kick(),
+        ended: () => {
+          if (this.scanning) this.burst.kick();
+        },
       },
       config.blocked,
       config.fingerprints,
@@ -237,7 +243,7 @@ export class RunningAgent implements AgentHandle {
     this.stopping ??= (async () => {
       this.stopped = true;
       this.pushed?.close();
-      const running = this.loops.stop();
+      const running = [...this.loops.stop(), this.burst.stop()];
       // Best effort: what ran since the last report goes now, if the server answers soon.
       await this.sweeper.settled();
       if (this.current.observe && this.observed.pending > 0)

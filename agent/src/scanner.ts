@@ -14,6 +14,12 @@ export interface RunningProcess extends ProcessIdentity {
   ppid: number;
   /** When the process started (second precision; absent on Windows). With the pid it names one instance. */
   startTime?: Date;
+  /**
+   * Process group and session ids (Linux, proc-lister.ts): how the killer finds a fork chain's next
+   * link when this process is already gone (family.ts).
+   */
+  pgrp?: number;
+  session?: number;
 }
 
 /** Lists raw processes; injectable so tests and other platforms can replace ps-list. */

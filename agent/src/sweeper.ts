@@ -52,6 +52,8 @@ export interface SweeperParts {
   observing: () => boolean;
   /** After attempts were queued: send them (the delivery's kick). */
   queued: () => void;
+  /** After a scan that ended a process: the running agent rescans fast for a while (rescan-burst.ts). */
+  ended?: () => void;
   /**
    * Reads executables' version resources (pe-identity.ts); null: never. Default: on Windows only
    * (`defaultPeIdentities`).
@@ -175,6 +177,7 @@ export class Sweeper {
         this.learn(outcome.sha256, outcome.report.blocked);
     }
     await this.queue(attempts);
+    if (outcomes.some((o) => o.report?.outcome === 'killed')) this.parts.ended?.();
   }
 
   /** The running processes, or null when they could not be listed (said once per new reason). */

@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { instanceKey, Killer, type KillReport } from '../src/killer.js';
 import { createMatcher } from '../src/matcher.js';
@@ -7,6 +9,7 @@ import {
   cleanUp,
   running,
   spawnProcess,
+  tempDir,
   uniqueName,
   within,
   type Spawned,
@@ -140,6 +143,24 @@ describe('Killer bookkeeping', () => {
     expect(await killer.handle(a, 'Discord.exe')).toBeNull();
     const reused = at('2026-10-15T11:00:00Z');
     expect(await killer.handle(reused, 'Discord.exe')).toMatchObject({ outcome: 'detected', first: true });
+  });
+
+  it('never signals nor counts a zombie named like a blocked program (it runs nothing)', async () => {
+    const root = await tempDir('agent-proc-');
+    await mkdir(path.join(root, '4242'));
+    await writeFile(
+      path.join(root, '4242', 'stat'),
+      '4242 (discord) Z 1 4242 4242 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 12345 0 0',
+    );
+    const killer = new Killer({
+      family: true,
+      procRoot: root,
+      send: () => {
+        throw new Error('no signal to a zombie');
+      },
+    });
+    expect(await killer.handle(at('2026-10-15T10:00:00Z'), 'Discord.exe')).toBeNull();
+    expect(await killer.handle(at('2026-10-15T10:00:00Z'), 'Discord.exe')).toBeNull();
   });
 
   it('forgets instances that left the process list', async () => {

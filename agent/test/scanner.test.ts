@@ -48,8 +48,12 @@ describe('procLister (Linux /proc, no ps)', () => {
       ppid: 17,
       name: 'mi (raro) prog',
       startTime: new Date(1_700_000_000_000 + 123_000),
+      pgrp: 4242,
+      session: 4242,
     });
     expect(parseStat(1, 'basura', 0)).toBeNull();
+    // A zombie runs nothing: not a running program, never an attempt.
+    expect(parseStat(4243, line.replace('4242 (', '4243 (').replace(') S ', ') Z '), 0)).toBeNull();
   });
 
   it.runIf(process.platform === 'linux')(
@@ -66,6 +70,8 @@ describe('procLister (Linux /proc, no ps)', () => {
         name: file.split('/').pop(),
         path: file,
         startTime: theirs!.startTime,
+        pgrp: expect.any(Number) as number,
+        session: expect.any(Number) as number,
       });
       expect(mine).not.toHaveProperty('cmd');
       // The whole machine, not only ours: both see this test's own process.

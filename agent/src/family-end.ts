@@ -1,0 +1,154 @@
+/**
+ * Ends a blocked program's whole family on Linux (agent/src/README.md, «Una familia entera»):
+ * SIGTERM to every member, a grace watched every `WATCH_MS`, and then, if anything is left or the
+ * family forked during its grace, a freeze (SIGSTOP to each member and to the groups that are only
+ * the family's, the table read again until a round finds no new member, at most `FREEZE_ROUNDS`)
+ * and SIGKILL to all. A stopped process cannot fork, so a program that forks on SIGTERM or a chain
+ * forking every millisecond (the parent exiting) is caught whole. SIGCONT is never needed: SIGKILL
+ * ends a stopped process.
+ */
+import { growFamily, wholeGroups, type Family, type FamilyGuard } from './family.js';
+import { isDeadState, type LiveProcTable, type ProcEntry } from './proc-table.js';
+
+/** How often the grace looks at the family again (ms): a fork during the grace is seen this soon. */
+export const WATCH_MS = 20;
+
+/** Most rounds of the freeze (each a listing of /proc plus reads of its new pids: well under 1 ms). */
+export const FREEZE_ROUNDS = 200;
+
+/**
+ * Rounds in a row that must find nothing new before the freeze is done: a fork in progress when a
+ * round lists /proc shows up in the next one.
+ */
+export const QUIET_ROUNDS = 3;
+
+/** How long to wait for the family to vanish after SIGKILL (ms). */
+const KILL_WAIT_MS = 1_000;
+
+/** Sends a signal to a pid, or to a whole group with a negative pid; throws like `process.kill`. */
+export type GroupSignalSender = (pid: number, signal: NodeJS.Signals) => void;
+
+/** What ending a family came to. */
+export interface FamilyEndResult {
+  /** Every member is gone (exited, killed, or a zombie waiting for its parent). */
+  died: boolean;
+  /** The last signal sent to a member, or null when none could be sent. */
+  signal: 'SIGTERM' | 'SIGKILL' | null;
+  /** System error code of a signal that could not be sent (not `ESRCH`). */
+  error?: string;
+  /** Every member ended with it (pid → start ticks), the first process included. */
+  members: Map<number, number>;
+  /** Whether it forked during its grace (it got no more grace and was frozen). */
+  forked: boolean;
+  /** Groups signalled whole. */
+  groups: number[];
+}
+
+export interface FamilyEndOptions {
+  table: LiveProcTable;
+  guard: FamilyGuard;
+  graceMs: number;
+  send: GroupSignalSender;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Ends `family` (its members already selected from `options.table`). Never throws; a signal that
+ * cannot be sent (`EPERM`) is reported in `error`, and `died` says whether the family is gone.
+ */
+export async function endFamily(family: Family, options: FamilyEndOptions): Promise<FamilyEndResult> {
+  const { table, guard, graceMs, send } = options;
+  let signal: FamilyEndResult['signal'] = null;
+  let error: string | undefined;
+  const groups = new Set<number>();
+  /** Members not yet seen gone (a chain leaves hundreds of dead links: they are not read again). */
+  const watched = new Set(family.members.keys());
+
+  const trySend = (pid: number, sig: NodeJS.Signals): boolean => {
+    try {
+      send(pid, sig);
+      if (sig !== 'SIGSTOP') signal = sig === 'SIGKILL' ? 'SIGKILL' : (signal ?? 'SIGTERM');
+      return true;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? 'ERROR';
+      if (code !== 'ESRCH') error ??= code;
+      return false;
+    }
+  };
+  /** The members still running (read again: stopped still runs; a zombie does not). */
+  const live = (): ProcEntry[] => {
+    const result: ProcEntry[] = [];
+    for (const pid of watched) {
+      const entry = table.reread(pid);
+      if (entry && entry.start === family.members.get(pid) && !isDeadState(entry.state)) result.push(entry);
+      else watched.delete(pid);
+    }
+    return result;
+  };
+  /** New members since the last look, each sent `sig` at once (before anything else is read). */
+  const absorb = (sig: NodeJS.Signals | null): ProcEntry[] => {
+    const added = growFamily(family, table.table, guard, table.refresh());
+    for (const entry of added) {
+      watched.add(entry.pid);
+      if (sig) trySend(entry.pid, sig);
+    }
+    return added;
+  };
+  const signalAll = (sig: NodeJS.Signals, members: ProcEntry[]): void => {
+    for (const pgrp of wholeGroups(family, table.table, guard)) {
+      if (trySend(-pgrp, sig)) groups.add(pgrp);
+    }
+    for (const entry of members) trySend(entry.pid, sig);
+  };
+  /**
+   * Stops every member and what it forks: rounds of listing (each well under a millisecond) until
+   * `QUIET_ROUNDS` rounds in a row find nothing new, at most `FREEZE_ROUNDS`.
+   */
+  const freeze = (): void => {
+    signalAll('SIGSTOP', live());
+    for (let round = 0, quiet = 0; round < FREEZE_ROUNDS && quiet < QUIET_ROUNDS; round++) {
+      quiet = absorb('SIGSTOP').length > 0 ? 0 : quiet + 1;
+    }
+  };
+
+  // Polite first: a browser gets its grace to save and exit. What forked meanwhile is caught first.
+  absorb(null);
+  for (const entry of live()) trySend(entry.pid, 'SIGTERM');
+  let forked = false;
+  const graceEnds = Date.now() + graceMs;
+  for (;;) {
+    await sleep(Math.max(1, Math.min(WATCH_MS, graceEnds - Date.now())));
+    // Who is alive first, then what is new: a member that forked and exited in between has its
+    // fork seen here. A family that forks while it is asked to end gets no more grace.
+    const alive = live().length;
+    if (absorb(null).length > 0) {
+      forked = true;
+      break;
+    }
+    if (alive === 0 || Date.now() >= graceEnds || error !== undefined) break;
+  }
+
+  if (live().length > 0 || forked) {
+    // Freeze, kill, look again: until a look finds nothing new and nothing alive, within 1 s.
+    const deadline = Date.now() + KILL_WAIT_MS;
+    for (;;) {
+      freeze();
+      signalAll('SIGKILL', live());
+      await sleep(WATCH_MS);
+      const left = live();
+      const added = absorb('SIGKILL');
+      if (added.length === 0 && left.length === 0) break;
+      // Nothing could be killed (no permission): trying again would not change that.
+      if (Date.now() >= deadline || signal !== 'SIGKILL') break;
+    }
+  }
+  return {
+    died: live().length === 0,
+    signal,
+    ...(error !== undefined ? { error } : {}),
+    members: family.members,
+    forked,
+    groups: [...groups],
+  };
+}
