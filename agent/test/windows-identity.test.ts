@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, type ChildProcess } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -25,7 +25,7 @@ if (!wineInstalled() || !mingwInstalled()) {
 /**
  * The agent's Windows executable (`npm run agent:build`) under Debian's Wine, against a real server:
  * a Windows program is what it is, whatever its file is called (agent/src/README.md "Version
- * resource"). The blocked programs are compiled here (MinGW-w64) with names of the
+ * resource", "Similar files"). The blocked programs are compiled here (MinGW-w64) with names of the
  * test's own and random bytes of their own; the Wine prefix is the test's own, so the agent, which
  * lists every process of the prefix, never sees anything else.
  */
@@ -147,6 +147,34 @@ describe.runIf(wineInstalled() && mingwInstalled())(
         expect.objectContaining({ process: blocked, executable: disguise, killed: true }),
       ]);
       honest.child.kill('SIGKILL');
+      await prefix.kill();
+      agent = undefined;
+    }, 120_000);
+
+    it('ends a renamed copy with one byte appended of a program it ended by name', async () => {
+      const blocked = `${uniqueName('bloqueado')}.exe`;
+      const { teamId } = await startAgent([blocked]);
+      // No version resource strings: only its bytes say what it is. 64 KiB of random data of its own.
+      const original = await windowsProgram(blocked, {}, 64 * 1024);
+      const first = launch(original);
+      await within(30_000, first.exited, 'el programa bloqueado termina por su nombre');
+      const patched = path.join(path.dirname(original), `${uniqueName('otro')}.exe`);
+      await copyFile(original, patched);
+      await appendFile(patched, Buffer.from([0x2a]));
+      expect((await stat(patched)).size).toBe((await stat(original)).size + 1);
+      const startedAt = Date.now();
+      const copy = launch(patched);
+      await within(30_000, copy.exited, 'la copia con un byte más termina').catch(async (error: Error) => {
+        throw new Error(`${error.message}\n${await agent!.output()}`);
+      });
+      console.log(`Wine: copia con un byte añadido terminada ${Date.now() - startedAt} ms después`);
+      const rows = await attemptsOf(teamId, 2);
+      expect(rows.filter((row) => row.executable === null)).toEqual([
+        expect.objectContaining({ process: blocked, killed: true }),
+      ]);
+      expect(rows.filter((row) => row.executable !== null)).toEqual([
+        expect.objectContaining({ process: blocked, executable: path.basename(patched), killed: true }),
+      ]);
       await prefix.kill();
       agent = undefined;
     }, 120_000);
