@@ -215,6 +215,8 @@ export interface AgentAttemptBody {
   /** Similarity digest and ELF build-id of the ended executable (DESIGN.md section 6a "Similar files"). */
   tlsh?: string;
   build_id?: string;
+  /** What ran the program when a loader or an interpreter did (`python3`; agent/src/README.md). */
+  via?: string;
 }
 
 /** Fresh attempts, one per name of `processes` (a new event id each), occurred at `occurredAt`. */

@@ -85,6 +85,8 @@ export const attemptLogRowSchema = z.object({
   process: z.string(),
   /** The file name it ran as when a renamed copy was caught by its fingerprint (issue 14), else null. */
   executable: z.string().nullable(),
+  /** What ran its program when a loader or an interpreter did (`python3`); else null or absent. */
+  via: z.string().nullable().optional(),
   killed: z.boolean(),
   /** The agent's clock, ISO 8601. */
   occurred_at: z.string(),

@@ -147,6 +147,8 @@ export const contestLogRowSchema = z.object({
   process: z.string().nullable(),
   /** An attempt's renamed file name (issue 14; `attemptProcessLabel`), else null. */
   executable: z.string().nullable(),
+  /** What ran an attempt's program when a loader or an interpreter did (`attemptProcessLabel`); else null or absent. */
+  via: z.string().nullable().optional(),
   killed: z.boolean().nullable(),
   occurred_at: z.string().nullable(),
   from: z.string().nullable(),

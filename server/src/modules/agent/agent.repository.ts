@@ -185,6 +185,8 @@ export interface NewAttempt {
   process: string;
   /** The file name a renamed copy ran as (issue 14), else null. */
   executable: string | null;
+  /** What ran the program when a loader or an interpreter did (`python3`), else null or absent. */
+  via?: string | null;
   killed: boolean;
   occurredAt: Date;
   eventId: string;
@@ -262,12 +264,13 @@ export function storedAttemptsStatement(pairs: ReadonlyArray<readonly [number, s
  */
 export function storeAttemptsStatement(attempts: readonly NewAttempt[], now: Date): SqlStatement {
   return {
-    sql: `insert into attempts (teams_id, contests_id, process, executable, killed, occurred_at, received_at, event_id, created_at, updated_at) values ${attempts.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+    sql: `insert into attempts (teams_id, contests_id, process, executable, via, killed, occurred_at, received_at, event_id, created_at, updated_at) values ${attempts.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
     params: attempts.flatMap((a) => [
       a.teamId,
       a.contestId,
       a.process,
       a.executable,
+      a.via ?? null,
       a.killed ? 1 : 0,
       a.occurredAt,
       now,

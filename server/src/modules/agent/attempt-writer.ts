@@ -248,6 +248,7 @@ export async function writeAttemptGroup<B extends GroupedBatch>(
         contestId,
         process: a.process,
         executable: a.executable ?? null,
+        via: a.via ?? null,
         killed: a.killed !== false,
         occurredAt: new Date(a.occurred_at),
         eventId: a.event_id,

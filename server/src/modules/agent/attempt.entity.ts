@@ -17,6 +17,8 @@ export const Attempt = defineEntity({
     process: p.string().length(255),
     /** The file name a renamed copy ran as, when its fingerprint caught it (issue 14); else null. */
     executable: p.string().length(255).nullable(),
+    /** What ran the program when a loader or an interpreter did (`python3`), else null. */
+    via: p.string().length(64).nullable(),
     /** False when the agent could not end the process. */
     killed: p.boolean().default(true),
     // Kept to the millisecond, so /bitacora orders events of one second (issue 22).

@@ -50,6 +50,22 @@ describe("the board's team history (issue 13)", () => {
     expect(line.process).toBe('chrome.exe, renombrado como notepad.exe');
   });
 
+  it('says what ran a program run by an interpreter or the loader', () => {
+    const base = {
+      id: 6,
+      process: 'chatgpt',
+      executable: null,
+      killed: true,
+      occurred_at: localIso(2026, 10, 22, 18, 3, 59),
+      received_at: localIso(2026, 10, 22, 18, 4, 1),
+    };
+    expect(attemptHistoryLine({ ...base, via: 'python3' }).process).toBe('chatgpt (vía python3)');
+    expect(attemptHistoryLine({ ...base, executable: 'notas', via: 'ld-linux-x86-64.so.2' }).process).toBe(
+      'chatgpt, renombrado como notas (vía ld-linux-x86-64.so.2)',
+    );
+    expect(attemptHistoryLine({ ...base, via: null }).process).toBe('chatgpt');
+  });
+
   it("shows a status change as 'from → to', who and when", () => {
     expect(statusHistoryLine(change({}))).toEqual({
       id: 7,

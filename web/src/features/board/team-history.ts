@@ -49,7 +49,7 @@ export interface AttemptHistoryLine {
 export function attemptHistoryLine(row: AttemptLogRow): AttemptHistoryLine {
   return {
     id: row.id,
-    process: attemptProcessLabel(row.process, row.executable),
+    process: attemptProcessLabel(row.process, row.executable, row.via),
     occurredAt: formatDateTime(row.occurred_at),
     receivedAt: formatDateTime(row.received_at),
     killed: killedLabel(row.killed),

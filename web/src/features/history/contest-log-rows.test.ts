@@ -98,6 +98,11 @@ describe('/bitacora rows', () => {
     expect(row?.process).toBe('chrome.exe, renombrado como notepad.exe');
   });
 
+  it('says what ran a program run by an interpreter', () => {
+    const [row] = contestLogTableRows([{ ...attempt(3, localIso(2026, 10, 2, 9, 0, 2)), via: 'python3' }]);
+    expect(row?.process).toBe('chrome.exe (vía python3)');
+  });
+
   it("shows a status change with 'from → to' and who: the judge, 'automático' or 'Usuario eliminado'", () => {
     const rows = contestLogTableRows(LOG);
     expect(rows[2]).toMatchObject({

@@ -115,7 +115,7 @@ export function contestLogTableRows(rows: readonly ContestLogRow[]): ContestLogT
       team:
         row.team?.name ?? (row.kind === 'red' || (row.kind === 'mensaje' && !row.level) ? EVERY_TEAM : ''),
       level: row.level?.level ?? '',
-      process: row.process === null ? '' : attemptProcessLabel(row.process, row.executable),
+      process: row.process === null ? '' : attemptProcessLabel(row.process, row.executable, row.via),
       killed: row.killed === null ? '' : killedLabel(row.killed),
       occurredAt: formatDateTime(row.occurred_at),
       change: changeText(row),
