@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { appendFile, copyFile, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,7 @@ import { agentTeam, startContest, startTestServer, type TestServer } from '@conc
 import { cleanUp, tempDir, uniqueName, within } from './helpers/processes.js';
 import { WinePrefix, windowsPath, wineInstalled, type WineProcess } from './helpers/wine.js';
 import { mingwInstalled, windowsProgram } from './helpers/windows-program.js';
+import { TARGETS, nodeBinary } from '../scripts/node-binaries.js';
 
 const run = promisify(execFile);
 const agentDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -111,8 +113,8 @@ describe.runIf(wineInstalled() && mingwInstalled())(
     }
 
     /** Runs a Windows program of the test under Wine. */
-    function launch(program: string): WineProcess {
-      const spawned = prefix.spawn(program, [], uniqueName('programa'));
+    function launch(program: string, args: string[] = []): WineProcess {
+      const spawned = prefix.spawn(program, args, uniqueName('programa'));
       started.push(spawned.child);
       return spawned;
     }
@@ -178,5 +180,34 @@ describe.runIf(wineInstalled() && mingwInstalled())(
       await prefix.kill();
       agent = undefined;
     }, 120_000);
+
+    it("ends a renamed copy of Windows' node.exe with one byte appended, after a copy of it was ended by name", async () => {
+      const blocked = `${uniqueName('bloqueado')}.exe`;
+      const { teamId } = await startAgent([blocked]);
+      // Windows' official node.exe under the test's name, with random bytes of its own (its SHA-256 is
+      // this test's alone), waiting.
+      const dir = await tempDir('agent-wine-node-');
+      const original = path.join(dir, blocked);
+      await copyFile(nodeBinary(TARGETS[1]), original);
+      await appendFile(original, randomBytes(16));
+      const idle = ['-e', 'setInterval(() => {}, 1000)'];
+      await within(30_000, launch(original, idle).exited, 'el node.exe bloqueado termina por su nombre');
+      const patched = path.join(dir, `${uniqueName('otro')}.exe`);
+      await copyFile(original, patched);
+      await appendFile(patched, Buffer.from([0x2a]));
+      const startedAt = Date.now();
+      const copy = launch(patched, idle);
+      await within(30_000, copy.exited, 'la copia de node.exe con un byte más termina').catch(
+        async (error: Error) => {
+          throw new Error(`${error.message}\n${await agent!.output()}`);
+        },
+      );
+      console.log(`Wine: node.exe con un byte añadido terminado ${Date.now() - startedAt} ms después`);
+      expect((await attemptsOf(teamId, 2)).filter((row) => row.executable !== null)).toEqual([
+        expect.objectContaining({ process: blocked, executable: path.basename(patched), killed: true }),
+      ]);
+      await prefix.kill();
+      agent = undefined;
+    }, 150_000);
   },
 );
