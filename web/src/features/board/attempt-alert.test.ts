@@ -8,7 +8,8 @@ import {
   type BoardData,
   type BoardEvent,
 } from '../../stores/board-state';
-import { ALERT_MIN_GAP_MS, alertDue, attemptAlertFor } from './attempt-alert';
+import { ALERT_MIN_GAP_MS, alertDue, alertReasons, attemptAlertFor } from './attempt-alert';
+import { attemptBurstDue, type LastAttemptAt } from './attempt-bursts';
 
 function team(id: number, attempts: number, overrides: Partial<BoardTeam> = {}): BoardTeam {
   return boardTeam(id, {
@@ -133,5 +134,29 @@ describe('alertDue (at most one sound a second)', () => {
     expect(alertDue(10_000, 10_000 + ALERT_MIN_GAP_MS)).toBe(true);
     expect(ALERT_MIN_GAP_MS).toBeGreaterThanOrEqual(800);
     expect(ALERT_MIN_GAP_MS).toBeLessThanOrEqual(1500);
+  });
+});
+
+describe('a restart loop rings once (alertReasons with attemptBurstDue, as use-attempt-alert.ts does)', () => {
+  const first = afterSnapshot(EMPTY_BOARD, snapshot(team(1, 0), team(2, 0)));
+
+  it('twelve frames a second apart each raising the same team ring once; an agent alarm meanwhile still rings', () => {
+    const last: LastAttemptAt = new Map();
+    let board = first;
+    const rings: boolean[] = [];
+    for (let i = 1; i <= 12; i++) {
+      const next = afterFrame(board, team(1, i));
+      const reasons = alertReasons(board, next);
+      expect(reasons).toEqual({ attempts: [1], alarm: false });
+      rings.push(attemptBurstDue(last, reasons.attempts, i * 1_000) || reasons.alarm);
+      board = next;
+    }
+    expect(rings.filter(Boolean)).toHaveLength(1);
+    expect(rings[0]).toBe(true);
+    const silent = afterFrame(
+      board,
+      team(2, 0, { agent_online: false, agent_alert: 'sin_senal', version: 9 }),
+    );
+    expect(alertReasons(board, silent)).toEqual({ attempts: [], alarm: true });
   });
 });

@@ -21,16 +21,35 @@ export const ALERT_MIN_GAP_MS = 1000;
  * sound either (it was not seen attempting anything).
  */
 export function attemptAlertFor(previous: BoardData, next: BoardData): boolean {
-  if (next.teams === previous.teams || next.contest !== previous.contest) return false;
+  const reasons = alertReasons(previous, next);
+  return reasons.attempts.length > 0 || reasons.alarm;
+}
+
+/** Why a change of the board sounds: the teams whose attempts grew, and whether an agent alarm rose. */
+export interface AlertReasons {
+  /** Ids of the held teams with more attempts now. */
+  attempts: number[];
+  /** A held team's agent just raised an alarm (`isAgentAlarm`). */
+  alarm: boolean;
+}
+
+/**
+ * The reasons behind {@link attemptAlertFor} (the same rules: frames only, held teams only), so the
+ * hook can ring a burst of attempts once (`attemptBurstDue`, attempt-bursts.ts) while an agent's
+ * alarm always rings.
+ */
+export function alertReasons(previous: BoardData, next: BoardData): AlertReasons {
+  const reasons: AlertReasons = { attempts: [], alarm: false };
+  if (next.teams === previous.teams || next.contest !== previous.contest) return reasons;
   for (const team of Object.values(next.teams)) {
     const before = previous.teams[team.id];
     if (before === undefined || before === team) continue;
-    if (team.number_attempts > before.number_attempts) return true;
+    if (team.number_attempts > before.number_attempts) reasons.attempts.push(team.id);
     // An agent that fell silent during the contest (the tamper alert) sounds too, and so does
     // one stopped and not resumed within the window (the same weight: `isAgentAlarm`).
-    if (isAgentAlarm(team.agent_alert) && team.agent_alert !== before.agent_alert) return true;
+    if (isAgentAlarm(team.agent_alert) && team.agent_alert !== before.agent_alert) reasons.alarm = true;
   }
-  return false;
+  return reasons;
 }
 
 /**

@@ -6,6 +6,7 @@ import { useRefetchOnBoardChange } from '../../stores/use-refetch-on-board-chang
 import { QueryListBody } from '../../catalog-screen/query-list-body';
 import { useOpenListQuery } from '../../catalog-screen/use-open-list-query';
 import { AppDialog } from '../../ui/dialog/app-dialog';
+import { attemptBursts } from './attempt-bursts';
 import {
   attemptHistoryLine,
   statusHistoryLine,
@@ -48,7 +49,11 @@ function LogSection<T>({
 /** At most one refetch of a team's history every this many ms while its team changes (issue 13). */
 const TEAM_HISTORY_REFRESH_MS = 1_000;
 
-const attemptLines = (rows: AttemptLogRow[]) => rows.map(attemptHistoryLine);
+/** The attempts as the dialog shows them, the newest of each burst with its line (attempt-bursts.ts). */
+const attemptLines = (rows: AttemptLogRow[]) => {
+  const bursts = attemptBursts(rows);
+  return rows.map((row) => ({ ...attemptHistoryLine(row), burst: bursts.get(row.id) }));
+};
 const statusLines = (rows: StatusChangeRow[]) => rows.map(statusHistoryLine);
 
 /**
@@ -130,7 +135,14 @@ export function TeamHistoryDialog({ team, open, onClose }: TeamHistoryDialogProp
               <Table.Body>
                 {rows.map((row) => (
                   <Table.Row key={row.id} data-testid={`attempt-${row.id}`}>
-                    <Table.Cell>{row.process}</Table.Cell>
+                    <Table.Cell>
+                      {row.process}
+                      {row.burst ? (
+                        <Badge ms="2" colorPalette="orange" variant="subtle" data-testid="attempt-burst">
+                          {row.burst}
+                        </Badge>
+                      ) : null}
+                    </Table.Cell>
                     <Table.Cell fontVariantNumeric="tabular-nums">{row.occurredAt}</Table.Cell>
                     <Table.Cell fontVariantNumeric="tabular-nums">{row.receivedAt}</Table.Cell>
                     <Table.Cell>{row.killed}</Table.Cell>
