@@ -5,7 +5,9 @@
  * size, mtime, device and inode: a changed file is read again; at most `LIKENESS_FILE_CACHE` files)
  * and by process instance (`instanceKey`: a process already read costs one map lookup per poll).
  * One file is digested at a time, in 64 KiB slices (similarity.ts `digestFile`), so a big new
- * program never holds up a scan or a kill. Never throws.
+ * program never holds up a scan or a kill; a file asked for a match (`ofProcess`) goes before files
+ * asked only for the record of what ran (`background`), so new programs starting in numbers never
+ * delay the judgement of a suspicious one. Never throws.
  */
 import type { Tlsh } from '@concurso/shared';
 import type { Stats } from 'node:fs';
@@ -81,8 +83,11 @@ export class LikenessReader {
   private readonly procRoot: string | null;
   private readonly files: BoundedOnce<Likeness | null>;
   private readonly instances = new BoundedOnce<Likeness | null>(LIKENESS_INSTANCE_CACHE);
-  /** The digest in progress: files are digested one after the other. */
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Files waiting to be digested, by file key; one is digested at a time (`pump`). */
+  private readonly waiting = new Map<string, { urgent: boolean; run: () => Promise<void> }>();
+  private busy = false;
+  /** Instance key → the key of the file it waits for, while it waits. */
+  private readonly fileOf = new Map<string, string>();
   readonly stats: LikenessStats = { digested: 0, bytes: 0 };
 
   constructor(options: LikenessReaderOptions = {}) {
@@ -97,8 +102,16 @@ export class LikenessReader {
    * else its executable; on Linux `/proc/<pid>/exe` when the path is gone or holds another file), or
    * null when it cannot be read. Cached per instance.
    */
-  ofProcess(proc: RunningProcess): Promise<Likeness | null> {
-    return this.instances.get(this.key(proc), () => this.resolve(proc));
+  ofProcess(proc: RunningProcess, background = false): Promise<Likeness | null> {
+    const key = this.key(proc);
+    if (!background) {
+      // Asked for a match while its file waits as background work: that file goes first now.
+      const queued = this.waiting.get(this.fileOf.get(key) ?? '');
+      if (queued) queued.urgent = true;
+    }
+    return this.instances.get(key, () =>
+      this.resolve(proc, background, key).finally(() => this.fileOf.delete(key)),
+    );
   }
 
   /** The likeness an instance got earlier (undefined: never asked, or still being read). No I/O. */
@@ -107,9 +120,9 @@ export class LikenessReader {
   }
 
   /** The likeness of a file by its path (cached by its identity), or null when it cannot be read. */
-  async ofFile(file: string): Promise<Likeness | null> {
+  async ofFile(file: string, background = false): Promise<Likeness | null> {
     const info = await statOrNull(file);
-    return info ? this.cached(file, `${file}|${identity(info)}`, info) : null;
+    return info ? this.cached(file, `${file}|${identity(info)}`, info, background) : null;
   }
 
   /** Forgets instances absent from the latest process list. */
@@ -125,38 +138,77 @@ export class LikenessReader {
     return program ? `${instanceKey(proc)}\n${program}` : instanceKey(proc);
   }
 
-  private async resolve(proc: RunningProcess): Promise<Likeness | null> {
+  private async resolve(
+    proc: RunningProcess,
+    background: boolean,
+    instance: string,
+  ): Promise<Likeness | null> {
     const program = programPath(proc);
     // A relative program (Windows, no working folder known) is not read: it would be the agent's file.
-    if (program !== undefined) return path.isAbsolute(program) ? this.ofFile(program) : null;
+    if (program !== undefined) {
+      const info = path.isAbsolute(program) ? await statOrNull(program) : null;
+      return info ? this.cached(program, `${program}|${identity(info)}`, info, background, instance) : null;
+    }
     const fromPath = proc.path ? await statOrNull(proc.path) : null;
     const exe = this.procRoot ? `${this.procRoot}/${proc.pid}/exe` : null;
     const running = exe ? await statOrNull(exe) : null;
     if (fromPath && (!running || (fromPath.dev === running.dev && fromPath.ino === running.ino))) {
-      return this.cached(proc.path!, `${proc.path!}|${identity(fromPath)}`, fromPath);
+      return this.cached(proc.path!, `${proc.path!}|${identity(fromPath)}`, fromPath, background, instance);
     }
-    if (exe && running) return this.cached(exe, `exe|${identity(running)}`, running);
+    if (exe && running) return this.cached(exe, `exe|${identity(running)}`, running, background, instance);
     return null;
   }
 
-  private cached(file: string, key: string, info: Stats): Promise<Likeness | null> {
-    return this.files.get(key, () => this.read(file, info));
+  private cached(
+    file: string,
+    key: string,
+    info: Stats,
+    background: boolean,
+    instance?: string,
+  ): Promise<Likeness | null> {
+    if (instance !== undefined) this.fileOf.set(instance, key);
+    // Asked for a match while waiting as background work: it goes first now.
+    const queued = this.waiting.get(key);
+    if (queued && !background) queued.urgent = true;
+    return this.files.get(key, () => this.read(file, key, info, background));
   }
 
-  private read(file: string, info: Stats): Promise<Likeness | null> {
+  private read(file: string, key: string, info: Stats, background: boolean): Promise<Likeness | null> {
     if (!info.isFile()) return Promise.resolve(null);
-    const run = this.queue.then(async (): Promise<Likeness | null> => {
-      try {
-        const [tlsh, buildId] = await Promise.all([digestFile(file, this.maxBytes), readBuildId(file)]);
-        this.stats.digested += 1;
-        this.stats.bytes += Math.min(info.size, this.maxBytes);
-        return { tlsh, buildId };
-      } catch {
-        return null;
-      }
+    return new Promise((resolve) => {
+      const run = async () => {
+        try {
+          const [tlsh, buildId] = await Promise.all([digestFile(file, this.maxBytes), readBuildId(file)]);
+          this.stats.digested += 1;
+          this.stats.bytes += Math.min(info.size, this.maxBytes);
+          resolve({ tlsh, buildId });
+        } catch {
+          resolve(null);
+        }
+      };
+      this.waiting.set(key, { urgent: !background, run });
+      this.pump();
     });
-    this.queue = run;
-    return run;
+  }
+
+  /** Digests the waiting files one at a time, those asked for a match first. */
+  private pump(): void {
+    if (this.busy || this.waiting.size === 0) return;
+    let next: [string, { run: () => Promise<void> }] | undefined;
+    for (const entry of this.waiting) {
+      if (entry[1].urgent) {
+        next = entry;
+        break;
+      }
+      next ??= entry;
+    }
+    const [key, job] = next!;
+    this.waiting.delete(key);
+    this.busy = true;
+    void job.run().finally(() => {
+      this.busy = false;
+      this.pump();
+    });
   }
 }
 

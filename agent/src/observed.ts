@@ -14,6 +14,7 @@ import { instanceKey } from './killer.js';
 import { executableName, normaliseExecutableName } from './matcher.js';
 import { observedPath } from './observed-where.js';
 import { programNames } from './program-of.js';
+import type { Likeness } from './likeness.js';
 import type { RunningProcess } from './scanner.js';
 
 /** Time between two reports of what ran (ms): a lab's inventory a quarter-minute behind is fine. */
@@ -36,6 +37,9 @@ interface Entry {
   via?: string;
   /** The executable's path at the latest start (observed-where.ts), when known. */
   path?: string;
+  /** Its similarity digest and ELF build-id (likeness.ts), when read. */
+  tlsh?: string;
+  buildId?: string;
   /** First start not yet reported (ISO 8601, the agent's clock). */
   first: string;
   /** Latest start seen (ISO 8601). */
@@ -120,8 +124,11 @@ export class ObservedLog {
     return result;
   }
 
-  /** Records one start of `proc`'s executable at `at` (ISO 8601), with its fingerprint (null: unreadable). */
-  add(proc: RunningProcess, sha256: Sha256 | null, at: string): void {
+  /**
+   * Records one start of `proc`'s executable at `at` (ISO 8601), with its fingerprint (null:
+   * unreadable) and, when read, its similarity digest and build-id (likeness.ts).
+   */
+  add(proc: RunningProcess, sha256: Sha256 | null, at: string, likeness?: Likeness | null): void {
     // A loader's or interpreter's program is what ran (program-of.ts), with what ran it.
     const program = proc.program ? programNames(proc.program)[0]! : null;
     const name = printableName(program ?? executableName(proc));
@@ -130,6 +137,7 @@ export class ObservedLog {
     const key = `${name}\n${sha256 ?? ''}\n${via}`;
     const entry = this.entries.get(key);
     if (entry) {
+      withLikeness(entry, likeness);
       entry.pending += 1;
       if (entry.pending === 1) entry.first = at;
       if (at >= entry.last) entry.path = observedPath(proc) ?? entry.path;
@@ -144,6 +152,7 @@ export class ObservedLog {
     this.entries.set(key, { name, sha256, first: at, last: at, pending: 1, ...(via ? { via } : {}) });
     const where = observedPath(proc);
     if (where) this.entries.get(key)!.path = where;
+    withLikeness(this.entries.get(key)!, likeness);
   }
 
   /** Stops observing: forgets the baseline and drops what is pending (the contest no longer wants it). */
@@ -183,6 +192,8 @@ export class ObservedLog {
         starts: e.pending,
         ...(e.path ? { path: e.path } : {}),
         ...(e.via ? { via: e.via } : {}),
+        ...(e.tlsh ? { tlsh: e.tlsh } : {}),
+        ...(e.buildId ? { build_id: e.buildId } : {}),
       }));
       try {
         await this.options.sender.postObserved(rows);
@@ -258,4 +269,10 @@ export function printableName(name: string): string {
     if (/[\uD800-\uDBFF]$/.test(clean)) clean = clean.slice(0, -1);
   }
   return clean.trim();
+}
+
+/** Keeps an entry's digest and build-id once read (a later start of the same file may bring them). */
+function withLikeness(entry: Entry, likeness: Likeness | null | undefined): void {
+  if (likeness?.tlsh) entry.tlsh = likeness.tlsh;
+  if (likeness?.buildId) entry.buildId = likeness.buildId;
 }

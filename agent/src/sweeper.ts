@@ -225,7 +225,7 @@ export class Sweeper {
           : null,
         report?.first ? atMost(ATTEMPT_HASH_WAIT_MS, this.learnLikeness(proc, blocked)) : undefined,
       ]);
-      if (isFresh) observed.add(proc, sha256, seenAt);
+      if (isFresh) observed.add(proc, sha256, seenAt, likeness);
       const renamed = resource !== null ? renamedAs(resource, proc) : undefined;
       return {
         report,
@@ -311,9 +311,14 @@ export class Sweeper {
 
   /** Records a new process with its fingerprint once that is ready, unless the contest stopped observing. */
   private record(proc: RunningProcess, seenAt: string): void {
-    const run = this.parts.fingerprinter.ofProcess(proc).then((sha256) => {
+    // Its likeness too (after any file asked for a match: likeness.ts), for the server's «también
+    // coincide con» and «nuevo».
+    const run = Promise.all([
+      this.parts.fingerprinter.ofProcess(proc),
+      this.likeness.ofProcess(proc, true),
+    ]).then(([sha256, likeness]) => {
       this.recording.delete(run);
-      if (this.parts.observing()) this.parts.observed.add(proc, sha256, seenAt);
+      if (this.parts.observing()) this.parts.observed.add(proc, sha256, seenAt, likeness);
     });
     this.recording.add(run);
   }

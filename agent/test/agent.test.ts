@@ -5,6 +5,8 @@ import path from 'node:path';
 import { MESSAGES } from '@concurso/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentError, startAgent, type AgentHandle, type AgentOptions } from '../src/agent.js';
+import { readBuildId } from '../src/build-id.js';
+import { tlshOf } from '../src/similarity.js';
 import { TEXTS } from '../src/texts.js';
 import { startFakeServer, unreachableUrl, type FakeServer } from './helpers/fake-server.js';
 import {
@@ -471,6 +473,9 @@ describe('startAgent: renamed programs and what ran (issue 14)', () => {
       {
         name,
         sha256: await sha256Of(file),
+        // Its similarity digest and build-id (likeness.ts), for the server's «también coincide con».
+        tlsh: tlshOf(await readFile(file)),
+        build_id: await readBuildId(file),
         path: file,
         first_seen: expect.any(String),
         last_seen: expect.any(String),

@@ -132,6 +132,29 @@ describe('LikenessReader (likeness.ts)', () => {
     expect(await ofFile(reader, path.join(dir, 'no-existe'))).toBeNull();
     expect(await ofFile(reader, dir)).toBeNull();
   });
+
+  it('digests a file asked for a match before files asked only in the background', async () => {
+    const dir = await tempDir();
+    const files = await Promise.all(
+      ['a', 'b', 'c', 'urgente'].map(async (name, i) => {
+        const file = path.join(dir, name);
+        await writeFile(file, Buffer.concat([textLike(2_000_000), Buffer.from([i])]));
+        return file;
+      }),
+    );
+    const reader = new LikenessReader();
+    const order: string[] = [];
+    const ask = (file: string, background: boolean) =>
+      reader
+        .ofProcess({ pid: ghostPid++, ppid: 1, name: path.basename(file), path: file }, background)
+        .then(() => order.push(path.basename(file)));
+    const background = files.slice(0, 3).map((file) => ask(file, true));
+    // Let the first background file start: it finishes, then the urgent one goes before b and c.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await Promise.all([...background, ask(files[3]!, false)]);
+    expect(order.indexOf('urgente')).toBeLessThan(order.indexOf('c'));
+    expect(order.indexOf('urgente')).toBeLessThanOrEqual(1);
+  });
 });
 
 describe('SimilarPrograms (similar-programs.ts)', () => {
