@@ -20,6 +20,7 @@ import { Migration20261202020000 } from './Migration20261202020000.js';
 import { Migration20261203040000 } from './Migration20261203040000.js';
 import { Migration20261203030000 } from './Migration20261203030000.js';
 import { Migration20261203053700 } from './Migration20261203053700.js';
+import { Migration20261203053800 } from './Migration20261203053800.js';
 
 export const migrationsList = [
   { name: 'Migration20261121000000', class: Migration20261121000000 },
@@ -40,4 +41,5 @@ export const migrationsList = [
   { name: 'Migration20261203040000', class: Migration20261203040000 },
   { name: 'Migration20261203030000', class: Migration20261203030000 },
   { name: 'Migration20261203053700', class: Migration20261203053700 },
+  { name: 'Migration20261203053800', class: Migration20261203053800 },
 ];

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attemptLogRowSchema, contestLogSchema } from '@concurso/shared';
+import { attemptLogRowSchema, contestLogSchema, observedProcessesSchema } from '@concurso/shared';
 import {
   agentTeam,
   callAs,
   createContest,
   injectAttempts,
+  injectObserved,
+  observedEntry,
   signInStaff,
   startTestServer,
   type AgentAttemptBody,
@@ -15,9 +17,9 @@ import {
 /**
  * What ran a program (agent/src/README.md, "Loaders and interpreters"): an attempt the agent made
  * against a script run by python3 or a file run by the dynamic loader keeps `via`, and both logs
- * answer it, so the board and the logs say «chatgpt (vía python3)».
+ * answer it, so the board and the logs say «chatgpt (vía python3)»; so does an observed program.
  */
-describe('attempts keep what ran their program (via)', () => {
+describe('attempts and observed programs keep what ran their program (via)', () => {
   let server: TestServer;
   let judge: string;
   let team: { id: number; key: string };
@@ -66,6 +68,23 @@ describe('attempts keep what ran their program (via)', () => {
     const log = contestLogSchema.parse(await staffGet(`/api/contestLog?teams_id=${team.id}`));
     const attempts = log.rows.filter((row) => row.kind === 'intento');
     expect(attempts.map((r) => r.via)).toEqual(['ld-linux-x86-64.so.2', 'python3', null]);
+  });
+
+  it('keeps what ran an observed program and lists it in the inventory', async () => {
+    const sha = 'a'.repeat(64);
+    const sent = [
+      { ...observedEntry('chatgpt.py', sha), via: 'python3' },
+      observedEntry('notas', 'b'.repeat(64)),
+    ];
+    const res = await injectObserved(server.app, team.key, sent);
+    expect(res.statusCode, res.body).toBe(200);
+    // A later report without it (an older agent) keeps what was known.
+    expect((await injectObserved(server.app, team.key, [observedEntry('chatgpt.py', sha)])).statusCode).toBe(
+      200,
+    );
+    const { rows } = observedProcessesSchema.parse(await staffGet('/api/observedProcesses'));
+    expect(rows.find((r) => r.name === 'chatgpt.py')).toMatchObject({ via: 'python3', count: 2 });
+    expect(rows.find((r) => r.name === 'notas')).toMatchObject({ via: null });
   });
 
   it('refuses a via that is not printable text of at most 64 characters', async () => {

@@ -51,6 +51,8 @@ export const observedProcessRowSchema = z.object({
   count: rowIntSchema,
   blocked_as: z.string().nullable(),
   copy_of: z.string().nullable(),
+  /** What ran it when a loader or an interpreter did (`python3`; `viaLabel`), else null or absent. */
+  via: z.string().nullable().optional(),
   /**
    * «nuevo» (`NEW_PROGRAM_AFTER_MS`): first seen after the contest's first minutes and run by no other
    * team, neither by its name as the agent compares names nor by its SHA-256.

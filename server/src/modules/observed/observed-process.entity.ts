@@ -24,6 +24,8 @@ export const ObservedProcess = defineEntity({
     tlsh: p.string().length(148).nullable(),
     /** ELF build-id of the file (`buildIdSchema`), null when the agent sent none. */
     buildId: p.string().length(64).fieldName('build_id').nullable(),
+    /** What ran it when a loader or an interpreter did (`python3`), null otherwise. */
+    via: p.string().length(64).nullable(),
     firstSeen: p.datetime(),
     lastSeen: p.datetime(),
     count: p.integer().unsigned().default(0),

@@ -73,6 +73,7 @@ export async function recordObserved(
           sha256: row.sha256 ?? '',
           tlsh: row.tlsh ?? null,
           buildId: row.build_id ?? null,
+          via: row.via ?? null,
           firstSeen: new Date(row.first_seen),
           lastSeen: new Date(row.last_seen),
           count: Math.min(row.starts, OBSERVED_LIMITS.maxCount),
@@ -91,6 +92,8 @@ export async function recordObserved(
         // A file's digest and build-id: the first reported stays (an older agent's report fills none).
         tlsh: raw('coalesce(tlsh, values(tlsh))'),
         buildId: raw('coalesce(build_id, values(build_id))'),
+        // What ran it: the latest report that says (a script is run by one interpreter).
+        via: raw('coalesce(values(via), via)'),
       })
       .execute('run');
     const [after] = await connection.execute<Array<{ rows: number | string }>>(
@@ -198,10 +201,12 @@ export async function observedPage(
       first_seen: Date | string;
       last_seen: Date | string;
       starts: number | string;
+      via: string | null;
     }>
   >(
     'select o.name_key as name_key, o.sha256 as sha256, count(distinct o.teams_id) as machines, ' +
-      'min(o.first_seen) as first_seen, max(o.last_seen) as last_seen, sum(o.count) as starts ' +
+      'min(o.first_seen) as first_seen, max(o.last_seen) as last_seen, sum(o.count) as starts, ' +
+      'max(o.via) as via ' +
       `${grouped} order by ${SORT_COLUMNS[query.sort]} ${dir}, o.name_key asc, o.sha256 asc limit ? offset ?`,
     [...params, query.pageSize, query.page * query.pageSize],
   );
@@ -241,6 +246,7 @@ export async function observedPage(
         is_new: single?.isNew ?? false,
         hostname: single?.hostname ?? null,
         path: single?.path ?? null,
+        via: row.via ?? null,
       };
     }),
   };

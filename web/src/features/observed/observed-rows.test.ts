@@ -62,6 +62,10 @@ describe('/procesosObservados rows (issue 14)', () => {
       state: 'Nuevo',
       where: 'lab-07 · /home/recursivos/Descargas/rara-tool',
     });
+    // A script an interpreter ran says what ran it; the name the admin blocks stays the file's.
+    const [script] = observedTableRows([row({ name: 'chatgpt.py', via: 'python3' })]);
+    expect(script).toMatchObject({ name: 'chatgpt.py (vía python3)' });
+    expect(script!.source.name).toBe('chatgpt.py');
     // Where it ran is said without «Nuevo» too (one team), and a blocked program is «Bloqueado» first.
     expect(observedTableRows([row({ machines: 1, hostname: 'lab-02', path: null })])[0]).toMatchObject({
       state: '',

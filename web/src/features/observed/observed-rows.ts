@@ -1,6 +1,7 @@
 import {
   machinesLabel,
   normaliseExecutableName,
+  viaLabel,
   type ContestRow,
   type ObservedProcessRow,
 } from '@concurso/shared';
@@ -106,7 +107,8 @@ export function observedRowId(row: Pick<ObservedProcessRow, 'name' | 'sha256'>):
 export function observedTableRows(rows: readonly ObservedProcessRow[]): ObservedTableRow[] {
   return rows.map((row) => ({
     id: observedRowId(row),
-    name: row.name,
+    // «chatgpt.py (vía python3)» for a script an interpreter ran.
+    name: viaLabel(row.name, row.via),
     fingerprint: row.sha256 ? row.sha256.slice(0, FINGERPRINT_SHOWN_DIGITS) : 'Sin leer',
     machines: machinesLabel(row.machines),
     machineCount: row.machines,
