@@ -144,6 +144,38 @@ describe('renamed programs and what ran in the lab (issue 14)', () => {
     const oddRenamed = await spawnProcess(await renamedCopy(oddFile, uniqueName('otro')), ['300']);
     await within(10_000, oddRenamed.exited, 'los agentes terminan la copia renombrada del programa');
 
+    // «Programa nuevo»: past the contest's first minutes (its first observed start put 30 minutes back),
+    // a program only one team ran is «Nuevo» with its machine and path, and the board marks that team.
+    const report = (observed: object[]) =>
+      fetch(`${bed.server.url}/api/agent/observed`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${two.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ observed, hostname: 'lab-21' }),
+      }).then((res) => expect(res.status).toBe(200));
+    const entry = (name: string, seen: Date, path?: string) => ({
+      name,
+      sha256: null,
+      first_seen: seen.toISOString(),
+      last_seen: seen.toISOString(),
+      starts: 1,
+      ...(path ? { path } : {}),
+    });
+    await report([entry(uniqueName('previo'), new Date(Date.now() - 30 * 60_000))]);
+    const unknown = uniqueName('herramienta');
+    await report([entry(unknown, new Date(), `/home/equipo/Descargas/${unknown}`)]);
+    await judgeScreen.search(unknown);
+    await judgeScreen
+      .row(unknown)
+      .filter({ hasText: 'Nuevo' })
+      .filter({ hasText: `lab-21 · /home/equipo/Descargas/${unknown}` })
+      .waitFor();
+    await judge.page.goto(`${bed.server.url}/homeJuez`);
+    await judge.page
+      .getByTestId(`team-row-${two.id}`)
+      .getByTestId('new-program')
+      .and(judge.page.getByTitle(`Programa nuevo: ${unknown}`))
+      .waitFor();
+
     await judge.context.close();
     await admin.context.close();
   }, 150_000);
