@@ -325,8 +325,8 @@ export class Sweeper {
 
   /**
    * Logs one report and answers the attempt to queue for it, if any: with the executable's
-   * fingerprint when it could be read, the name it ran as when it is a renamed copy, and
-   * how it was matched (`match`: 'nombre' or 'huella').
+   * fingerprint when it could be read, the name it ran as when it is a renamed copy, how it was
+   * matched (`match`: 'nombre', 'huella' or 'similar') and its digest and build-id when read.
    */
   private account(
     { report, sha256, renamed, match, via, likeness }: Outcome,
