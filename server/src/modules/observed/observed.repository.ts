@@ -160,6 +160,8 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
  * claimants' machines end it, the others not), the row carries, else null. `total` counts the programs the search matches (name or team name, ignoring accents and
  * case; fingerprint from its start). Ties sort by name, then fingerprint. The grouping reads only the
  * covering index `observed_processes_program`; names and teams are read for the page's rows alone.
+ * A program one team ran also gets `is_new` («programa nuevo», observed-new-programs.ts) and the
+ * `hostname` and `path` of its latest start; the others get false and nulls.
  */
 export async function observedPage(
   em: EntityManager,
