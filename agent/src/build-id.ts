@@ -1,8 +1,9 @@
 /**
- * The GNU build-id of an ELF file (DESIGN.md section 6a "Similar files"): the linker writes a hash of
- * the program's code into a `NT_GNU_BUILD_ID` note (`.note.gnu.build-id`), and `strip`, a patched
- * byte elsewhere or bytes appended at the end leave it as it was. Two files with the same build-id
- * are one build of one program, so the agent takes it for an identity like the SHA-256.
+ * The GNU build-id of an ELF file (DESIGN.md section 6a: a program is known by its bytes and their
+ * similarity; the rule: agent/src/README.md "Similar files"): the linker writes a hash of the
+ * program's code into a `NT_GNU_BUILD_ID` note (`.note.gnu.build-id`), and `strip`, a patched byte
+ * elsewhere or bytes appended at the end leave it as it was. Two files with the same build-id are
+ * one build of one program, so the agent takes it for an identity like the SHA-256.
  *
  * Reads only the ELF header, the program headers and the PT_NOTE segments (each at most
  * `NOTE_SEGMENT_MAX_BYTES`), never the whole file. Never throws: a file that is not ELF, has no

@@ -1,13 +1,14 @@
 /**
- * What a process's executable looks like beyond its exact bytes (DESIGN.md section 6a "Similar
- * files"): its TLSH similarity digest (similarity.ts) and its ELF build-id (build-id.ts). Computed in
- * the background like the SHA-256 (fingerprint.ts) and cached the same way: by file identity (path,
- * size, mtime, device and inode: a changed file is read again; at most `LIKENESS_FILE_CACHE` files)
- * and by process instance (`instanceKey`: a process already read costs one map lookup per poll).
- * One file is digested at a time, in 64 KiB slices (similarity.ts `digestFile`), so a big new
- * program never holds up a scan or a kill; a file asked for a match (`ofProcess`) goes before files
- * asked only for the record of what ran (`background`), so new programs starting in numbers never
- * delay the judgement of a suspicious one. Never throws.
+ * What a process's executable looks like beyond its exact bytes (DESIGN.md section 6a: a program is
+ * known by its bytes and their similarity; agent/src/README.md "Similar files"): its TLSH
+ * similarity digest (similarity.ts) and its ELF build-id (build-id.ts). Computed in the background
+ * like the SHA-256 (fingerprint.ts) and cached the same way: by file identity (path, size, mtime,
+ * device and inode: a changed file is read again; at most `LIKENESS_FILE_CACHE` files) and by
+ * process instance (`instanceKey`: a process already read costs one map lookup per poll). One file
+ * is digested at a time, in 64 KiB slices (similarity.ts `digestFile`), so a big new program never
+ * holds up a scan or a kill; a file asked for a match (`ofProcess`) goes before files asked only
+ * for the record of what ran (`background`), so new programs starting in numbers never delay the
+ * judgement of a suspicious one. Never throws.
  */
 import type { Tlsh } from '@concurso/shared';
 import type { Stats } from 'node:fs';

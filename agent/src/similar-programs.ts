@@ -1,10 +1,11 @@
 /**
- * The known files of the blocked programs, by likeness (DESIGN.md section 6a "Similar files";
- * agent/src/README.md "Similar files"): a process whose file has the same ELF build-id as a known
- * file, or a TLSH digest within `SIMILAR_MAX_DISTANCE` (shared/src/similarity.ts) of one, is that blocked program. Known files
- * are the config's fingerprints that carry a digest or a build-id (the contest's confirmed ones, sent
- * by the server) and the files this machine ended by name (learned here, at most
- * `LEARNED_LIKENESS_MAX`, the oldest forgotten first).
+ * The known files of the blocked programs, by likeness (DESIGN.md section 6a: a program is known by
+ * its bytes and their similarity; the rule: agent/src/README.md "Similar files"): a process whose
+ * file has the same ELF build-id as a known file, or a TLSH digest within `SIMILAR_MAX_DISTANCE`
+ * (shared/src/similarity.ts) of one, is that blocked program. Known files are the config's
+ * fingerprints that carry a digest or a build-id (the contest's confirmed ones, sent by the server)
+ * and the files this machine ended by name (learned here, at most `LEARNED_LIKENESS_MAX`, the
+ * oldest forgotten first).
  */
 import {
   isTlsh,

@@ -1,11 +1,12 @@
 /**
- * Similarity digests of executables (DESIGN.md section 6a "Similar files"): a copy of a blocked
- * program patched by a few bytes, padded at its end or stripped again has a new SHA-256 but almost the
- * same TLSH digest (Trend Micro's locality-sensitive hash: 128 buckets, 1-byte checksum, the 70 hex
- * digits without TLSH 4's `T1` prefix). The digest is the same, digit for digit, as the
- * `tlsh` npm package's (agent/test/similarity.test.ts checks it on real files); this file computes it
- * by streaming a file in chunks, which that package cannot (it takes one string of the whole file, and
- * costs about 1 s per MB where this costs a few ms: bench/similarity.ts).
+ * Similarity digests of executables (DESIGN.md section 6a: a program is known by its bytes and
+ * their similarity; the rule: agent/src/README.md "Similar files"): a copy of a blocked program
+ * patched by a few bytes, padded at its end or stripped again has a new SHA-256 but almost the same
+ * TLSH digest (Trend Micro's locality-sensitive hash: 128 buckets, 1-byte checksum, the 70 hex
+ * digits without TLSH 4's `T1` prefix). The digest is the same, digit for digit, as the `tlsh` npm
+ * package's (agent/test/similarity.test.ts checks it on real files); this file computes it by
+ * streaming a file in chunks, which that package cannot (it takes one string of the whole file, and
+ * costs about 270 ms per MB where this costs about 15: bench/similarity.ts).
  *
  * The distance of two digests and the threshold under which they are one program live in
  * shared/src/similarity.ts (the server compares digests too). Why TLSH and not ssdeep: bench/similarity.ts
