@@ -135,12 +135,14 @@ export class ObservedLog {
     if (name === '') return;
     const via = program !== null ? printableName(proc.program!.via) : '';
     const key = `${name}\n${sha256 ?? ''}\n${via}`;
+    // Where it lies: the program's file, not its interpreter's.
+    const judged = proc.program ? { path: proc.program.path } : proc;
     const entry = this.entries.get(key);
     if (entry) {
       withLikeness(entry, likeness);
       entry.pending += 1;
       if (entry.pending === 1) entry.first = at;
-      if (at >= entry.last) entry.path = observedPath(proc) ?? entry.path;
+      if (at >= entry.last) entry.path = observedPath(judged) ?? entry.path;
       if (at > entry.last) entry.last = at;
       return;
     }
@@ -150,7 +152,7 @@ export class ObservedLog {
       return;
     }
     this.entries.set(key, { name, sha256, first: at, last: at, pending: 1, ...(via ? { via } : {}) });
-    const where = observedPath(proc);
+    const where = observedPath(judged);
     if (where) this.entries.get(key)!.path = where;
     withLikeness(this.entries.get(key)!, likeness);
   }

@@ -197,7 +197,7 @@ describe("a loader or an interpreter is judged by what it runs (real agent, the 
     );
   });
 
-  it('the observed list names the program with what ran it, never the interpreter', async () => {
+  it('the observed list names the program, its file and what ran it, never the interpreter', async () => {
     const { server, handle } = await agent([], { observedReportMs: 200 }, (s) => {
       s.config = { ...s.config, observe: true };
     });
@@ -212,6 +212,8 @@ describe("a loader or an interpreter is judged by what it runs (real agent, the 
         name: path.basename(script),
         via: 'python3',
         sha256: await sha256Of(script),
+        // Where the program lies («nuevo»), not where its interpreter does.
+        path: script,
       }),
     ]);
   });
