@@ -22,6 +22,13 @@ export const FREEZE_ROUNDS = 200;
  */
 export const QUIET_ROUNDS = 3;
 
+/**
+ * How long nothing of a family must show up before it counts as gone (ms), looked at every
+ * `QUIET_EVERY_MS`: several fork periods of a chain forking every millisecond on a busy machine.
+ */
+export const QUIET_MS = 60;
+const QUIET_EVERY_MS = 2;
+
 /** How long to wait for the family to vanish after SIGKILL (ms). */
 const KILL_WAIT_MS = 1_000;
 
@@ -112,6 +119,21 @@ export async function endFamily(family: Family, options: FamilyEndOptions): Prom
     }
   };
 
+  /**
+   * Looks again every `QUIET_EVERY_MS` for `QUIET_MS`: true when nothing came back and nothing new
+   * appeared all along (new members are sent `sig`). One look can fall between a chain's link that
+   * exited and its fork: only a quiet stretch longer than a fork's period says the family is gone.
+   */
+  const quiet = async (sig: NodeJS.Signals | null): Promise<boolean> => {
+    const until = Date.now() + QUIET_MS;
+    while (Date.now() < until) {
+      await sleep(QUIET_EVERY_MS);
+      const left = live().length;
+      if (absorb(sig).length > 0 || left > 0) return false;
+    }
+    return true;
+  };
+
   // Polite first: a browser gets its grace to save and exit. What forked meanwhile is caught first.
   absorb(null);
   for (const entry of live()) trySend(entry.pid, 'SIGTERM');
@@ -126,7 +148,12 @@ export async function endFamily(family: Family, options: FamilyEndOptions): Prom
       forked = true;
       break;
     }
-    if (alive === 0 || Date.now() >= graceEnds || error !== undefined) break;
+    if (alive === 0) {
+      // Gone, unless something of it shows up within the quiet stretch (then it forked).
+      forked = !(await quiet(null));
+      break;
+    }
+    if (Date.now() >= graceEnds || error !== undefined) break;
   }
 
   if (live().length > 0 || forked) {
@@ -138,7 +165,7 @@ export async function endFamily(family: Family, options: FamilyEndOptions): Prom
       await sleep(WATCH_MS);
       const left = live();
       const added = absorb('SIGKILL');
-      if (added.length === 0 && left.length === 0) break;
+      if (added.length === 0 && left.length === 0 && (await quiet('SIGKILL'))) break;
       // Nothing could be killed (no permission): trying again would not change that.
       if (Date.now() >= deadline || signal !== 'SIGKILL') break;
     }

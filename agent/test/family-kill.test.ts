@@ -260,16 +260,26 @@ async function agentFor(blocked: string[], dirs: string[]) {
   const lister: ProcessLister = async () =>
     (await all()).filter((p) => dirs.some((dir) => p.path?.startsWith(`${dir}/`)));
   const lines: string[] = [];
+  /** When each line was logged (ms since epoch): a kill's line comes when its family is gone. */
+  const loggedAt: number[] = [];
   const handle = await startAgent({
     server: server.url,
     key: server.key,
     dataDir: await tempDir(),
     lister,
     push: false,
-    log: (line) => lines.push(line),
+    log: (line) => {
+      lines.push(line);
+      loggedAt.push(Date.now());
+    },
   });
   agents.push(handle);
-  return { server, handle, lines };
+  /** When the agent logged its first kill, or null. */
+  const firstKillAt = () => {
+    const index = lines.findIndex((l) => l.startsWith('Proceso bloqueado terminado'));
+    return index < 0 ? null : loggedAt[index]!;
+  };
+  return { server, handle, lines, firstKillAt };
 }
 
 /**
@@ -333,7 +343,7 @@ describe.runIf(process.platform === 'linux' && process.getuid?.() === 0)(
       it(`(b) a chain forking every 1 ms, its parents exiting (${mode === 'shared' ? "in its shell's group, with an honest sibling" : 'a terminal job, its own group'}): gone, a handful of attempts, the sibling lives`, async () => {
         const exe = await compile('forkChain', 'chain');
         const log = `${exe}.log`;
-        const { server, handle } = await agentFor([path.basename(exe)], [path.dirname(exe)]);
+        const { server, handle, firstKillAt } = await agentFor([path.basename(exe)], [path.dirname(exe)]);
         const startedAt = Date.now();
         const { sibling } = await onDesk(mode, exe, [log]);
         await within(10_000, chainStopped(log), 'la cadena de bifurcaciones termina');
@@ -345,7 +355,8 @@ describe.runIf(process.platform === 'linux' && process.getuid?.() === 0)(
         console.log(
           `[familia] (b) cadena cada 1 ms (${mode === 'shared' ? 'grupo compartido' : 'grupo propio'}): ` +
             `última señal de vida ${last.at - firstFork.at} ms después de la primera bifurcación ` +
-            `(${last.at - startedAt} ms desde el inicio; ${last.what}); intentos ${attempts.length}`,
+            `(${last.at - startedAt} ms desde el inicio; ${last.what}); el agente anotó su primer fin a ` +
+            `${(firstKillAt() ?? NaN) - firstFork.at} ms; intentos ${attempts.length}`,
         );
         // Nothing more noted since, and nothing of it alive.
         expect((await notes(log)).at(-1)).toEqual(last);
