@@ -301,7 +301,8 @@ export class Sweeper {
 
   /** Remembers the file of a process ended by name as that blocked program, within the bound. */
   private learn(sha256: Sha256, blocked: string): void {
-    if (this.learned.has(sha256)) return;
+    // A scan that began under an older blocked list ends after `setBlocked`: learn nothing it forgot.
+    if (this.learned.has(sha256) || this.byName({ name: blocked }) === null) return;
     if (this.learned.size >= LEARNED_FINGERPRINTS_MAX) {
       const oldest = this.learned.keys().next().value;
       if (oldest !== undefined) this.learned.delete(oldest);
