@@ -123,9 +123,7 @@ describe('a message from the board to a lab screen', () => {
       await expect
         .poll(() => teams.locator('li').allTextContents())
         .toEqual([
-          expect.stringMatching(
-            /^no se pudo mostrar en Los Sin Pantalla \(.+\): la ventana se cerró al abrirse \(código \d+\)$/,
-          ),
+          expect.stringMatching(/^no se pudo mostrar en Los Sin Pantalla \(.+\): sin sesión gráfica$/),
           'Los Apagados: pendiente',
           'Los Avisados: entregado',
         ]);
@@ -137,7 +135,7 @@ describe('a message from the board to a lab screen', () => {
       const messageRows = history.logRows().filter({ hasText: 'Mensaje a ' });
       await expect.poll(() => messageRows.count(), { timeout: 10_000 }).toBe(2);
       expect(await messageRows.first().textContent()).toMatch(
-        /Mensaje a Todos los equipos: «Atención: quedan 30 minutos\. ¿Dudas\? ¡Éxito!» — entregado 1\/3, visto 0\/3, falló 1 \(Los Sin Pantalla en .+: la ventana se cerró al abrirse \(código \d+\)\)/,
+        /Mensaje a Todos los equipos: «Atención: quedan 30 minutos\. ¿Dudas\? ¡Éxito!» — entregado 1\/3, visto 0\/3, falló 1 \(Los Sin Pantalla en .+: sin sesión gráfica\)/,
       );
       expect(await messageRows.last().textContent()).toContain(
         'Mensaje a Equipo Los Avisados: «30 minutos restantes» — entregado 1/1, visto 1/1',
@@ -157,5 +155,6 @@ describe('a message from the board to a lab screen', () => {
       console.error(`líneas de los agentes:\n${lines.join('\n')}`);
       throw err;
     }
-  });
+    // Two agents, a judge's screen and the Bitácora: more than the default minute on a loaded machine.
+  }, 120_000);
 });

@@ -70,7 +70,7 @@ export function desktopMessageScreen(options: DesktopMessageScreenOptions = {}):
       };
       void (async () => {
         const session = await graphicalSession(options.display ?? process.env.AGENT_DISPLAY);
-        if (!session) return failed(TEXTS.messageNoSession);
+        if (!session || !(await displayReachable(session.display))) return failed(TEXTS.messageNoSession);
         const seconds = Math.max(1, Math.round((Date.parse(message.expires_at) - Date.now()) / 1000));
         const dialog = spawn(
           'zenity',
@@ -121,6 +121,23 @@ export function desktopMessageScreen(options: DesktopMessageScreenOptions = {}):
       return { shown, closed };
     },
   };
+}
+
+/**
+ * Whether a local X display (`:N` or `:N.M`) has its server's socket in `/tmp/.X11-unix`. zenity on a
+ * display with no server fails within a few ms on an idle machine, but on a loaded one it can outlive
+ * `SHOWN_AFTER_MS` and then its exit (1) would read as «visto»: no socket is «sin sesión gráfica» at
+ * once. A remote display (`host:N`) is not checked here.
+ */
+async function displayReachable(display: string): Promise<boolean> {
+  const local = /^:(\d+)(?:\.\d+)?$/.exec(display);
+  if (!local) return true;
+  try {
+    await stat(`/tmp/.X11-unix/X${local[1]}`);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Windows: `msg.exe * /TIME:<s> <text>` shows it in every session; it does not say when it was closed. */
