@@ -430,14 +430,34 @@ function readArgv(root: string, pid: number): string[] | null {
   }
 }
 
-/** `file` made absolute against the process's working folder; null when that cannot be read. */
+/**
+ * `file` made absolute against the process's working folder; null when that cannot be read. A file
+ * named through the process's own descriptors (`bash /dev/fd/3`, `/proc/self/fd/3`, `/dev/stdin`) is
+ * what that descriptor of the process holds (`<root>/<pid>/fd/<n>`): a file's path, or null for a
+ * pipe, a socket or an anonymous file; any other path through `/proc/self` would be the agent's own,
+ * so it is null too.
+ */
 function resolveIn(root: string, pid: number, file: string): string | null {
-  if (path.isAbsolute(file)) return path.normalize(file);
+  let absolute: string;
   try {
-    return path.resolve(readlinkSync(`${root}/${pid}/cwd`), file);
+    absolute = path.isAbsolute(file)
+      ? path.normalize(file)
+      : path.resolve(readlinkSync(`${root}/${pid}/cwd`), file);
   } catch {
     return null;
   }
+  const descriptor =
+    /^\/(?:dev\/fd|proc\/self\/fd|proc\/thread-self\/fd)\/(\d+)$/.exec(absolute)?.[1] ??
+    { '/dev/stdin': '0', '/dev/stdout': '1', '/dev/stderr': '2' }[absolute];
+  if (descriptor !== undefined) {
+    try {
+      const target = readlinkSync(`${root}/${pid}/fd/${descriptor}`).replace(/ \(deleted\)$/, '');
+      return target.startsWith('/') && !target.startsWith('/memfd:') ? target : null;
+    } catch {
+      return null;
+    }
+  }
+  return /^\/proc\/(self|thread-self)(\/|$)/.test(absolute) ? null : absolute;
 }
 
 /** A shared library's file name (`libc.so.6`, `libfoo.so`): mapped by the loader, never the program. */

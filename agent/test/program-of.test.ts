@@ -235,6 +235,22 @@ describe('linuxProgramOf: a fixture /proc', () => {
     expect(linuxProgramOf({ pid: 40, ppid: 1, name: 'sleep', path: '/usr/bin/sleep' }, root)).toBeNull();
   });
 
+  it("a script read through the process's own descriptor is that descriptor's file, never the agent's", async () => {
+    const bin = await tempDir('agent-bin-');
+    const script = path.join(bin, 'chatgpt.sh');
+    await writeFile(script, 'sleep 9');
+    const root = await fakeProc(60, { cmdline: ['bash', '/dev/fd/3'], cwd: '/', exe: '/usr/bin/bash' });
+    await mkdir(path.join(root, '60', 'fd'));
+    await symlink(script, path.join(root, '60', 'fd', '3'));
+    await symlink('pipe:[4242]', path.join(root, '60', 'fd', '4'));
+    const proc = { pid: 60, ppid: 1, name: 'bash', path: '/usr/bin/bash' };
+    expect(linuxProgramOf(proc, root)).toEqual({ path: script, via: 'bash' });
+    await writeFile(path.join(root, '60', 'cmdline'), 'bash\0/proc/self/fd/4\0');
+    expect(linuxProgramOf(proc, root)).toBeNull();
+    await writeFile(path.join(root, '60', 'cmdline'), 'bash\0/proc/self/environ\0');
+    expect(linuxProgramOf(proc, root)).toBeNull();
+  });
+
   it('a loader: the mapped program even when its arguments were rewritten, never a library', async () => {
     const bin = await tempDir('agent-bin-');
     const program = path.join(bin, 'chatgpt-red4');
