@@ -47,8 +47,11 @@ describe('the lab board: address and «Quitar» (presence per machine)', () => {
       const question = page.getByRole('alertdialog');
       await question.getByText('¿Quitar la máquina lab-sobra de Equipo Mudanza?').waitFor();
       await question.getByRole('button', { name: 'Sí, quitar' }).click();
+      // While the question closes the page behind it is aria-hidden (no row has a role): the rows are
+      // read once the other machine's row is visible again.
+      await expect.poll(() => lab.row('lab-queda').count(), { timeout: 10_000 }).toBe(1);
       await expect.poll(() => lab.row('lab-sobra').count(), { timeout: 10_000 }).toBe(0);
-      expect(await lab.row('lab-queda').count()).toBe(1);
+      expect(await lab.row('lab-queda').textContent()).toContain('10.0.7.21');
     } finally {
       await context.close();
     }
