@@ -172,7 +172,12 @@ export class Fingerprinter {
     if (proc.program) {
       const file = proc.program.path;
       const info = path.isAbsolute(file) ? await statOrNull(file) : null;
-      return info ? this.hashCached(file, `${file}|${identity(info)}`, info) : null;
+      // A loader's program deleted or replaced since it was mapped: the very file it maps.
+      const { mapped } = proc.program;
+      const mappedInfo = mapped ? await statOrNull(mapped) : null;
+      if (info && (!mappedInfo || sameFile(info, mappedInfo)))
+        return this.hashCached(file, `${file}|${identity(info)}`, info);
+      return mapped && mappedInfo ? this.hashCached(mapped, `exe|${identity(mappedInfo)}`, mappedInfo) : null;
     }
     const fromPath = proc.path ? await statOrNull(proc.path) : null;
     const exe = this.procRoot ? `${this.procRoot}/${proc.pid}/exe` : null;

@@ -22,6 +22,11 @@ export interface ProgramRef {
   path: string;
   /** What runs it, as shown in «programa (vía python3)»: `python3`, `node`, `java`, `ld-linux-x86-64.so.2`. */
   via: string;
+  /**
+   * Where the very file a loader maps can be read even once `path` is deleted or replaced (Linux:
+   * `/proc/<pid>/map_files/<range>`, root only); absent for scripts.
+   */
+  mapped?: string;
 }
 
 /** The kinds of runner whose command line says which file they run. */
@@ -467,7 +472,7 @@ const SHARED_LIBRARY = /\.so(\.[\w.-]+)?$/;
  * The executable files mapped by a process (`/proc/<pid>/maps`, executable mappings only), in
  * address order, each once, as `{ path, inode }`.
  */
-function mappedExecutables(root: string, pid: number): { path: string; inode: number }[] {
+function mappedExecutables(root: string, pid: number): { path: string; inode: number; range: string }[] {
   let maps: string;
   try {
     maps = readFileSync(`${root}/${pid}/maps`, 'utf8');
@@ -475,15 +480,15 @@ function mappedExecutables(root: string, pid: number): { path: string; inode: nu
     return [];
   }
   const seen = new Set<string>();
-  const result: { path: string; inode: number }[] = [];
+  const result: { path: string; inode: number; range: string }[] = [];
   for (const line of maps.split('\n')) {
     // address perms offset dev inode path
-    const match = /^\S+\s+(\S{4})\s+\S+\s+\S+\s+(\d+)\s+(\/.*)$/.exec(line);
-    if (!match || !match[1]!.includes('x')) continue;
-    const file = match[3]!.replace(/ \(deleted\)$/, '');
+    const match = /^(\S+)\s+(\S{4})\s+\S+\s+\S+\s+(\d+)\s+(\/.*)$/.exec(line);
+    if (!match || !match[2]!.includes('x')) continue;
+    const file = match[4]!.replace(/ \(deleted\)$/, '');
     if (seen.has(file)) continue;
     seen.add(file);
-    result.push({ path: file, inode: Number(match[2]) });
+    result.push({ path: file, inode: Number(match[3]), range: match[1]! });
   }
   return result;
 }
@@ -494,7 +499,11 @@ function mappedExecutables(root: string, pid: number): { path: string; inode: nu
  * file it maps that is neither the loader nor a shared library (a program that rewrote its
  * arguments), else the operand as written.
  */
-function loaderProgram(root: string, pid: number, argv: readonly string[] | null): string | null {
+function loaderProgram(
+  root: string,
+  pid: number,
+  argv: readonly string[] | null,
+): { path: string; mapped?: string } | null {
   const written = argv ? loaderProgramArg(argv) : null;
   const resolved = written ? resolveIn(root, pid, written) : null;
   let real: string | null = null;
@@ -510,10 +519,12 @@ function loaderProgram(root: string, pid: number, argv: readonly string[] | null
     // gone
   }
   const mapped = mappedExecutables(root, pid).filter((m) => m.inode !== loaderInode);
-  if (real && mapped.some((m) => m.path === real)) return real;
-  const program = mapped.find((m) => !SHARED_LIBRARY.test(path.basename(m.path)));
-  if (program) return program.path;
-  return real ?? resolved;
+  const program =
+    (real ? mapped.find((m) => m.path === real) : undefined) ??
+    mapped.find((m) => !SHARED_LIBRARY.test(path.basename(m.path)));
+  if (program) return { path: program.path, mapped: `${root}/${pid}/map_files/${program.range}` };
+  const operand = real ?? resolved;
+  return operand ? { path: operand } : null;
 }
 
 /**
@@ -527,7 +538,7 @@ export function linuxProgramOf(proc: RunningProcess, root = '/proc'): ProgramRef
   const argv = readArgv(root, proc.pid);
   if (runner.family === 'loader') {
     const program = loaderProgram(root, proc.pid, argv);
-    return program ? { path: program, via: runner.via } : null;
+    return program ? { ...program, via: runner.via } : null;
   }
   if (!argv) return null;
   const script = scriptArg(runner.family, argv);

@@ -6,7 +6,7 @@
  * speed).
  */
 import type { SpawnOptions } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -195,6 +195,30 @@ describe("a loader or an interpreter is judged by what it runs (real agent, the 
     expect(lines).toContain(
       `Proceso bloqueado terminado: ${name}, renombrado como ${disguise} (vía ld-linux-x86-64.so.2) (pid ${loaded.spawned.pid})`,
     );
+  });
+
+  it('a renamed copy run through the loader and deleted at once is still ended by its bytes (the mapping)', async () => {
+    const name = uniqueName('prog-bloq');
+    const file = await blockedBinary(name);
+    const sha256 = await sha256Of(file);
+    const { server, handle } = await agent([name], {}, (s) => {
+      s.config = { ...s.config, fingerprints: [{ process: name, sha256 }] };
+    });
+    const copy = await renamedCopy(file, uniqueName('notas'));
+    const started = Date.now();
+    const spawned = await spawnProcess(LOADER, [copy, '100']);
+    // Time for the loader to map it, then the file is gone: only the mapping holds its bytes.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await rm(copy);
+    const end = await within(5_000, spawned.exited, 'cargador con una copia borrada (huella)');
+    expect(end.signal).not.toBeNull();
+    console.log(
+      `cargador con una copia borrada al arrancar (huella): terminado ${Date.now() - started} ms después de arrancar`,
+    );
+    await handle.flush();
+    expect([...server.stored.values()]).toEqual([
+      expect.objectContaining({ process: name, sha256, match: 'huella', via: 'ld-linux-x86-64.so.2' }),
+    ]);
   });
 
   it('the observed list names the program, its file and what ran it, never the interpreter', async () => {

@@ -265,9 +265,18 @@ describe('linuxProgramOf: a fixture /proc', () => {
     const loader = '/lib64/ld-linux-x86-64.so.2';
     const proc = { pid: 50, ppid: 1, name: 'ld-linux-x86-64.so.2', path: loader };
     const written = await fakeProc(50, { cmdline: [loader, './chatgpt-red4'], cwd: bin, exe: loader, maps });
-    expect(linuxProgramOf(proc, written)).toEqual({ path: program, via: 'ld-linux-x86-64.so.2' });
+    // Its bytes stay readable through the mapping even once the file is deleted.
+    expect(linuxProgramOf(proc, written)).toEqual({
+      path: program,
+      via: 'ld-linux-x86-64.so.2',
+      mapped: `${written}/50/map_files/00401000-00402000`,
+    });
     const rewritten = await fakeProc(50, { cmdline: [loader, 'inocente'], cwd: '/', exe: loader, maps });
-    expect(linuxProgramOf(proc, rewritten)).toEqual({ path: program, via: 'ld-linux-x86-64.so.2' });
+    expect(linuxProgramOf(proc, rewritten)).toEqual({
+      path: program,
+      via: 'ld-linux-x86-64.so.2',
+      mapped: `${rewritten}/50/map_files/00401000-00402000`,
+    });
     // Not mapped yet (a scan right after the start): the operand.
     const early = await fakeProc(50, {
       cmdline: [loader, './chatgpt-red4'],
