@@ -240,11 +240,15 @@ export class Killer {
   ): Promise<KillReport | null> {
     const table = new LiveProcTable(this.options.procRoot);
     table.refresh();
-    const entry = table.table.get(proc.pid);
-    if (entry && isDeadState(entry.state)) {
+    const read = table.table.get(proc.pid);
+    // A zombie runs nothing. Listed as one (a lister that lists zombies: no group known), it is
+    // never an attempt; listed alive and a zombie by now (proc-lister.ts never lists zombies), it
+    // exited since: gone, and its family (a fork chain's next link) is looked for as for any gone one.
+    if (read && isDeadState(read.state) && proc.pgrp === undefined) {
       this.instances.set(key, 'gone');
       return null;
     }
+    const entry = read && !isDeadState(read.state) ? read : undefined;
     this.forgetOldFamilies();
     if (this.inKnownFamily(proc, entry?.start)) {
       this.instances.set(key, 'gone');

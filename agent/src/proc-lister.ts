@@ -9,8 +9,11 @@
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
-import { pidsAbove } from './proc-table.js';
+import { recentPids } from './proc-table.js';
 import type { ProcessLister, RunningProcess } from './scanner.js';
+
+/** How many times one listing probes again above what it read when a new process already exited. */
+const FOLLOW_UPS = 3;
 
 /** Linux's USER_HZ: the unit of `starttime` in `/proc/<pid>/stat` (100 on every mainstream arch). */
 const CLOCK_TICKS_PER_S = 100;
@@ -75,17 +78,37 @@ export function procLister(root = '/proc'): ProcessLister {
     const known = previous;
     previous = new Set(pids);
     pids.sort((a, b) => Number(known.has(a)) - Number(known.has(b)) || b - a);
-    // And before them what started since the listing (proc-table.ts `pidsAbove`).
-    const above = pidsAbove(pids.length > 0 ? Math.max(...pids) : 0, root);
-    for (const pid of [...above.reverse(), ...pids]) {
+    // And before them the newest processes, read directly (proc-table.ts `recentPids`).
+    const recent = recentPids(root);
+    const first = new Set(recent);
+    const queue = [...recent, ...pids.filter((pid) => !first.has(pid))];
+    let followUps = 0;
+    /**
+     * A new pid that already exited (gone, or a zombie): what it forked may have started after the
+     * probe above, so probe again at once and read that next (a fork chain's next link), at most
+     * `FOLLOW_UPS` times a listing.
+     */
+    const followUp = (index: number) => {
+      if (known.has(queue[index]!) || followUps >= FOLLOW_UPS) return;
+      followUps += 1;
+      const queued = new Set(queue);
+      const next = recentPids(root).filter((pid) => !queued.has(pid));
+      queue.splice(index + 1, 0, ...next);
+    };
+    for (let index = 0; index < queue.length; index++) {
+      const pid = queue[index]!;
       let stat: string;
       try {
         stat = readFileSync(`${root}/${pid}/stat`, 'utf8');
       } catch {
+        followUp(index);
         continue; // gone
       }
       const proc = parseStat(pid, stat, boot);
-      if (!proc) continue;
+      if (!proc) {
+        followUp(index);
+        continue;
+      }
       let exe = '';
       try {
         exe = readlinkSync(`${root}/${pid}/exe`).replace(/ \(deleted\)$/, '');

@@ -86,12 +86,13 @@ export class LiveProcTable {
       if (!this.entries.has(pid)) unread.push(pid);
     }
     const fresh: ProcEntry[] = [];
-    // Newest first, and first of all what started since the listing (above its highest pid): a
-    // fork chain's current link lives about a millisecond; read it before it exits.
-    const highest = Math.max(0, ...seen);
-    const above = pidsAbove(highest, this.root).filter((pid) => !this.entries.has(pid));
-    for (const pid of above) seen.add(pid);
-    for (const pid of [...above.reverse(), ...unread.sort((a, b) => b - a)]) {
+    // First of all the newest processes (`recentPids`, also those started since the listing), then
+    // the other new pids: a fork chain's current link lives about a millisecond; read it before it
+    // exits.
+    const recent = recentPids(this.root).filter((pid) => !this.entries.has(pid));
+    for (const pid of recent) seen.add(pid);
+    const first = new Set(recent);
+    for (const pid of [...recent, ...unread.filter((pid) => !first.has(pid)).sort((a, b) => b - a)]) {
       const entry = this.read(pid);
       if (entry) {
         this.entries.set(pid, entry);
@@ -160,4 +161,37 @@ export function pidsAbove(from: number, root = '/proc'): number[] {
     if (new RegExp(`^Tgid:\\s*${pid}$`, 'm').test(status)) found.push(pid);
   }
   return found;
+}
+
+/** How many pids below the last one handed out `recentPids` looks at. */
+const RECENT_BACK = 16;
+
+/**
+ * The newest processes, newest first: the pids just below and above the last pid the kernel handed
+ * out (the last field of `/proc/loadavg`), read directly. Pids wrap around (at `pid_max`), so the
+ * highest pid listed is not the newest; this is. Empty when `/proc/loadavg` cannot be read (a test
+ * root without it).
+ */
+export function recentPids(root = '/proc'): number[] {
+  let last: number;
+  try {
+    last = Number(readFileSync(`${root}/loadavg`, 'utf8').trim().split(/\s+/)[4]);
+  } catch {
+    return [];
+  }
+  if (!Number.isInteger(last) || last <= 0) return [];
+  const ahead = pidsAbove(last, root);
+  const behind: number[] = [];
+  for (let pid = last; pid > Math.max(0, last - RECENT_BACK); pid--)
+    if (isProcess(pid, root)) behind.push(pid);
+  return [...ahead.reverse(), ...behind];
+}
+
+/** Whether `pid` is a process (a thread-group leader), not a thread's id nor a free pid. */
+function isProcess(pid: number, root: string): boolean {
+  try {
+    return new RegExp(`^Tgid:\\s*${pid}$`, 'm').test(readFileSync(`${root}/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
 }

@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   familyGuard,
@@ -7,7 +10,7 @@ import {
   wholeGroups,
   type Family,
 } from '../src/family.js';
-import { parseProcStat, type ProcEntry, type ProcTable } from '../src/proc-table.js';
+import { parseProcStat, recentPids, type ProcEntry, type ProcTable } from '../src/proc-table.js';
 
 const PROG = '/home/equipo/chatgpt-red4';
 
@@ -156,5 +159,28 @@ describe('family selection (fixtures)', () => {
       start: 12345,
     });
     expect(parseProcStat(1, 'basura')).toBeNull();
+  });
+});
+
+describe('the newest processes, read without listing /proc (recentPids)', () => {
+  it('answers the pids around the last one handed out, newest first, without thread ids, across a wrap of pid_max', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'agent-proc-'));
+    try {
+      // Pids wrapped: 32700 is alive but old; the last pid handed out is 12.
+      await writeFile(path.join(root, 'loadavg'), '0.10 0.20 0.30 1/300 12\n');
+      const status = async (pid: number, tgid: number) => {
+        await mkdir(path.join(root, String(pid)));
+        await writeFile(path.join(root, String(pid), 'status'), `Name:\tx\nTgid:\t${tgid}\nPid:\t${pid}\n`);
+      };
+      await status(32700, 32700);
+      await status(9, 9);
+      await status(11, 9); // a thread of 9: not a process
+      await status(12, 12);
+      await status(13, 13); // started after loadavg was read
+      expect(recentPids(root)).toEqual([13, 12, 9]);
+      expect(recentPids(path.join(root, 'nada'))).toEqual([]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
