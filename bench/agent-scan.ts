@@ -13,6 +13,9 @@
  *    too) over `--idle-seconds` with nothing new: `idle_cpu_pct` (% of one core; the bar is 3 %) and
  *    `cpu_ms_per_scan`, that CPU divided by the scans of the window (one per `--poll-ms`): an upper
  *    bound, as it includes heartbeats and config reads;
+ * 0. first, one blocked program (a file of the bench's own) is started and ended by name, as in a contest,
+ *    so the agent knows a blocked file and reads every new program's digests to compare with it
+ *    (`--no-known-file` leaves that out);
  * 2. new programs: `--new-files` new files of `--new-file-mb` MB each (sleep with random bytes appended:
  *    every byte new to any digest) start at once while the contest observes; the agent's CPU over
  *    `--new-seconds` minus its idle CPU over the same time, per new file and per MB: what reading
@@ -57,6 +60,7 @@ const { values } = parseArgs({
     'new-seconds': { type: 'string', default: '10' },
     rounds: { type: 'string', default: '2' },
     isolate: { type: 'string', default: 'auto' },
+    'no-known-file': { type: 'boolean', default: false },
   },
 });
 const RUNNING = Number(values.running);
@@ -139,6 +143,24 @@ async function uniqueSleep(file: string, extra = 32): Promise<string> {
   return file;
 }
 
+/**
+ * The blocked program ended by name: a C program of the bench's own (gcc) that waits, with 64 KiB of
+ * random data, so it is like no other file here. Not a copy of sleep: the 300 background processes
+ * are copies of sleep, and a similarity digest rightly takes every copy of sleep for one program.
+ */
+async function knownProgram(name: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmp, 'conocido-'));
+  const source = path.join(dir, 'programa.c');
+  const data = [...randomBytes(64 * 1024)].join(',');
+  await writeFile(
+    source,
+    `#include <unistd.h>\nvolatile const unsigned char datos[] = {${data}};\nint main(void) { sleep(3600); return 0; }\n`,
+  );
+  const file = path.join(dir, name);
+  execFileSync('gcc', ['-O2', '-o', file, source]);
+  return file;
+}
+
 /** The agent's CLI at `commit`, bundled like agent/scripts/build.ts bundles it; answers the file. */
 async function bundleAgent(commit: string, dir: string): Promise<{ file: string; commit: string }> {
   const sha = execFileSync('git', ['rev-parse', '--short=10', commit], {
@@ -202,10 +224,11 @@ try {
   // Baseline and current in turns, `--rounds` times: a machine getting busier favours neither.
   const turns = Array.from({ length: ROUNDS }, () => builds).flat();
   for (const [index, agentBuild] of turns.entries()) {
+    const blockedName = `prohibido-${randomBytes(3).toString('hex')}`;
     const team = await agentTeam(server, adminToken, {
       contestId,
       name: `Banco ${index}`,
-      blocked: [`prohibido-${randomBytes(3).toString('hex')}.exe`],
+      blocked: [`${blockedName}.exe`],
     });
     const dataDir = path.join(tmp, `data-${index}`);
     const args = [
@@ -243,6 +266,16 @@ try {
     agent.stdout!.setEncoding('utf8').on('data', (chunk: string) => lines.push(...chunk.split('\n')));
     await new Promise<void>((resolve) => agent.stdout!.once('data', () => resolve()));
     const agentPid = ISOLATE ? await pidOf(dataDir) : agent.pid!;
+    /** Starts `files` (each `sleep 3600`) where the agent sees them: in its namespace when isolated. */
+    const startPrograms = (files: string[]): ChildProcess[] => {
+      if (!ISOLATE) return files.map((file) => spawn(file, ['3600'], { stdio: 'ignore' }));
+      const loop = 'for f in "$@"; do "$f" 3600 & done; wait';
+      const nsArgs = ['-t', String(agentPid), '-p', '-m', '/bin/sh', '-c', loop, 'sh', ...files];
+      return [spawn('nsenter', nsArgs, { stdio: 'ignore' })];
+    };
+    // A lab in a contest: a blocked program was ended by name once, so the agent knows its file and
+    // reads every new program's digests to compare (`--no-known-file`: a machine where none was).
+    if (!values['no-known-file']) newcomers.push(...startPrograms([await knownProgram(blockedName)]));
     await sleep(WARM_S * 1000);
     const seen = await processCount(ISOLATE ? `/proc/${agentPid}/root` : '');
     process.stderr.write(`${agentBuild.commit}: en reposo ${IDLE_S} s (${seen} procesos a la vista)…\n`);
@@ -257,14 +290,7 @@ try {
       ),
     );
     const start = async () => {
-      if (ISOLATE) {
-        // Inside the agent's namespace, so that it sees them.
-        const loop = 'for f in "$@"; do "$f" 3600 & done; wait';
-        const args = ['-t', String(agentPid), '-p', '-m', '/bin/sh', '-c', loop, 'sh', ...fresh];
-        newcomers.push(spawn('nsenter', args, { stdio: 'ignore' }));
-      } else {
-        for (const file of fresh) newcomers.push(spawn(file, ['3600'], { stdio: 'ignore' }));
-      }
+      newcomers.push(...startPrograms(fresh));
     };
     const busy = await measure(agentPid, NEW_S, start);
     const extraMs = busy.agent_cpu_ms - (idle.agent_cpu_ms / IDLE_S) * NEW_S;
@@ -289,6 +315,7 @@ try {
       },
       new_programs: {
         files: NEW_FILES,
+        known_file_ended_before: !values['no-known-file'],
         mb_each: NEW_FILE_MB,
         seconds: NEW_S,
         agent_cpu_ms: round(busy.agent_cpu_ms, 0),
