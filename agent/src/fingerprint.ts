@@ -11,6 +11,7 @@ import type { Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { instanceKey } from './killer.js';
+import { bytesOfProgram } from './program-of.js';
 import type { RunningProcess } from './scanner.js';
 
 /** A fingerprint: 64 lower-case hex digits (`sha256Schema` in shared). */
@@ -169,7 +170,7 @@ export class Fingerprinter {
   private async resolve(proc: RunningProcess): Promise<Sha256 | null> {
     // A loader's or interpreter's program (program-of.ts) is judged by its own file; a relative one
     // (Windows, no working folder known) is not read: it would be looked up in the agent's folder.
-    if (proc.program) {
+    if (bytesOfProgram(proc)) {
       const file = proc.program.path;
       const info = path.isAbsolute(file) ? await statOrNull(file) : null;
       // A loader's program deleted or replaced since it was mapped: the very file it maps.
@@ -223,7 +224,7 @@ export class Fingerprinter {
  * process that is judged by its program and by its own executable keeps both apart.
  */
 function fingerprintKey(proc: RunningProcess): string {
-  return proc.program ? `${instanceKey(proc)}\n${proc.program.path}` : instanceKey(proc);
+  return bytesOfProgram(proc) ? `${instanceKey(proc)}\n${proc.program.path}` : instanceKey(proc);
 }
 
 async function statOrNull(file: string): Promise<Stats | null> {

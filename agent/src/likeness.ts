@@ -16,6 +16,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readBuildId, type BuildId } from './build-id.js';
 import { instanceKey } from './killer.js';
+import { bytesOfProgram } from './program-of.js';
 import type { RunningProcess } from './scanner.js';
 import { digestFile, SIMILARITY_MAX_BYTES } from './similarity.js';
 
@@ -75,7 +76,7 @@ class BoundedOnce<V> {
 
 /** The loader's or interpreter's program a process runs, when the scanner found one (program-of.ts). */
 function programPath(proc: RunningProcess): string | undefined {
-  return (proc as { program?: { path: string } }).program?.path;
+  return bytesOfProgram(proc) ? proc.program.path : undefined;
 }
 
 /** Reads and caches likenesses of the files processes run. */

@@ -4,7 +4,7 @@
  * interpreter also when the program it runs does, with or without its extension (program-of.ts).
  */
 import { normaliseExecutableName, type AgentFingerprint } from '@concurso/shared';
-import { programNames, type ProgramRef } from './program-of.js';
+import { bytesOfProgram, programNames, type ProgramRef } from './program-of.js';
 
 /** What the matcher needs to know about a process (a subset of the scanner's `RunningProcess`). */
 export interface ProcessIdentity {
@@ -98,8 +98,8 @@ export function indexFingerprints(fingerprints: readonly AgentFingerprint[]): Ma
  */
 export function renamedAs(blocked: string, proc: ProcessIdentity): string | undefined {
   // A loader's or interpreter's program under the blocked name, with or without its extension, is
-  // not renamed (`chatgpt.py` run for `chatgpt`).
-  const names = proc.program ? programNames(proc.program) : [executableName(proc).trim()];
+  // not renamed (`chatgpt.py` run for `chatgpt`). A runner judged by its own bytes is named as itself.
+  const names = bytesOfProgram(proc) ? programNames(proc.program) : [executableName(proc).trim()];
   const executable = names[0]!;
   return names.some((name) => normaliseExecutableName(name) === normaliseExecutableName(blocked)) ||
     executable === ''

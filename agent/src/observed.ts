@@ -13,7 +13,7 @@ import type { Sha256 } from './fingerprint.js';
 import { instanceKey } from './killer.js';
 import { executableName, normaliseExecutableName } from './matcher.js';
 import { observedPath } from './observed-where.js';
-import { programNames } from './program-of.js';
+import { bytesOfProgram, programNames } from './program-of.js';
 import type { Likeness } from './likeness.js';
 import type { RunningProcess } from './scanner.js';
 
@@ -130,13 +130,13 @@ export class ObservedLog {
    */
   add(proc: RunningProcess, sha256: Sha256 | null, at: string, likeness?: Likeness | null): void {
     // A loader's or interpreter's program is what ran (program-of.ts), with what ran it.
-    const program = proc.program ? programNames(proc.program)[0]! : null;
+    const program = bytesOfProgram(proc) ? programNames(proc.program)[0]! : null;
     const name = printableName(program ?? executableName(proc));
     if (name === '') return;
     const via = program !== null ? printableName(proc.program!.via) : '';
     const key = `${name}\n${sha256 ?? ''}\n${via}`;
     // Where it lies: the program's file, not its interpreter's.
-    const judged = proc.program ? { path: proc.program.path } : proc;
+    const judged = bytesOfProgram(proc) ? { path: proc.program.path } : proc;
     const entry = this.entries.get(key);
     if (entry) {
       withLikeness(entry, likeness);

@@ -27,6 +27,20 @@ export interface ProgramRef {
    * `/proc/<pid>/map_files/<range>`, root only); absent for scripts.
    */
   mapped?: string;
+  /**
+   * False when the runner's own executable is not the system's (Linux: not owned by root, or writable
+   * by its group or others: a copy anyone could have made, e.g. a blocked program renamed `python3`):
+   * its program is then judged by name only and the runner by its own bytes. Absent: true.
+   */
+  judgeBytes?: boolean;
+}
+
+/**
+ * Whether the file a process runs (its fingerprint and similarity digest) is its program's rather
+ * than its own executable's: a program found, and a runner of the system (`judgeBytes`).
+ */
+export function bytesOfProgram(proc: { program?: ProgramRef }): proc is { program: ProgramRef } {
+  return proc.program !== undefined && proc.program.judgeBytes !== false;
 }
 
 /** The kinds of runner whose command line says which file they run. */
@@ -557,8 +571,11 @@ const PROGRAM_CACHE_MAX = 20_000;
  */
 export class ProgramFinder {
   private readonly known = new Map<string, ProgramRef | null>();
-  /** Executable path → whether it is a loader or an interpreter (a few hundred paths on a machine). */
-  private readonly runners = new Map<string, boolean>();
+  /**
+   * Executable path → null when it is no loader or interpreter, else whether it is the system's
+   * (`judgeBytes`); a few hundred paths on a machine.
+   */
+  private readonly runners = new Map<string, boolean | null>();
 
   constructor(private readonly root: string | null = process.platform === 'linux' ? '/proc' : null) {}
 
@@ -566,12 +583,15 @@ export class ProgramFinder {
   attach(processes: RunningProcess[]): void {
     const live = new Set<string>();
     for (const proc of processes) {
-      if (proc.program || !this.root || !proc.path || !this.isRunner(proc.path)) continue;
+      if (proc.program || !this.root || !proc.path) continue;
+      const system = this.runnerOwnedBySystem(proc.path);
+      if (system === null) continue;
       const key = `${instanceKey(proc)}\n${proc.path}`;
       live.add(key);
       let program = this.known.get(key);
       if (program === undefined) {
         program = linuxProgramOf(proc, this.root);
+        if (program && !system) program.judgeBytes = false;
         if (this.known.size < PROGRAM_CACHE_MAX) this.known.set(key, program);
       }
       if (program) proc.program = program;
@@ -579,14 +599,26 @@ export class ProgramFinder {
     for (const key of this.known.keys()) if (!live.has(key)) this.known.delete(key);
   }
 
-  /** `runnerOf(file) !== null`, remembered per path so a scan tests no pattern for a known file. */
-  private isRunner(file: string): boolean {
-    let runs = this.runners.get(file);
-    if (runs === undefined) {
-      runs = runnerOf(file) !== null;
+  /**
+   * Null when `file` is no loader or interpreter; else whether it is the system's: owned by root and
+   * writable by no one else (only root can make such a file, so a contestant's renamed copy never is).
+   * Remembered per path, so a scan tests no pattern and stats no file it already knows.
+   */
+  private runnerOwnedBySystem(file: string): boolean | null {
+    let known = this.runners.get(file);
+    if (known === undefined) {
+      known = null;
+      if (runnerOf(file) !== null) {
+        try {
+          const info = statSync(file);
+          known = info.uid === 0 && (info.mode & 0o022) === 0;
+        } catch {
+          known = false;
+        }
+      }
       if (this.runners.size >= PROGRAM_CACHE_MAX) this.runners.clear();
-      this.runners.set(file, runs);
+      this.runners.set(file, known);
     }
-    return runs;
+    return known;
   }
 }

@@ -14,7 +14,7 @@ import { blockedForProgram, createMatcher, indexFingerprints, renamedAs, type Ma
 import { printableName, type ObservedLog } from './observed.js';
 import { defaultPeIdentities, versionResourceMatch, type PeIdentities } from './pe-identity.js';
 import type { Outbox } from './outbox.js';
-import { ProgramFinder } from './program-of.js';
+import { bytesOfProgram, ProgramFinder } from './program-of.js';
 import { listProcesses, type ProcessLister, type RunningProcess } from './scanner.js';
 import { SimilarPrograms } from './similar-programs.js';
 import { TEXTS } from './texts.js';
@@ -388,6 +388,8 @@ export class Sweeper {
 function withVia(outcome: Outcome, proc: RunningProcess, byName: Matcher): Outcome {
   if (!outcome.report || !proc.program) return outcome;
   if (outcome.match === 'nombre' && !blockedForProgram(byName, proc)) return outcome;
+  // A fingerprint or a digest of a runner that is not the system's was its own file's.
+  if (outcome.match !== 'nombre' && !bytesOfProgram(proc)) return outcome;
   return { ...outcome, via: printableName(proc.program.via) };
 }
 

@@ -6,7 +6,7 @@
  * speed).
  */
 import type { SpawnOptions } from 'node:child_process';
-import { rm, writeFile } from 'node:fs/promises';
+import { chown, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -212,6 +212,26 @@ describe("a loader or an interpreter is judged by what it runs (real agent, the 
     expect(lines).toContain(
       `Proceso bloqueado terminado: ${name}, renombrado como ${disguise} (vía ld-linux-x86-64.so.2) (pid ${loaded.spawned.pid})`,
     );
+  });
+
+  it('a blocked program renamed like an interpreter is still judged by its own bytes', async () => {
+    const name = uniqueName('prog-bloq');
+    const file = await blockedBinary(name);
+    const sha256 = await sha256Of(file);
+    const { server, handle } = await agent([name], {}, (s) => {
+      s.config = { ...s.config, fingerprints: [{ process: name, sha256 }] };
+    });
+    // A contestant's copy: not root's (nobody's here, the test runs as root), so not the system's python3.
+    const disguise = await renamedCopy(file, 'python3');
+    await chown(disguise, 65534, 65534);
+    const { spawned } = await timedEnd(handle, 'copia renombrada «python3» (huella)', disguise, ['100']);
+    await handle.flush();
+    // Judged by its own file: no «vía», its own fingerprint.
+    expect([...server.stored.values()]).toEqual([
+      expect.objectContaining({ process: name, executable: 'python3', sha256, match: 'huella' }),
+    ]);
+    expect([...server.stored.values()][0]).not.toHaveProperty('via');
+    expect(spawned.pid).toBeGreaterThan(0);
   });
 
   it('a renamed copy run through the loader and deleted at once is still ended by its bytes (the mapping)', async () => {
