@@ -40,7 +40,7 @@ const PYTHON = withBodyByte(withBodyByte(GCC, 1, 0xff ^ parseInt(GCC.slice(8, 10
 const BUILD_ID = '0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c';
 
 /**
- * Similar files are the same program (DESIGN.md section 6a "Similar files"): the server keeps the
+ * Similar files are the same program (agent/README.md, «Copias modificadas»): the server keeps the
  * similarity digest and ELF build-id the agents report with their attempts and with what ran, sends them
  * with the fingerprints under the claim rules (a team's own claim to its machines, a confirmed one to
  * all), never learns from a 'similar' kill, refuses oversized digests whole, and tells the admin which

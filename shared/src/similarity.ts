@@ -1,5 +1,5 @@
 /**
- * How close two executables' similarity digests are (DESIGN.md section 6a "Similar files"): the TLSH
+ * How close two executables' similarity digests are (agent/README.md, «Copias modificadas»): the TLSH
  * distance (Trend Micro's locality-sensitive hash, the standard 70-hex-digit form without a version
  * prefix: checksum, length byte, quartile ratios, 32 body bytes) and the threshold under which two files
  * are the same program. One place for agent and server: the agent ends a file within

@@ -44,7 +44,7 @@ export const observedRoutes = {
     reply: okEnvelope(blockObservedProcessResultSchema),
   }),
   /**
-   * `GET /api/similarPrograms?sha256&name&contests_id` (admin; DESIGN.md section 6a "Similar files"):
+   * `GET /api/similarPrograms?sha256&name&contests_id` (admin; agent/README.md, «Copias modificadas»):
    * before a block or a fingerprint's confirmation applies, the other programs of the active contest
    * (or `contests_id`; 404 `MESSAGES.contestNotFound`) that the agents would end with it: the same file
    * under another name, the same ELF build-id, or a similarity digest within `SIMILAR_MAX_DISTANCE` of

@@ -3,7 +3,7 @@ import { idSchema, printableText, rowIntSchema } from './common.js';
 import { sha256Schema } from './agent.js';
 
 /**
- * «También coincide con» (DESIGN.md section 6a "Similar files": every identity rule is shown to the
+ * «También coincide con» (agent/README.md, «Copias modificadas»: every identity rule is shown to the
  * admin before it applies): before a program is blocked or a fingerprint confirmed, which other
  * programs of the contest the agents would end with it because their files are alike.
  */

@@ -120,6 +120,6 @@ export default async function observedRoutesModule(
     };
   });
 
-  // «También coincide con» before a block applies (DESIGN.md section 6a "Similar files").
+  // «También coincide con» before a block applies (agent/README.md, «Copias modificadas»).
   registerSimilarPrograms(app);
 }

@@ -11,7 +11,7 @@ import {
 } from '@concurso/shared';
 
 /*
- * «También coincide con» (DESIGN.md section 6a "Similar files"): reads of `observed_processes` for the
+ * «También coincide con» (agent/README.md, «Copias modificadas»): reads of `observed_processes` for the
  * similarity digest and build-id the agents reported with the programs that ran, so the admin sees,
  * before a block or a fingerprint's confirmation applies, which other programs of the contest the
  * agents would end with it. The distance and its threshold are `shared/src/similarity.ts`, the same the

@@ -7,7 +7,7 @@ import { fingerprintIdentity } from '../processes/index.js';
 import { observedIdentity, similarPrograms } from './similar-programs.repository.js';
 
 /**
- * `GET /api/similarPrograms` (admin; DESIGN.md section 6a "Similar files"): «también coincide con».
+ * `GET /api/similarPrograms` (admin; agent/README.md, «Copias modificadas»): «también coincide con».
  * The file's digest and build-id are those the agents will be sent with its fingerprint (a fingerprint
  * of the contest with that SHA-256 that has them), else those an agent reported with it running; then
  * the other observed programs of the contest within the agents' threshold (`similarPrograms`). An

@@ -45,7 +45,7 @@ export interface FingerprintClaim extends FileIdentity {
 }
 
 /**
- * What else than its SHA-256 an agent reported of a file (DESIGN.md section 6a "Similar files"): its
+ * What else than its SHA-256 an agent reported of a file (agent/README.md, «Copias modificadas»): its
  * similarity digest (`similarityDigestSchema`) and its ELF build-id (`buildIdSchema`), each absent or
  * null when unknown.
  */
@@ -503,7 +503,7 @@ const appliesToAll = (row: Pick<RankedFingerprint, 'confirmed' | 'teams'>, quoru
 
 /**
  * Each hash once, the first (strongest) process that has it, with the file's similarity digest and
- * build-id when known (DESIGN.md section 6a "Similar files": the agent also ends a file close to it).
+ * build-id when known (agent/README.md, «Copias modificadas»: the agent also ends a file close to it).
  */
 function onePerHash(rows: readonly ApplicableFingerprint[]): AgentFingerprint[] {
   const seen = new Set<string>();
