@@ -16,8 +16,8 @@ export interface AlsoMatchesFile {
 export const ALSO_MATCHES_UNKNOWN = 'No se pudo comprobar si coincide con otros programas del concurso.';
 
 /**
- * `question` with, after its message, what else the agents would end with that file (DESIGN.md
- * section 6a "Similar files": every identity rule is shown before it applies): «notas también coincide
+ * `question` with, after its message, what else the agents would end with that file (agent/README.md,
+ * «Copias modificadas»: every identity rule is shown before it applies): «notas también coincide
  * con: g++, c++.» and why, when `found` names other programs; `ALSO_MATCHES_UNKNOWN` when the check
  * failed (`found` is `'error'`); unchanged when nothing else matches (or there was nothing to check).
  */
