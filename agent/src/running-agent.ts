@@ -17,6 +17,7 @@ import type { AgentLock } from './lock.js';
 import { OBSERVED_SEND_MS, ObservedLog } from './observed.js';
 import type { Outbox } from './outbox.js';
 import type { NetworkGuard } from './network/network-guard.js';
+import { NewProcessWatch } from './new-process-watch.js';
 import { Periodic } from './periodic.js';
 import type { SavedConfig } from './saved-config.js';
 import { desktopMessageScreen } from './message-screen.js';
@@ -68,6 +69,8 @@ export class RunningAgent implements AgentHandle {
   private readonly loops: Periodic;
   /** Fast rescans after a kill: a program started again at once is seen within tens of ms. */
   private readonly burst = new RescanBurst(() => this.sweep());
+  /** A scan as soon as a new process starts, between polls (Linux; new-process-watch.ts). */
+  private readonly watch: NewProcessWatch | null;
   /** The push channel, once the loops run (issue 24). */
   private pushed: PolicySocket | null = null;
   /** Whether `startLoops` ran: only then does the server show the agent online, and hear it stop. */
@@ -116,6 +119,7 @@ export class RunningAgent implements AgentHandle {
       config.blocked,
       config.fingerprints,
     );
+    this.watch = process.platform === 'linux' ? new NewProcessWatch(() => this.watchScan()) : null;
     void setup.network.follow(config.network);
     void setup.saved?.save(config);
   }
@@ -212,6 +216,7 @@ export class RunningAgent implements AgentHandle {
       () => this.pollMs(),
       0,
     );
+    this.watch?.start();
   }
 
   /**
@@ -243,7 +248,7 @@ export class RunningAgent implements AgentHandle {
     this.stopping ??= (async () => {
       this.stopped = true;
       this.pushed?.close();
-      const running = [...this.loops.stop(), this.burst.stop()];
+      const running = [...this.loops.stop(), this.burst.stop(), this.watch?.stop()];
       // Best effort: what ran since the last report goes now, if the server answers soon.
       await this.sweeper.settled();
       if (this.current.observe && this.observed.pending > 0)
@@ -278,8 +283,17 @@ export class RunningAgent implements AgentHandle {
 
   /** One round of the poll loop: a scan, then send what it queued. */
   private async poll(): Promise<void> {
+    this.watch?.scanning();
     await this.sweep();
     this.delivery?.kick();
+  }
+
+  /** The watch's scan: a poll round; whether it ended (or, in dry run, found) a blocked program. */
+  private async watchScan(): Promise<boolean> {
+    const acted = () => this.counters.killed + this.counters.failed + this.counters.detected;
+    const before = acted();
+    await this.poll();
+    return acted() > before;
   }
 
   private async heartbeat(): Promise<void> {
