@@ -12,6 +12,7 @@ import { readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { instanceKey } from './killer.js';
 import type { RunningProcess } from './scanner.js';
+import { ownedBySystem } from './system-files.js';
 
 /** The file a loader or an interpreter runs, and what runs it. */
 export interface ProgramRef {
@@ -611,7 +612,7 @@ export class ProgramFinder {
       if (runnerOf(file) !== null) {
         try {
           const info = statSync(file);
-          known = info.uid === 0 && (info.mode & 0o022) === 0;
+          known = ownedBySystem(info);
         } catch {
           known = false;
         }

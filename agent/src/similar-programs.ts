@@ -24,6 +24,9 @@ import type { Likeness } from './likeness.js';
  */
 export const LEARNED_LIKENESS_MAX = 256;
 
+/** Most likenesses of system files remembered (`systemSeen`); the memory is cleared when full. */
+export const SYSTEM_LIKENESS_MAX = 4_096;
+
 /** How a process matched a known file. */
 export interface SimilarMatch {
   /** The blocked name as configured. */
@@ -51,6 +54,8 @@ export class SimilarPrograms {
   private fromConfig: KnownFile[] = [];
   /** Learned files by their likeness's key (`tlsh|buildId`), in learning order. */
   private readonly learned = new Map<string, KnownFile>();
+  /** Likenesses of system files seen running (system-files.ts), by key (`tlsh|buildId`). */
+  private readonly system = new Map<string, KnownFile>();
 
   /** Takes the config's fingerprints that carry a digest or a build-id (the others are SHA-256 only). */
   setFingerprints(fingerprints: readonly AgentFingerprint[]): void {
@@ -66,12 +71,37 @@ export class SimilarPrograms {
     const key = `${likeness.tlsh ?? ''}|${likeness.buildId ?? ''}`;
     if (this.learned.has(key)) return;
     const known = knownFile(blocked, likeness.tlsh, likeness.buildId);
-    if (!known) return;
+    // A copy of a system program (a contestant's `cp /bin/sleep <blocked name>`) teaches nothing: its
+    // likeness would end that program everywhere on the machine (agent/README.md «Copias modificadas»).
+    if (!known || this.matchesSystem(likeness)) return;
     if (this.learned.size >= LEARNED_LIKENESS_MAX) {
       const oldest = this.learned.keys().next().value;
       if (oldest !== undefined) this.learned.delete(oldest);
     }
     this.learned.set(key, known);
+  }
+
+  /**
+   * Remembers the likeness of a system file seen running (system-files.ts) and forgets every learned
+   * file it matches (the same build-id, or a digest within `SIMILAR_MAX_DISTANCE`): what a kill by
+   * name taught from a copy of a system program is dropped as soon as that program is seen. One map
+   * lookup when already seen; else one comparison per learned file.
+   */
+  systemSeen(likeness: Likeness): void {
+    const key = `${likeness.tlsh ?? ''}|${likeness.buildId ?? ''}`;
+    if (this.system.has(key)) return;
+    const seen = knownFile('', likeness.tlsh, likeness.buildId);
+    if (!seen) return;
+    if (this.system.size >= SYSTEM_LIKENESS_MAX) this.system.clear();
+    this.system.set(key, seen);
+    for (const [learnedKey, known] of this.learned) {
+      if (closestMatch(likeness, [known])) this.learned.delete(learnedKey);
+    }
+  }
+
+  /** Whether `likeness` matches a system file seen running (`systemSeen`): never learned, never sent. */
+  matchesSystem(likeness: Likeness | null | undefined): boolean {
+    return this.system.size > 0 && closestMatch(likeness, [...this.system.values()]) !== null;
   }
 
   /** Forgets what was learned of the programs `keep` says are no longer blocked. */
@@ -90,22 +120,26 @@ export class SimilarPrograms {
    * 40 table lookups; with at most a few hundred known files it costs microseconds.
    */
   match(likeness: Likeness | null | undefined): SimilarMatch | null {
-    if (!likeness) return null;
-    const all = [...this.fromConfig, ...this.learned.values()];
-    if (likeness.buildId) {
-      const same = all.find((known) => known.buildId === likeness.buildId);
-      if (same) return { blocked: same.blocked, by: 'build_id', distance: 0 };
-    }
-    if (!likeness.tlsh || !isTlsh(likeness.tlsh)) return null;
-    const mine = parseTlsh(likeness.tlsh);
-    let best: SimilarMatch | null = null;
-    for (const known of all) {
-      if (!known.tlsh) continue;
-      const distance = parsedDistance(mine, known.tlsh);
-      if (distance <= SIMILAR_MAX_DISTANCE && (!best || distance < best.distance)) {
-        best = { blocked: known.blocked, by: 'tlsh', distance };
-      }
-    }
-    return best;
+    return closestMatch(likeness, [...this.fromConfig, ...this.learned.values()]);
   }
+}
+
+/** The known file of `all` that `likeness` matches (see `SimilarPrograms.match`), or null. */
+function closestMatch(likeness: Likeness | null | undefined, all: readonly KnownFile[]): SimilarMatch | null {
+  if (!likeness) return null;
+  if (likeness.buildId) {
+    const same = all.find((known) => known.buildId === likeness.buildId);
+    if (same) return { blocked: same.blocked, by: 'build_id', distance: 0 };
+  }
+  if (!likeness.tlsh || !isTlsh(likeness.tlsh)) return null;
+  const mine = parseTlsh(likeness.tlsh);
+  let best: SimilarMatch | null = null;
+  for (const known of all) {
+    if (!known.tlsh) continue;
+    const distance = parsedDistance(mine, known.tlsh);
+    if (distance <= SIMILAR_MAX_DISTANCE && (!best || distance < best.distance)) {
+      best = { blocked: known.blocked, by: 'tlsh', distance };
+    }
+  }
+  return best;
 }

@@ -17,6 +17,7 @@ import type { Outbox } from './outbox.js';
 import { bytesOfProgram, ProgramFinder } from './program-of.js';
 import { listProcesses, type ProcessLister, type RunningProcess } from './scanner.js';
 import { SimilarPrograms } from './similar-programs.js';
+import { SystemFiles } from './system-files.js';
 import { TEXTS } from './texts.js';
 
 /**
@@ -105,6 +106,8 @@ export class Sweeper {
   private readonly likeness: LikenessReader;
   /** The blocked programs' known files, by likeness: patched copies (similar-programs.ts). */
   private readonly similar = new SimilarPrograms();
+  /** Whether a process runs a system file: never ended for its likeness or a learned SHA-256 (system-files.ts). */
+  private readonly system = new SystemFiles();
 
   constructor(
     private readonly parts: SweeperParts,
@@ -242,7 +245,13 @@ export class Sweeper {
     const likeness = this.similar.size > 0 ? this.likenessOf(proc) : null;
     const known = fingerprinter.known(proc);
     const sha256 = known !== undefined ? known : await atMost(HASH_WAIT_MS, fingerprinter.ofProcess(proc));
-    const copyOf = sha256 ? (bySha.get(sha256) ?? this.learned.get(sha256)) : undefined;
+    let copyOf = sha256 ? (bySha.get(sha256) ?? this.learned.get(sha256)) : undefined;
+    if (copyOf !== undefined && !bySha.has(sha256!) && this.system.ofProcess(proc)) {
+      // Learned from a kill by name of a copy of this system program: forgotten, never a reason to end
+      // it (agent/README.md «Copias modificadas»); only the config's fingerprints end a system file.
+      this.learned.delete(sha256!);
+      copyOf = undefined;
+    }
     if (copyOf === undefined) return this.bySimilarity(proc, sha256 ?? null, likeness);
     const report = await killer.handle(proc, copyOf);
     const renamed = renamedAs(copyOf, proc);
@@ -264,6 +273,11 @@ export class Sweeper {
     likeness: Promise<Likeness | null | undefined> | null,
   ): Promise<Outcome> {
     const read = likeness ? await likeness : undefined;
+    if (this.system.ofProcess(proc)) {
+      // A system file is never ended for its likeness; what was learned like it is forgotten.
+      if (read) this.similar.systemSeen(read);
+      return { report: null, sha256 };
+    }
     const found = this.similar.match(read);
     if (!found) return { report: null, sha256 };
     const report = await this.parts.killer.handle(proc, found.blocked);
@@ -284,6 +298,9 @@ export class Sweeper {
    */
   private learnLikeness(proc: RunningProcess, blocked: string): Promise<Likeness | null> {
     return this.likeness.ofProcess(proc).then((likeness) => {
+      // A copy of a system program seen running teaches nothing and sends no likeness to the server
+      // (similar-programs.ts `learn`; agent/README.md «Copias modificadas»).
+      if (this.similar.matchesSystem(likeness)) return null;
       if (likeness && this.byName({ name: blocked }) !== null) this.similar.learn(likeness, blocked);
       return likeness;
     });
@@ -319,6 +336,7 @@ export class Sweeper {
       this.likeness.ofProcess(proc, true),
     ]).then(([sha256, likeness]) => {
       this.recording.delete(run);
+      if (likeness && this.system.ofProcess(proc)) this.similar.systemSeen(likeness);
       if (this.parts.observing()) this.parts.observed.add(proc, sha256, seenAt, likeness);
     });
     this.recording.add(run);
