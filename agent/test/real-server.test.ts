@@ -82,7 +82,15 @@ describe('fingerprints against the real server (issues 14 and 21)', () => {
     while (agent.config.fingerprints.length === 0 && Date.now() < learned) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect(agent.config.fingerprints).toEqual([{ process: blocked, sha256 }]);
+    // With the file's likeness (its similarity digest and ELF build-id), so similar copies end too.
+    expect(agent.config.fingerprints).toEqual([
+      {
+        process: blocked,
+        sha256,
+        tlsh: expect.stringMatching(/^[0-9A-F]{70}$/),
+        build_id: expect.any(String),
+      },
+    ]);
 
     const disguise = uniqueName('other');
     const renamed = await spawnProcess(await renamedCopy(original, disguise), ['300']);
