@@ -17,6 +17,7 @@ import type { Outbox } from './outbox.js';
 import { bytesOfProgram, ProgramFinder } from './program-of.js';
 import { listProcesses, type ProcessLister, type RunningProcess } from './scanner.js';
 import { SimilarPrograms } from './similar-programs.js';
+import { systemBuildIds } from './system-build-ids.js';
 import { SystemFiles } from './system-files.js';
 import { TEXTS } from './texts.js';
 
@@ -28,6 +29,13 @@ const HASH_WAIT_MS = 250;
 
 /** Longest a scan waits for the fingerprint of a process it just ended, for its attempt (ms). */
 const ATTEMPT_HASH_WAIT_MS = 2_000;
+
+/**
+ * Longest an attempt's likeness waits for the index of the system programs' build-ids (ms;
+ * system-build-ids.ts): after it, the attempt goes with the likeness, which is learned only once the
+ * index says it is no system program's.
+ */
+const SYSTEM_INDEX_WAIT_MS = 1_000;
 
 /**
  * Most fingerprints the agent learns from its own kills (issue 24): a contestant making many files
@@ -297,11 +305,29 @@ export class Sweeper {
    * `LEARNED_LIKENESS_MAX`) whenever it is ready: its patched copies are ended from the next scan.
    */
   private learnLikeness(proc: RunningProcess, blocked: string): Promise<Likeness | null> {
-    return this.likeness.ofProcess(proc).then((likeness) => {
+    return this.likeness.ofProcess(proc).then(async (likeness) => {
       // A copy of a system program seen running teaches nothing and sends no likeness to the server
       // (similar-programs.ts `learn`; agent/README.md «Copias modificadas»).
       if (this.similar.matchesSystem(likeness)) return null;
-      if (likeness && this.byName({ name: blocked }) !== null) this.similar.learn(likeness, blocked);
+      if (!likeness) return likeness;
+      const learn = () => {
+        if (this.byName({ name: blocked }) !== null) this.similar.learn(likeness, blocked);
+      };
+      if (!likeness.buildId) {
+        learn();
+        return likeness;
+      }
+      // Nor does a copy of a program in the system's folders, running or not (system-build-ids.ts).
+      // The attempt waits at most `SYSTEM_INDEX_WAIT_MS` for the index (built once, on the first
+      // kill); the learning waits for it whatever it takes.
+      const system = systemBuildIds.has(likeness.buildId);
+      const known = await atMost(SYSTEM_INDEX_WAIT_MS, system);
+      if (known) {
+        this.similar.systemSeen(likeness);
+        return null;
+      }
+      if (known === false) learn();
+      else void system.then((yes) => (yes ? this.similar.systemSeen(likeness) : learn()));
       return likeness;
     });
   }

@@ -10,8 +10,10 @@ import { appendFile, chmod, copyFile, mkdtemp, readFile, rm } from 'node:fs/prom
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAgent, type AgentHandle } from '../src/agent.js';
+import { readBuildId } from '../src/build-id.js';
 import { SimilarPrograms } from '../src/similar-programs.js';
 import { tlshOf } from '../src/similarity.js';
+import { SYSTEM_PROGRAM_DIRS, SystemBuildIds, systemBuildIds } from '../src/system-build-ids.js';
 import { SystemFiles } from '../src/system-files.js';
 import { startFakeServer, type FakeServer } from './helpers/fake-server.js';
 import {
@@ -91,6 +93,59 @@ describe('real agent: a copy of a system program named like a blocked one', () =
     expect([...server.stored.values()]).toEqual([
       expect.objectContaining({ process: blocked, match: 'nombre', killed: true }),
     ]);
+  });
+});
+
+describe('real agent: a copy of a program of the system folders, not running', () => {
+  // The agent's lister sees only this test's children: whatever it learned, it ends nothing else.
+  it('is ended by name, but its likeness is neither learned nor sent', async () => {
+    await systemBuildIds.built();
+    const blocked = uniqueName('prog-bloq');
+    const server = await startFakeServer([blocked]);
+    servers.push(server);
+    const handle = await startAgent({
+      server: server.url,
+      key: server.key,
+      dataDir: await tempDir(),
+      lister: ownChildren,
+      log: () => undefined,
+      configRefreshMs: 600_000,
+    });
+    agents.push(handle);
+    const dir = await tempDir('agent-copy-');
+    const copy = path.join(dir, blocked);
+    await copyFile('/bin/sleep', copy);
+    const child = await spawnProcess(copy, ['100']);
+    const exit = await within(10_000, child.exited, 'el agente termina la copia por su nombre');
+    expect(exit.signal).not.toBeNull();
+    // Another copy with a byte appended, under another name: only a learned likeness could end it.
+    const other = path.join(dir, uniqueName('otra'));
+    await copyFile('/bin/sleep', other);
+    await appendFile(other, Buffer.from([0x2a]));
+    const patched = await spawnProcess(other, ['100']);
+    for (let i = 0; i < 4; i += 1) await handle.sweep();
+    expect(running(patched)).toBe(true);
+    await handle.flush();
+    const stored = [...server.stored.values()];
+    expect(stored).toEqual([expect.objectContaining({ process: blocked, match: 'nombre', killed: true })]);
+    expect(stored[0]).not.toHaveProperty('build_id');
+    expect(stored[0]).not.toHaveProperty('tlsh');
+  });
+});
+
+describe('SystemBuildIds (system-build-ids.ts)', () => {
+  it("holds the build-ids of the system folders' programs, none of a user's place", async () => {
+    const tool = await systemProgram(uniqueName('herramienta'));
+    const ids = new SystemBuildIds([path.dirname(tool)]);
+    expect(await ids.has((await readBuildId(tool))!)).toBe(true);
+    expect(await ids.has((await readBuildId('/bin/sleep'))!)).toBe(false);
+    const inTmp = await blockedBinary(uniqueName('propio'));
+    expect(await new SystemBuildIds([path.dirname(inTmp)]).has((await readBuildId(inTmp))!)).toBe(false);
+    expect(SYSTEM_PROGRAM_DIRS).toContain('/usr/bin');
+    expect(await systemBuildIds.has((await readBuildId('/bin/sleep'))!)).toBe(true);
+    expect(await new SystemBuildIds(SYSTEM_PROGRAM_DIRS, new SystemFiles(), false).has('ab'.repeat(20))).toBe(
+      false,
+    );
   });
 });
 
