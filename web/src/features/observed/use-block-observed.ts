@@ -14,7 +14,7 @@ const block = (row: ObservedProcessRow) =>
 const observedKey = () => [...OBSERVED_KEY];
 
 /**
- * 'Bloquear' of an inventory row (issue 14): asks first (`blockQuestion`, with the other programs of the
+ * 'Bloquear' of an inventory row: asks first (`blockQuestion`, with the other programs of the
  * contest the same or a similar file is: `withAlsoMatches`), then adds the executable with
  * its fingerprint to the active contest's blocked set under 'Procesando…' and toasts the server's
  * message; the inventory refetches (its ESTADO turns 'Bloqueado'). A failure opens 'Error' with the
