@@ -13,6 +13,7 @@ import path from 'node:path';
 import { instanceKey } from './killer.js';
 import { bytesOfProgram } from './program-of.js';
 import type { RunningProcess } from './scanner.js';
+import { OnceCache } from './bounded-cache.js';
 
 /** A fingerprint: 64 lower-case hex digits (`sha256Schema` in shared). */
 export type Sha256 = string;
@@ -75,39 +76,6 @@ export interface FingerprintStats {
   fileHits: number;
   /** Answers from the instance cache (no I/O at all). */
   instanceHits: number;
-}
-
-/**
- * Answers remembered by key, at most `max` (the oldest forgotten first), with the work in progress
- * shared: callers of one key while its work runs get the same promise, so the work runs once.
- */
-class OnceCache<V> {
-  /** The answers, in insertion order (= age). */
-  readonly done = new Map<string, V>();
-  private readonly pending = new Map<string, Promise<V>>();
-
-  constructor(private readonly max: number) {}
-
-  /** The remembered answer (after `onHit`), the one in progress, or `work()`'s, remembered when it ends. */
-  get(key: string, work: () => Promise<V>, onHit: () => void): Promise<V> {
-    if (this.done.has(key)) {
-      onHit();
-      return Promise.resolve(this.done.get(key)!);
-    }
-    const pending = this.pending.get(key);
-    if (pending) return pending;
-    const run = work().then((value) => {
-      this.pending.delete(key);
-      if (this.done.size >= this.max) {
-        const oldest = this.done.keys().next().value;
-        if (oldest !== undefined) this.done.delete(oldest);
-      }
-      this.done.set(key, value);
-      return value;
-    });
-    this.pending.set(key, run);
-    return run;
-  }
 }
 
 /** Fingerprints files and process instances, with the caches above. */

@@ -19,6 +19,7 @@ import { instanceKey } from './killer.js';
 import { bytesOfProgram } from './program-of.js';
 import type { RunningProcess } from './scanner.js';
 import { digestFile, SIMILARITY_MAX_BYTES } from './similarity.js';
+import { OnceCache } from './bounded-cache.js';
 
 /** A file's likeness; each part null when the file has none (too small, too uniform, not ELF). */
 export interface Likeness {
@@ -49,31 +50,6 @@ export interface LikenessStats {
   bytes: number;
 }
 
-/** Answers by key, at most `max` (oldest forgotten first); concurrent askers of one key share the work. */
-class BoundedOnce<V> {
-  readonly done = new Map<string, V>();
-  private readonly pending = new Map<string, Promise<V>>();
-
-  constructor(private readonly max: number) {}
-
-  get(key: string, work: () => Promise<V>): Promise<V> {
-    if (this.done.has(key)) return Promise.resolve(this.done.get(key)!);
-    const pending = this.pending.get(key);
-    if (pending) return pending;
-    const run = work().then((value) => {
-      this.pending.delete(key);
-      if (this.done.size >= this.max) {
-        const oldest = this.done.keys().next().value;
-        if (oldest !== undefined) this.done.delete(oldest);
-      }
-      this.done.set(key, value);
-      return value;
-    });
-    this.pending.set(key, run);
-    return run;
-  }
-}
-
 /** The loader's or interpreter's program a process runs, when the scanner found one (program-of.ts). */
 function programPath(proc: RunningProcess): string | undefined {
   return bytesOfProgram(proc) ? proc.program.path : undefined;
@@ -83,8 +59,8 @@ function programPath(proc: RunningProcess): string | undefined {
 export class LikenessReader {
   private readonly maxBytes: number;
   private readonly procRoot: string | null;
-  private readonly files: BoundedOnce<Likeness | null>;
-  private readonly instances = new BoundedOnce<Likeness | null>(LIKENESS_INSTANCE_CACHE);
+  private readonly files: OnceCache<Likeness | null>;
+  private readonly instances = new OnceCache<Likeness | null>(LIKENESS_INSTANCE_CACHE);
   /** Files waiting to be digested, by file key; one is digested at a time (`pump`). */
   private readonly waiting = new Map<string, { urgent: boolean; run: () => Promise<void> }>();
   private busy = false;
@@ -94,7 +70,7 @@ export class LikenessReader {
 
   constructor(options: LikenessReaderOptions = {}) {
     this.maxBytes = options.maxBytes ?? SIMILARITY_MAX_BYTES;
-    this.files = new BoundedOnce(Math.max(1, options.maxFiles ?? LIKENESS_FILE_CACHE));
+    this.files = new OnceCache(Math.max(1, options.maxFiles ?? LIKENESS_FILE_CACHE));
     this.procRoot =
       options.procRoot === undefined ? (process.platform === 'linux' ? '/proc' : null) : options.procRoot;
   }

@@ -17,6 +17,7 @@ import { Resource } from 'resedit';
 import { instanceKey } from './killer.js';
 import type { Matcher } from './matcher.js';
 import type { RunningProcess } from './scanner.js';
+import { OnceCache, setBounded } from './bounded-cache.js';
 
 /** The version resource's strings the agent keeps (each trimmed, at most 255 characters; absent when empty). */
 export interface PeVersionIdentity {
@@ -224,8 +225,7 @@ export class PeIdentities {
   private readonly reader: (file: string) => Promise<PeVersionIdentity | null>;
   private readonly maxFiles: number;
   private readonly files = new Map<string, PeVersionIdentity | null>();
-  private readonly instances = new Map<string, PeVersionIdentity | null>();
-  private readonly pending = new Map<string, Promise<PeVersionIdentity | null>>();
+  private readonly instances = new OnceCache<PeVersionIdentity | null>(PE_IDENTITY_INSTANCE_CACHE);
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   readonly stats: PeIdentityStats = { read: 0, fileHits: 0 };
@@ -237,7 +237,7 @@ export class PeIdentities {
 
   /** The identity an instance got earlier (undefined: not read yet). No I/O. */
   known(proc: RunningProcess): PeVersionIdentity | null | undefined {
-    return this.instances.get(instanceKey(proc));
+    return this.instances.done.get(instanceKey(proc));
   }
 
   /**
@@ -245,25 +245,15 @@ export class PeIdentities {
    * path is known. Two calls for one instance while it is read share that work.
    */
   ofProcess(proc: RunningProcess): Promise<PeVersionIdentity | null> {
-    const key = instanceKey(proc);
-    if (this.instances.has(key)) return Promise.resolve(this.instances.get(key)!);
-    const pending = this.pending.get(key);
-    if (pending) return pending;
-    const run = this.resolve(proc.path).then((identity) => {
-      this.pending.delete(key);
-      if (this.instances.size >= PE_IDENTITY_INSTANCE_CACHE) this.forgetOldest(this.instances);
-      this.instances.set(key, identity);
-      return identity;
-    });
-    this.pending.set(key, run);
-    return run;
+    return this.instances.get(instanceKey(proc), () => this.resolve(proc.path));
   }
 
   /** Forgets instances absent from the latest process list, keeping memory bounded by what runs. */
   retain(current: readonly RunningProcess[]): void {
-    if (this.instances.size === 0) return;
+    const { done } = this.instances;
+    if (done.size === 0) return;
     const live = new Set(current.map(instanceKey));
-    for (const key of this.instances.keys()) if (!live.has(key)) this.instances.delete(key);
+    for (const key of done.keys()) if (!live.has(key)) done.delete(key);
   }
 
   private async resolve(file: string | undefined): Promise<PeVersionIdentity | null> {
@@ -290,14 +280,8 @@ export class PeIdentities {
       this.active -= 1;
       this.waiting.shift()?.();
     }
-    if (this.files.size >= this.maxFiles) this.forgetOldest(this.files);
-    this.files.set(key, identity);
+    setBounded(this.files, key, identity, this.maxFiles);
     return identity;
-  }
-
-  private forgetOldest(map: Map<string, unknown>): void {
-    const oldest = map.keys().next().value;
-    if (oldest !== undefined) map.delete(oldest);
   }
 }
 

@@ -17,6 +17,7 @@ import {
 } from '@concurso/shared';
 import type { BuildId } from './build-id.js';
 import type { Likeness } from './likeness.js';
+import { setBounded } from './bounded-cache.js';
 
 /**
  * Most files learned from this machine's own kills: a contestant making many files under a blocked
@@ -74,11 +75,7 @@ export class SimilarPrograms {
     // A copy of a system program (a contestant's `cp /bin/sleep <blocked name>`) teaches nothing: its
     // likeness would end that program everywhere on the machine (agent/README.md «Copias modificadas»).
     if (!known || this.matchesSystem(likeness)) return;
-    if (this.learned.size >= LEARNED_LIKENESS_MAX) {
-      const oldest = this.learned.keys().next().value;
-      if (oldest !== undefined) this.learned.delete(oldest);
-    }
-    this.learned.set(key, known);
+    setBounded(this.learned, key, known, LEARNED_LIKENESS_MAX);
   }
 
   /**

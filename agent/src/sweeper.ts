@@ -20,6 +20,7 @@ import { SimilarPrograms } from './similar-programs.js';
 import { systemBuildIds } from './system-build-ids.js';
 import { SystemFiles } from './system-files.js';
 import { TEXTS } from './texts.js';
+import { setBounded } from './bounded-cache.js';
 
 /**
  * Longest a scan waits for a new process's fingerprint before going on (ms): the hash goes on in the
@@ -346,11 +347,7 @@ export class Sweeper {
   private learn(sha256: Sha256, blocked: string): void {
     // A scan that began under an older blocked list ends after `setBlocked`: learn nothing it forgot.
     if (this.learned.has(sha256) || this.byName({ name: blocked }) === null) return;
-    if (this.learned.size >= LEARNED_FINGERPRINTS_MAX) {
-      const oldest = this.learned.keys().next().value;
-      if (oldest !== undefined) this.learned.delete(oldest);
-    }
-    this.learned.set(sha256, blocked);
+    setBounded(this.learned, sha256, blocked, LEARNED_FINGERPRINTS_MAX);
   }
 
   /** Records a new process with its fingerprint once that is ready, unless the contest stopped observing. */
