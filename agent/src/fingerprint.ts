@@ -8,10 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
-import path from 'node:path';
-import { instanceKey } from './killer.js';
-import { bytesOfProgram } from './program-of.js';
+import { open } from 'node:fs/promises';
+import { processFile, processFileKey } from './process-file.js';
 import type { RunningProcess } from './scanner.js';
 import { OnceCache } from './bounded-cache.js';
 
@@ -111,7 +109,7 @@ export class Fingerprinter {
    */
   ofProcess(proc: RunningProcess): Promise<Sha256 | null> {
     return this.instances.get(
-      fingerprintKey(proc),
+      processFileKey(proc),
       () => this.resolve(proc),
       () => (this.stats.instanceHits += 1),
     );
@@ -119,14 +117,14 @@ export class Fingerprinter {
 
   /** The fingerprint an instance got earlier, if any (undefined: never asked). No I/O. */
   known(proc: RunningProcess): Sha256 | null | undefined {
-    return this.instances.done.get(fingerprintKey(proc));
+    return this.instances.done.get(processFileKey(proc));
   }
 
   /** Forgets instances absent from the latest process list, keeping memory bounded by what runs. */
   retain(current: readonly RunningProcess[]): void {
     const done = this.instances.done;
     if (done.size === 0) return;
-    const live = new Set(current.map(fingerprintKey));
+    const live = new Set(current.map(processFileKey));
     for (const key of done.keys()) if (!live.has(key)) done.delete(key);
   }
 
@@ -136,30 +134,8 @@ export class Fingerprinter {
   }
 
   private async resolve(proc: RunningProcess): Promise<Sha256 | null> {
-    // A loader's or interpreter's program (program-of.ts) is judged by its own file; a relative one
-    // (Windows, no working folder known) is not read: it would be looked up in the agent's folder.
-    if (bytesOfProgram(proc)) {
-      const file = proc.program.path;
-      const info = path.isAbsolute(file) ? await statOrNull(file) : null;
-      // A loader's program deleted or replaced since it was mapped: the very file it maps.
-      const { mapped } = proc.program;
-      const mappedInfo = mapped ? await statOrNull(mapped) : null;
-      if (info && (!mappedInfo || sameFile(info, mappedInfo)))
-        return this.hashCached(file, `${file}|${identity(info)}`, info);
-      return mapped && mappedInfo ? this.hashCached(mapped, `exe|${identity(mappedInfo)}`, mappedInfo) : null;
-    }
-    const fromPath = proc.path ? await statOrNull(proc.path) : null;
-    const exe = this.procRoot ? `${this.procRoot}/${proc.pid}/exe` : null;
-    // stat follows /proc/<pid>/exe to the very inode the process runs, even when deleted or replaced.
-    const running = exe ? await statOrNull(exe) : null;
-    if (fromPath && (!running || sameFile(fromPath, running))) {
-      return this.hashCached(proc.path!, `${proc.path!}|${identity(fromPath)}`, fromPath);
-    }
-    if (exe && running) {
-      // Keyed by the inode, so every process of one deleted or replaced file shares one hash.
-      return this.hashCached(exe, `exe|${identity(running)}`, running);
-    }
-    return null;
+    const found = await processFile(proc, this.procRoot);
+    return found ? this.hashCached(found.file, found.key, found.info) : null;
   }
 
   private hashCached(file: string, key: string, info: Stats): Promise<Sha256 | null> {
@@ -185,29 +161,4 @@ export class Fingerprinter {
       this.waiting.shift()?.();
     }
   }
-}
-
-/**
- * The instance cache's key: the instance, and the program when it runs one (program-of.ts), so a
- * process that is judged by its program and by its own executable keeps both apart.
- */
-function fingerprintKey(proc: RunningProcess): string {
-  return bytesOfProgram(proc) ? `${instanceKey(proc)}\n${proc.program.path}` : instanceKey(proc);
-}
-
-async function statOrNull(file: string): Promise<Stats | null> {
-  try {
-    return await stat(file);
-  } catch {
-    return null;
-  }
-}
-
-/** What makes a file's content "the same as last time": size, mtime, inode. */
-function identity(info: Stats): string {
-  return `${info.size}|${info.mtimeMs}|${info.dev}:${info.ino}`;
-}
-
-function sameFile(a: Stats, b: Stats): boolean {
-  return a.dev === b.dev && a.ino === b.ino;
 }

@@ -12,11 +12,8 @@
  */
 import type { Tlsh } from '@concurso/shared';
 import type { Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { readBuildId, type BuildId } from './build-id.js';
-import { instanceKey } from './killer.js';
-import { bytesOfProgram } from './program-of.js';
+import { fileKey, processFile, processFileKey, statOrNull } from './process-file.js';
 import type { RunningProcess } from './scanner.js';
 import { digestFile, SIMILARITY_MAX_BYTES } from './similarity.js';
 import { OnceCache } from './bounded-cache.js';
@@ -50,11 +47,6 @@ export interface LikenessStats {
   bytes: number;
 }
 
-/** The loader's or interpreter's program a process runs, when the scanner found one (program-of.ts). */
-function programPath(proc: RunningProcess): string | undefined {
-  return bytesOfProgram(proc) ? proc.program.path : undefined;
-}
-
 /** Reads and caches likenesses of the files processes run. */
 export class LikenessReader {
   private readonly maxBytes: number;
@@ -81,7 +73,7 @@ export class LikenessReader {
    * null when it cannot be read. Cached per instance.
    */
   ofProcess(proc: RunningProcess, background = false): Promise<Likeness | null> {
-    const key = this.key(proc);
+    const key = processFileKey(proc);
     if (!background) {
       // Asked for a match while its file waits as background work: that file goes first now.
       const queued = this.waiting.get(this.fileOf.get(key) ?? '');
@@ -94,26 +86,21 @@ export class LikenessReader {
 
   /** The likeness an instance got earlier (undefined: never asked, or still being read). No I/O. */
   known(proc: RunningProcess): Likeness | null | undefined {
-    return this.instances.done.get(this.key(proc));
+    return this.instances.done.get(processFileKey(proc));
   }
 
   /** The likeness of a file by its path (cached by its identity), or null when it cannot be read. */
   async ofFile(file: string, background = false): Promise<Likeness | null> {
     const info = await statOrNull(file);
-    return info ? this.cached(file, `${file}|${identity(info)}`, info, background) : null;
+    return info ? this.cached(file, fileKey(file, info), info, background) : null;
   }
 
   /** Forgets instances absent from the latest process list. */
   retain(current: readonly RunningProcess[]): void {
     const done = this.instances.done;
     if (done.size === 0) return;
-    const live = new Set(current.map((proc) => this.key(proc)));
+    const live = new Set(current.map(processFileKey));
     for (const key of done.keys()) if (!live.has(key)) done.delete(key);
-  }
-
-  private key(proc: RunningProcess): string {
-    const program = programPath(proc);
-    return program ? `${instanceKey(proc)}\n${program}` : instanceKey(proc);
   }
 
   private async resolve(
@@ -121,20 +108,8 @@ export class LikenessReader {
     background: boolean,
     instance: string,
   ): Promise<Likeness | null> {
-    const program = programPath(proc);
-    // A relative program (Windows, no working folder known) is not read: it would be the agent's file.
-    if (program !== undefined) {
-      const info = path.isAbsolute(program) ? await statOrNull(program) : null;
-      return info ? this.cached(program, `${program}|${identity(info)}`, info, background, instance) : null;
-    }
-    const fromPath = proc.path ? await statOrNull(proc.path) : null;
-    const exe = this.procRoot ? `${this.procRoot}/${proc.pid}/exe` : null;
-    const running = exe ? await statOrNull(exe) : null;
-    if (fromPath && (!running || (fromPath.dev === running.dev && fromPath.ino === running.ino))) {
-      return this.cached(proc.path!, `${proc.path!}|${identity(fromPath)}`, fromPath, background, instance);
-    }
-    if (exe && running) return this.cached(exe, `exe|${identity(running)}`, running, background, instance);
-    return null;
+    const found = await processFile(proc, this.procRoot);
+    return found ? this.cached(found.file, found.key, found.info, background, instance) : null;
   }
 
   private cached(
@@ -188,17 +163,4 @@ export class LikenessReader {
       this.pump();
     });
   }
-}
-
-async function statOrNull(file: string): Promise<Stats | null> {
-  try {
-    return await stat(file);
-  } catch {
-    return null;
-  }
-}
-
-/** What makes a file's content "the same as last time": size, mtime, device and inode. */
-function identity(info: Stats): string {
-  return `${info.size}|${info.mtimeMs}|${info.dev}:${info.ino}`;
 }
