@@ -60,6 +60,18 @@ export function ormSql(em: EntityManager): SqlRunner {
 }
 
 /**
+ * A date as a connection answers it: a `Date`, or UTC text without a zone (`dateStrings` below:
+ * '2026-11-27 09:00:00'), which `new Date` alone would read in the server's own zone.
+ */
+export function dbDate(value: Date | string): Date {
+  if (value instanceof Date) return value;
+  return new Date(/[zZ]$|[+-]\d\d:?\d\d$/.test(value) ? value : `${value.replace(' ', 'T')}Z`);
+}
+
+/** A date as a DATETIME literal in UTC ('2026-11-27 09:00:00'), as the columns store them. */
+export const sqlDateTime = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
+
+/**
  * Settings shared with the ORM's pool (orm-options.ts): UTC, utf8mb4 with `utf8mb4_unicode_ci`,
  * dates read as strings as MikroORM reads them, the connect limit of timeouts.ts.
  */

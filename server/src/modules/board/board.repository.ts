@@ -1,6 +1,13 @@
 import type { EntityManager } from '@mikro-orm/mysql';
 import { agentAlertOf, isAgentAlarm, isRecentNewProgram, type BoardTeam } from '@concurso/shared';
-import { ormSql, placeholders, runStatement, type SqlRunner, type SqlStatement } from '../../db/sql.js';
+import {
+  dbDate,
+  ormSql,
+  placeholders,
+  runStatement,
+  type SqlRunner,
+  type SqlStatement,
+} from '../../db/sql.js';
 
 /*
  * The board's reads of `teams` (DESIGN.md section 6; what changes a row is teams/team-row-writer.ts):
@@ -74,11 +81,7 @@ export function readBoardRows(rows: readonly unknown[]): BoardTeam[] {
  */
 function newProgramOf(row: BoardRowData, now: number): BoardTeam['new_program'] {
   if (row.new_program === null || row.new_program_at === null) return null;
-  const at =
-    row.new_program_at instanceof Date
-      ? row.new_program_at.getTime()
-      : Date.parse(`${row.new_program_at.replace(' ', 'T')}Z`);
-  const mark = { name: row.new_program, at };
+  const mark = { name: row.new_program, at: dbDate(row.new_program_at).getTime() };
   return isRecentNewProgram(mark, now) ? mark : null;
 }
 

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/mysql';
 import { NEW_PROGRAM_AFTER_MS, normaliseExecutableName, type AgentObservedProcess } from '@concurso/shared';
+import { dbDate, sqlDateTime } from '../../db/sql.js';
 import { Team, clearNewProgramMarks, setNewProgramMark, type NewProgramMark } from '../teams/index.js';
 import { foldName } from './observed-matching.js';
 
@@ -30,18 +31,6 @@ const PROGRAM_NAME_SQL =
   "if(right(o.name_key, 4) = '.exe', left(o.name_key, char_length(o.name_key) - 4), o.name_key)";
 
 /**
- * A date as the database answers it: a `Date`, or UTC text without a zone (the connections read dates
- * as strings, db/sql.ts), which `new Date` alone would read in the server's own zone.
- */
-function utcDate(value: Date | string): Date {
-  if (value instanceof Date) return value;
-  return new Date(/[zZ]$|[+-]\d\d:?\d\d$/.test(value) ? value : `${value.replace(' ', 'T')}Z`);
-}
-
-/** A date as a DATETIME literal in UTC ('2026-11-27 09:00:00'), as the inventory stores them. */
-const sqlDate = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
-
-/**
  * When contest `contestId`'s first minutes end (its first observed start plus `NEW_PROGRAM_AFTER_MS`),
  * or null while nothing was observed. Read from the index `observed_processes_first_seen`.
  */
@@ -55,7 +44,7 @@ export async function newProgramsFrom(em: EntityManager, contestId: number): Pro
       em.getTransactionContext(),
     );
   if (row?.first == null) return null;
-  return new Date(utcDate(row.first).getTime() + NEW_PROGRAM_AFTER_MS);
+  return new Date(dbDate(row.first).getTime() + NEW_PROGRAM_AFTER_MS);
 }
 
 /**
@@ -72,7 +61,7 @@ export async function newProgramIds(
   ids: readonly number[],
 ): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const before = sqlDate(from);
+  const before = sqlDateTime(from);
   const rows = await em
     .getConnection()
     .execute<Array<{ id: number }>>(
@@ -141,7 +130,7 @@ export async function markNewPrograms(
     'all',
     ctx,
   );
-  const candidates = own.filter((row) => utcDate(row.first_seen) >= from);
+  const candidates = own.filter((row) => dbDate(row.first_seen) >= from);
   const fresh = await newProgramIds(
     em,
     contestId,
@@ -151,7 +140,7 @@ export async function markNewPrograms(
   let newest: NewProgramMark | null = null;
   for (const row of candidates) {
     if (!fresh.has(row.id)) continue;
-    const at = utcDate(row.last_seen);
+    const at = dbDate(row.last_seen);
     if (newest === null || at > newest.at) newest = { name: row.name, at, observedId: row.id };
   }
   if (newest === null) return changed;
@@ -206,13 +195,13 @@ export async function oneTeamPrograms(
           em,
           contestId,
           from,
-          rows.filter((row) => utcDate(row.first_seen) >= from).map((row) => row.id),
+          rows.filter((row) => dbDate(row.first_seen) >= from).map((row) => row.id),
         );
   // A program's latest start names its machine and path (a team may have several machines).
   const latest = new Map<string, number>();
   for (const row of rows) {
     const id = key(row.name_key, row.sha256);
-    const last = utcDate(row.last_seen).getTime();
+    const last = dbDate(row.last_seen).getTime();
     if ((latest.get(id) ?? -Infinity) >= last) continue;
     latest.set(id, last);
     result.set(id, {
