@@ -3,16 +3,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { MESSAGES } from '@concurso/shared';
-import { afterEach, describe, expect, it } from 'vitest';
-import { AgentError, startAgent, type AgentHandle, type AgentOptions } from '../src/agent.js';
+import { describe, expect, it } from 'vitest';
+import { AgentError, startAgent, type AgentOptions } from '../src/agent.js';
 import { readBuildId } from '../src/build-id.js';
 import { tlshOf } from '../src/similarity.js';
 import { TEXTS } from '../src/texts.js';
-import { startFakeServer, unreachableUrl, type FakeServer } from './helpers/fake-server.js';
+import { useFakeAgentBed } from './helpers/fake-agent-bed.js';
+import { unreachableUrl } from './helpers/fake-server.js';
 import {
   blockedBinary,
-  cleanUp,
-  ownChildren,
   renamedCopy,
   running,
   sha256Of,
@@ -22,35 +21,7 @@ import {
   within,
 } from './helpers/processes.js';
 
-const servers: FakeServer[] = [];
-const agents: AgentHandle[] = [];
-
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((a) => a.stop()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  await cleanUp();
-});
-
-async function fakeServer(blocked: string[] = []): Promise<FakeServer> {
-  const server = await startFakeServer(blocked);
-  servers.push(server);
-  return server;
-}
-
-/** Starts an agent that only sees this test's children (other tests run in parallel). */
-async function agent(server: FakeServer, options: Partial<AgentOptions> = {}) {
-  const lines: string[] = [];
-  const handle = await startAgent({
-    server: server.url,
-    key: server.key,
-    dataDir: options.dataDir ?? (await tempDir()),
-    lister: ownChildren,
-    log: (line) => lines.push(line),
-    ...options,
-  });
-  agents.push(handle);
-  return { handle, lines };
-}
+const { fakeServer, agent } = useFakeAgentBed();
 
 async function startError(options: AgentOptions): Promise<AgentError> {
   const error = await startAgent(options).then(

@@ -1,21 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { MESSAGES } from '@concurso/shared';
-import { afterEach, describe, expect, it } from 'vitest';
-import { AgentError, startAgent, type AgentHandle, type AgentOptions } from '../src/agent.js';
+import { describe, expect, it } from 'vitest';
+import { AgentError, startAgent } from '../src/agent.js';
 import { startFailure } from '../src/connecting-agent.js';
 import { AgentApiError } from '../src/errors.js';
-import { startFakeServer, type FakeServer } from './helpers/fake-server.js';
-import {
-  blockedBinary,
-  cleanUp,
-  ownChildren,
-  running,
-  spawnProcess,
-  tempDir,
-  uniqueName,
-  within,
-} from './helpers/processes.js';
+import { useFakeAgentBed } from './helpers/fake-agent-bed.js';
+import type { FakeServer } from './helpers/fake-server.js';
+import { blockedBinary, running, spawnProcess, tempDir, uniqueName, within } from './helpers/processes.js';
 
 /**
  * A start without the server (connecting-agent.ts, saved-config.ts): the agent never exits because its
@@ -23,37 +15,7 @@ import {
  * on as a normal start when the server answers. A permanent refusal still stops it. The fake server
  * plays the contract; agent/test/server-later.test.ts does the same against the real server.
  */
-const servers: FakeServer[] = [];
-const agents: AgentHandle[] = [];
-
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((a) => a.stop()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  await cleanUp();
-});
-
-async function fakeServer(blocked: string[] = []): Promise<FakeServer> {
-  const server = await startFakeServer(blocked);
-  servers.push(server);
-  return server;
-}
-
-/** Starts an agent that only sees this test's children, probing every 50 ms. */
-async function agent(server: FakeServer, options: Partial<AgentOptions> = {}) {
-  const lines: string[] = [];
-  const handle = await startAgent({
-    server: server.url,
-    key: server.key,
-    dataDir: options.dataDir ?? (await tempDir()),
-    lister: ownChildren,
-    pollMs: 100,
-    retryProbeMs: 50,
-    log: (line) => lines.push(line),
-    ...options,
-  });
-  agents.push(handle);
-  return { handle, lines };
-}
+const { fakeServer, agent } = useFakeAgentBed({ pollMs: 100, retryProbeMs: 50 });
 
 /** Resolves once `check` holds (polled every 20 ms), or fails naming `what` after `ms`. */
 async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {

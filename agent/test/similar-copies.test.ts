@@ -8,15 +8,12 @@
  */
 import { appendFile, chmod, copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startAgent, type AgentHandle, type AgentOptions } from '../src/agent.js';
+import { describe, expect, it } from 'vitest';
 import { readBuildId } from '../src/build-id.js';
 import { tlshOf } from '../src/similarity.js';
-import { startFakeServer, type FakeServer } from './helpers/fake-server.js';
+import { useFakeAgentBed } from './helpers/fake-agent-bed.js';
 import {
   blockedBinary,
-  cleanUp,
-  ownChildren,
   running,
   sha256Of,
   spawnProcess,
@@ -26,36 +23,7 @@ import {
   within,
 } from './helpers/processes.js';
 
-const servers: FakeServer[] = [];
-const agents: AgentHandle[] = [];
-
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((a) => a.stop()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  await cleanUp();
-});
-
-async function fakeServer(blocked: string[]): Promise<FakeServer> {
-  const server = await startFakeServer(blocked);
-  servers.push(server);
-  return server;
-}
-
-/** A running agent that only sees this test's children, polling at the server's pace (1 s). */
-async function agent(server: FakeServer, options: Partial<AgentOptions> = {}) {
-  const lines: string[] = [];
-  const handle = await startAgent({
-    server: server.url,
-    key: server.key,
-    dataDir: await tempDir(),
-    lister: ownChildren,
-    log: (line) => lines.push(line),
-    configRefreshMs: 600_000,
-    ...options,
-  });
-  agents.push(handle);
-  return { handle, lines };
-}
+const { fakeServer, agent } = useFakeAgentBed({ configRefreshMs: 600_000 });
 
 /** A copy of `file` under `name` with one byte appended: a new SHA-256, the same program. */
 async function oneByteMore(file: string, name: string, ownBuildId = false): Promise<string> {
