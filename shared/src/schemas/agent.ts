@@ -3,7 +3,7 @@ import { AGENT_MAX_BATCH, OBSERVED_PATH_MAX } from '../constants.js';
 import { MESSAGES } from '../messages.js';
 import { integerSchema, printableText, rowIntSchema } from './common.js';
 import { contestRowSchema } from './catalogs.js';
-import { agentNetworkPolicySchema, networkUnresolvedSchema } from './network.js';
+import { NETWORK_FILTERS, agentNetworkPolicySchema, networkUnresolvedSchema } from './network.js';
 
 /**
  * How far in the past an attempt's `occurred_at` may lie, by the clock of whoever parses it (the
@@ -290,6 +290,13 @@ export const agentHeartbeatSchema = z
      * The agent resolves them again every little while and sends the list as it stands.
      */
     network_unresolved: networkUnresolvedSchema.optional(),
+    /**
+     * How the policy in force filters an allowed host name: `name` by the name itself (Linux: TLS SNI
+     * and HTTP Host through the agent's local filter, DNS through its own forwarder), `address` only by
+     * the addresses the name resolved to (Windows: its firewall cannot read SNI). Absent from older
+     * agents; agent/README.md says what each one enforces.
+     */
+    network_filter: z.enum(NETWORK_FILTERS).optional(),
   })
   .default({});
 export type AgentHeartbeat = z.infer<typeof agentHeartbeatSchema>;

@@ -260,3 +260,11 @@ export const unresolvedHostSchema = z
  * `network_unresolved`): at most `NETWORK_UNRESOLVED_MAX`, each `unresolvedHostSchema`.
  */
 export const networkUnresolvedSchema = z.array(unresolvedHostSchema).max(NETWORK_UNRESOLVED_MAX);
+
+/**
+ * How a machine's policy in force filters an allowed host name (heartbeat, `network_filter`): `name`
+ * by the name itself (Linux: TLS SNI and HTTP Host, DNS through the agent's forwarder), `address` only
+ * by the addresses it resolved to (Windows: every site sharing those addresses is reachable too).
+ */
+export const NETWORK_FILTERS = ['name', 'address'] as const;
+export type NetworkFilter = (typeof NETWORK_FILTERS)[number];
