@@ -20,6 +20,8 @@ export * from './schemas/observed.js';
 export * from './schemas/lab.js';
 export * from './schemas/messages.js';
 export * from './schemas/network.js';
+export * from './schemas/network-sites.js';
+export * from './cdn-ranges.js';
 export * from './schemas/fingerprints.js';
 export * from './schemas/password.js';
 export * from './common-passwords.js';

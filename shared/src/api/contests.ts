@@ -8,6 +8,7 @@ import {
 } from '../schemas/catalogs.js';
 import { permittedProcessesInputSchema } from '../schemas/fingerprints.js';
 import { allowedSitesInputSchema } from '../schemas/network.js';
+import { networkSitesInfoInputSchema, networkSitesInfoSchema } from '../schemas/network-sites.js';
 import { ADMIN_ACCESS, STAFF_ACCESS } from './access.js';
 import { defineRoute } from './route.js';
 
@@ -69,6 +70,22 @@ export const contestsRoutes = {
     summary: 'Cambia los sitios permitidos de un concurso',
     body: allowedSitesInputSchema,
     reply: okEnvelope(contestRowSchema),
+  }),
+  /**
+   * `POST /api/networkSitesInfo {hosts}` (admin): what each allowed host name means on the lab
+   * machines while «Sitios permitidos» is edited: its addresses now (the server's resolver, at most
+   * `NETWORK_SITES_LOOKUP_TIMEOUT_MS` each; none when it did not answer) and whether they are a CDN's
+   * shared ones (`CDN_RANGES`). Changes nothing. 422 on `hosts` beyond `NETWORK_MAX_DESTINATIONS` or
+   * an entry that is no host name.
+   */
+  networkSitesInfo: defineRoute({
+    method: 'POST',
+    path: '/api/networkSitesInfo',
+    access: ADMIN_ACCESS,
+    tag: 'concursos',
+    summary: 'Direcciones de los sitios permitidos y si son compartidas',
+    body: networkSitesInfoInputSchema,
+    reply: okEnvelope(networkSitesInfoSchema),
   }),
   /**
    * `GET /api/permittedProcesses/{contestId}` (admin; DESIGN.md section 6a "Fingerprints"): the

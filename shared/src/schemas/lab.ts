@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AGENT_ALERTS } from './board.js';
 import { contestRowSchema } from './catalogs.js';
 import { embeddedRowSchema, idSchema, printableText, rowIntSchema } from './common.js';
+import { NETWORK_FILTERS, type NetworkFilter } from './network.js';
 
 /**
  * The lab board `/laboratorio` (issue 24, DESIGN.md section 6a): one row per machine running an agent
@@ -115,6 +116,13 @@ export const labMachineSchema = z.object({
    * (at most `NETWORK_UNRESOLVED_MAX`); empty (or absent, from an older server) when every one resolved.
    */
   network_unresolved: z.array(z.string()).optional(),
+  /**
+   * How the machine said its policy filters an allowed host name (`NETWORK_FILTERS`: `name` on Linux,
+   * `address` on Windows); null when it never said (an older agent), absent from an older server.
+   */
+  network_filter: z.enum(NETWORK_FILTERS).nullable().optional(),
+  /** Whether the contest's current policy lists a host name (what `network_filter` is about). */
+  network_hosts: z.boolean().optional(),
 });
 export type LabMachine = z.infer<typeof labMachineSchema>;
 
@@ -143,12 +151,35 @@ export interface LabNetworkState {
 }
 
 /**
+ * What /laboratorio adds to «red: v3 aplicada» when the policy lists a host name, by how the machine
+ * filters it (`network_filter`): by the name itself (Linux), or only by its addresses (Windows, whose
+ * firewall cannot read a connection's name: every site on those addresses is reachable too;
+ * agent/README.md, «Sitios permitidos»). Green either way: the machine applies what it can.
+ */
+export const LAB_NETWORK_FILTER_TEXTS = {
+  byName: 'filtro por nombre',
+  byAddressWindows: 'solo por dirección: Windows no filtra por nombre',
+  byAddress: 'solo por dirección',
+} as const;
+
+/** The note of `LAB_NETWORK_FILTER_TEXTS` for a machine (system `os`, e.g. `win32 10.0.19045`). */
+function filterNote(filter: NetworkFilter, os: string): string {
+  if (filter === 'name') return LAB_NETWORK_FILTER_TEXTS.byName;
+  return os.startsWith('win32')
+    ? LAB_NETWORK_FILTER_TEXTS.byAddressWindows
+    : LAB_NETWORK_FILTER_TEXTS.byAddress;
+}
+
+/**
  * A machine's network policy on /laboratorio: 'red: v3 aplicada' (green) when it has the contest's
- * current version in force and every allowed name resolved, 'red: v3 aplicada en parte: no se resolvió
- * omegaup.com' (amber) when some did not (those sites are not reachable until they do), 'red: no
- * aplicada (<reason>)' (red) when it said it could not, 'red: v2 (actual v3)' (amber) while it has an
- * older one, 'red: sin restricciones' when the contest has no list and the machine has none in force,
- * 'red: sin informar (actual v3)' (amber) when its agent never said (an older agent).
+ * current version in force and every allowed name resolved, with how it filters the allowed names
+ * when the policy lists one and the machine said (`LAB_NETWORK_FILTER_TEXTS`): 'red: v3 aplicada
+ * (filtro por nombre)', 'red: v3 aplicada (solo por dirección: Windows no filtra por nombre)';
+ * 'red: v3 aplicada en parte: no se resolvió omegaup.com' (amber) when some did not (those sites are
+ * not reachable until they do), 'red: no aplicada (<reason>)' (red) when it said it could not,
+ * 'red: v2 (actual v3)' (amber) while it has an older one, 'red: sin restricciones' when the contest
+ * has no list and the machine has none in force, 'red: sin informar (actual v3)' (amber) when its
+ * agent never said (an older agent).
  */
 export function labNetworkState(
   machine: Pick<
@@ -156,6 +187,9 @@ export function labNetworkState(
     'network_version' | 'network_current' | 'network_restricted' | 'network_error'
   > & {
     network_unresolved?: readonly string[];
+    network_filter?: NetworkFilter | null;
+    network_hosts?: boolean;
+    os?: string;
   },
 ): LabNetworkState {
   if (machine.network_error) return { text: `red: no aplicada (${machine.network_error})`, tone: 'error' };
@@ -168,7 +202,11 @@ export function labNetworkState(
     return { text: `red: v${applied} (actual v${machine.network_current})`, tone: 'warning' };
   if (!machine.network_restricted) return { text: 'red: sin restricciones', tone: 'neutral' };
   const unresolved = machine.network_unresolved ?? [];
-  if (unresolved.length === 0) return { text: `red: v${applied} aplicada`, tone: 'ok' };
+  if (unresolved.length === 0) {
+    const filter = machine.network_hosts ? machine.network_filter : null;
+    const note = filter ? ` (${filterNote(filter, machine.os ?? '')})` : '';
+    return { text: `red: v${applied} aplicada${note}`, tone: 'ok' };
+  }
   const verb = unresolved.length === 1 ? 'no se resolvió' : 'no se resolvieron';
   return { text: `red: v${applied} aplicada en parte: ${verb} ${unresolved.join(', ')}`, tone: 'warning' };
 }
