@@ -1,5 +1,5 @@
 /**
- * The machine's firewall as the agent uses it (issue 25, DESIGN.md section 6a): put a resolved policy
+ * The machine's firewall as the agent uses it (agent/README.md, «Sitios permitidos»): put a resolved policy
  * in force in rules of its own, or lift them; nothing else. Linux: `nft -f -` with the script of
  * nftables.ts (its table `inet concurso`, replaced whole in one transaction). Windows: PowerShell's
  * NetSecurity cmdlets with the script of windows-firewall.ts (its rule group `Concurso`; generated and
@@ -8,7 +8,8 @@
  */
 import { spawn } from 'node:child_process';
 import { nftApplyScript, nftLiftScript } from './nftables.js';
-import type { ResolvedPolicy } from './resolved-policy.js';
+import type { DivertPorts, ResolvedPolicy } from './resolved-policy.js';
+import { cutOutsiders } from './socket-cut.js';
 import {
   windowsApplyScript,
   windowsFirewallCommand,
@@ -24,8 +25,12 @@ export class FirewallError extends Error {
 
 /** The firewall: its own rules only. */
 export interface Firewall {
-  /** Puts `policy` in force, replacing the agent's previous rules. @throws FirewallError */
-  apply(policy: ResolvedPolicy): Promise<void>;
+  /**
+   * Puts `policy` in force, replacing the agent's previous rules. `divert`: the ports of the agent's
+   * DNS forwarder and name filter, where a contestant's DNS and web connections go (Linux; null or
+   * absent: every allowed name by its addresses). @throws FirewallError
+   */
+  apply(policy: ResolvedPolicy, divert?: DivertPorts | null): Promise<void>;
   /** Removes the agent's rules, if any. @throws FirewallError */
   lift(): Promise<void>;
 }
@@ -88,11 +93,16 @@ function run(file: string, args: readonly string[], input: string, missing: stri
   });
 }
 
-/** Linux: nftables, through `nft -f -` (`nft` from PATH, or `nftPath`). */
+/**
+ * Linux: nftables, through `nft -f -` (`nft` from PATH, or `nftPath`). Once the rules are in force, the
+ * TCP connections outside the policy are ended at once where the kernel lets `ss -K` do it (best
+ * effort, socket-cut.ts); the rules refuse them at their next packet anyway.
+ */
 export function nftablesFirewall(nftPath = 'nft'): Firewall {
   return {
-    apply: async (policy) => {
-      await run(nftPath, ['-f', '-'], nftApplyScript(policy), FIREWALL_TEXTS.nftMissing);
+    apply: async (policy, divert = null) => {
+      await run(nftPath, ['-f', '-'], nftApplyScript(policy, divert), FIREWALL_TEXTS.nftMissing);
+      await cutOutsiders(policy, divert);
     },
     lift: async () => {
       await run(nftPath, ['-f', '-'], nftLiftScript(), FIREWALL_TEXTS.nftMissing);
