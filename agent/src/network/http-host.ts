@@ -1,7 +1,7 @@
 /**
  * Reads the host a plain HTTP/1.x request is for from its head (request line and header fields, up
- * to the empty line), for the name filter (agent/README.md). Pure; call again with more bytes while
- * the answer is `incomplete`.
+ * to the empty line), for the name filter (agent/README.md, «Sitios web por nombre»). Pure; call
+ * again with more bytes while the answer is `incomplete`.
  */
 import { normalizeHostName } from './tls-client-hello.js';
 

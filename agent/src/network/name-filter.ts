@@ -1,5 +1,5 @@
 /**
- * The name filter (agent/README.md, "Red"): the firewall diverts every outgoing TCP connection of the
+ * The name filter (agent/README.md, «Sitios permitidos», «Sitios web por nombre»): the firewall diverts every outgoing TCP connection of the
  * contestants to ports 443 and 80 to local ports of the agent; here, from the connection's first
  * bytes (the TLS ClientHello's server name, the HTTP request's `Host`), the agent decides whether the
  * site is allowed, by its name rather than by an address a CDN shares with other sites. Allowed: it

@@ -1,7 +1,7 @@
 /**
  * Reads the server name (SNI) of a TLS ClientHello, and whether it carries Encrypted Client Hello,
- * from the first bytes a client sends, without decrypting anything (agent/README.md, the name
- * filter). Pure. The ClientHello may come split across TCP segments and even across TLS records
+ * from the first bytes a client sends, without decrypting anything (agent/README.md, «Sitios web por
+ * nombre»). Pure. The ClientHello may come split across TCP segments and even across TLS records
  * (RFC 8446 section 5.1 lets a handshake message span records): call again with more bytes while the
  * answer is `incomplete`.
  */
