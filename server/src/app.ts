@@ -32,7 +32,7 @@ import {
 import { authRoutes, staffSessions } from './modules/auth/index.js';
 import { knownLevels, levelsRoutes } from './modules/levels/index.js';
 import { healthRoutes } from './modules/health/index.js';
-import { contestsRoutes } from './modules/contests/index.js';
+import { contestsRoutes, type ContestsRoutesOptions } from './modules/contests/index.js';
 import { schoolsRoutes } from './modules/schools/index.js';
 import { departamentsRoutes } from './modules/departaments/index.js';
 import { careersRoutes } from './modules/careers/index.js';
@@ -57,6 +57,8 @@ export interface BuildAppOptions {
   /** An initialised ORM on a migrated database (see `openDatabase`); closed with the app. */
   orm: MikroORM;
   logger?: FastifyServerOptions['logger'];
+  /** How `POST /api/networkSitesInfo` resolves host names (default: the system's resolver; tests). */
+  siteLookup?: ContestsRoutesOptions['siteLookup'];
 }
 
 /**
@@ -65,7 +67,12 @@ export interface BuildAppOptions {
  * channel: the Socket.IO transport, then the `board` publisher and the agent presence sweeper that
  * push through it; web client), then one route module per resource under `/api`.
  */
-export async function buildApp({ config, orm, logger = false }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  orm,
+  logger = false,
+  siteLookup,
+}: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     // X-Forwarded-For/-Proto are believed only from the proxies named in TRUST_PROXY (the compose
@@ -150,15 +157,9 @@ export async function buildApp({ config, orm, logger = false }: BuildAppOptions)
         offlineAfterMs: config.agentOfflineAfterMs,
         publicUrl: config.publicUrl ?? null,
       });
+      await api.register(contestsRoutes, { siteLookup });
       // Modules that take no options (the order is /api/docs' order).
-      for (const routes of [
-        contestsRoutes,
-        levelsRoutes,
-        schoolsRoutes,
-        departamentsRoutes,
-        careersRoutes,
-        coachesRoutes,
-      ])
+      for (const routes of [levelsRoutes, schoolsRoutes, departamentsRoutes, careersRoutes, coachesRoutes])
         await api.register(routes);
       await api.register(processesRoutes, { fingerprintQuorum: config.fingerprintQuorum });
       for (const routes of [teamsRoutes, membersRoutes, usersRoutes, logsRoutes]) await api.register(routes);

@@ -36,6 +36,8 @@ export interface RestartOptions {
    * machine in a network namespace reaches the server there); `url` names it.
    */
   host?: string;
+  /** How the app resolves the allowed host names of `POST /api/networkSitesInfo` (default: the system's). */
+  siteLookup?: BuildAppOptions['siteLookup'];
 }
 
 /**
@@ -63,7 +65,12 @@ export async function startTestServer(
     ),
   );
   const orm = await openDatabase(databaseUrl);
-  const app = await buildApp({ config, orm, logger: restart.logger ?? false });
+  const app = await buildApp({
+    config,
+    orm,
+    logger: restart.logger ?? false,
+    siteLookup: restart.siteLookup,
+  });
   const host = restart.host ?? '127.0.0.1';
   await app.listen({ port: restart.port ?? 0, host });
   const address = app.server.address();

@@ -28,6 +28,8 @@ export const AgentMachine = defineEntity({
      * one space (at most `NETWORK_UNRESOLVED_MAX`, as the heartbeat's schema bounds them); null: none.
      */
     networkUnresolved: p.string().length(2560).nullable().fieldName('network_unresolved'),
+    /** How it said its policy filters an allowed host name (`NETWORK_FILTERS`); null: it never said. */
+    networkFilter: p.string().length(8).nullable().fieldName('network_filter'),
     onlineSince: p.datetime(3).fieldName('online_since'),
     lastSeen: p.datetime(3).fieldName('last_seen'),
     /** The source address of its last heartbeat or stop notice (`request.ip`, `TRUST_PROXY`). */

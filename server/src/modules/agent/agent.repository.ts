@@ -302,6 +302,8 @@ export interface MachineReport {
    * space (`NETWORK_UNRESOLVED_MAX` names at most, the heartbeat's schema); null when none.
    */
   networkUnresolved: string | null;
+  /** How it filters an allowed host name (`NETWORK_FILTERS`: `name`, `address`); null when not said. */
+  networkFilter: string | null;
   /** The agent's clock minus the server's (ms), or null when it did not send its clock. */
   clockOffsetMs: number | null;
   /** The request's source address (`request.ip`: the `TRUST_PROXY` rule), at most 45 characters. */
@@ -317,6 +319,7 @@ function said(report: MachineReport): unknown[] {
     report.networkVersion,
     report.networkError,
     report.networkUnresolved,
+    report.networkFilter,
     report.clockOffsetMs,
     report.address,
   ];
@@ -337,7 +340,7 @@ export function updateMachineStatement(
   return {
     sql:
       'update agent_machines set os = ?, version = ?, policy_version = ?, network_version = ?, ' +
-      'network_error = ?, network_unresolved = ?, clock_offset_ms = ?, address = ?, ' +
+      'network_error = ?, network_unresolved = ?, network_filter = ?, clock_offset_ms = ?, address = ?, ' +
       'online_since = if(last_seen < ?, ?, online_since), last_seen = ? ' +
       'where teams_id = ? and hostname = ? and alert is null',
     params: [...said(report), new Date(at.getTime() - offlineAfterMs), at, at, teamId, report.hostname],
@@ -369,8 +372,8 @@ export async function addMachine(
   const result = await em.execute<{ affectedRows: number }>(
     'insert ignore into agent_machines ' +
       '(teams_id, hostname, os, version, policy_version, network_version, network_error, ' +
-      'network_unresolved, clock_offset_ms, address, online_since, last_seen) ' +
-      'select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? from dual ' +
+      'network_unresolved, network_filter, clock_offset_ms, address, online_since, last_seen) ' +
+      'select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? from dual ' +
       'where (select count(*) from agent_machines where teams_id = ? and last_seen >= ?) < ? ' +
       'and (select count(*) from agent_machines where teams_id = ?) < ?',
     [
@@ -473,6 +476,7 @@ export async function updateMachinePresence(
       ['network_version', r.networkVersion],
       ['network_error', r.networkError],
       ['network_unresolved', r.networkUnresolved],
+      ['network_filter', r.networkFilter],
       ['clock_offset_ms', r.clockOffsetMs],
       ['address', r.address],
     ] as const)

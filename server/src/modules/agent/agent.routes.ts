@@ -108,6 +108,7 @@ export default async function agentRoutes(
         network_version,
         network_error,
         network_unresolved,
+        network_filter,
       } = request.body ?? {};
       const teamId = request.agentTeam!.id;
       await limitPresence('heartbeat', teamId, hostname);
@@ -122,6 +123,7 @@ export default async function agentRoutes(
             networkError: network_error ?? null,
             // Bounded by the schema (a few host names, each at most 253 characters, none with a space).
             networkUnresolved: network_unresolved?.length ? network_unresolved.join(' ') : null,
+            networkFilter: network_filter ?? null,
             clockOffsetMs: offset === null ? null : Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, offset)),
             // The source address as the `TRUST_PROXY` rule reads it (shown on /laboratorio).
             address: request.ip.slice(0, 45),

@@ -1,5 +1,12 @@
 import type { EntityManager } from '@mikro-orm/mysql';
-import { agentAlertOf, type LabMachine, type LabMachines } from '@concurso/shared';
+import {
+  NETWORK_FILTERS,
+  agentAlertOf,
+  parseDestination,
+  type LabMachine,
+  type LabMachines,
+  type NetworkFilter,
+} from '@concurso/shared';
 import { activeContest } from '../contests/index.js';
 import { agentConfigs, type PolicyOptions } from './agent-config.js';
 import { labTeams, teamMachines } from './agent.repository.js';
@@ -36,6 +43,16 @@ export async function labBoard(
     teams.map((team) => [
       team.id,
       grace?.previousInGrace(team.id, current.get(team.id)?.policy_version ?? '', now.getTime()) ?? null,
+    ]),
+  );
+  // Whether each team's policy lists a host name (what a machine's `network_filter` is about).
+  const hostsOf = new Map(
+    [...current].map(([teamId, config]) => [
+      teamId,
+      config.network.allowed.some((site) => {
+        const parsed = parseDestination(site);
+        return typeof parsed !== 'string' && parsed.kind === 'host';
+      }),
     ]),
   );
   const machines: LabMachine[] = [];
@@ -85,6 +102,8 @@ export async function labBoard(
       network_restricted: (config?.network.allowed.length ?? 0) > 0,
       network_error: machine.networkError ?? null,
       network_unresolved: machine.networkUnresolved ? machine.networkUnresolved.split(' ') : [],
+      network_filter: networkFilterOf(machine.networkFilter),
+      network_hosts: hostsOf.get(team.id) ?? false,
     });
   }
   const order = new Map(teams.map((team, index) => [team.id, index]));
@@ -100,4 +119,9 @@ export async function labBoard(
       .map((team) => ({ id: team.id, name: team.name, level: team.level })),
     machines,
   };
+}
+
+/** A stored `network_filter` as the board says it: one of `NETWORK_FILTERS`, null for anything else. */
+function networkFilterOf(stored: string | null | undefined): NetworkFilter | null {
+  return NETWORK_FILTERS.find((filter) => filter === stored) ?? null;
 }

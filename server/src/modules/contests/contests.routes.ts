@@ -21,6 +21,13 @@ import {
   replaceProcessSet,
   requireContest,
 } from './contests.service.js';
+import { networkSitesInfo, type SiteLookup } from './network-sites.js';
+
+/** Options of the contests module. */
+export interface ContestsRoutesOptions {
+  /** How `POST /api/networkSitesInfo` resolves host names (default: the system's resolver; tests). */
+  siteLookup?: SiteLookup;
+}
 
 /**
  * Contests (SPEC.md sections 2, 3, 7): `getContests`, `createContest {calendar?, date, max_attempts?,
@@ -45,7 +52,10 @@ const crud = catalogRoutes({
 });
 
 /** The contests module: its catalogue's four calls and its blocked processes (shared/src/api/contests.ts). */
-export default async function contestsRoutes(app: FastifyInstance): Promise<void> {
+export default async function contestsRoutes(
+  app: FastifyInstance,
+  options: ContestsRoutesOptions = {},
+): Promise<void> {
   await app.register(crud);
 
   addRoute(app, api.blockedProcesses, async (request) => {
@@ -87,6 +97,13 @@ export default async function contestsRoutes(app: FastifyInstance): Promise<void
     app.board.catalogChanged('contests');
     return { success: true as const, data, message: MESSAGES.saved };
   });
+
+  // What the listed host names mean on the lab machines, while the admin edits the list: read only.
+  addRoute(app, api.networkSitesInfo, async (request) => ({
+    success: true as const,
+    data: await networkSitesInfo(request.body.hosts, options.siteLookup),
+    message: '',
+  }));
 
   // «Programas permitidos» (DESIGN.md section 6a "Fingerprints"): a fingerprint that matches one's
   // known file applies to no machine, so every agent's policy is computed again.

@@ -15,5 +15,5 @@ export {
   contestRow,
   isActiveContest,
 } from './contests.repository.js';
-export { default as contestsRoutes } from './contests.routes.js';
+export { default as contestsRoutes, type ContestsRoutesOptions } from './contests.routes.js';
 export { contestIdFor } from './contests.service.js';
