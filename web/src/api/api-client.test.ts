@@ -118,7 +118,7 @@ describe('apiRequest', () => {
   });
 });
 
-describe('a 401 answer (issue 10)', () => {
+describe('a 401 answer', () => {
   it('ends the session of the token it was sent with, and still rejects for the caller', async () => {
     stubStorage({ token: 'abc.def' });
     stubFetch(unauthorized());

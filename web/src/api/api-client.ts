@@ -15,7 +15,7 @@ export interface ApiRequestOptions {
 }
 
 /**
- * The headers of every API call (SPEC.md section 7): the `X-Requested-With: XMLHttpRequest` marker and,
+ * The headers of every API call (docs/spec.md section 7): the `X-Requested-With: XMLHttpRequest` marker and,
  * with a token (the stored one by default), `Authorization: Bearer <token>`. Shared by fetch calls and
  * the upload's XHR.
  */
@@ -29,7 +29,7 @@ export function apiHeaders(accept = 'application/json', token = getToken()): Rec
 }
 
 /**
- * Calls the API on the page's own origin (SPEC.md section 7): every request carries the
+ * Calls the API on the page's own origin (docs/spec.md section 7): every request carries the
  * `X-Requested-With: XMLHttpRequest` marker and, once a token is stored, `Authorization: Bearer <token>`.
  * Resolves with the parsed JSON answer for statuses 200..299; rejects with an {@link ApiRequestError}
  * otherwise. A 401 first ends the tab's session (`session-end.ts`) unless `keepSessionOn401`. An aborted

@@ -47,7 +47,7 @@ export function isApiRequestError(error: unknown): error is ApiRequestError {
 
 /**
  * A Spanish text to show for any failure: the server's message, else the generic texts of
- * SPEC.md section 8 ('Algo salió mal en el servidor.' / 'No se pudo conectar al servidor...').
+ * docs/spec.md section 8 ('Algo salió mal en el servidor.' / 'No se pudo conectar al servidor...').
  */
 export function describeError(error: unknown): string {
   if (isApiRequestError(error)) {

@@ -6,7 +6,7 @@ import {
   type SocketAuth,
 } from '@concurso/shared';
 
-/** The typed push-channel socket (DESIGN.md section 6): board events and `catalog.changed`. */
+/** The typed push-channel socket (docs/design.md section 6): board events and `catalog.changed`. */
 export type BoardSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /**

@@ -20,7 +20,7 @@ type OptionsArg<R extends RouteSpec> =
   Record<string, never> extends RouteArgs<R> ? [options?: CallApiOptions<R>] : [options: CallApiOptions<R>];
 
 /**
- * Calls one route of the shared map (`shared/src/api`, SPEC.md section 7): its method, and its path with
+ * Calls one route of the shared map (`shared/src/api`, docs/spec.md section 7): its method, and its path with
  * `params` filled in by `routePath` (plus `query` as a query string). The params, query and body a
  * route declares are required and typed by its schemas, and the answer is typed by its `reply` schema,
  * so a field renamed in `shared/` fails `npm run typecheck` wherever the web reads or sends it. The answer is

@@ -3,7 +3,7 @@ import { routePath } from '@concurso/shared';
 import { CATALOG_ROUTES, LIST_SOURCES, USER_LISTS, type ListCatalog } from './catalog-api';
 
 describe('catalogue routes', () => {
-  it('list every screen in menu order with its SPEC.md section 7 call, spelling included', () => {
+  it('list every screen in menu order with its docs/spec.md section 7 call, spelling included', () => {
     const lists = Object.keys(CATALOG_ROUTES) as ListCatalog[];
     expect(lists.map((name) => CATALOG_ROUTES[name].list.path)).toEqual([
       '/api/getContests',

@@ -18,11 +18,11 @@ import {
 } from '@concurso/shared';
 import { callRoute, type ListItem } from './call-api';
 
-/** The three user calls every user list shares (one table, SPEC.md section 7). */
+/** The three user calls every user list shares (one table, docs/spec.md section 7). */
 const userWrites = { create: usersRoutes.create, update: usersRoutes.update, remove: usersRoutes.remove };
 
 /**
- * Each list screen's calls, as the shared route map declares them (`shared/src/api`, SPEC.md section 7,
+ * Each list screen's calls, as the shared route map declares them (`shared/src/api`, docs/spec.md section 7,
  * spelling included): `list` for its table, and `create`, `update` (JSON, with the id) and `remove`.
  * Exercises have no JSON create or update: they are uploads (`exercise-api.ts`). The users are three
  * lists (one per user type, each with its own screen and call) of one table.
@@ -94,7 +94,7 @@ export const LIST_SOURCES: Readonly<Record<ListCatalog, CatalogName>> = {
   participantUsers: 'users',
 };
 
-/** The user list of each user type (SPEC.md section 2: /usersAdmin, /usersJuez, /usersParticipants). */
+/** The user list of each user type (docs/spec.md section 2: /usersAdmin, /usersJuez, /usersParticipants). */
 export const USER_LISTS: Readonly<Record<UserTypeId, 'adminUsers' | 'judgeUsers' | 'participantUsers'>> = {
   [USER_TYPES.admin]: 'adminUsers',
   [USER_TYPES.judge]: 'judgeUsers',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exerciseFormData } from './exercise-api';
 
-describe('exerciseFormData (SPEC.md section 7: path, levels_id, and id on update)', () => {
+describe('exerciseFormData (docs/spec.md section 7: path, levels_id, and id on update)', () => {
   const pdf = new File(['%PDF-1.4'], 'problema-a.pdf', { type: 'application/pdf' });
 
   it('sends the level and the file in `path` on create', () => {
@@ -18,7 +18,7 @@ describe('exerciseFormData (SPEC.md section 7: path, levels_id, and id on update
     expect(form.get('id')).toBe('7');
   });
 
-  it('sends the chosen contest before the file (issue 13), and none when the server picks the active one', () => {
+  it('sends the chosen contest before the file, and none when the server picks the active one', () => {
     const form = exerciseFormData({ levels_id: 2, contests_id: 5, file: pdf });
     expect([...form.keys()]).toEqual(['levels_id', 'contests_id', 'path']);
     expect(form.get('contests_id')).toBe('5');

@@ -3,7 +3,7 @@ import { uploadRequest, type UploadOptions } from './upload-request';
 
 /**
  * What an exercise save sends: the PDF (optional on update: the current one stays), the level, the
- * contest (absent: the server picks the active one, issue 13) and, on update, the id.
+ * contest (absent: the server picks the active one) and, on update, the id.
  */
 export interface ExerciseUpload {
   id?: number;
@@ -13,8 +13,8 @@ export interface ExerciseUpload {
 }
 
 /**
- * The multipart body of `createExercise` / `updateExercise` (SPEC.md section 7): `id` (update only),
- * `levels_id`, `contests_id` when chosen (issue 13; absent, the server uses the active contest) and the
+ * The multipart body of `createExercise` / `updateExercise` (docs/spec.md section 7): `id` (update only),
+ * `levels_id`, `contests_id` when chosen (absent, the server uses the active contest) and the
  * file in `path`. The fields go before the file so the server has them when the file streams in.
  */
 export function exerciseFormData(upload: ExerciseUpload): FormData {

@@ -18,7 +18,7 @@ const frame = (...rows: BoardTeam[]): BoardFrame => [1, 0, rows.map(encodeBoardR
 // The fake plays socket.io's on/off with untyped event names.
 const busOf = (socket: FakeSocket) => createLiveBus(socket as unknown as ListenableSocket);
 
-describe('the live bus (issue 23: one receiver of the socket, each frame decoded once)', () => {
+describe('the live bus (one receiver of the socket, each frame decoded once)', () => {
   it('hands every subscriber the same decoded rows of a frame, through one listener on the socket', () => {
     const socket = new FakeSocket(true);
     const bus = busOf(socket);

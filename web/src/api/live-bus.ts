@@ -9,11 +9,11 @@ import {
 import { listenTo, type ListenableSocket } from './socket-listeners';
 
 /**
- * What the live bus tells the stores (issue 23: one frame was decoded by three listeners): the push
+ * What the live bus tells the stores (one frame was decoded by three listeners): the push
  * channel's events, each `board.frame` decoded once for every subscriber, and the socket's own.
  */
 export interface LiveBusListeners {
-  /** The rows of one `board.frame` (DESIGN.md section 6, issue 12), decoded once. */
+  /** The rows of one `board.frame` (docs/design.md section 6), decoded once. */
   teams: (rows: readonly BoardTeam[]) => void;
   teamRemoved: (payload: TeamRemovedPayload) => void;
   /** Another contest was activated: a board starts over from a snapshot. */

@@ -1,5 +1,5 @@
 /**
- * What the tab's live socket does when it loses or fails its connection (DESIGN.md section 6: every
+ * What the tab's live socket does when it loses or fails its connection (docs/design.md section 6: every
  * restart is survived; issue 10: an ended session goes to the login screen). Pure, so it is tested
  * without a socket.
  *

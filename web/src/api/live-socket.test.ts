@@ -28,7 +28,7 @@ afterEach(() => {
 });
 
 describe('live socket', () => {
-  it('opens a socket following only the levels asked for, and replaces one that follows others (issue 26)', async () => {
+  it('opens a socket following only the levels asked for, and replaces one that follows others', async () => {
     const { openBoardSocket } = await import('./board-socket');
     const all = acquireLiveSocket('jwt');
     // A holder that does not ask for levels shares whatever is open.

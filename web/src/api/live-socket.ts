@@ -6,18 +6,18 @@ import { endSession, onSessionEnd } from './session-end';
 import { listenTo } from './socket-listeners';
 
 /**
- * The tab's one push-channel socket (DESIGN.md section 6), shared by its holders: the board store
+ * The tab's one push-channel socket (docs/design.md section 6), shared by its holders: the board store
  * (/home, /homeJuez, /proyector), the query cache's sync (`api/queries/use-catalog-sync.ts`, while the
  * signed-in shell is mounted) and `useRefetchOnBoardChange` (/home's statistics, a team's 'Historial',
  * /bitacora's log; `stores/use-refetch-on-board-change.ts`). Each user holds a lease; the socket closes a moment after the last lease is released, so
  * moving between screens (or React's StrictMode double effects) reuses the connection instead of
  * reconnecting.
  *
- * The socket also watches its own session (issue 10): `session.ended`, or a reconnect refused as
+ * The socket also watches its own session: `session.ended`, or a reconnect refused as
  * 'unauthorized', ends the tab's session (`session-end.ts`); any other disconnect or refusal by the
  * server is retried (`live-socket-policy.ts`), so a restarted server never leaves a screen offline.
  *
- * And it acknowledges the board's frames (issue 12, `ackBoardFrames`): the server stops pushing to a
+ * And it acknowledges the board's frames (`ackBoardFrames`): the server stops pushing to a
  * socket with `BOARD_PUSH_CREDIT` frames unacknowledged, and both the board store and the catalogue
  * sync (status patches) read frames from this one socket, either of them possibly alone.
  */
@@ -80,7 +80,7 @@ function scheduleRetry(entry: Shared): void {
 
 /**
  * The `board.frame` listener that acknowledges the frames with `board.ack` (the push's flow control,
- * shared/src/events.ts, issue 12): every `BOARD_ACK_EVERY`-th frame, by `boardAckPolicy` (an ack costs
+ * shared/src/events.ts): every `BOARD_ACK_EVERY`-th frame, by `boardAckPolicy` (an ack costs
  * the server as much as a frame). Why here and not in the stores: the acks are due whoever holds the
  * socket, the board store (board screens, projector), the catalogue sync (the teams list's ESTATUS),
  * `useRefetchOnBoardChange` (/bitacora) or several at once; one listener per socket, registered when it is opened, gives that with no
@@ -140,7 +140,7 @@ function open(token: string, levels?: readonly number[]): Shared {
 
 /**
  * Leases the shared socket authenticated with `token`, opening it when there is none (or when the
- * open one belongs to another session). `levels` (issue 26: /proyector?nivel=) asks for a socket that
+ * open one belongs to another session). `levels` (/proyector?nivel=) asks for a socket that
  * joins only those levels' rooms, so the server sends it only their rows: an open socket following
  * other levels is replaced. Without `levels` any open socket of the session serves (a holder that
  * does not read the board's rows of every level, or the screen that opened it).

@@ -1,5 +1,5 @@
 /**
- * The one place a tab's session ends without the user asking (issue 10): a 401 answer to a call made
+ * The one place a tab's session ends without the user asking: a 401 answer to a call made
  * with the session, the server's `session.ended` push, or a reconnect the server refused as
  * 'unauthorized' (logout in another tab, password or role changed, user deleted, token expired).
  * Ending forgets the token and runs what the rest of the app registered: mark the session store so

@@ -1,5 +1,5 @@
 /**
- * Where the session token lives: local storage under the key `token` (SPEC.md section 2).
+ * Where the session token lives: local storage under the key `token` (docs/spec.md section 2).
  * Reads never throw, so code that also runs under Node (unit tests) or with storage disabled keeps working.
  */
 export const TOKEN_STORAGE_KEY = 'token';

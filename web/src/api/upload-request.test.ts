@@ -99,7 +99,7 @@ describe('uploadRequest', () => {
     });
   });
 
-  it('ends the session on a 401 before rejecting (issue 10)', async () => {
+  it('ends the session on a 401 before rejecting', async () => {
     const storage = new Map([['token', 'jwt-123']]);
     vi.stubGlobal('localStorage', {
       getItem: (key: string) => storage.get(key) ?? null,

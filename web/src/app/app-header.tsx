@@ -9,14 +9,14 @@ import { headerEntries } from './header-links';
 import { HEADER_BUTTON_STYLE } from './header-style';
 import { NavMenu } from './nav-menu';
 
-/** Below Chakra's `md` breakpoint (768 px) the header is the brand and one 'Menú' (issue 14). */
+/** Below Chakra's `md` breakpoint (768 px) the header is the brand and one 'Menú'. */
 const WIDE = { base: 'none', md: 'flex' } as const;
 const NARROW = { base: 'flex', md: 'none' } as const;
 
 /**
- * The header of every screen but login (SPEC.md section 2, "Shared layout"): brand link, the
- * catalogue menus (administrators only, DESIGN.md section 5), 'Bitácora' (judges too, issue 13) and
- * 'Cerrar Sesión'. Below 768 px the menus and 'Cerrar Sesión' fold into one 'Menú' (issue 14: the
+ * The header of every screen but login (docs/spec.md section 2, "Shared layout"): brand link, the
+ * catalogue menus (administrators only, docs/design.md section 5), 'Bitácora' (judges too) and
+ * 'Cerrar Sesión'. Below 768 px the menus and 'Cerrar Sesión' fold into one 'Menú' (the
  * wrapped header took 40 % of a phone's screen); the hidden variant is `display: none`, out of the
  * tab order and of the accessibility tree.
  */
@@ -42,7 +42,7 @@ export function AppHeader() {
         <HStack as="nav" aria-label="Menú principal" gap="1" wrap="wrap" display={WIDE}>
           {entries.map(({ group, routes }) => {
             const [single] = routes;
-            // 'Procesos' and 'Bitácora' are single links (SPEC.md section 2), the others are dropdowns.
+            // 'Procesos' and 'Bitácora' are single links (docs/spec.md section 2), the others are dropdowns.
             return routes.length === 1 && single ? (
               <Button key={group} asChild variant="ghost" {...HEADER_BUTTON_STYLE}>
                 <RouterLink to={single.path}>{single.label}</RouterLink>

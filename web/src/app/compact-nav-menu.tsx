@@ -13,7 +13,7 @@ export interface CompactNavMenuProps {
 const LOGOUT = 'logout';
 
 /**
- * The header of a narrow screen (below 768 px, issue 14) in one 'Menú' button: every link of the wide
+ * The header of a narrow screen (below 768 px) in one 'Menú' button: every link of the wide
  * header, grouped under the menu names that have several, then 'Cerrar Sesión'. A Chakra (Ark) menu:
  * Enter, Space or the arrows open it, the arrows move, Enter follows a link, Escape closes it.
  */

@@ -7,10 +7,10 @@ export interface HeaderEntry {
 }
 
 /**
- * The header's entries for a user, in menu order (SPEC.md section 2, "Shared layout"): groups with no
- * link the user may open are left out (a judge sees only what a judge may open, DESIGN.md section 5).
+ * The header's entries for a user, in menu order (docs/spec.md section 2, "Shared layout"): groups with no
+ * link the user may open are left out (a judge sees only what a judge may open, docs/design.md section 5).
  * The wide header (a link per single-route group, a dropdown per other group) and the narrow header's
- * one menu (issue 14: below 768 px) draw the same entries.
+ * one menu (below 768 px) draw the same entries.
  */
 export function headerEntries(judge: boolean): HeaderEntry[] {
   return MENU_GROUPS.map((group) => ({ group, routes: menuRoutes(group, judge) })).filter(

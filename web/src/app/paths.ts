@@ -1,5 +1,5 @@
 /**
- * The fixed paths of the app and where a user lands after login (SPEC.md section 2). Free of React and
+ * The fixed paths of the app and where a user lands after login (docs/spec.md section 2). Free of React and
  * of the screens, so features may import it: the route table (`route-table.ts`) imports the screens.
  */
 import { USER_TYPES } from '@concurso/shared';
@@ -7,13 +7,13 @@ import { USER_TYPES } from '@concurso/shared';
 export const LOGIN_PATH = '/';
 export const ADMIN_HOME_PATH = '/home';
 export const JUDGE_HOME_PATH = '/homeJuez';
-/** The hall's projector view, for judges and admins (not in SPEC.md: the projector issue). */
+/** The hall's projector view, for judges and admins (not in docs/spec.md: the projector issue). */
 export const PROJECTOR_PATH = '/proyector';
-/** The active contest's log of attempts and status changes, for judges and admins (issue 13). */
+/** The active contest's log of attempts and status changes, for judges and admins. */
 export const CONTEST_LOG_PATH = '/bitacora';
 /** What ran on the teams' machines, for judges and admins (issue 14, "What ran in the lab"). */
 export const OBSERVED_PROCESSES_PATH = '/procesosObservados';
-/** The lab board: the active contest's machines and which teams are ready, for judges and admins (issue 24). */
+/** The lab board: the active contest's machines and which teams are ready, for judges and admins. */
 export const LAB_PATH = '/laboratorio';
 
 /** The home of a user type after login: judges go to /homeJuez, everyone else to /home. */

@@ -1,6 +1,6 @@
 /**
  * Every route's path and who may open it, as plain data: free of React and of the screens, so a browser
- * journey (e2e/responsive.test.ts, issue 14: every route at a phone's and a laptop's width, axe-core
+ * journey (e2e/responsive.test.ts: every route at a phone's and a laptop's width, axe-core
  * over each) walks the same list the router draws. The route table (`route-table.ts`) is built from
  * this list and must give each path a screen, so a route is added here, once, and the journey covers it.
  */
@@ -15,7 +15,7 @@ import {
 } from './paths';
 
 /**
- * Who may open a route. The client only steers (DESIGN.md section 5: the server refuses every call a
+ * Who may open a route. The client only steers (docs/design.md section 5: the server refuses every call a
  * role may not make): `anyone` without a session, `staff` judges and administrators, `admin`
  * administrators only (a judge is sent to /homeJuez).
  */
@@ -27,7 +27,7 @@ export interface RoutePath {
   access: RouteAccess;
 }
 
-/** The routes, in the order of the header's menus (SPEC.md section 2, "Shared layout"). */
+/** The routes, in the order of the header's menus (docs/spec.md section 2, "Shared layout"). */
 export const ROUTE_PATHS = [
   { path: LOGIN_PATH, access: 'anyone' },
   { path: ADMIN_HOME_PATH, access: 'admin' },

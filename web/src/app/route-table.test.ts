@@ -4,9 +4,9 @@ import type { RouteAccess } from './route-paths';
 import { MENU_GROUPS, ROUTES, isAdminOnlyPath, menuRoutes } from './route-table';
 
 /**
- * SPEC.md section 2, "Screens and routes", plus the projector and /bitacora (issue 13), /procesosObservados (issue 14)
- * and /laboratorio (issue 24); who may open
- * each (DESIGN.md section 5).
+ * docs/spec.md section 2, "Screens and routes", plus the projector and /bitacora, /procesosObservados
+ * and /laboratorio; who may open
+ * each (docs/design.md section 5).
  */
 const SPEC_ROUTES: Record<string, RouteAccess> = {
   '/': 'anyone',
@@ -31,7 +31,7 @@ const SPEC_ROUTES: Record<string, RouteAccess> = {
 };
 
 describe('route table', () => {
-  it('has every route of SPEC.md section 2 once, with who may open it', () => {
+  it('has every route of docs/spec.md section 2 once, with who may open it', () => {
     expect(ROUTES.map((route) => route.path).sort()).toEqual(Object.keys(SPEC_ROUTES).sort());
     for (const route of ROUTES)
       expect([route.path, route.access]).toEqual([route.path, SPEC_ROUTES[route.path]]);
@@ -49,7 +49,7 @@ describe('route table', () => {
     expect(bare.sort()).toEqual(['/', '/proyector']);
   });
 
-  it('gives the header the menus of SPEC.md section 2 ("Shared layout"), with their titles', () => {
+  it('gives the header the menus of docs/spec.md section 2 ("Shared layout"), with their titles', () => {
     const links = MENU_GROUPS.map((group) => [group, menuRoutes(group).map((route) => route.path)]);
     expect(links).toEqual([
       ['Concursos', ['/contests', '/exercises']],

@@ -1,5 +1,5 @@
 /**
- * Every client route in one table (SPEC.md section 2, plus the projector, /bitacora and
+ * Every client route in one table (docs/spec.md section 2, plus the projector, /bitacora and
  * /procesosObservados): the path and who may open it from `route-paths.ts` (written there once, as
  * plain data for the responsive journey), and here whether it is drawn inside the shared layout, its
  * header link and title, and its screen, loaded on demand (React.lazy) so each screen's tables, forms
@@ -104,7 +104,7 @@ const SCREENS: Record<AppPath, ScreenEntry> = {
   '/coaches': menuScreen('Equipos', 'Coaches', 'Información de los coaches', CoachesScene),
   '/teams': menuScreen('Equipos', 'Equipos', 'Información de los equipos', TeamsScene),
   '/process': menuScreen('Procesos', 'Procesos', 'Información de los procesos', ProcessesScene),
-  // Judges too (issue 14, access in route-paths.ts): they read what ran in the lab; only
+  // Judges too (access in route-paths.ts): they read what ran in the lab; only
   // administrators block from it.
   [paths.OBSERVED_PROCESSES_PATH]: menuScreen(
     'Procesos',
@@ -112,14 +112,14 @@ const SCREENS: Record<AppPath, ScreenEntry> = {
     'Información de los programas ejecutados en las máquinas',
     ObservedProcessesScene,
   ),
-  // Judges too (issue 24): the machines and which teams are ready, before and during the contest.
+  // Judges too: the machines and which teams are ready, before and during the contest.
   [paths.LAB_PATH]: menuScreen(
     'Procesos',
     'Laboratorio',
     'Información de las máquinas del laboratorio',
     LabScene,
   ),
-  // Judges too (issue 13): the one menu link a judge sees.
+  // Judges too: the one menu link a judge sees.
   [paths.CONTEST_LOG_PATH]: menuScreen('Bitácora', 'Bitácora', 'Bitácora del concurso', ContestLogScene),
   '/usersAdmin': menuScreen(
     'Usuarios',
@@ -136,7 +136,7 @@ const SCREENS: Record<AppPath, ScreenEntry> = {
   ),
 };
 
-/** The routes, in the order of `route-paths.ts` (the header's menu order, SPEC.md section 2). */
+/** The routes, in the order of `route-paths.ts` (the header's menu order, docs/spec.md section 2). */
 export const ROUTES: readonly AppRoute[] = ROUTE_PATHS.map((route) => ({ ...route, ...SCREENS[route.path] }));
 
 /** The menus of the header, in order. */
@@ -146,7 +146,7 @@ export const MENU_GROUPS: readonly MenuGroup[] = ['Concursos', 'Equipos', 'Proce
 export type MenuRoute = AppRoute & { menu: MenuGroup; label: string };
 
 /**
- * The links of one header menu, in table order; with `judge`, only those a judge may open (DESIGN.md
+ * The links of one header menu, in table order; with `judge`, only those a judge may open (docs/design.md
  * section 5: a judge sees no administrators' menu, only `Bitácora`).
  */
 export function menuRoutes(group: MenuGroup, judge = false): MenuRoute[] {
@@ -157,7 +157,7 @@ export function menuRoutes(group: MenuGroup, judge = false): MenuRoute[] {
 }
 
 /**
- * True when a judge opening `path` must be sent to the judge home instead (DESIGN.md section 5): the
+ * True when a judge opening `path` must be sent to the judge home instead (docs/design.md section 5): the
  * administrators' routes, and any path not in the table.
  */
 export function isAdminOnlyPath(path: string): boolean {

@@ -4,7 +4,7 @@ import { useSessionStore } from '../stores/session-store';
 
 /**
  * The welcome banner under the header: who is signed in and what the product is for. Below 768 px it
- * keeps only who is signed in (issue 14: header and banner took 40 % of a phone's screen).
+ * keeps only who is signed in (header and banner took 40 % of a phone's screen).
  */
 export function WelcomeBanner() {
   const user = useSessionStore((state) => state.user);

@@ -18,7 +18,7 @@ export interface ActiveContestViewProps {
 
 /**
  * The body of a screen about the active contest (/bitacora, /procesosObservados): the query's error in
- * Spanish, `MESSAGES.noActiveContest` in place of the content when none is active (issue 13), else
+ * Spanish, `MESSAGES.noActiveContest` in place of the content when none is active, else
  * the contest's line ('Concurso 2026B · 21/11/2026') above the content.
  */
 export function ActiveContestView({ query, contestTestId, note, children }: ActiveContestViewProps) {

@@ -5,7 +5,7 @@ import { describeDeleteFailure, describeSaveFailure, saveFailureText } from './c
 const http = (status: number, serverMessage: string | null, fieldErrors?: Record<string, string[]>) =>
   new ApiRequestError({ kind: 'http', status, serverMessage, fieldErrors });
 
-describe('saveFailureText (SPEC.md section 8, word for word)', () => {
+describe('saveFailureText (docs/spec.md section 8, word for word)', () => {
   // The school and process texts are their own; the others are the generic text with each thing and its article.
   it.each([
     ['schools', 'create', 'Hubo un problema al registrar la escuela. Intente de nuevo.'],
@@ -34,7 +34,7 @@ describe('saveFailureText for teams, exercises and users', () => {
     }
   });
 
-  it('only logs a team or exercise creation failure (SPEC.md section 8), and has update texts', () => {
+  it('only logs a team or exercise creation failure (docs/spec.md section 8), and has update texts', () => {
     expect(saveFailureText('teams', 'create')).toBeNull();
     expect(saveFailureText('exercises', 'create')).toBeNull();
     expect(saveFailureText('teams', 'update')).toBe(
@@ -47,7 +47,7 @@ describe('saveFailureText for teams, exercises and users', () => {
 });
 
 describe('describeSaveFailure', () => {
-  it('puts 422 messages under the form fields and warns with the SPEC section 5 dialog', () => {
+  it('puts 422 messages under the form fields and warns with the docs/spec.md section 5 dialog', () => {
     const view = describeSaveFailure(
       http(422, 'Datos inválidos', { name: ['Este campo es requerido', 'otra'] }),
       'x',

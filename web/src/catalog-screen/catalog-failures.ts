@@ -1,5 +1,5 @@
 /**
- * How a failed save or delete of a catalogue row is told to the user (SPEC.md sections 5 and 8). Pure:
+ * How a failed save or delete of a catalogue row is told to the user (docs/spec.md sections 5 and 8). Pure:
  * the hooks show what these return.
  */
 import { MESSAGES, saveFailedMessage } from '@concurso/shared';
@@ -28,7 +28,7 @@ const THINGS: Record<ListCatalog, string> = {
 };
 
 /**
- * The failure text of a save (SPEC.md section 8): schools, processes, users and exercise updates have
+ * The failure text of a save (docs/spec.md section 8): schools, processes, users and exercise updates have
  * their own wording; a team's or an exercise's creation failure is only logged (null: no dialog); the
  * rest use 'Hubo un problema al registrar/actualizar el {thing}. Intente de nuevo.'.
  */
@@ -70,7 +70,7 @@ const TOLD_STATUSES: ReadonlySet<number> = new Set([404, 409, 413, 415]);
  * A failed save: a 422 puts the server's messages under the fields (and warns 'Información' /
  * 'Por favor llene todos los campos correctamente', or the message of a field the form does not show);
  * a 404, 409, 413 or 415 shows the server's own text; a cancelled upload shows nothing; anything else
- * the SPEC.md failure text (nothing when it is null: the failure is only logged).
+ * the docs/spec.md failure text (nothing when it is null: the failure is only logged).
  * `toFormField` maps a server field name to the form's (the members' `0.code` is `members.0.code`).
  */
 export function describeSaveFailure(

@@ -51,7 +51,7 @@ describe('catalogScreenSpec', () => {
     calls.length = 0;
   });
 
-  it('puts ID before the declared columns (every catalogue table of SPEC.md section 2 starts with it)', () => {
+  it('puts ID before the declared columns (every catalogue table of docs/spec.md section 2 starts with it)', () => {
     expect(DEPARTAMENTS.columns.map((column) => column.header)).toEqual(['ID', 'DEPARTAMENTO']);
   });
 

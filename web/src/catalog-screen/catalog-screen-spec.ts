@@ -1,5 +1,5 @@
 /**
- * A catalogue screen as a declaration (SPEC.md sections 2 and 4): its texts, its columns after ID, its
+ * A catalogue screen as a declaration (docs/spec.md sections 2 and 4): its texts, its columns after ID, its
  * modal's fields and how a row is saved. `catalogScreenSpec` completes what a declaration leaves out
  * (the ID column, the fields' values of a new and of an edited row, the JSON save, the row's name), so
  * a screen only says what is its own. Pure: `CatalogScreen` draws the result.
@@ -113,7 +113,7 @@ export interface CatalogScreenSpec<K extends ListCatalog, TValues extends FieldV
   /** The form's rules: `zodResolver(<the shared input schema>)`, the same as the server's. */
   resolver: Resolver<TValues, unknown, TOutput>;
   texts: CatalogTexts;
-  /** ID first (every catalogue table of SPEC.md section 2 starts with it), then the declared ones. */
+  /** ID first (every catalogue table of docs/spec.md section 2 starts with it), then the declared ones. */
   columns: DataColumn<CatalogRows[K]>[];
   fields: FieldSpec<TValues, TOutput, CatalogRows[K]>[];
   nameOf: (row: CatalogRows[K]) => string;
@@ -138,7 +138,7 @@ export type ResolverOutput<R extends AnyResolver> =
 
 /**
  * Creates a row of a JSON catalogue (`create…`) when nothing is edited, else updates the edited row
- * (`update…` with its id) (SPEC.md section 7).
+ * (`update…` with its id) (docs/spec.md section 7).
  */
 export function saveJson<K extends JsonCatalog>(
   catalog: K,
@@ -158,7 +158,7 @@ function declaredFields<TValues extends FieldValues>(
 /**
  * Completes a declaration: call it once per screen at module level, so what it returns stays the same
  * object across renders (the table and the form depend on it). Without `save`, a JSON catalogue is
- * created with `create…` and updated with `update…` and the row's id (SPEC.md section 7).
+ * created with `create…` and updated with `update…` and the row's id (docs/spec.md section 7).
  */
 export function catalogScreenSpec<K extends ListCatalog, R extends AnyResolver>(
   catalog: K,

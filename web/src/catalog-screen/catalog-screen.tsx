@@ -19,7 +19,7 @@ import { useCatalogForm } from './use-catalog-form';
 export interface CatalogScreenProps<K extends ListCatalog, TValues extends FieldValues, TOutput> {
   /** The screen's declaration (`catalogScreenSpec`, at module level). */
   spec: CatalogScreenSpec<K, TValues, TOutput>;
-  /** The route's title (SPEC.md section 2), also the table's print and PDF title. */
+  /** The route's title (docs/spec.md section 2), also the table's print and PDF title. */
   title: string;
   /** Choices of the selects without fixed ones, by field name (another catalogue's list). */
   options?: Readonly<Record<string, readonly SelectOption[]>>;
@@ -32,7 +32,7 @@ export interface CatalogScreenProps<K extends ListCatalog, TValues extends Field
   rowButtons?: (row: CatalogRows[K]) => ReactNode;
   /** After a create or edit succeeded, with the values sent; keep it stable (`useCallback`). */
   onSaved?: (values: TOutput) => void;
-  /** Controls over the table that narrow its rows (the teams' 'Concurso', issue 22). */
+  /** Controls over the table that narrow its rows (the teams' 'Concurso'). */
   filters?: ReactNode;
   /** The rows the table shows (search, exports and paging included); keep it stable (`useCallback`). */
   rowFilter?: (row: CatalogRows[K]) => boolean;
@@ -41,7 +41,7 @@ export interface CatalogScreenProps<K extends ListCatalog, TValues extends Field
 }
 
 /**
- * The shape every catalogue screen shares (SPEC.md sections 2 and 4): the title and a create button,
+ * The shape every catalogue screen shares (docs/spec.md sections 2 and 4): the title and a create button,
  * the live table of the catalogue with ACCIONES ('Editar', 'Eliminar' after a confirmation, plus the
  * screen's own buttons), the create / edit modal with the declared fields, and the modal feedback.
  */

@@ -15,7 +15,7 @@ export interface ConfirmedActionOptions<T> {
 }
 
 /**
- * The flow of every consequential action of the console (SPEC.md section 8): the question ('Sí, …' /
+ * The flow of every consequential action of the console (docs/spec.md section 8): the question ('Sí, …' /
  * 'Cancelar'), then the call under 'Procesando…', then the caller's success feedback with the answer.
  * A refusal shows the server's message (or `failure`'s). Resolves with the answer, or null when the
  * user said no or the call failed (already shown).

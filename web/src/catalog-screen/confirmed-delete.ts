@@ -23,7 +23,7 @@ export function deleteQuestionText(name?: string, warning?: string): string {
 }
 
 /**
- * The delete flow of SPEC.md sections 4 and 8, for any row: '¿Está seguro?' with 'Sí, eliminar' /
+ * The delete flow of docs/spec.md sections 4 and 8, for any row: '¿Está seguro?' with 'Sí, eliminar' /
  * 'Cancelar', then the call under 'Procesando…', then '¡Correcto!' / 'Dato Eliminado.'; a refusal shows
  * the server's reason (what uses the row) or the generic delete failure. Resolves true once deleted.
  */

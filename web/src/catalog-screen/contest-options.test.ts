@@ -8,7 +8,7 @@ const contest = (id: number, date: string, calendar: string, active = false): Co
   active,
 });
 
-describe('contest options (issue 13: the contest selects)', () => {
+describe('contest options (the contest selects)', () => {
   it('lists every contest newest first by date, then by id, labelled by calendar', () => {
     const rows = [
       contest(1, '2026-03-10', '2026A'),

@@ -1,7 +1,7 @@
 /**
- * The contests as the choices of a select (issue 13: the team, exercise and contest forms' "Concurso"
+ * The contests as the choices of a select (the team, exercise and contest forms' "Concurso"
  * and "Copiar procesos bloqueados de"), and the choice a new row starts with: the active contest
- * (DESIGN.md section 3). Pure: `use-contest-options.ts` feeds it the contests list.
+ * (docs/design.md section 3). Pure: `use-contest-options.ts` feeds it the contests list.
  */
 import type { ContestRow } from '@concurso/shared';
 import { formatDate } from '../ui/date-time';
@@ -23,7 +23,7 @@ export function contestWithDate(row: Pick<ContestChoice, 'calendar' | 'date'>): 
 /**
  * The contests as select options, newest first, values as strings (what a native select holds). The
  * label is the calendar ('2027A'); when several contests share a calendar each also shows its date
- * ('2026B (21/11/2026)', dd/mm/aaaa as everywhere a person reads, issue 14), so the choice is never
+ * ('2026B (21/11/2026)', dd/mm/aaaa as everywhere a person reads), so the choice is never
  * ambiguous.
  */
 export function contestOptions(rows: readonly ContestChoice[]): SelectOption[] {

@@ -8,7 +8,7 @@ import { ProgressDialog } from '../ui/dialog/progress-dialog';
 /**
  * Renders the catalogue screens' modal feedback: the feedback store's message, question and
  * 'Procesando…' (with an upload's progress and 'Cancelar'), and the dialog of a failed list load
- * (SPEC.md section 8).
+ * (docs/spec.md section 8).
  */
 export function FeedbackHost() {
   // One subscription; a shallow compare re-renders only when one of these fields changes.

@@ -5,7 +5,7 @@ import type { SaveFailureView } from './catalog-failures';
 
 /**
  * The submit of a modal form: valid values go to `onValid`; an invalid form also warns 'Información' /
- * 'Por favor llene todos los campos correctamente' besides the messages under its fields (SPEC.md
+ * 'Por favor llene todos los campos correctamente' besides the messages under its fields (docs/spec.md
  * section 5).
  */
 export function submitOrWarn<TValues extends FieldValues, TOutput>(

@@ -17,7 +17,7 @@ export interface ListDialogProps<T> {
    * open; rows of another key are never shown, not even for a moment.
    */
   query: ListQuery<T> | null;
-  /** Shown when the list is empty (a SPEC.md text such as `MESSAGES.noProcesses`). */
+  /** Shown when the list is empty (a docs/spec.md text such as `MESSAGES.noProcesses`). */
   emptyText: string;
   children: (rows: T[]) => ReactNode;
 }
@@ -26,7 +26,7 @@ export interface ListDialogProps<T> {
  * A read-only list in a modal (contest processes, exercises of a contest and level, team members):
  * fetched when it opens (cached rows of the same list show meanwhile), refetched while open when the
  * push channel says it is stale or a write from the dialog settles, with a spinner, a Spanish error
- * (SPEC.md section 8) or `emptyText` in place of rows, and a 'Cerrar' button.
+ * (docs/spec.md section 8) or `emptyText` in place of rows, and a 'Cerrar' button.
  */
 export function ListDialog<T>({
   open,

@@ -7,13 +7,13 @@ import { describeListError } from '../api/queries/list-errors';
 export interface QueryListBodyProps<T> {
   /** The list's query (TanStack Query). */
   list: UseQueryResult<T[]>;
-  /** Shown when the list is empty (a SPEC.md text such as `MESSAGES.noProcesses`). */
+  /** Shown when the list is empty (a docs/spec.md text such as `MESSAGES.noProcesses`). */
   emptyText: string;
   children: (rows: T[]) => ReactNode;
 }
 
 /**
- * A fetched list's body: a spinner until it loads, its Spanish error (SPEC.md section 8), `emptyText`
+ * A fetched list's body: a spinner until it loads, its Spanish error (docs/spec.md section 8), `emptyText`
  * when it has no rows, else `children` with the rows. Used by `ListDialog` and the board's history.
  */
 export function QueryListBody<T>({ list, emptyText, children }: QueryListBodyProps<T>) {

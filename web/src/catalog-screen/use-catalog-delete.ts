@@ -5,7 +5,7 @@ import { useInvalidatingMutation } from '../api/queries/use-invalidating-mutatio
 import { confirmedDelete } from './confirmed-delete';
 
 /**
- * The delete flow of a catalogue row (SPEC.md sections 4 and 8, see `confirmedDelete`); the list
+ * The delete flow of a catalogue row (docs/spec.md sections 4 and 8, see `confirmedDelete`); the list
  * refetches once the delete settles. `warning` adds what else goes with the row (a team's members and
  * attempts).
  */

@@ -59,11 +59,11 @@ export interface CatalogForm<TValues extends FieldValues, TOutput, TRow> extends
 }
 
 /**
- * The shared behaviour of every catalogue modal (SPEC.md sections 4 and 5): create and edit modes,
+ * The shared behaviour of every catalogue modal (docs/spec.md sections 4 and 5): create and edit modes,
  * validation by the shared zod schema with 'Este campo es requerido' under each field, the 'Información'
  * warning on an invalid submit, server 422 messages mapped onto the fields, 'Procesando…' while saving,
  * 'Registrado' / 'Guardado' on success (then the modal closes and resets; the save is a mutation
- * after which the list refetches), and the SPEC.md section 8 failure texts (or the server's own text
+ * after which the list refetches), and the docs/spec.md section 8 failure texts (or the server's own text
  * of a duplicate, a missing row or a refused file). An upload shows its progress, and 'Cancelar'
  * aborts it leaving the modal open.
  */

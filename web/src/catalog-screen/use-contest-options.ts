@@ -10,7 +10,7 @@ export interface ContestSelect {
   /** The active contest's id as a select value (`activeContestValue`); '' while loading or when none is. */
   active: string;
   /**
-   * `{contests_id}` of the active contest for `CatalogScreen`'s `createValues` (issue 13: the team and
+   * `{contests_id}` of the active contest for `CatalogScreen`'s `createValues` (the team and
    * exercise forms default to it); `{}` while the list loads or when no contest is active. The same
    * object until the active contest changes.
    */

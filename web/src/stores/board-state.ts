@@ -1,5 +1,5 @@
 /**
- * Pure logic of the live board (DESIGN.md section 6): a snapshot replaces everything, then events
+ * Pure logic of the live board (docs/design.md section 6): a snapshot replaces everything, then events
  * upsert or delete single rows. Kept free of React, zustand and sockets so it is unit-tested as is.
  */
 import {
@@ -58,7 +58,7 @@ export function applySnapshot(_state: BoardData, snapshot: TeamAttempts): BoardD
 }
 
 /**
- * The events of one `board.frame`'s rows (issue 12; decoded once by the live bus, `api/live-bus.ts`):
+ * The events of one `board.frame`'s rows (decoded once by the live bus, `api/live-bus.ts`):
  * each row an `updated` event, in the frame's order.
  */
 export function boardFrameEvents(rows: readonly BoardTeam[]): BoardEvent[] {

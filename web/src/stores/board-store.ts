@@ -1,5 +1,5 @@
 /**
- * The live board store (DESIGN.md section 6): snapshot from `GET /api/teamAttempts`, then push events
+ * The live board store (docs/design.md section 6): snapshot from `GET /api/teamAttempts`, then push events
  * (`board.frame`'s rows, issue 12; `team.removed`). After every (re)connect the snapshot is fetched
  * again, so a dropped connection never leaves a stale board. Events that arrive while a snapshot is in
  * flight are applied at once and also buffered, then replayed on top of the snapshot: the snapshot may
@@ -35,7 +35,7 @@ export interface BoardStore extends BoardData {
   /** Spanish text of the last snapshot failure; null after a good one. */
   error: string | null;
   /**
-   * Opens the socket and loads the snapshot (the board screen mounts). `levels` (issue 26): the socket
+   * Opens the socket and loads the snapshot (the board screen mounts). `levels`: the socket
    * joins only those levels' rooms (the projector's `?nivel=`); default every level.
    */
   start: (levels?: readonly number[]) => void;

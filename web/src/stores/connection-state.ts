@@ -1,6 +1,6 @@
 import type { SocketOutcome } from '../api/live-socket-policy';
 
-/** State of the board's push channel, shown on the board screens (DESIGN.md section 6). */
+/** State of the board's push channel, shown on the board screens (docs/design.md section 6). */
 export type ConnectionState = 'conectado' | 'reconectando' | 'sin conexión';
 
 /** The visible text of each connection state. */

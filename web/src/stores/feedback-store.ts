@@ -1,5 +1,5 @@
 /**
- * The catalogue screens' modal feedback (SPEC.md sections 4, 5 and 8), one of each at a time: a message
+ * The catalogue screens' modal feedback (docs/spec.md sections 4, 5 and 8), one of each at a time: a message
  * with one button, a yes/no question answered through a promise, the 'Procesando…' dialog while a
  * request runs (with a percentage and 'Cancelar' for an upload), and the dialog of a failed list load.
  * Flows (save, delete, assign) and the query client call it; `FeedbackHost` renders it.
@@ -50,9 +50,9 @@ export interface FeedbackStore {
   busy: number;
   /** The progress a running task reported (an upload); null for a plain request. */
   transfer: TransferView | null;
-  /** The failed list load shown (SPEC.md section 8: 'Advertencia', 'Error', 'Error de Conexión'); null when none. */
+  /** The failed list load shown (docs/spec.md section 8: 'Advertencia', 'Error', 'Error de Conexión'); null when none. */
   listError: MessageView | null;
-  /** Opens a message; ignored between an ended session and the next sign-in (issue 10). */
+  /** Opens a message; ignored between an ended session and the next sign-in. */
   showMessage: (view: MessageView) => void;
   closeMessage: () => void;
   /**
@@ -140,7 +140,7 @@ onSessionEnd(() => {
   useFeedbackStore.getState().dismissListError();
 });
 
-/** The invalid-submit warning of SPEC.md section 5: 'Información' / 'Por favor llene…' / 'Listo!'. */
+/** The invalid-submit warning of docs/spec.md section 5: 'Información' / 'Por favor llene…' / 'Listo!'. */
 export const INVALID_FORM_MESSAGE: MessageView = {
   title: MESSAGES.info,
   message: MESSAGES.validation,

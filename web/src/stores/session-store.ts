@@ -1,4 +1,4 @@
-/** The signed-in user, as the last `POST /api/auth/me` answered it (SPEC.md section 3, Session). */
+/** The signed-in user, as the last `POST /api/auth/me` answered it (docs/spec.md section 3, Session). */
 import { create } from 'zustand';
 import type { MeResponse } from '@concurso/shared';
 import { onSessionEnd, watchSignedIn } from '../api/session-end';

@@ -14,12 +14,12 @@ export interface RefetchOnBoardChangeOptions {
   teamId?: number;
   /** False while nothing is shown (a closed dialog): no socket is held. Default true. */
   enabled?: boolean;
-  /** An agent's presence or alert changing refetches too (issue 24: /laboratorio, /bitacora). */
+  /** An agent's presence or alert changing refetches too (/laboratorio, /bitacora). */
   withAgent?: boolean;
 }
 
 /**
- * Keeps queries current with the board's pushes (issue 13): while mounted and `enabled`, holds the
+ * Keeps queries current with the board's pushes: while mounted and `enabled`, holds the
  * tab's shared live socket and invalidates `queryKeys` (each a key or a key prefix) whenever a team's
  * attempts or status change, a team is removed, another contest is activated or the socket comes back
  * after a drop (`boardChangeListeners`), at most once every `throttleMs` (`throttle`). Never renders:

@@ -25,7 +25,7 @@ describe('attemptsOrStatusChanged', () => {
     expect(attemptsOrStatusChanged(known, [row(1, 1, 2, true), row(2, 0, 1, true)])).toBe(false);
   });
 
-  it('with withAgent, is true for an agent coming online, falling silent or stopping too (issue 24)', () => {
+  it('with withAgent, is true for an agent coming online, falling silent or stopping too', () => {
     const known = boardSignatures([row(1, 0)], true);
     expect(attemptsOrStatusChanged(known, [row(1, 0, 1, true)], true)).toBe(true);
     expect(attemptsOrStatusChanged(known, [{ ...row(1, 0), agent_alert: 'sin_senal' }], true)).toBe(true);

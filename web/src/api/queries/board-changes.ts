@@ -2,7 +2,7 @@ import type { BoardTeam } from '@concurso/shared';
 import type { LiveBusListeners } from '../live-bus';
 
 /*
- * Which pushes of the board change what the logs and the statistics show (issue 13): a team's attempts
+ * Which pushes of the board change what the logs and the statistics show: a team's attempts
  * or status, a team removed, another contest activated. The agent's presence (its heartbeat) changes
  * none of them. Pure (no React, no socket of its own), so it is unit-tested with a fake socket.
  */
@@ -17,7 +17,7 @@ const signature = (row: BoardTeam, withAgent: boolean) =>
 
 /**
  * The signatures of `rows` (the board store's teams when a watcher starts: they need no refetch);
- * `withAgent`: the agent's presence and alert count too (issue 24: /laboratorio and /bitacora).
+ * `withAgent`: the agent's presence and alert count too (/laboratorio and /bitacora).
  */
 export function boardSignatures(rows: Iterable<BoardTeam>, withAgent = false): BoardSignatures {
   const known: BoardSignatures = new Map();
@@ -28,7 +28,7 @@ export function boardSignatures(rows: Iterable<BoardTeam>, withAgent = false): B
 /**
  * True when pushed board rows may have added to the logs or moved the statistics: a team's attempts or
  * status differ from what `known` holds, or the team is new to it. `known` is updated. A presence
- * change alone (the agent's heartbeat) answers false, unless `withAgent` (issue 24: the lab board and
+ * change alone (the agent's heartbeat) answers false, unless `withAgent` (the lab board and
  * the log, which lists what happened to the agents).
  */
 export function attemptsOrStatusChanged(
@@ -51,7 +51,7 @@ export interface BoardChangeWatch {
   teamId?: number;
   /** The signatures already seen (`boardSignatures` of the store's teams), updated as rows arrive. */
   known: BoardSignatures;
-  /** A change of an agent's presence or alert counts too (issue 24); `known` must be built the same way. */
+  /** A change of an agent's presence or alert counts too; `known` must be built the same way. */
   withAgent?: boolean;
 }
 

@@ -7,7 +7,7 @@ export function catalogListKey(list: ListCatalog): QueryKey {
   return listQueryKey(LIST_SOURCES[list], CATALOG_ROUTES[list].list);
 }
 
-/** A catalogue's list as a query; its failure opens the list-failure dialog (SPEC.md section 8). */
+/** A catalogue's list as a query; its failure opens the list-failure dialog (docs/spec.md section 8). */
 export function catalogListQuery<K extends ListCatalog>(list: K): ListQuery<CatalogRows[K]> {
   // The list route picked by name: its rows are typed by `CatalogRows`, derived from the same map.
   return listQuery(LIST_SOURCES[list], CATALOG_ROUTES[list].list, {

@@ -1,5 +1,5 @@
 /**
- * Keeps the query client's server state current from the push channel (DESIGN.md section 6):
+ * Keeps the query client's server state current from the push channel (docs/design.md section 6):
  * `catalog.changed` marks stale what the change touches (observed queries refetch at once, the others
  * on their next use), the board's rows (`board.frame`) patch the teams list's ESTATUS, and a reconnect marks
  * everything stale (changes made while the connection was down were never announced).

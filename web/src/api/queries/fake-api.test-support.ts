@@ -44,7 +44,7 @@ export function stubApi() {
   };
 }
 
-/** An ok list answer (SPEC.md section 7). */
+/** An ok list answer (docs/spec.md section 7). */
 export const okList = (data: unknown[]) => ({ success: true, data, message: '' });
 
 /** Lets the answers' promise chains run. */

@@ -7,12 +7,12 @@ describe('listRows', () => {
     expect(listRows({ success: true, data: [{ id: 1 }], message: '' })).toEqual([{ id: 1 }]);
   });
 
-  it('turns a success-false answer into a warning with the server message (SPEC.md section 8)', () => {
+  it('turns a success-false answer into a warning with the server message (docs/spec.md section 8)', () => {
     expect(() => listRows({ success: false, data: [], message: 'No hay concursos' })).toThrow(ListWarning);
   });
 });
 
-describe('describeListError (SPEC.md section 8)', () => {
+describe('describeListError (docs/spec.md section 8)', () => {
   it('shows a success-false answer as Advertencia with the server message', () => {
     expect(describeListError(new ListWarning('No hay concursos'))).toEqual({
       title: 'Advertencia',

@@ -1,5 +1,5 @@
 /**
- * How a list answer is read and a failed list load told to the user (SPEC.md section 8). Pure: free of
+ * How a list answer is read and a failed list load told to the user (docs/spec.md section 8). Pure: free of
  * React, TanStack Query and sockets.
  */
 import { MESSAGES } from '@concurso/shared';
@@ -14,7 +14,7 @@ export class ListWarning extends Error {
 }
 
 /**
- * The shape every list answer shares (SPEC.md section 7). The map declares `success: true`; SPEC.md
+ * The shape every list answer shares (docs/spec.md section 7). The map declares `success: true`; docs/spec.md
  * section 8 still has the web tell a `success: false` answer as a warning, so it is read as a boolean.
  */
 export interface ListEnvelope<T> {
@@ -36,7 +36,7 @@ export interface ListErrorView {
 }
 
 /**
- * SPEC.md section 8, list loads: `success` false is 'Advertencia' with the server's message; an HTTP
+ * docs/spec.md section 8, list loads: `success` false is 'Advertencia' with the server's message; an HTTP
  * error is 'Error' with the server's message or 'Algo salió mal en el servidor.'; no answer is
  * 'Error de Conexión' with 'No se pudo conectar al servidor. Inténtalo de nuevo más tarde.'.
  */

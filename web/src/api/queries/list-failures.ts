@@ -1,9 +1,9 @@
 import type { ListErrorView } from './list-errors';
 
 /**
- * Failed loads of catalogue lists, for the list-failure dialog (SPEC.md section 8): the query client
+ * Failed loads of catalogue lists, for the list-failure dialog (docs/spec.md section 8): the query client
  * reports them here and the feedback store (stores/feedback-store.ts) listens, so `api/` never imports
- * a store (issue 23: the door between them opens one way).
+ * a store (the door between them opens one way).
  */
 const listeners = new Set<(view: ListErrorView) => void>();
 

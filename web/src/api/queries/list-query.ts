@@ -24,14 +24,14 @@ export function listQueryKey(source: CatalogName, route: RouteSpec, params?: obj
 export interface ListFailure {
   /** The console line of a failed load, Spanish: 'No se pudieron cargar los integrantes del equipo'. */
   failure: string;
-  /** True when the failure is the screen's dialog of SPEC.md section 8 (the catalogue lists). */
+  /** True when the failure is the screen's dialog of docs/spec.md section 8 (the catalogue lists). */
   errorDialog?: boolean;
 }
 
 /**
  * The rows of a list route of the shared map (`GET` answering `okEnvelope(z.array(row))`), typed by
  * it, as a query keyed by {@link listQueryKey}. An answer with `success: false` fails the query with a
- * `ListWarning` (SPEC.md section 8); the call is aborted when the query is cancelled (a newer fetch,
+ * `ListWarning` (docs/spec.md section 8); the call is aborted when the query is cancelled (a newer fetch,
  * the session's end).
  */
 export function listQuery<R extends RouteSpec>(

@@ -1,7 +1,7 @@
 import type { BoardTeam, TeamRow } from '@concurso/shared';
 
 /**
- * The teams list after live board rows (a `board.frame`'s, issue 12): a block or unblock by a judge
+ * The teams list after live board rows (a `board.frame`'s): a block or unblock by a judge
  * changes ESTATUS without a `catalog.changed`. Answers the same array when no status changed (agents'
  * attempts), so the table does not re-render for every attempt. One pass over the list whatever the
  * number of rows (a catch-up frame can carry every team); when a team comes twice, its last row counts.

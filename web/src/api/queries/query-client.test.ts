@@ -43,7 +43,7 @@ describe('the query client', () => {
     expect(client.getQueryData(catalogListQuery('levels').queryKey)).toEqual([{ id: 1, level: 'Básico' }]);
   });
 
-  it('tells a failed catalogue list once, with the SPEC.md section 8 texts, and retries nothing', async () => {
+  it('tells a failed catalogue list once, with the docs/spec.md section 8 texts, and retries nothing', async () => {
     const client = createQueryClient();
     stops.push(new QueryObserver(client, catalogListQuery('contests')).subscribe(() => undefined));
     stops.push(new QueryObserver(client, catalogListQuery('schools')).subscribe(() => undefined));

@@ -18,7 +18,7 @@ declare module '@tanstack/react-query' {
 /**
  * A client with the app's rules:
  * - no automatic retry, and no refetch on window focus or network return: a failed load is told at
- *   once (SPEC.md section 8), and freshness comes from the push channel (`catalog.changed`, and a
+ *   once (docs/spec.md section 8), and freshness comes from the push channel (`catalog.changed`, and a
  *   refetch of everything after a reconnect), not from polling; nothing waits for the browser to say
  *   it is online (`networkMode: 'always'`);
  * - every failed load is logged with its query's `meta.failure`; one whose `meta.errorDialog` is set
@@ -43,7 +43,7 @@ export function createQueryClient(): QueryClient {
         networkMode: 'always',
       },
       // 'always': a call made while the browser says it is offline is sent and fails as 'Error de
-      // Conexión' (SPEC.md section 8), instead of waiting paused behind a spinner or 'Procesando…'.
+      // Conexión' (docs/spec.md section 8), instead of waiting paused behind a spinner or 'Procesando…'.
       mutations: { networkMode: 'always' },
     },
   });

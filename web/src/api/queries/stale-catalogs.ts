@@ -21,8 +21,8 @@ export const CATALOG_DEPENDENTS: Partial<Record<CatalogName, readonly CatalogNam
 export const CONTEST_LOG_KEY = 'contestLog';
 
 /**
- * Catalogues whose changes are rows of the contest log: a judges' message and its receipts (issue 24),
- * a contest's allowed sites (issue 25). Board pushes refetch the log for the rest.
+ * Catalogues whose changes are rows of the contest log: a judges' message and its receipts,
+ * a contest's allowed sites. Board pushes refetch the log for the rest.
  */
 const LOGGED_CATALOGS: ReadonlySet<CatalogName> = new Set(['messages', 'contests']);
 

@@ -10,7 +10,7 @@ export interface Throttled {
  * `run` at most once every `intervalMs` (ms), never dropping the last request: the first request runs
  * at once, requests within the interval after a run are gathered into one run at its end. The refetches
  * that follow the board's pushes go through it (`useRefetchOnBoardChange`: /bitacora at most once every
- * 2 s, the statistics every 5 s, issue 13).
+ * 2 s, the statistics every 5 s).
  */
 export function throttle(run: () => void, intervalMs: number): Throttled {
   let lastRunAt = Number.NEGATIVE_INFINITY;

@@ -14,7 +14,7 @@ const STATE_ORDER: Record<ReceiptState, number> = { falló: 0, pendiente: 1, ent
 const collator = new Intl.Collator('es', { numeric: true, sensitivity: 'base' });
 
 /**
- * The per-team receipts of a sent message (DESIGN.md section 6a, messages): each target team's state
+ * The per-team receipts of a sent message (docs/design.md section 6a, messages): each target team's state
  * (`receiptState`: entregado / visto / falló / pendiente), a failure with its machine and reason
  * (`messageFailureText`), the failed first, then the pending, the shown and the closed, by team name.
  */

@@ -1,5 +1,5 @@
 /**
- * What the login screen shows for a failed login (SPEC.md section 8, DESIGN.md section 4):
+ * What the login screen shows for a failed login (docs/spec.md section 8, docs/design.md section 4):
  * 401 the server text or 'Usuario o contraseña incorrectos!' with 'Intentar de nuevo'; the server's
  * Spanish message for 403 (participants), 429 (rate limit) and 422 (validation).
  */

@@ -13,7 +13,7 @@ type FieldErrors = LoginErrorView['fieldErrors'];
 
 /**
  * Login (/): username and password, 'Iniciar Sesión'. On success the token is stored, the user is
- * fetched and routed by type (SPEC.md section 4): 2 to /homeJuez, anything else to /home. After a
+ * fetched and routed by type (docs/spec.md section 4): 2 to /homeJuez, anything else to /home. After a
  * session ended elsewhere it says so ('Su sesión terminó. Inicie sesión de nuevo.') until the next login.
  */
 export function LoginScene() {

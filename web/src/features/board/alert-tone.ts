@@ -1,5 +1,5 @@
 /**
- * The "Alerta sonora" tone (issue 14): two short notes made with the Web Audio API, no audio file and
+ * The "Alerta sonora" tone: two short notes made with the Web Audio API, no audio file and
  * nothing downloaded. One `AudioContext` per tab, made on first use.
  *
  * Browsers start an `AudioContext` suspended unless a click or key press came first: the switch's own

@@ -76,7 +76,7 @@ describe('attemptAlertFor (which board changes sound)', () => {
     );
   });
 
-  it("sounds when a held team's agent falls silent (issue 24), not when it is stopped or stays silent", () => {
+  it("sounds when a held team's agent falls silent, not when it is stopped or stays silent", () => {
     const silent = team(2, 0, { agent_online: false, agent_alert: 'sin_senal', version: 5 });
     const alarmed = afterFrame(first, silent);
     expect(attemptAlertFor(first, alarmed)).toBe(true);

@@ -20,7 +20,7 @@ export interface BoardRowProps {
 /**
  * One team on the live board: name with its status and agent badges (and «Programa nuevo» while a
  * program no other team ran started recently), attempts, the
- * 'Bloquear' (status 1) or 'Desbloquear' (any other status) button (SPEC.md section 2) and
+ * 'Bloquear' (status 1) or 'Desbloquear' (any other status) button (docs/spec.md section 2) and
  * 'Historial' (its attempts and status changes).
  * Memoized: an event re-renders only the row it changed.
  */

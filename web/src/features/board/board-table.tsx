@@ -8,11 +8,11 @@ export interface BoardTableProps {
   /** The level's teams, already sorted. */
   teams: readonly BoardTeam[];
   onToggle: (team: BoardTeam) => void;
-  /** Opens a team's 'Historial' (issue 13). */
+  /** Opens a team's 'Historial'. */
   onHistory: (team: BoardTeam) => void;
 }
 
-/** One level's table of the live board: NOMBRE, INTENTOS, ACCIONES (SPEC.md section 2; plus 'Historial', issue 13). */
+/** One level's table of the live board: NOMBRE, INTENTOS, ACCIONES (docs/spec.md section 2; plus 'Historial'). */
 export function BoardTable({ level, teams, onToggle, onHistory }: BoardTableProps) {
   const titleId = `board-title-${level}`;
   return (
@@ -25,7 +25,7 @@ export function BoardTable({ level, teams, onToggle, onHistory }: BoardTableProp
           <Table.Header>
             <Table.Row bg="bg.muted">
               {/* NOMBRE takes what INTENTOS and ACCIONES leave (they are as wide as their content,
-                  `w=1%`), so a long name wraps instead of pushing them out of the column (issue 22). */}
+                  `w=1%`), so a long name wraps instead of pushing them out of the column. */}
               <Table.ColumnHeader w="full">NOMBRE</Table.ColumnHeader>
               <Table.ColumnHeader textAlign="end" w="1%" whiteSpace="nowrap">
                 INTENTOS

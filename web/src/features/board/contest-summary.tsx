@@ -5,7 +5,7 @@ import { formatDate } from '../../ui/date-time';
 
 /**
  * The active contest line of the board, or `MESSAGES.noActiveContestTitle` ('Sin concurso activo';
- * DESIGN.md section 3, issue 13).
+ * docs/design.md section 3).
  */
 export function ContestSummary({ contest }: { contest: BoardContest | null }) {
   return (

@@ -5,7 +5,7 @@ import { StatsPanel } from './stats/stats-panel';
 
 /**
  * /home and /homeJuez: 'Información de la competencia actual', the live board and, under it, the
- * active contest's "Estadísticas" (issue 13; its charts load lazily).
+ * active contest's "Estadísticas" (its charts load lazily).
  */
 export function HomeScene() {
   const contestId = useBoardStore((state) => state.contest?.id ?? null);

@@ -20,7 +20,7 @@ import { MessageDialog } from '../../ui/dialog/message-dialog';
 import { ProgressDialog } from '../../ui/dialog/progress-dialog';
 
 /**
- * The live board shared by /home and /homeJuez: the active contest, "Alerta sonora" (issue 14), the
+ * The live board shared by /home and /homeJuez: the active contest, "Alerta sonora", the
  * connection state and the three level tables (or `MESSAGES.noActiveContest` when none is active), kept current by the board
  * store while mounted.
  */
@@ -78,7 +78,7 @@ export function LiveBoard() {
         </Alert.Root>
       ) : null}
 
-      {/* No active contest (issue 13): say so instead of three empty tables; a failed load says its own. */}
+      {/* No active contest: say so instead of three empty tables; a failed load says its own. */}
       {loaded && !contest && !error ? (
         <NoActiveContestNotice />
       ) : loaded ? (

@@ -4,7 +4,7 @@ import { useAttemptAlert } from './use-attempt-alert';
 import { useSoundAlertOn } from './use-sound-alert-on';
 
 /**
- * The judge board's "Alerta sonora" switch (issue 14, /home and /homeJuez): off by default and
+ * The judge board's "Alerta sonora" switch (/home and /homeJuez): off by default and
  * remembered per browser (`useSoundAlertOn`); while on, a short tone plays when a team's attempts grow
  * (`useAttemptAlert`).
  */

@@ -46,7 +46,7 @@ function LogSection<T>({
   );
 }
 
-/** At most one refetch of a team's history every this many ms while its team changes (issue 13). */
+/** At most one refetch of a team's history every this many ms while its team changes. */
 const TEAM_HISTORY_REFRESH_MS = 1_000;
 
 /** The attempts as the dialog shows them, the newest of each burst with its line (attempt-bursts.ts). */

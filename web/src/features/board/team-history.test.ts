@@ -18,7 +18,7 @@ const change = (overrides: Partial<StatusChangeRow>): StatusChangeRow => ({
   ...overrides,
 });
 
-describe("the board's team history (issue 13)", () => {
+describe("the board's team history", () => {
   it('shows an attempt with both clocks in Spanish form and whether it was ended', () => {
     expect(
       attemptHistoryLine({
@@ -38,7 +38,7 @@ describe("the board's team history (issue 13)", () => {
     });
   });
 
-  it('names a renamed copy caught by its fingerprint with the name it ran as (issue 14)', () => {
+  it('names a renamed copy caught by its fingerprint with the name it ran as', () => {
     const line = attemptHistoryLine({
       id: 5,
       process: 'chrome.exe',

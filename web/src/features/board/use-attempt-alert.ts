@@ -5,7 +5,7 @@ import { alertDue, alertReasons } from './attempt-alert';
 import { attemptBurstDue, type LastAttemptAt } from './attempt-bursts';
 
 /**
- * While `on`, plays the "Alerta sonora" tone when a team's attempts grow on the live board (issue 14):
+ * While `on`, plays the "Alerta sonora" tone when a team's attempts grow on the live board:
  * it watches the board store's changes (`alertReasons`: frames only, never a snapshot) and plays at
  * most once a second (`alertDue`), and once per burst of a team's attempts (`attemptBurstDue`: a
  * restart loop's attempts seconds apart ring when the burst starts, not at each attempt). Renders nothing and re-renders nothing: a store subscription.

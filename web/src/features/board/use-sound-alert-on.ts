@@ -4,7 +4,7 @@ import { useRememberedFlag } from './use-remembered-flag';
 export const SOUND_ALERT_KEY = 'tablero.alertaSonora';
 
 /**
- * Whether the judge board's "Alerta sonora" is on (issue 14): off by default, remembered per browser
+ * Whether the judge board's "Alerta sonora" is on: off by default, remembered per browser
  * like 'Ocultar gráficas'. Answers the state and its setter.
  */
 export function useSoundAlertOn(): [boolean, (on: boolean) => void] {

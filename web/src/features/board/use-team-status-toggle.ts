@@ -4,7 +4,7 @@ import { toggleTeamStatus } from '../../api/board-api';
 import { toaster } from '../../ui/toaster';
 import { useBoardStore } from '../../stores/board-store';
 
-/** State and actions of the block/unblock flow (SPEC.md section 4). */
+/** State and actions of the block/unblock flow (docs/spec.md section 4). */
 export interface TeamStatusToggle {
   /** True while the confirmation question is open. */
   asking: boolean;

@@ -17,7 +17,7 @@ import {
 const options = {} as ResolverOptions<AllowedSitesFormValues>;
 const resolve = async (text: string) => allowedSitesResolver({ allowed_sites: text }, undefined, options);
 
-describe('«Sitios permitidos» (issue 25)', () => {
+describe('«Sitios permitidos»', () => {
   it("shows the stored sites one per line, and finds each site's line past blank ones", () => {
     expect(allowedSitesText(['docs.python.org', '10.0.0.0/8'])).toBe('docs.python.org\n10.0.0.0/8');
     expect(allowedSitesText([])).toBe('');

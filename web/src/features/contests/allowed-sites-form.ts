@@ -1,5 +1,5 @@
 /**
- * The rules of «Sitios permitidos» (issue 25, DESIGN.md section 6a), shared by the contest modal and
+ * The rules of «Sitios permitidos» (docs/design.md section 6a), shared by the contest modal and
  * the contests table's own dialog: the text area holds one site per line, the shared
  * `allowedSitesSchema` checks the non-empty lines, and each refusal is said with its line. Pure:
  * tested in Node.

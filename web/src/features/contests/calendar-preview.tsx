@@ -5,7 +5,7 @@ import { calendarPreview, type ContestFormValues } from './contest-form-values';
 
 /**
  * The contest modal's read-only 'Calendario': the calendar the typed date belongs to, updated as the
- * date changes (the client sends it with the date, DESIGN.md section 3).
+ * date changes (the client sends it with the date, docs/design.md section 3).
  */
 export function CalendarPreview({ control }: { control: Control<ContestFormValues, unknown, ContestInput> }) {
   const date = useWatch({ control, name: 'date' });

@@ -3,7 +3,7 @@ import type { DataColumn } from '../../ui/data-table/table-model';
 import { formatDate } from '../../ui/date-time';
 
 /**
- * The contests table's DATE (SPEC.md section 2): shown, searched and exported as `dd/mm/aaaa` (issue
+ * The contests table's DATE (docs/spec.md section 2): shown, searched and exported as `dd/mm/aaaa` (issue
  * 14: the Spanish form everywhere a person reads; the wire keeps `YYYY-MM-DD`), sorted by the wire's
  * `YYYY-MM-DD`, whose text order is the days' order (the shown text starts with the day of the month).
  */

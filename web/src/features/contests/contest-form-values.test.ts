@@ -56,7 +56,7 @@ describe('contest form values', () => {
     ).toBe('');
   });
 
-  it("shows an edited contest's allowed sites one per line (issue 25)", () => {
+  it("shows an edited contest's allowed sites one per line", () => {
     expect(
       contestValuesOf({
         date: '2026-11-21',
@@ -68,7 +68,7 @@ describe('contest form values', () => {
   });
 });
 
-describe('contest form resolver (issue 25: «Sitios permitidos»)', () => {
+describe('contest form resolver («Sitios permitidos»)', () => {
   const options = {} as ResolverOptions<ContestFormValues>;
   const resolve = async (values: Partial<ContestFormValues>) =>
     contestFormResolver({ ...emptyContestValues(new Date(2027, 1, 3)), ...values }, undefined, options);
@@ -106,7 +106,7 @@ describe('contest form resolver (issue 25: «Sitios permitidos»)', () => {
   });
 });
 
-describe('contest body (issue 13: max_attempts and the copied blocked set)', () => {
+describe('contest body (max_attempts and the copied blocked set)', () => {
   const parse = (values: Record<string, string | boolean>) => contestInputSchema.parse(values);
 
   it('sends the calendar, max_attempts and the contest to copy on create', () => {
@@ -149,7 +149,7 @@ describe('contest body (issue 13: max_attempts and the copied blocked set)', () 
     });
   });
 
-  it('sends the allowed sites on create and on update (issue 25)', () => {
+  it('sends the allowed sites on create and on update', () => {
     const values = contestInputSchema.parse({ date: '2026-08-01', allowed_sites: ['docs.python.org'] });
     expect(contestBody(values, true).allowed_sites).toEqual(['docs.python.org']);
     expect(contestBody(values, false).allowed_sites).toEqual(['docs.python.org']);
@@ -172,7 +172,7 @@ describe('contest body (issue 13: max_attempts and the copied blocked set)', () 
   });
 });
 
-describe('activation question (issue 13)', () => {
+describe('activation question', () => {
   it('says the boards and the agents move to the contest, and which one they leave', () => {
     expect(activationQuestion({ calendar: '2027A' }, { calendar: '2026B' })).toEqual({
       title: '¿Activar el concurso 2027A?',

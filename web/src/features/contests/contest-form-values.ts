@@ -10,7 +10,7 @@ import type { QuestionView } from '../../stores/feedback-store';
 import { issuesToFieldErrors } from '../../ui/form/schema-resolver';
 import { allowedSitesErrorText, allowedSitesText, splitSiteIssues } from './allowed-sites-form';
 
-/** Today's date on the user's clock as `YYYY-MM-DD` (the contest date's default, SPEC.md section 9). */
+/** Today's date on the user's clock as `YYYY-MM-DD` (the contest date's default, docs/spec.md section 9). */
 export function todayIsoDate(now: Date = new Date()): string {
   const pad = (value: number) => String(value).padStart(2, '0');
   // The local date, not UTC: in the evening UTC is already tomorrow in Mexico.
@@ -23,7 +23,7 @@ export function calendarPreview(date: unknown): string {
 }
 
 /**
- * The contest modal's fields as the inputs hold them: the date, `max_attempts` ('' for none, issue 13)
+ * The contest modal's fields as the inputs hold them: the date, `max_attempts` ('' for none)
  * and, on create only, the contest whose blocked set is copied ('' for none).
  */
 export interface ContestFormValues {
@@ -68,7 +68,7 @@ export function contestValuesOf(
 
 /**
  * The modal's resolver: the shared `contestInputSchema` (the server's rule) on the fields, the text
- * area read as its non-empty lines (`allowedSitesLines`, issue 25). A refused site is said with its
+ * area read as its non-empty lines (`allowedSitesLines`). A refused site is said with its
  * line under the text area ('Línea 2: …'), every refused line at once.
  */
 export const contestFormResolver: Resolver<ContestFormValues, unknown, ContestInput> = (values) => {
@@ -86,10 +86,10 @@ export const contestFormResolver: Resolver<ContestFormValues, unknown, ContestIn
 
 /**
  * The body of `createContest` (`creating`) or `updateContest` (without its id) for the valid values:
- * the date with its calendar (the client sends it, DESIGN.md section 3), `max_attempts` (null clears
- * it), `observe_processes` (issue 14; on unless unticked), `allowed_sites` (issue 25; [] is no network
+ * the date with its calendar (the client sends it, docs/design.md section 3), `max_attempts` (null clears
+ * it), `observe_processes` (on unless unticked), `allowed_sites` ([] is no network
  * policy, and empties an edited contest's) and, on create only and when chosen, `copy_from_contests_id`
- * (issue 13).
+ *.
  * On an edit, `loadedSites` (the contest's sites when the modal opened) leaves `allowed_sites` out of
  * the body when the field still holds them.
  */
@@ -118,7 +118,7 @@ const sameSites = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((site, i) => site === b[i]);
 
 /**
- * The question before 'Activar' (issue 13): it says what changes, "Los tableros y los agentes pasarán
+ * The question before 'Activar': it says what changes, "Los tableros y los agentes pasarán
  * al concurso 2027A", and which contest they leave when one is active.
  */
 export function activationQuestion(

@@ -3,7 +3,7 @@ import { useContestOptions } from '../../catalog-screen/use-contest-options';
 import { FormSelectField } from '../../ui/form/form-select-field';
 
 /**
- * The create modal's 'Copiar procesos bloqueados de' (issue 13): every contest, newest first, or
+ * The create modal's 'Copiar procesos bloqueados de': every contest, newest first, or
  * 'Ninguno' (the new contest starts with no blocked process). Sent as `copy_from_contests_id`.
  */
 export function CopyBlockedFromField({

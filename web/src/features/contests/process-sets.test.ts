@@ -3,7 +3,7 @@ import { MESSAGES, blockedPermittedConflict, permittedBlockedConflict } from '@c
 import { ApiRequestError } from '../../api/api-error';
 import { BLOCKED_SET, PERMITTED_SET, permittedFailure } from './process-sets';
 
-describe('«Programas permitidos» (DESIGN.md section 6a)', () => {
+describe('«Programas permitidos» (docs/design.md section 6a)', () => {
   it("says the server's reason when a blocked program is permitted, else a general failure", () => {
     const refused = new ApiRequestError({
       kind: 'http',

@@ -11,8 +11,8 @@ import { listQuery, type ListQuery } from '../../api/queries/list-query';
 import { contestProcessesQuery } from './contest-processes-query';
 
 /**
- * A contest's set of catalogue processes that 'Asignar procesos' edits: its blocked processes (SPEC.md
- * section 2) or its «Programas permitidos» (DESIGN.md section 6a "Fingerprints": the IDE, compilers,
+ * A contest's set of catalogue processes that 'Asignar procesos' edits: its blocked processes (docs/spec.md
+ * section 2) or its «Programas permitidos» (docs/design.md section 6a "Fingerprints": the IDE, compilers,
  * the browser; a claimed fingerprint matching one's known file is never applied). One dialog for both.
  */
 export interface ProcessSet {
@@ -33,7 +33,7 @@ export const BLOCKED_SET: ProcessSet = {
   title: 'Asignar procesos bloqueados al concurso',
   query: contestProcessesQuery,
   save: (body) => callApi(contestsRoutes.replaceBlockedProcesses, { body }),
-  // The server's reason when it refused a process (a permitted program), else SPEC.md's text.
+  // The server's reason when it refused a process (a permitted program), else docs/spec.md's text.
   failure: (error) => fieldReason(error) ?? MESSAGES.processesAssignFailed,
 };
 

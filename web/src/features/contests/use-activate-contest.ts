@@ -12,7 +12,7 @@ const activate = (id: number) => callApi(contestsRoutes.activate, { params: { id
 const contestsKey = () => catalogListKey('contests');
 
 /**
- * 'Activar' of a contest row (issue 13, DESIGN.md section 3): asks first, saying what changes ("Los
+ * 'Activar' of a contest row (docs/design.md section 3): asks first, saying what changes ("Los
  * tableros y los agentes pasarán al concurso 2027A"), then activates it under 'Procesando…' and shows
  * the server's message as a toast. The contests list refetches (ACTIVO moves); the boards, the
  * projector and the agents follow through the server's `board.reset` push. A failure opens 'Error'

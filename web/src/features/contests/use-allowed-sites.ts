@@ -16,13 +16,13 @@ import {
   type AllowedSitesFormValues,
 } from './allowed-sites-form';
 
-/** `POST /api/updateAllowedSites` (`contestsRoutes.updateAllowedSites`, admin, issue 25). */
+/** `POST /api/updateAllowedSites` (`contestsRoutes.updateAllowedSites`, admin). */
 const updateAllowedSites = (body: AllowedSitesInput) => callApi(contestsRoutes.updateAllowedSites, { body });
 /** The contests list: the row's `allowed_sites` and `network_version` change with the save. */
 const contestsKey = () => catalogListKey('contests');
 
 /**
- * The state of the «Sitios permitidos» dialog (issue 25): the text area, filled with the contest's
+ * The state of the «Sitios permitidos» dialog: the text area, filled with the contest's
  * stored sites at each opening; `submit`, which checks the lines with the shared schema, replaces the
  * list under 'Procesando…' (the contests list refetches), closes with a toast saying the new version,
  * or puts the server's refused lines under the text area.

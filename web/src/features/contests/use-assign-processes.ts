@@ -10,7 +10,7 @@ import { filterProcesses } from './process-selection';
 import { BLOCKED_SET, type ProcessSet } from './process-sets';
 
 /**
- * The state of 'Asignar procesos bloqueados al concurso' (SPEC.md sections 2 and 5), or of another
+ * The state of 'Asignar procesos bloqueados al concurso' (docs/spec.md sections 2 and 5), or of another
  * `set` of the contest's processes («Programas permitidos», `process-sets.ts`): the chosen ids, read
  * afresh from the contest's set at each opening; the search and the processes it shows; `save`, which
  * replaces the set (only ids still in the catalogue) under 'Procesando…' and closes with a toast, or

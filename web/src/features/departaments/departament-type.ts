@@ -1,6 +1,6 @@
 import { DEPARTAMENT_TYPES } from '@concurso/shared';
 
-/** TIPO of a departament (SPEC.md section 2): 'Interno' for 0, 'Externo' for anything else. */
+/** TIPO of a departament (docs/spec.md section 2): 'Interno' for 0, 'Externo' for anything else. */
 export function departamentTypeLabel(type: number): string {
   return type === DEPARTAMENT_TYPES.internal ? 'Interno' : 'Externo';
 }

@@ -21,7 +21,7 @@ const DEPARTAMENTS = catalogScreenSpec('departaments', zodResolver(departamentIn
   ],
   fields: [
     { name: 'name', label: 'Nombre' },
-    // A new departament starts 'Interno' so TIPO always has a value (SPEC.md leaves how it is chosen open).
+    // A new departament starts 'Interno' so TIPO always has a value (docs/spec.md leaves how it is chosen open).
     {
       kind: 'select',
       name: 'type',

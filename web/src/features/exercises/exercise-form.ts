@@ -1,6 +1,6 @@
 /**
- * The exercise modal's rules (SPEC.md sections 2 and 5): a PDF (required on create; on update an empty
- * choice keeps the current one), the level and the contest (issue 13: the active one by default). Pure:
+ * The exercise modal's rules (docs/spec.md sections 2 and 5): a PDF (required on create; on update an empty
+ * choice keeps the current one), the level and the contest (the active one by default). Pure:
  * the exercises scene binds them to its form.
  */
 import { MESSAGES, exerciseFieldsSchema, type ExerciseRow } from '@concurso/shared';

@@ -17,7 +17,7 @@ import { useOpenExercisePdf } from './use-open-exercise-pdf';
 
 /**
  * Uploads the PDF with its progress on the 'Procesando…' dialog, whose 'Cancelar' aborts it. The
- * exercise goes to the contest chosen in 'Concurso' (a new one starts in the active contest, issue 13).
+ * exercise goes to the contest chosen in 'Concurso' (a new one starts in the active contest).
  */
 const save = (upload: ExerciseUpload, editing: ExerciseRow | null, progress: ProgressHandle) => {
   const controller = new AbortController();
@@ -74,7 +74,7 @@ const EXERCISES = catalogScreenSpec('exercises', exerciseFormResolver, {
  * /exercises: 'Información de los ejercicios por concurso'; ID, RUTA (the PDF's name, the stored file as
  * its tooltip), NIVEL, CONCURSO, ACCIONES ('Ver ejercicios', 'Ver PDF', 'Editar', 'Eliminar');
  * 'Registrar ejercicios' with the 'Registrar ejercicios' / 'Actualizar ejercicio' modal (the PDF, whose
- * upload shows its progress, the level and the contest, the active one by default) (SPEC.md section 2,
+ * upload shows its progress, the level and the contest, the active one by default) (docs/spec.md section 2,
  * issue 13).
  */
 export function ExercisesScene({ title }: CatalogueSceneProps) {

@@ -6,7 +6,7 @@ import { useFeedbackStore } from '../../stores/feedback-store';
 
 /**
  * 'Ver PDF': opens the exercise's PDF in a new tab, at a URL whose last segment is the file's original
- * name (issue 14: the tab's title and a saved copy carry that name, not a blob's UUID). A tab sends no
+ * name (the tab's title and a saved copy carry that name, not a blob's UUID). A tab sends no
  * bearer token, so the server first answers that URL with a short ticket for this one PDF
  * (`exercisesRoutes.pdfLink`). The tab is opened at once, in the click, because a tab opened after an
  * await is taken for a popup and blocked; it is pointed at the PDF when the link arrives, or closed

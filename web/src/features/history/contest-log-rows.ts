@@ -16,7 +16,7 @@ import { formatDateTime } from '../../ui/date-time';
 import type { SelectOption } from '../../ui/form/form-select-field';
 
 /**
- * The pure rules of /bitacora (DESIGN.md section 4): the log's rows as the table shows and
+ * The pure rules of /bitacora (docs/design.md section 4): the log's rows as the table shows and
  * exports them and the choices of its filters (which pushes make it stale: api/queries/board-changes.ts).
  * Tested in Node.
  */
@@ -132,7 +132,7 @@ export interface ContestLogFilters {
   kind?: ContestLogKind;
 }
 
-/** The «Tipo» filter's choices (DESIGN.md section 4, the log): one kind of row each. */
+/** The «Tipo» filter's choices (docs/design.md section 4, the log): one kind of row each. */
 export const KIND_FILTER_OPTIONS: readonly SelectOption[] = [
   { value: 'intento', label: 'Intentos' },
   { value: 'estatus', label: 'Estatus' },

@@ -11,7 +11,7 @@ export const LAB_REFRESH_MS = 3_000;
 /** The query key of the lab board. */
 export const LAB_KEY = ['labMachines'] as const;
 
-/** `GET /api/labMachines` (issue 24) as a query, refetched every `LAB_REFRESH_MS` while shown. */
+/** `GET /api/labMachines` as a query, refetched every `LAB_REFRESH_MS` while shown. */
 export function labQuery() {
   return {
     queryKey: LAB_KEY,

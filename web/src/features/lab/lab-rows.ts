@@ -10,7 +10,7 @@ import {
 import { formatDateTime } from '../../ui/date-time';
 
 /**
- * The pure rules of /laboratorio (issue 24, the lab board): each machine as the table shows and
+ * The pure rules of /laboratorio (the lab board): each machine as the table shows and
  * exports it. Tested in Node.
  */
 
@@ -44,7 +44,7 @@ export interface LabTableRow {
   agent: string;
   /** AGENTE's colour and the table's order: alarms first, then stops, silences, machines online. */
   agentState: LabAgentState;
-  /** RED (issue 25): 'red: v3 aplicada', 'red: v2 (actual v3)', 'red: no aplicada (…)', 'red: sin restricciones'. */
+  /** RED: 'red: v3 aplicada', 'red: v2 (actual v3)', 'red: no aplicada (…)', 'red: sin restricciones'. */
   network: string;
   networkTone: LabNetworkState['tone'];
 }

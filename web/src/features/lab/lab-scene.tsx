@@ -19,7 +19,7 @@ import { labTableRows, teamsWithoutMachine, type LabTableRow } from './lab-rows'
 import { useRemoveMachine } from './use-remove-machine';
 
 /**
- * /laboratorio (judges and admins, issue 24): before and during the contest, which machines run an
+ * /laboratorio (judges and admins): before and during the contest, which machines run an
  * agent of the active contest, each with its system, agent version, since when it is heard, whether it
  * applies the team's current policy (green, amber, red) and how far its clock is from the server's;
  * above, 'Listos: N de M equipos' and the teams that never started an agent (a team whose machine went

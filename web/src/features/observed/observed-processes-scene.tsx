@@ -22,7 +22,7 @@ import { useBlockObserved } from './use-block-observed';
  * on how many machines, which teams (a machine is never named by more), first and last seen and how
  * many starts, refetched every few seconds. An administrator's 'Bloquear' adds one to the active
  * contest's blocked set with its fingerprint (the agents end it, renamed or not, from their next
- * config); judges read only (DESIGN.md section 5: the blocked set is the administrators'). Issue 21:
+ * config); judges read only (docs/design.md section 5: the blocked set is the administrators'). Issue 21:
  * the list pages, sorts and searches on the server (`ServerDataTable`), most machines first.
  */
 export function ObservedProcessesScene({ title }: CatalogueSceneProps) {

@@ -8,7 +8,7 @@ export const OBSERVED_KEY = ['observedProcesses'] as const;
 /**
  * How often the open screen refetches the inventory (ms). Agents report what started every
  * `AGENT_OBSERVED_REPORT_MS`-ish (about 15 s) and nothing pushes it, so a few seconds is fresh enough
- * and costs one page's query per open screen (issue 21: paged on the server).
+ * and costs one page's query per open screen (paged on the server).
  */
 export const OBSERVED_REFRESH_MS = 5_000;
 
@@ -18,7 +18,7 @@ export type ObservedPageParams = Required<
 >;
 
 /**
- * `GET /api/observedProcesses` (issue 14) for one page (issue 21) as a query, refetched every
+ * `GET /api/observedProcesses` for one page as a query, refetched every
  * `OBSERVED_REFRESH_MS` while shown; the previous page stays on screen while the next one loads.
  */
 export function observedQuery(params: ObservedPageParams) {

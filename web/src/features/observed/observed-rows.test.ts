@@ -28,7 +28,7 @@ const row = (overrides: Partial<ObservedProcessRow> = {}): ObservedProcessRow =>
 });
 const contest = contestRow({ id: 3, date: '2026-11-22' });
 
-describe('/procesosObservados rows (issue 14)', () => {
+describe('/procesosObservados rows', () => {
   it("shows machines, teams, Spanish times and the fingerprint's first digits", () => {
     const [shown] = observedTableRows([row()]);
     expect(shown).toMatchObject({

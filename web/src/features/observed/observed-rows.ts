@@ -54,7 +54,7 @@ export const FINGERPRINT_SHOWN_DIGITS = 12;
 
 /**
  * ESTADO of a row: blocked under its own name, blocked as another (its fingerprint), a copy of a
- * blocked program whose fingerprint is only claimed so far (DESIGN.md section 6a: it ends the copy on
+ * blocked program whose fingerprint is only claimed so far (docs/design.md section 6a: it ends the copy on
  * its claimants' machines only, until an admin confirms it in Procesos › Huellas or enough teams
  * report it), or ''.
  */
@@ -126,8 +126,8 @@ export function observedTableRows(rows: readonly ObservedProcessRow[]): Observed
 
 /**
  * The question before 'Bloquear' (a change the agents apply): what is blocked, where, and, when its
- * fingerprint is known, who reported it and whose machines the fingerprint reaches (issue 21,
- * DESIGN.md section 6a: a fingerprint is a claim of the teams that ran it; it reaches every machine
+ * fingerprint is known, who reported it and whose machines the fingerprint reaches
+ * (docs/design.md section 6a: a fingerprint is a claim of the teams that ran it; it reaches every machine
  * when an administrator confirms it in Procesos › Huellas or enough teams report it).
  */
 export function blockQuestion(row: ObservedProcessRow, contest: ContestRow) {

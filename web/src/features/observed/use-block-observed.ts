@@ -24,7 +24,7 @@ export function useBlockObserved(): (row: ObservedProcessRow, contest: ContestRo
   const blockProcess = useInvalidatingMutation(block, observedKey);
   return useCallback(
     async (row: ObservedProcessRow, contest: ContestRow) => {
-      // «… también coincide con: g++» (DESIGN.md section 6a): asked of the server before the question.
+      // «… también coincide con: g++» (docs/design.md section 6a): asked of the server before the question.
       const question = await withAlsoMatches(blockQuestion(row, contest), {
         sha256: row.sha256,
         name: row.name,

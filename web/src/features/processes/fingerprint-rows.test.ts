@@ -32,7 +32,7 @@ const row = (overrides: Partial<ProcessFingerprintRow> = {}): ProcessFingerprint
 });
 const contest = contestRow({ date: '2026-11-21' });
 
-describe('Procesos › Huellas (issue 21)', () => {
+describe('Procesos › Huellas', () => {
   it('shows state, reach and who reported each fingerprint', () => {
     const [shown] = fingerprintTableRows([row()]);
     expect(shown).toEqual({
@@ -80,7 +80,7 @@ describe('Procesos › Huellas (issue 21)', () => {
     });
   });
 
-  it('marks suspect claims and the same teams claiming over and over, and lists denied hashes (DESIGN.md section 6a)', () => {
+  it('marks suspect claims and the same teams claiming over and over, and lists denied hashes (docs/design.md section 6a)', () => {
     const [suspect] = fingerprintTableRows([
       row({ suspect: 'code.exe', teams: 3, applies_to_all: false, repeated_by: ['Alfa', 'Beta', 'Gamma'] }),
     ]);

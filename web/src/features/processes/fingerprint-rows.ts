@@ -7,7 +7,7 @@ import type {
 import { formatDateTime } from '../../ui/date-time';
 
 /**
- * The pure rules of Procesos › Huellas (issue 21, DESIGN.md section 6a "Fingerprints"): a blocked
+ * The pure rules of Procesos › Huellas (docs/design.md section 6a "Fingerprints"): a blocked
  * process's fingerprints as the table shows them and the questions before confirming or removing one.
  * Tested in Node.
  */
@@ -32,7 +32,7 @@ export interface FingerprintTableRow {
   claimants: string;
   /**
    * ALERTAS: «Sospechosa: coincide con un programa permitido (code.exe)» and «Reclamada repetidamente
-   * por los mismos equipos (Alfa, Beta)», when they hold (DESIGN.md section 6a).
+   * por los mismos equipos (Alfa, Beta)», when they hold (docs/design.md section 6a).
    */
   alerts: string[];
   confirmed: boolean;

@@ -41,7 +41,7 @@ const COLUMNS: DataColumn<FingerprintTableRow>[] = [
   { accessorKey: 'appliesTo', header: 'SE APLICA A' },
   { accessorKey: 'teams', header: 'EQUIPOS' },
   { accessorKey: 'claimants', header: 'REPORTADA POR' },
-  // DESIGN.md section 6a: a claim matching a permitted program, and the same teams claiming together.
+  // docs/design.md section 6a: a claim matching a permitted program, and the same teams claiming together.
   {
     id: 'alerts',
     accessorFn: (row) => row.alerts.join('; '),
@@ -80,7 +80,7 @@ const DENIED_COLUMNS: DataColumn<DeniedTableRow>[] = [
 ];
 
 /**
- * Procesos › 'Huellas' (issue 21, DESIGN.md section 6a "Fingerprints", admins): every fingerprint
+ * Procesos › 'Huellas' (docs/design.md section 6a "Fingerprints", admins): every fingerprint
  * reported for one process in the active contest, with its state, whose machines it reaches, how many
  * teams reported it and which (the first and last with their time), its alerts («Sospechosa…»,
  * «Reclamada repetidamente…»), and 'Confirmar' (it then applies to every machine; not offered for a

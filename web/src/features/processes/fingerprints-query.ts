@@ -6,7 +6,7 @@ import { callApi } from '../../api/call-api';
 export const FINGERPRINTS_KEY = ['processFingerprints'] as const;
 
 /**
- * `GET /api/processFingerprints/{id}` (issue 21, admin) as a query: the process's fingerprints in the
+ * `GET /api/processFingerprints/{id}` (admin) as a query: the process's fingerprints in the
  * active contest, refetched every few seconds while the dialog is open (agents keep reporting).
  */
 export function fingerprintsQuery(processId: number) {

@@ -14,16 +14,16 @@ import {
 } from './fingerprint-rows';
 import { FINGERPRINTS_KEY } from './fingerprints-query';
 
-/** `POST /api/confirmFingerprint/{id}` and `POST /api/deleteFingerprint/{id}` (admin, issue 21). */
+/** `POST /api/confirmFingerprint/{id}` and `POST /api/deleteFingerprint/{id}` (admin). */
 const confirm = (id: number) => callApi(processesRoutes.confirmFingerprint, { params: { id } });
 const remove = (id: number) => callApi(processesRoutes.deleteFingerprint, { params: { id } });
-/** `POST /api/confirmDeniedFingerprint/{id}` (admin, DESIGN.md section 6a): lifts a denial. */
+/** `POST /api/confirmDeniedFingerprint/{id}` (admin, docs/design.md section 6a): lifts a denial. */
 const confirmDenied = (id: number) => callApi(processesRoutes.confirmDeniedFingerprint, { params: { id } });
 const fingerprintsKey = () => [...FINGERPRINTS_KEY];
 
 /**
  * 'Confirmar' and 'Eliminar' of a fingerprint row, and 'Confirmar' of a denied hash
- * (`onConfirmDenied`, DESIGN.md section 6a): each asks first (a confirmation with the other programs of
+ * (`onConfirmDenied`, docs/design.md section 6a): each asks first (a confirmation with the other programs of
  * the contest the same or a similar file is: `withAlsoMatches`), runs under 'Procesando…' and toasts the
  * server's message; the list refetches. A failure opens 'Error' with the server's text (404 when
  * another admin removed it meanwhile).
@@ -35,7 +35,7 @@ export function useFingerprintActions(processName: string, contest: ContestRow |
   const onConfirm = useCallback(
     async (row: FingerprintTableRow) => {
       if (!contest) return;
-      // «… también coincide con: g++» (DESIGN.md section 6a): asked of the server before the question.
+      // «… también coincide con: g++» (docs/design.md section 6a): asked of the server before the question.
       const question = await withAlsoMatches(confirmQuestion(row, processName, contest), {
         sha256: row.sha256,
         name: processName,

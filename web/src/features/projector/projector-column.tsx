@@ -23,7 +23,7 @@ export interface ProjectorColumnProps {
 /**
  * One level on the projector. Its list shows the whole rows that fit the column (heights measured,
  * never guessed) and, when they do not all fit, pages by itself every `seconds` with 'Página 1 de 3'
- * in the heading (issue 14), in the board's order. A live change re-pages in place: same page index,
+ * in the heading, in the board's order. A live change re-pages in place: same page index,
  * clamped when there are fewer pages. Memoized: it renders when its level's rows, their heights, the
  * column's height or its page change.
  */

@@ -35,7 +35,7 @@ const team = (
 });
 
 describe('projector model', () => {
-  it('titles the active contest, and says when none is active (issue 13)', () => {
+  it('titles the active contest, and says when none is active', () => {
     expect(projectorTitle({ calendar: '2027A' })).toBe('Concurso 2027A');
     expect(projectorTitle(null)).toBe('Sin concurso activo');
   });
@@ -47,7 +47,7 @@ describe('projector model', () => {
     expect(projectorLevels('abc')).toEqual(['basico', 'intermedio', 'avanzado']);
   });
 
-  it('follows only the shown level on the socket for ?nivel=, every level otherwise (issue 26)', () => {
+  it('follows only the shown level on the socket for ?nivel=, every level otherwise', () => {
     expect(projectorFollowedLevels(projectorLevels('2'))).toEqual([2]);
     expect(projectorFollowedLevels(projectorLevels(null))).toBeUndefined();
   });
@@ -73,7 +73,7 @@ describe('projector model', () => {
     expect(columns.map((c) => c.teams.map((t) => t.name))).toEqual([['B']]);
   });
 
-  it('reads ?segundos= as a whole number of seconds from 3 to 120, 10 otherwise (issue 14)', () => {
+  it('reads ?segundos= as a whole number of seconds from 3 to 120, 10 otherwise', () => {
     expect(PROJECTOR_PAGING.defaultSeconds).toBe(10);
     expect(projectorPagingSeconds(null)).toBe(10);
     expect(projectorPagingSeconds('3')).toBe(3);
@@ -83,7 +83,7 @@ describe('projector model', () => {
       expect(projectorPagingSeconds(bad), bad).toBe(10);
   });
 
-  it('pages whole rows in order, never more than the height holds (issue 14)', () => {
+  it('pages whole rows in order, never more than the height holds', () => {
     // 100 px of room: 40+40 fit, a third 40 would not.
     expect(projectorPageStarts([40, 40, 40, 40, 40], 100)).toEqual([0, 2, 4]);
     // Uneven rows (a wrapped name, a mark under it): exactly full is still whole.

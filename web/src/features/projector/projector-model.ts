@@ -1,7 +1,7 @@
 /**
  * Pure logic of the projector view (/proyector): which levels it shows, each level's teams in the
  * hall's order, most attempts first, and how a level's list is cut into pages that fit its column
- * (issue 14). Kept free of React so it is unit-tested as is.
+ *. Kept free of React so it is unit-tested as is.
  */
 import {
   BOARD_LEVEL_KEYS,
@@ -17,7 +17,7 @@ import {
 
 /**
  * The projector's heading: 'Concurso 2026B' for the active contest, `MESSAGES.noActiveContestTitle`
- * ('Sin concurso activo') when none is (issue 13: the body then shows `MESSAGES.noActiveContest`
+ * ('Sin concurso activo') when none is (the body then shows `MESSAGES.noActiveContest`
  * instead of empty columns).
  */
 export function projectorTitle(contest: Pick<ContestRow, 'calendar'> | null): string {
@@ -44,7 +44,7 @@ export function projectorLevels(nivel: string | null): BoardLevelKey[] {
 }
 
 /**
- * The level ids the projector's socket follows (issue 26): those of `levels` when it shows fewer than
+ * The level ids the projector's socket follows: those of `levels` when it shows fewer than
  * all (`?nivel=`), so the server sends it only their rows; undefined (every level) otherwise.
  */
 export function projectorFollowedLevels(levels: readonly BoardLevelKey[]): number[] | undefined {
@@ -78,7 +78,7 @@ export function projectorColumns(
 }
 
 /**
- * The paging period (seconds) for `?segundos=N` (issue 14): N when it is a whole number within
+ * The paging period (seconds) for `?segundos=N`: N when it is a whole number within
  * `PROJECTOR_PAGING.minSeconds`..`maxSeconds` (3..120), otherwise `PROJECTOR_PAGING.defaultSeconds` (10),
  * so a typo on the hall's kiosk never makes the pages flicker or freeze.
  */
@@ -129,7 +129,7 @@ function cutPages(heights: readonly number[], available: number): number[] {
 
 /**
  * The page a column shows (0-based) when it had `index` and now has `count` pages: the same page while
- * it exists, the last one when the list shrank below it (issue 14: a live change never sends the hall
+ * it exists, the last one when the list shrank below it (a live change never sends the hall
  * back to page 1).
  */
 export function clampProjectorPage(index: number, count: number): number {

@@ -31,7 +31,7 @@ export interface ProjectorRowMeasurerProps {
 }
 
 /**
- * What a column measures to page (issue 14), laid out but invisible and with no test ids, in the
+ * What a column measures to page, laid out but invisible and with no test ids, in the
  * column's width: two sample rows (a one-line name, without and with marks) and every team's name
  * alone at the width names wrap in. A row off the current page is not on screen to be measured, and
  * measuring whole rows at thousands of teams cost long tasks; names change only when a team is

@@ -135,7 +135,7 @@ export const PROJECTOR_ROW_CSS = `
 `;
 
 /**
- * One team on the projector: place, name (whole, wrapping; issue 14), plain marks under it for a
+ * One team on the projector: place, name (whole, wrapping), plain marks under it for a
  * disqualified team or a silent agent, a bar proportional to its attempts, and the count in large type. A row whose `version` changed while
  * on screen is highlighted (a yellow marker and count) for `HIGHLIGHT_MS`. Memoized: an event
  * re-renders only its own row, and a render sets classes and attributes only (`PROJECTOR_ROW_CSS`).

@@ -44,8 +44,8 @@ const SORT_INTERVAL_MS = 250;
  * /proyector: the kiosk view for the contest hall (no header, footer or buttons). The active contest
  * and a clock, the connection state, and the levels side by side (or one with `?nivel=<id>`), teams
  * sorted by attempts, each level paging by itself when its rows do not fit (every 10 s, or
- * `?segundos=N`, 3..120; issue 14), live through the same store and events as the boards; `MESSAGES.noActiveContest`
- * instead of the levels when no contest is active (issue 13).
+ * `?segundos=N`, 3..120), live through the same store and events as the boards; `MESSAGES.noActiveContest`
+ * instead of the levels when no contest is active.
  */
 export function ProjectorScene() {
   const [params] = useSearchParams();
@@ -90,7 +90,7 @@ export function ProjectorScene() {
           <ProjectorClock />
         </Flex>
       </Flex>
-      {/* No active contest (issue 13): the hall reads why, not three empty columns. */}
+      {/* No active contest: the hall reads why, not three empty columns. */}
       {loaded && !contest ? (
         <Flex flex="1" align="center" justify="center" data-testid="no-active-contest">
           <Text fontSize="var(--projector-title)" textAlign="center" color="whiteAlpha.800">

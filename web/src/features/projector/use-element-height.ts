@@ -4,7 +4,7 @@ import { flushSync } from 'react-dom';
 /**
  * The content height (px) of the element given to the returned ref, kept up to date by a
  * ResizeObserver (window resizes, a heading that wraps): the projector pages its rows into exactly
- * this height (issue 14). 0 until the element is laid out.
+ * this height. 0 until the element is laid out.
  */
 export function useElementHeight<T extends HTMLElement>(): [(element: T | null) => void, number] {
   const [height, setHeight] = useState(0);

@@ -3,7 +3,7 @@ import { clampProjectorPage, nextProjectorPage } from './projector-model';
 
 /**
  * The page (0-based) a projector column shows among `count`, turning to the next every `seconds`
- * seconds while there is more than one (issue 14). A live change that alters `count` keeps the page
+ * seconds while there is more than one. A live change that alters `count` keeps the page
  * the hall is reading (clamped when the list shrank below it) and does not restart the period.
  */
 export function usePageTurner(count: number, seconds: number): number {

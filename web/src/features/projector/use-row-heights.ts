@@ -22,7 +22,7 @@ function heightOf(root: Element | null, selector: string): number {
 }
 
 /**
- * What a column pages with (issue 14: the rows that fit, from their real heights, not a guessed
+ * What a column pages with (the rows that fit, from their real heights, not a guessed
  * constant). One ResizeObserver watches the column's two hidden sample rows (one-line name, with and
  * without marks) and each team's name laid out alone at the width names wrap in; it reports when they
  * are first laid out and whenever they change size (a resized window, a longer count, a renamed team),

@@ -10,7 +10,7 @@ const SCHOOLS = catalogScreenSpec('schools', zodResolver(schoolInputSchema), {
   fields: [{ name: 'name', label: 'Nombre' }],
 });
 
-/** /schools: ID, NOMBRE, ACCIONES and the 'Registrar Escuela' / 'Editar Escuela' modal (SPEC.md section 2). */
+/** /schools: ID, NOMBRE, ACCIONES and the 'Registrar Escuela' / 'Editar Escuela' modal (docs/spec.md section 2). */
 export function SchoolsScene({ title }: CatalogueSceneProps) {
   return <CatalogScreen spec={SCHOOLS} title={title} />;
 }

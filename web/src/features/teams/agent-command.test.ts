@@ -75,7 +75,7 @@ function at(element: XmlElement, route: string): string {
   return here.text;
 }
 
-describe('agentCommand (DESIGN.md section 6)', () => {
+describe('agentCommand (docs/design.md section 6)', () => {
   it('saves the key to an owner-only file, then runs the agent with --key-file and the given server', () => {
     expect(agentCommand('http://192.168.1.10:3000', 'ag_abc123')).toBe(
       "(umask 077; printf '%s' 'ag_abc123' > ~/concurso-agent.key) && " +

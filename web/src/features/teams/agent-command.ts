@@ -7,7 +7,7 @@ export const AGENT_KEY_FILE = '~/concurso-agent.key';
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
 /**
- * The command an admin runs on a team's lab machine (DESIGN.md section 6), with `origin` as the
+ * The command an admin runs on a team's lab machine (docs/design.md section 6), with `origin` as the
  * server (see {@link serverOrigin}). The key never goes on the agent's command line (the process list would show it): the
  * command first saves it to `~/concurso-agent.key` readable only by its owner (`umask 077` in a
  * subshell, so the rest of the session keeps its umask; `printf` is a shell builtin, so the key does

@@ -79,7 +79,7 @@ const Small = ({ children, testId }: { children: ReactNode; testId?: string }) =
 );
 
 /**
- * The team's new agent key, shown once (DESIGN.md section 6): the key, the server address the lab
+ * The team's new agent key, shown once (docs/design.md section 6): the key, the server address the lab
  * machines reach (the server's `PUBLIC_URL`, else this browser's address; the admin may type another,
  * and a warning shows when it is this very machine: `LOCAL_SERVER_WARNING`), and the commands to run on
  * the team's lab machine, each with a copy button: the single executable, named as the build names it

@@ -2,7 +2,7 @@ import { importsRoutes, type RouteReply } from '@concurso/shared';
 import { uploadRequest, type UploadOptions } from '../../api/upload-request';
 
 /**
- * The multipart body of `previewTeamImport` / `importTeams` (issue 13): `contests_id`, then the
+ * The multipart body of `previewTeamImport` / `importTeams`: `contests_id`, then the
  * registration file in `file`.
  */
 export function importFormData(contestId: number, file: File): FormData {

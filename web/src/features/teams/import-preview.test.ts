@@ -34,7 +34,7 @@ const preview = (
   ],
 });
 
-describe('the import dialog (issue 13: bulk import of teams and members)', () => {
+describe('the import dialog (bulk import of teams and members)', () => {
   it('sends only .csv and .xlsx files within the size limit', () => {
     expect(importFileProblem({ name: 'registro.CSV', size: 10 })).toBeNull();
     expect(importFileProblem({ name: 'registro.xlsx', size: IMPORT_MAX_BYTES })).toBeNull();
@@ -51,12 +51,12 @@ describe('the import dialog (issue 13: bulk import of teams and members)', () =>
     );
     expect(importButtonText(preview())).toBe('Importar 2 equipos');
     expect(importButtonText({ ...preview(), teams: preview().teams.slice(0, 1) })).toBe('Importar 1 equipo');
-    // With bad rows (or before the preview) it promises no count (issue 22).
+    // With bad rows (or before the preview) it promises no count.
     expect(importButtonText(preview([{ line: 4, message: 'Falta el campo código' }]))).toBe('Importar');
     expect(importButtonText(null)).toBe('Importar');
   });
 
-  it('asks to check the accents of a CSV read as Windows-1252 (issue 22)', () => {
+  it('asks to check the accents of a CSV read as Windows-1252', () => {
     expect(importEncodingNote(preview([], 'windows-1252'))).toBe(IMPORT_MESSAGES.readAsWindows1252);
     expect(importEncodingNote(preview())).toBeNull();
     expect(importEncodingNote(preview([], null))).toBeNull();
@@ -105,7 +105,7 @@ describe('the import dialog (issue 13: bulk import of teams and members)', () =>
     expect((form.get('file') as File).name).toBe('registro.csv');
   });
 
-  it("writes the template's example row and the catalogues' sheet (issue 22)", () => {
+  it("writes the template's example row and the catalogues' sheet", () => {
     const sheets = importTemplateSheets({
       levels: [
         { id: 1, level: 'Básico' },

@@ -1,5 +1,5 @@
 /**
- * The pure rules of the 'Importar' dialog (issue 13, bulk import of teams and members): which files it
+ * The pure rules of the 'Importar' dialog (bulk import of teams and members): which files it
  * sends, what its table and its list of bad rows show, and when 'Importar N equipos' may be pressed.
  */
 import {
@@ -32,7 +32,7 @@ export function importErrorText(error: ImportError): string {
 
 /**
  * The import button: 'Importar 12 equipos' ('Importar 1 equipo') when the preview allows it, else just
- * 'Importar' (issue 22: a disabled 'Importar 2 equipos' beside the errors promised what it would not do).
+ * 'Importar' (a disabled 'Importar 2 equipos' beside the errors promised what it would not do).
  */
 export function importButtonText(preview: ImportPreview | null): string {
   if (!canImport(preview)) return 'Importar';
@@ -56,7 +56,7 @@ export interface ImportSummaryRow {
   level: string;
   coach: string;
   members: number;
-  /** The members' names as read from the file, so the admin sees its accents (issue 22). */
+  /** The members' names as read from the file, so the admin sees its accents. */
   names: string;
 }
 

@@ -5,7 +5,7 @@ import { TeamImportsDialog } from './team-imports-dialog';
 
 /**
  * 'Importar' and 'Importaciones' in the header of /teams: the bulk import of teams and members (issue
- * 13) and the list of imports, where one is undone (issue 22).
+ * 13) and the list of imports, where one is undone.
  */
 export function ImportTeamsButton() {
   const [open, setOpen] = useState<'import' | 'imports' | null>(null);

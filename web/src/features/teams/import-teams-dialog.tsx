@@ -40,7 +40,7 @@ export interface ImportTeamsDialogProps {
 }
 
 /**
- * 'Importar equipos e integrantes' (issue 13): the contest (the active one first), the registration
+ * 'Importar equipos e integrantes': the contest (the active one first), the registration
  * file (.xlsx or .csv, one row per member) and 'Descargar plantilla'; then the preview: the teams that
  * will be created (EQUIPO, NIVEL, COACH, INTEGRANTES) and every bad row ('Línea 7: Nivel desconocido
  * «Experto»'). 'Importar N equipos' is enabled only with no bad row; the upload's percentage and

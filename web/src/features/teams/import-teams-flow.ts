@@ -8,7 +8,7 @@ import { useFeedbackStore } from '../../stores/feedback-store';
 import { importTeams, previewTeamImport } from './import-api';
 import { canImport, importFileProblem, rejectedImportErrors } from './import-preview';
 
-/** What the 'Importar' dialog shows and does (issue 13); see {@link useImportTeams}. */
+/** What the 'Importar' dialog shows and does; see {@link useImportTeams}. */
 export interface ImportTeamsFlow {
   /** The chosen contest, as a select value ('' while none). */
   contestId: string;
@@ -34,7 +34,7 @@ const sendImport = (contestId: number, file: File, options: UploadOptions) =>
 const teamsKey = () => catalogListKey('teams');
 
 /**
- * The state of the 'Importar' dialog (issue 13): each opening starts with the active contest chosen
+ * The state of the 'Importar' dialog: each opening starts with the active contest chosen
  * (`activeContest`) and no file; choosing a file or another contest runs the preview (the previous one
  * aborted), which writes nothing; the import re-sends the file with its upload percentage and
  * 'Cancelar' on the feedback store's progress dialog (`withProgress`, as the exercises' PDF upload),
@@ -110,7 +110,7 @@ export function useImportTeams(open: boolean, activeContest: string, onClose: ()
         });
       });
       onClose();
-      // Where a mistaken import is undone (issue 22).
+      // Where a mistaken import is undone.
       useFeedbackStore
         .getState()
         .showMessage({ title: MESSAGES.correct, message: `${answer.message} ${IMPORT_MESSAGES.undoHint}` });

@@ -24,11 +24,11 @@ export function importTemplateHeaders(): string[] {
   return IMPORT_COLUMNS.map((column) => column.header);
 }
 
-/** A career as a file may name it: with its departament (`careerLabel`, always accepted, issue 22). */
+/** A career as a file may name it: with its departament (`careerLabel`, always accepted). */
 const careerText = (career: CareerRow) => careerLabel(career.name, career.departament?.name);
 
 /**
- * The sheets of 'Descargar plantilla' (issues 13 and 22): 'Equipos', the headers and one example row
+ * The sheets of 'Descargar plantilla': 'Equipos', the headers and one example row
  * (team `IMPORT_EXAMPLE_TEAM`, which the import refuses if it is left in, with the catalogues' first
  * level, coach and career), and 'Catálogos', the valid levels, coaches and careers (a career with its
  * departament, as the import accepts it when two departaments share a name) side by side.

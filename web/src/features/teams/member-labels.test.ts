@@ -8,7 +8,7 @@ describe('member labels', () => {
     );
   });
 
-  it("shows a member's career, or 'Sin carrera' (SPEC.md section 2)", () => {
+  it("shows a member's career, or 'Sin carrera' (docs/spec.md section 2)", () => {
     expect(memberCareerName({ career: { id: 1, name: 'Computación' } })).toBe('Computación');
     expect(memberCareerName({ career: null })).toBe('Sin carrera');
   });

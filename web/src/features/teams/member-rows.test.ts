@@ -64,7 +64,7 @@ describe('members form', () => {
     expect(errors.members?.[1]?.code?.message).toBe('Este campo es requerido');
     expect(errors.members?.[1]?.name).toBeUndefined();
     expect(errors.members?.[1]?.careers_id?.message).toBe('Este campo es requerido');
-    // SPEC.md section 5: the semester's error reuses the career's message.
+    // docs/spec.md section 5: the semester's error reuses the career's message.
     expect(errors.members?.[1]?.semester?.message).toBe(errors.members?.[1]?.careers_id?.message);
   });
 

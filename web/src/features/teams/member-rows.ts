@@ -1,5 +1,5 @@
 /**
- * The 'Registrar integrantes' form (SPEC.md sections 2, 5 and 7): repeatable rows of code, name, career
+ * The 'Registrar integrantes' form (docs/spec.md sections 2, 5 and 7): repeatable rows of code, name, career
  * and semester, validated per row with the shared member rules and sent as one `createMember` list.
  * Pure: the dialog binds it to react-hook-form's `useFieldArray`.
  */
@@ -29,7 +29,7 @@ export interface MembersFormOutput {
 /** Most rows one list may carry (the server's `membersInputSchema` allows 20). */
 export const MAX_MEMBER_ROWS = 20;
 
-/** The choices of the semester select, 1 to 10 (SPEC.md section 9). */
+/** The choices of the semester select, 1 to 10 (docs/spec.md section 9). */
 export const SEMESTER_OPTIONS = SEMESTERS.map((semester) => ({
   value: String(semester),
   label: String(semester),
@@ -61,7 +61,7 @@ export function membersBody(values: MembersFormValues): Array<MemberFormRow & { 
 
 /**
  * Validates every row with the shared rules: 'Este campo es requerido' under each missing code, name,
- * career or semester (the semester reuses the career's message, SPEC.md section 5).
+ * career or semester (the semester reuses the career's message, docs/spec.md section 5).
  */
 export const membersResolver: Resolver<MembersFormValues, unknown, MembersFormOutput> = (values) => {
   const parsed = membersInputSchema.safeParse(membersBody(values));

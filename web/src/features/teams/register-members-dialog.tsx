@@ -18,7 +18,7 @@ export interface RegisterMembersDialogProps {
 }
 
 /**
- * 'Registrar integrantes del equipo: {team}' (SPEC.md sections 2 and 5): starts with one empty row;
+ * 'Registrar integrantes del equipo: {team}' (docs/spec.md sections 2 and 5): starts with one empty row;
  * 'Agregar participante' adds one, 'Quitar' removes one; 'Guardar' sends every row at once. It cannot be
  * dismissed while saving.
  */

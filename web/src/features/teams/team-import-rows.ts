@@ -44,7 +44,7 @@ export function teamImportTableRows(rows: readonly TeamImportRow[]): TeamImportT
   }));
 }
 
-/** The question before 'Deshacer' (issue 22): what it deletes, from which contest. */
+/** The question before 'Deshacer': what it deletes, from which contest. */
 export function undoQuestion(row: Pick<TeamImportTableRow, 'remaining' | 'contest' | 'file'>): QuestionView {
   return {
     title: `¿Deshacer la importación de «${row.file}»?`,

@@ -27,7 +27,7 @@ const COLUMNS: DataColumn<TeamImportTableRow>[] = [
 ];
 
 /**
- * /teams › 'Importaciones' (issue 22: 400 teams imported into the wrong contest took 400 'Eliminar'
+ * /teams › 'Importaciones' (400 teams imported into the wrong contest took 400 'Eliminar'
  * clicks): every import, newest first, with its contest, file, teams, who made it and its state, and
  * 'Deshacer' while none of its teams has attempts (asked first; it deletes the teams still there with
  * their members). Live: an import, an undo or a team deleted elsewhere refetches it.

@@ -9,7 +9,7 @@ import { catalogListKey } from '../../api/queries/catalog-queries';
  */
 export const teamImportsKey = () => [...catalogListKey('teams'), 'imports'];
 
-/** `GET /api/getTeamImports` (issue 22, admin) as a query: every import, newest first. */
+/** `GET /api/getTeamImports` (admin) as a query: every import, newest first. */
 export function teamImportsQuery() {
   return {
     queryKey: teamImportsKey(),

@@ -18,7 +18,7 @@ import { useAgentKey } from './use-agent-key';
 
 const coachName = (row: CoachRow) => row.name;
 
-// A new team joins the contest chosen in 'Concurso', the active one by default (issue 13).
+// A new team joins the contest chosen in 'Concurso', the active one by default.
 const TEAMS = catalogScreenSpec('teams', zodResolver(teamInputSchema), {
   texts: { add: 'Registrar equipo', titles: ['Registrar Equipo', 'Editar Equipo'], file: 'equipos' },
   columns: [
@@ -28,9 +28,9 @@ const TEAMS = catalogScreenSpec('teams', zodResolver(teamInputSchema), {
     { id: 'contest', accessorFn: (row) => row.contest?.calendar ?? '', header: 'CONCURSO' },
     { id: 'status', accessorFn: (row) => row.status_team?.status ?? '', header: 'ESTATUS' },
   ],
-  // What else a team's delete takes with it (DESIGN.md section 3), said in the question.
+  // What else a team's delete takes with it (docs/design.md section 3), said in the question.
   deleteWarning: 'También se eliminarán sus integrantes y sus intentos.',
-  // Bulk import of teams and members from a registration file (issue 13).
+  // Bulk import of teams and members from a registration file.
   headerActions: <ImportTeamsButton />,
   fields: [
     { name: 'name', label: 'Nombre' },
@@ -43,16 +43,16 @@ const TEAMS = catalogScreenSpec('teams', zodResolver(teamInputSchema), {
 /**
  * /teams: ID, NOMBRE, COACH, NIVEL, CONCURSO, ESTATUS, ACCIONES ('Ver integrantes', 'Registrar
  * integrantes', 'Clave del agente', 'Editar', 'Eliminar'), 'Registrar equipo' with the 'Registrar Equipo'
- * / 'Editar Equipo' modal (name, coach, level, and contest: the active one by default, issue 13), the
- * members dialogs and the agent key (SPEC.md section 2, DESIGN.md section 6). ESTATUS follows the
+ * / 'Editar Equipo' modal (name, coach, level, and contest: the active one by default), the
+ * members dialogs and the agent key (docs/spec.md section 2, docs/design.md section 6). ESTATUS follows the
  * judges' blocks live. 'Concurso' over the table shows one contest's teams, the active one first, or
- * all of them; 'Importar' and 'Importaciones' import a registration file and undo an import (issue 22).
+ * all of them; 'Importar' and 'Importaciones' import a registration file and undo an import.
  */
 export function TeamsScene({ title }: CatalogueSceneProps) {
   const coaches = useCatalogOptions('coaches', coachName);
   const levels = useLevelOptions();
   const contests = useContestOptions();
-  // 'Concurso' over the table (issue 22: every contest's teams together made 550 rows): the active
+  // 'Concurso' over the table (every contest's teams together made 550 rows): the active
   // contest until the admin chooses another or 'Todos los concursos' (''); null while not chosen.
   const [chosenContest, setChosenContest] = useState<string | null>(null);
   const shownContest = chosenContest ?? contests.active;

@@ -47,7 +47,7 @@ export function replaceKeyQuestion(teamName: string): QuestionView {
 }
 
 /**
- * 'Clave del agente' (DESIGN.md section 6): asks first when the team already has a key, then
+ * 'Clave del agente' (docs/design.md section 6): asks first when the team already has a key, then
  * `POST /api/generateAgentKey/{teamId}` under 'Procesando…' (a mutation) and shows the key once; the
  * teams list refetches so the row knows it has a key. A failure shows the server's message. The
  * answer also carries the server's `PUBLIC_URL` for the install commands.

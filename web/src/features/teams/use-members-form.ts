@@ -34,7 +34,7 @@ export interface MembersForm {
 }
 
 /**
- * The 'Registrar integrantes' form (SPEC.md sections 2, 5, 7 and 8): rows validated with the shared
+ * The 'Registrar integrantes' form (docs/spec.md sections 2, 5, 7 and 8): rows validated with the shared
  * member rules ('Este campo es requerido' under each field, the 'Información' warning on an invalid
  * submit), sent as one `createMember` list under 'Procesando…' (a mutation after which the team's
  * 'Ver integrantes' list refetches); 'Registrado' then `onSaved`; a failure

@@ -7,13 +7,13 @@ import { confirmedAction } from '../../catalog-screen/confirmed-action';
 import { toaster } from '../../ui/toaster';
 import { undoQuestion, type TeamImportTableRow } from './team-import-rows';
 
-/** `POST /api/undoTeamImport/{id}` (admin, issue 22). */
+/** `POST /api/undoTeamImport/{id}` (admin). */
 const undo = (id: number) => callApi(importsRoutes.undo, { params: { id } });
 /** The teams list and, under its key, the imports (`teamImportsKey`). */
 const teamsKey = () => catalogListKey('teams');
 
 /**
- * 'Deshacer' of an import (issue 22): asks first (what it deletes, from which contest), runs under
+ * 'Deshacer' of an import: asks first (what it deletes, from which contest), runs under
  * 'Procesando…' and toasts 'Se deshizo la importación: N equipos eliminados.'; the imports and teams
  * lists refetch. A refusal (a team got an attempt meanwhile: 409) opens 'Error' with the server's text.
  */

@@ -6,7 +6,7 @@ import { FormTextField } from '../../ui/form/form-text-field';
 import type { UserFormValues } from './user-form';
 
 /**
- * '¿Cambiar contraseña?' and, while it is ticked, 'Password' (administrators and judges; SPEC.md
+ * '¿Cambiar contraseña?' and, while it is ticked, 'Password' (administrators and judges; docs/spec.md
  * section 4). Ticked and fixed on create, where the password is required; unticking forgets what was
  * typed, so no password is sent.
  */

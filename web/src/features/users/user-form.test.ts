@@ -14,7 +14,7 @@ import {
 const options = {} as ResolverOptions<UserFormValues>;
 const { admin, judge, participant } = USER_TYPES;
 
-describe('the password rule (SPEC.md sections 4 and 5)', () => {
+describe('the password rule (docs/spec.md sections 4 and 5)', () => {
   it('is required for staff with the box ticked, never for participants', () => {
     expect(passwordRequired(admin, true)).toBe(true);
     expect(passwordRequired(judge, true)).toBe(true);

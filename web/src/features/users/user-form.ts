@@ -1,5 +1,5 @@
 /**
- * The user modal's rules (SPEC.md sections 2, 4 and 5): name and username always; a password only for
+ * The user modal's rules (docs/spec.md sections 2, 4 and 5): name and username always; a password only for
  * administrators and judges, required on create and, on edit, only when '¿Cambiar contraseña?' is
  * ticked (an empty password keeps the current one). Pure: the users scene binds them to its form.
  */
@@ -37,7 +37,7 @@ export function emptyUserValues(): UserFormValues {
   return { name: '', username: '', password: '', change_password: true };
 }
 
-/** An edited user's fields: the password stays empty and unticked (SPEC.md section 4). */
+/** An edited user's fields: the password stays empty and unticked (docs/spec.md section 4). */
 export function userValuesOf(row: Pick<UserRow, 'name' | 'username'>): UserFormValues {
   return { name: row.name, username: row.username, password: '', change_password: false };
 }

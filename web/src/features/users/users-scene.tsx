@@ -14,7 +14,7 @@ const EXPORT_NAMES: Record<UserTypeId, string> = {
 };
 
 /**
- * A users screen (SPEC.md section 2): ID, NOMBRE, USERNAME, ACCIONES ('Editar', 'Eliminar') and
+ * A users screen (docs/spec.md section 2): ID, NOMBRE, USERNAME, ACCIONES ('Editar', 'Eliminar') and
  * 'Registrar usuario' with the 'Registrar Usuario' / 'Editar Usuario' modal ('Nombre completo',
  * 'Username'); administrators and judges also have '¿Cambiar contraseña?' revealing 'Password'. Every
  * save sends the screen's user type.

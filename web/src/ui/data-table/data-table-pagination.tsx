@@ -30,7 +30,7 @@ export function DataTablePagination({
       <Text fontSize="sm" color="fg.muted" role="status" aria-live="polite" data-testid="data-table-info">
         {info}
       </Text>
-      {/* Attached from 768 px up; below, the buttons part and wrap onto more lines (issue 14). */}
+      {/* Attached from 768 px up; below, the buttons part and wrap onto more lines. */}
       <ButtonGroup
         as="nav"
         aria-label="Paginación"

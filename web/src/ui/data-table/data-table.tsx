@@ -32,7 +32,7 @@ export interface DataTableProps<T extends RowWithId> {
 }
 
 /**
- * The list table of every catalogue screen (SPEC.md section 2, "Table behaviour"), on TanStack Table:
+ * The list table of every catalogue screen (docs/spec.md section 2, "Table behaviour"), on TanStack Table:
  * 5 rows per page (5, 10, 25, 50, Todos), 'Buscar:' over every data column ignoring accents and case,
  * sorting by any header (first column descending by default), the DataTables Spanish texts, the
  * Excel / PDF / Imprimir / Copiar exports of the searched and sorted rows, and a virtualised body for

@@ -18,7 +18,7 @@ export interface ExportButtonsProps {
 
 type ExportKind = 'excel' | 'pdf' | 'print' | 'copy';
 
-/** 'Excel', 'PDF', 'Imprimir' and 'Copiar' (SPEC.md section 2: the tables offer export buttons). */
+/** 'Excel', 'PDF', 'Imprimir' and 'Copiar' (docs/spec.md section 2: the tables offer export buttons). */
 export function ExportButtons({ getExportData, exportName, exportTitle }: ExportButtonsProps) {
   const [running, setRunning] = useState<ExportKind | null>(null);
 

@@ -38,7 +38,7 @@ function tsvCell(value: ExportCell): string {
 
 /**
  * Tab-separated text, header first, one line per row (what 'Copiar' puts on the clipboard), each data
- * cell through `guardFormula` (issue 21: pasted in a spreadsheet, a name starting with `=` stays text).
+ * cell through `guardFormula` (pasted in a spreadsheet, a name starting with `=` stays text).
  */
 export function buildTsv({ headers, rows }: ExportData): string {
   return [headers, ...rows.map((row) => row.map(guardFormula))]

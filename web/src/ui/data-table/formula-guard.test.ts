@@ -4,10 +4,10 @@ import { buildTsv } from './export-data';
 import { writeWorkbook } from './export-excel';
 import { guardFormula } from './formula-guard';
 
-/** The probe's team names (issue 21) and OWASP's other formula starts. */
+/** The probe's team names and OWASP's other formula starts. */
 const FORMULAS = ['=HYPERLINK("http://x","y")', "+cmd|' /C calc'!A0", '@SUM(1)', '-2+3', '\t=1+1', '\r=1+1'];
 
-describe('formula guard (issue 21, OWASP CSV injection)', () => {
+describe('formula guard (OWASP CSV injection)', () => {
   it('puts a quote before a text that would start a formula, and leaves the rest alone', () => {
     for (const text of FORMULAS) expect(guardFormula(text)).toBe(`'${text}`);
     for (const text of ['Los Lambdas', 'Equipo = 3', 'a@b.mx', '', "'ya citado"]) {

@@ -7,7 +7,7 @@ import type { ExportCell } from './export-data';
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /**
- * A cell as the exports and 'Copiar' hand it to a spreadsheet (issue 21): a text that would start a
+ * A cell as the exports and 'Copiar' hand it to a spreadsheet: a text that would start a
  * formula (a team named `=HYPERLINK("http://…","clic")`, `+cmd|' /C calc'!A0`, `@SUM(1)`) gets a
  * leading `'`, so Excel or LibreOffice shows it as text instead of running it. Numbers stay numbers
  * (a negative count is a number, not a formula); any other text is left as it is.

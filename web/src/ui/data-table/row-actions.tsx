@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Button, HStack } from '@chakra-ui/react';
 
 /**
- * The buttons of one row's ACCIONES cell. Below 768 px they stay on one line (issue 14: rows stay
+ * The buttons of one row's ACCIONES cell. Below 768 px they stay on one line (rows stay
  * compact; the table scrolls sideways in its box instead); wider, they wrap as before.
  */
 export function RowActions({ children }: { children: ReactNode }) {

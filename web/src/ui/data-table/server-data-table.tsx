@@ -36,7 +36,7 @@ export interface ServerDataTableProps<T extends RowWithId> {
 }
 
 /**
- * The list table for rows that live on the server (issue 21, DESIGN.md section 6a: "screens that page
+ * The list table for rows that live on the server (docs/design.md section 6a: "screens that page
  * on the server"): the same look and Spanish texts as {@link DataTable}, on TanStack Table in manual
  * mode (`serverTableOptions`). 'Buscar:' asks the server after `SERVER_SEARCH_DEBOUNCE_MS`; a header
  * click or a page button changes the state the feature queries with. The exports work on the page

@@ -10,7 +10,7 @@ import type { PageSummary } from './table-texts';
 import type { DataColumn, RowWithId } from './table-model';
 
 /**
- * A table whose rows live on the server (issue 21: the observed inventory may hold 250,000 rows):
+ * A table whose rows live on the server (the observed inventory may hold 250,000 rows):
  * TanStack Table in manual mode. The table shows one page the server answered; paging, sorting and the
  * search are state the feature turns into the next query. Pure, so the unit tests drive it headless.
  */

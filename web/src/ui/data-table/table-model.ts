@@ -77,7 +77,7 @@ function columnIdOf<T>(column: DataColumn<T> | undefined): string | undefined {
 }
 
 /**
- * The TanStack options every table shares (SPEC.md section 2, "Table behaviour"): client-side filtering,
+ * The TanStack options every table shares (docs/spec.md section 2, "Table behaviour"): client-side filtering,
  * sorting and paging by the library, the accent-free search, 5 rows per page and the first column sorted
  * descending. The React component and the unit tests build their tables from these same options.
  */

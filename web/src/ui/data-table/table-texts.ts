@@ -1,6 +1,6 @@
 /**
  * The Spanish texts of every table, in the wording of the DataTables Spanish translation the product
- * used (SPEC.md section 2, "Table behaviour"). Templates keep their `_START_`-style placeholders so they
+ * used (docs/spec.md section 2, "Table behaviour"). Templates keep their `_START_`-style placeholders so they
  * read like the spec; the builders below fill them.
  */
 export const TABLE_TEXTS = {

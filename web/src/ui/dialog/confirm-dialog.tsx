@@ -12,7 +12,7 @@ export interface ConfirmDialogProps {
   onCancel: () => void;
 }
 
-/** A yes/no question before a change (status changes, deletes: SPEC.md section 4). */
+/** A yes/no question before a change (status changes, deletes: docs/spec.md section 4). */
 export function ConfirmDialog({
   open,
   title,

@@ -13,7 +13,7 @@ export interface ProgressDialogProps {
 
 /**
  * A modal shown while a request runs. Neither an outside click nor Escape closes it
- * (SPEC.md section 4): it goes away when the request ends. An upload adds its progress bar with the
+ * (docs/spec.md section 4): it goes away when the request ends. An upload adds its progress bar with the
  * percentage and a 'Cancelar' button.
  */
 export function ProgressDialog({ open, text = 'Procesando…', percent, onCancel }: ProgressDialogProps) {

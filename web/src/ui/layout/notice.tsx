@@ -22,7 +22,7 @@ export function Notice({ status, testId, children }: NoticeProps) {
 }
 
 /**
- * What the board and /bitacora show instead of their content when no contest is active (issue 13):
+ * What the board and /bitacora show instead of their content when no contest is active:
  * `MESSAGES.noActiveContest`, which says an administrator activates one in Concursos (the end-to-end
  * tests find it by `no-active-contest`).
  */

@@ -3,7 +3,7 @@ import { useEffect, useState, type RefObject } from 'react';
 /**
  * True once the element of `ref` has come within `marginPx` (px) of the viewport, and from then on
  * (it never turns false). For loading a heavy part only when a user can see it: /home's charts
- * (issue 13) sit under the board, so a judge who never scrolls to them never downloads their library.
+ * sit under the board, so a judge who never scrolls to them never downloads their library.
  * Without `IntersectionObserver` (old browsers, some test DOMs) it answers true at once.
  */
 export function useNearViewport(ref: RefObject<Element | null>, marginPx = 200): boolean {

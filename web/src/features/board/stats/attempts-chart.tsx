@@ -2,7 +2,7 @@ import { Chart, useChart } from '@chakra-ui/charts';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { AttemptsChartPoint } from './stats-chart-data';
 
-/** The attempts per minute of the contest as a line (issue 13), one point per minute (or wider point). */
+/** The attempts per minute of the contest as a line, one point per minute (or wider point). */
 export function AttemptsChart({ points }: { points: AttemptsChartPoint[] }) {
   const chart = useChart({
     data: points,

@@ -2,7 +2,7 @@ import { Chart, useChart } from '@chakra-ui/charts';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ProcessAttempts } from '@concurso/shared';
 
-/** The most attempted processes as horizontal bars, most first (issue 13). */
+/** The most attempted processes as horizontal bars, most first. */
 export function ProcessesChart({ processes }: { processes: ProcessAttempts[] }) {
   const chart = useChart({
     data: processes,

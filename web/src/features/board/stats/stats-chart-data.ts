@@ -2,7 +2,7 @@ import type { ContestStats } from '@concurso/shared';
 import { two } from '../../../ui/date-time';
 
 /*
- * The /home "Estadísticas" panel's pure part (issue 13): the chart points from a contest's statistics.
+ * The /home "Estadísticas" panel's pure part: the chart points from a contest's statistics.
  * Free of React and recharts, so it is unit-tested as it is.
  */
 

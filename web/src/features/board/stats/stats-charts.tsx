@@ -18,7 +18,7 @@ function ChartBox({ title, children }: { title: string; children: ReactNode }) {
 }
 
 /**
- * The two charts of /home's "Estadísticas" (issue 13): attempts per minute (a line) and the most
+ * The two charts of /home's "Estadísticas": attempts per minute (a line) and the most
  * attempted processes (bars), with Chakra's charts on recharts. Loaded lazily by `stats-panel.tsx`
  * (`React.lazy`): recharts is never part of the initial JavaScript. Memoized: the panel renders again
  * for its own reasons (the 'Ocultar gráficas' toggle, the viewport), recharts only for new statistics.

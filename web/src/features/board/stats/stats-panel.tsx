@@ -6,7 +6,7 @@ import { useChartsOpen } from './use-charts-open';
 import { useContestStats } from './use-contest-stats';
 
 // recharts and the charts load on their own, only once the panel comes into view: they are about as
-// large as the rest of the page (issue 13: the initial JavaScript stays under 300 KB gzip).
+// large as the rest of the page (the initial JavaScript stays under 300 KB gzip).
 const StatsCharts = lazy(() => import('./stats-charts').then((module) => ({ default: module.StatsCharts })));
 
 /** One figure of the panel. */
@@ -20,7 +20,7 @@ function Figure({ label, value, testId }: { label: string; value: string | numbe
 }
 
 /**
- * /home's "Estadísticas" (issue 13, judges and admins), under the board: the active contest's teams
+ * /home's "Estadísticas" (judges and admins), under the board: the active contest's teams
  * blocked, attempts and teams, live (`useContestStats`), and the charts of attempts per minute and the
  * most attempted processes, loaded when the panel comes into view ('Ocultar gráficas', remembered,
  * hides them).

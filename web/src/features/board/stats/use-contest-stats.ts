@@ -3,13 +3,13 @@ import { statsRoutes } from '@concurso/shared';
 import { callApi } from '../../../api/call-api';
 import { useRefetchOnBoardChange } from '../../../stores/use-refetch-on-board-change';
 
-/** The least time between two refetches of the statistics caused by board changes (ms, issue 13). */
+/** The least time between two refetches of the statistics caused by board changes (ms). */
 export const STATS_REFETCH_THROTTLE_MS = 5_000;
 /** The refetch of the statistics however quiet the board is (ms): they also change without a board row. */
 export const STATS_REFETCH_INTERVAL_MS = 60_000;
 
 /**
- * A contest's statistics (`GET /api/contestStats/{contestId}`, issue 13), kept live: refetched when the
+ * A contest's statistics (`GET /api/contestStats/{contestId}`), kept live: refetched when the
  * board pushes a change of attempts or status (`useRefetchOnBoardChange`, never for a presence-only
  * frame, and without rendering the panel for the frames themselves), at most once every
  * `STATS_REFETCH_THROTTLE_MS`, and every `STATS_REFETCH_INTERVAL_MS` however quiet the board is.

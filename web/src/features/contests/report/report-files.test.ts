@@ -58,7 +58,7 @@ describe('contest report files', () => {
     ]) {
       expect(text).toContain(expected);
     }
-    // 'Página N de M' on every page (issue 22).
+    // 'Página N de M' on every page.
     const pages = doc.getNumberOfPages();
     expect(pages).toBeGreaterThan(1);
     for (let page = 1; page <= pages; page++) expect(text).toContain(`gina ${page} de ${pages}`);

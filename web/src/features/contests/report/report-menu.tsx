@@ -9,7 +9,7 @@ import { downloadReport, type ReportFormat } from './download-report';
 const REPORT_FILE_FAILED = 'No se pudo generar el archivo.';
 
 /**
- * The 'Reporte' row button of /contests (issue 13): a small menu, 'PDF' or 'Excel', that downloads the
+ * The 'Reporte' row button of /contests: a small menu, 'PDF' or 'Excel', that downloads the
  * contest's report (`reporte-<calendar>.pdf` / `.xlsx`); the button spins while it is made.
  */
 export function ReportMenu({ contest }: { contest: ContestRow }) {

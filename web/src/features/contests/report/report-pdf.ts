@@ -88,7 +88,7 @@ function drawProcessesChart(doc: JsPdf, report: ContestReport, box: ChartBox): v
   });
 }
 
-/** 'Página N de M' at the foot of every page, once the pages are all there (issue 22). */
+/** 'Página N de M' at the foot of every page, once the pages are all there. */
 function numberPages(doc: JsPdf): void {
   const pages = doc.getNumberOfPages();
   const { width, height } = {
@@ -104,10 +104,10 @@ function numberPages(doc: JsPdf): void {
 }
 
 /**
- * The report as a PDF (issue 13): the title with the contest's calendar and date, the summary, the two
+ * The report as a PDF: the title with the contest's calendar and date, the summary, the two
  * charts drawn with jsPDF's primitives from the same data as /home's panel, the per-team table and
  * every block and unblock with who ('automático' for the automatic block) and when, and page numbers
- * (issue 22). jsPDF and
+ *. jsPDF and
  * jspdf-autotable are loaded only now. Answers the document (the caller saves it).
  */
 export async function buildReportPdf(report: ContestReport, now = new Date()): Promise<JsPdf> {

@@ -37,7 +37,7 @@ describe('contest report tables', () => {
     ]);
   });
 
-  it('lists the teams, and every block and unblock with who (or automático) and when (issue 22)', () => {
+  it('lists the teams, and every block and unblock with who (or automático) and when', () => {
     expect(teamsTable(report)).toEqual({
       headers: ['EQUIPO', 'NIVEL', 'COACH', 'INTEGRANTES', 'INTENTOS', 'ESTADO'],
       rows: [
