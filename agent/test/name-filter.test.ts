@@ -188,6 +188,33 @@ describe('the name filter', () => {
     expect(filter!.stats().spliced).toBe(1);
   });
 
+  it('plain HTTP: reads a head written one byte at a time', async () => {
+    const { httpPort } = await startFilter();
+    const request = `GET / HTTP/1.1\r\nHost: ${ALLOWED}\r\nConnection: close\r\n\r\n`;
+    const { received } = await raw(
+      httpPort,
+      [...Buffer.from(request)].map((b) => Buffer.from([b])),
+      1,
+    );
+    expect(received.toString('latin1')).toMatch(/^HTTP\/1\.1 200/);
+  });
+
+  it('refuses a head that never ends, at 16 KB, without waiting for the timeout', async () => {
+    const { tlsPort, httpPort } = await startFilter({ headTimeoutMs: 60_000 });
+    const header = Buffer.from(`GET / HTTP/1.1\r\nHost: ${ALLOWED}\r\nX: `);
+    expect(
+      await raw(httpPort, [header, ...Array.from({ length: 20 }, () => Buffer.alloc(1024, 0x61))], 1),
+    ).toMatchObject({
+      received: Buffer.alloc(0),
+      ended: 'reset',
+    });
+    // TLS: a handshake record longer than the limit.
+    expect(await raw(tlsPort, [Buffer.from([0x16, 3, 1, 0x50, 0]), Buffer.alloc(20_000)])).toMatchObject({
+      ended: 'reset',
+    });
+    expect(filter!.stats()).toEqual({ spliced: 0, refused: 2 });
+  });
+
   it('plain HTTP: splices an allowed Host, refuses another or none', async () => {
     const { httpPort } = await startFilter();
     expect(await httpGet(httpPort, `${ALLOWED}:80`)).toBe(`hola ${ALLOWED}:80`);

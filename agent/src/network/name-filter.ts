@@ -78,6 +78,43 @@ class ThrottledLog {
 }
 
 /**
+ * The bytes a connection sent before its name is known, and whether to parse them again: a TLS head
+ * once the bytes the parser said it needs have come, an HTTP head once its empty line has come (or
+ * the limit; while short, every time, to turn away early what is not HTTP). So a client writing one
+ * byte at a time costs a constant amount of work per byte, not a parse of everything so far.
+ */
+class HeadBuffer {
+  private chunks: Buffer[] = [];
+  private total = 0;
+  /** The last bytes seen (HTTP): the empty line may straddle two chunks. */
+  private tail = Buffer.alloc(0);
+  /** TLS: the parser's last `needed`. */
+  needed = 0;
+  constructor(private readonly kind: Kind) {}
+
+  /** Adds `chunk`; true when the head should be parsed now. */
+  add(chunk: Buffer): boolean {
+    this.chunks.push(chunk);
+    this.total += chunk.length;
+    if (this.kind === 'tls') return this.total >= this.needed || this.total >= NAME_FILTER_HEAD_BYTES;
+    const window = Buffer.concat([this.tail, chunk.subarray(0, NAME_FILTER_HEAD_BYTES)]);
+    this.tail = window.subarray(Math.max(0, window.length - 3));
+    return (
+      this.total < 64 ||
+      this.total >= NAME_FILTER_HEAD_BYTES ||
+      window.includes('\n\n') ||
+      window.includes('\n\r\n')
+    );
+  }
+
+  /** Every byte so far, in one buffer. */
+  bytes(): Buffer {
+    if (this.chunks.length > 1) this.chunks = [Buffer.concat(this.chunks)];
+    return this.chunks[0]!;
+  }
+}
+
+/**
  * Listens for the diverted connections and splices the allowed ones. Never throws once started:
  * every failure of a connection closes it (and its upstream).
  */
@@ -188,22 +225,23 @@ export class NameFilter {
     this.clients += 1;
     socket.once('close', () => (this.clients -= 1));
     const port = kind === 'tls' ? 443 : 80;
-    let head: Buffer = Buffer.alloc(0);
+    const head = new HeadBuffer(kind);
     const timer = setTimeout(() => {
       this.refuse(socket, `timeout:${port}`, (n) =>
         NAME_FILTER_TEXTS.refusedTimeout(port, Math.round(this.headTimeoutMs / 1000), n),
       );
     }, this.headTimeoutMs);
     const onData = (chunk: Buffer) => {
-      head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
+      if (!head.add(chunk)) return;
       const decision = this.decide(kind, head);
       if (decision === null) return;
+      const bytes = head.bytes();
       clearTimeout(timer);
       socket.off('data', onData);
       socket.off('end', onEnd);
       socket.pause();
       if ('refuse' in decision) this.refuse(socket, decision.refuse.key, decision.refuse.line);
-      else void this.splice(socket, kind, decision.host, head);
+      else void this.splice(socket, kind, decision.host, bytes);
     };
     // The client stopped sending before saying the name.
     const onEnd = () => {
@@ -218,7 +256,7 @@ export class NameFilter {
   /** null: read more; else the host to splice to, or why the connection is refused. */
   private decide(
     kind: Kind,
-    head: Buffer,
+    buffer: HeadBuffer,
   ): { host: string } | { refuse: { key: string; line: (repeated: number) => string } } | null {
     const port = kind === 'tls' ? 443 : 80;
     const noName = (reason: string) => ({
@@ -227,10 +265,15 @@ export class NameFilter {
         line: (n: number) => NAME_FILTER_TEXTS.refusedNoName(port, reason, n),
       },
     });
+    const head = buffer.bytes();
     let host: string;
     if (kind === 'tls') {
       const hello = parseClientHello(head, NAME_FILTER_HEAD_BYTES);
-      if (hello.kind === 'incomplete') return null;
+      if (hello.kind === 'incomplete') {
+        buffer.needed = hello.needed;
+        // Whatever the parser says, nothing past the limit is kept.
+        return head.length >= NAME_FILTER_HEAD_BYTES ? noName('saludo TLS demasiado largo') : null;
+      }
       if (hello.kind === 'invalid') return noName('no es un saludo TLS válido');
       if (hello.ech)
         return { refuse: { key: 'ech', line: (n) => NAME_FILTER_TEXTS.refusedEch(hello.serverName, n) } };
@@ -238,7 +281,8 @@ export class NameFilter {
       host = hello.serverName;
     } else {
       const request = parseHttpHost(head, NAME_FILTER_HEAD_BYTES);
-      if (request.kind === 'incomplete') return null;
+      if (request.kind === 'incomplete')
+        return head.length >= NAME_FILTER_HEAD_BYTES ? noName('encabezado demasiado largo') : null;
       if (request.kind === 'invalid') return noName('sin un encabezado Host válido');
       host = request.host;
     }

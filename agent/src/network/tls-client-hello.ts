@@ -16,8 +16,8 @@ const RECORD_HEADER = 5;
 
 /** What the bytes read so far say. */
 export type ClientHelloResult =
-  /** More bytes are needed. */
-  | { kind: 'incomplete' }
+  /** More bytes are needed: nothing new can be said before `needed` bytes in all have come. */
+  | { kind: 'incomplete'; needed: number }
   /** Not a TLS ClientHello, malformed, or larger than the limit: `reason` is for logs (English). */
   | { kind: 'invalid'; reason: string }
   /**
@@ -48,14 +48,15 @@ export function parseClientHello(data: Buffer, maxBytes = 16 * 1024): ClientHell
   let needed = -1; // the ClientHello's length with its 4-byte header, once known
   for (;;) {
     if (needed >= 0 && handshakeBytes >= needed) break;
-    if (data.length < offset + RECORD_HEADER) return incompleteOrTooLarge(data, maxBytes);
+    if (data.length < offset + RECORD_HEADER) return { kind: 'incomplete', needed: offset + RECORD_HEADER };
     if (data[offset] !== RECORD_HANDSHAKE) return { kind: 'invalid', reason: 'not a TLS handshake record' };
     if (data[offset + 1] !== 0x03) return { kind: 'invalid', reason: 'not a TLS record version' };
     const length = data.readUInt16BE(offset + 3);
     if (length === 0) return { kind: 'invalid', reason: 'empty TLS record' };
     if (offset + RECORD_HEADER + length > maxBytes)
       return { kind: 'invalid', reason: 'ClientHello too large' };
-    if (data.length < offset + RECORD_HEADER + length) return { kind: 'incomplete' };
+    if (data.length < offset + RECORD_HEADER + length)
+      return { kind: 'incomplete', needed: offset + RECORD_HEADER + length };
     fragments.push(data.subarray(offset + RECORD_HEADER, offset + RECORD_HEADER + length));
     handshakeBytes += length;
     offset += RECORD_HEADER + length;
@@ -68,12 +69,6 @@ export function parseClientHello(data: Buffer, maxBytes = 16 * 1024): ClientHell
   }
   const hello = Buffer.concat(fragments).subarray(4, needed);
   return readHelloBody(hello);
-}
-
-function incompleteOrTooLarge(data: Buffer, maxBytes: number): ClientHelloResult {
-  return data.length >= maxBytes
-    ? { kind: 'invalid', reason: 'ClientHello too large' }
-    : { kind: 'incomplete' };
 }
 
 /** Reads the extensions of a ClientHello's body (after its 4-byte handshake header). */
