@@ -16,7 +16,7 @@ export interface AllowedSitesDialogProps {
 }
 
 /**
- * 'Política de red del concurso' (issue 25, the contests table's «Sitios permitidos»): the contest,
+ * 'Política de red del concurso' (the contests table's «Sitios permitidos»): the contest,
  * its policy's version ('Versión actual: v3' / 'Sin política de red'), the text area with one site per
  * line and what is always allowed; 'Guardar' replaces the list (`POST /api/updateAllowedSites`). The
  * agents of the active contest get the new version on the push channel; /laboratorio shows it applied.

@@ -12,7 +12,7 @@ export interface AllowedSitesFieldProps {
 }
 
 /**
- * «Sitios permitidos» (issue 25): a text area, one site per line (a name, an IP address or a network,
+ * «Sitios permitidos»: a text area, one site per line (a name, an IP address or a network,
  * and maybe a port), with what is always allowed under it and the refused lines under that. Empty:
  * the contest has no network policy. The contest modal and the contests table's dialog both draw it.
  */

@@ -24,9 +24,9 @@ export interface AssignProcessesDialogProps {
 /**
  * 'Asignar procesos bloqueados al concurso': every process as a searchable checkbox list, preselected
  * with the contest's current set (read afresh at each opening: the form's starting values), 'Seleccionaste: '
- * with the chosen names (in the footer, always in view, issue 14); saving replaces the set (SPEC.md sections 2 and 5: no validation; failure
+ * with the chosen names (in the footer, always in view); saving replaces the set (docs/spec.md sections 2 and 5: no validation; failure
  * 'Hubo un problema al registrar los procesos'). With `set` = `PERMITTED_SET`, the same dialog edits
- * the contest's «Programas permitidos» (DESIGN.md section 6a).
+ * the contest's «Programas permitidos» (docs/design.md section 6a).
  */
 export function AssignProcessesDialog({
   contest,
@@ -46,7 +46,7 @@ export function AssignProcessesDialog({
       size="lg"
       scrollBehavior="inside"
       footer={
-        // 'Seleccionaste:' sits in the footer, over the buttons (issue 14): at the end of the scrolling
+        // 'Seleccionaste:' sits in the footer, over the buttons: at the end of the scrolling
         // body a long choice hid it behind the footer. Long, it scrolls within a few lines of its own.
         <Stack gap="3" w="full">
           <Text

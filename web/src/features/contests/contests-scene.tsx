@@ -24,13 +24,13 @@ import { useActivateContest } from './use-activate-contest';
 /** ACTIVO's text: what the search, the sorting and the exports read of the badge. */
 const ACTIVE_TEXT = 'Activo';
 
-// The shared contestInputSchema, with «Sitios permitidos» read as its lines (issue 25).
+// The shared contestInputSchema, with «Sitios permitidos» read as its lines.
 const CONTESTS = catalogScreenSpec('contests', contestFormResolver, {
   texts: { add: 'Registrar concurso', titles: ['Registrar Concurso', 'Editar Concurso'], file: 'concursos' },
   columns: [
     { accessorKey: 'calendar', header: 'CALENDAR' },
     contestDateColumn(),
-    // The one contest boards and agents follow (issue 13).
+    // The one contest boards and agents follow.
     {
       id: 'active',
       accessorFn: (row) => (row.active ? ACTIVE_TEXT : ''),
@@ -51,10 +51,10 @@ const CONTESTS = catalogScreenSpec('contests', contestFormResolver, {
     },
   ],
   nameOf: (row) => `${row.calendar} ${formatDate(row.date)}`,
-  // The date defaults to today on create (SPEC.md section 9); computed at each opening.
+  // The date defaults to today on create (docs/spec.md section 9); computed at each opening.
   emptyValues: () => emptyContestValues(),
   valuesOf: contestValuesOf,
-  // The client sends the calendar (DESIGN.md section 3); the server would derive the same one.
+  // The client sends the calendar (docs/design.md section 3); the server would derive the same one.
   // An edit that did not touch the sites leaves them alone (the sites dialog may have saved meanwhile).
   save: (values, editing) =>
     saveJson('contests', contestBody(values, editing === null, editing?.allowed_sites), editing),
@@ -96,11 +96,11 @@ const CONTESTS = catalogScreenSpec('contests', contestFormResolver, {
 /**
  * /contests: ID, CALENDAR, DATE, ACTIVO (a badge on the active contest), MÁX. INTENTOS, ACCIONES
  * ('Activar' on every other row, 'Ver procesos', 'Asignar procesos', 'Programas permitidos' (the same
- * dialog on the contest's «Programas permitidos», DESIGN.md section 6a), 'Sitios permitidos', 'Editar',
+ * dialog on the contest's «Programas permitidos», docs/design.md section 6a), 'Sitios permitidos', 'Editar',
  * 'Eliminar'), 'Registrar concurso' with the 'Registrar Concurso' / 'Editar Concurso' modal (date, today
  * by default, and its calendar; the automatic block's threshold; the allowed sites, issue 25; on
- * create, the contest whose blocked set is copied), the blocked-processes dialogs (SPEC.md section 2,
- * issue 13) and the allowed sites' dialog (issue 25). 'Reporte' (issue 13, `report/`) downloads the
+ * create, the contest whose blocked set is copied), the blocked-processes dialogs (docs/spec.md section 2,
+ * issue 13) and the allowed sites' dialog. 'Reporte' (`report/`) downloads the
  * contest's report as a PDF or an XLSX.
  */
 export function ContestsScene({ title }: CatalogueSceneProps) {

@@ -25,7 +25,7 @@ export interface AppDialogProps {
   description?: ReactNode;
   /** The body; none: no body (a question without details). */
   children?: ReactNode;
-  /** 'alertdialog' for a question or a message the user must answer (SPEC.md section 4). */
+  /** 'alertdialog' for a question or a message the user must answer (docs/spec.md section 4). */
   role?: 'dialog' | 'alertdialog';
   size?: 'xs' | 'sm' | 'md' | 'lg' | 'xl';
   /** 'inside' scrolls a long body between a fixed header and footer (lists, member rows). */
