@@ -47,7 +47,7 @@ describe('board frame', () => {
     expect(isRecentNewProgram(null, at)).toBe(false);
   });
 
-  it("carries an offline agent's alert in the agent slot (issue 24)", () => {
+  it("carries an offline agent's alert in the agent slot", () => {
     for (const [agent_online, agent_alert, code] of [
       [true, null, 1],
       [false, null, 0],

@@ -2,7 +2,7 @@ import { BOARD_ACK_EVERY, TEAM_STATUS_NAMES } from './constants.js';
 import type { AgentAlert, BoardTeam } from './schemas/board.js';
 
 /**
- * The board's push frame (DESIGN.md section 6): what `board.frame` carries. Compact on
+ * The board's push frame (docs/design.md section 6): what `board.frame` carries. Compact on
  * purpose: a frame goes to every open screen several times a second, so each row is a tuple instead
  * of an object with field names (about a quarter of the bytes), and the header comes first so a
  * reader that only needs the sequence and the commit time (a load tester's lean screen) stops there.

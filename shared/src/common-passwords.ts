@@ -1,5 +1,5 @@
 /**
- * Common passwords the staff password policy refuses (issue 10, see `passwordProblem` in
+ * Common passwords the staff password policy refuses (see `passwordProblem` in
  * `schemas/password.ts`). Only entries of 10 characters or more are listed: anything shorter already
  * fails the length rule. Kept small on purpose (it ships in the web bundle): the top entries of the
  * public leak lists, keyboard walks and digit runs, and the Spanish and contest-flavoured ones a lab

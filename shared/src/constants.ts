@@ -1,9 +1,9 @@
 /**
- * Business constants of SPEC.md section 9 and DESIGN.md sections 3, 5 and 6.
+ * Business constants of docs/spec.md section 9 and docs/design.md sections 3, 5 and 6.
  * Server, web and agent import them from here; nothing else defines them.
  */
 
-/** User types by `types_users_id` (SPEC.md section 9, DESIGN.md section 1). */
+/** User types by `types_users_id` (docs/spec.md section 9, docs/design.md section 1). */
 export const USER_TYPES = {
   admin: 1,
   judge: 2,
@@ -11,14 +11,14 @@ export const USER_TYPES = {
 } as const;
 export type UserTypeId = (typeof USER_TYPES)[keyof typeof USER_TYPES];
 
-/** Seeded rows of `types_users` (DESIGN.md section 3). */
+/** Seeded rows of `types_users` (docs/design.md section 3). */
 export const USER_TYPE_NAMES: Record<UserTypeId, string> = {
   1: 'Administrador',
   2: 'Juez',
   3: 'Participante',
 };
 
-/** Seeded levels (DESIGN.md section 3). The boards show exactly these three. */
+/** Seeded levels (docs/design.md section 3). The boards show exactly these three. */
 export const LEVELS = {
   basico: 1,
   intermedio: 2,
@@ -34,14 +34,14 @@ export const LEVEL_NAMES: Record<number, string> = {
   3: 'Avanzado',
 };
 
-/** Titles of the board tables on /homeJuez and /home (SPEC.md section 2). */
+/** Titles of the board tables on /homeJuez and /home (docs/spec.md section 2). */
 export const BOARD_LEVEL_TITLES: Record<BoardLevelKey, string> = {
   basico: 'Nivel Básico',
   intermedio: 'Nivel Intermedio',
   avanzado: 'Nivel Avanzado',
 };
 
-/** Team statuses (SPEC.md section 4, DESIGN.md section 3): 1 active, 2 disqualified. */
+/** Team statuses (docs/spec.md section 4, docs/design.md section 3): 1 active, 2 disqualified. */
 export const TEAM_STATUS = {
   active: 1,
   disqualified: 2,
@@ -51,29 +51,29 @@ export const TEAM_STATUS_NAMES: Record<number, string> = {
   2: 'Descalificado',
 };
 
-/** Coach education levels (SPEC.md section 9). */
+/** Coach education levels (docs/spec.md section 9). */
 export const EDUCATION_LEVELS = ['Licenciatura/Ingeniería', 'Maestría', 'Doctorado', 'PosDoctorado'] as const;
 
-/** Member semesters 1..10 (SPEC.md section 9). */
+/** Member semesters 1..10 (docs/spec.md section 9). */
 export const SEMESTERS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
 
-/** Department type: 0 internal, anything else external (SPEC.md section 9). */
+/** Department type: 0 internal, anything else external (docs/spec.md section 9). */
 export const DEPARTAMENT_TYPES = { internal: 0, external: 1 } as const;
 
-/** Table page sizes (SPEC.md section 9); `-1` stands for "Todos". */
+/** Table page sizes (docs/spec.md section 9); `-1` stands for "Todos". */
 export const PAGE_SIZES = [5, 10, 25, 50, -1] as const;
 export const DEFAULT_PAGE_SIZE = 5;
 
 /**
  * An agent is shown offline when its last heartbeat is older than this (ms).
- * DESIGN.md section 6; the issue of the agent asks for about 30 s.
+ * docs/design.md section 6; the issue of the agent asks for about 30 s.
  */
 export const AGENT_OFFLINE_AFTER_MS = 30_000;
 
 /** How often the agent sends a heartbeat (ms). */
 export const AGENT_HEARTBEAT_MS = 10_000;
 
-/** How often the agent lists processes (ms), DESIGN.md section 6. */
+/** How often the agent lists processes (ms), docs/design.md section 6. */
 export const AGENT_POLL_MS = 1_000;
 
 /** Most attempts one `POST /api/agent/attempts` may carry. */
@@ -95,7 +95,7 @@ export const BOARD_PUSH_WINDOW_MS = 50;
 export const BOARD_PUSH_WINDOW_MAX_MS = 250;
 
 /**
- * Flow control of the board push (issue 12): frames a screen may have unacknowledged (`board.ack`)
+ * Flow control of the board push: frames a screen may have unacknowledged (`board.ack`)
  * before the server stops sending it more. A screen that falls this far behind costs nothing per
  * missed frame; when it acknowledges again it gets one catch-up frame of its levels' changed rows.
  */
@@ -108,11 +108,11 @@ export const BOARD_PUSH_CREDIT = 8;
  */
 export const BOARD_ACK_EVERY = 4;
 
-/** Socket.IO path (DESIGN.md section 6). */
+/** Socket.IO path (docs/design.md section 6). */
 export const SOCKET_PATH = '/socket.io';
 
 /**
- * Failed logins allowed before 429 (DESIGN.md section 4, after OWASP ASVS 2.2.1; the README states the
+ * Failed logins allowed before 429 (docs/design.md section 4, after OWASP ASVS 2.2.1; the README states the
  * rule): per client address, and per account (username) from one client address, each in its window
  * (ms). A blocked key waits for its window. No limit counts an account's failures from every address,
  * so failing on purpose never locks the account for an address that has not failed.
@@ -130,31 +130,31 @@ export const LOGIN_LIMITS = {
 export const PROJECTOR_PAGING = { defaultSeconds: 10, minSeconds: 3, maxSeconds: 120 } as const;
 
 /**
- * Fingerprints are claims (issue 21, DESIGN.md section 6a): how many different teams of the active
+ * Fingerprints are claims (docs/design.md section 6a): how many different teams of the active
  * contest must report the same (process, SHA-256) before it applies to every machine of the contest
  * without an admin's confirmation. The server's `FINGERPRINT_QUORUM` overrides it.
  */
 export const FINGERPRINT_QUORUM_DEFAULT = 3;
 
 /**
- * Most fingerprints kept per blocked process per contest (issue 21, DESIGN.md section 6a). Past it a
+ * Most fingerprints kept per blocked process per contest (docs/design.md section 6a). Past it a
  * new claim pushes out the weakest unconfirmed one (fewest teams, then the longest unclaimed); when
  * every one is confirmed, the new claim is dropped.
  */
 export const FINGERPRINT_MAX_PER_PROCESS = 32;
 
-/** Most new fingerprint claims one team may make per minute (issue 21); past it they are not learned. */
+/** Most new fingerprint claims one team may make per minute; past it they are not learned. */
 export const FINGERPRINT_CLAIMS_PER_MINUTE = 5;
 
 /**
- * Bytes of JSON the fingerprints of one agent config may take at most (issue 21: the whole config
+ * Bytes of JSON the fingerprints of one agent config may take at most (the whole config
  * stays under 64 KB whatever the agents report). Past it the weakest fingerprints are left out:
  * confirmed ones first in, then those at quorum, then the team's own claims.
  */
 export const AGENT_CONFIG_FINGERPRINT_BYTES = 48 * 1024;
 
 /**
- * Bounds on what one agent key may make the observed inventory hold (issue 21, DESIGN.md section 6a):
+ * Bounds on what one agent key may make the observed inventory hold (docs/design.md section 6a):
  * at most `maxPerTeam` distinct programs (file name and fingerprint) per team per contest (past it the
  * new ones are left out and the answer is 429; what was stored stays, and programs already stored keep
  * adding their starts), at most `reportsPerMinute` reports per team (past it: 429 with `Retry-After`,
@@ -168,7 +168,7 @@ export const OBSERVED_LIMITS = {
 } as const;
 
 /**
- * What one agent key may do through the lab channel (DESIGN.md section 6a: every key is possibly
+ * What one agent key may do through the lab channel (docs/design.md section 6a: every key is possibly
  * stolen, and nothing it sends may grow the server without bound):
  * - agent sockets of one team in one server process: at most `LAB_MAX_MACHINES_PER_TEAM`, one per lab
  *   machine; a new one past it closes the team's oldest (a machine that rebooted left a half-open one).
@@ -191,7 +191,7 @@ export const AGENT_CHANNEL_LIMITS = {
   attemptsRetryAfterS: 300,
 } as const;
 
-/** Rows per page of the observed inventory (issue 21: paged on the server), the first the default. */
+/** Rows per page of the observed inventory (paged on the server), the first the default. */
 export const OBSERVED_PAGE_SIZES = [25, 50, 100] as const;
 
 /** The observed inventory's sortable columns (`sort` of `GET /api/observedProcesses`). */
@@ -199,7 +199,7 @@ export const OBSERVED_SORTS = ['machines', 'name', 'first_seen', 'last_seen', 'c
 export type ObservedSort = (typeof OBSERVED_SORTS)[number];
 
 /**
- * «Programa nuevo» (DESIGN.md section 6a: a program is known by what it is, and an unknown tool is
+ * «Programa nuevo» (docs/design.md section 6a: a program is known by what it is, and an unknown tool is
  * looked at while it runs): the contest's first minutes, in ms, counted from its first observed start
  * (the earliest `first_seen` of its inventory: when its agents began to report what runs). In them every
  * team opens its IDEs, browsers and terminals, so nothing first seen then is «nuevo». After them, an

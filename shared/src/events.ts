@@ -5,7 +5,7 @@ import type { AgentMessage, AgentMessageFailure } from './schemas/messages.js';
 import type { socketAuthSchema } from './schemas/board.js';
 
 /**
- * The push channel's contract (DESIGN.md section 6): event names, payloads and room names,
+ * The push channel's contract (docs/design.md section 6): event names, payloads and room names,
  * declared once and used by the Socket.IO server and every client (web, tests, bench). A board row
  * (`BoardTeam`) is the zod schema `boardTeamSchema` of schemas/board.ts, shared with the REST snapshot.
  */
@@ -106,7 +106,7 @@ export interface CatalogChangedPayload {
 }
 
 /**
- * The agents' namespace of the push channel (issue 24, DESIGN.md section 6a): agents connect to it
+ * The agents' namespace of the push channel (docs/design.md section 6a): agents connect to it
  * with their key (`agentSocketAuthSchema`) and join `team:<id>` and `contest:<id>`. Namespaces do not
  * share broadcasts: an agent socket never gets a board frame or a catalogue change, a staff socket
  * never gets an agent's policy.
@@ -125,7 +125,7 @@ export interface AgentServerToClientEvents {
    * whenever it changes (active contest, blocked set, fingerprints), within a second of the change.
    */
   'agent.policy': (config: AgentConfig) => void;
-  /** A message to show on the machine's screen (issue 24), until its `expires_at`. */
+  /** A message to show on the machine's screen, until its `expires_at`. */
   'agent.message': (message: AgentMessage) => void;
 }
 

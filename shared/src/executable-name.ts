@@ -1,6 +1,6 @@
 /**
- * How an executable's file name is compared with a contest's blocked names (DESIGN.md section 6): the
- * agent's matcher, the server's inventory (`blocked_as`, issue 14) and the web's /procesosObservados
+ * How an executable's file name is compared with a contest's blocked names (docs/design.md section 6): the
+ * agent's matcher, the server's inventory (`blocked_as`) and the web's /procesosObservados
  * apply the same rule, so "is it blocked?" has one answer everywhere.
  */
 

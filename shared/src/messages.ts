@@ -1,14 +1,14 @@
 /**
- * Every Spanish text the server sends and the web shows, word for word from SPEC.md section 8
- * (and DESIGN.md section 4 for the ones the spec leaves open). Import; never retype.
+ * Every Spanish text the server sends and the web shows, word for word from docs/spec.md section 8
+ * (and docs/design.md section 4 for the ones the spec leaves open). Import; never retype.
  */
 export const MESSAGES = {
-  // Login (SPEC.md section 8)
+  // Login (docs/spec.md section 8)
   loginInvalid: 'Usuario o contraseña incorrectos!',
   loginRetry: 'Intentar de nuevo',
   participantRefused: 'Los participantes no tienen acceso a la consola del concurso.',
   loginRateLimited: 'Demasiados intentos de inicio de sesión. Espere un minuto e intente de nuevo.',
-  // Sessions and roles (DESIGN.md sections 4 and 5)
+  // Sessions and roles (docs/design.md sections 4 and 5)
   unauthorized: 'Sesión no válida o expirada. Inicie sesión de nuevo.',
   /** Shown on the login page when a session ended elsewhere (logout in another tab, password changed...). */
   sessionEnded: 'Su sesión terminó. Inicie sesión de nuevo.',
@@ -19,45 +19,45 @@ export const MESSAGES = {
   serverError: 'Algo salió mal en el servidor.',
   databaseDown: 'La base de datos no está disponible. Intente de nuevo en unos momentos.',
   tooManyRequests: 'Demasiadas solicitudes. Intente de nuevo en unos momentos.',
-  // Generic dialogs (SPEC.md sections 5 and 8)
+  // Generic dialogs (docs/spec.md sections 5 and 8)
   info: 'Información',
-  /** SPEC.md section 5 fixes this button's text verbatim, without the opening «¡». */
+  /** docs/spec.md section 5 fixes this button's text verbatim, without the opening «¡». */
   ok: 'Listo!',
   warning: 'Advertencia',
   error: 'Error',
   connectionErrorTitle: 'Error de Conexión',
   connectionError: 'No se pudo conectar al servidor. Inténtalo de nuevo más tarde.',
-  // Successes (SPEC.md section 8)
+  // Successes (docs/spec.md section 8)
   created: 'Registrado',
   saved: 'Guardado',
   correct: '¡Correcto!',
   deleted: 'Dato Eliminado.',
   processed: 'Solicitud procesada.',
-  // Team status (SPEC.md section 4 and 8)
+  // Team status (docs/spec.md section 4 and 8)
   confirmStatusChange: '¿Desea cambiar el estatus del equipo?',
   statusChangeFailed: 'Ocurrió un problema al procesar el dato. Inténtalo de nuevo.',
   deleteFailed: 'Ocurrió un problema al eliminar el dato. Inténtalo de nuevo.',
   confirmDelete: 'Sí, eliminar',
   // Board
   noCurrentContest: 'No hay un concurso registrado todavía.',
-  /** The board's contest line and the projector's heading when no contest is active (issue 13). */
+  /** The board's contest line and the projector's heading when no contest is active. */
   noActiveContestTitle: 'Sin concurso activo',
   /** 404 (or a field's 422) for a contest id that does not exist. */
   contestNotFound: 'No se encontró el concurso.',
-  /** Boards and the projector when no contest is active (issue 13). */
+  /** Boards and the projector when no contest is active. */
   noActiveContest: 'No hay un concurso activo. Un administrador puede activarlo en Concursos.',
   /**
-   * 409 to `deleteContest` of the active contest (issue 21): deleting it would leave every agent with
+   * 409 to `deleteContest` of the active contest: deleting it would leave every agent with
    * an empty blocked set in the middle of a contest.
    */
   activeContestDelete: 'Active otro concurso antes de eliminar este.',
-  /** The status log's author of an automatic block (issue 13). */
+  /** The status log's author of an automatic block. */
   automaticBlock: 'automático',
   noTeams: 'No hay registros para mostrar',
-  // Agent (DESIGN.md section 6)
+  // Agent (docs/design.md section 6)
   agentKeyInvalid: 'Clave de agente no válida o revocada.',
   agentKeyGenerated: 'Clave del agente generada. Guárdela: no se volverá a mostrar.',
-  /** 409 to an agent whose team's contest is not the active one (issue 21, DESIGN.md section 6a). */
+  /** 409 to an agent whose team's contest is not the active one (docs/design.md section 6a). */
   agentContestInactive: 'El concurso de este equipo no es el activo.',
   /** 429 to an address that sent too many wrong agent keys (`AGENT_CHANNEL_LIMITS.wrongKeysPerMinute`). */
   agentKeysRateLimited: 'Demasiadas claves de agente no válidas desde esta dirección; espere un minuto.',
@@ -69,17 +69,17 @@ export const MESSAGES = {
     'Este equipo llegó al máximo de intentos registrados en el concurso; los nuevos esperan en la máquina.',
   /** 429 to an agent past its presence calls per machine or key (`AGENT_PRESENCE_LIMITS`). */
   agentPresenceRateLimited: 'Demasiados avisos de presencia de esta máquina; espere unos segundos.',
-  /** `POST /api/removeLabMachine`: removed, or no such machine (presence per machine, DESIGN.md section 6a). */
+  /** `POST /api/removeLabMachine`: removed, or no such machine (presence per machine, docs/design.md section 6a). */
   labMachineRemoved: 'Máquina quitada del laboratorio.',
   labMachineNotFound: 'No se encontró la máquina.',
-  /** 429 to an agent past its team's observed reports per minute (issue 21, `OBSERVED_LIMITS`). */
+  /** 429 to an agent past its team's observed reports per minute (`OBSERVED_LIMITS`). */
   observedRateLimited: 'Demasiados reportes de programas de este equipo; se aceptarán de nuevo en un minuto.',
-  /** 429 to an agent whose team reached its cap of distinct observed programs (issue 21). */
+  /** 429 to an agent whose team reached its cap of distinct observed programs. */
   observedCapReached:
     'Este equipo llegó al máximo de programas distintos registrados; los nuevos no se guardaron.',
-  // Fingerprints are claims (issue 21, DESIGN.md section 6a)
+  // Fingerprints are claims (docs/design.md section 6a)
   fingerprintNotFound: 'No se encontró la huella.',
-  // Catalogues (SPEC.md section 8)
+  // Catalogues (docs/spec.md section 8)
   schoolCreateFailed: 'Hubo un problema al registrar la escuela. Intente de nuevo.',
   schoolUpdateFailed: 'Ocurrió un problema al actualizar la escuela. Inténtalo de nuevo.',
   processCreateFailed: 'Hubo un problema al registrar el proceso. Intente de nuevo.',
@@ -98,7 +98,7 @@ export const MESSAGES = {
 } as const;
 
 /**
- * The generic create / update failure of SPEC.md section 8 ('Hubo un problema al registrar/actualizar
+ * The generic create / update failure of docs/spec.md section 8 ('Hubo un problema al registrar/actualizar
  * el {thing}. Intente de nuevo.'), for catalogues without a text of their own. `thing` carries its
  * article, e.g. 'el concurso', 'la carrera'.
  */
@@ -118,7 +118,7 @@ export function loginAccountLockedMessage(minutes: number): string {
 export type MessageKey = keyof typeof MESSAGES;
 
 /**
- * How the logs and the agent name an attempt (issue 14): the blocked process, and when a renamed copy
+ * How the logs and the agent name an attempt: the blocked process, and when a renamed copy
  * was caught by its fingerprint, the file name it ran as: 'chrome.exe, renombrado como notepad.exe'.
  * A program run by a loader or an interpreter says what ran it (agent/src/README.md, "Loaders and
  * interpreters"): 'chatgpt (vía python3)'.
@@ -139,7 +139,7 @@ export function viaLabel(name: string, via?: string | null): string {
   return via ? `${name} (vía ${via})` : name;
 }
 
-/** '1 máquina', '2 máquinas' (issue 14, `/procesosObservados`). */
+/** '1 máquina', '2 máquinas' (`/procesosObservados`). */
 export function machinesLabel(count: number): string {
   return `${count} ${count === 1 ? 'máquina' : 'máquinas'}`;
 }

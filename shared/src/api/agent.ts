@@ -15,7 +15,7 @@ import { ADMIN_ACCESS } from './access.js';
 import { defineRoute } from './route.js';
 
 /**
- * The agent's side of the API and the admin's key generation (DESIGN.md section 6). The agent calls
+ * The agent's side of the API and the admin's key generation (docs/design.md section 6). The agent calls
  * carry the team's agent key as the bearer token (`access: 'agent'`; 401 `MESSAGES.agentKeyInvalid` otherwise).
  */
 export const agentRoutes = {
@@ -35,9 +35,9 @@ export const agentRoutes = {
   }),
   /**
    * `GET /api/agent/config`: the team, its contest (with `active`), the contest's blocked names (none
-   * while the contest is not the active one, DESIGN.md section 3), the fingerprints, `observe`, the
+   * while the contest is not the active one, docs/design.md section 3), the fingerprints, `observe`, the
    * agent's periods, `policy_version` and the network policy (`network`: the allowed sites while the
-   * contest is active, issue 25).
+   * contest is active).
    */
   config: defineRoute({
     method: 'GET',
@@ -62,7 +62,7 @@ export const agentRoutes = {
     reply: okEnvelope(agentAttemptsResultSchema),
   }),
   /**
-   * `POST /api/agent/observed` `{observed: [{name, sha256, first_seen, last_seen, starts}]}` (issue 14):
+   * `POST /api/agent/observed` `{observed: [{name, sha256, first_seen, last_seen, starts}]}`:
    * adds the executables that started on the team's machine to its contest's inventory (one row per
    * team, name and fingerprint: first_seen the earliest, last_seen the latest, count summed and
    * saturating). Stores nothing (`stored: 0`) when the contest's `observe_processes` is off. Issue 21:
@@ -96,7 +96,7 @@ export const agentRoutes = {
     reply: z.object({ success: z.literal(true), message: z.string() }),
   }),
   /**
-   * `POST /api/agent/stopped` (issue 24): the agent is being stopped the documented way (its service
+   * `POST /api/agent/stopped`: the agent is being stopped the documented way (its service
    * stops). The boards show it offline at once with the `detenido` alert, and during the active contest
    * the log says `agente detenido` instead of raising «sin señal»; not started again within the silent
    * agent's window, it becomes the alarm `sin_reanudar` («Agente detenido sin reanudar»). `{hostname?}`

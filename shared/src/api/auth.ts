@@ -5,7 +5,7 @@ import { defineRoute } from './route.js';
 
 const tag = 'sesión';
 
-/** Sessions (SPEC.md section 7, DESIGN.md sections 4 and 5). */
+/** Sessions (docs/spec.md section 7, docs/design.md sections 4 and 5). */
 export const authRoutes = {
   /**
    * `{username, password}` → `{access_token, token_type: 'bearer', expires_in}` (seconds). 401

@@ -5,12 +5,12 @@ import { boardTeamSchema, teamAttemptsSchema } from '../schemas/board.js';
 import { STAFF_ACCESS } from './access.js';
 import { defineRoute } from './route.js';
 
-/** The live board's REST side (SPEC.md section 7, DESIGN.md section 6); its pushes are in events.ts. */
+/** The live board's REST side (docs/spec.md section 7, docs/design.md section 6); its pushes are in events.ts. */
 export const boardRoutes = {
   /**
    * `GET /api/teamAttempts`: the active contest (null when none is) and its teams per level (`basico`, `intermedio`,
    * `avanzado`, each by name), every row with the fields of a `board.frame` row, beside `success` and
-   * `message` (SPEC.md section 7 reads the lists at the top level). Admin and judge.
+   * `message` (docs/spec.md section 7 reads the lists at the top level). Admin and judge.
    */
   teamAttempts: defineRoute({
     method: 'GET',
@@ -22,7 +22,7 @@ export const boardRoutes = {
   }),
   /**
    * `GET /api/descalificarTeam/{id}`: toggles the team between Activo (1) and Descalificado (2)
-   * (SPEC.md section 4), audits it with the judge and time, and answers the new board row, also pushed
+   * (docs/spec.md section 4), audits it with the judge and time, and answers the new board row, also pushed
    * as a `board.frame` row. Admin and judge. 404 'No se encontró el equipo.'
    */
   toggleTeamStatus: defineRoute({

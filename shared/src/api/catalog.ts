@@ -4,7 +4,7 @@ import { okEnvelope } from '../schemas/api.js';
 import { ADMIN_ACCESS, STAFF_ACCESS } from './access.js';
 import { defineRoute } from './route.js';
 
-/** The answer of a delete (SPEC.md section 7): `{ success, message: 'Dato Eliminado.' }`. */
+/** The answer of a delete (docs/spec.md section 7): `{ success, message: 'Dato Eliminado.' }`. */
 export const deletedReplySchema = z.object({ success: z.literal(true), message: z.string() });
 
 /** The row, input and update schemas of a catalogue (shared/src/schemas). */
@@ -15,7 +15,7 @@ export interface CatalogSchemas<Row extends z.ZodType, Input extends z.ZodType, 
 }
 
 /**
- * The four calls of a catalogue (SPEC.md section 7, spelling included): `GET get<Many>` (staff),
+ * The four calls of a catalogue (docs/spec.md section 7, spelling included): `GET get<Many>` (staff),
  * `POST create<One>`, `POST update<One>` with `id` (admin) and `GET delete<One>/{id}` (admin), typed by
  * its row, input and update schemas. `names` is `[one, many, tag, thing]`:
  * - `one`, the row in the write calls' names: 'School' → `createSchool`, `updateSchool`, `deleteSchool`;

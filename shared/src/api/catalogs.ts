@@ -24,8 +24,8 @@ import {
 import { teamInputSchema, teamRowSchema, teamUpdateSchema } from '../schemas/teams.js';
 import { catalogApi } from './catalog.js';
 
-// The catalogues whose four calls have the plain shape of `catalogApi` (SPEC.md section 7). A row that
-// others use is refused with 409 naming them (DESIGN.md section 4); a reference to a missing row is 422.
+// The catalogues whose four calls have the plain shape of `catalogApi` (docs/spec.md section 7). A row that
+// others use is refused with 409 naming them (docs/design.md section 4); a reference to a missing row is 422.
 
 /** Each catalogue's names: the row and the list in its call names, its OpenAPI tag, the thing. */
 const NAMES = {
@@ -54,7 +54,7 @@ const teamSchemas = { row: teamRowSchema, input: teamInputSchema, update: teamUp
 
 /**
  * Contests: `calendar` is derived from `date` when missing; one with teams or exercises stays, and the
- * active one cannot be deleted (409 `MESSAGES.activeContestDelete`, issue 21).
+ * active one cannot be deleted (409 `MESSAGES.activeContestDelete`).
  */
 export const contestsCatalogApi = catalogApi(NAMES.contest, contestSchemas);
 

@@ -14,8 +14,8 @@ import { defineRoute } from './route.js';
 
 /**
  * The contests module's calls beyond a catalogue's four (those are `contestsCatalogApi` in
- * catalogs.ts): a contest's blocked processes (SPEC.md section 7), which every agent of the contest
- * kills (DESIGN.md section 6).
+ * catalogs.ts): a contest's blocked processes (docs/spec.md section 7), which every agent of the contest
+ * kills (docs/design.md section 6).
  */
 export const contestsRoutes = {
   /** `GET /api/processContest/{contestId}`: the contest's blocked processes by name (`processes.name`). 404 unknown contest. */
@@ -29,7 +29,7 @@ export const contestsRoutes = {
     reply: okEnvelope(z.array(contestProcessRowSchema)),
   }),
   /**
-   * `POST /api/activateContest/{id}` (admin, DESIGN.md section 4): makes contest `id` the active one
+   * `POST /api/activateContest/{id}` (admin, docs/design.md section 4): makes contest `id` the active one
    * (the only one). Boards, the projector and agents follow it: every screen gets `board.reset`, agents
    * pick up its blocked set at their next config refresh. Answers the contest's row. 404 unknown contest.
    */
@@ -57,7 +57,7 @@ export const contestsRoutes = {
     reply: okEnvelope(z.array(contestProcessRowSchema)),
   }),
   /**
-   * `POST /api/updateAllowedSites {contests_id, allowed_sites}` (admin, issue 25, DESIGN.md section
+   * `POST /api/updateAllowedSites {contests_id, allowed_sites}` (admin, docs/design.md section
    * 6a): replaces the contest's allowed sites («Sitios permitidos»), bumping its `network_version` when
    * the list changes (kept in the contest's log); the agents of the active contest get the new policy
    * on the push channel. Answers the contest's row. 404 unknown contest; 422 on `allowed_sites.<i>`.
@@ -88,7 +88,7 @@ export const contestsRoutes = {
     reply: okEnvelope(networkSitesInfoSchema),
   }),
   /**
-   * `GET /api/permittedProcesses/{contestId}` (admin; DESIGN.md section 6a "Fingerprints"): the
+   * `GET /api/permittedProcesses/{contestId}` (admin; docs/design.md section 6a "Fingerprints"): the
    * contest's «Programas permitidos» by process name. 404 unknown contest.
    */
   permittedProcesses: defineRoute({

@@ -24,7 +24,7 @@ export const pdfReplySchema = z.unknown().meta({ description: 'El PDF (applicati
 export const exercisePdfLinkSchema = z.object({ url: z.string() });
 
 /**
- * Exercises, one PDF each (SPEC.md sections 2, 3, 7), and the agent's read of its own (DESIGN.md
+ * Exercises, one PDF each (docs/spec.md sections 2, 3, 7), and the agent's read of its own (docs/design.md
  * section 6). Uploads are `multipart/form-data` with the file in `path`: 415 when it is not a PDF by
  * content or name, 413 over the size limit, 422 for missing fields.
  */
@@ -89,7 +89,7 @@ export const exercisesRoutes = {
     reply: pdfReplySchema,
   }),
   /**
-   * A link to the PDF for a new tab (issue 14: the tab and a saved copy are named by the file's original
+   * A link to the PDF for a new tab (the tab and a saved copy are named by the file's original
    * name, not a blob's UUID): `data.url` is `namedPdf`'s path with a ticket good for this one PDF, for a
    * few minutes and while the caller's session lasts. 404 unknown id.
    */
@@ -118,7 +118,7 @@ export const exercisesRoutes = {
     querystring: z.object({ ticket: z.string().max(4096).optional() }),
     reply: pdfReplySchema,
   }),
-  /** The exercises of the agent's own contest and level, as `combo` lists them; none while that contest is not the active one (issue 21). */
+  /** The exercises of the agent's own contest and level, as `combo` lists them; none while that contest is not the active one. */
   agentList: defineRoute({
     method: 'GET',
     path: '/api/agent/exercises',
@@ -127,7 +127,7 @@ export const exercisesRoutes = {
     summary: 'Ejercicios del equipo del agente',
     reply: okEnvelope(z.array(exerciseComboItemSchema)),
   }),
-  /** A PDF of the agent's own contest and level only, while that contest is the active one (404 otherwise; issue 21). */
+  /** A PDF of the agent's own contest and level only, while that contest is the active one (404 otherwise). */
   agentPdf: defineRoute({
     method: 'GET',
     path: '/api/agent/exercises/:id/pdf',

@@ -12,7 +12,7 @@ export const healthReplySchema = z.object({
 });
 export type HealthReply = z.infer<typeof healthReplySchema>;
 
-/** The process's health (DESIGN.md section 4, beyond the spec): anonymous. */
+/** The process's health (docs/design.md section 4, beyond the spec): anonymous. */
 export const healthRoutes = {
   /** Whether this process reaches MySQL and, with `REDIS_URL`, Redis; 503 while either is down. */
   check: defineRoute({

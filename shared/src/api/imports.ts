@@ -15,12 +15,12 @@ import { defineRoute } from './route.js';
 const tag = 'importación';
 
 /**
- * Bulk import of teams and members (issue 13): a CSV or XLSX registration file, one row per member
+ * Bulk import of teams and members: a CSV or XLSX registration file, one row per member
  * (equipo, nivel, coach, código, nombre, semestre, carrera), sent as `multipart/form-data` with the
  * file in `file` and the text field `contests_id` (the contest the teams join). Admins only. The file
  * is checked by name and content (`.xlsx`: a zip, `PK\x03\x04`; `.csv`: text without NUL, read as UTF-8
- * when it is, else as Windows-1252, issue 22): 415 otherwise, 413 over `IMPORT_MAX_BYTES`; 422 for a missing or unknown `contests_id`.
- * Bounds (issue 21): an XLSX whose zip has more than `IMPORT_XLSX_MAX_ENTRIES` entries or declares more
+ * when it is, else as Windows-1252): 415 otherwise, 413 over `IMPORT_MAX_BYTES`; 422 for a missing or unknown `contests_id`.
+ * Bounds: an XLSX whose zip has more than `IMPORT_XLSX_MAX_ENTRIES` entries or declares more
  * than `IMPORT_XLSX_MAX_UNZIPPED_BYTES` uncompressed is 413 before anything is inflated, one whose entry
  * inflates beyond its declared size 415; reading stops at the row limit (the too-many-rows error); one
  * preview or import at a time per server process, another gets 429 (`IMPORT_MESSAGES.busy`); an upload
@@ -57,7 +57,7 @@ export const importsRoutes = {
     reply: okEnvelope(importResultSchema),
     replies: { 422: importRejectedSchema },
   }),
-  /** `GET /api/getTeamImports` (issue 22): every import, newest first (`teamImportRowSchema`). */
+  /** `GET /api/getTeamImports`: every import, newest first (`teamImportRowSchema`). */
   list: defineRoute({
     method: 'GET',
     path: '/api/getTeamImports',
@@ -67,7 +67,7 @@ export const importsRoutes = {
     reply: okEnvelope(z.array(teamImportRowSchema)),
   }),
   /**
-   * `POST /api/undoTeamImport/{id}` (issue 22): deletes the import's teams still there, with their
+   * `POST /api/undoTeamImport/{id}`: deletes the import's teams still there, with their
    * members, in one transaction, while none has an attempt; they leave the boards. 404 unknown import;
    * 409 already undone (`IMPORT_MESSAGES.alreadyUndone`) or a team with attempts (`undoHasAttempts`).
    */

@@ -1,5 +1,5 @@
 /**
- * The REST contract (SPEC.md section 7, DESIGN.md section 4) as one typed map: the server registers
+ * The REST contract (docs/spec.md section 7, docs/design.md section 4) as one typed map: the server registers
  * every route from it (server/src/lib/route.ts `addRoute`) and the web's client is typed by it
  * (web/src/api/call-api.ts `callApi`). One file per server module, named as the module.
  */

@@ -4,7 +4,7 @@ import { labMachineRemoveSchema, labMachinesSchema } from '../schemas/lab.js';
 import { ADMIN_ACCESS, STAFF_ACCESS } from './access.js';
 import { defineRoute } from './route.js';
 
-/** The lab board (issue 24): which machines run an agent of the active contest, and are they ready. */
+/** The lab board: which machines run an agent of the active contest, and are they ready. */
 export const labRoutes = {
   /**
    * `GET /api/labMachines` (admins and judges): the active contest's machines (`labMachinesSchema`),

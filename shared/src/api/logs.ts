@@ -8,8 +8,8 @@ import { teamListRoute } from './teams.js';
 const tag = 'tablero';
 
 /**
- * The logs DESIGN.md section 4 keeps beyond the spec, for admins and judges. A team's two logs: newest
- * first, at most 1,000 rows; 404 for an unknown team. And the contest log of `/bitacora` (issue 13).
+ * The logs docs/design.md section 4 keeps beyond the spec, for admins and judges. A team's two logs: newest
+ * first, at most 1,000 rows; 404 for an unknown team. And the contest log of `/bitacora`.
  */
 export const logsRoutes = {
   /** A team's attempts as its agent reported them: `{id, process, killed, occurred_at, received_at}`. */
@@ -23,7 +23,7 @@ export const logsRoutes = {
   ),
   /**
    * `GET /api/contestLog?levels_id&teams_id&process` (admins and judges, issue 13 "History on screen"):
-   * every attempt, status change, agent event, message and change of the allowed sites (issues 24, 25)
+   * every attempt, status change, agent event, message and change of the allowed sites
    * of the ACTIVE contest in one list, newest first, filtered by the
    * optional query string (`contestLogQuerySchema`; 422 on a bad id), at most `CONTEST_LOG_LIMIT` rows
    * (`truncated` when more matched). No active contest: `{contest: null, rows: [], truncated: false}`.

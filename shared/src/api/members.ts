@@ -9,7 +9,7 @@ import { teamListRoute } from './teams.js';
 
 const tag = 'equipos';
 
-/** A team's members (SPEC.md sections 2, 3, 5, 7). */
+/** A team's members (docs/spec.md sections 2, 3, 5, 7). */
 export const membersRoutes = {
   /** A team's members with `career.name` (null: 'Sin carrera'), oldest first. 404 unknown team. */
   list: teamListRoute('getParticipantTeam', tag, 'Integrantes de un equipo', memberRowSchema),

@@ -5,7 +5,7 @@ import { defineRoute } from './route.js';
 
 const tag = 'mensajes';
 
-/** Messages to teams (issue 24): send one, list them with their receipts. Judges and admins. */
+/** Messages to teams: send one, list them with their receipts. Judges and admins. */
 export const messagesRoutes = {
   /**
    * `POST /api/sendMessage {target, id?, text, expires_minutes?}`: to one team or level of the active

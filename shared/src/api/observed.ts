@@ -11,13 +11,13 @@ import { defineRoute } from './route.js';
 
 const tag = 'procesos';
 
-/** "What ran in the lab" (issue 14): the inventory of executables and blocking one from it. */
+/** "What ran in the lab": the inventory of executables and blocking one from it. */
 export const observedRoutes = {
   /**
    * `GET /api/observedProcesses?contests_id&page&page_size&sort&dir&q` (admins and judges): one page
    * of the executables the agents saw start in the active contest (or `contests_id`; 404
    * `MESSAGES.contestNotFound`), grouped by folded name and fingerprint with the number of machines,
-   * and `total` (issue 21: paged, sorted and searched on the server). No active contest:
+   * and `total` (paged, sorted and searched on the server). No active contest:
    * `{contest: null, rows: [], total: 0}`. 422 for a page size or sort it does not offer.
    */
   list: defineRoute({

@@ -16,7 +16,7 @@ import { defineRoute } from './route.js';
  */
 export const processesRoutes = {
   /**
-   * `POST /api/addCommonProcesses` (admin, no body; beyond SPEC.md section 7, DESIGN.md section 4):
+   * `POST /api/addCommonProcesses` (admin, no body; beyond docs/spec.md section 7, docs/design.md section 4):
    * adds the ready catalogue of commonly forbidden executables (browsers, chat, remote desktop, screen
    * recorders, AI assistants), skipping those present; answers `{ added, skipped }`.
    */
@@ -29,7 +29,7 @@ export const processesRoutes = {
     reply: okEnvelope(commonProcessesResultSchema),
   }),
   /**
-   * `GET /api/processFingerprints/{id}?contests_id` (admin; issue 21, DESIGN.md section 6a): every
+   * `GET /api/processFingerprints/{id}?contests_id` (admin; issue 21, docs/design.md section 6a): every
    * fingerprint claimed for process `id` in the active contest (or `contests_id`), with its first and
    * last claiming teams, how many teams claimed it and whether an admin confirmed it. 404
    * `MESSAGES.notFound` for an unknown process, `MESSAGES.contestNotFound` for an unknown contest.
@@ -59,7 +59,7 @@ export const processesRoutes = {
   }),
   /**
    * `POST /api/deleteFingerprint/{id}` (admin): removes the fingerprint and its claims, and denies its
-   * hash in the contest under every process name (DESIGN.md section 6a): every fingerprint of that hash
+   * hash in the contest under every process name (docs/design.md section 6a): every fingerprint of that hash
    * leaves every machine, and claims of it are ignored until an admin confirms it again
    * (`confirmDeniedFingerprint`). 404 `MESSAGES.fingerprintNotFound`. Message `deleted`.
    */
@@ -73,7 +73,7 @@ export const processesRoutes = {
     reply: deletedReplySchema,
   }),
   /**
-   * `POST /api/confirmDeniedFingerprint/{id}` (admin; DESIGN.md section 6a): lifts the denial `id` of a
+   * `POST /api/confirmDeniedFingerprint/{id}` (admin; docs/design.md section 6a): lifts the denial `id` of a
    * hash an admin removed; the hash becomes a confirmed fingerprint of the process it was removed from,
    * so it applies to every machine of the contest again. 404 `MESSAGES.fingerprintNotFound`. Message
    * `saved`.

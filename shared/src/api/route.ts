@@ -2,12 +2,12 @@ import type { z } from 'zod';
 import type { Access } from './access.js';
 
 /**
- * One REST call of the contract (SPEC.md section 7, DESIGN.md section 4), written once: the server
+ * One REST call of the contract (docs/spec.md section 7, docs/design.md section 4), written once: the server
  * registers it (validation, serialization, OpenAPI, `config.access`) and the web's client is typed by
  * it, so a renamed field fails `tsc` on both sides.
  *
  * `path` is the full path in Fastify's syntax (`/api/deleteSchool/:id`); `reply` is the schema of the
- * 200 answer (the `{success, data, message}` envelope). Errors are the envelope of DESIGN.md section 4.
+ * 200 answer (the `{success, data, message}` envelope). Errors are the envelope of docs/design.md section 4.
  */
 export interface RouteSpec {
   method: 'GET' | 'POST';

@@ -28,7 +28,7 @@ export const teamListRoute = <const N extends string, Row extends z.ZodType>(
   });
 
 /**
- * The teams module's calls beyond a catalogue's four (SPEC.md section 7). Its four calls (`getTeams`,
+ * The teams module's calls beyond a catalogue's four (docs/spec.md section 7). Its four calls (`getTeams`,
  * `createTeam`, `updateTeam`, `deleteTeam/{id}`) are `teamsCatalogApi` (catalogs.ts); a team's members
  * are `membersRoutes`, its logs `logsRoutes`, its agent key the agent module's.
  */

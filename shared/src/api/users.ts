@@ -20,7 +20,7 @@ const userList = <const N extends string>(name: N, summary: string) =>
   });
 
 /**
- * Users of the three types (SPEC.md sections 2, 3, 7; DESIGN.md section 5), admin only. Passwords are
+ * Users of the three types (docs/spec.md sections 2, 3, 7; docs/design.md section 5), admin only. Passwords are
  * written only: no answer ever carries one.
  */
 export const usersRoutes = {

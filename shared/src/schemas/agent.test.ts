@@ -15,7 +15,7 @@ const errorsOf = (value: unknown) => {
   return parsed.success ? [] : parsed.error.issues.map((issue) => [issue.path.join('.'), issue.message]);
 };
 
-describe('agent attempts (issue 10)', () => {
+describe('agent attempts', () => {
   afterEach(() => vi.useRealTimers());
 
   it('accepts occurred_at within 30 days before and 1 day after the clock at parse time', () => {

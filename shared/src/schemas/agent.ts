@@ -7,9 +7,9 @@ import { NETWORK_FILTERS, agentNetworkPolicySchema, networkUnresolvedSchema } fr
 
 /**
  * How far in the past an attempt's `occurred_at` may lie, by the clock of whoever parses it (the
- * server). An agent's outbox keeps attempts while the server is away (DESIGN.md section 6), for hours
+ * server). An agent's outbox keeps attempts while the server is away (docs/design.md section 6), for hours
  * or a long weekend, so the window is wide; an agent away longer than this has lost its contest. Year
- * 0000 or 9999 is never an attempt (issue 10).
+ * 0000 or 9999 is never an attempt.
  */
 export const AGENT_ATTEMPT_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 /**
@@ -50,7 +50,7 @@ const occurredAtSchema = z.iso
   );
 
 /**
- * A SHA-256 fingerprint of an executable file (issue 14, DESIGN.md section 6 "Renamed programs"): 64
+ * A SHA-256 fingerprint of an executable file (docs/design.md section 6 "Renamed programs"): 64
  * lower-case hex digits.
  */
 export const sha256Schema = z
@@ -81,7 +81,7 @@ export const buildIdSchema = z.string({ error: MESSAGES.required }).regex(/^(?:[
 });
 
 /**
- * How an agent matched the process it ended (DESIGN.md section 6a): by its file name (`'nombre'`), by
+ * How an agent matched the process it ended (docs/design.md section 6a): by its file name (`'nombre'`), by
  * its executable's fingerprint (`'huella'`, a renamed copy) or by a similarity digest or build-id close
  * to a known file of a blocked program (`'similar'`, a patched copy). Neither `'huella'` nor `'similar'`
  * ever counts as a claim of a fingerprint.
@@ -92,7 +92,7 @@ export const agentAttemptMatchSchema = z.enum(['nombre', 'huella', 'similar'], {
 export type AgentAttemptMatch = z.infer<typeof agentAttemptMatchSchema>;
 
 /**
- * Whether an attempt matched as `match` teaches the server a fingerprint (DESIGN.md section 6a): only a
+ * Whether an attempt matched as `match` teaches the server a fingerprint (docs/design.md section 6a): only a
  * kill by name (`'nombre'`, or absent from agents older than the field) is a claim; a kill by a
  * fingerprint (`'huella'`) or by similarity (`'similar'`) is not, so the victim of a forged fingerprint
  * or of a file merely close to one never becomes a claimant.
@@ -102,13 +102,13 @@ export function isClaimMatch(match: AgentAttemptMatch | undefined): boolean {
 }
 
 /**
- * One attempt reported by an agent (DESIGN.md section 6): `event_id` is unique per team and
+ * One attempt reported by an agent (docs/design.md section 6): `event_id` is unique per team and
  * makes the report idempotent; `occurred_at` is the agent's clock (ISO 8601), within a sane window of
  * the parser's clock; `process` is a printable name: the blocked name as the contest lists it.
  * Issue 14: `sha256` is the fingerprint of the ended process's executable (absent when it could not
  * be read), which the server learns for that blocked process; `executable` is the file name the
  * process ran as, sent only when it is not `process` (a renamed copy caught by its fingerprint).
- * `match` says how the agent matched it (DESIGN.md section 6a "Fingerprints"): `'nombre'`, its file name
+ * `match` says how the agent matched it (docs/design.md section 6a "Fingerprints"): `'nombre'`, its file name
  * is the blocked name; `'huella'`, its executable's SHA-256 is a fingerprint of the config (a renamed
  * copy). Absent from agents older than the field. A `'huella'` attempt never teaches the server a
  * fingerprint: the victim of a forged fingerprint must not become one more claimant of it.
@@ -164,7 +164,7 @@ export const agentAttemptsResultSchema = z.object({
 export type AgentAttemptsResult = z.infer<typeof agentAttemptsResultSchema>;
 
 /**
- * A fingerprint the server learned for a blocked process (issue 14): an executable whose SHA-256 is
+ * A fingerprint the server learned for a blocked process: an executable whose SHA-256 is
  * `sha256` is that process, whatever its file is called, and is reported under `process`. `tlsh` and
  * `build_id` (when the file had them) let the agent also end a similar file: a digest within the
  * threshold of `shared/src/similarity.ts`, or the same build-id.
@@ -186,7 +186,7 @@ export type AgentFingerprint = z.infer<typeof agentFingerprintSchema>;
  */
 export const agentConfigSchema = z.object({
   team: z.object({ id: rowIntSchema, name: z.string(), levels_id: rowIntSchema }),
-  /** The team's contest, without its allowed sites (they come in `network`, issue 25). */
+  /** The team's contest, without its allowed sites (they come in `network`). */
   contest: contestRowSchema.omit({ allowed_sites: true }),
   blocked: z.array(z.string()),
   fingerprints: z.array(agentFingerprintSchema).default([]),
@@ -194,7 +194,7 @@ export const agentConfigSchema = z.object({
   poll_ms: rowIntSchema,
   heartbeat_ms: rowIntSchema,
   /**
-   * Identity of the policy above (contest, active, blocked, fingerprints, observe; issue 24): equal
+   * Identity of the policy above (contest, active, blocked, fingerprints, observe): equal
    * versions are the same policy. The agent acknowledges the version it applied on the push channel.
    */
   policy_version: z.string().default(''),
@@ -207,7 +207,7 @@ export const agentConfigSchema = z.object({
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
 
 /**
- * Handshake `auth` of an agent's socket on the `/agent` namespace (issue 24): its team's agent key,
+ * Handshake `auth` of an agent's socket on the `/agent` namespace: its team's agent key,
  * nothing else. A wrong, revoked or regenerated key is refused with `unauthorized`.
  */
 export const agentSocketAuthSchema = z.object({ key: z.string().min(1).max(100) }).strict();
@@ -272,7 +272,7 @@ export const agentHeartbeatSchema = z
   .object({
     hostname: printableText(255).optional(),
     version: printableText(50).optional(),
-    /** The machine's system, e.g. `linux 6.1.0` (issue 24: the lab board). */
+    /** The machine's system, e.g. `linux 6.1.0` (the lab board). */
     os: printableText(100).optional(),
     /** The agent's clock now (ISO 8601), for the lab board's clock offset. */
     clock: z.iso.datetime({ offset: true }).optional(),
@@ -303,7 +303,7 @@ export type AgentHeartbeat = z.infer<typeof agentHeartbeatSchema>;
 
 /**
  * Answer data of `POST /api/generateAgentKey/{teamId}`: the new key, shown once (the server keeps only
- * its SHA-256, DESIGN.md section 6), the team it belongs to, and `public_url`: the address the lab
+ * its SHA-256, docs/design.md section 6), the team it belongs to, and `public_url`: the address the lab
  * machines reach the server at (the server's `PUBLIC_URL` setting, an origin such as
  * `http://192.168.1.10:3000`), which the key dialog puts in the install commands; null when it is not
  * set (the dialog then offers the browser's address and lets the admin type another).

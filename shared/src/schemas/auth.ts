@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { requiredText, rowIntSchema } from './common.js';
 
-/** Body of `POST /api/auth/login` (SPEC.md section 7). */
+/** Body of `POST /api/auth/login` (docs/spec.md section 7). */
 export const loginSchema = z.object({
   username: requiredText(100),
   password: z
@@ -11,7 +11,7 @@ export const loginSchema = z.object({
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
-/** Answer of `POST /api/auth/login` (DESIGN.md section 4). `expires_in` is in seconds. */
+/** Answer of `POST /api/auth/login` (docs/design.md section 4). `expires_in` is in seconds. */
 export const loginResponseSchema = z.object({
   access_token: z.string(),
   token_type: z.literal('bearer'),
@@ -19,7 +19,7 @@ export const loginResponseSchema = z.object({
 });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
-/** Answer of `POST /api/auth/me` (DESIGN.md section 4). */
+/** Answer of `POST /api/auth/me` (docs/design.md section 4). */
 export const meResponseSchema = z.object({
   id: rowIntSchema,
   name: z.string(),

@@ -4,11 +4,11 @@ import { embeddedRowSchema, rowIntSchema } from './common.js';
 import { NEW_PROGRAM_RECENT_MS } from '../constants.js';
 
 /**
- * Why the boards flag a team's agent (issue 24, DESIGN.md section 6a): `sin_senal`, it fell silent
+ * Why the boards flag a team's agent (docs/design.md section 6a): `sin_senal`, it fell silent
  * during the active contest without saying so (the tamper alert: killed, unplugged, cut off);
  * `detenido`, it was stopped the documented way and said so; `sin_reanudar`, stopped during the active
  * contest and not back after the silent agent's window (`AGENT_OFFLINE_AFTER_MS`): a stop is what a
- * cheater wants, so it then weighs as much as a silence (DESIGN.md section 6a, "a stop during the
+ * cheater wants, so it then weighs as much as a silence (docs/design.md section 6a, "a stop during the
  * active contest is an alert too once the window passes"). Cleared when it beats again.
  */
 export const AGENT_ALERTS = ['sin_senal', 'detenido', 'sin_reanudar'] as const;
@@ -28,7 +28,7 @@ export function agentAlertOf(value: string | null | undefined): AgentAlert | nul
 }
 
 /**
- * The agent's badge on the boards (issue 24): 'Agente en línea', 'Agente sin señal' (the tamper
+ * The agent's badge on the boards: 'Agente en línea', 'Agente sin señal' (the tamper
  * alert), 'Agente detenido sin reanudar' (a stop of the active contest past the window), 'Agente
  * detenido', or 'Agente sin conexión' (offline with no alert: not started yet, or its contest is not
  * the active one).
@@ -43,7 +43,7 @@ export function agentBadgeText(team: { agent_online: boolean; agent_alert: Agent
 
 /**
  * One row of the live board: what each tuple of a `board.frame` stands for (board-frame.ts) and
- * what `GET /api/teamAttempts` lists (DESIGN.md section 6). `agent_online` is true while the team's agent sent a heartbeat in the last
+ * what `GET /api/teamAttempts` lists (docs/design.md section 6). `agent_online` is true while the team's agent sent a heartbeat in the last
  * `AGENT_OFFLINE_AFTER_MS`; `version` grows with every change of the team, and a client drops an event
  * older than what it holds.
  */
@@ -54,7 +54,7 @@ export const boardTeamSchema = z.object({
   number_attempts: rowIntSchema,
   status_team: embeddedRowSchema('status'),
   agent_online: z.boolean(),
-  /** The agent's alert while it is offline (issue 24), else null. */
+  /** The agent's alert while it is offline, else null. */
   agent_alert: z.enum(AGENT_ALERTS).nullable().default(null),
   version: rowIntSchema,
   /**
@@ -68,8 +68,8 @@ export const boardTeamSchema = z.object({
 export type BoardTeam = z.infer<typeof boardTeamSchema>;
 
 /**
- * Answer of `GET /api/teamAttempts`: the active contest (DESIGN.md section 3; null when no contest is
- * active, and the boards say `MESSAGES.noActiveContest`) and its teams per level (SPEC.md section 7).
+ * Answer of `GET /api/teamAttempts`: the active contest (docs/design.md section 3; null when no contest is
+ * active, and the boards say `MESSAGES.noActiveContest`) and its teams per level (docs/spec.md section 7).
  */
 export const teamAttemptsSchema = z.object({
   contest: contestRowSchema.nullable(),
@@ -83,7 +83,7 @@ export type TeamAttempts = z.infer<typeof teamAttemptsSchema>;
 export const attemptLogRowSchema = z.object({
   id: rowIntSchema,
   process: z.string(),
-  /** The file name it ran as when a renamed copy was caught by its fingerprint (issue 14), else null. */
+  /** The file name it ran as when a renamed copy was caught by its fingerprint, else null. */
   executable: z.string().nullable(),
   /** What ran its program when a loader or an interpreter did (`python3`); else null or absent. */
   via: z.string().nullable().optional(),
@@ -102,7 +102,7 @@ export const statusChangeRowSchema = z.object({
   to: embeddedRowSchema('status'),
   /** Null for an automatic block (`automatic`) or when the judge's account was deleted since. */
   user: embeddedRowSchema('name').nullable(),
-  /** True when the server blocked the team on reaching the contest's `max_attempts` (issue 13). */
+  /** True when the server blocked the team on reaching the contest's `max_attempts`. */
   automatic: z.boolean(),
   at: z.string(),
 });
@@ -112,8 +112,8 @@ export type StatusChangeRow = z.infer<typeof statusChangeRowSchema>;
 export const SOCKET_MAX_LEVELS = 20;
 
 /**
- * Handshake `auth` of a staff socket (DESIGN.md section 6, `SocketAuth`): the JWT and, optionally, the
- * levels to follow. Strict (issue 10: a handshake asking for 100,000 levels held memory for good):
+ * Handshake `auth` of a staff socket (docs/design.md section 6, `SocketAuth`): the JWT and, optionally, the
+ * levels to follow. Strict (a handshake asking for 100,000 levels held memory for good):
  * nothing else is accepted, ids are positive integers, at most `SOCKET_MAX_LEVELS` distinct ones;
  * the server also refuses ids that are not real levels.
  */

@@ -5,15 +5,15 @@ import { idSchema, integerSchema, requiredText, embeddedRowSchema, rowIntSchema 
 import { allowedSitesSchema } from './network.js';
 
 /**
- * Inputs and rows of the first catalogues (SPEC.md sections 3, 5 and 7): contests, levels, schools,
+ * Inputs and rows of the first catalogues (docs/spec.md sections 3, 5 and 7): contests, levels, schools,
  * departaments, careers, coaches and processes. The web's forms and the server's routes validate with
- * these same schemas; required fields answer 'Este campo es requerido' (SPEC.md section 5).
+ * these same schemas; required fields answer 'Este campo es requerido' (docs/spec.md section 5).
  */
 
 /**
  * A required id chosen in a select: empty, missing or 0 is 'Este campo es requerido'. A select's value
  * is a string, so canonical digit strings stay accepted; booleans, hex, floats... are refused (the
- * strict integers of {@link idSchema}, issue 10).
+ * strict integers of {@link idSchema}).
  */
 export const requiredIdSchema = idSchema;
 
@@ -21,7 +21,7 @@ const INVALID_DATE = 'Fecha no válida (AAAA-MM-DD)';
 
 /**
  * `YYYY-MM-DD`, a real calendar date in the years 1000 to 9999 (the range of a MySQL DATE column:
- * `0000-01-01` was accepted and stored as a zero date, issue 10).
+ * `0000-01-01` was accepted and stored as a zero date).
  */
 export const isoDateSchema = z
   .string({
@@ -39,7 +39,7 @@ export const isoDateSchema = z
   );
 
 /**
- * The university term of a date (DESIGN.md section 3): the year plus `A` (January to June) or `B`
+ * The university term of a date (docs/design.md section 3): the year plus `A` (January to June) or `B`
  * (July to December). `date` is `YYYY-MM-DD`.
  */
 export function calendarOf(date: string): string {
@@ -60,7 +60,7 @@ const withId = <T extends z.ZodRawShape>(shape: T) => z.object({ id: idSchema, .
 export const MAX_ATTEMPTS_LIMIT = 10_000;
 
 /**
- * `max_attempts` (issue 13, DESIGN.md section 3 "Automatic block"): a team reaching this many attempts
+ * `max_attempts` (docs/design.md section 3 "Automatic block"): a team reaching this many attempts
  * is blocked by the server. Empty, null or absent: no automatic block.
  */
 export const maxAttemptsSchema = z.preprocess(
@@ -80,7 +80,7 @@ export const observeProcessesSchema = z.boolean({ error: 'Debe ser sí o no' });
 
 /**
  * The contest fields both create and update send: `{calendar?, date, max_attempts?, observe_processes?,
- * allowed_sites?}`. `allowed_sites` (issue 25, DESIGN.md section 6a): the network policy's destinations
+ * allowed_sites?}`. `allowed_sites` (docs/design.md section 6a): the network policy's destinations
  * as `allowedSitesSchema` checks them; absent on an update keeps the stored list.
  */
 const contestFields = {
@@ -93,8 +93,8 @@ const contestFields = {
 /**
  * `POST /api/createContest` `{calendar?, date, max_attempts?, copy_from_contests_id?}`: the server
  * derives `calendar` when it is missing; `copy_from_contests_id` copies that contest's blocked set into
- * the new one (issue 13). The first contest ever created becomes the active one; later ones never
- * change it (DESIGN.md section 3).
+ * the new one. The first contest ever created becomes the active one; later ones never
+ * change it (docs/design.md section 3).
  */
 export const contestInputSchema = z.object({
   ...contestFields,
@@ -107,8 +107,8 @@ export const contestInputSchema = z.object({
 export const contestUpdateSchema = withId(contestFields);
 export type ContestInput = z.infer<typeof contestInputSchema>;
 /**
- * A contest as `getContests` lists it: SPEC.md section 7's `{id, calendar, date}` plus `active` (the
- * one contest boards and agents follow, DESIGN.md section 3) and `max_attempts` (null: no automatic
+ * A contest as `getContests` lists it: docs/spec.md section 7's `{id, calendar, date}` plus `active` (the
+ * one contest boards and agents follow, docs/design.md section 3) and `max_attempts` (null: no automatic
  * block).
  */
 export const contestRowSchema = z.object({
@@ -145,7 +145,7 @@ export const schoolRowSchema = embeddedRowSchema('name');
 export type SchoolRow = z.infer<typeof schoolRowSchema>;
 
 // Departaments --------------------------------------------------------------------------------
-/** `type`: 0 Interno, 1 Externo (SPEC.md section 2: TIPO). */
+/** `type`: 0 Interno, 1 Externo (docs/spec.md section 2: TIPO). */
 export const departamentTypeSchema = integerSchema({
   min: DEPARTAMENT_TYPES.internal,
   max: DEPARTAMENT_TYPES.external,
@@ -182,7 +182,7 @@ export type CareerRow = z.infer<typeof careerRowSchema>;
 
 /**
  * A career as the members form and the registration files name it: 'Ingeniería en Computación
- * (Ciencias Computacionales)', since two departaments may each have a career of one name (issue 22);
+ * (Ciencias Computacionales)', since two departaments may each have a career of one name;
  * the bare name when the departament is not known.
  */
 export function careerLabel(name: string, departament: string | null | undefined): string {
@@ -226,7 +226,7 @@ export const blockedProcessesInputSchema = z.object({
 });
 export type BlockedProcessesInput = z.infer<typeof blockedProcessesInputSchema>;
 
-/** One row of `GET /api/processContest/{contestId}`: SPEC.md section 7 reads `processes.name`. */
+/** One row of `GET /api/processContest/{contestId}`: docs/spec.md section 7 reads `processes.name`. */
 export const contestProcessRowSchema = z.object({
   id: rowIntSchema,
   contests_id: rowIntSchema,

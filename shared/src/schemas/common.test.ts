@@ -18,7 +18,7 @@ function messagesOf(result: { success: boolean; error?: { issues: Array<{ messag
   return result.success ? null : result.error!.issues.map((issue) => issue.message);
 }
 
-describe('strict integers (issue 10)', () => {
+describe('strict integers', () => {
   it('accept a JSON integer and a canonical digit string (path params, multipart fields, selects)', () => {
     expect(idSchema.parse(7)).toBe(7);
     expect(idSchema.parse('7')).toBe(7);
@@ -78,7 +78,7 @@ describe('strict integers (issue 10)', () => {
     expect(messagesOf(departamentTypeSchema.safeParse(2))).toEqual(['Seleccione Interno o Externo']);
     expect(messagesOf(departamentTypeSchema.safeParse(true))).toEqual(['Seleccione Interno o Externo']);
     expect(messagesOf(departamentTypeSchema.safeParse(''))).toEqual([MESSAGES.required]);
-    // The semester reuses the career's message for every problem (SPEC.md section 5).
+    // The semester reuses the career's message for every problem (docs/spec.md section 5).
     expect(semesterSchema.parse('10')).toBe(10);
     for (const value of ['', '11', '0', true, '0x1', 2.5]) {
       expect(messagesOf(semesterSchema.safeParse(value))).toEqual([MESSAGES.required]);
@@ -96,7 +96,7 @@ describe('strict integers (issue 10)', () => {
   });
 });
 
-describe('printable texts (issue 10)', () => {
+describe('printable texts', () => {
   it('finds control characters (C0, DEL, C1) and lone surrogates', () => {
     for (const text of [
       'a\u0000b',
@@ -129,7 +129,7 @@ describe('printable texts (issue 10)', () => {
     }
   });
 
-  it('finds invisible format characters: bidi controls and zero-width marks (issue 21)', () => {
+  it('finds invisible format characters: bidi controls and zero-width marks', () => {
     for (const text of [
       'Equipo\u202Eexe.fdp', // the probe: shows as "Equipopdf.exe"
       'a\u202Ab',

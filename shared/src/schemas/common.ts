@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { MESSAGES } from '../messages.js';
 
 /**
- * The building blocks every input schema uses (issue 10: strict input typing). Bad input gets a clear
- * Spanish error and changes nothing (DESIGN.md section 8); a required field that is missing or empty
- * answers 'Este campo es requerido' (SPEC.md section 5).
+ * The building blocks every input schema uses (strict input typing). Bad input gets a clear
+ * Spanish error and changes nothing (docs/design.md section 8); a required field that is missing or empty
+ * answers 'Este campo es requerido' (docs/spec.md section 5).
  */
 
 /** The Spanish messages of the strict integer and text rules. */
@@ -52,7 +52,7 @@ const FORMAT_OUTSIDE_EMOJI = new RegExp(`${EMOJI_FORMAT_SEQUENCE.source}|(\\p{Cf
 /**
  * `text` with what {@link textProblem} refuses taken out (control characters, lone surrogates,
  * invisible format characters outside emoji sequences), trimmed: how the agent names a file whose
- * name the server would refuse (issue 21), so its report is not refused whole.
+ * name the server would refuse, so its report is not refused whole.
  */
 export function withoutUnprintable(text: string): string {
   return text
@@ -79,7 +79,7 @@ export const printableText = (max = 255) =>
     .superRefine(checkPrintable);
 
 /**
- * A required trimmed printable text: empty or missing answers 'Este campo es requerido' (SPEC.md
+ * A required trimmed printable text: empty or missing answers 'Este campo es requerido' (docs/spec.md
  * section 5); control characters and lone surrogates are refused with a Spanish message. `max` is the
  * column length (bytes are not counted: utf8mb4 columns count characters).
  */
@@ -115,8 +115,8 @@ const DIGITS = /^[0-9]+$/;
  * A strict integer: a JSON integer, or a canonical decimal string (`^[0-9]+$`, for path parameters,
  * multipart fields and the web's selects, whose values are strings) within the safe-integer range.
  * Booleans, hex (`0x10`), exponents (`1e3`), floats, spaces, signs and arrays are refused, where
- * `z.coerce.number` read `true` as 1 and `"0x10"` as 16 (issue 10). Missing, null or `''` answers
- * 'Este campo es requerido' (SPEC.md section 5); a field that may be absent adds `.optional()`.
+ * `z.coerce.number` read `true` as 1 and `"0x10"` as 16. Missing, null or `''` answers
+ * 'Este campo es requerido' (docs/spec.md section 5); a field that may be absent adds `.optional()`.
  */
 export function integerSchema(rule: IntegerRule = {}) {
   const min = rule.min ?? 1;
@@ -169,7 +169,7 @@ export type IdParams = z.infer<typeof idParamsSchema>;
 export const rowIntSchema = z.number().int();
 
 /**
- * A referenced row embedded in an answer with its label (SPEC.md section 3 embeds names):
+ * A referenced row embedded in an answer with its label (docs/spec.md section 3 embeds names):
  * `embeddedRowSchema('name')` is `{ id: number, name: string }`.
  */
 export function embeddedRowSchema<K extends string>(label: K) {

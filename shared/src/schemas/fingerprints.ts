@@ -3,7 +3,7 @@ import { blockedProcessesInputSchema, contestRowSchema } from './catalogs.js';
 import { idSchema, rowIntSchema } from './common.js';
 
 /**
- * Schemas of the fingerprints screen (issue 21, DESIGN.md section 6a "Fingerprints"): every SHA-256
+ * Schemas of the fingerprints screen (docs/design.md section 6a "Fingerprints"): every SHA-256
  * claimed for one blocked process in one contest, who claimed it and whether it applies to every
  * machine. A fingerprint an agent reports is a claim: it applies at once to the reporting team's own
  * machines; to every machine of the contest when an admin confirms it or when agents of at least
@@ -42,7 +42,7 @@ export const processFingerprintRowSchema = z.object({
   claimants: z.array(fingerprintClaimantSchema).default([]),
   /**
    * The permitted program («Programas permitidos») whose known file it matches, or null: a suspect
-   * claim applies to no machine, confirmed or not (DESIGN.md section 6a).
+   * claim applies to no machine, confirmed or not (docs/design.md section 6a).
    */
   suspect: z.string().nullable().default(null),
   /**
@@ -55,7 +55,7 @@ export type ProcessFingerprintRow = z.infer<typeof processFingerprintRowSchema>;
 
 /**
  * A hash an admin removed, denied in its contest under every process name until an admin confirms it
- * again (DESIGN.md section 6a; «Denegada» in Procesos › Huellas): the process it was removed from
+ * again (docs/design.md section 6a; «Denegada» in Procesos › Huellas): the process it was removed from
  * (null once deleted), the admin's name (null once deleted) and when (ISO 8601).
  */
 export const deniedFingerprintRowSchema = z.object({
@@ -84,7 +84,7 @@ export type ProcessFingerprints = z.infer<typeof processFingerprintsSchema>;
 
 /**
  * `POST /api/updatePermittedProcesses {contests_id, processes_id[]}`: replaces a contest's «Programas
- * permitidos» (DESIGN.md section 6a "Fingerprints"): catalogue processes the contest allows (the IDE,
+ * permitidos» (docs/design.md section 6a "Fingerprints"): catalogue processes the contest allows (the IDE,
  * compilers, the browser); a claimed fingerprint that matches one's known file is ignored and shown as
  * suspect. Same shape and bounds as the blocked set's input.
  */

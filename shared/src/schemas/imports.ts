@@ -28,7 +28,7 @@ export const IMPORT_COLUMNS = [
 export type ImportColumnKey = (typeof IMPORT_COLUMNS)[number]['key'];
 
 /**
- * The team of the template's example row (issue 22): a file still carrying it is refused on that line
+ * The team of the template's example row: a file still carrying it is refused on that line
  * (`IMPORT_MESSAGES.exampleRow`), so the example can never become a team.
  */
 export const IMPORT_EXAMPLE_TEAM = 'Ejemplo (borre esta fila)';
@@ -38,7 +38,7 @@ export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
 /** Most member rows one file may carry (a guard on parsing time and memory, far above a real contest). */
 export const IMPORT_MAX_ROWS = 5_000;
 /**
- * Most rows of an XLSX sheet read, blank ones included (DESIGN.md 6a, issue 21): the header, the
+ * Most rows of an XLSX sheet read, blank ones included (docs/design.md 6a): the header, the
  * member rows and room for the empty rows Excel writes when cells were formatted; reading stops there.
  */
 export const IMPORT_MAX_SHEET_ROWS = 4 * IMPORT_MAX_ROWS;
@@ -54,7 +54,7 @@ export const IMPORT_XLSX_MAX_ENTRIES = 500;
  * 2 MB of XML); 413 beyond, read from the zip's central directory before inflating anything.
  */
 export const IMPORT_XLSX_MAX_UNZIPPED_BYTES = 50 * 1024 * 1024;
-/** Most members of one team (the members form's limit, SPEC.md section 5). */
+/** Most members of one team (the members form's limit, docs/spec.md section 5). */
 export const MAX_TEAM_MEMBERS = 20;
 
 /**
@@ -82,7 +82,7 @@ export const importSemesterSchema = integerSchema({
 
 /**
  * One member row of the file, its cells as texts, checked field by field with the members form's
- * rules (SPEC.md section 5): every field required, code up to 50 characters, names up to 255, no
+ * rules (docs/spec.md section 5): every field required, code up to 50 characters, names up to 255, no
  * control characters, semester 1..10. Names of the level, coach and career are looked up afterwards.
  */
 export const importRowSchema = z.object({
@@ -125,7 +125,7 @@ export const importTeamSchema = z.object({
 export type ImportTeam = z.infer<typeof importTeamSchema>;
 
 /**
- * How a CSV's bytes were read (issue 22): `utf-8` (a BOM allowed), or `windows-1252` when they are not
+ * How a CSV's bytes were read: `utf-8` (a BOM allowed), or `windows-1252` when they are not
  * UTF-8 (Excel in Spanish saves «CSV (delimitado por comas)» so); null for an XLSX, which has no text
  * encoding of its own to guess.
  */
@@ -151,7 +151,7 @@ export type ImportResult = z.infer<typeof importResultSchema>;
 
 /**
  * The 422 of `importTeams`: the file's problems by line (the preview's `errors`), nothing written.
- * A missing or unknown `contests_id` answers the usual field errors instead (DESIGN.md section 4),
+ * A missing or unknown `contests_id` answers the usual field errors instead (docs/design.md section 4),
  * so `errors` is either shape.
  */
 export const importRejectedSchema = z.object({
@@ -161,7 +161,7 @@ export const importRejectedSchema = z.object({
 });
 
 /**
- * One import as 'Importaciones' lists it (issue 22: an import into the wrong contest is undone in one
+ * One import as 'Importaciones' lists it (an import into the wrong contest is undone in one
  * step): when (ISO 8601) and by whom, into which contest, the file's name, the teams and members it
  * created; `remaining`, its teams still there; `attempts`, theirs added (an undo is allowed only at 0);
  * `undone_at`, when it was undone (null while not).
@@ -189,16 +189,16 @@ export function canUndoImport(row: Pick<TeamImportRow, 'undone_at' | 'remaining'
 /** What an undo removed: how many teams (their members, keys and logs went with them). */
 export const importUndoneSchema = z.object({ teams: rowIntSchema });
 
-/** The messages of the import (issue 13), one place for the server and the web. */
+/** The messages of the import, one place for the server and the web. */
 export const IMPORT_MESSAGES = {
   rejected: 'El archivo tiene errores; no se importó nada.',
   empty: 'El archivo no tiene filas de integrantes.',
   notSpreadsheet: 'El archivo debe ser una hoja de cálculo .xlsx o un .csv.',
   badXlsx: 'El archivo no es un .xlsx válido.',
-  /** A .csv that is not text (a NUL byte): UTF-8 and Windows-1252 are both read (issue 22). */
+  /** A .csv that is not text (a NUL byte): UTF-8 and Windows-1252 are both read. */
   badCsv:
     'El archivo .csv no es texto: guárdelo en Excel como «CSV UTF-8 (delimitado por comas)» o «CSV (delimitado por comas)».',
-  /** The preview's note on a CSV read as Windows-1252 (issue 22). */
+  /** The preview's note on a CSV read as Windows-1252. */
   readAsWindows1252:
     'El archivo no es UTF-8: se leyó como Windows-1252, la codificación del CSV de Excel en español. Revise que los acentos y las eñes se vean bien antes de importar.',
   missingFile: 'Seleccione el archivo a importar.',
@@ -210,7 +210,7 @@ export const IMPORT_MESSAGES = {
   rowTooLong: (kb: number) => `La fila supera ${kb} KB; revise que sus comillas estén cerradas`,
   /** 408: the upload did not arrive within `IMPORT_RECEIVE_TIMEOUT_MS`. */
   receiveTimeout: 'El archivo tardó demasiado en llegar; envíelo de nuevo.',
-  /** 429: each server process reads one registration file at a time (issue 21). */
+  /** 429: each server process reads one registration file at a time. */
   busy: 'Hay otra importación en curso. Intente de nuevo en un momento.',
   /** A row of the template's example team (`IMPORT_EXAMPLE_TEAM`) left in the file. */
   exampleRow: 'Es la fila de ejemplo de la plantilla: bórrela antes de importar',
@@ -237,7 +237,7 @@ export const IMPORT_MESSAGES = {
     `El equipo «${team}» tiene ${count} integrantes; el máximo es ${MAX_TEAM_MEMBERS}`,
   /** 'Se importaron N equipos.' */
   imported: (teams: number) => `Se importaron ${teams} ${teams === 1 ? 'equipo' : 'equipos'}.`,
-  /** After an import: where it can be undone (issue 22). */
+  /** After an import: where it can be undone. */
   undoHint: 'Si fue un error, puede deshacerla en «Importaciones» mientras ningún equipo tenga intentos.',
   /** 'Se deshizo la importación: N equipos eliminados.' */
   undone: (teams: number) =>

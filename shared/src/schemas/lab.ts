@@ -5,7 +5,7 @@ import { embeddedRowSchema, idSchema, printableText, rowIntSchema } from './comm
 import { NETWORK_FILTERS, type NetworkFilter } from './network.js';
 
 /**
- * The lab board `/laboratorio` (issue 24, DESIGN.md section 6a): one row per machine running an agent
+ * The lab board `/laboratorio` (docs/design.md section 6a): one row per machine running an agent
  * of the active contest, and whether every team is ready before the start.
  */
 
@@ -13,7 +13,7 @@ import { NETWORK_FILTERS, type NetworkFilter } from './network.js';
 export const LAB_MAX_MACHINES_PER_TEAM = 10;
 
 /**
- * Presence per machine (DESIGN.md section 6a; the module README of server/src/modules/agent says the
+ * Presence per machine (docs/design.md section 6a; the module README of server/src/modules/agent says the
  * rules). A machine silent longer than `AGENT_OFFLINE_AFTER_MS` no longer counts toward
  * `LAB_MAX_MACHINES_PER_TEAM`; one silent `expireWindows` times that window is deleted by the sweep,
  * unless it holds the «sin señal» alert of the active contest (that one waits for the machine or an
@@ -31,7 +31,7 @@ export const LAB_MACHINE_LIMITS = {
 } as const;
 
 /**
- * Presence calls one agent key may make (DESIGN.md section 6a: a flapping or stolen key leaves bounded
+ * Presence calls one agent key may make (docs/design.md section 6a: a flapping or stolen key leaves bounded
  * traces): per machine (key and host name) at most `heartbeatsPerPeriod` heartbeats and
  * `stopsPerPeriod` stop notices each presence period (the heartbeat period, `AGENT_OFFLINE_AFTER_MS` / 3
  * at most 10 s, in whole seconds, at least 1 s; an honest agent beats once a period), and per key
@@ -95,7 +95,7 @@ export const labMachineSchema = z.object({
   /** The agent's clock minus the server's at its last heartbeat (ms; positive: the machine is ahead). */
   clock_offset_ms: z.number().int().nullable(),
   /**
-   * This machine's own alert (presence per machine, DESIGN.md section 6a): `sin_senal` it fell silent
+   * This machine's own alert (presence per machine, docs/design.md section 6a): `sin_senal` it fell silent
    * during the active contest, `detenido` its agent said it stopped, `sin_reanudar` stopped during the
    * active contest and not back within the window; null while it beats.
    */
@@ -144,7 +144,7 @@ export type LabMachines = z.infer<typeof labMachinesSchema>;
 export const labReadinessText = (ready: number, teams: number): string =>
   `Listos: ${ready} de ${teams} ${teams === 1 ? 'equipo' : 'equipos'}`;
 
-/** How /laboratorio shows a machine's network policy (issue 25): its text and colour. */
+/** How /laboratorio shows a machine's network policy: its text and colour. */
 export interface LabNetworkState {
   text: string;
   tone: 'ok' | 'warning' | 'error' | 'neutral';

@@ -10,7 +10,7 @@ import {
   statusChangeText,
 } from './logs.js';
 
-describe('statusChangeAuthor (issue 13: who blocked a team)', () => {
+describe('statusChangeAuthor (who blocked a team)', () => {
   it("names the judge, 'automático' for the server's block, 'Usuario eliminado' for a deleted account", () => {
     expect(statusChangeAuthor({ user: 'Mtra. Ana Ruiz', automatic: false })).toBe('Mtra. Ana Ruiz');
     expect(statusChangeAuthor({ user: null, automatic: true })).toBe(MESSAGES.automaticBlock);
@@ -27,7 +27,7 @@ describe('killedLabel and statusChangeText', () => {
   });
 });
 
-describe("an agent's log texts (issue 24)", () => {
+describe("an agent's log texts", () => {
   it('says how long an agent was silent in seconds, minutes and hours', () => {
     expect(silenceText(45_900)).toBe('45 s');
     expect(silenceText(133_000)).toBe('2 min 13 s');

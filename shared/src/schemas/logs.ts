@@ -14,14 +14,14 @@ export const CONTEST_LOG_LIMIT = 5_000;
 
 /**
  * The kinds of a log row: an attempt the team's agent reported, a change of the team's status, an
- * event of the team's agent (issue 24: `AGENT_EVENT_KINDS`), a judges' message to the team (issue 24),
- * or a change of the contest's allowed sites (issue 25: `red`, of every team: no team or level).
+ * event of the team's agent (`AGENT_EVENT_KINDS`), a judges' message to the team,
+ * or a change of the contest's allowed sites (`red`, of every team: no team or level).
  */
 export const CONTEST_LOG_KINDS = ['intento', 'estatus', 'agente', 'mensaje', 'red'] as const;
 export type ContestLogKind = (typeof CONTEST_LOG_KINDS)[number];
 
 /**
- * What happened to a team's agent during the active contest (issue 24, DESIGN.md section 6a):
+ * What happened to a team's agent during the active contest (docs/design.md section 6a):
  * `sin_senal` it fell silent without saying so (no heartbeat for `AGENT_OFFLINE_AFTER_MS`),
  * `detenido` it was stopped the documented way, `sin_reanudar` stopped and not back within that same
  * window (an alarm, as `sin_senal`), `en_linea` it beat again after a silence, `reanudado` it beat
@@ -63,7 +63,7 @@ export function messageLogText(target: string, text: string, receipts: MessageLo
 }
 
 /**
- * CAMBIO of a network policy row (issue 25): 'Sitios permitidos v2: docs.python.org, 10.0.0.0/8', or
+ * CAMBIO of a network policy row: 'Sitios permitidos v2: docs.python.org, 10.0.0.0/8', or
  * 'Sitios permitidos v3: ninguno (red sin restricciones)' when the list was emptied.
  */
 export function networkLogText(version: number, sites: readonly string[]): string {
@@ -81,11 +81,11 @@ export function silenceText(ms: number): string {
 }
 
 /**
- * CAMBIO of an agent's log row (issue 24): 'Agente sin señal (última señal <lastSeen>)', 'Agente
+ * CAMBIO of an agent's log row: 'Agente sin señal (última señal <lastSeen>)', 'Agente
  * detenido', 'Agente detenido sin reanudar (última señal <lastSeen>)', 'Agente de nuevo en línea tras
  * <silence> sin señal' and, back after a stop, '… tras <length> detenido' (a stop is not a silence).
  * `lastSeen` comes formatted by the screen (its local time); null leaves the parenthesis out. With the
- * machine's host name (presence per machine, DESIGN.md section 6a): 'Agente sin señal en lab-07
+ * machine's host name (presence per machine, docs/design.md section 6a): 'Agente sin señal en lab-07
  * (última señal …)'.
  */
 export function agentEventText(
@@ -134,7 +134,7 @@ export type ContestLogQuery = z.infer<typeof contestLogQuerySchema>;
  * `kind`). `at` is when the server recorded it (an attempt's `received_at`, a change's `at`). Fields of
  * the other kind are null: an attempt has `process`, `killed` and `occurred_at` (the agent's clock);
  * a status change has `from` and `to` (status names), `user` (the judge's name; null for an automatic
- * block or a deleted account) and `automatic` (always false for an attempt); an agent row (issue 24)
+ * block or a deleted account) and `automatic` (always false for an attempt); an agent row
  * has `agent_event`, `last_seen` and `silence_ms`.
  */
 export const contestLogRowSchema = z.object({
@@ -145,7 +145,7 @@ export const contestLogRowSchema = z.object({
   team: embeddedRowSchema('name').nullable(),
   level: embeddedRowSchema('level').nullable(),
   process: z.string().nullable(),
-  /** An attempt's renamed file name (issue 14; `attemptProcessLabel`), else null. */
+  /** An attempt's renamed file name (`attemptProcessLabel`), else null. */
   executable: z.string().nullable(),
   /** What ran an attempt's program when a loader or an interpreter did (`attemptProcessLabel`); else null or absent. */
   via: z.string().nullable().optional(),
@@ -155,7 +155,7 @@ export const contestLogRowSchema = z.object({
   to: z.string().nullable(),
   user: z.string().nullable(),
   automatic: z.boolean(),
-  /** An agent row's event (issue 24), else null. */
+  /** An agent row's event, else null. */
   agent_event: z.enum(AGENT_EVENT_KINDS).nullable().default(null),
   /** An agent row's last heartbeat before it fell silent or stopped (ISO 8601), else null. */
   last_seen: z.string().nullable().default(null),
@@ -173,7 +173,7 @@ export const contestLogRowSchema = z.object({
   message_target: z.string().nullable().default(null),
   /** A message row's receipts folded in (of the teams the filters keep), else null. */
   message_receipts: messageLogReceiptsSchema.nullable().default(null),
-  /** A `red` row's version and the allowed sites it set (issue 25; its author is `user`), else null. */
+  /** A `red` row's version and the allowed sites it set (its author is `user`), else null. */
   network_version: rowIntSchema.nullable().default(null),
   allowed_sites: z.array(z.string()).nullable().default(null),
 });
@@ -192,7 +192,7 @@ export const contestLogSchema = z.object({
 });
 export type ContestLog = z.infer<typeof contestLogSchema>;
 
-/** Who made a status change, as the logs show it (issue 13). */
+/** Who made a status change, as the logs show it. */
 export interface StatusChangeAuthor {
   /** The judge's name; null for an automatic block or when their account was deleted since. */
   user: string | null;
@@ -200,7 +200,7 @@ export interface StatusChangeAuthor {
 }
 
 /**
- * The /bitacora table's column headers (issue 13), in column order, keyed by the field of the screen's
+ * The /bitacora table's column headers, in column order, keyed by the field of the screen's
  * row they head; the exported sheet's header row is the same list.
  */
 export const CONTEST_LOG_HEADERS = {
@@ -219,7 +219,7 @@ export const CONTEST_LOG_HEADERS = {
 export const DELETED_USER_LABEL = 'Usuario eliminado';
 
 /**
- * The "who" of a status change (issue 13): 'automático' (`MESSAGES.automaticBlock`) for the server's
+ * The "who" of a status change: 'automático' (`MESSAGES.automaticBlock`) for the server's
  * block at `max_attempts`, else the judge's name, or 'Usuario eliminado' when their account is gone.
  */
 export function statusChangeAuthor({ user, automatic }: StatusChangeAuthor): string {
@@ -227,12 +227,12 @@ export function statusChangeAuthor({ user, automatic }: StatusChangeAuthor): str
   return user ?? DELETED_USER_LABEL;
 }
 
-/** Whether the agent ended an attempt's process, as the logs show it: 'Sí' or 'No' (issue 13). */
+/** Whether the agent ended an attempt's process, as the logs show it: 'Sí' or 'No'. */
 export function killedLabel(killed: boolean): 'Sí' | 'No' {
   return killed ? 'Sí' : 'No';
 }
 
-/** A status change as the logs show it: 'Activo → Descalificado' (issue 13). */
+/** A status change as the logs show it: 'Activo → Descalificado'. */
 export function statusChangeText(from: string, to: string): string {
   return `${from} → ${to}`;
 }

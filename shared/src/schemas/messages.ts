@@ -3,7 +3,7 @@ import { MESSAGES } from '../messages.js';
 import { embeddedRowSchema, idSchema, integerSchema, requiredText, rowIntSchema } from './common.js';
 
 /**
- * Messages to teams (DESIGN.md section 6a): a judge or admin writes a short text to one
+ * Messages to teams (docs/design.md section 6a): a judge or admin writes a short text to one
  * team, a level or everyone of the active contest; each target team's agents show it on the machine's
  * screen and say when it was shown (`entregado`) and closed (`visto`).
  */

@@ -8,7 +8,7 @@ import {
   parseDestination,
 } from './network.js';
 
-describe('allowed sites of a contest (issue 25)', () => {
+describe('allowed sites of a contest', () => {
   it('reads host names, addresses and networks, with or without a port', () => {
     expect(parseDestination(' Docs.Python.org ')).toEqual({
       kind: 'host',

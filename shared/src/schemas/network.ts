@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idSchema } from './common.js';
 
 /**
- * A contest's network policy (issue 25, DESIGN.md section 6a): the destinations the lab machines may
+ * A contest's network policy (docs/design.md section 6a): the destinations the lab machines may
  * reach while the contest is active ("Sitios permitidos"); the contest server and the machine's DNS
  * resolvers are always allowed. Off (empty) by default.
  */
@@ -12,7 +12,7 @@ export const NETWORK_MAX_DESTINATIONS = 100;
 
 /**
  * Most bytes the stored list may take (its JSON): with the fingerprints' budget
- * (`AGENT_CONFIG_FINGERPRINT_BYTES`, 48 KB) an agent's config stays under 64 KB (DESIGN.md section 6a).
+ * (`AGENT_CONFIG_FINGERPRINT_BYTES`, 48 KB) an agent's config stays under 64 KB (docs/design.md section 6a).
  */
 export const NETWORK_MAX_LIST_BYTES = 8 * 1024;
 
@@ -205,7 +205,7 @@ export const allowedSitesSchema = z
   });
 
 /**
- * `POST /api/updateAllowedSites {contests_id, allowed_sites}` (admin, issue 25): replaces a contest's
+ * `POST /api/updateAllowedSites {contests_id, allowed_sites}` (admin): replaces a contest's
  * allowed sites (the «Sitios permitidos» dialog of the contests table).
  */
 export const allowedSitesInputSchema = z.object({
@@ -229,7 +229,7 @@ export const ALWAYS_ALLOWED_TEXT =
   'Siempre están permitidos el servidor del concurso y los servidores DNS de cada máquina.';
 
 /**
- * A network policy as the agents get it (issue 25): its version and the destinations (stored form),
+ * A network policy as the agents get it: its version and the destinations (stored form),
  * empty while the contest is not the active one or has no list (the agent then lifts its rules).
  */
 export const agentNetworkPolicySchema = z.object({

@@ -5,14 +5,14 @@ import { idSchema, integerSchema, rowIntSchema } from './common.js';
 import { sha256Schema } from './agent.js';
 
 /**
- * Schemas of "What ran in the lab" (issue 14, DESIGN.md sections 3 and 6): the executables the agents
+ * Schemas of "What ran in the lab" (docs/design.md sections 3 and 6): the executables the agents
  * saw start on the teams' machines during the active contest, listed for judges and admins at
  * `/procesosObservados`. A machine is never named by more than its team's name.
  */
 
 /**
  * Query string of `GET /api/observedProcesses`: another contest than the active one (`contests_id`),
- * and the page the table shows (issue 21: the inventory pages, sorts and searches on the server):
+ * and the page the table shows (the inventory pages, sorts and searches on the server):
  * `page` from 0, `page_size` one of `OBSERVED_PAGE_SIZES`, `sort` one of `OBSERVED_SORTS` with `dir`
  * (ties: by name, then fingerprint), and `q`, a text searched in names, fingerprints and team names
  * ignoring accents and case. Defaults: first page, 25 rows, most machines first, no search.
@@ -37,7 +37,7 @@ export type ObservedProcessesQuery = z.infer<typeof observedProcessesQuerySchema
  * 8601, the agents' clocks), how many starts in all, and whether it is already in the contest's
  * blocked set (by name or by a learned fingerprint: `blocked_as` names the blocked process).
  * `copy_of` (null when `blocked_as` is set) names the blocked process whose fingerprint it carries
- * while that fingerprint is only claimed (DESIGN.md section 6a: it ends copies on its claimants'
+ * while that fingerprint is only claimed (docs/design.md section 6a: it ends copies on its claimants'
  * machines only, until an admin confirms it or enough teams report it): a copy of a blocked program
  * running under another name where nothing ends it yet.
  */

@@ -16,7 +16,7 @@ function fieldErrors(result: {
   return errors;
 }
 
-describe('passwordProblem (issue 10)', () => {
+describe('passwordProblem', () => {
   it('accepts long passwords and passphrases', () => {
     for (const password of [
       'sol de marzo en zapopan',

@@ -4,8 +4,8 @@ import { MESSAGES } from '../messages.js';
 import { textProblem } from './common.js';
 
 /**
- * The staff password policy (issue 10): administrators and judges (DESIGN.md section 5) sign in with a
- * password, participants have none (SPEC.md section 5). The rules, in the spirit of NIST SP 800-63B
+ * The staff password policy: administrators and judges (docs/design.md section 5) sign in with a
+ * password, participants have none (docs/spec.md section 5). The rules, in the spirit of NIST SP 800-63B
  * (length and a blocklist, no composition rules, so a passphrase is the easy way to comply):
  * - at least {@link PASSWORD_MIN_LENGTH} characters, not counting spaces at either end; a passphrase
  *   of a few words separated by spaces ('sol de marzo en zapopan') passes by its length;

@@ -78,7 +78,7 @@ export const reportTeamSchema = z.object({
 export type ReportTeam = z.infer<typeof reportTeamSchema>;
 
 /**
- * One change of a team's status in the contest (a block or an unblock, issue 22: automatic re-blocks
+ * One change of a team's status in the contest (a block or an unblock: automatic re-blocks
  * were listed without the unblocks between them): which team, from and to what, when, who did it.
  */
 export const reportStatusChangeSchema = z.object({
@@ -93,7 +93,7 @@ export const reportStatusChangeSchema = z.object({
   to: embeddedRowSchema('status'),
   /** The judge's name; null for an automatic block or when the judge's account was deleted since. */
   user: z.string().nullable(),
-  /** True when the server blocked the team on reaching the contest's `max_attempts` (issue 13). */
+  /** True when the server blocked the team on reaching the contest's `max_attempts`. */
   automatic: z.boolean(),
 });
 export type ReportStatusChange = z.infer<typeof reportStatusChangeSchema>;

@@ -6,14 +6,14 @@ import { requiredIdSchema } from './catalogs.js';
 import { addPasswordIssue } from './password.js';
 
 /**
- * Teams, members, exercises and users (SPEC.md sections 3, 5 and 7), validated with these schemas by
+ * Teams, members, exercises and users (docs/spec.md sections 3, 5 and 7), validated with these schemas by
  * the web's forms and the server's routes alike.
  */
 
 // Teams ---------------------------------------------------------------------------------------
 /**
  * `POST /api/createTeam {name, levels_id, coaches_id, contests_id?}`: the team joins `contests_id`, or
- * the active contest when it is absent (DESIGN.md section 3; the form's select defaults to it).
+ * the active contest when it is absent (docs/design.md section 3; the form's select defaults to it).
  */
 export const teamInputSchema = z.object({
   name: requiredText(),
@@ -27,7 +27,7 @@ export const teamInputSchema = z.object({
 export const teamUpdateSchema = z.object({ id: idSchema, ...teamInputSchema.shape });
 export type TeamInput = z.infer<typeof teamInputSchema>;
 
-/** A row of `GET /api/getTeams` with the names SPEC.md section 3 embeds. */
+/** A row of `GET /api/getTeams` with the names docs/spec.md section 3 embeds. */
 export const teamRowSchema = z.object({
   id: rowIntSchema,
   name: z.string(),
@@ -45,7 +45,7 @@ export const teamRowSchema = z.object({
 export type TeamRow = z.infer<typeof teamRowSchema>;
 
 // Members -------------------------------------------------------------------------------------
-/** Semester 1..10; its error reuses the career message (SPEC.md section 5). */
+/** Semester 1..10; its error reuses the career message (docs/spec.md section 5). */
 export const semesterSchema = integerSchema({
   min: 1,
   max: 10,
@@ -53,7 +53,7 @@ export const semesterSchema = integerSchema({
   notInteger: MESSAGES.required,
 });
 
-/** One row of `POST /api/createMember`: code, name, semester, career required (SPEC.md section 5). */
+/** One row of `POST /api/createMember`: code, name, semester, career required (docs/spec.md section 5). */
 export const memberInputSchema = z.object({
   code: requiredText(50),
   name: requiredText(),
@@ -110,7 +110,7 @@ const usernameSchema = requiredText(100).regex(/^[A-Za-z0-9._@-]+$/, {
   error: 'Use solo letras, dígitos, punto, guion, guion bajo o @',
 });
 
-/** `types_users_id`: 1 admin, 2 judge, 3 participant (SPEC.md section 9). */
+/** `types_users_id`: 1 admin, 2 judge, 3 participant (docs/spec.md section 9). */
 export const userTypeIdSchema = integerSchema({
   min: USER_TYPES.admin,
   max: USER_TYPES.participant,
@@ -136,7 +136,7 @@ const userFields = {
 /**
  * The staff password rules of a user body: administrators and judges need a password when
  * `required` (create), and any password they are given must pass `passwordProblem` with their
- * username (reported on `password`, where the web form shows it). Participants have none (SPEC.md
+ * username (reported on `password`, where the web form shows it). Participants have none (docs/spec.md
  * section 5); the server ignores one sent for them.
  */
 function staffPasswordRule(required: boolean) {
@@ -166,7 +166,7 @@ const whenPasswordAndTypeParsed = {
 
 /**
  * `POST /api/createUser {name, username, password?, types_users_id}`: admins and judges need a
- * password that passes the policy (`passwordProblem`); participants have none (SPEC.md sections 2
+ * password that passes the policy (`passwordProblem`); participants have none (docs/spec.md sections 2
  * and 5).
  */
 export const userInputSchema = z
