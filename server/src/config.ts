@@ -14,7 +14,7 @@ import {
 } from '@concurso/shared';
 
 /**
- * Settings of DESIGN.md section 7, read from the environment and checked by one zod schema; every
+ * Settings of docs/design.md section 7, read from the environment and checked by one zod schema; every
  * variable is optional.
  * `jwtSecret` is generated once and kept in `DATA_DIR/jwt-secret` when `JWT_SECRET` is unset (`withJwtSecret`),
  * so tokens survive a restart and every process on one data folder agrees.
@@ -26,7 +26,7 @@ export interface AppConfig {
   databaseUrl: string;
   /**
    * false when `DATABASE_URL` was not set (the default address is used, and `npm start` may run the
-   * embedded database, DESIGN.md section 7); absent or true: it was given, never an embedded one.
+   * embedded database, docs/design.md section 7); absent or true: it was given, never an embedded one.
    */
   databaseUrlGiven?: boolean;
   /** Unset: one process, in-memory Socket.IO adapter. */
@@ -43,7 +43,7 @@ export interface AppConfig {
   webDistDir?: string;
   /**
    * Addresses (IPs, CIDRs or `loopback`) of the reverse proxies whose `X-Forwarded-*` headers are
-   * believed (`TRUST_PROXY`); empty: none, the client is the TCP peer (issue 10).
+   * believed (`TRUST_PROXY`); empty: none, the client is the TCP peer.
    */
   trustProxy: string[];
   /** Failed logins per client address per minute (`LOGIN_RATE_LIMIT_MAX`). */
@@ -56,13 +56,13 @@ export interface AppConfig {
   agentOfflineAfterMs: number;
   /**
    * Different teams of the active contest whose agents must claim a fingerprint before it applies to
-   * every machine without an admin's confirmation (`FINGERPRINT_QUORUM`, default 3; DESIGN.md 6a).
+   * every machine without an admin's confirmation (`FINGERPRINT_QUORUM`, default 3; docs/design.md 6a).
    */
   fingerprintQuorum: number;
   /** Longest a team import's upload may take, in ms (`IMPORT_RECEIVE_TIMEOUT_MS` of shared; tests shorten it). */
   importReceiveTimeoutMs: number;
   /**
-   * Bounds of one team's observed reports (issue 21, `OBSERVED_LIMITS` of shared): distinct programs
+   * Bounds of one team's observed reports (`OBSERVED_LIMITS` of shared): distinct programs
    * per contest, and reports per minute. Not environment variables: tests change them to reach one
    * bound without the other.
    */
@@ -170,7 +170,7 @@ const publicUrl = z
   .transform((value) => new URL(value).origin);
 
 /**
- * The environment of DESIGN.md section 7, parsed once: every variable optional, an empty one counts
+ * The environment of docs/design.md section 7, parsed once: every variable optional, an empty one counts
  * as unset. Checked here so a bad value stops the start with one line instead of failing later.
  */
 const envSchema = z.object({
@@ -284,7 +284,7 @@ export function loadConfig(
 /**
  * The configuration with its JWT secret: the one given (`JWT_SECRET`), else the one kept in
  * `DATA_DIR/jwt-secret`, created (48 random bytes, mode 0600) on the first start, so tokens survive a
- * restart and every process on one data folder agrees (DESIGN.md section 7).
+ * restart and every process on one data folder agrees (docs/design.md section 7).
  */
 export function withJwtSecret(config: LoadedConfig): AppConfig {
   return { ...config, jwtSecret: config.jwtSecret ?? dataDirSecret(config.dataDir) };

@@ -21,7 +21,7 @@ let embedded: EmbeddedDatabase | null = null;
 
 async function main(): Promise<void> {
   let config = withJwtSecret(loadConfig(process.env, { webDistDir: WEB_DIST_DIR }));
-  // DESIGN.md section 7 (issue 27): no DATABASE_URL and nothing on the default address, so a private
+  // docs/design.md section 7: no DATABASE_URL and nothing on the default address, so a private
   // server of the machine's own MariaDB/MySQL, data in DATA_DIR/mysql, stopped with this process.
   if (!config.databaseUrlGiven && !(await defaultAddressAnswers(config.databaseUrl))) {
     const binary = findServerBinary();

@@ -15,7 +15,7 @@ import {
 } from '@concurso/testkit';
 import { boardTeam } from '../src/modules/board/board.repository.js';
 
-describe('agent API (DESIGN.md section 6)', () => {
+describe('agent API (docs/design.md section 6)', () => {
   let server: TestServer;
   let adminToken: string;
   let team: { id: number; levels_id: number };
@@ -207,7 +207,7 @@ describe('agent API (DESIGN.md section 6)', () => {
     expect(await countRows()).toEqual(before);
   });
 
-  it('refuses attempts dated year 0000 or 9999, or out of the window of the server clock, storing nothing (issue 10)', async () => {
+  it('refuses attempts dated year 0000 or 9999, or out of the window of the server clock, storing nothing', async () => {
     const before = await countRows();
     const day = 24 * 60 * 60 * 1000;
     for (const occurred_at of [

@@ -19,11 +19,11 @@ import {
 } from '@concurso/testkit';
 
 /**
- * Issue 24 (DESIGN.md section 6a), the agents on the push channel: the `/agent` namespace takes an
+ * Issue 24 (docs/design.md section 6a), the agents on the push channel: the `/agent` namespace takes an
  * agent key and nothing else, sends each agent its team's policy on connection and after every
  * change, and shares nothing with the staff's sockets.
  */
-describe('agents on the push channel (issue 24)', () => {
+describe('agents on the push channel', () => {
   let server: TestServer;
   let admin: string;
   let judge: string;
@@ -160,7 +160,7 @@ describe('agents on the push channel (issue 24)', () => {
   });
 });
 
-describe('agents on the push channel across two server processes (issue 24)', () => {
+describe('agents on the push channel across two server processes', () => {
   let pair: ServerPair;
   const open: AgentSocket[] = [];
 

@@ -19,7 +19,7 @@ import {
 } from '@concurso/testkit';
 
 /**
- * The agent path end to end on Linux (DESIGN.md section 6): the real agent, the real server and
+ * The agent path end to end on Linux (docs/design.md section 6): the real agent, the real server and
  * database, and a real process whose executable name is blocked.
  */
 describe('agent against the real server', () => {

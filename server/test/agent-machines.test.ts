@@ -21,7 +21,7 @@ import {
 } from '@concurso/testkit';
 
 /**
- * Presence per machine (DESIGN.md section 6a, the lab board): one silent machine raises «Agente sin
+ * Presence per machine (docs/design.md section 6a, the lab board): one silent machine raises «Agente sin
  * señal» for its team even while another of its host names beats, logged naming it; machines silent
  * past the window stop counting toward the per-team cap, so names a key made up first cannot keep the
  * real machine off the lab board; an admin removes a machine (and its alert); each machine shows the

@@ -6,10 +6,10 @@ import { tempDir, cleanUp } from '../../agent/test/helpers/processes.js';
 import { agentTeam, connectSocket, startContest, startTestServer, type TestServer } from '@concurso/testkit';
 
 /**
- * DESIGN.md section 6: the board's `agent_online` follows the real agent's heartbeats; stopped the
+ * docs/design.md section 6: the board's `agent_online` follows the real agent's heartbeats; stopped the
  * documented way it says so, and the boards show it offline at once with «detenido». During
  * the active contest a stop not resumed within the silent agent's window becomes «Agente detenido sin
- * reanudar» (DESIGN.md section 6a: an alarm as a silence is), logged; started again, it is logged back
+ * reanudar» (docs/design.md section 6a: an alarm as a silence is), logged; started again, it is logged back
  * «en línea» with how long it was stopped.
  */
 describe('agent presence on the boards', () => {

@@ -20,7 +20,7 @@ import {
 } from '@concurso/testkit';
 
 /**
- * The agent in a lab (DESIGN.md section 6), with real processes, the real server and database:
+ * The agent in a lab (docs/design.md section 6), with real processes, the real server and database:
  * nothing lost while the server is down, nothing counted twice across agent restarts, a blocked set
  * that changes under a running agent, a process that resists the polite signal, and the dry run.
  * The agent only looks at this test's own children, so other tests' processes are never touched.

@@ -14,14 +14,14 @@ import {
 } from '@concurso/testkit';
 
 /**
- * Issue 24 (DESIGN.md section 6a), the tamper alert, at the agent protocol: an agent that stops
+ * Issue 24 (docs/design.md section 6a), the tamper alert, at the agent protocol: an agent that stops
  * beating during the active contest without saying so (killed, unplugged, cut off: the server sees
  * only its heartbeats stop) is shown «sin señal» on the boards and logged with the last time it was
  * seen; when it beats again it is logged back online with the silence's length; one stopped the
  * documented way is logged «detenido», and «detenido sin reanudar» when not back after the window; a
  * team of another contest raises nothing.
  */
-describe('the silent agent alert (issue 24)', () => {
+describe('the silent agent alert', () => {
   const OFFLINE_AFTER_MS = 1_000;
   let server: TestServer;
   let judge: string;

@@ -18,12 +18,12 @@ import {
 } from '@concurso/testkit';
 
 /**
- * Issue 25, the server's side of «Sitios permitidos» (DESIGN.md section 6a): an admin sets a contest's
+ * Issue 25, the server's side of «Sitios permitidos» (docs/design.md section 6a): an admin sets a contest's
  * allowed sites (checked by the shared schema, stored in one form), each change is a new version kept
  * in the contest's log; the agents of the active contest get the list with the version, those of
  * another contest none; the version a machine has in force (or why it failed) is on the lab board.
  */
-describe('a contest’s allowed sites (issue 25)', () => {
+describe('a contest’s allowed sites', () => {
   let server: TestServer;
   let admin: string;
   let judge: string;

@@ -20,7 +20,7 @@ import { createSqlPool, ormSql, runStatement } from '../src/db/sql.js';
  * from a snapshot taken before the other group committed, inserted one of them again and failed
  * whole with 409).
  */
-describe('attempts group commit (DESIGN.md section 6)', () => {
+describe('attempts group commit (docs/design.md section 6)', () => {
   let server: TestServer;
   let contestId: number;
   let pool: mysql.Pool;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, USER_TYPES } from '@concurso/shared';
 import { connectSocket, createUser, login, startTestServer, type TestServer } from '@concurso/testkit';
 
-describe('auth (SPEC.md section 7, DESIGN.md sections 4 and 5)', () => {
+describe('auth (docs/spec.md section 7, docs/design.md sections 4 and 5)', () => {
   let server: TestServer;
   let admin: { username: string; password: string };
   let judge: { username: string; password: string };

@@ -22,7 +22,7 @@ import {
 } from '@concurso/testkit';
 import { boardTeam } from '../src/modules/board/board.repository.js';
 
-describe('live board (SPEC.md section 7, DESIGN.md section 6)', () => {
+describe('live board (docs/spec.md section 7, docs/design.md section 6)', () => {
   let server: TestServer;
   let judgeToken: string;
   let judgeId: number;

@@ -10,7 +10,7 @@ import {
 } from '@concurso/testkit';
 
 /**
- * The first catalogues' calls (SPEC.md section 7, DESIGN.md sections 4 and 5), every one against the
+ * The first catalogues' calls (docs/spec.md section 7, docs/design.md sections 4 and 5), every one against the
  * real database: happy path, 422 per required field with nothing written, 401, 403 for judges on
  * writes, 404 for unknown ids, 409 for deletes in use with the row kept.
  */
@@ -204,7 +204,7 @@ const cases: Record<string, Case> = {
 };
 
 describe.each(Object.entries(cases))('%s', (_name, c) => {
-  it('creates, lists, updates and deletes (admin), with the answers of DESIGN.md section 4', async () => {
+  it('creates, lists, updates and deletes (admin), with the answers of docs/design.md section 4', async () => {
     const body = await c.body();
     const create = await asAdmin('POST', `/api/${c.create}`, body);
     expect(create.statusCode).toBe(200);
@@ -376,7 +376,7 @@ describe('catalogue rules beyond CRUD', () => {
   });
 });
 
-describe('strict input typing (issue 10)', () => {
+describe('strict input typing', () => {
   const schoolNames = async () =>
     (
       await server.orm.em.fork().execute<Array<{ id: number; name: string }>>('select id, name from schools')

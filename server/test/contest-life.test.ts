@@ -17,11 +17,11 @@ import {
 } from '@concurso/testkit';
 
 /**
- * Issue 13, the contest's life on the server: one active contest chosen by an admin (DESIGN.md
+ * Issue 13, the contest's life on the server: one active contest chosen by an admin (docs/design.md
  * section 3), what boards and agents then see, contests created with a copied blocked set, teams
  * created in and moved to a chosen contest, and the automatic block at `max_attempts`.
  */
-describe('active contest and automatic block (issue 13)', () => {
+describe('active contest and automatic block', () => {
   let server: TestServer;
   let admin: string;
   let judge: string;
@@ -298,7 +298,7 @@ describe('active contest and automatic block (issue 13)', () => {
     expect(await status()).toEqual({ status_team_id: TEAM_STATUS.active, number_attempts: 9 });
   });
 
-  it('refuses to delete the active contest, and an activation racing a deletion never leaves none active (issue 21)', async () => {
+  it('refuses to delete the active contest, and an activation racing a deletion never leaves none active', async () => {
     const active = (await contests()).find((c) => c.active)!;
     const lone = (await call(admin, '/api/createContest', { date: '2027-08-01' })).body.data.id as number;
     await call(admin, `/api/activateContest/${lone}`, {});
@@ -332,7 +332,7 @@ describe('active contest and automatic block (issue 13)', () => {
   });
 
   it('answers no contest on the boards when none is active', async () => {
-    // No call leaves contests with none active any more (issue 21); data from before that rule may.
+    // No call leaves contests with none active any more; data from before that rule may.
     await server.orm.em.fork().execute('update contests set active_key = null');
     const board = await call(judge, '/api/teamAttempts');
     expect(board.body).toMatchObject({ contest: null, basico: [], intermedio: [], avanzado: [] });

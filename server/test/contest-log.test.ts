@@ -17,7 +17,7 @@ import {
  * contest's attempts (as agents post them) and status changes (as judges make them), newest first,
  * filtered by level, team and process; and the per-team status log says who blocked a team.
  */
-describe('contest log (issue 13)', () => {
+describe('contest log', () => {
   let server: TestServer;
   let admin: string;
   let judge: string;
@@ -179,7 +179,7 @@ describe('contest log (issue 13)', () => {
     expect((await log()).rows[0]).toMatchObject({ kind: 'estatus', team: { id: teamA.id }, to: 'Activo' });
   });
 
-  it('keeps the order of a block and an attempt made within one second (issue 22: times kept in ms)', async () => {
+  it('keeps the order of a block and an attempt made within one second (times kept in ms)', async () => {
     const key = await generateAgentKey(server.app, admin, teamB.id);
     // At the start of a second, so both land in it: stored to the second, the block came out newest.
     await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 5));

@@ -48,7 +48,7 @@ describe('contest statistics and report (issue 13, "Reports and charts")', () =>
   beforeAll(async () => {
     server = await startTestServer();
     ({ judge, admin } = await signInStaff(server, 'stats'));
-    // Another contest with attempts of its own, made while it was the active one (issue 21: a key
+    // Another contest with attempts of its own, made while it was the active one (a key
     // outside the active contest is refused): none of them may count.
     const other = await createContest(server.orm, '2025-03-01', { active: true });
     const stranger = await agentTeam(server, admin, { contestId: other.id, name: 'Otro concurso' });
@@ -169,7 +169,7 @@ describe('contest statistics and report (issue 13, "Reports and charts")', () =>
     await toggle(teamA.id); // blocked by the judge
     await toggle(teamA.id); // unblocked
     await toggle(teamA.id); // blocked again
-    // The automatic block (issue 13): with max_attempts 1, Alfa's first attempt blocks it, no user.
+    // The automatic block: with max_attempts 1, Alfa's first attempt blocks it, no user.
     const contest = (await get('/api/getContests', admin))
       .json()
       .data.find((c: { id: number }) => c.id === contestId);
@@ -189,7 +189,7 @@ describe('contest statistics and report (issue 13, "Reports and charts")', () =>
     expect((await stats()).teams_blocked).toBe(2);
     const data = await report();
     expect(data.teams_blocked).toBe(2);
-    // Every block and unblock, oldest first (issue 22: the unblock between two blocks shows too).
+    // Every block and unblock, oldest first (the unblock between two blocks shows too).
     const judgeName = 'Usuario juez_stats';
     expect(
       data.status_changes.map((row) => [

@@ -27,7 +27,7 @@ async function counts(server: TestServer): Promise<Record<string, number>> {
   return result;
 }
 
-describe('demo seed (DESIGN.md section 7)', () => {
+describe('demo seed (docs/design.md section 7)', () => {
   let server: TestServer;
   let contestId: number;
   const password = process.env.DEMO_JUDGE_PASSWORD || DEFAULT_DEMO_JUDGE_PASSWORD;

@@ -184,7 +184,7 @@ function withoutPassword(seen: Observed): Omit<Observed, 'password'> {
 }
 
 /**
- * DESIGN.md section 7 (issue 27): with `DATABASE_URL` unset and nothing answering on the default
+ * docs/design.md section 7: with `DATABASE_URL` unset and nothing answering on the default
  * address, `npm start` runs a private MariaDB of the machine's own binaries with its data in
  * `DATA_DIR/mysql` and no network port, says so in one line, stops it when it stops, and a second start
  * finds the data; with `DATABASE_URL` set it never starts one. The database is the server's alone
@@ -198,7 +198,7 @@ function withoutPassword(seen: Observed): Omit<Observed, 'password'> {
  * 127.0.0.1:3306 here, so the product runs in a network namespace of its own (`unshare --net`: only a
  * loopback of its own, where nothing answers).
  */
-describe('the embedded database of a single laptop (issue 27)', () => {
+describe('the embedded database of a single laptop', () => {
   it('starts a private MariaDB only the server can reach, keeps what was saved across restarts (an older folder handed over, a cut stop reused, a folder the mysql account cannot reach run as root), and stops it', async () => {
     // DATA_DIR 0700 inside a folder of its own that the driver closes (0700) for the last two starts.
     const outer = await mkdtemp(path.join(os.tmpdir(), 'concurso-embebida-'));

@@ -19,7 +19,7 @@ function pdf(text = 'Ejercicio'): Buffer {
   );
 }
 
-/** Exercise PDFs (SPEC.md sections 2, 3, 7): upload checks, storage, replacement, access. */
+/** Exercise PDFs (docs/spec.md sections 2, 3, 7): upload checks, storage, replacement, access. */
 describe('exercises', () => {
   let server: TestServer;
   let admin: string;
@@ -107,7 +107,7 @@ describe('exercises', () => {
     );
   });
 
-  it("serves 'Ver PDF' at a URL ending in the file's own name, with a ticket for that PDF only (issue 14)", async () => {
+  it("serves 'Ver PDF' at a URL ending in the file's own name, with a ticket for that PDF only", async () => {
     const link = await get(`/api/exercisePdfLink/${exerciseId}`, judge);
     expect(link.statusCode).toBe(200);
     const url = new URL(link.json().data.url as string, server.url);
@@ -163,7 +163,7 @@ describe('exercises', () => {
     expect((await get(`${url.pathname}${url.search}`, null)).statusCode).toBe(401);
   });
 
-  it('encodes a name with quotes and parentheses as one RFC 8187 filename (issue 14)', async () => {
+  it('encodes a name with quotes and parentheses as one RFC 8187 filename', async () => {
     const name = "Problema (1) l'Ñandú*.pdf";
     const res = await upload('/api/createExercise', { levels_id: '1' }, { name, data: pdf('P') });
     const id = (await res.json()).data.id as number;
@@ -221,7 +221,7 @@ describe('exercises', () => {
     expect((await get('/api/getExercises')).json().data).toHaveLength(1);
   });
 
-  it('refuses a level that is not a canonical integer in the multipart fields (issue 10)', async () => {
+  it('refuses a level that is not a canonical integer in the multipart fields', async () => {
     const before = await storedFiles();
     for (const levels_id of ['0x1', '1e0', '1.0', ' 1', 'true']) {
       const res = await upload('/api/createExercise', { levels_id }, { name: 'h.pdf', data: pdf('H') });

@@ -21,7 +21,7 @@ const attempt = (process: string, extra: Partial<AgentAttempt> = {}): AgentAttem
 });
 
 /**
- * Three colluding teams against the fingerprints (DESIGN.md section 6a "Fingerprints"), through the
+ * Three colluding teams against the fingerprints (docs/design.md section 6a "Fingerprints"), through the
  * real server over HTTP: a kill by a fingerprint is never a claim, a removed fingerprint stays denied
  * under every name until an admin confirms it, and a claim that matches a permitted program's known
  * file is ignored and shown as suspect.

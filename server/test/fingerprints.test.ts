@@ -38,12 +38,12 @@ const attempt = (process: string, extra: Partial<AgentAttemptBody> = {}): AgentA
 });
 
 /**
- * Fingerprints of renamed programs (issue 14), as claims (issue 21, DESIGN.md section 6a): a
+ * Fingerprints of renamed programs, as claims (docs/design.md section 6a): a
  * fingerprint one team's agent reports applies to that team's machines only, to every machine of the
  * contest once an admin confirms it or three teams claimed it, and nothing one key sends grows any
  * other team's config.
  */
-describe('executable fingerprints as claims (issues 14 and 21)', () => {
+describe('executable fingerprints as claims', () => {
   let server: TestServer;
   let judge: string;
   let admin: string;

@@ -15,7 +15,7 @@ import {
 
 /**
  * A process that loses Redis says so on `/api/health` and recovers by itself when it returns
- * (issue 6, several server processes). The test stops a Redis of its own, on its own port, so the
+ * (several server processes). The test stops a Redis of its own, on its own port, so the
  * other tests' Redis is never touched. (MySQL is shared by every test file, so its outage is not
  * staged here.)
  */

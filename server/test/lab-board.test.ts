@@ -16,7 +16,7 @@ import {
  * are ready and which have no agent running; bounded per team whatever a key sends. A policy change
  * does not make a machine late before its next heartbeat could say it applied it (`LAB_POLICY_GRACE_MS`).
  */
-describe('the lab board (issue 24)', () => {
+describe('the lab board', () => {
   const OFFLINE_AFTER_MS = 1_500;
   let server: TestServer;
   let judge: string;

@@ -23,7 +23,7 @@ import {
 import { healthPoller } from './support/health-poller.js';
 
 /**
- * The lab channel under abuse (DESIGN.md section 6a: every agent key is possibly stolen, and nothing
+ * The lab channel under abuse (docs/design.md section 6a: every agent key is possibly stolen, and nothing
  * one key sends may grow the server without bound or slow another team's machines). One real server
  * process with `npm start`'s heap cap (320 MB), real socket.io-client and HTTP from the test. Prints
  * the figures the closing note quotes: RSS and health during the receipt burst and the socket storm,

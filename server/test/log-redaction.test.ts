@@ -4,7 +4,7 @@ import { redactUrl, serverLoggerOptions } from '../src/lib/log-serializers.js';
 
 /**
  * Secrets never reach the server's log (developers' guide, "Security"): the bearer token is redacted
- * from the headers, and the PDF link's `ticket` (issue 14) from the URL a request line logs.
+ * from the headers, and the PDF link's `ticket` from the URL a request line logs.
  */
 describe("the server's log", () => {
   let server: TestServer;

@@ -13,7 +13,7 @@ import {
 } from '@concurso/testkit';
 
 /**
- * Several server processes behind one address (DESIGN.md section 2): two real `npm start` server
+ * Several server processes behind one address (docs/design.md section 2): two real `npm start` server
  * processes on one database, fanning out through Redis. Started together, they migrate once; a toggle
  * made through the first reaches a socket connected to the second.
  */

@@ -10,7 +10,7 @@ import {
 } from '@concurso/testkit';
 
 /**
- * The allowed names a machine could not resolve (DESIGN.md section 6a): its agent says them in the
+ * The allowed names a machine could not resolve (docs/design.md section 6a): its agent says them in the
  * heartbeat, the server keeps them bounded by the shared schema (a lab machine is in a contestant's
  * hands) and /laboratorio's data carries them, so the machine reads «aplicada en parte» in amber
  * until they resolve.

@@ -15,7 +15,7 @@ const DEBIAN_NGINX = '/usr/sbin/nginx';
  * it) with that very file in front of a real test server, changing only what a test machine must: the
  * upstream addresses (app1/app2 do not resolve here), the port, and the log's folder.
  */
-describe('compose nginx access log (issue 21)', () => {
+describe('compose nginx access log', () => {
   let server: TestServer;
   let dir: string;
   let nginx: ChildProcess;

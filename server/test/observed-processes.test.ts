@@ -36,7 +36,7 @@ const minutes = (n: number) => new Date(base + n * 60 * 1000);
  * them across machines (`GET /api/observedProcesses`); an admin blocks one with its fingerprint
  * (`POST /api/blockObservedProcess`), which the agents' config then carries.
  */
-describe('observed processes (issue 14)', () => {
+describe('observed processes', () => {
   let server: TestServer;
   let admin: string;
   let judge: string;
@@ -153,7 +153,7 @@ describe('observed processes (issue 14)', () => {
     expect((await rowOf('discord')).blocked_as).toBe('Discord.exe');
 
     // A fingerprint claimed for Discord.exe (from an attempt) marks a renamed copy once it applies to
-    // every machine (issue 21: confirmed by an admin, or claimed by the quorum of teams).
+    // every machine (confirmed by an admin, or claimed by the quorum of teams).
     const attempt = await injectAttempts(server.app, beto.key, [
       {
         event_id: 'renombrado-1',

@@ -12,7 +12,7 @@ import {
 import { eventually, signIn, startTestServer, type TestServer } from '@concurso/testkit';
 
 /**
- * Flow control of the push (DESIGN.md section 6, issue 12): a screen that does not acknowledge its
+ * Flow control of the push (docs/design.md section 6): a screen that does not acknowledge its
  * frames (it reads slower than the pushes come) gets at most `BOARD_PUSH_CREDIT` of them, and once it
  * acknowledges again one catch-up frame that leaves it with the current board.
  */

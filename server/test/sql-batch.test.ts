@@ -4,7 +4,7 @@ import { dropDatabase, serverPart, throwawayDatabaseUrl } from '@concurso/testki
 import { createSqlPool, sqlBatchTransaction } from '../src/db/sql.js';
 
 /*
- * The bare pool of the attempts group commit (db/sql.ts, issue 26): several statements of one
+ * The bare pool of the attempts group commit (db/sql.ts): several statements of one
  * transaction in one round trip, on READ COMMITTED sessions, and nothing of a failed batch kept.
  */
 describe('sqlBatchTransaction (db/sql.ts)', () => {

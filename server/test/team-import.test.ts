@@ -25,7 +25,7 @@ import {
 const HEADER = ['Equipo', 'Nivel', 'Coach', 'Código', 'Nombre', 'Semestre', 'Carrera'];
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const DEPARTAMENT = 'Ciencias Computacionales';
-/** A career as the preview names it, with its departament (issue 22). */
+/** A career as the preview names it, with its departament. */
 const inDepartament = (career: string) => `${career} (${DEPARTAMENT})`;
 
 /** A CSV of `rows` as Spanish Excel writes it: `;`, CRLF, a UTF-8 BOM. */
@@ -42,7 +42,7 @@ async function xlsx(rows: ReadonlyArray<ReadonlyArray<string | number>>): Promis
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
-/** Bulk import of teams and members (issue 13): preview, errors by line, all or nothing, push, access. */
+/** Bulk import of teams and members: preview, errors by line, all or nothing, push, access. */
 describe('team import', () => {
   let server: TestServer;
   let admin: string;
@@ -271,7 +271,7 @@ describe('team import', () => {
     expect(data.errors).toEqual([
       { line: 2, message: 'Nivel desconocido «Experto»' },
       { line: 3, message: 'Coach desconocido «Profe Desconocido»' },
-      // Line 4 names a known coach: the team's, with no follow-on error about line 3's (issue 22).
+      // Line 4 names a known coach: the team's, with no follow-on error about line 3's.
       { line: 4, message: 'Carrera desconocida «Medicina»' },
       { line: 5, message: 'El código C-1 se repite (ya está en la línea 2)' },
       {
@@ -455,7 +455,7 @@ describe('team import', () => {
     expect((await unknown.json()).errors).toEqual({ contests_id: ['No se encontró el concurso.'] });
   });
 
-  it("reads Spanish Excel's Windows-1252 CSV with ';', previews its accents right and imports it (issue 22)", async () => {
+  it("reads Spanish Excel's Windows-1252 CSV with ';', previews its accents right and imports it", async () => {
     const before = await counts();
     const file = {
       name: 'excel-es.csv',
@@ -506,7 +506,7 @@ describe('team import', () => {
     expect(members.map((m: { name: string }) => m.name)).toEqual(['Bernardo O’Higgins', 'Begoña Ibáñez']);
   });
 
-  it("refuses the template's example row left in the file, and nothing else about it (issue 22)", async () => {
+  it("refuses the template's example row left in the file, and nothing else about it", async () => {
     const res = await send('/api/previewTeamImport', {
       name: 'plantilla.csv',
       data: csv([
@@ -520,7 +520,7 @@ describe('team import', () => {
     expect(data.teams.map((team: { name: string }) => team.name)).toEqual(['Real']);
   });
 
-  it("reports a team's unknown coach once, not again on its later lines (issue 22)", async () => {
+  it("reports a team's unknown coach once, not again on its later lines", async () => {
     const coach = 'Dra. María Núñez';
     const career = 'Ingeniería en Computación';
     const res = await send('/api/previewTeamImport', {
@@ -547,7 +547,7 @@ describe('team import', () => {
     ]);
   });
 
-  it("imports a career two departaments share by 'Carrera (Departamento)', as the members form names it (issue 22)", async () => {
+  it("imports a career two departaments share by 'Carrera (Departamento)', as the members form names it", async () => {
     const school = (await ok('POST', '/api/createSchool', { name: 'CUCEA' })).id;
     const other = (
       await ok('POST', '/api/createDepartament', {
@@ -604,7 +604,7 @@ describe('team import', () => {
     ]);
   });
 
-  it('undoes an import in one step while none of its teams has attempts, and lists it (issue 22)', async () => {
+  it('undoes an import in one step while none of its teams has attempts, and lists it', async () => {
     await ok('POST', `/api/activateContest/${contest}`);
     await blockProcesses(server.orm, contest, ['Discord.exe']);
     const before = await counts();

@@ -11,7 +11,7 @@ import {
   nextRow,
 } from '@concurso/testkit';
 
-/** Teams and members (SPEC.md sections 2, 3, 5, 7) and how the live boards follow them. */
+/** Teams and members (docs/spec.md sections 2, 3, 5, 7) and how the live boards follow them. */
 describe('teams and members', () => {
   let server: TestServer;
   let admin: string;
@@ -119,7 +119,7 @@ describe('teams and members', () => {
     expect(await count('select count(*) as n from teams')).toBe(1);
   });
 
-  it('refuses team names with invisible format characters, storing nothing (issue 21)', async () => {
+  it('refuses team names with invisible format characters, storing nothing', async () => {
     const [team] = await ok('GET', '/api/getTeams');
     for (const name of ['Equipo\u202Eexe.fdp', 'Los\u200BLambdas', 'x\u2066y\u2069']) {
       const created = await call('POST', '/api/createTeam', admin, { name, levels_id: 1, coaches_id: coach });
@@ -137,7 +137,7 @@ describe('teams and members', () => {
     expect((await ok('GET', '/api/getTeams'))[0].name).toBe(team.name);
   });
 
-  it('saves a team edit sent with its own contest, answering the row with the contest embedded (issue 22)', async () => {
+  it('saves a team edit sent with its own contest, answering the row with the contest embedded', async () => {
     // The form always sends contests_id; the same contest as the team's answered 500 (a half-loaded
     // contest entity left `contest.calendar` out of the reply) although the change was saved.
     const created = await ok('POST', '/api/createTeam', {
@@ -231,7 +231,7 @@ describe('teams and members', () => {
       { ...rows[1], careers_id: 99999 },
     ]);
     expect(badCareer.statusCode).toBe(422);
-    // Strict input (issue 10): no boolean semester, no hex id, no control characters in a name.
+    // Strict input: no boolean semester, no hex id, no control characters in a name.
     const strict = await call('POST', '/api/createMember', admin, [
       { ...rows[0], semester: true },
       { ...rows[1], teams_id: `0x${team.id.toString(16)}` },

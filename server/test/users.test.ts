@@ -9,7 +9,7 @@ import {
   type TestServer,
 } from '@concurso/testkit';
 
-/** Users of the three types (SPEC.md sections 2, 3, 7; DESIGN.md section 5). */
+/** Users of the three types (docs/spec.md sections 2, 3, 7; docs/design.md section 5). */
 describe('users', () => {
   let server: TestServer;
   let admin: string;
@@ -69,7 +69,7 @@ describe('users', () => {
     expect(stored[0]!.password).toBeNull();
     const list = await call('GET', '/api/getUsersParticipants', admin);
     expect(list.json().data).toEqual([expect.objectContaining({ username: 'atorres' })]);
-    // The same answer as any wrong password: a login never tells which usernames exist (issue 10).
+    // The same answer as any wrong password: a login never tells which usernames exist.
     const signIn = await call('POST', '/api/auth/login', undefined, { username: 'atorres', password: 'x' });
     expect(signIn.statusCode).toBe(401);
     expect(signIn.json().message).toBe(MESSAGES.loginInvalid);
@@ -89,7 +89,7 @@ describe('users', () => {
     expect(list.json().data).toHaveLength(2);
   });
 
-  it('refuses weak staff passwords with 422 and the Spanish message on password, writing nothing (issue 10)', async () => {
+  it('refuses weak staff passwords with 422 and the Spanish message on password, writing nothing', async () => {
     const before = (await call('GET', '/api/getUsersJuecez', admin)).json().data.length;
     for (const [password, message] of [
       ['12345678', PASSWORD_MESSAGES.tooShort],
@@ -137,7 +137,7 @@ describe('users', () => {
     await call('GET', `/api/deleteUser/${res.json().data.id}`, admin);
   });
 
-  it('refuses a user type that is not an integer, and unprintable names (issue 10)', async () => {
+  it('refuses a user type that is not an integer, and unprintable names', async () => {
     for (const types_users_id of [true, '0x2', 2.5, [2], '2 ']) {
       const res = await call('POST', '/api/createUser', admin, {
         name: 'Tipo Raro',

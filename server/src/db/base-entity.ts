@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * Columns every table has beyond its own (DESIGN.md section 3): `id`, `created_at`, `updated_at`.
+ * Columns every table has beyond its own (docs/design.md section 3): `id`, `created_at`, `updated_at`.
  * Spread into each entity's properties.
  */
 export const baseProperties = {
@@ -18,7 +18,7 @@ export const baseProperties = {
 };
 
 /**
- * A table of DESIGN.md section 3 with the columns every table has (`baseProperties`) plus its own:
+ * A table of docs/design.md section 3 with the columns every table has (`baseProperties`) plus its own:
  * `tableEntity('Level', 'levels', { level: p.string().length(100) })`. Entities with table options
  * (unique indexes) call `defineEntity` themselves.
  */

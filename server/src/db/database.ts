@@ -40,7 +40,7 @@ function splitUrl(url: string): { serverUrl: string; database: string } {
 /**
  * Creates the database when missing (utf8mb4, `utf8mb4_unicode_ci`), then runs the pending
  * migrations while holding a MySQL named lock, so several processes starting together migrate once
- * (DESIGN.md section 3). Returns the initialised ORM.
+ * (docs/design.md section 3). Returns the initialised ORM.
  * @throws DatabaseUnreachableError when the server does not answer.
  */
 export async function openDatabase(databaseUrl: string): Promise<MikroORM> {

@@ -26,7 +26,7 @@ import {
 import { hashPassword } from '../lib/passwords.js';
 
 /**
- * Demo data of `npm run seed:demo` (DESIGN.md section 7): a realistic contest of Mexican
+ * Demo data of `npm run seed:demo` (docs/design.md section 7): a realistic contest of Mexican
  * universities. Everything below is fixed or drawn from a fixed-seed generator, so two fresh
  * databases seeded on the same day hold the same rows.
  */
@@ -35,7 +35,7 @@ import { hashPassword } from '../lib/passwords.js';
 export const DEMO_JUDGE_USERNAME = 'juez';
 /**
  * Password of the demo judge when `DEMO_JUDGE_PASSWORD` is unset. It passes the staff password policy
- * of `passwordProblem` (issue 10): 10 characters or more, without the username `juez`, not common.
+ * of `passwordProblem`: 10 characters or more, without the username `juez`, not common.
  */
 export const DEFAULT_DEMO_JUDGE_PASSWORD = 'jurado-concurso-2026';
 
@@ -258,7 +258,7 @@ function localIsoDate(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
-/** The term of a `YYYY-MM-DD` date (`2026-11-21` → `2026B`), the shared rule of DESIGN.md section 3. */
+/** The term of a `YYYY-MM-DD` date (`2026-11-21` → `2026B`), the shared rule of docs/design.md section 3. */
 export { calendarOf };
 
 /** What `seedDemo` did. */
@@ -288,7 +288,7 @@ export interface DemoSeedOptions {
 }
 
 /**
- * Loads the demo contest of DESIGN.md section 7 in one transaction: schools, departments, careers,
+ * Loads the demo contest of docs/design.md section 7 in one transaction: schools, departments, careers,
  * coaches, a contest dated today (made the active one), 30 teams (10 per seeded level) with 2–3 members each, the
  * blocked-process catalogue assigned to the contest, a judge `juez` and two participants.
  * Runs once: when any team exists already it changes nothing and returns `created: false`.
@@ -310,7 +310,7 @@ export async function seedDemo(em: EntityManager, options: DemoSeedOptions = {})
 
     const random = seededRandom(20261121);
 
-    // The demo is there to be seen: its contest becomes the active one (issue 13).
+    // The demo is there to be seen: its contest becomes the active one.
     await tem.nativeUpdate(Contest, { activeKey: 1 }, { activeKey: null });
     const contest = tem.create(Contest, { calendar, date, activeKey: 1 });
 

@@ -9,7 +9,7 @@ import mysql from 'mysql2/promise';
 const run = promisify(execFile);
 
 /**
- * The embedded database of a single laptop (DESIGN.md section 7, issue 27): when `DATABASE_URL` is not
+ * The embedded database of a single laptop (docs/design.md section 7): when `DATABASE_URL` is not
  * set and nothing answers on the default address, `npm start` runs a private MariaDB/MySQL server from
  * the machine's own binaries, with its data in `DATA_DIR/mysql`, a Unix socket there and no network
  * port, and stops it when it stops. A second start finds the data and reuses it.
@@ -41,7 +41,7 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
-/** What to say when no server binary is found (one Spanish line, DESIGN.md section 7). */
+/** What to say when no server binary is found (one Spanish line, docs/design.md section 7). */
 export const NO_DATABASE_SERVER =
   'No hay MySQL/MariaDB en 127.0.0.1:3306 ni un servidor instalado para la base de datos integrada: ' +
   'instale MariaDB (Debian/Ubuntu: sudo apt-get install mariadb-server; macOS: brew install mariadb) ' +

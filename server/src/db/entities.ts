@@ -1,4 +1,4 @@
-/** Every entity of DESIGN.md section 3, for the ORM's discovery. */
+/** Every entity of docs/design.md section 3, for the ORM's discovery. */
 export { TypeUser } from '../modules/users/type-user.entity.js';
 export { User } from '../modules/users/user.entity.js';
 export { Level } from '../modules/levels/level.entity.js';

@@ -5,7 +5,7 @@ import { User, TypeUser } from './entities.js';
 import { hashPassword } from '../lib/passwords.js';
 
 /**
- * Creates the first administrator when none exists (DESIGN.md section 7): `ADMIN_USERNAME`
+ * Creates the first administrator when none exists (docs/design.md section 7): `ADMIN_USERNAME`
  * (default `admin`) with `ADMIN_PASSWORD`, or a generated password that `announce` prints once.
  * Returns the generated password, if any.
  */

@@ -5,7 +5,7 @@ import { migrationsList } from '../../../migrations/index.js';
 import { DB_ACQUIRE_TIMEOUT_MS, DB_CONNECT_TIMEOUT_MS, limitConnection } from './timeouts.js';
 
 /**
- * MikroORM options for one database URL (DESIGN.md sections 2 and 3): utf8mb4 with
+ * MikroORM options for one database URL (docs/design.md sections 2 and 3): utf8mb4 with
  * `utf8mb4_unicode_ci`, UTC, time limits on connections and queries (`timeouts.ts`), migrations from `migrations/` listed statically so they run the same
  * under tsx and in tests.
  */
@@ -25,7 +25,7 @@ export function ormOptions(databaseUrl: string) {
     forceUtcTimezone: true,
     allowGlobalContext: false,
     ensureDatabase: false,
-    // Time limits (issue 10: a frozen database answers 503 within seconds instead of hanging).
+    // Time limits (a frozen database answers 503 within seconds instead of hanging).
     pool: { min: 0, max: 20, afterCreate: limitConnection },
     driverOptions: {
       connection: { connectTimeout: DB_CONNECT_TIMEOUT_MS, ...(socketPath ? { socketPath } : {}) },

@@ -5,7 +5,7 @@ import { ensureFirstAdmin } from './first-admin.js';
 import { seedDemo } from './demo-seed.js';
 
 /**
- * Entry point of `npm run seed:demo` (DESIGN.md section 7): opens (creates, migrates) the configured
+ * Entry point of `npm run seed:demo` (docs/design.md section 7): opens (creates, migrates) the configured
  * database, creates the first administrator when none exists (as `npm start` does), loads the demo
  * contest once and prints one Spanish line saying what it did. Exits 1 with one line, never a
  * stack trace, when MySQL cannot be reached or the load fails.

@@ -14,7 +14,7 @@ import { retryTransaction } from './transaction.js';
  * SELECT) or the driver's result (anything else). The statements of the attempts hot path take one,
  * so the same text runs on an ORM transaction (`ormSql`), on the bare pool of the group commit
  * (`sqlBatchTransaction`, a statement at a time through `batchRunner`) and in the load tester's mysql2
- * baseline (BENCHMARKS.md, issue 26).
+ * baseline (BENCHMARKS.md).
  */
 export type SqlRunner = <T = Record<string, unknown>>(
   sql: string,
@@ -124,7 +124,7 @@ class AcquireTimeoutError extends Error {
 
 /**
  * A connection of `pool` within `DB_ACQUIRE_TIMEOUT_MS` (mysql2's pool has no such limit: a stalled
- * database would queue every request forever, issue 10). One that comes after the limit goes back.
+ * database would queue every request forever). One that comes after the limit goes back.
  * @throws AcquireTimeoutError, or the driver's connect error.
  */
 async function acquire(pool: mysql.Pool): Promise<mysql.PoolConnection> {
@@ -163,7 +163,7 @@ async function roundTrip(
 /**
  * Runs `statements` on one connection of `pool` (`createSqlPool`) in one round trip, each on its own
  * (autocommit, no transaction), and answers each one's rows or result in order. For the agents' hot
- * paths outside the group commit: the key lookup and the heartbeat (issue 26: no ORM, no request
+ * paths outside the group commit: the key lookup and the heartbeat (no ORM, no request
  * context there). A connection that timed out or broke is dropped, not reused.
  * @throws the database's error (`isDatabaseUnavailable` tells the 503 kind), `AcquireTimeoutError`.
  */

@@ -1,7 +1,7 @@
 import { Type } from '@mikro-orm/core';
 
 /**
- * A list of strings kept in a `json` column (issue 25: a contest's allowed sites). MariaDB's `json` is
+ * A list of strings kept in a `json` column (a contest's allowed sites). MariaDB's `json` is
  * a `longtext`, so the driver hands back the text, which MikroORM's own `JsonType` leaves unparsed on
  * the MySQL driver: this type writes the JSON text and always reads back an array (anything else,
  * e.g. a hand-edited row, reads as an empty list).

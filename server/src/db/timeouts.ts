@@ -1,5 +1,5 @@
 /**
- * Time limits on everything the server asks the database (issue 10: a frozen MariaDB must not hang
+ * Time limits on everything the server asks the database (a frozen MariaDB must not hang
  * every request). A stalled server does not close its TCP connections, so without limits a query, a
  * new connection or a wait for a free pooled connection waits forever; with them each fails within a
  * few seconds, the error handler answers 503 with a Spanish message (plugins/errors.ts), and the pool

@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/mysql';
  * MySQL/MariaDB "Deadlock found" (1213), "Lock wait timeout exceeded" (1205), and "Failed to read
  * auto-increment value from storage engine" (1467): what InnoDB answers when the AUTO-INC lock of an
  * `INSERT … SELECT` is lost to a deadlock or a lock wait timeout (500 lab machines beating for the first
- * time together got it in the load tester's seeds, issue 26).
+ * time together got it in the load tester's seeds).
  */
 export const RETRYABLE_ERRNOS: ReadonlySet<number> = new Set([1213, 1205, 1467]);
 
@@ -23,7 +23,7 @@ export function isRetryableTransactionError(err: unknown): boolean {
 
 /**
  * Runs `attempt` (one whole transaction) and, when InnoDB rolls it back for a deadlock or a lock wait
- * timeout, runs it again, up to {@link TRANSACTION_TRIES} times with a short random pause (issue 10: two
+ * timeout, runs it again, up to {@link TRANSACTION_TRIES} times with a short random pause (two
  * admins deleting or demoting each other at once got a 500). Any other error, or the last retryable
  * one, is thrown (the error handler answers a retryable one with 503). The one retry rule of the
  * server: `transaction` below and the attempts' bare pool (sql.ts `sqlBatchTransaction`).

@@ -1,14 +1,14 @@
 import { MESSAGES, type ImportError } from '@concurso/shared';
 
 /**
- * What an error answers in `errors`: each field's messages (DESIGN.md section 4), or, for a refused
+ * What an error answers in `errors`: each field's messages (docs/design.md section 4), or, for a refused
  * registration file (issue 13's import), each bad row's line and message.
  */
 export type ErrorDetails = Record<string, string[]> | readonly ImportError[];
 
 /**
  * An error with an HTTP status and a Spanish message for the user; the error handler answers it
- * as `{ success: false, message, errors? }` (DESIGN.md section 4).
+ * as `{ success: false, message, errors? }` (docs/design.md section 4).
  */
 export class HttpError extends Error {
   /**
@@ -27,7 +27,7 @@ export class HttpError extends Error {
 }
 
 /**
- * The 422 of DESIGN.md section 4 for field errors found beyond the route's schema (a reference that
+ * The 422 of docs/design.md section 4 for field errors found beyond the route's schema (a reference that
  * does not exist, a multipart field): 'Por favor llene todos los campos correctamente' with each
  * field's messages.
  */

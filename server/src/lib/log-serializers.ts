@@ -4,8 +4,8 @@ import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 export type ServerLoggerOptions = Exclude<FastifyServerOptions['logger'], boolean | undefined>;
 
 /**
- * Query parameters whose values are secrets and never reach a log: the PDF link's `ticket` (issue 14,
- * `GET /api/exercisePdf/{id}/{name}?ticket=…`), which opens one exercise's PDF for minutes.
+ * Query parameters whose values are secrets and never reach a log: the PDF link's `ticket`
+ * (`GET /api/exercisePdf/{id}/{name}?ticket=…`), which opens one exercise's PDF for minutes.
  */
 const SECRET_QUERY_PARAMS = ['ticket'];
 

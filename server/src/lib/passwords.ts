@@ -1,6 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
 
-/** argon2id hash of a password (DESIGN.md section 5), PHC string (`$argon2id$...`: the library's default). */
+/** argon2id hash of a password (docs/design.md section 5), PHC string (`$argon2id$...`: the library's default). */
 export function hashPassword(password: string): Promise<string> {
   return hash(password);
 }

@@ -34,12 +34,12 @@ export interface SessionClaims {
 /**
  * What the role guard and the socket handshake need of staff sessions, declared here and implemented
  * by the auth module (`staffSessions` in modules/auth/session.ts), which app.ts hands to both: the
- * plugins below the modules never import one (issue 23).
+ * plugins below the modules never import one.
  */
 export interface StaffSessions {
   /**
    * The session `token` opens and its user's current type, or null: a bad, expired or revoked token, a
-   * deleted user, a changed password or role (DESIGN.md section 5).
+   * deleted user, a changed password or role (docs/design.md section 5).
    */
   open(token: string): Promise<{ session: SessionClaims; type: number } | null>;
   /** Of open sessions, the ones now over, by `jti`, with why (the socket's periodic sweep). */

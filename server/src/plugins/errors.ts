@@ -20,7 +20,7 @@ function fieldOf(instancePath: string): string {
 
 /**
  * The one error handler (as in mikro-orm/guide): every failure becomes
- * `{ success: false, message, errors? }` with the status of DESIGN.md section 4. Validation → 422 with
+ * `{ success: false, message, errors? }` with the status of docs/design.md section 4. Validation → 422 with
  * each field's Spanish messages; ORM unique/foreign-key violations → 409; database down, unreachable
  * or not answering in time (db/timeouts.ts) → 503;
  * anything else → 500 without stack or SQL (those go to the log only).

@@ -16,12 +16,12 @@ export function bearerToken(header: string | undefined): string | undefined {
 }
 
 /**
- * The one role guard (DESIGN.md section 5). Every route declares `config.access`: `'public'`,
+ * The one role guard (docs/design.md section 5). Every route declares `config.access`: `'public'`,
  * `'agent'` (a team's agent key) or the list of user types allowed. A route that declares nothing
  * under `/api` is refused, so a forgotten declaration fails closed.
  * Answers 401 (no, bad, expired or revoked session; deleted user; password or role changed since the
  * token was signed) and 403 (role). Sessions and agent keys are checked through `options`, so this
- * plugin knows no module (issue 23).
+ * plugin knows no module.
  */
 export default fp<GuardOptions>(
   async (app, { sessions, agentKeys }) => {

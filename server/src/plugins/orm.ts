@@ -15,7 +15,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * false: the route gets no request-scoped EntityManager (`RequestContext`): it runs on `app.sql` or
-     * forks `app.orm.em` where it needs the ORM. The agents' hot paths (issue 26: the context's fork and
+     * forks `app.orm.em` where it needs the ORM. The agents' hot paths (the context's fork and
      * async hook showed in their profile, BENCHMARKS.md).
      */
     entityContext?: boolean;

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
 
 /**
- * Helmet's options for every answer (DESIGN.md section 8). The CSP: the web is a bundle of files, no
+ * Helmet's options for every answer (docs/design.md section 8). The CSP: the web is a bundle of files, no
  * inline script runs; Chakra UI (emotion) writes <style> tags, so styles may be inline; a PDF opens in
  * a tab as a blob: URL, which keeps this policy.
  */

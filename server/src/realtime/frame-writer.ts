@@ -3,7 +3,7 @@ import type { ServerToClientEvents } from '@concurso/shared';
 import type { BoardSocket } from './socket.js';
 
 /**
- * Writing one push frame to thousands of sockets cheaply (issue 12; measured in bench/BENCHMARKS.md).
+ * Writing one push frame to thousands of sockets cheaply (measured in bench/BENCHMARKS.md).
  *
  * A Socket.IO broadcast already encodes its WebSocket frame once (socket.io-adapter's
  * `wsPreEncodedFrame`), but still walks each socket through Engine.IO's packet machinery (a packet

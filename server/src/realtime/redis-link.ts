@@ -16,7 +16,7 @@ export interface RedisLinkEvents {
 }
 
 /**
- * Opens the Redis link of the push channel (DESIGN.md section 2, issue 10) without waiting for it:
+ * Opens the Redis link of the push channel (docs/design.md section 2) without waiting for it:
  * a server starts and serves while Redis is down, and joins the fan-out when it comes.
  *
  * - Reconnects forever with a backoff up to 2 s; logs only changes of state, never every retry.

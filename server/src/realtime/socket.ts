@@ -54,7 +54,7 @@ export interface InterServerEvents {
   'board.reset': () => void;
   /** An agent key was regenerated: forget the cached ones. */
   'agentKeys.changed': () => void;
-  /** An agent's policy may have changed: send the agents of this process theirs (agent module, issue 24). */
+  /** An agent's policy may have changed: send the agents of this process theirs (agent module). */
   'agentPolicy.changed': () => void;
   /** A message to the agents of these teams: each process sends it to its own (agent module). */
   'agentMessage.send': (teamIds: number[], message: AgentMessage) => void;
@@ -90,7 +90,7 @@ export const tokenRoom = (jti: string): string => `jti:${jti}`;
 export const userRoom = (userId: number): string => `user:${userId}`;
 
 /**
- * The push channel (DESIGN.md section 6): Socket.IO on Fastify's HTTP server at `/socket.io`.
+ * The push channel (docs/design.md section 6): Socket.IO on Fastify's HTTP server at `/socket.io`.
  * The handshake must carry a valid, unrevoked staff JWT in `auth.token` (refused: `unauthorized`) and
  * nothing but real level ids in `auth.levels` (refused: `invalid`); the socket then joins `level:<id>`
  * for those levels (default: all). It is closed with `session.ended` when its token expires, is
@@ -160,7 +160,7 @@ export default fp<SocketOptions>(
         tokenRoom(session.jti),
         userRoom(session.userId),
       ]);
-      // A socket never outlives its token (issue 10).
+      // A socket never outlives its token.
       // (setTimeout holds at most 2^31-1 ms, ~24.8 days; tokens live 12 h.)
       const untilExpiry = Math.min(session.exp * 1000 - Date.now(), 2 ** 31 - 1);
       const expiry = setTimeout(() => endSocket(socket, 'expired'), Math.max(0, untilExpiry));

@@ -1,5 +1,5 @@
 /**
- * Zip files written byte by byte for the upload bounds' tests (issue 21): entries whose deflated data
+ * Zip files written byte by byte for the upload bounds' tests: entries whose deflated data
  * is made up front, so a test can declare gigabytes (a zip bomb that really inflates that far, made in
  * milliseconds from repeated deflate blocks) or declare less than an entry really inflates to (a
  * lying size). A zip library writes honest sizes and deflates every byte itself, which for 4.5 GB of

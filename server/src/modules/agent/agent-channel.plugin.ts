@@ -68,7 +68,7 @@ type AgentSocket = Socket<
   AgentSocketData
 >;
 
-/** The agents' side of the push channel, as `app.agentChannel` (issue 24). */
+/** The agents' side of the push channel, as `app.agentChannel`. */
 export interface AgentChannel {
   /**
    * An agent's policy may have changed (active contest, blocked set, fingerprints, a team's contest):
@@ -82,7 +82,7 @@ export interface AgentChannel {
   settled(): Promise<void>;
   /** The agent sockets of this process, by team (the lab board, tests). */
   sockets(): ReadonlyArray<{ team: AgentPrincipal; sent: string | null; applied: string | null }>;
-  /** Sends `message` (`agent.message`) to the agents of `teamIds`, in every process (issue 24). */
+  /** Sends `message` (`agent.message`) to the agents of `teamIds`, in every process. */
   sendMessage(teamIds: readonly number[], message: AgentMessage): void;
   /**
    * How agents' messages are kept (the messages module registers it): `pending` answers what a
@@ -119,7 +119,7 @@ declare module 'fastify' {
 }
 
 /**
- * The agents on the push channel (issue 24, DESIGN.md section 6a): namespace `/agent` of the Socket.IO
+ * The agents on the push channel (docs/design.md section 6a): namespace `/agent` of the Socket.IO
  * server, whose handshake takes an agent key (`agentSocketAuthSchema`; wrong, revoked or regenerated:
  * `unauthorized`; a staff token is not a key). A socket joins `team:<id>` and `contest:<id>` and gets
  * its team's policy (`agent-config.ts`) at once and again whenever it changes; staff sockets live in

@@ -30,7 +30,7 @@ export function heartbeatMsFor(offlineAfterMs: number): number {
 
 /**
  * The policy team `teamId`'s agents enforce, as `GET /api/agent/config` answers it and the push
- * channel sends it (issue 24); see `agentConfigs`.
+ * channel sends it; see `agentConfigs`.
  * @throws NotFoundError when the team no longer exists.
  */
 export async function agentConfig(
@@ -45,14 +45,14 @@ export async function agentConfig(
 
 /**
  * The policies of teams `teamIds` (those that still exist), in a few queries whatever their number: the
- * teams, then per contest its blocked set and its fingerprints (issue 24: every connected agent gets
- * its own after a change). Only the active contest's agents block anything (DESIGN.md section 3): a
+ * teams, then per contest its blocked set and its fingerprints (every connected agent gets
+ * its own after a change). Only the active contest's agents block anything (docs/design.md section 3): a
  * team of another contest gets an empty set. With the set go the fingerprints of its processes (issue
  * 14): those that apply to every machine (confirmed or at `quorum`) and the team's own claims, within
- * `AGENT_CONFIG_FINGERPRINT_BYTES` (DESIGN.md section 6a), never a hash denied in the contest
+ * `AGENT_CONFIG_FINGERPRINT_BYTES` (docs/design.md section 6a), never a hash denied in the contest
  * nor one matching a permitted program's known file (`agentFingerprintsByTeam`). `observe` only while the contest
  * is active and observes; `heartbeat_ms` is `options.heartbeatMs`; `network` the contest's allowed sites
- * while it is active (issue 25). `policy_version` is a digest of all that, so two equal policies have one
+ * while it is active. `policy_version` is a digest of all that, so two equal policies have one
  * version whoever computed them.
  */
 export async function agentConfigs(

@@ -3,7 +3,7 @@ import { Contest } from '../contests/index.js';
 import { Team } from '../teams/index.js';
 
 /**
- * `agent_events` (issue 24, DESIGN.md section 6a): what happened to a team's agent during the active
+ * `agent_events` (docs/design.md section 6a): what happened to a team's agent during the active
  * contest, for its log: `sin_senal` (no heartbeat for `AGENT_OFFLINE_AFTER_MS`, without saying it
  * stopped: the tamper alert), `detenido` (stopped the documented way), `sin_reanudar` (stopped during
  * the active contest and not back within that window: an alarm too), `en_linea` (it beat again after a

@@ -11,7 +11,7 @@ export function hashAgentKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-/** A new agent key: `ag_` and 256 random bits, base64url (DESIGN.md section 6). */
+/** A new agent key: `ag_` and 256 random bits, base64url (docs/design.md section 6). */
 export function newAgentKey(): string {
   return `ag_${randomBytes(32).toString('base64url')}`;
 }

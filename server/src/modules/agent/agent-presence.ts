@@ -3,9 +3,9 @@ import { presenceOptions, sweepSilentAgents } from './agent.service.js';
 
 /**
  * Turns a team's `agent_online` false on every board once its agent has been silent for
- * `offlineAfterMs` (DESIGN.md section 6: a judge sees a machine whose agent was stopped), alerts for
+ * `offlineAfterMs` (docs/design.md section 6: a judge sees a machine whose agent was stopped), alerts for
  * each silent machine of the active contest, announces flaps that settled and deletes machine rows
- * silent long (`sweepSilentAgents`, presence per machine, DESIGN.md section 6a). Sweeps every
+ * silent long (`sweepSilentAgents`, presence per machine, docs/design.md section 6a). Sweeps every
  * `offlineAfterMs / 6` (at most 5 s), so the change shows within about 1.2 times the delay.
  */
 export default fp<{ offlineAfterMs: number }>(

@@ -39,7 +39,7 @@ import {
 import { heartbeatMsFor } from './agent-config.js';
 
 /*
- * Presence per machine (DESIGN.md section 6a; the module README says the rules). Every machine of a
+ * Presence per machine (docs/design.md section 6a; the module README says the rules). Every machine of a
  * team (`agent_machines`: team + host name) has its own presence: `alert` (`sin_senal` silent during
  * the active contest, `detenido` its agent said it stops, `sin_reanudar` stopped during the active
  * contest and not back after `offlineAfterMs`; null while it beats) and `logged`, the last state given
@@ -156,7 +156,7 @@ async function logBackOnline(
 }
 
 /**
- * Records a heartbeat of team `teamId`'s agent (issue 26: on the agents' bare pool `pool`, no ORM in the
+ * Records a heartbeat of team `teamId`'s agent (on the agents' bare pool `pool`, no ORM in the
  * usual case): `agent_last_seen` = now and, when it says which machine it beats from (`machine`, issue
  * 24), that machine's row for the lab board (with the request's source address), both in one round
  * trip, retried on a deadlock like the attempts path (`retryTransaction`). A machine not known yet is
@@ -256,7 +256,7 @@ export async function recordHeartbeat(
 }
 
 /**
- * The silent-agent sweep (DESIGN.md section 6a), in one transaction whose team rows are
+ * The silent-agent sweep (docs/design.md section 6a), in one transaction whose team rows are
  * locked (`skip locked`: when several server processes sweep at once each change is announced once):
  * - a machine of the active contest silent for `offlineAfterMs` gets `sin_senal`, logged with its host
  *   name and last heartbeat, and its team's board row shows «Agente sin señal» even while another of

@@ -49,12 +49,12 @@ export const ATTEMPT_GROUPS_AT_ONCE = 2;
 
 /**
  * Connections of the agents' bare pool (`app.sql`, plugins/orm.ts): the groups written at once, and two
- * for the key lookups and heartbeats meanwhile (issue 26).
+ * for the key lookups and heartbeats meanwhile.
  */
 export const AGENT_SQL_CONNECTIONS = ATTEMPT_GROUPS_AT_ONCE + 2;
 
 /**
- * Group commit of agents' attempt batches (DESIGN.md section 6; BENCHMARKS.md "Capacity of the attempts
+ * Group commit of agents' attempt batches (docs/design.md section 6; BENCHMARKS.md "Capacity of the attempts
  * path"); its statements are in agent.repository.ts.
  *
  * Every POST is queued; while fewer than `maxConcurrent` groups are being written, everything queued
@@ -68,7 +68,7 @@ export const AGENT_SQL_CONNECTIONS = ATTEMPT_GROUPS_AT_ONCE + 2;
  * ever larger groups, which amortises round trips, commits and fsyncs (2 round trips per group
  * instead of 7 per request).
  *
- * The one place where "one data path" gives way (issue 26): the groups run on a bare mysql2 pool
+ * The one place where "one data path" gives way: the groups run on a bare mysql2 pool
  * (db/sql.ts), not through MikroORM and knex, which took a quarter of the server's core on this path
  * alone (BENCHMARKS.md "Issue 26"); the statements are still the repositories'
  * (`lockTeamContestsStatement`, `storedAttemptsStatement`, `storeAttemptsStatement`,
@@ -86,7 +86,7 @@ export class AttemptWriter {
    * @param fork a fresh entity manager (`orm.em.fork()`), for the fingerprints' learner.
    * @param onCommitted receives the board rows whose count moved, after the commit.
    * @param maxConcurrent groups written at once (2: one commits while the next one is built).
-   * @param learner learns the attempts' fingerprints after each commit (issue 14).
+   * @param learner learns the attempts' fingerprints after each commit.
    */
   constructor(
     private readonly pool: mysql.Pool,
@@ -102,7 +102,7 @@ export class AttemptWriter {
    * @throws HttpError 429 `MESSAGES.agentAttemptsCapReached` (with `Retry-After`) when the team has
    *   `AGENT_CHANNEL_LIMITS.attemptRowsPerTeam` rows (what fitted before the cap is stored); 401 when
    *   the team no longer exists (deleted while its key was cached); 409
-   *   `MESSAGES.agentContestInactive` when the team's contest is not the active one (issue 21: never
+   *   `MESSAGES.agentContestInactive` when the team's contest is not the active one (never
    *   counted into an old or a future contest; nothing stored); the database's error when the
    *   group's transaction failed twice (nothing of it was stored).
    */
@@ -158,7 +158,7 @@ export class AttemptWriter {
     } catch (err) {
       for (const batch of group) batch.reject(err);
       // The database is down or stalled: what queued meanwhile would wait for its own timeout after
-      // this one, past the agent's patience (issue 10). It is answered 503 now and resent by the agent.
+      // this one, past the agent's patience. It is answered 503 now and resent by the agent.
       if (isDatabaseUnavailable(err)) for (const batch of this.queue.splice(0)) batch.reject(err);
       return;
     }
@@ -323,7 +323,7 @@ export async function writeAttemptGroup<B extends GroupedBatch>(
 }
 
 /**
- * The automatic block (issue 13, DESIGN.md section 3): in the attempts' own transaction, every active
+ * The automatic block (docs/design.md section 3): in the attempts' own transaction, every active
  * team of `rows` (board rows read after the insert) that got new attempts in this group and now has at
  * least its contest's `max_attempts` is blocked and audited with no user. Only a new attempt triggers
  * it, so a team a judge unblocked stays unblocked until it makes another attempt beyond the threshold.

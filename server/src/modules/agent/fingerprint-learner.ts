@@ -13,8 +13,8 @@ export const FINGERPRINT_MEMORY_MS = 10 * 60 * 1000;
 export const FINGERPRINT_MEMORY_MAX = 10_000;
 
 /**
- * Records the fingerprints the agents report with their attempts as claims of their teams (issue 14,
- * made claims by issue 21; DESIGN.md section 6a): the attempt writer hands over only the attempts it
+ * Records the fingerprints the agents report with their attempts as claims of their teams
+ * (made claims by issue 21; docs/design.md section 6a): the attempt writer hands over only the attempts it
  * counted (a replayed `event_id` teaches nothing) of teams of the active contest, and the repository
  * keeps only names of that contest's blocked set, a few new claims per team per minute and 32
  * fingerprints per process (`recordClaims`).
@@ -47,7 +47,7 @@ export class FingerprintLearner {
 
   /**
    * Records the claims of `claims` not recorded in the last `FINGERPRINT_MEMORY_MS`. Never throws. An
-   * attempt ended by a fingerprint (`match: 'huella'`) is no claim (DESIGN.md section 6a): its
+   * attempt ended by a fingerprint (`match: 'huella'`) is no claim (docs/design.md section 6a): its
    * victim must not become a claimant of a forged fingerprint.
    */
   async learn(claims: Iterable<FingerprintClaim>): Promise<void> {

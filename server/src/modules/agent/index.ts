@@ -1,6 +1,6 @@
 /**
- * The agent module's public face (issue 23): the agent's calls, its key cache, its push channel
- * (issue 24) and presence sweeper. app.ts registers what it exports; another module imports it from here only (lint:
+ * The agent module's public face: the agent's calls, its key cache, its push channel
+ * and presence sweeper. app.ts registers what it exports; another module imports it from here only (lint:
  * boundaries/dependencies). The rest of the folder is private to the module.
  */
 export { heartbeatMsFor } from './agent-config.js';

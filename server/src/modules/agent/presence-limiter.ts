@@ -11,7 +11,7 @@ import type { RedisClient } from '../../realtime/redis-link.js';
 export type PresenceCall = 'heartbeat' | 'stopped';
 
 /**
- * Heartbeats and stop notices per key and machine (DESIGN.md section 6a: a flapping or stolen key
+ * Heartbeats and stop notices per key and machine (docs/design.md section 6a: a flapping or stolen key
  * leaves bounded traces; `AGENT_PRESENCE_LIMITS`), with rate-limiter-flexible as the login limits
  * do: with Redis (several server processes) every process shares the counts; while Redis is away each
  * counts in memory (the insurance limiter) rather than letting everything through. The key's count

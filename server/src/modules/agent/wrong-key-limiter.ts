@@ -5,7 +5,7 @@ import { AGENT_CHANNEL_LIMITS } from '@concurso/shared';
 export const WRONG_KEYS_WINDOW_S = 60;
 
 /**
- * Wrong agent keys per client address (DESIGN.md section 6a: a key lookup costs a SHA-256 and a
+ * Wrong agent keys per client address (docs/design.md section 6a: a key lookup costs a SHA-256 and a
  * database round trip, so random keys must not cost the server without bound), with
  * rate-limiter-flexible in this process's memory: at most `perMinute` wrong keys (default
  * `AGENT_CHANNEL_LIMITS.wrongKeysPerMinute`) per address in `WRONG_KEYS_WINDOW_S`. Only wrong keys

@@ -5,7 +5,7 @@ import { RevokedToken } from './revoked-token.entity.js';
 
 /**
  * The only place that reads what a session depends on (the user's type and `session_version`, the
- * revoked tokens) and writes `revoked_tokens` (DESIGN.md section 4). Reads users through their
+ * revoked tokens) and writes `revoked_tokens` (docs/design.md section 4). Reads users through their
  * entity; the rules that decide whether a session is over live in session.ts.
  */
 
@@ -59,7 +59,7 @@ export async function revokedJtis(em: EntityManager, jtis: readonly string[]): P
 }
 
 /**
- * Revokes a token for good (DESIGN.md section 4): its `jti` is kept until `expSeconds`, after which
+ * Revokes a token for good (docs/design.md section 4): its `jti` is kept until `expSeconds`, after which
  * the token is dead anyway. Also forgets revocations that have expired, so the table stays small.
  */
 export async function revokeToken(em: EntityManager, jti: string, expSeconds: number): Promise<void> {

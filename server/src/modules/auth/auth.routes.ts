@@ -16,7 +16,7 @@ export interface AuthRoutesOptions {
   limits: LoginLimits;
 }
 
-/** Sessions (SPEC.md section 7, DESIGN.md sections 4 and 5): the calls of `authRoutes` (shared/src/api/auth.ts). */
+/** Sessions (docs/spec.md section 7, docs/design.md sections 4 and 5): the calls of `authRoutes` (shared/src/api/auth.ts). */
 const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { expiresInS, limits }) => {
   const limiter = new LoginLimiter(limits, app.redis);
 

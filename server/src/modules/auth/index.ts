@@ -1,5 +1,5 @@
 /**
- * The auth module's public face (issue 23): sessions: login, the staff-session check the guard and
+ * The auth module's public face: sessions: login, the staff-session check the guard and
  * the socket use. app.ts registers what it exports; another module imports it from here only
  * (lint: boundaries/dependencies). The rest of the folder is private to the module.
  */

@@ -2,7 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 /**
  * `revoked_tokens`: JWT ids ended by logout, kept until the token would have expired so
- * "logout revokes the token for good" holds across restarts and processes (DESIGN.md section 4).
+ * "logout revokes the token for good" holds across restarts and processes (docs/design.md section 4).
  */
 export const RevokedToken = defineEntity({
   name: 'RevokedToken',

@@ -39,7 +39,7 @@ interface Screen {
 }
 
 /**
- * The board's push side (DESIGN.md section 6, issue 12), one per app (the `board` plugin,
+ * The board's push side (docs/design.md section 6), one per app (the `board` plugin,
  * board.plugin.ts, owns it and hands it the Socket.IO server).
  *
  * **Latest state, one frame per room per tick.** Changed rows go into one map of the newest row of

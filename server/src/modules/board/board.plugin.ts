@@ -3,7 +3,7 @@ import type { BoardTeam, CatalogName, TeamRemovedPayload } from '@concurso/share
 import { BoardPublisher } from './board-publisher.js';
 
 /**
- * What the rest of the server tells the screens (DESIGN.md section 6), as `app.board`. Call it after
+ * What the rest of the server tells the screens (docs/design.md section 6), as `app.board`. Call it after
  * the transaction that made the change has committed, with rows read inside that transaction.
  */
 export interface BoardChannel {
@@ -19,7 +19,7 @@ export interface BoardChannel {
   reset(): void;
   /** Tells every open screen that `catalog` changed (`catalog.changed`), so its lists and selects refetch. */
   catalogChanged(catalog: CatalogName): void;
-  /** Runs `listener` in this process after each `catalogChanged` (the agents' channel, issue 24). */
+  /** Runs `listener` in this process after each `catalogChanged` (the agents' channel). */
   onCatalogChanged(listener: (catalog: CatalogName) => void): void;
   /** Sends what is gathered now instead of at the end of the window (closing; tests). */
   flush(): void;

@@ -10,11 +10,11 @@ import {
 } from '../../db/sql.js';
 
 /*
- * The board's reads of `teams` (DESIGN.md section 6; what changes a row is teams/team-row-writer.ts):
+ * The board's reads of `teams` (docs/design.md section 6; what changes a row is teams/team-row-writer.ts):
  * one SQL statement, run in the caller's transaction so it sees what that transaction wrote. The
  * functions take the EntityManager (`ormSql`), except `boardRows`, which takes any `SqlRunner`, and
  * `boardRowsStatement` / `readBoardRows`, which the attempts group commit sends on its bare pool
- * (issue 26).
+ *.
  */
 
 /** A board row as the statement answers it (columns, the status name; MariaDB's tinyint as a number). */
@@ -55,7 +55,7 @@ export function readBoardRows(rows: readonly unknown[]): BoardTeam[] {
   const now = Date.now();
   return (rows as BoardRowData[]).map((row) => {
     const newProgram = newProgramOf(row, now);
-    // Presence per machine (DESIGN.md section 6a): one silent machine's «sin señal» shows even while
+    // Presence per machine (docs/design.md section 6a): one silent machine's «sin señal» shows even while
     // another machine of the team beats (a frame carries one agent state: the alarm wins), and so does
     // a machine's «detenido sin reanudar».
     const alert = agentAlertOf(row.agent_alert);

@@ -3,7 +3,7 @@ import { MESSAGES, boardRoutes as api } from '@concurso/shared';
 import { addRoute } from '../../lib/route.js';
 import { teamAttempts, toggleTeamStatus } from './board.service.js';
 
-/** The live board's REST side (shared/src/api/board.ts; SPEC.md section 7, DESIGN.md section 6). */
+/** The live board's REST side (shared/src/api/board.ts; docs/spec.md section 7, docs/design.md section 6). */
 export default async function boardRoutes(app: FastifyInstance): Promise<void> {
   addRoute(app, api.teamAttempts, async () => ({
     success: true as const,

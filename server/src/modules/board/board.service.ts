@@ -8,7 +8,7 @@ import { changeTeamStatus, lockTeam } from '../teams/index.js';
 import { boardTeam, contestBoardTeams } from './board.repository.js';
 
 /**
- * The snapshot of `GET /api/teamAttempts` (SPEC.md section 7): the active contest's teams split into
+ * The snapshot of `GET /api/teamAttempts` (docs/spec.md section 7): the active contest's teams split into
  * `basico`, `intermedio` and `avanzado` by the seeded level ids, each sorted by name; a team of any
  * other level is not listed.
  */
@@ -25,7 +25,7 @@ export async function teamAttempts(em: EntityManager): Promise<TeamAttempts> {
 }
 
 /**
- * Blocks an active team or unblocks a blocked one (SPEC.md section 4: status 1 ↔ 2) in one transaction
+ * Blocks an active team or unblocks a blocked one (docs/spec.md section 4: status 1 ↔ 2) in one transaction
  * that locks the row, bumps `version` and writes the audit row with the judge and time. Returns the
  * new board row, to push once committed.
  * @throws HttpError 404 'No se encontró el equipo.' when the team does not exist.

@@ -1,5 +1,5 @@
 /**
- * The board module's public face (issue 23): the live board: its publisher plugin, its calls and
+ * The board module's public face: the live board: its publisher plugin, its calls and
  * its rows. app.ts registers what it exports; another module imports it from here only (lint:
  * boundaries/dependencies). The rest of the folder is private to the module.
  */

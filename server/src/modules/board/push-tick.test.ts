@@ -14,7 +14,7 @@ function run(state: PushTick, ticks: Array<[number, number]>): { state: PushTick
 
 const times = <T>(n: number, value: T): T[] => Array.from({ length: n }, () => value);
 
-describe('the push tick (issue 26)', () => {
+describe('the push tick', () => {
   it('stays at the shortest tick on a loop busy 70 % with 17 ms flushes', () => {
     const { lengths } = run(FIRST_PUSH_TICK, times(50, [0.7, 17]));
     expect(Math.max(...lengths)).toBe(BOARD_PUSH_WINDOW_MS);

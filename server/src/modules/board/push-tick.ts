@@ -27,7 +27,7 @@ export const FIRST_PUSH_TICK: PushTick = { tickMs: BOARD_PUSH_WINDOW_MS, busyAvg
 
 /**
  * The next tick after one whose event loop was busy `busy` of the time (0..1: HTTP, acknowledgements and
- * the push together) and whose flush took `flushMs` (issue 12, smoothed in issue 26). While the averaged
+ * the push together) and whose flush took `flushMs` (smoothed in issue 26). While the averaged
  * utilisation is over `BUSY_LOOP` the tick grows by a fifth, up to `BOARD_PUSH_WINDOW_MAX_MS`, so the
  * push yields to the API; after a tick busy less than `IDLE_LOOP` it shrinks by a third, back towards
  * `BOARD_PUSH_WINDOW_MS` within four ticks from the ceiling (so the push recovers at once after a

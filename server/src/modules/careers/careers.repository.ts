@@ -7,7 +7,7 @@ import { Career, type ICareer } from './career.entity.js';
 const MISSING_DEPARTAMENT = 'El departamento seleccionado no existe.';
 
 /**
- * The only reads and writes of `careers`: rows embed their departament's name (SPEC.md section 3);
+ * The only reads and writes of `careers`: rows embed their departament's name (docs/spec.md section 3);
  * `departaments_id` must name a departament (422); a career of a member stays.
  */
 export const careerRows = catalogRows<ICareer, CareerRow, CareerInput>(Career, {

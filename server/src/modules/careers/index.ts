@@ -1,5 +1,5 @@
 /**
- * The careers module's public face (issue 23): the careers catalogue. app.ts registers what it
+ * The careers module's public face: the careers catalogue. app.ts registers what it
  * exports; another module imports it from here only (lint: boundaries/dependencies). The rest of
  * the folder is private to the module.
  */

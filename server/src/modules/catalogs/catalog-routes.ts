@@ -8,9 +8,9 @@ import { addRoute } from '../../lib/route.js';
 import { inUseMessage, type Use } from './in-use-message.js';
 
 /**
- * What one catalogue needs to get its four calls of SPEC.md section 7
+ * What one catalogue needs to get its four calls of docs/spec.md section 7
  * (`GET get<Plural>`, `POST create<One>`, `POST update<One>`, `GET delete<One>/{id}`), answered as
- * DESIGN.md section 4 says. Each resource module describes itself with one of these; its `api` is the
+ * docs/design.md section 4 says. Each resource module describes itself with one of these; its `api` is the
  * shared route map's entry (shared/src/api/catalogs.ts), so paths, access and schemas are the web's.
  */
 export interface CatalogResource<

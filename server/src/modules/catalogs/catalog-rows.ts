@@ -11,7 +11,7 @@ import { MESSAGES } from '@concurso/shared';
 import { HttpError } from '../../lib/http-error.js';
 import type { Use } from './in-use-message.js';
 
-/** How one catalogue maps its entity to the rows of SPEC.md section 3 and back. */
+/** How one catalogue maps its entity to the rows of docs/spec.md section 3 and back. */
 export interface CatalogRowsOptions<E extends { id: number }, Input, Row> {
   /** The answer row of one entity; relations it reads must be in `populate`. */
   toRow(entity: E): Row;
@@ -28,7 +28,7 @@ export interface CatalogRowsOptions<E extends { id: number }, Input, Row> {
 }
 
 /**
- * A catalogue's reads and writes (DESIGN.md section 4), each taking the EntityManager first so it runs
+ * A catalogue's reads and writes (docs/design.md section 4), each taking the EntityManager first so it runs
  * inside the route's `transaction(em, work)` fork. The shapes are those of `CatalogResource`.
  */
 export interface CatalogRows<Input, Row> {
@@ -88,7 +88,7 @@ export function catalogRows<E extends { id: number }, Row, Input = RequiredEntit
 
 /**
  * The row `id` of `entity` that an input names in `field` (a catalogue's select), loaded so a row can
- * embed its name. Fails with 422 and `{ [field]: [message] }` when it does not exist (SPEC.md section 5).
+ * embed its name. Fails with 422 and `{ [field]: [message] }` when it does not exist (docs/spec.md section 5).
  */
 export async function requireExisting<E extends { id: number }>(
   em: EntityManager,

@@ -1,5 +1,5 @@
 /**
- * One kind of row that uses a catalogue row and keeps it from being deleted (409, DESIGN.md section 4):
+ * One kind of row that uses a catalogue row and keeps it from being deleted (409, docs/design.md section 4):
  * how many there are and the noun, singular and plural: `[3, 'equipo', 'equipos']`.
  */
 export type Use = readonly [count: number, one: string, many: string];
@@ -21,7 +21,7 @@ export function describeUses(uses: readonly Use[]): string {
  * Why a catalogue row cannot be deleted, or null when nothing uses it:
  * `inUseMessage('la escuela', [[2, 'departamento', 'departamentos']])` →
  * 'No se puede eliminar la escuela: la usan 2 departamentos.' The pronoun follows the article of
- * `thing` ('el nivel' → 'lo usan', 'la carrera' → 'la usan'). The 409 "in use" of DESIGN.md section 4.
+ * `thing` ('el nivel' → 'lo usan', 'la carrera' → 'la usan'). The 409 "in use" of docs/design.md section 4.
  */
 export function inUseMessage(thing: string, uses: readonly Use[]): string | null {
   const described = describeUses(uses);

@@ -1,5 +1,5 @@
 /**
- * The catalogs module's public face (issue 23): the pieces every catalogue module is built from.
+ * The catalogs module's public face: the pieces every catalogue module is built from.
  * app.ts registers what it exports; another module imports it from here only (lint:
  * boundaries/dependencies). The rest of the folder is private to the module.
  */

@@ -1,5 +1,5 @@
 /**
- * The coaches module's public face (issue 23): the coaches catalogue. app.ts registers what it
+ * The coaches module's public face: the coaches catalogue. app.ts registers what it
  * exports; another module imports it from here only (lint: boundaries/dependencies). The rest of
  * the folder is private to the module.
  */

@@ -4,7 +4,7 @@ import { Contest } from './contest.entity.js';
 import { StringListType } from '../../db/string-list-type.js';
 
 /**
- * `contest_network_changes` (issue 25): each change of a contest's allowed sites, for its log: the
+ * `contest_network_changes`: each change of a contest's allowed sites, for its log: the
  * version it made, the list it set (empty: the policy lifted), who (null once the account is deleted)
  * and when. Deleted with the contest.
  */

@@ -4,7 +4,7 @@ import { Contest } from './contest.entity.js';
 import { Process } from '../processes/index.js';
 
 /**
- * `contest_permitted_processes`: «Programas permitidos» of a contest (DESIGN.md section 6a
+ * `contest_permitted_processes`: «Programas permitidos» of a contest (docs/design.md section 6a
  * "Fingerprints"), catalogue processes it allows (the IDE, compilers, the browser). A claimed
  * fingerprint that matches a permitted program's known file is never applied. Deleted with its
  * contest or its process.

@@ -3,11 +3,11 @@ import { tableEntity } from '../../db/base-entity.js';
 import { StringListType } from '../../db/string-list-type.js';
 
 /**
- * `contests`: `calendar` is the term derived from `date` (`2026B`), DESIGN.md section 3.
+ * `contests`: `calendar` is the term derived from `date` (`2026B`), docs/design.md section 3.
  * `activeKey` is 1 on the active contest and null elsewhere; its unique index keeps at most one
- * active. `maxAttempts`: null, or the attempts at which a team is blocked automatically (issue 13).
- * `observeProcesses`: its agents report what runs on the machines (issue 14). `allowedSites` and
- * `networkVersion`: its network policy (issue 25; `setAllowedSites` in the repository is their one writer).
+ * active. `maxAttempts`: null, or the attempts at which a team is blocked automatically.
+ * `observeProcesses`: its agents report what runs on the machines. `allowedSites` and
+ * `networkVersion`: its network policy (`setAllowedSites` in the repository is their one writer).
  */
 export const Contest = tableEntity('Contest', 'contests', {
   calendar: p.string().length(10),

@@ -11,11 +11,11 @@ import { Process } from '../processes/index.js';
 import type { Use } from '../catalogs/index.js';
 
 /*
- * The only place that reads and writes `contests` and `contest_processes` (issue 11), through the
+ * The only place that reads and writes `contests` and `contest_processes`, through the
  * EntityManager: every function takes it first, so it runs inside a route's `transaction(em, work)`.
  */
 
-/** A contest as SPEC.md section 7 answers it (`date` is `YYYY-MM-DD`) with `active` and `max_attempts`. */
+/** A contest as docs/spec.md section 7 answers it (`date` is `YYYY-MM-DD`) with `active` and `max_attempts`. */
 export const contestRow = (contest: IContest): ContestRow => ({
   id: contest.id,
   calendar: contest.calendar,
@@ -54,7 +54,7 @@ export async function listContests(em: EntityManager): Promise<ContestRow[]> {
 }
 
 /**
- * Inserts a contest and answers its row. The very first contest becomes the active one (DESIGN.md
+ * Inserts a contest and answers its row. The very first contest becomes the active one (docs/design.md
  * section 3); any later one is created inactive. Run it in a transaction: the check and the insert go
  * together (two first contests racing: the unique `active_key` refuses the second with 409, and the
  * admin saves it again as an inactive one).
@@ -120,7 +120,7 @@ function setAllowedSites(
 }
 
 /**
- * `POST /api/updateAllowedSites` (issue 25): replaces contest `id`'s allowed sites as `setAllowedSites`
+ * `POST /api/updateAllowedSites`: replaces contest `id`'s allowed sites as `setAllowedSites`
  * does, holding its row lock; answers its row, or null when it does not exist.
  */
 export async function updateAllowedSites(
@@ -151,7 +151,7 @@ export async function deleteContest(em: EntityManager, id: number): Promise<bool
 }
 
 /**
- * The active contest (DESIGN.md section 3), or null when none is active. The boards show its teams,
+ * The active contest (docs/design.md section 3), or null when none is active. The boards show its teams,
  * new teams and exercises default to it, and only its teams' agents get a blocked set.
  */
 export async function activeContest(em: EntityManager): Promise<ContestRow | null> {
@@ -178,7 +178,7 @@ export async function activateContest(em: EntityManager, id: number): Promise<Co
 /**
  * Whether contest `id` is the active one, read with its row locked until the transaction ends (null
  * when it does not exist). `activateContest` takes the same lock, so an activation and a deletion of
- * one contest queue instead of both passing their checks (issue 21).
+ * one contest queue instead of both passing their checks.
  */
 export async function lockContestActive(em: EntityManager, id: number): Promise<boolean | null> {
   const contest = await em.findOne(Contest, id, {
@@ -202,7 +202,7 @@ export async function isActiveContest(em: EntityManager, id: number): Promise<bo
 
 /**
  * True when contest `id` is the active one and its agents report what runs on the machines
- * (`observe_processes`, issue 14): only then is an agent's report stored.
+ * (`observe_processes`): only then is an agent's report stored.
  */
 export async function isObservingContest(em: EntityManager, id: number): Promise<boolean> {
   return (await em.count(Contest, { id, activeKey: 1, observeProcesses: true })) > 0;
@@ -219,7 +219,7 @@ export async function contestOrActive(em: EntityManager, id?: number): Promise<C
  * True when contest `id` exists. With `lock`, its row stays locked until the transaction ends, so two
  * replacements of its blocked set queue instead of interleaving. Reads a bare row, never an entity:
  * a contest half-loaded into the identity map (only its id) was later embedded in a team's answer
- * without its calendar (issue 22: every team edit answered 500).
+ * without its calendar (every team edit answered 500).
  */
 export async function contestExists(em: EntityManager, id: number, lock = false): Promise<boolean> {
   const query = em.createQueryBuilder(Contest).select('id').where({ id });
@@ -227,7 +227,7 @@ export async function contestExists(em: EntityManager, id: number, lock = false)
   return (await query.execute('get', false)) !== undefined;
 }
 
-/** The blocked set of a contest as SPEC.md section 7 lists it (`processes.name`), by process name. */
+/** The blocked set of a contest as docs/spec.md section 7 lists it (`processes.name`), by process name. */
 export async function contestProcesses(em: EntityManager, contestId: number): Promise<ContestProcessRow[]> {
   const rows = await em.find(
     ContestProcess,
@@ -265,8 +265,8 @@ export async function replaceContestProcesses(
 }
 
 /**
- * Adds process `processId` to contest `contestId`'s blocked set when it is not there yet (issue 14,
- * "Bloquear" on `/procesosObservados`): one `insert ignore` on the set's unique (contest, process), so
+ * Adds process `processId` to contest `contestId`'s blocked set when it is not there yet
+ * ("Bloquear" on `/procesosObservados`): one `insert ignore` on the set's unique (contest, process), so
  * a second call, or two at once, change nothing. Answers whether it was added.
  */
 export async function addContestProcess(
@@ -285,7 +285,7 @@ export async function addContestProcess(
 }
 
 /**
- * Contest `contestId`'s «Programas permitidos» (DESIGN.md section 6a "Fingerprints"), by process name,
+ * Contest `contestId`'s «Programas permitidos» (docs/design.md section 6a "Fingerprints"), by process name,
  * in the blocked set's row shape.
  */
 export async function contestPermittedProcesses(

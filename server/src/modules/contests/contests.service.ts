@@ -29,7 +29,7 @@ export async function requireContest(em: EntityManager, contestId: number): Prom
 }
 
 /**
- * The contest a new team or exercise joins (DESIGN.md section 3): `contestsId` when the form chose one,
+ * The contest a new team or exercise joins (docs/design.md section 3): `contestsId` when the form chose one,
  * else the active contest.
  * @throws HttpError 422 on `contests_id`: `MESSAGES.contestNotFound` for an unknown id;
  *   `MESSAGES.noCurrentContest` when there is no contest yet, `MESSAGES.noActiveContest` when none is
@@ -48,8 +48,8 @@ export async function contestIdFor(em: EntityManager, contestsId?: number): Prom
 }
 
 /**
- * A contest's stored fields: `calendar` derived from the date when missing (DESIGN.md section 3),
- * `max_attempts`, `observe_processes` and `allowed_sites` (issue 25) as sent (absent: unchanged on
+ * A contest's stored fields: `calendar` derived from the date when missing (docs/design.md section 3),
+ * `max_attempts`, `observe_processes` and `allowed_sites` as sent (absent: unchanged on
  * update, the column's default on create: no automatic block, observed, no network policy).
  */
 export function contestData({
@@ -67,7 +67,7 @@ export function contestData({
 
 /**
  * Why contest `id` cannot be deleted, or null when it can (in the deletion's transaction):
- * `MESSAGES.activeContestDelete` while it is the active one (issue 21; its row stays locked, so an
+ * `MESSAGES.activeContestDelete` while it is the active one (its row stays locked, so an
  * activation racing the deletion waits and then finds no contest: 404), else its uses ('No se puede
  * eliminar el concurso: tiene 2 equipos y 1 ejercicio.'). A contest that does not exist: null (the
  * deletion answers 404).
@@ -82,7 +82,7 @@ export async function contestInUse(em: EntityManager, id: number): Promise<strin
 
 /**
  * The two process sets of a contest: `blocked` (ended on the lab machines) and `permitted` («Programas
- * permitidos», DESIGN.md section 6a "Fingerprints": their known files make a claimed fingerprint
+ * permitidos», docs/design.md section 6a "Fingerprints": their known files make a claimed fingerprint
  * suspect). A program cannot be in both: its known file would make every fingerprint of its own
  * renamed copies suspect.
  */
@@ -122,7 +122,7 @@ export async function replaceProcessSet(
 }
 
 /**
- * Copies contest `fromId`'s blocked set into the new contest `toId` (issue 13: a term's contest starts
+ * Copies contest `fromId`'s blocked set into the new contest `toId` (a term's contest starts
  * with the last one's forbidden programs), in the caller's transaction.
  * @throws HttpError 422 on `copy_from_contests_id` when `fromId` does not exist (nothing is created).
  */

@@ -5,7 +5,7 @@ import { Career } from '../careers/index.js';
 import { Departament, type IDepartament } from './departament.entity.js';
 
 /**
- * The only reads and writes of `departaments`: rows embed their school's name (SPEC.md section 3);
+ * The only reads and writes of `departaments`: rows embed their school's name (docs/spec.md section 3);
  * `schools_id` must name a school (422); a departament with careers stays.
  */
 export const departamentRows = catalogRows<IDepartament, DepartamentRow, DepartamentInput>(Departament, {

@@ -1,5 +1,5 @@
 /**
- * The departaments module's public face (issue 23): the departaments catalogue. app.ts registers
+ * The departaments module's public face: the departaments catalogue. app.ts registers
  * what it exports; another module imports it from here only (lint: boundaries/dependencies). The
  * rest of the folder is private to the module.
  */

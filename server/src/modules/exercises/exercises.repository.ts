@@ -7,12 +7,12 @@ import { Level } from '../levels/index.js';
 import { Exercise, type IExercise } from './exercise.entity.js';
 
 /**
- * The only place that reads and writes `exercises` (DESIGN.md section 3). The PDFs themselves live
+ * The only place that reads and writes `exercises` (docs/design.md section 3). The PDFs themselves live
  * on disk (pdf-upload.ts); a row keeps the generated file name in `path`. Functions take the
  * EntityManager first so they run inside `transaction(em, work)` forks.
  */
 
-/** What a row embeds (SPEC.md section 3). */
+/** What a row embeds (docs/spec.md section 3). */
 const EXERCISE_ROW_POPULATE = ['level', 'contest'] as const;
 
 function toExerciseRow(e: Loaded<IExercise, (typeof EXERCISE_ROW_POPULATE)[number]>): ExerciseRow {
@@ -89,7 +89,7 @@ export function lockExercise(em: EntityManager, id: number) {
 }
 
 /**
- * Moves a locked exercise to another level (and contest, issue 13) and, with `file`, points it at a new
+ * Moves a locked exercise to another level (and contest) and, with `file`, points it at a new
  * PDF; answers its row.
  */
 export async function updateExercise(

@@ -32,7 +32,7 @@ import { exercisesDir, receivePdfForm } from './pdf-upload.js';
 
 const NOT_FOUND = 'No se encontró el ejercicio.';
 
-/** A multipart form's text fields checked by `schema`; field errors answer 422 (DESIGN.md section 4). */
+/** A multipart form's text fields checked by `schema`; field errors answer 422 (docs/design.md section 4). */
 function parseFields<S extends z.ZodType>(schema: S, fields: Record<string, string>): z.output<S> {
   const parsed = schema.safeParse(fields);
   if (parsed.success) return parsed.data;
@@ -42,7 +42,7 @@ function parseFields<S extends z.ZodType>(schema: S, fields: Record<string, stri
 }
 
 /**
- * Exercises, one PDF each (SPEC.md sections 2, 3, 7): the calls of `exercisesRoutes`
+ * Exercises, one PDF each (docs/spec.md sections 2, 3, 7): the calls of `exercisesRoutes`
  * (shared/src/api/exercises.ts). Files live under `DATA_DIR/exercises` with generated names; no
  * client path ever reaches the file system; files are never public. An upload leaves nothing on disk
  * when it fails, and a replaced or deleted file goes only after the database commit.
@@ -109,7 +109,7 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
         const exercise = await lockExercise(em, id.data);
         if (!exercise) throw new HttpError(404, NOT_FOUND);
         await requireLevel(em, input.levels_id);
-        // Absent `contests_id`: the exercise stays in its contest (issue 13: the form may move it).
+        // Absent `contests_id`: the exercise stays in its contest (the form may move it).
         const contestId =
           input.contests_id === undefined ? exercise.contest.id : await contestIdFor(em, input.contests_id);
         oldFile = file ? exercise.path : null;
@@ -136,7 +136,7 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
     sendPdf(await findExerciseRow(app.orm.em, request.params.id), reply),
   );
 
-  // 'Ver PDF' (issue 14): a tab named by the file, through a URL ending in its original name.
+  // 'Ver PDF': a tab named by the file, through a URL ending in its original name.
   addRoute(app, api.pdfLink, async (request) => {
     const row = await findExerciseRow(app.orm.em, request.params.id);
     if (!row) throw new HttpError(404, NOT_FOUND);
@@ -152,7 +152,7 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
     return sendPdf(await findExerciseRow(app.orm.em, request.params.id), reply);
   });
 
-  // Issue 21 (DESIGN.md section 6a): a key of a team outside the active contest (next term's, say)
+  // Issue 21 (docs/design.md section 6a): a key of a team outside the active contest (next term's, say)
   // gets no exercises and no PDF: its contest's statements stay unseen until it is activated.
   addRoute(app, api.agentList, async (request) => {
     const team = request.agentTeam!;

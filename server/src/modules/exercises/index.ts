@@ -1,5 +1,5 @@
 /**
- * The exercises module's public face (issue 23): exercises and their PDFs. app.ts registers what
+ * The exercises module's public face: exercises and their PDFs. app.ts registers what
  * it exports; another module imports it from here only (lint: boundaries/dependencies). The rest
  * of the folder is private to the module.
  */

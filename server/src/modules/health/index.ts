@@ -1,5 +1,5 @@
 /**
- * The health module's public face (issue 23): the health check. app.ts registers what it exports;
+ * The health module's public face: the health check. app.ts registers what it exports;
  * another module imports it from here only (lint: boundaries/dependencies). The rest of the folder
  * is private to the module.
  */

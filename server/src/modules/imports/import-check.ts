@@ -19,7 +19,7 @@ export interface NamedRef {
   name: string;
 }
 
-/** A career, with its departament's name: a file may need it to say which career (issue 22). */
+/** A career, with its departament's name: a file may need it to say which career. */
 export interface CareerRef extends NamedRef {
   departament: string;
 }
@@ -127,7 +127,7 @@ function careerCatalog(careers: readonly CareerRef[]): CareerCatalog {
 
 /**
  * A career by its name, or, when two departaments share that name, by 'Carrera (Departamento)' as the
- * members form writes it (issue 22); the row found carries the label. A name held by several careers
+ * members form writes it; the row found carries the label. A name held by several careers
  * is ambiguous, with an example of the form that says which.
  */
 function lookupCareer(catalog: CareerCatalog, value: string): Lookup {
@@ -214,7 +214,7 @@ function draftFor(teams: Map<string, TeamDraft>, key: string, name: string, line
 }
 
 /**
- * Checks every member row of a registration file (issue 13) and plans the teams it creates. Per row:
+ * Checks every member row of a registration file and plans the teams it creates. Per row:
  * every field present and valid by `importRowSchema` ('Falta el campo código'; semester 1..10); level,
  * coach and career found by name ignoring accents and case ('Nivel desconocido «Experto»'); the code
  * neither in the contest already nor earlier in the file. Per team (rows grouped by folded name): the
@@ -236,7 +236,7 @@ export function checkImport(rows: readonly SheetRow[], lookups: ImportLookups): 
   for (const { line, cells } of rows) {
     const before = errors.length;
     const fail = (message: string) => errors.push({ line, message });
-    // The template's example row left in: that alone, and it plans nothing (issue 22).
+    // The template's example row left in: that alone, and it plans nothing.
     if (cells.equipo && foldName(cells.equipo) === example) {
       fail(IMPORT_MESSAGES.exampleRow);
       continue;

@@ -6,7 +6,7 @@ import type { SheetRowCollector } from './import-rows.js';
 
 /**
  * Characters papaparse reads between two turns of the event loop (16 K: a few ms even for 16,000
- * blank lines), so one 5 MB upload never holds the loop for long (DESIGN.md 6a, issue 21).
+ * blank lines), so one 5 MB upload never holds the loop for long (docs/design.md 6a).
  */
 const SLICE_CHARS = 16 * 1024;
 /**
@@ -55,7 +55,7 @@ function guessDialect(text: string): { newline: '\n' | '\r\n' | '\r'; delimiter:
 
 /**
  * Reads a CSV's rows into `collector` (papaparse, delimiter detected among `,` `;` tab and `|`:
- * Spanish Excel writes `;`) in 16 K slices with a turn of the event loop between them (issue 21: 5 MB
+ * Spanish Excel writes `;`) in 16 K slices with a turn of the event loop between them (5 MB
  * of blank lines once held the loop 2 s), until the collector has its answer. A row's line is the
  * file's line where it starts, so a quoted cell spanning lines keeps the numbering of a text editor;
  * lines are counted as `\n` (or `\r` in a file without `\n`), each character once. A row longer than

@@ -16,9 +16,9 @@ function csvText(sheet: ReceivedSheet): string {
 }
 
 /**
- * Reads a registration file (issue 13) into member rows by line: a CSV, UTF-8 or Windows-1252 as
- * received (issue 22), with papaparse in slices (import-csv.ts) or the first sheet of an XLSX with exceljs's streaming reader (import-xlsx.ts), the
- * rows counted as they are read and the reading stopped once the answer is settled (issue 21).
+ * Reads a registration file into member rows by line: a CSV, UTF-8 or Windows-1252 as
+ * received, with papaparse in slices (import-csv.ts) or the first sheet of an XLSX with exceljs's streaming reader (import-xlsx.ts), the
+ * rows counted as they are read and the reading stopped once the answer is settled.
  * @throws HttpError 413 for an XLSX beyond the zip bounds, 415 for an XLSX that cannot be read.
  */
 export async function parseSheet(sheet: ReceivedSheet): Promise<ParsedSheet> {

@@ -33,7 +33,7 @@ const headerKey = (text: string) => foldName(text).replace(/ /g, '');
 
 /**
  * Turns raw rows into member rows as a reader hands them over, one at a time, so a reader can stop
- * at the first row that settles the answer (issue 21: rows counted while reading, not after). The
+ * at the first row that settles the answer (rows counted while reading, not after). The
  * first non-blank row is the header, whose cells are matched to {@link IMPORT_COLUMNS} ignoring
  * accents, case and spaces (other columns are ignored); blank rows are skipped. A missing column or
  * more than `IMPORT_MAX_ROWS` member rows is an error of the file, and then no row is given.

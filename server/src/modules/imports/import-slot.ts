@@ -1,7 +1,7 @@
 import { IMPORT_MESSAGES } from '@concurso/shared';
 import { HttpError } from '../../lib/http-error.js';
 
-/** The one import a server process runs at a time (DESIGN.md 6a, issue 21): taken, then released. */
+/** The one import a server process runs at a time (docs/design.md 6a): taken, then released. */
 export interface ImportSlot {
   /**
    * Runs `work` holding the slot and releases it when `work` settles, however it ends (an answer,
@@ -12,7 +12,7 @@ export interface ImportSlot {
 }
 
 /**
- * One slot for a server's previews and imports (issue 21: three 4.5 GB zip bombs at once took 3.4 GB
+ * One slot for a server's previews and imports (three 4.5 GB zip bombs at once took 3.4 GB
  * and the health check down): a second request while one is read and checked is refused with 429
  * instead of waiting, so one stolen admin key cannot queue up memory and CPU. Per app, so two test
  * servers in one process keep their own.

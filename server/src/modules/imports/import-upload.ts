@@ -10,7 +10,7 @@ export interface ReceivedSheet {
   bytes: Buffer;
   /** How a CSV's bytes are read (see {@link csvEncoding}); null for an XLSX. */
   encoding: ImportEncoding | null;
-  /** The file's name as uploaded (the import's record, issue 22). */
+  /** The file's name as uploaded (the import's record). */
   fileName: string;
 }
 
@@ -18,7 +18,7 @@ export interface ReceivedSheet {
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
 /**
- * How a CSV's bytes are read (issue 22): UTF-8 when they are valid UTF-8 (a BOM allowed; Node's
+ * How a CSV's bytes are read: UTF-8 when they are valid UTF-8 (a BOM allowed; Node's
  * one-pass `isUtf8`, no decoding), else Windows-1252, what Excel in Spanish writes for «CSV
  * (delimitado por comas)». Every byte means a character in Windows-1252, so a mistaken guess shows
  * in the preview's names (the admin is told to look) and never passes silently as data.
@@ -28,7 +28,7 @@ export function csvEncoding(bytes: Buffer): ImportEncoding {
 }
 
 /**
- * The kind of a registration file from its name and its first bytes (issue 13): `.xlsx` must be a
+ * The kind of a registration file from its name and its first bytes: `.xlsx` must be a
  * zip (`PK\x03\x04`), `.csv` must be text: no NUL byte (UTF-8 or Windows-1252, {@link csvEncoding}).
  * Anything else is refused with 415 and a Spanish message.
  */
@@ -52,7 +52,7 @@ export function sheetKind(fileName: string, bytes: Buffer): 'csv' | 'xlsx' {
  * `IMPORT_MAX_BYTES`: 413 beyond) and the text fields. The file's kind is checked by
  * {@link sheetKind} (415); a body that is not multipart is 415; no file is 422 on `file`. A body still
  * arriving after `timeoutMs` (ms, `IMPORT_RECEIVE_TIMEOUT_MS`) has its connection closed and is 408
- * (issue 21: a stalled upload must not hold the import slot).
+ * (a stalled upload must not hold the import slot).
  */
 export async function receiveSheet(
   request: FastifyRequest,

@@ -15,8 +15,8 @@ export interface XlsxZip {
 const SLICE_BYTES = 64 * 1024;
 
 /**
- * The central directory of an XLSX (a zip) read and bounded before anything is inflated (DESIGN.md
- * 6a, issue 21: a 4.6 MB file whose padding entries inflated to 4.5 GB took 2.4 GB and 16 s): at most
+ * The central directory of an XLSX (a zip) read and bounded before anything is inflated (docs/design.md
+ * 6a: a 4.6 MB file whose padding entries inflated to 4.5 GB took 2.4 GB and 16 s): at most
  * `IMPORT_XLSX_MAX_ENTRIES` entries and `IMPORT_XLSX_MAX_UNZIPPED_BYTES` of declared uncompressed
  * bytes, all entries added. yauzl then holds each entry to its declared size while inflating.
  * @throws HttpError 413 (`xlsxTooManyEntries`, `xlsxTooLarge`) beyond a bound; 415 (`badXlsx`) when the

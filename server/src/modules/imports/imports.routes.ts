@@ -43,7 +43,7 @@ async function readRequest(
 const rejected = (errors: ImportError[]) => new HttpError(422, IMPORT_MESSAGES.rejected, errors);
 
 /**
- * Bulk import of teams and members (issue 13, `importsRoutes` in shared/src/api/imports.ts):
+ * Bulk import of teams and members (`importsRoutes` in shared/src/api/imports.ts):
  * `previewTeamImport` reads and checks a CSV or XLSX file and answers what it would create and its
  * bad rows, writing nothing; `importTeams` does the same checks again in one transaction and creates
  * every team and member, or nothing (422 with the rows' problems). The new teams of the active
@@ -53,7 +53,7 @@ const importsRoutes: FastifyPluginAsyncZod<{ receiveTimeoutMs: number }> = async
   app,
   { receiveTimeoutMs },
 ) => {
-  // One preview or import at a time in this process, body included (issue 21): 429 for another.
+  // One preview or import at a time in this process, body included: 429 for another.
   const slot = importSlot();
 
   addRoute(app, api.preview, (request) =>

@@ -17,7 +17,7 @@ import type { SheetRow } from './import-rows.js';
 import { insertTeamImport, lockTeamImport, markImportUndone } from './team-imports.repository.js';
 
 /**
- * What the checks of a file need from the database for contest `contestId` (issue 13): the levels,
+ * What the checks of a file need from the database for contest `contestId`: the levels,
  * coaches and careers, and the contest's teams and member codes that collide with the file's names and
  * codes. Read in the caller's EntityManager (the import's transaction), one query after another.
  */
@@ -39,7 +39,7 @@ export async function importLookups(
   return { levels, coaches, careers, existingTeams, takenCodes };
 }
 
-/** Checks a file's rows against contest `contestId` (the preview, issue 13): nothing is written. */
+/** Checks a file's rows against contest `contestId` (the preview): nothing is written. */
 export async function checkRows(
   em: EntityManager,
   contestId: number,
@@ -61,9 +61,9 @@ export interface ImportSource {
 }
 
 /**
- * The import itself (issue 13), in the caller's transaction: checks the rows again against the
+ * The import itself, in the caller's transaction: checks the rows again against the
  * contest as it is now and, only when no row has a problem, records the import (`team_imports`, so it
- * can be undone, issue 22) and inserts every team (one statement) and every member (a statement per
+ * can be undone) and inserts every team (one statement) and every member (a statement per
  * 500) of contest `contestId`. With problems it writes nothing and answers them. The caller's
  * transaction makes it all or nothing; the unique indexes on (contest, team name) and (contest, code)
  * refuse what a concurrent import slipped in.
@@ -100,7 +100,7 @@ export async function importRows(
 }
 
 /**
- * Undoes import `id` (issue 22), in the caller's transaction: deletes the teams it created that are
+ * Undoes import `id`, in the caller's transaction: deletes the teams it created that are
  * still there (their members, keys and logs go with them) and marks it undone, answering the teams
  * deleted for the boards. The import's row and its teams' rows are locked first, so an attempt cannot
  * land between the check and the delete.

@@ -1,5 +1,5 @@
 /**
- * The imports module's public face (issue 23): bulk imports of teams and members. app.ts registers
+ * The imports module's public face: bulk imports of teams and members. app.ts registers
  * what it exports; another module imports it from here only (lint: boundaries/dependencies). The
  * rest of the folder is private to the module.
  */

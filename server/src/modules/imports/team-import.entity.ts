@@ -3,7 +3,7 @@ import { Contest } from '../contests/index.js';
 import { User } from '../users/index.js';
 
 /**
- * `team_imports` (issue 22): one bulk import of teams and members, so it can be undone in one step
+ * `team_imports`: one bulk import of teams and members, so it can be undone in one step
  * while none of its teams has attempts. Its teams name it (`teams.team_imports_id`). `teams` and
  * `members` are what it created; `undone_at` is set by the undo, which deletes its teams. Deleted with
  * its contest; its user may be deleted (null).

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/mysql';
 import type { TeamImportRow } from '@concurso/shared';
 import { TeamImport } from './team-import.entity.js';
 
-/** What an import records of itself (issue 22). */
+/** What an import records of itself. */
 export interface NewTeamImport {
   contestId: number;
   /** The admin who imported (null when unknown). */
@@ -54,7 +54,7 @@ interface ImportListRow {
 }
 
 /**
- * Every import, newest first (`GET /api/getTeamImports`, issue 22), each with its contest's calendar,
+ * Every import, newest first (`GET /api/getTeamImports`), each with its contest's calendar,
  * its user's name, how many of its teams remain and their attempts added: one query, grouped.
  */
 export async function listTeamImports(em: EntityManager): Promise<TeamImportRow[]> {

@@ -1,7 +1,7 @@
 import { p, type InferEntity } from '@mikro-orm/core';
 import { tableEntity } from '../../db/base-entity.js';
 
-/** `levels`: seeded 1 Básico, 2 Intermedio, 3 Avanzado (DESIGN.md section 3). */
+/** `levels`: seeded 1 Básico, 2 Intermedio, 3 Avanzado (docs/design.md section 3). */
 export const Level = tableEntity('Level', 'levels', {
   level: p.string().length(100),
 });

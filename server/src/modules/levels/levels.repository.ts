@@ -6,7 +6,7 @@ import { Exercise } from '../exercises/index.js';
 import { Level, type ILevel } from './level.entity.js';
 
 /**
- * The only reads and writes of `levels` (DESIGN.md section 3): list, create, update, delete, and what
+ * The only reads and writes of `levels` (docs/design.md section 3): list, create, update, delete, and what
  * uses a level (its teams and exercises, counted through their entities).
  */
 export const levelRows = catalogRows<ILevel, LevelRow, LevelInput>(Level, {
@@ -21,7 +21,7 @@ export const levelRows = catalogRows<ILevel, LevelRow, LevelInput>(Level, {
 const KNOWN_LEVELS_MS = 60_000;
 
 /**
- * Whether every id of `ids` names a level, for the socket handshake's `levels` (DESIGN.md section 6):
+ * Whether every id of `ids` names a level, for the socket handshake's `levels` (docs/design.md section 6):
  * the ids are read once a minute at most, and again as soon as an unknown id is asked about. Handed to
  * the socket plugin by app.ts.
  */

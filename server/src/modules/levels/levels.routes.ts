@@ -4,7 +4,7 @@ import { levelRows } from './levels.repository.js';
 
 const BOARD_LEVEL_IDS: readonly number[] = Object.values(LEVELS);
 
-/** Levels (SPEC.md sections 2, 3, 7): `getLevels`, `createLevel`, `updateLevel`, `deleteLevel/{id}`. */
+/** Levels (docs/spec.md sections 2, 3, 7): `getLevels`, `createLevel`, `updateLevel`, `deleteLevel/{id}`. */
 export default catalogRoutes({
   catalog: 'levels',
   api: levelsApi,
@@ -12,7 +12,7 @@ export default catalogRoutes({
   async inUse(em, id) {
     const used = inUseMessage(levelsApi.thing, await levelRows.uses(em, id));
     if (used) return used;
-    // The live board has one table per seeded level (DESIGN.md section 3).
+    // The live board has one table per seeded level (docs/design.md section 3).
     return BOARD_LEVEL_IDS.includes(id)
       ? 'No se puede eliminar el nivel: Básico, Intermedio y Avanzado son los niveles del tablero.'
       : null;

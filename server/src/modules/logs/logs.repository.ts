@@ -20,7 +20,7 @@ import { Team, TeamStatusChange } from '../teams/index.js';
 import type { ITeam } from '../teams/index.js';
 
 /**
- * The reads of the logs (DESIGN.md section 4). The logs module owns no table: it reads the
+ * The reads of the logs (docs/design.md section 4). The logs module owns no table: it reads the
  * agent's `attempts` and `agent_events`, the teams' `team_status_changes`, the messages'
  * receipts and the contests' `contest_network_changes` through their entities.
  */
@@ -54,7 +54,7 @@ export async function listAttemptLog(em: EntityManager, teamId: number): Promise
 const agentEventKind = (kind: string): AgentEventKind =>
   (AGENT_EVENT_KINDS as readonly string[]).includes(kind) ? (kind as AgentEventKind) : 'sin_senal';
 
-/** A seeded team status with its name (SPEC.md section 4). */
+/** A seeded team status with its name (docs/spec.md section 4). */
 const status = (id: number) => ({ id, status: TEAM_STATUS_NAMES[id] ?? String(id) });
 
 /** A team's blocks and unblocks with the judge (null once their account is deleted) and the time, newest first. */

@@ -7,7 +7,7 @@ import { requireTeam } from '../teams/index.js';
 import { listAttemptLog, listContestLog, listStatusLog } from './logs.repository.js';
 
 /**
- * The logs DESIGN.md section 4 keeps beyond the spec, for admins and judges: the calls of
+ * The logs docs/design.md section 4 keeps beyond the spec, for admins and judges: the calls of
  * `logsRoutes` (shared/src/api/logs.ts). A team's logs (404 for an unknown team), and the active
  * contest's log of `/bitacora`.
  */

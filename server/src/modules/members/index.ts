@@ -1,5 +1,5 @@
 /**
- * The members module's public face (issue 23): a team's members. app.ts registers what it exports;
+ * The members module's public face: a team's members. app.ts registers what it exports;
  * another module imports it from here only (lint: boundaries/dependencies). The rest of the folder
  * is private to the module.
  */

@@ -6,7 +6,7 @@ import { Team } from '../teams/index.js';
 import { Member, type IMember } from './member.entity.js';
 
 /**
- * The only place that reads and writes `members` (DESIGN.md section 3). Functions take the
+ * The only place that reads and writes `members` (docs/design.md section 3). Functions take the
  * EntityManager first so they run inside `transaction(em, work)` forks.
  */
 
@@ -110,7 +110,7 @@ export async function teamMemberCodes(em: EntityManager, teamId: number): Promis
 }
 
 /**
- * Moves team `teamId`'s members to `contestId` with their team (issue 13: a team moved to another
+ * Moves team `teamId`'s members to `contestId` with their team (a team moved to another
  * contest). The unique (`contests_id`, `code`) index refuses a code already there.
  */
 export async function moveTeamMembers(em: EntityManager, teamId: number, contestId: number): Promise<void> {

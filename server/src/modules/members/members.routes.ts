@@ -7,7 +7,7 @@ import { requireTeam } from '../teams/index.js';
 import { deleteMember, listMemberRows } from './members.repository.js';
 import { saveMembers } from './members.service.js';
 
-/** Team members (SPEC.md sections 2, 3, 5, 7): the calls of `membersRoutes` (shared/src/api/members.ts). */
+/** Team members (docs/spec.md sections 2, 3, 5, 7): the calls of `membersRoutes` (shared/src/api/members.ts). */
 const membersRoutes: FastifyPluginAsyncZod = async (app) => {
   addRoute(app, api.list, async (request) => {
     const { teamId } = request.params;

@@ -26,7 +26,7 @@ async function codeTaken(
 }
 
 /**
- * Saves a list of members in the caller's transaction (SPEC.md section 7 `createMember`): every row
+ * Saves a list of members in the caller's transaction (docs/spec.md section 7 `createMember`): every row
  * names the same existing team and an existing career; no code twice in the list; no code already in
  * another team of the same contest (409 naming it; the unique (`contests_id`, `code`) index decides
  * when two requests race). Answers the team's members afterwards.

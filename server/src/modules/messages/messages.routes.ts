@@ -17,7 +17,7 @@ import { ReceiptBatcher } from './receipt-batcher.js';
 const RECEIPTS_ANNOUNCE_MS = 250;
 
 /**
- * Messages to teams (DESIGN.md section 6a): `POST /api/sendMessage` stores the message with
+ * Messages to teams (docs/design.md section 6a): `POST /api/sendMessage` stores the message with
  * a receipt per target team of the active contest and pushes it to their connected agents
  * (`app.agentChannel.sendMessage`); an agent connecting later gets what it has not shown and has not
  * expired; its `entregado` / `visto` / `falló` (could not show it: why, on which machine; sent again

@@ -13,7 +13,7 @@ export const RECEIPTS_GATHER_MS = 50;
 export const RECEIPTS_RETRY_MS = 1_000;
 
 /**
- * Gathers agents' message receipts and writes them in batches (DESIGN.md section 6a: nothing one key
+ * Gathers agents' message receipts and writes them in batches (docs/design.md section 6a: nothing one key
  * sends may cost the server without bound): a receipt waits at most `RECEIPTS_GATHER_MS`, the same
  * (team, message) waits once (`visto` wins over `entregado`, which wins over `falló`), one write runs at a time with up to
  * `RECEIPTS_PER_STATEMENT` receipts per statement, and at most `RECEIPTS_PENDING_MAX` wait; what

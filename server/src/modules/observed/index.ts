@@ -1,5 +1,5 @@
 /**
- * The observed module's public face (issue 23): what ran in the lab. app.ts registers what it
+ * The observed module's public face: what ran in the lab. app.ts registers what it
  * exports; another module imports it from here only (lint: boundaries/dependencies). The rest of
  * the folder is private to the module.
  */

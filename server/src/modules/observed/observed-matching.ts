@@ -1,7 +1,7 @@
 import { normaliseExecutableName, type AgentFingerprint } from '@concurso/shared';
 
 /**
- * A matcher of the inventory's rows against a contest's blocked set (issue 14): `(name, sha256)` →
+ * A matcher of the inventory's rows against a contest's blocked set: `(name, sha256)` →
  * the blocked name it already is, by its name as the agent matches it (`normaliseExecutableName`) or by a fingerprint learned for
  * a blocked process (`fingerprints`, only the blocked processes'), else null. The name wins.
  */
@@ -21,7 +21,7 @@ export function blockedAs(
 
 /**
  * A matcher of the inventory's fingerprints against those only claimed for a blocked process
- * (`claimed`: they end copies on their claimants' machines only, DESIGN.md section 6a): `sha256` →
+ * (`claimed`: they end copies on their claimants' machines only, docs/design.md section 6a): `sha256` →
  * the blocked process it is a copy of, else null (also for an unread file).
  */
 export function copyOf(claimed: readonly AgentFingerprint[]): (sha256: string | null) => string | null {
@@ -30,7 +30,7 @@ export function copyOf(claimed: readonly AgentFingerprint[]): (sha256: string | 
 }
 
 /**
- * A program's name as the inventory groups it (issue 21): accents taken off, lower case, at most 255
+ * A program's name as the inventory groups it: accents taken off, lower case, at most 255
  * characters ('Café.EXE' → 'cafe.exe'), stored in `observed_processes.name_key` and compared byte for
  * byte, so the grouping, its count of machines and its list of teams all use one key.
  */

@@ -5,7 +5,7 @@ import { Team, clearNewProgramMarks, setNewProgramMark, type NewProgramMark } fr
 import { foldName } from './observed-matching.js';
 
 /*
- * «Programa nuevo» (DESIGN.md section 6a: a program is known by what it is, and an unknown tool is
+ * «Programa nuevo» (docs/design.md section 6a: a program is known by what it is, and an unknown tool is
  * looked at while it runs). The rule, in one place:
  * - The contest's first minutes are `NEW_PROGRAM_AFTER_MS` from its first observed start (the earliest
  *   `first_seen` of its inventory): every team opens its IDEs, browsers and terminals then, so nothing
@@ -18,7 +18,7 @@ import { foldName } from './observed-matching.js';
  *   and new bytes is new; the same program run by a second team stops being new for both.
  * Dates are the agents' clocks (`first_seen`, `last_seen`), as the inventory stores them.
  *
- * Bounded whatever a key sends (DESIGN.md section 6a): the rule is asked of a team's own rows first
+ * Bounded whatever a key sends (docs/design.md section 6a): the rule is asked of a team's own rows first
  * seen after the first minutes only, and answered in the database with `not exists` (the first row of
  * another team stops the search), never by loading every team's rows of a common program.
  */

@@ -3,7 +3,7 @@ import { Contest } from '../contests/index.js';
 import { Team } from '../teams/index.js';
 
 /**
- * `observed_processes` (issue 14, "What ran in the lab"; DESIGN.md sections 3 and 6): one executable
+ * `observed_processes` (issue 14, "What ran in the lab"; docs/design.md sections 3 and 6): one executable
  * that started on a team's machine during a contest, one row per contest, team, file name and
  * fingerprint (`''` when the agent could not read the file: a unique index cannot hold a null as one
  * value). `first_seen` / `last_seen` are the agent's clock, `count` the starts reported. A machine is
@@ -17,7 +17,7 @@ export const ObservedProcess = defineEntity({
     contest: () => p.manyToOne(Contest).fieldName('contests_id').deleteRule('cascade'),
     team: () => p.manyToOne(Team).fieldName('teams_id').deleteRule('cascade'),
     name: p.string().length(255),
-    /** `name` folded (issue 21, `foldName`): what the inventory groups by, byte for byte. */
+    /** `name` folded (`foldName`): what the inventory groups by, byte for byte. */
     nameKey: p.string().length(255).columnType('varchar(255)').default(''),
     sha256: p.string().length(64).columnType('char(64)').default(''),
     /** Similarity digest of the file (`similarityDigestSchema`), null when the agent sent none. */

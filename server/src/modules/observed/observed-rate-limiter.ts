@@ -10,7 +10,7 @@ import type { RedisClient } from '../../realtime/redis-link.js';
 const WINDOW_MS = 60_000;
 
 /**
- * Observed reports per team per minute (issue 21, DESIGN.md section 6a: one stolen key may not grow
+ * Observed reports per team per minute (docs/design.md section 6a: one stolen key may not grow
  * the inventory without bound), with rate-limiter-flexible as the login limits do: with Redis
  * (several server processes) every process shares the count; while Redis is away each counts in
  * memory (the insurance limiter) rather than letting everything through.

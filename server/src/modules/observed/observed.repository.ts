@@ -23,7 +23,7 @@ import { oneTeamPrograms } from './observed-new-programs.js';
 export interface ObservedRecorded {
   /** Rows of the report stored (merged into a program already there, or new within the cap). */
   stored: number;
-  /** New programs left out because the team reached `OBSERVED_LIMITS.maxPerTeam` (issue 21). */
+  /** New programs left out because the team reached `OBSERVED_LIMITS.maxPerTeam`. */
   refused: number;
 }
 
@@ -36,7 +36,7 @@ export interface ObservedRecorded {
  * case (the unique index's collation). Dates are the agent's clock, stored in UTC like
  * `attempts.occurred_at`.
  *
- * Issue 21 (DESIGN.md section 6a): a team keeps at most `maxPerTeam` distinct programs per contest.
+ * Issue 21 (docs/design.md section 6a): a team keeps at most `maxPerTeam` distinct programs per contest.
  * The report is inserted whole, then the rows it created beyond the cap (the newest ids of the team's
  * rows, as the database compared them) are taken out again, so the cap follows the same collation as
  * the merge; the team's row is locked meanwhile, so two reports of one team do not both pass the cap.
@@ -124,7 +124,7 @@ export async function recordObserved(
 const LATEST_WHERE = (column: 'hostname' | 'path') =>
   `if(values(${column}) <> '' and values(last_seen) >= last_seen, values(${column}), ${column})`;
 
-/** One page of the inventory, as `GET /api/observedProcesses` asks it (issue 21). */
+/** One page of the inventory, as `GET /api/observedProcesses` asks it. */
 export interface ObservedPageQuery {
   /** Page from 0. */
   page: number;
@@ -149,7 +149,7 @@ const SORT_COLUMNS: Record<ObservedSort, string> = {
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * One page of the inventory of contest `contestId` (`GET /api/observedProcesses`, issue 21: paged,
+ * One page of the inventory of contest `contestId` (`GET /api/observedProcesses`: paged,
  * sorted and searched in the database): one row per program, its folded name and fingerprint
  * (`foldName`: 'Café.exe' and 'cafe.exe' are one program), with the machines (distinct teams) and
  * those teams' names (sorted; the same key, so `teams.length` is `machines`), the name as an agent
@@ -303,7 +303,7 @@ async function pageDetails(
 
 /**
  * The teams of contest `contestId` whose agents saw an executable with fingerprint `sha256` start
- * (issue 21): the claimants an admin's "Bloquear" records for that fingerprint, by team id.
+ *: the claimants an admin's "Bloquear" records for that fingerprint, by team id.
  */
 export async function observedTeamIds(
   em: EntityManager,

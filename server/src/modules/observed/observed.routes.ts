@@ -13,7 +13,7 @@ import { observedIdentity } from './similar-programs.repository.js';
 import { registerSimilarPrograms } from './similar-programs.routes.js';
 
 /**
- * "What ran in the lab" (issue 14, DESIGN.md section 6): the agents' reports of the executables that
+ * "What ran in the lab" (docs/design.md section 6): the agents' reports of the executables that
  * started on the teams' machines (`POST /api/agent/observed`), the inventory for judges and admins
  * (`GET /api/observedProcesses`) and its "Bloquear" (`POST /api/blockObservedProcess`).
  */
@@ -23,7 +23,7 @@ export default async function observedRoutesModule(
 ): Promise<void> {
   const reports = new ObservedRateLimiter(options.reportsPerMinute, app.redis);
 
-  // Issue 21 (DESIGN.md section 6a), in this order: a team outside the active contest gets 409
+  // Issue 21 (docs/design.md section 6a), in this order: a team outside the active contest gets 409
   // `agentContestInactive` (nothing stored, never counted into another contest); past
   // `reportsPerMinute` reports a minute, 429 `observedRateLimited` with `Retry-After` (nothing stored:
   // the agent keeps the entries and sends them later); a contest that does not observe stores nothing
@@ -82,10 +82,10 @@ export default async function observedRoutesModule(
 
   // "Bloquear": the process by name (created when the catalogue lacks it; the body's schema names it
   // as the catalogue requires) joins the active contest's blocked set, and its fingerprint is recorded
-  // as a claim of the teams whose agents saw it run (issue 21: not confirmed; it reaches every machine
+  // as a claim of the teams whose agents saw it run (not confirmed; it reaches every machine
   // when an admin confirms it in Procesos or the quorum claimed it); all or nothing, and a second call
   // changes nothing. Open screens refetch as after "Asignar procesos"; agents get the set on the push
-  // channel (issue 24).
+  // channel.
   addRoute(app, observedRoutes.block, async (request) => {
     const sha256 = request.body.sha256 ?? null;
     const outcome = await transaction(app.orm.em, async (em) => {

@@ -1,5 +1,5 @@
 /**
- * The processes module's public face (issue 23): forbidden processes and their fingerprints.
+ * The processes module's public face: forbidden processes and their fingerprints.
  * app.ts registers what it exports; another module imports it from here only (lint:
  * boundaries/dependencies). The rest of the folder is private to the module.
  */

@@ -3,7 +3,7 @@ import { Team } from '../teams/index.js';
 import { ProcessFingerprint } from './process-fingerprint.entity.js';
 
 /**
- * `process_fingerprint_claims` (issue 21, DESIGN.md section 6a): team `teams_id`'s agent reported
+ * `process_fingerprint_claims` (docs/design.md section 6a): team `teams_id`'s agent reported
  * fingerprint `process_fingerprints_id` with a counted attempt (or the team's agent saw it run and an
  * admin blocked it from `/procesosObservados`). One row per fingerprint and team; `created_at` feeds
  * the per-team rate of new claims. Deleted with its fingerprint or its team. A row never changes.

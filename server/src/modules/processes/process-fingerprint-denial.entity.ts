@@ -4,7 +4,7 @@ import { User } from '../users/index.js';
 import { Process } from './process.entity.js';
 
 /**
- * `process_fingerprint_denials` (DESIGN.md section 6a "Fingerprints"): SHA-256 `sha256` was removed by
+ * `process_fingerprint_denials` (docs/design.md section 6a "Fingerprints"): SHA-256 `sha256` was removed by
  * an admin in contest `contests_id`, so it is denied there under every process name: claims of it are
  * ignored (not recorded, not counted to quorum, not applied even to the claimant's machines) until an
  * admin confirms it again, which deletes the row. `processes_id` is the process it was removed from

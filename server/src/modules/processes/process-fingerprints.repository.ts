@@ -22,8 +22,8 @@ import { ProcessFingerprintDenial } from './process-fingerprint-denial.entity.js
 import { ProcessFingerprint } from './process-fingerprint.entity.js';
 
 /*
- * The only reads and writes of `process_fingerprints` and `process_fingerprint_claims` (issue 14,
- * made claims by issue 21; DESIGN.md section 6a "Fingerprints"). A fingerprint an agent reports is a
+ * The only reads and writes of `process_fingerprints` and `process_fingerprint_claims`
+ * (made claims by issue 21; docs/design.md section 6a "Fingerprints"). A fingerprint an agent reports is a
  * claim of its team: it applies at once to that team's machines, and to every machine of the contest
  * once an admin confirms it or `quorum` different teams claimed it. Bounded whatever the agents send:
  * `FINGERPRINT_MAX_PER_PROCESS` per blocked process per contest, `FINGERPRINT_CLAIMS_PER_MINUTE` new
@@ -31,7 +31,7 @@ import { ProcessFingerprint } from './process-fingerprint.entity.js';
  */
 
 /**
- * A fingerprint reported with a counted attempt (issue 21): team `teamId` of contest `contestId` (the
+ * A fingerprint reported with a counted attempt: team `teamId` of contest `contestId` (the
  * active one) says an executable whose SHA-256 is `sha256` is its blocked process named `process`.
  * `match` is the attempt's (`'huella'`: the agent ended it by a fingerprint of its config, so it is
  * no claim at all; absent from older agents).
@@ -58,14 +58,14 @@ export interface FileIdentity {
 const CLAIM_RATE_WINDOW_MS = 60_000;
 
 /**
- * Records `claims` (issue 21) in one transaction: for each team, at most `FINGERPRINT_CLAIMS_PER_MINUTE`
+ * Records `claims` in one transaction: for each team, at most `FINGERPRINT_CLAIMS_PER_MINUTE`
  * new claims in the last minute (counted from the stored claims, so every server process agrees); a
  * claim for a name that is not in its contest's blocked set teaches nothing; a claim the team made
  * already changes nothing. Each new claim creates its fingerprint when missing and keeps the
  * process's fingerprints within `FINGERPRINT_MAX_PER_PROCESS` (`keepWithinCap`). Answers how many
  * new claims were stored. Names compare as the catalogue does (the column's collation).
  *
- * Colluding keys cannot amplify (DESIGN.md section 6a "Fingerprints"): an attempt the agent ended by
+ * Colluding keys cannot amplify (docs/design.md section 6a "Fingerprints"): an attempt the agent ended by
  * a fingerprint (`match: 'huella'`) is no claim, and neither is the claim of a team whose policy
  * already carries that fingerprint for that process (confirmed, or claimed by `quorum` teams): an
  * agent older than `match` reports its fingerprint kills too, and a forged fingerprint must not make
@@ -118,7 +118,7 @@ export async function recordClaims(
 }
 
 /**
- * Records, for "Bloquear" on `/procesosObservados` (issue 21), that fingerprint `sha256` is process
+ * Records, for "Bloquear" on `/procesosObservados`, that fingerprint `sha256` is process
  * `processId` in contest `contestId`, claimed by the teams whose agents saw it run (`teamIds`, maybe
  * none): not confirmed, so it applies to those teams' machines, and to all once an admin confirms it
  * in Procesos or `quorum` teams claimed it. No per-team rate (an admin's act); the cap holds. A hash
@@ -244,7 +244,7 @@ const strongestFirst = (a: RankedFingerprint, b: RankedFingerprint): number =>
 
 /**
  * Keeps at most `FINGERPRINT_MAX_PER_PROCESS` fingerprints of process `processId` in contest
- * `contestId` (issue 21): past it the weakest unconfirmed ones go (fewest teams, then the longest
+ * `contestId`: past it the weakest unconfirmed ones go (fewest teams, then the longest
  * unclaimed), so one key's flood only displaces claims as weak as its own and never a confirmed one;
  * when every fingerprint is confirmed, the newest claim is the one that goes.
  */
@@ -344,7 +344,7 @@ async function contestFingerprintRows(
 }
 
 /**
- * The fingerprints of `contestFingerprintRows` that may apply to any machine (DESIGN.md section 6a):
+ * The fingerprints of `contestFingerprintRows` that may apply to any machine (docs/design.md section 6a):
  * none whose hash is denied in the contest (a removal denies it under every process name) and none
  * that matches a permitted program's known file (`permittedKnownFiles`; confirmed or not: a program
  * the contest allows is never ended by a claim). Likewise a fingerprint keeps no digest within
@@ -384,7 +384,7 @@ const PERMITTED_DIGESTS_MAX = 1_000;
 
 /**
  * The similarity digests (parsed, distinct, at most `PERMITTED_DIGESTS_MAX`) and build-ids of contest
- * `contestId`'s «Programas permitidos» (DESIGN.md section 6a): those of their confirmed fingerprints
+ * `contestId`'s «Programas permitidos» (docs/design.md section 6a): those of their confirmed fingerprints
  * and those an agent of the contest reported with a file that ran under a permitted name
  * (`observed_processes`, its name with or without `.exe`, without case), as `permittedKnownFiles` reads
  * the hashes. A colluder can add one: the worst it does is take a fingerprint's likeness away (its
@@ -433,7 +433,7 @@ async function permittedLikeness(
 
 /**
  * The known files of contest `contestId`'s «Programas permitidos» (the IDE, compilers, the browser;
- * DESIGN.md section 6a): SHA-256 → the permitted process's name. A permitted program's known files are
+ * docs/design.md section 6a): SHA-256 → the permitted process's name. A permitted program's known files are
  * its confirmed fingerprints in the contest and every SHA-256 an agent of the contest saw run under its
  * name (`observed_processes`, its name with or without `.exe`, without case). The observed hashes are
  * reported by the teams' own keys, so a colluder can add one: the worst it does is make a claim
@@ -528,7 +528,7 @@ function onePerHash(rows: readonly ApplicableFingerprint[]): AgentFingerprint[] 
  * (`applicableRows`); each hash once. Strongest first (confirmed, at
  * quorum, then own claims by teams and recency), cut when the JSON would pass `budgetBytes` (UTF-8
  * bytes of the array), so the config stays small whatever the agents report. Two queries whatever
- * the number of teams (issue 24: the push channel sends every connected agent its policy after a
+ * the number of teams (the push channel sends every connected agent its policy after a
  * change).
  */
 export async function agentFingerprintsByTeam(
@@ -656,7 +656,7 @@ export async function fingerprintRows(
 }
 
 /**
- * Claims made by the same teams over and over (DESIGN.md section 6a; Procesos › Huellas): for each
+ * Claims made by the same teams over and over (docs/design.md section 6a; Procesos › Huellas): for each
  * fingerprint of `claimsOf` (id → its claimants), the names of its claimants that, two or more of
  * them together, also claimed another fingerprint of contest `contestId` (any process). One query:
  * the contest's claims by those teams, at most `FINGERPRINT_MAX_PER_PROCESS` fingerprints per blocked
@@ -749,7 +749,7 @@ export async function confirmFingerprint(em: EntityManager, id: number, userId: 
 }
 
 /**
- * Removes fingerprint `id` and its claims, and denies its hash in its contest (DESIGN.md
+ * Removes fingerprint `id` and its claims, and denies its hash in its contest (docs/design.md
  * section 6a): every fingerprint of that hash in the contest goes too, whatever process it was claimed
  * as, and later claims of it under any name are ignored until an admin confirms it again
  * (`confirmDeniedFingerprint`, or `confirmFingerprint`). `userId` is the admin. False when missing.
@@ -799,7 +799,7 @@ export async function deniedFingerprintRows(
 }
 
 /**
- * An admin confirms denied hash `id` again (DESIGN.md section 6a): the denial is lifted and the hash
+ * An admin confirms denied hash `id` again (docs/design.md section 6a): the denial is lifted and the hash
  * becomes a confirmed fingerprint of the process it was removed from (every machine of the contest
  * ends it); when that process was deleted, only the denial goes. Answers the contest and the process
  * (null), or null when there is no such denial.

@@ -17,7 +17,7 @@ async function assertProcessNameFree(em: EntityManager, name: string, exceptId: 
 }
 
 /**
- * The only reads and writes of `processes` (the forbidden executables, SPEC.md section 3): names
+ * The only reads and writes of `processes` (the forbidden executables, docs/spec.md section 3): names
  * unique ignoring case (409); a process in a contest's blocked set (`contest_processes`) stays.
  */
 export const processRows = catalogRows<IProcess, ProcessRow, ProcessInput>(Process, {

@@ -15,7 +15,7 @@ import {
 } from './process-fingerprints.repository.js';
 
 /**
- * Processes, the forbidden executables (SPEC.md sections 2, 3, 7): `getProcesses`, `createProcess {name}`,
+ * Processes, the forbidden executables (docs/spec.md sections 2, 3, 7): `getProcesses`, `createProcess {name}`,
  * `updateProcess`, `deleteProcess/{id}`; names unique ignoring case (409).
  */
 const crud = catalogRoutes({
@@ -33,7 +33,7 @@ const crud = catalogRoutes({
 /**
  * The four catalogue calls plus `processesRoutes` of the shared route map (`addCommonProcesses`, and
  * the fingerprints of issue 21: list per process, confirm, delete). `fingerprintQuorum`: teams whose
- * claims make a fingerprint apply to every machine (`FINGERPRINT_QUORUM`, DESIGN.md section 6a).
+ * claims make a fingerprint apply to every machine (`FINGERPRINT_QUORUM`, docs/design.md section 6a).
  */
 export default async function processesModule(
   app: FastifyInstance,
@@ -56,10 +56,10 @@ export default async function processesModule(
 }
 
 /*
- * Issue 21 (DESIGN.md section 6a): the admin's view of the fingerprints claimed for one process in a
+ * Issue 21 (docs/design.md section 6a): the admin's view of the fingerprints claimed for one process in a
  * contest, and the acts on one. The agents get the change on the push channel (at their
  * next config read without it): a confirmed fingerprint reaches every machine, a removed one leaves
- * every machine and its hash is denied in the contest until an admin confirms it again (DESIGN.md
+ * every machine and its hash is denied in the contest until an admin confirms it again (docs/design.md
  * section 6a).
  */
 async function fingerprintRoutes(app: FastifyInstance, quorum: number): Promise<void> {
@@ -90,7 +90,7 @@ async function fingerprintRoutes(app: FastifyInstance, quorum: number): Promise<
     if (!owner || !(await confirmFingerprint(em, id, request.staff!.id))) {
       throw new HttpError(404, MESSAGES.fingerprintNotFound);
     }
-    app.agentChannel.policyChanged(); // a confirmed fingerprint reaches every machine (issue 24)
+    app.agentChannel.policyChanged(); // a confirmed fingerprint reaches every machine
     const [row] = await fingerprintRows(em, owner.contestId, owner.processId, quorum, id);
     if (!row) throw new HttpError(404, MESSAGES.fingerprintNotFound);
     return { success: true as const, data: row, message: MESSAGES.saved };
@@ -101,7 +101,7 @@ async function fingerprintRoutes(app: FastifyInstance, quorum: number): Promise<
     if (!(await deleteFingerprint(app.orm.em.fork(), request.params.id, request.staff!.id))) {
       throw new HttpError(404, MESSAGES.fingerprintNotFound);
     }
-    app.agentChannel.policyChanged(); // and a removed one leaves them (issue 24)
+    app.agentChannel.policyChanged(); // and a removed one leaves them
     return { success: true as const, message: MESSAGES.deleted };
   });
 

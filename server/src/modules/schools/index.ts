@@ -1,5 +1,5 @@
 /**
- * The schools module's public face (issue 23): the schools catalogue. app.ts registers what it
+ * The schools module's public face: the schools catalogue. app.ts registers what it
  * exports; another module imports it from here only (lint: boundaries/dependencies). The rest of
  * the folder is private to the module.
  */

@@ -2,5 +2,5 @@ import { schoolsApi } from '@concurso/shared';
 import { catalogRoutes } from '../catalogs/index.js';
 import { schoolRows } from './schools.repository.js';
 
-/** Schools (SPEC.md sections 2, 3, 7): `getSchools`, `createSchool`, `updateSchool`, `deleteSchool/{id}`. */
+/** Schools (docs/spec.md sections 2, 3, 7): `getSchools`, `createSchool`, `updateSchool`, `deleteSchool/{id}`. */
 export default catalogRoutes({ catalog: 'schools', api: schoolsApi, ...schoolRows });

@@ -1,5 +1,5 @@
 /**
- * The stats module's public face (issue 23): a contest's statistics and report. app.ts registers
+ * The stats module's public face: a contest's statistics and report. app.ts registers
  * what it exports; another module imports it from here only (lint: boundaries/dependencies). The
  * rest of the folder is private to the module.
  */

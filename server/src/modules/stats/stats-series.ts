@@ -1,7 +1,7 @@
 import { STATS_BUCKET_STEPS, STATS_MAX_POINTS, type AttemptsPoint } from '@concurso/shared';
 
 /*
- * The attempts series of a contest's statistics (issue 13): pure, so its rules are tested apart from
+ * The attempts series of a contest's statistics: pure, so its rules are tested apart from
  * the database. The database counts the attempts per point (stats.repository.ts); this picks the
  * width of a point and fills the minutes without attempts with zeros.
  */

@@ -21,7 +21,7 @@ import { bucketMinutes, fillSeries, minuteStart } from './stats-series.js';
  * load of every attempt: a contest has tens of thousands.
  */
 
-/** The attempts series of contest `contestId` (issue 13): zero-filled, at most `STATS_MAX_POINTS` points. */
+/** The attempts series of contest `contestId`: zero-filled, at most `STATS_MAX_POINTS` points. */
 async function attemptsSeries(
   em: EntityManager,
   contestId: number,
@@ -69,7 +69,7 @@ async function topProcesses(em: EntityManager, contestId: number): Promise<Proce
 }
 
 /**
- * The statistics of contest `contestId` (`GET /api/contestStats/{contestId}`, issue 13), or null when
+ * The statistics of contest `contestId` (`GET /api/contestStats/{contestId}`), or null when
  * the contest does not exist.
  */
 export async function contestStats(em: EntityManager, contestId: number): Promise<ContestStats | null> {

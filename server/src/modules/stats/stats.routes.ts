@@ -5,7 +5,7 @@ import { HttpError } from '../../lib/http-error.js';
 import { contestStats, reportStatusChanges, reportTeams } from './stats.repository.js';
 
 /**
- * A contest's statistics and report (shared/src/api/stats.ts, issue 13), for admins and judges: the
+ * A contest's statistics and report (shared/src/api/stats.ts), for admins and judges: the
  * /home "Estadísticas" panel and the /contests "Reporte". Reads only, each an aggregate in the
  * database; 404 for an unknown contest.
  */

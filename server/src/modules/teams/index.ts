@@ -1,5 +1,5 @@
 /**
- * The teams module's public face (issue 23): teams, their status and the one writer of a team's
+ * The teams module's public face: teams, their status and the one writer of a team's
  * board row. app.ts registers what it exports; another module imports it from here only (lint:
  * boundaries/dependencies). The rest of the folder is private to the module.
  */

@@ -5,13 +5,13 @@ import { placeholders, type SqlRunner, type SqlStatement } from '../../db/sql.js
 import { Team } from './team.entity.js';
 
 /*
- * The one writer of what the boards show of a team row (issue 23: the rule was written in five places,
+ * The one writer of what the boards show of a team row (the rule was written in five places,
  * two ways): its status, its attempts count and its agent's presence, each change bumping `version`,
- * the number the boards and the projector keep only newer rows by (DESIGN.md section 6). The bump is
+ * the number the boards and the projector keep only newer rows by (docs/design.md section 6). The bump is
  * always done by the database (`version = version + 1`), never from a loaded value: a judge's toggle,
  * a group of attempts and a heartbeat of one team may run at once. A team's edit (teams.repository.ts)
  * bumps it with the same fragment. Every function runs in the caller's transaction: it takes the
- * EntityManager, or a `SqlRunner` where the attempts' bare pool calls it too (issue 26).
+ * EntityManager, or a `SqlRunner` where the attempts' bare pool calls it too.
  */
 
 /** `version + 1`, for an entity assignment or `nativeUpdate`: the one way a team's version changes. */
@@ -33,9 +33,9 @@ export async function lockTeam(em: EntityManager, teamId: number) {
 
 /**
  * Sets a locked team's status from `team.status` to `to`, bumps its `version` and writes the audit row
- * with the judge `by` and the time (SPEC.md section 4), in the caller's transaction: `sql` is
+ * with the judge `by` and the time (docs/spec.md section 4), in the caller's transaction: `sql` is
  * `ormSql(em)` for a judge's toggle, the attempts' bare pool for the automatic block. `by` 'automatic':
- * the server's own block at the contest's `max_attempts` (issue 13), audited with no user. Read the row
+ * the server's own block at the contest's `max_attempts`, audited with no user. Read the row
  * again (board.repository.ts) for what to push.
  */
 export async function changeTeamStatus(
@@ -76,7 +76,7 @@ export function addAttemptCountsStatement(
 }
 
 /**
- * `agent_last_seen` = `at`; with `cameOnline`, also `agent_online`, no alert (issue 24) and a new
+ * `agent_last_seen` = `at`; with `cameOnline`, also `agent_online`, no alert and a new
  * `version` for the boards.
  */
 export async function markAgentSeen(
@@ -96,7 +96,7 @@ export async function markAgentSeen(
 
 /**
  * Sets what the boards show of team `teamId`'s agent when its machines decide it (presence per machine,
- * DESIGN.md section 6a): `online` (some machine beats) and `alert` (`sin_senal` while one of its
+ * docs/design.md section 6a): `online` (some machine beats) and `alert` (`sin_senal` while one of its
  * machines is silent, even with another beating; `detenido`; or none), bumping `version`.
  */
 export async function setAgentPresence(
@@ -113,7 +113,7 @@ export async function setAgentPresence(
 }
 
 /**
- * Marks the agents of `teamIds` offline with `alert` (issue 24: `sin_senal`, `detenido`, or none) and
+ * Marks the agents of `teamIds` offline with `alert` (`sin_senal`, `detenido`, or none) and
  * bumps the teams' `version` for the boards.
  */
 export async function markAgentsOffline(

@@ -5,7 +5,7 @@ import { User } from '../users/index.js';
 
 /**
  * `team_status_changes`: audit of every block and unblock, with the judge and the time; `automatic`
- * marks the server's own block at the contest's `max_attempts` (no user, issue 13).
+ * marks the server's own block at the contest's `max_attempts` (no user).
  */
 export const TeamStatusChange = tableEntity('TeamStatusChange', 'team_status_changes', {
   team: () => p.manyToOne(Team).fieldName('teams_id').deleteRule('cascade'),
@@ -13,7 +13,7 @@ export const TeamStatusChange = tableEntity('TeamStatusChange', 'team_status_cha
   to: p.tinyint().unsigned().fieldName('to'),
   user: () => p.manyToOne(User).fieldName('users_id').nullable().deleteRule('set null'),
   automatic: p.boolean().default(false),
-  /** Kept to the millisecond, so /bitacora orders events of one second (issue 22). */
+  /** Kept to the millisecond, so /bitacora orders events of one second. */
   at: p.datetime(3),
 });
 export type ITeamStatusChange = InferEntity<typeof TeamStatusChange>;

@@ -8,8 +8,8 @@ import { StatusTeam } from './status-team.entity.js';
 
 /**
  * `teams`. `number_attempts` changes only in the transaction that inserts attempt rows, so it
- * always equals them (DESIGN.md section 3). `version` grows with every change pushed to the boards
- * (DESIGN.md section 6). The agent key is stored as a SHA-256 hex digest: it is a 256-bit random
+ * always equals them (docs/design.md section 3). `version` grows with every change pushed to the boards
+ * (docs/design.md section 6). The agent key is stored as a SHA-256 hex digest: it is a 256-bit random
  * secret, so a slow hash adds nothing and a digest can be looked up by index.
  */
 export const Team = defineEntity({
@@ -29,11 +29,11 @@ export const Team = defineEntity({
     /** What the boards were last told; flipped under a row lock by heartbeats and the presence sweeper. */
     agentOnline: p.boolean().default(false),
     /**
-     * The boards' alert about an offline agent (issue 24, `AgentAlert`): `sin_senal` silent during the
+     * The boards' alert about an offline agent (`AgentAlert`): `sin_senal` silent during the
      * active contest, `detenido` stopped the documented way; null otherwise. Cleared when it beats again.
      */
     agentAlert: p.string().length(16).nullable().fieldName('agent_alert'),
-    /** The bulk import that created the team, so it can be undone (issue 22); null when made by hand. */
+    /** The bulk import that created the team, so it can be undone; null when made by hand. */
     teamImport: () => p.manyToOne(TeamImport).fieldName('team_imports_id').nullable().deleteRule('set null'),
     /**
      * The board's «programa nuevo» mark (observed module, observed-new-programs.ts, its one writer): the

@@ -9,13 +9,13 @@ import { nextVersion } from './team-row-writer.js';
 import { Team, type ITeam } from './team.entity.js';
 
 /**
- * The teams module's reads and writes of `teams` (DESIGN.md section 3): the `getTeams` rows, the
+ * The teams module's reads and writes of `teams` (docs/design.md section 3): the `getTeams` rows, the
  * catalogue writes and the checks a team's input needs. (The board rows every push carries, and the
  * status toggle, are the board module's: board.repository.ts.) Functions take the EntityManager first
  * so they run inside `transaction(em, work)` forks.
  */
 
-/** What a `getTeams` row embeds (SPEC.md section 3). */
+/** What a `getTeams` row embeds (docs/spec.md section 3). */
 const TEAM_ROW_POPULATE = ['statusTeam', 'coach', 'level', 'contest'] as const;
 type TeamWithNames = Loaded<ITeam, (typeof TEAM_ROW_POPULATE)[number]>;
 
@@ -35,7 +35,7 @@ function toTeamRow(team: TeamWithNames): TeamRow {
   };
 }
 
-/** Every team of every contest with the names SPEC.md section 3 embeds, oldest first (one joined query). */
+/** Every team of every contest with the names docs/spec.md section 3 embeds, oldest first (one joined query). */
 export async function listTeamRows(em: EntityManager): Promise<TeamRow[]> {
   const teams = await em.find(Team, {}, { populate: TEAM_ROW_POPULATE, orderBy: { id: 'asc' } });
   return teams.map(toTeamRow);
@@ -59,7 +59,7 @@ export async function requireTeam(em: EntityManager, id: number): Promise<void> 
 
 /**
  * Checks a team's references and that its name is free in `contestId` (names are unique within a
- * contest, DESIGN.md section 3). 422 for a missing level or coach, 409 for a taken name.
+ * contest, docs/design.md section 3). 422 for a missing level or coach, 409 for a taken name.
  */
 export async function checkTeamInput(
   em: EntityManager,
@@ -96,7 +96,7 @@ export async function insertTeam(em: EntityManager, input: TeamInput, contestId:
 
 /**
  * Renames a team or moves it to another level, coach or contest (`contestId`; its members follow with
- * the caller's `moveTeamMembers`), and bumps its `version` so the boards take the change (DESIGN.md
+ * the caller's `moveTeamMembers`), and bumps its `version` so the boards take the change (docs/design.md
  * section 6). Answers its `getTeams` row.
  */
 export async function updateTeam(
@@ -118,14 +118,14 @@ export async function updateTeam(
   return (await findTeamRow(em, team.id))!;
 }
 
-/** Deletes a team; its members, attempts and audit rows go with it (DESIGN.md section 3). False when unknown. */
+/** Deletes a team; its members, attempts and audit rows go with it (docs/design.md section 3). False when unknown. */
 export async function deleteTeam(em: EntityManager, id: number): Promise<boolean> {
   return (await em.nativeDelete(Team, { id })) > 0;
 }
 
 /**
  * The names of contest `contestId`'s teams among `names`, as stored; the database's collation
- * compares them (case and accents ignored). For the bulk import (issue 13), which creates new teams
+ * compares them (case and accents ignored). For the bulk import, which creates new teams
  * only.
  */
 export async function findContestTeamNames(
@@ -147,9 +147,9 @@ export interface NewTeam {
 
 /**
  * Inserts `teams` into contest `contestId` in one statement (`em.insertMany`: status Activo, no
- * attempts, version 1), created by import `teamImportId` when given (issue 22: its undo), and answers
+ * attempts, version 1), created by import `teamImportId` when given (its undo), and answers
  * each one's id and stored name, read back by name: a multi-row insert's ids are not promised to be
- * consecutive. For the bulk import (issue 13), in its transaction.
+ * consecutive. For the bulk import, in its transaction.
  */
 export async function insertTeams(
   em: EntityManager,
@@ -192,7 +192,7 @@ export interface ImportedTeam {
 
 /**
  * The teams import `teamImportId` created that are still there, their rows locked until the caller's
- * transaction ends, so no attempt lands on one between the undo's check and its delete (issue 22).
+ * transaction ends, so no attempt lands on one between the undo's check and its delete.
  */
 export async function lockImportedTeams(em: EntityManager, teamImportId: number): Promise<ImportedTeam[]> {
   const teams = await em.find(

@@ -20,10 +20,10 @@ import {
 } from './teams.repository.js';
 
 /**
- * Teams (SPEC.md sections 2, 3, 5, 7): `getTeams`, `createTeam {name, levels_id, coaches_id, contests_id?}`
+ * Teams (docs/spec.md sections 2, 3, 5, 7): `getTeams`, `createTeam {name, levels_id, coaches_id, contests_id?}`
  * (joins the chosen contest, or the active one), `updateTeam` (may move it to another contest, members
  * included), `deleteTeam/{id}` (its members, attempts and audit rows go with it,
- * DESIGN.md section 3). The live boards follow: a new or edited team's row goes out in a `board.frame`, a
+ * docs/design.md section 3). The live boards follow: a new or edited team's row goes out in a `board.frame`, a
  * level change also removes it from the old level's screens, a deleted one is `team.removed`.
  */
 const teamsRoutes: FastifyPluginAsyncZod = catalogRoutes<

@@ -1,5 +1,5 @@
 /**
- * The users module's public face (issue 23): staff and participants. app.ts registers what it
+ * The users module's public face: staff and participants. app.ts registers what it
  * exports; another module imports it from here only (lint: boundaries/dependencies). The rest of
  * the folder is private to the module.
  */

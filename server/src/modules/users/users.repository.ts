@@ -5,7 +5,7 @@ import { TypeUser } from './type-user.entity.js';
 import { User, type IUser } from './user.entity.js';
 
 /**
- * The only place that reads and writes `users` for the users module (DESIGN.md sections 3 and 5;
+ * The only place that reads and writes `users` for the users module (docs/design.md sections 3 and 5;
  * sessions read them in auth.repository.ts). Functions take the EntityManager first so they run
  * inside `transaction(em, work)` forks. No answer ever carries a password.
  */
@@ -52,7 +52,7 @@ export async function insertUser(em: EntityManager, record: UserRecord): Promise
 
 /**
  * A user read with its row locked until the transaction ends (`for update`: two admins changing each
- * other at once wait in line, issue 10), or null.
+ * other at once wait in line), or null.
  */
 export function lockUser(em: EntityManager, id: number) {
   return em.findOne(User, id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
@@ -69,7 +69,7 @@ export function lockAdminCount(em: EntityManager): Promise<number> {
 
 /**
  * Writes a locked user's new fields; `password` undefined keeps the stored hash; `endSessions` bumps
- * `session_version`, which ends every session the user had (issue 10). Answers the user's row.
+ * `session_version`, which ends every session the user had. Answers the user's row.
  */
 export async function saveUser(
   em: EntityManager,

@@ -10,7 +10,7 @@ import { createUser, deleteUser, updateUser } from './users.service.js';
 const NOT_FOUND = 'No se encontró el usuario.';
 
 /**
- * Users of the three types (SPEC.md sections 2, 3, 7; DESIGN.md section 5), admin only: the calls of
+ * Users of the three types (docs/spec.md sections 2, 3, 7; docs/design.md section 5), admin only: the calls of
  * `usersRoutes` (shared/src/api/users.ts). Passwords are written only: no answer ever carries one.
  */
 const usersRoutes: FastifyPluginAsyncZod = async (app) => {

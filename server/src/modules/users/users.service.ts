@@ -24,7 +24,7 @@ async function assertNotLastAdmin(em: EntityManager): Promise<void> {
     throw new HttpError(409, 'No se puede quitar al último administrador.');
 }
 
-/** A user as a create or update sends it (SPEC.md section 7), the password in clear. */
+/** A user as a create or update sends it (docs/spec.md section 7), the password in clear. */
 export interface UserWrite {
   name: string;
   username: string;
@@ -52,7 +52,7 @@ export interface UserUpdate {
  * Updates a user; an empty password keeps the current one, a participant never keeps one. Staff
  * without a password (a participant promoted) must be given one (422). The last administrator cannot
  * stop being one (409). A new password or a new role bumps `session_version`, which ends every
- * session the user had (issue 10). Answers null when the id does not exist.
+ * session the user had. Answers null when the id does not exist.
  */
 export async function updateUser(
   em: EntityManager,
@@ -82,7 +82,7 @@ export async function updateUser(
 }
 
 /**
- * Deletes a user (DESIGN.md section 5): nobody deletes their own account or the last administrator
+ * Deletes a user (docs/design.md section 5): nobody deletes their own account or the last administrator
  * (409). Their audit rows keep the change with no user. Answers false when the id does not exist.
  */
 export async function deleteUser(em: EntityManager, id: number, actingUserId: number): Promise<boolean> {
