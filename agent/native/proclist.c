@@ -1,5 +1,5 @@
 /*
- * proclist.exe: the Windows process list of the agent's single executable (issue 27), with what
+ * proclist.exe: the Windows process list of the agent's single executable, with what
  * fingerprints need and ps-list's fastlist does not give: each process's executable path.
  *
  * Prints one line per process, UTF-8, fields separated by tabs, lines ended by CRLF:

@@ -1,6 +1,6 @@
 /**
  * `npm run agent:build [-- --out DIR]`: the agent as one executable per platform, so a lab machine
- * needs no Node.js (issue 27). Writes `concurso-agent-<versión>-linux-x64` and
+ * needs no Node.js. Writes `concurso-agent-<versión>-linux-x64` and
  * `concurso-agent-<versión>-win-x64.exe` into DIR (default `agent/dist/bin`), offline and reproducibly
  * (the same commit gives the same bytes):
  *

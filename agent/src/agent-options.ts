@@ -13,7 +13,7 @@ import type { ProcessLister } from './scanner.js';
 export const AGENT_CONFIG_REFRESH_MS = 10_000;
 
 /**
- * Time between two reads of the config over HTTP while the push channel is up (ms, issue 24): the
+ * Time between two reads of the config over HTTP while the push channel is up (ms): the
  * server pushes every change of the policy then, and this read is only the fallback.
  */
 export const AGENT_CONFIG_REFRESH_PUSHED_MS = 60_000;
@@ -46,7 +46,7 @@ export interface AgentOptions {
    */
   configRefreshMs?: number;
   /**
-   * Keep a push channel to the server (issue 24: policy changes arrive within a second). Default true
+   * Keep a push channel to the server (policy changes arrive within a second). Default true
    * when the loops run.
    */
   push?: boolean;
@@ -76,12 +76,12 @@ export interface AgentOptions {
   /** Replaces the fingerprinter (tests count its hashes). Default: a new `Fingerprinter`. */
   fingerprinter?: Fingerprinter;
   /**
-   * Where the judges' messages are shown (issue 24). Default: the machine's screen
+   * Where the judges' messages are shown. Default: the machine's screen
    * (`desktopMessageScreen`: the logged-in user's display, or `AGENT_DISPLAY`).
    */
   messageScreen?: MessageScreen;
   /**
-   * The machine's firewall for the contest's network policy (issue 25). Default: the platform's
+   * The machine's firewall for the contest's network policy. Default: the platform's
    * (`defaultFirewall`: nftables on Linux, Windows Firewall on Windows). It is only used once a policy
    * with destinations arrives, or one was saved by an earlier run.
    */
@@ -114,13 +114,13 @@ export interface AgentStats {
   refused: number;
   /** Attempts waiting in the outbox. */
   pending: number;
-  /** Distinct executables started on the machine waiting to be reported (issue 14). */
+  /** Distinct executables started on the machine waiting to be reported. */
   observedPending: number;
   /** Executable files read to compute their fingerprint (each file once while it is unchanged). */
   hashed: number;
   /** Whether the last request to the server succeeded. */
   online: boolean;
-  /** Whether the push channel is up (issue 24). */
+  /** Whether the push channel is up. */
   pushConnected: boolean;
   /** Policies received on the push channel. */
   policiesPushed: number;
@@ -151,7 +151,7 @@ export interface AgentHandle {
    */
   flush(): Promise<void>;
   /**
-   * Stops the timers, tells the server it stops (issue 24: «Agente detenido», not the silent agent's
+   * Stops the timers, tells the server it stops («Agente detenido», not the silent agent's
    * alert), aborts requests in flight, waits for a scan in progress, releases the lock.
    */
   stop(): Promise<void>;

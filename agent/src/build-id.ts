@@ -1,5 +1,5 @@
 /**
- * The GNU build-id of an ELF file (DESIGN.md section 6a: a program is known by its bytes and their
+ * The GNU build-id of an ELF file (docs/design.md section 6a: a program is known by its bytes and their
  * similarity; the rule: agent/src/README.md "Similar files"): the linker writes a hash of the
  * program's code into a `NT_GNU_BUILD_ID` note (`.note.gnu.build-id`), and `strip`, a patched byte
  * elsewhere or bytes appended at the end leave it as it was. Two files with the same build-id are

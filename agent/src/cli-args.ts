@@ -29,7 +29,7 @@ export interface CliSettings {
 
 export type CliParse =
   | { kind: 'run'; settings: CliSettings }
-  /** `--levantar` (issue 25): remove the agent's network rules and forget its saved policy. */
+  /** `--levantar`: remove the agent's network rules and forget its saved policy. */
   | { kind: 'lift'; dataDir?: string }
   | { kind: 'help' }
   | { kind: 'version' }

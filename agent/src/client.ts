@@ -1,5 +1,5 @@
 /**
- * HTTP client of the agent endpoints (DESIGN.md section 6). Every call carries
+ * HTTP client of the agent endpoints (docs/design.md section 6). Every call carries
  * `Authorization: Bearer <key>`, has a timeout, validates the answer against the shared schemas,
  * and fails with an `AgentApiError` whose kind tells 401, network and other errors apart.
  */
@@ -93,7 +93,7 @@ export class AgentClient {
   }
 
   /**
-   * `POST /api/agent/observed` (issue 14) with up to `AGENT_MAX_OBSERVED_BATCH` executables that
+   * `POST /api/agent/observed` with up to `AGENT_MAX_OBSERVED_BATCH` executables that
    * started on the machine (file name, fingerprint, first and last start, how many starts). Answers
    * how many rows the server stored (0 when the contest does not observe). With the machine's host
    * name (at most 255 characters), where a «programa nuevo» ran.
@@ -112,9 +112,9 @@ export class AgentClient {
   }
 
   /**
-   * `POST /api/agent/stopped` (issue 24): the agent is stopping the documented way, so the judges see
+   * `POST /api/agent/stopped`: the agent is stopping the documented way, so the judges see
    * «Agente detenido» instead of the silent agent's alert; `body.hostname` names its machine
-   * (presence per machine, DESIGN.md section 6a).
+   * (presence per machine, docs/design.md section 6a).
    */
   async stopped(body: AgentStopped = {}): Promise<void> {
     await this.call(agentRoutes.stopped, body, null);

@@ -1,6 +1,6 @@
 /**
  * The agent when its server did not answer at start (a machine booting before the network or the
- * server, a server restarting): it never exits for that (DESIGN.md section 6). Meanwhile it enforces
+ * server, a server restarting): it never exits for that (docs/design.md section 6). Meanwhile it enforces
  * the configuration it last received (saved-config.ts) with the scans alone, or nothing when none was
  * ever saved, while its network rules stay as network-guard.ts put them back. It asks the server again
  * with a backoff (backoff.ts: 1 s, 2 s, 4 s... up to 30 s), and between two tries a cheap anonymous

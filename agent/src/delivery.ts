@@ -231,7 +231,7 @@ export class Delivery {
 
 /**
  * Whether a failed send is the server refusing the body for good: invalid (422), or its team's contest
- * is not the active one (409 `agentContestInactive`, issue 21: never counted into another contest).
+ * is not the active one (409 `agentContestInactive`: never counted into another contest).
  * Resending cannot help; the attempts are set aside with the server's message.
  */
 function isRefusal(error: unknown): error is AgentApiError {

@@ -26,7 +26,7 @@ export class AgentApiError extends Error {
   readonly serverMessage: string;
   /** The `errors` of the server's answer, when it had them (a 422's messages by field path). */
   readonly errors: Record<string, unknown> | undefined;
-  /** A 429's `Retry-After`, in ms, when the server gave one (issue 21). */
+  /** A 429's `Retry-After`, in ms, when the server gave one. */
   readonly retryAfterMs: number | undefined;
 
   constructor(

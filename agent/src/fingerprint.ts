@@ -1,5 +1,5 @@
 /**
- * SHA-256 fingerprints of the executables processes run (issue 14, DESIGN.md section 6 "Renamed
+ * SHA-256 fingerprints of the executables processes run (docs/design.md section 6 "Renamed
  * programs"): a renamed copy of a blocked program has the same fingerprint, whatever its file is
  * called. Hashing reads the whole file, so it is cached twice over: by file (path, size, mtime and
  * inode: a changed file is hashed again) and by process instance (`instanceKey`: a process already

@@ -1,5 +1,5 @@
 /**
- * Which running processes are forbidden (DESIGN.md section 6): a process matches when its executable
+ * Which running processes are forbidden (docs/design.md section 6): a process matches when its executable
  * file name equals a blocked name, case-insensitively and with or without `.exe`; a loader or an
  * interpreter also when the program it runs does, with or without its extension (program-of.ts).
  */
@@ -79,7 +79,7 @@ export function programMatch(matcher: Matcher, proc: ProcessIdentity): string | 
 }
 
 /**
- * Indexes the config's fingerprints (SHA-256 → blocked name as configured; issue 14, DESIGN.md
+ * Indexes the config's fingerprints (SHA-256 → blocked name as configured; issue 14, docs/design.md
  * section 6 "Renamed programs").
  * When one fingerprint is listed under two blocked names, the first one wins, like `createMatcher`.
  */
@@ -94,7 +94,7 @@ export function indexFingerprints(fingerprints: readonly AgentFingerprint[]): Ma
 
 /**
  * The file name a process ran as when it is not the blocked name it is reported under (a renamed
- * copy, caught by its fingerprint), else undefined: the attempt's `executable` (issue 14).
+ * copy, caught by its fingerprint), else undefined: the attempt's `executable`.
  */
 export function renamedAs(blocked: string, proc: ProcessIdentity): string | undefined {
   // A loader's or interpreter's program under the blocked name, with or without its extension, is

@@ -29,7 +29,7 @@ export interface MessageShowing {
   closed: Promise<boolean>;
 }
 
-/** Shows messages on the machine's screen, above other windows (DESIGN.md section 6a). */
+/** Shows messages on the machine's screen, above other windows (docs/design.md section 6a). */
 export interface MessageScreen {
   show(message: AgentMessage): MessageShowing;
 }
@@ -49,7 +49,7 @@ export interface DesktopMessageScreenOptions {
 }
 
 /**
- * The lab machine's screen (DESIGN.md section 6a). Linux: a zenity dialog on the logged-in user's X
+ * The lab machine's screen (docs/design.md section 6a). Linux: a zenity dialog on the logged-in user's X
  * display, run as that user when the agent is root, closing by itself when the message expires; shown
  * once the dialog stays up `SHOWN_AFTER_MS`, seen when the contestant closes it (exit 0 or 1; 5 is
  * zenity's timeout). Without zenity, `notify-send` (shown, never told seen). Windows: the session's

@@ -1,5 +1,5 @@
 /**
- * Where an observed program ran (the server's «programa nuevo», DESIGN.md section 6a: an unknown tool
+ * Where an observed program ran (the server's «programa nuevo», docs/design.md section 6a: an unknown tool
  * is looked at while it runs, so the judges need the machine and the file): the executable's full path
  * as the process list gives it, cleaned like a name (shared's `withoutUnprintable`: no control or
  * invisible characters) and cut to `OBSERVED_PATH_MAX` characters. Never arguments or other files.

@@ -1,5 +1,5 @@
 /**
- * What ran in the lab (issue 14, DESIGN.md section 6): while the contest's "Registrar programas
+ * What ran in the lab (docs/design.md section 6): while the contest's "Registrar programas
  * ejecutados" is on (`config.observe`), every process instance that starts after observing began adds
  * its executable's file name and fingerprint to a per-machine log, deduplicated by name + SHA-256,
  * with the first and last time it was seen starting and how many starts are not yet reported. The
@@ -64,13 +64,13 @@ export interface ObservedLogOptions {
   /** The server refused a report as invalid (422): it is dropped, resending cannot help. */
   onRefused?: (count: number) => void;
   /**
-   * The server turned a report away for good with a message of its own (issue 21): 409, the team's
+   * The server turned a report away for good with a message of its own: 409, the team's
    * contest is not the active one; 429 without `Retry-After`, the team reached its cap of programs
    * (the rest was stored). The report is dropped; said once per message until a report goes through.
    */
   onTurnedAway?: (message: string) => void;
   /**
-   * The server asked to wait (429 with `Retry-After`, issue 21: too many reports a minute): the
+   * The server asked to wait (429 with `Retry-After`: too many reports a minute): the
    * entries stay pending and no report is sent for `waitMs` (ms). Said once until a report goes through.
    */
   onHeldBack?: (waitMs: number, message: string) => void;
@@ -260,7 +260,7 @@ function ignored(proc: RunningProcess): boolean {
 
 /**
  * A file name the server's printable-text check accepts (shared's `withoutUnprintable`: no control
- * characters, lone surrogates or invisible format characters, issue 21), trimmed, at most 255
+ * characters, lone surrogates or invisible format characters), trimmed, at most 255
  * characters.
  */
 export function printableName(name: string): string {

@@ -31,7 +31,7 @@ export interface PolicySocketHandlers {
 const SHOWN_MEMORY = 1_000;
 
 /**
- * The agent's end of the push channel (DESIGN.md section 6a): a Socket.IO connection to the
+ * The agent's end of the push channel (docs/design.md section 6a): a Socket.IO connection to the
  * server's `/agent` namespace with the team's key. Each `agent.policy` is checked, handed to `apply`
  * and acknowledged with its `policy_version`. It reconnects by itself (socket.io-client's backoff)
  * after a dropped connection or a server restart; a key the server refuses leaves it closed (the HTTP

@@ -31,7 +31,7 @@ import { AGENT_VERSION } from './version.js';
 /** Longest wait at stop for the last report of what ran on the machine (ms). */
 const STOP_REPORT_MS = 2_000;
 
-/** Longest wait at stop for the server to hear that the agent stops (ms, issue 24). */
+/** Longest wait at stop for the server to hear that the agent stops (ms). */
 const STOP_NOTICE_MS = 2_000;
 
 /** What `startAgent` hands the running agent once the options are checked and the first config read. */
@@ -43,7 +43,7 @@ export interface AgentSetup {
   config: AgentConfig;
   dataDir: string;
   storage: { outbox: Outbox; lock: AgentLock } | null;
-  /** The network policy (issue 25), already restored from the last run. */
+  /** The network policy, already restored from the last run. */
   network: NetworkGuard;
   log: (line: string) => void;
   /** Where every config taken is kept for a start without the server (saved-config.ts). */
@@ -51,7 +51,7 @@ export interface AgentSetup {
 }
 
 /**
- * The machine agent once started (DESIGN.md section 6), its state in one object: the config applied,
+ * The machine agent once started (docs/design.md section 6), its state in one object: the config applied,
  * the counters, the scan (`Sweeper`), the delivery of attempts, the report of what ran, and the loops
  * (`Periodic`) of the poll, the heartbeat, the config refresh, the server probe and the report.
  * Problems with the server are logged when they start or change, not on every retry.
@@ -71,7 +71,7 @@ export class RunningAgent implements AgentHandle {
   private readonly burst = new RescanBurst(() => this.sweep());
   /** A scan as soon as a new process starts, between polls (Linux; new-process-watch.ts). */
   private readonly watch: NewProcessWatch | null;
-  /** The push channel, once the loops run (issue 24). */
+  /** The push channel, once the loops run. */
   private pushed: PolicySocket | null = null;
   /** Whether `startLoops` ran: only then does the server show the agent online, and hear it stop. */
   private loopsStarted = false;
@@ -260,7 +260,7 @@ export class RunningAgent implements AgentHandle {
           this.setup.client.stopped({ hostname: hostname().slice(0, 255) }).catch(() => undefined),
         );
       this.setup.lifetime.abort();
-      // The network rules stay in force: a stopped agent does not open the network (issue 25).
+      // The network rules stay in force: a stopped agent does not open the network.
       await Promise.allSettled([
         this.sweeper.settled(),
         this.delivery?.idle(),

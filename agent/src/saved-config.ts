@@ -1,7 +1,7 @@
 /**
  * The last configuration the agent received, kept in its data folder so a start without the server
  * (a machine booting before the network or the server) keeps enforcing it: the blocked names, the
- * fingerprints, whether it observes, the periods (DESIGN.md section 6: the agent never exits because
+ * fingerprints, whether it observes, the periods (docs/design.md section 6: the agent never exits because
  * its server is unreachable). The network policy inside it is also kept by network-guard.ts, which
  * puts its rules back at start; this file is what the scans need.
  *

@@ -1,5 +1,5 @@
 /**
- * Similarity digests of executables (DESIGN.md section 6a: a program is known by its bytes and
+ * Similarity digests of executables (docs/design.md section 6a: a program is known by its bytes and
  * their similarity; the rule: agent/src/README.md "Similar files"): a copy of a blocked program
  * patched by a few bytes, padded at its end or stripped again has a new SHA-256 but almost the same
  * TLSH digest (Trend Micro's locality-sensitive hash: 128 buckets, 1-byte checksum, the 70 hex

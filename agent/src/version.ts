@@ -9,7 +9,7 @@ declare const __AGENT_COMMIT__: string | undefined;
 
 /**
  * What `concurso-agent --version` prints: the version alone (`0.1.0`) when run from the sources or the
- * npm package, and for a single executable of `npm run agent:build` also which build it is (issue 27):
+ * npm package, and for a single executable of `npm run agent:build` also which build it is:
  * `0.1.0 (win-x64, Node 20.20.2, a1b2c3d)`.
  */
 export function agentBuild(): string {

@@ -301,7 +301,7 @@ async function until(ok: () => boolean): Promise<boolean> {
   return ok();
 }
 
-describe('startAgent: renamed programs and what ran (issue 14)', () => {
+describe('startAgent: renamed programs and what ran', () => {
   it('ends a renamed copy whose fingerprint is blocked, once, reported under the blocked name', async () => {
     const blocked = uniqueName('chrome');
     const original = await blockedBinary(blocked);
@@ -335,7 +335,7 @@ describe('startAgent: renamed programs and what ran (issue 14)', () => {
     expect(handle.stats).toMatchObject({ killed: 1, queued: 1, acknowledged: 1 });
   });
 
-  it('ends a renamed copy of a program it has just ended by name, with no fingerprint in any config (issue 24)', async () => {
+  it('ends a renamed copy of a program it has just ended by name, with no fingerprint in any config', async () => {
     const blocked = uniqueName('juego');
     const original = await blockedBinary(blocked);
     const sha256 = await sha256Of(original);
@@ -370,7 +370,7 @@ describe('startAgent: renamed programs and what ran (issue 14)', () => {
     );
   });
 
-  it('forgets what it learned of a program once its name is no longer blocked (issue 24)', async () => {
+  it('forgets what it learned of a program once its name is no longer blocked', async () => {
     const blocked = uniqueName('juego');
     const original = await blockedBinary(blocked);
     const server = await fakeServer([blocked, 'chrome.exe']);
@@ -474,7 +474,7 @@ describe('startAgent: renamed programs and what ran (issue 14)', () => {
     expect(server.observedPosts.flat()).toEqual([expect.objectContaining({ name, starts: 1 })]);
   });
 
-  it('drops a report the server turns away (409: contest not active), says so once in Spanish, and keeps running (issue 21)', async () => {
+  it('drops a report the server turns away (409: contest not active), says so once in Spanish, and keeps running', async () => {
     const server = await fakeServer([]);
     server.config = { ...server.config, observe: true };
     server.observedDown = 409;
@@ -499,7 +499,7 @@ describe('startAgent: renamed programs and what ran (issue 14)', () => {
     expect(server.observedPosts).toEqual([]);
   });
 
-  it('waits as a 429 with Retry-After asks, keeping what ran, then reports it (issue 21)', async () => {
+  it('waits as a 429 with Retry-After asks, keeping what ran, then reports it', async () => {
     const server = await fakeServer([]);
     server.config = { ...server.config, observe: true };
     server.observedDown = 429;

@@ -57,7 +57,7 @@ describe('AgentClient.probe (GET /api/health)', () => {
   });
 });
 
-describe('AgentClient errors (issue 21)', () => {
+describe('AgentClient errors', () => {
   it('carries a 429 answer’s Retry-After (ms) and message', async () => {
     const server = await startFakeServer();
     try {

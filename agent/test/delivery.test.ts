@@ -231,7 +231,7 @@ describe('Delivery', () => {
     expect(server.posts.at(-1)!.map((a) => a.event_id)).toEqual(later.map((a) => a.event_id));
   });
 
-  it('sets aside a batch the server turns away because its contest is not the active one (409, issue 21)', async () => {
+  it('sets aside a batch the server turns away because its contest is not the active one (409)', async () => {
     const { server, outbox, client } = await setUp();
     const queued = attempts(2);
     await outbox.add(...queued);

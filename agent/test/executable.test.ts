@@ -48,7 +48,7 @@ const sha256 = async (file: string) =>
  * and, once the server learned that program's fingerprint, a renamed copy of it. It lists every process
  * of this machine, so it only ever blocks names this test made up.
  */
-describe('the agent as one executable (issue 27)', () => {
+describe('the agent as one executable', () => {
   let out: string;
   let server: TestServer;
   let agent: ChildProcess | undefined;

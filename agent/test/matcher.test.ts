@@ -82,7 +82,7 @@ describe('createMatcher', () => {
   });
 });
 
-describe('indexFingerprints and renamedAs (issue 14)', () => {
+describe('indexFingerprints and renamedAs', () => {
   const a = 'a'.repeat(64);
   const b = 'b'.repeat(64);
 

@@ -36,7 +36,7 @@ const FOREIGN_TABLE = `table inet vecino {
 `;
 
 /**
- * Issue 25 (DESIGN.md section 6a), the real agent as a lab runs it (the CLI as root) in a network
+ * Issue 25 (docs/design.md section 6a), the real agent as a lab runs it (the CLI as root) in a network
  * namespace of its own (testkit's `createLabNetwork`: never the machine's own namespace), against the
  * real server: while the contest with allowed sites is active, only the allowed site (by name, through
  * the lab's DNS), the server and DNS are reachable; killed with SIGKILL and started again after a
@@ -44,7 +44,7 @@ const FOREIGN_TABLE = `table inet vecino {
  * config; deactivating the contest lifts it and leaves the lab's ruleset as it was; a stopped agent
  * keeps the rules and `--levantar` removes them. The agent's blocked set is empty: it ends nothing.
  */
-describe('the network policy on a lab machine (issue 25, Linux)', () => {
+describe('the network policy on a lab machine (Linux)', () => {
   let net: LabNetwork;
   let server: TestServer;
   let admin: string;

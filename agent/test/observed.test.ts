@@ -45,7 +45,7 @@ function log(options: Partial<ObservedLogOptions> = {}) {
 
 const at = (second: number) => new Date(BASE + second * 1000).toISOString();
 
-describe('ObservedLog (issue 14)', () => {
+describe('ObservedLog', () => {
   it('the first scan is the baseline; later new instances are fresh, each once', () => {
     const { observed } = log();
     const before = proc(10, '/usr/bin/bash');

@@ -35,7 +35,7 @@ async function heldAfter(check: () => boolean, ms: number, what: string): Promis
  * 10 minutes here); an agent whose push channel is cut keeps enforcing what it has and takes the next
  * change from its HTTP read. The agents watch only this test's children.
  */
-describe('agents on the push channel against the real server (issue 24)', () => {
+describe('agents on the push channel against the real server', () => {
   let server: TestServer;
   let adminToken: string;
   let contestId: number;

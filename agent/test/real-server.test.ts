@@ -26,13 +26,13 @@ import {
  * Fingerprints against the real server and database (the fake server plays only the contract).
  * Issue 14: the server learns the fingerprint from the first kill's attempt and sends it in the
  * config, and the agent then ends a renamed copy of the same file, reported under the blocked name
- * with the name it ran as. Issue 21 (DESIGN.md section 6a, "Fingerprints are claims"): a stolen key
+ * with the name it ran as. Issue 21 (docs/design.md section 6a, "Fingerprints are claims"): a stolen key
  * of one team forges an attempt naming a blocked process with the SHA-256 of an innocent program;
  * another team's real agent does not end that program (the claim is the forging team's alone), while
  * the forging team's own agent does (the claim is in force there). The agents watch only this test's
  * children (its copies carry random bytes: their fingerprint is theirs alone).
  */
-describe('fingerprints against the real server (issues 14 and 21)', () => {
+describe('fingerprints against the real server', () => {
   let server: TestServer;
   let agent: AgentHandle | undefined;
   let adminToken: string;
@@ -150,7 +150,7 @@ describe('fingerprints against the real server (issues 14 and 21)', () => {
     await within(5_000, program.exited, 'el agente del equipo que reportó la huella termina el programa');
   });
 
-  it("ends a copy on another team's machine as soon as an admin confirms its fingerprint (issue 24, push)", async () => {
+  it("ends a copy on another team's machine as soon as an admin confirms its fingerprint (push)", async () => {
     const blocked = uniqueName('forbidden');
     const reporter = await agentTeam(server, adminToken, {
       contestId,

@@ -16,7 +16,7 @@ const BIN = fileURLToPath(new URL('../bin/concurso-agent.js', import.meta.url));
  * says it is back; stopped the documented way (SIGTERM, as `systemctl stop` does), «detenido», and
  * «detenido sin reanudar» once the window passes without it back.
  */
-describe('the real agent killed, restarted and stopped (issue 24)', () => {
+describe('the real agent killed, restarted and stopped', () => {
   let server: TestServer;
   let adminToken: string;
   let team: { id: number; key: string };

@@ -27,7 +27,7 @@ const none: ResolvedPolicy = { server: { addresses: [], port: 3000 }, resolvers:
 const blockedAll = (policy: ResolvedPolicy, label: string) =>
   windowsRules(policy).find((r) => r.protocol === 'Any' && r.displayName.includes(label))?.remoteAddress;
 
-describe('address ranges for the Windows firewall (issue 25)', () => {
+describe('address ranges for the Windows firewall', () => {
   it('complements IPv4 ranges, joining overlapping and adjacent ones', () => {
     const ranges = [
       addressRange('10.0.0.0', 4, 8),
@@ -57,7 +57,7 @@ describe('address ranges for the Windows firewall (issue 25)', () => {
   });
 });
 
-describe("the agent's Windows firewall rules (issue 25)", () => {
+describe("the agent's Windows firewall rules", () => {
   it('blocks everything but loopback and the all-ports networks, on any protocol', () => {
     const policy = {
       ...none,
@@ -159,7 +159,7 @@ describe("the agent's Windows firewall rules (issue 25)", () => {
   });
 });
 
-describe("the agent's PowerShell scripts (issue 25)", () => {
+describe("the agent's PowerShell scripts", () => {
   const policy: ResolvedPolicy = {
     server: { addresses: [{ address: '10.0.0.5', version: 4 }], port: 3000 },
     resolvers: [{ address: '10.0.0.53', version: 4 }],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseProclist } from '../src/windows-lister.js';
 
-describe('proclist, the Windows process list with paths (issue 27)', () => {
+describe('proclist, the Windows process list with paths', () => {
   it('reads pid, parent, start (whole seconds), name and path; leaves out what it could not read', () => {
     // As proclist.exe printed it under Wine (agent/native/proclist.c), CRLF included.
     const stdout =

@@ -1,5 +1,5 @@
 /**
- * The agent's Windows firewall rules for a contest's network policy (issue 25, DESIGN.md section 6a), as
+ * The agent's Windows firewall rules for a contest's network policy (docs/design.md section 6a), as
  * PowerShell scripts of the NetSecurity cmdlets: outbound rules of its own group `Concurso` only,
  * removed and created anew to apply a policy and removed to lift it. It never changes a profile's
  * settings (its default outbound action stays Allow) nor names a rule outside the group. Pure: the

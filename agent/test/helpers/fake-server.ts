@@ -1,7 +1,7 @@
 /**
- * A tiny HTTP server that plays the agent endpoints' contract (DESIGN.md section 6) for the agent's
+ * A tiny HTTP server that plays the agent endpoints' contract (docs/design.md section 6) for the agent's
  * tests: Bearer key check, config, idempotent attempts by event_id, heartbeat, and the public
- * `GET /api/health`, and `POST /api/agent/observed` (issue 14: the config's `fingerprints` and
+ * `GET /api/health`, and `POST /api/agent/observed` (the config's `fingerprints` and
  * `observe` are set by the test). It can be taken away (port closed) and brought back on the same port. The real
  * server has its own end-to-end test.
  */
@@ -59,7 +59,7 @@ export interface FakeServer {
   /** Every attempts body received (batches), in order. */
   posts: AgentAttempt[][];
   heartbeats: { authorization: string | undefined; body: unknown }[];
-  /** Every valid observed body received (`observed` rows), in order (issue 14). */
+  /** Every valid observed body received (`observed` rows), in order. */
   observedPosts: AgentObservedProcess[][];
   /** Answer every observed post with this status, storing nothing; null: normal. */
   observedDown: number | null;

@@ -1,6 +1,6 @@
 /**
  * Windows programs on this Linux machine through Debian's Wine (`wine64`, installed by
- * scripts/test-env.sh), for the agent's Windows executable (issue 27). Each test gets a Wine prefix
+ * scripts/test-env.sh), for the agent's Windows executable. Each test gets a Wine prefix
  * of its own (its own `C:` and wineserver) set to report Windows 10, since Node refuses anything older.
  * Wine's console output reaches a file but not a pipe, so programs write to files here.
  */
