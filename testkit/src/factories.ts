@@ -51,7 +51,7 @@ export async function createUser(
 }
 
 /**
- * Creates a contest on `date` (`YYYY-MM-DD`) as `createContest` does (DESIGN.md section 3): the first
+ * Creates a contest on `date` (`YYYY-MM-DD`) as `createContest` does (docs/design.md section 3): the first
  * contest becomes the active one, later ones not. `active: true` then activates it (the
  * `activateContest` of the contests repository), `active: false` keeps even a first one inactive.
  */
@@ -85,7 +85,7 @@ export async function createTeam(orm: MikroORM, contestId: number, levelsId: num
 /**
  * Adds `names` (executable file names, e.g. `Discord.exe`) to the forbidden processes and to the
  * blocked set of `contestId`; names already there are reused, so teams of one contest may each
- * call it (SPEC.md section 5: the blocked set is the contest's, not the team's).
+ * call it (docs/spec.md section 5: the blocked set is the contest's, not the team's).
  */
 export async function blockProcesses(orm: MikroORM, contestId: number, names: string[]): Promise<void> {
   const em = orm.em.fork();
@@ -201,7 +201,7 @@ export async function startContest(server: TestServer, username: string): Promis
 }
 
 /**
- * One attempt of `POST /api/agent/attempts` as an agent sends it (DESIGN.md section 6); issue 14:
+ * One attempt of `POST /api/agent/attempts` as an agent sends it (docs/design.md section 6); issue 14:
  * `sha256` of the ended executable, `executable` the name a renamed copy ran as.
  */
 export interface AgentAttemptBody {
@@ -210,9 +210,9 @@ export interface AgentAttemptBody {
   occurred_at: string;
   sha256?: string;
   executable?: string;
-  /** How the agent matched it: 'nombre', 'huella' or 'similar' (DESIGN.md section 6a). */
+  /** How the agent matched it: 'nombre', 'huella' or 'similar' (docs/design.md section 6a). */
   match?: 'nombre' | 'huella' | 'similar';
-  /** Similarity digest and ELF build-id of the ended executable (DESIGN.md section 6a "Similar files"). */
+  /** Similarity digest and ELF build-id of the ended executable (docs/design.md section 6a "Similar files"). */
   tlsh?: string;
   build_id?: string;
   /** What ran the program when a loader or an interpreter did (`python3`; agent/src/README.md). */
@@ -248,7 +248,7 @@ export function injectAttempts(
 
 /**
  * Posts `observed` executables (`observedEntry` of http-api.ts builds them) as the agent of `key`, in
- * process (`app.inject`, `POST /api/agent/observed`, issue 14), and answers the response.
+ * process (`app.inject`, `POST /api/agent/observed`), and answers the response.
  */
 export function injectObserved(
   app: TestServer['app'],

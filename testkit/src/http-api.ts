@@ -72,7 +72,7 @@ export class HttpApi {
 
   /**
    * Creates a team (`POST /api/createTeam`) in contest `contestId`, or without it in the active contest
-   * (the server's default, issue 13); answers its id and name.
+   * (the server's default); answers its id and name.
    */
   async createTeam(
     name: string,
@@ -140,7 +140,7 @@ export function sendAttempt(baseUrl: string, key: string, process = 'chrome.exe'
 }
 
 /**
- * One executable as an agent reports it in `POST /api/agent/observed` (issue 14): `name` with its
+ * One executable as an agent reports it in `POST /api/agent/observed`: `name` with its
  * fingerprint (null: unreadable), seen `starts` times (default 1) between `firstSeen` and `lastSeen`
  * (default now).
  */
@@ -162,7 +162,7 @@ export interface ObservedEntryOptions {
 /**
  * The agent's configuration as the agent holding `key` gets it (`GET /api/agent/config`): its team,
  * the contest (with `active`) and the blocked set (empty while the team's contest is not the active
- * one, issue 13).
+ * one).
  * @throws `agent/config: <status> <answer>` on an answer other than 200.
  */
 export async function agentConfig(baseUrl: string, key: string): Promise<AgentConfig> {

@@ -7,7 +7,7 @@ import { freePort } from './waiting.js';
 import { exitOf, onProcessExit, toolEnv, type DaemonInstance } from './processes.js';
 
 /**
- * A MariaDB server of a test's own (DESIGN.md section 8: the fault suite kills and freezes its own
+ * A MariaDB server of a test's own (docs/design.md section 8: the fault suite kills and freezes its own
  * database, never the shared one on 3306): a fresh datadir from `mariadb-install-db` under
  * `os.tmpdir()`, `mariadbd` on a free loopback port, `root@127.0.0.1` without a password.
  */

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { repoRoot } from './environment.js';
 
 /**
- * The compiled server, as `npm start` runs it (issue 11: tests and measurements that spawn a server
+ * The compiled server, as `npm start` runs it (tests and measurements that spawn a server
  * exercise what production runs, not the TypeScript sources under tsx).
  */
 

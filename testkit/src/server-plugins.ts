@@ -1,8 +1,8 @@
 /**
  * Pieces of the server that a measurement runs on their own (bench/ reaches the server only through
- * the test kit, issue 11): the security headers plugin and helmet's options (issue 26,
- * `npm run bench:headers`), and the attempts group commit's work with the bare pool and transaction it
- * runs on (issue 26: the load tester's mysql2 baseline runs the product's group, not a copy).
+ * the test kit): the security headers plugin and helmet's options
+ * (`npm run bench:headers`), and the attempts group commit's work with the bare pool and transaction it
+ * runs on (the load tester's mysql2 baseline runs the product's group, not a copy).
  */
 export { HELMET_OPTIONS, default as securityHeaders } from '../../server/src/plugins/security-headers.js';
 export { createSqlPool, placeholders, sqlBatchTransaction } from '../../server/src/db/sql.js';

@@ -108,7 +108,7 @@ export function collectRows(socket: BoardSocket): BoardTeam[] {
   return seen;
 }
 
-/** An agent's push channel (issue 24), as the agent opens it. */
+/** An agent's push channel, as the agent opens it. */
 export type AgentSocket = Socket<AgentServerToClientEvents, AgentClientToServerEvents>;
 
 /**

@@ -30,7 +30,7 @@ const HIGH: Record<string, number> = {
 };
 
 /**
- * `text` encoded as Windows-1252, as Excel in Spanish saves «CSV (delimitado por comas)» (issue 22):
+ * `text` encoded as Windows-1252, as Excel in Spanish saves «CSV (delimitado por comas)»:
  * Latin-1 plus the typographic characters of 0x80..0x9F that Word and Excel put in names (’ “ ” – —).
  * Written here rather than through the product's decoder, so a test never checks the code with itself.
  * @throws Error for a character Windows-1252 does not have.
