@@ -3,7 +3,7 @@
  * Starts a server on a throwaway database (in this process), runs the agent CLI as its own process
  * (poll 1000 ms, the default), keeps `--running` idle, not blocked, processes alive (copies of sleep
  * over `--distinct` files: a lab machine's background), spawns blocked processes one after another
- * and times each from spawn to death: first by their blocked name, then (issue 14) renamed copies of
+ * and times each from spawn to death: first by their blocked name, then renamed copies of
  * the same file, caught by the fingerprint the server learned from the first kills. Then leaves the
  * agent idle (fingerprints in its config, observing on: the contest's default) and samples its CPU
  * and memory from /proc, its children's CPU (the `ps` an older agent runs on each poll; on Linux the

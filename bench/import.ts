@@ -1,6 +1,6 @@
 /**
  * `npm run bench:import [-- --members 1000 --team-size 4 --runs 3]`: how long the bulk import of teams
- * and members takes (issue 13: a 1,000-member file previewed in under 2 s and imported in under 5 s on
+ * and members takes (a 1,000-member file previewed in under 2 s and imported in under 5 s on
  * this machine). Builds one registration file of N members (teams of `--team-size`, every level, coach
  * and career by name) as a `;` CSV and as an XLSX (exceljs), starts a real server process as
  * `npm start` runs it (testkit's `startDeployment`: built first when the sources changed, a throwaway

@@ -1,8 +1,8 @@
 /**
- * The durable-write baseline, equal work (issue 12): the SAME grouped SQL the product runs for
+ * The durable-write baseline, equal work: the SAME grouped SQL the product runs for
  * `POST /api/agent/attempts`, from a bare mysql2 loop, on a copy of the run's own database.
  *
- * The group is the product's own, imported (issue 26: not a hand-kept copy): attempt-writer.ts
+ * The group is the product's own, imported (not a hand-kept copy): attempt-writer.ts
  * `writeAttemptGroup` (its statements from agent.repository.ts, team-row-writer.ts and
  * board.repository.ts, in its two round trips) through the product's `sqlBatchTransaction` on a
  * `createSqlPool` pool (db/sql.ts: READ COMMITTED, the same limits). What this file keeps of its own is

@@ -1,5 +1,5 @@
 /**
- * The push baseline, equal work (issue 12): the SAME frames (the bytes the run's recording screen
+ * The push baseline, equal work: the SAME frames (the bytes the run's recording screen
  * received), at the SAME times (each frame due at its committed_at's offset from the first one's), to
  * the SAME number of screens, held by the SAME lean tester processes, measured the SAME way
  * (`receive - committed_at`, weighted by rows, acknowledged), from a bare `ws` server in its own process

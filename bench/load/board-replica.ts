@@ -1,5 +1,5 @@
 /**
- * What one FULL screen of the load tester holds: the web's live board store, minus React (issue 12).
+ * What one FULL screen of the load tester holds: the web's live board store, minus React.
  * The rules are those of web/src/stores/board-store.ts and board-state.ts, copied rather than imported
  * (the bench imports no web code):
  * - a snapshot (`GET /api/teamAttempts`) replaces everything; events received while it is in flight
@@ -110,7 +110,7 @@ export interface DatabaseTeam {
 
 /**
  * Teams of `expected` whose held row differs from the database's (missing, another `number_attempts`
- * or another status): each is one lost change on this screen (issue 12, `final_state_mismatches`).
+ * or another status): each is one lost change on this screen (`final_state_mismatches`).
  */
 export function finalStateMismatches(
   held: ReadonlyMap<number, Pick<HeldRow, 'number_attempts' | 'status_id'>>,

@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- --screens <N> --agents <M> --duration <s> [--processes <P>] [--url <server>] --out <file.json>`
  *
- * The load tester (DESIGN.md section 6; issue 12, "Load tester" and "Definitions"; bench/README.md
+ * The load tester (docs/design.md section 6; issue 12, "Load tester" and "Definitions"; bench/README.md
  * defines every figure). Unless `--url` is given it starts P server processes itself on a throwaway
  * database (testkit's `startDeployment`) and pins them and itself to different CPUs (pinning.ts). Then:
  * seeds a contest, a coach, a judge, M teams and their agent keys through the API (seed.ts); opens N
@@ -69,7 +69,7 @@ const USAGE = `npm run bench -- --screens N --agents M --duration S --out FILE.j
   --wait-quiet S         first wait up to S s for the machine to be quiet (< 30 % of one core busy) (0)
   --config-push-rounds R after the traffic, R changes of the blocked set timed on one agent socket per
                          agent (config_push_ms, issue 24; 0 skips it) (5)
-  --no-agent-sockets     the agents do not hold their push-channel sockets through the run (issue 26: by
+  --no-agent-sockets     the agents do not hold their push-channel sockets through the run (by
                          default each simulated agent holds one, as a lab's agents do)
   --mysql-url URL        MySQL server for the throwaway databases (mysql://root@127.0.0.1:3306/)
   --redis-url URL        Redis for P > 1 (redis://127.0.0.1:6379)`;
@@ -179,7 +179,7 @@ const MYSQL_URL =
   process.env.BENCH_MYSQL_URL ??
   process.env.TEST_DATABASE_URL ??
   'mysql://root@127.0.0.1:3306/';
-/** Highest event-loop utilisation a tester process may show for the run to count (issue 12). */
+/** Highest event-loop utilisation a tester process may show for the run to count. */
 const TESTER_ELU_MAX = 0.5;
 /** A screen whose last frame is this much older than its server's newest delivery is stalled (ms). */
 const STALL_MS = 1_000;
@@ -306,7 +306,7 @@ interface LoadRun {
   /** Every change the agents and the judge made, for matching the pushes. */
   changes: Change[];
   fleet: AgentFleet;
-  /** The agents' push-channel sockets held through the run (issue 26); null with --no-agent-sockets. */
+  /** The agents' push-channel sockets held through the run; null with --no-agent-sockets. */
   agentSockets: AgentSockets | null;
   lean: TesterProcess[];
   fulls: TesterProcess[];
@@ -656,7 +656,7 @@ function agentEndpoints(seeded: LoadRun['seeded'], urls: string[]): Array<{ key:
   return seeded.teams.map((team, i) => ({ key: team.key, url: urls[i % urls.length]! }));
 }
 
-/** After the traffic, the blocked set's push to one agent socket per agent (issue 24), unless skipped. */
+/** After the traffic, the blocked set's push to one agent socket per agent, unless skipped. */
 async function timeConfigPush(run: LoadRun): Promise<ConfigPushResult | null> {
   if (CONFIG_PUSH_ROUNDS === 0) return null;
   return measureConfigPush({
@@ -695,7 +695,7 @@ async function stopProduct(run: LoadRun): Promise<void> {
 }
 
 /**
- * The agents' sockets when the product stopped (issue 26): how many were still open, the policies they
+ * The agents' sockets when the product stopped: how many were still open, the policies they
  * received, the disconnects; null with --no-agent-sockets.
  */
 let agentSocketsAtEnd: { held: number; policies: number; disconnects: number } | null = null;
@@ -771,7 +771,7 @@ function stalledScreens(servers: number, results: TesterResult[], marked: Ramp['
 }
 
 /**
- * Whether the measure can be trusted (issue 12: a run whose tester ELU exceeds 0.5 is not published),
+ * Whether the measure can be trusted (a run whose tester ELU exceeds 0.5 is not published),
  * and what blurred it without making it invalid (other work on the machine: --wait-quiet waits for a
  * quiet one).
  */
@@ -895,7 +895,7 @@ interface RunParts {
   fig: RunFigures;
   check: ReturnType<typeof validity>;
   baselines: Baselines;
-  /** `config_push_ms` (issue 24), null with `--config-push-rounds 0`. */
+  /** `config_push_ms`, null with `--config-push-rounds 0`. */
   configPush: ConfigPushResult | null;
 }
 
@@ -1197,7 +1197,7 @@ function summaryRows(result: LoadResult, parts: RunParts, d: Derived) {
     ],
     ['durable attempts/s', `${result.attempts_per_s}`, '≥ 2000', t.attempts_per_s_2000],
     [
-      'agent sockets held through the run (issue 26)',
+      'agent sockets held through the run',
       agentSocketsAtEnd ? `${agentSocketsAtEnd.held} (${agentSocketsAtEnd.disconnects} disconnects)` : 'none',
       `${AGENTS}`,
       agentSocketsAtEnd ? agentSocketsAtEnd.held === AGENTS : null,
@@ -1226,7 +1226,7 @@ function summaryRows(result: LoadResult, parts: RunParts, d: Derived) {
   return rows;
 }
 
-/** The summary rows of `config_push_ms` (issue 24: p99 within 1 s for 500 agents). */
+/** The summary rows of `config_push_ms` (p99 within 1 s for 500 agents). */
 function configPushRows(push: ConfigPushResult | null): Array<[string, string, string, boolean | null]> {
   if (!push) return [];
   const p = push.push_ms;

@@ -1,5 +1,5 @@
 /**
- * `config_push_ms` (issue 24): how long a change of the active contest's blocked set takes to reach
+ * `config_push_ms`: how long a change of the active contest's blocked set takes to reach
  * every connected agent on the push channel, measured by the load tester with one agent socket per
  * simulated agent, as the real agent opens it (socket.io-client on `/agent` with its key, agent.ts's
  * policy-socket.ts). Each round adds one process to the blocked set through the admin's API and times,
@@ -64,7 +64,7 @@ export async function measureConfigPush(options: ConfigPushOptions): Promise<Con
 
   // Per socket, the arrival time of the first policy naming each process.
   const arrivals = agents.map(() => new Map<string, number>());
-  // The run's sockets (issue 26: held through the traffic), or this measure's own.
+  // The run's sockets (held through the traffic), or this measure's own.
   const own = options.sockets ? null : await AgentSockets.open(agents);
   const sockets = options.sockets ?? own!;
   const stopListening = sockets.onPolicy((index, policy, at) => {

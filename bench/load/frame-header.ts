@@ -1,5 +1,5 @@
 /**
- * Reading a `board.frame` message as it comes off the wire, without JSON.parse (issue 12, the lean
+ * Reading a `board.frame` message as it comes off the wire, without JSON.parse (the lean
  * screens of the load tester): only the header, `seq` and `committed_at`, and how many rows follow.
  *
  * On the wire (Socket.IO v4 over Engine.IO v4, websocket transport, default namespace) a frame is the

@@ -1,5 +1,5 @@
 /**
- * `push_ms_from_request` (issue 12): matching the rows the FULL screens took (full-tester.ts) to the
+ * `push_ms_from_request`: matching the rows the FULL screens took (full-tester.ts) to the
  * requests that caused them, after the run (all times in ms since `t0`, metrics.now()).
  *
  * What is known:

@@ -95,7 +95,7 @@ describe('medianTable', () => {
     ]);
   });
 
-  it('prints the attempts HTTP times, the policy push to agents and the agents sockets (issues 24, 26)', () => {
+  it('prints the attempts HTTP times, the policy push to agents and the agents sockets', () => {
     const table = medianTable(
       [120, 80, 100].map((p99, i) => ({
         name: `r${i}`,

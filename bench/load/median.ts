@@ -37,7 +37,7 @@ export interface LoadReport {
   screen_resets?: number | null;
   screen_reconnects?: number | null;
   screens_stalled?: number | null;
-  /** From the commit (issue 12); `push_ms_from_commit` is the same figure. */
+  /** From the commit; `push_ms_from_commit` is the same figure. */
   push_ms?: LatencyFields | null;
   push_ms_worst_screen_p99?: number | null;
   push_ms_from_request?: LatencyFields | null;
@@ -57,9 +57,9 @@ export interface LoadReport {
   http_ms?: LatencyFields | null;
   /** The attempts POSTs alone (issue 26 quotes them). */
   http_ms_attempts?: LatencyFields | null;
-  /** Policies pushed to the agents' sockets (issue 24), null with `--config-push-rounds 0`. */
+  /** Policies pushed to the agents' sockets, null with `--config-push-rounds 0`. */
   config_push_ms?: { push_ms?: LatencyFields | null; missed?: number | null } | null;
-  /** The agents' push-channel sockets at the end of the run (issue 26). */
+  /** The agents' push-channel sockets at the end of the run. */
   agent_sockets?: { held?: number | null; policies?: number | null; disconnects?: number | null } | null;
   server_cpu_pct?: number | null;
   server_rss_mb?: number | null;

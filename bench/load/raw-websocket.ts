@@ -1,6 +1,6 @@
 /**
  * A minimal WebSocket client (RFC 6455) straight on a TCP socket, for the load tester's lean screens
- * (issue 12: the tester must never be the bottleneck). The `ws` library costs a Writable stream pass,
+ * (the tester must never be the bottleneck). The `ws` library costs a Writable stream pass,
  * an event emission and several Buffers per message; with thousands of screens each getting several
  * frames a second that is most of the tester's CPU. This client parses frames in the socket's `data`
  * handler and writes prebuilt frames as they are.
