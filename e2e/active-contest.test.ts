@@ -11,7 +11,7 @@ import { openSignedIn } from './pages/login-page.js';
 import { ProjectorPage } from './pages/projector-page.js';
 
 /**
- * The active contest in a real browser (issue 13): with none, the judge's board and the projector say
+ * The active contest in a real browser: with none, the judge's board and the projector say
  * so in Spanish; the team and exercise forms start in the active contest and show a row's own contest
  * in edit; the contest form sets the automatic block and copies a blocked set. ('Activar' on /contests
  * and the open screens following it are contest-life.test.ts's first step.)

@@ -131,7 +131,7 @@ describe('teams, exercises and users screens in Chromium', () => {
     await empty.waitFor({ state: 'hidden' });
 
     const form = await teams.openMembersForm(row, TEAM);
-    // One empty row to start; an incomplete row is refused with the SPEC section 5 texts.
+    // One empty row to start; an incomplete row is refused with the docs/spec.md section 5 texts.
     expect(await teams.memberRows(form).count()).toBe(1);
     await form.getByRole('button', { name: 'Guardar' }).click();
     const warning = catalog.messageDialog('Información');
@@ -176,7 +176,7 @@ describe('teams, exercises and users screens in Chromium', () => {
     await again.waitFor({ state: 'hidden' });
   });
 
-  it("edits a team's name, coach and level through 'Editar Equipo': 'Guardado' and the new row (issue 22)", async () => {
+  it("edits a team's name, coach and level through 'Editar Equipo': 'Guardado' and the new row", async () => {
     const teams = new TeamsPage(page, catalog);
     await teams.open();
     const row = catalog.row(teamId);
@@ -366,8 +366,8 @@ describe('teams, exercises and users screens in Chromium', () => {
     await list.getByRole('button', { name: 'Cerrar' }).click();
     await list.waitFor({ state: 'hidden' });
 
-    // The tab reads the PDF at a URL ending in its own name, served inline under that name (issue 14:
-    // Chromium's viewer titles the tab from it, and a saved copy is 'problema-a.pdf', not a UUID).
+    // The tab reads the PDF at a URL ending in its own name, served inline under that name
+    // (Chromium's viewer titles the tab from it, and a saved copy is 'problema-a.pdf', not a UUID).
     const { tab, pdf } = await exercises.openPdf(row);
     expect(pdf.status()).toBe(200);
     expect(pdf.headers()['content-type']).toBe('application/pdf');
@@ -397,7 +397,7 @@ describe('teams, exercises and users screens in Chromium', () => {
     expect(await box.isChecked()).toBe(true);
     expect(await box.isDisabled()).toBe(true);
     // A password with the username in it is refused under its field, in Spanish, before any request
-    // (with SPEC.md section 5's 'Información' warning first).
+    // (with docs/spec.md section 5's 'Información' warning first).
     await users.fill(dialog, { name: 'Juez Nuevo', username: 'juez_nuevo', password: 'juez_nuevo-2026' });
     await dialog.getByRole('button', { name: 'Guardar' }).click();
     await catalog.dismiss(catalog.messageDialog(MESSAGES.info));

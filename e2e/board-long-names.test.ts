@@ -6,7 +6,7 @@ import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
 import { openSignedIn } from './pages/login-page.js';
 import { BoardPage } from './pages/board-page.js';
 
-/** 90 characters, no hyphen: the longest name an organiser is likely to type (issue 22, item 2). */
+/** 90 characters, no hyphen: the longest name an organiser is likely to type (item 2). */
 const LONG_NAME =
   'Los Invencibles Programadores de la Facultad de Ingeniería Campus Norte Turno Vespertino A';
 /** One word longer than a phone's name column: it must break inside the word, not widen the table. */
@@ -64,7 +64,7 @@ function rowFits(page: Page, level: string): Promise<RowFit[]> {
 }
 
 /**
- * A long team name on the live board (issue 22, item 2): at a phone's, a laptop's and a desktop's
+ * A long team name on the live board (item 2): at a phone's, a laptop's and a desktop's
  * size the name wraps, and every row of its level keeps INTENTOS, 'Bloquear'/'Desbloquear' and
  * 'Historial' inside the level's column, whole, with no sideways scroll; a blocked row's badges are
  * not cut short either.

@@ -149,14 +149,14 @@ describe('catalogue screens in Chromium', () => {
   it('registers a contest, assigns both processes and lists them under Ver procesos', async () => {
     await catalog.open('/contests', 'Información de los concursos');
     const dialog = await catalog.openCreate('Registrar concurso', 'Registrar Concurso');
-    // Today by default (SPEC.md section 9).
+    // Today by default (docs/spec.md section 9).
     expect(await dialog.getByLabel('Fecha').inputValue()).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     await dialog.getByLabel('Fecha').fill('2026-11-21');
     expect(await dialog.getByLabel('Calendario').inputValue()).toBe('2026B');
     await catalog.save(dialog);
     const contestId = await catalog.idOf('2026B');
     const row = catalog.row(contestId);
-    // Read in the Spanish form (issue 14); the date input keeps ISO.
+    // Read in the Spanish form; the date input keeps ISO.
     expect(await row.textContent()).toContain('21/11/2026');
     expect(await row.textContent()).not.toContain('2026-11-21');
 
@@ -180,7 +180,7 @@ describe('catalogue screens in Chromium', () => {
     await processes.assignDialog().getByRole('button', { name: 'Cancelar' }).click();
   });
 
-  it("keeps 'Seleccionaste:' in view over the buttons when many processes are chosen (issue 14)", async () => {
+  it("keeps 'Seleccionaste:' in view over the buttons when many processes are chosen", async () => {
     const api = await HttpApi.signIn(bed.server.url, 'admin_catalogos', 'clave-admin');
     for (let i = 1; i <= 40; i++) await api.call('/api/createProcess', { name: `Proceso-Largo-${i}.exe` });
     await catalog.open('/contests', 'Información de los concursos');
@@ -216,7 +216,7 @@ describe('catalogue screens in Chromium', () => {
     const values = (rowNumber: number) => (sheet?.getRow(rowNumber).values as unknown[]).slice(1);
     expect(values(1)).toEqual(['ID', 'CALENDAR', 'DATE', 'ACTIVO', 'MÁX. INTENTOS', 'REGISTRA PROGRAMAS']);
     expect(sheet?.rowCount).toBe(2);
-    // The first contest registered is the active one (issue 13); it has no automatic block.
+    // The first contest registered is the active one; it has no automatic block.
     expect(values(2).slice(1, 4)).toEqual(['2026B', '21/11/2026', 'Activo']);
     expect(values(2)[4] ?? '').toBe('');
     // Issue 14: its agents report what runs on the machines unless the form said otherwise.

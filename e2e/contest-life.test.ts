@@ -74,7 +74,7 @@ function rowsOf(sheet: ExcelJS.Worksheet): unknown[][] {
  * reload); /bitacora lists the block and the attempts, live, filtered and exported; the contest's
  * report is downloaded as PDF and XLSX and read back (pdftotext, exceljs).
  */
-describe('the life of a contest in Chromium (issue 13)', () => {
+describe('the life of a contest in Chromium', () => {
   const bed = useWebTestBed();
   let api: HttpApi;
   let downloads: string;
@@ -209,7 +209,7 @@ describe('the life of a contest in Chromium (issue 13)', () => {
     await importing.open();
     expect(await importing.contest().locator('option:checked').textContent()).toBe('2027A');
 
-    // The template: the registration file's header row and an example row (issue 22), and a second
+    // The template: the registration file's header row and an example row, and a second
     // sheet listing the valid levels, coaches and careers.
     const template = await importing.downloadTemplate();
     expect(template.suggestedFilename()).toBe('plantilla-equipos.xlsx');
@@ -380,7 +380,7 @@ describe('the life of a contest in Chromium (issue 13)', () => {
     // The last section, the blocks and unblocks: the team, the change and who made it.
     const changes = text.slice(text.lastIndexOf('Bloqueos y desbloqueos'));
     expect(changes).toMatch(/Núcleo Rápido.*Activo\s+Descalificado\s+Usuario juez_vida/);
-    // Every page numbered (issue 22).
+    // Every page numbered.
     const pages = text.split('\f').filter((page) => page.trim() !== '');
     pages.forEach((page, index) => expect(page).toContain(`Página ${index + 1} de ${pages.length}`));
 

@@ -27,7 +27,7 @@ import { ObservedPage } from './pages/observed-page.js';
 /** A TLSH digest as the agent sends it (70 hex digits); its first body digit is not 0. */
 const BROWSER_TLSH = '09F05A198CC69A5A4F0F9380A9EE93F2B927CF42089EA74276DC5F0BB2D34E68114448';
 
-describe('fingerprints screen and safe exports (issue 21)', () => {
+describe('fingerprints screen and safe exports', () => {
   const bed = useWebTestBed();
 
   it('lists a reported fingerprint, confirms it for every machine and removes it from all', async () => {
@@ -40,7 +40,7 @@ describe('fingerprints screen and safe exports (issue 21)', () => {
     const other = await agentTeam(bed.server, adminToken, { contestId, name: 'Recursivos' });
     const sha256 = createHash('sha256').update('navegador renombrado').digest('hex');
     const [attempt] = newAttempts(['chrome.exe']);
-    // With the file's similarity digest (DESIGN.md section 6a "Similar files").
+    // With the file's similarity digest (docs/design.md section 6a "Similar files").
     expect(
       (await injectAttempts(bed.server.app, reporter.key, [{ ...attempt!, sha256, tlsh: BROWSER_TLSH }]))
         .statusCode,
@@ -111,7 +111,7 @@ describe('fingerprints screen and safe exports (issue 21)', () => {
         .getByText('Este proceso no tiene huellas reportadas en el concurso activo.')
         .waitFor();
       expect([await configHas(reporter.key), await configHas(other.key)]).toEqual([false, false]);
-      // DESIGN.md section 6a: the removed hash stays denied under every name until confirmed again.
+      // docs/design.md section 6a: the removed hash stays denied under every name until confirmed again.
       await prints
         .dialog()
         .getByTestId('denied-fingerprints')
@@ -135,7 +135,7 @@ describe('fingerprints screen and safe exports (issue 21)', () => {
     try {
       const teams = new CatalogPage(admin.page, bed.server.url);
       await teams.open('/teams', 'Información de los equipos');
-      // The team is in a contest that is not the active one: /teams shows the active one first (issue 22).
+      // The team is in a contest that is not the active one: /teams shows the active one first.
       await admin.page
         .getByTestId('teams-contest-filter')
         .getByLabel('Concurso')

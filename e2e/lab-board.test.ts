@@ -15,7 +15,7 @@ import { axeFindings } from './pages/route-checks.js';
  * stopped (red, «Agente detenido», first in the table); 'Listos: 1 de 3 equipos', and no team listed
  * without a running agent (each has a machine on the table); nothing serious for axe-core.
  */
-describe('the lab board in Chromium (issue 24)', () => {
+describe('the lab board in Chromium', () => {
   const bed = useWebTestBed();
   const agents: AgentHandle[] = [];
 

@@ -73,7 +73,7 @@ describe('live judge board in Chromium', () => {
       .waitFor({ timeout: 2_000 });
   });
 
-  it("shows a disqualified row's badges whole, inside its name's cell (issues 14 and 22)", async () => {
+  it("shows a disqualified row's badges whole, inside its name's cell", async () => {
     const screen = await judgeScreen('juez_dos', 'clave-dos');
     if ((await screen.toggleButton(team.id).textContent()) === 'Bloquear')
       await screen.toggleAndConfirm(team.id);
@@ -100,7 +100,7 @@ describe('live judge board in Chromium', () => {
     expect(await screen.row(neighbour).getByTestId('row-badges').textContent()).toBe('Agente sin conexión');
   });
 
-  it("plays 'Alerta sonora' on an attempt once turned on, and remembers it after a reload (issue 14)", async () => {
+  it("plays 'Alerta sonora' on an attempt once turned on, and remembers it after a reload", async () => {
     const screen = await judgeScreen('juez_uno', 'clave-uno');
     const page = screen.page();
     // Counts the tones the page starts through the Web Audio API (nothing else plays sound).

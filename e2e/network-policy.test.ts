@@ -31,7 +31,7 @@ const AGENT_BIN = fileURLToPath(new URL('../agent/bin/concurso-agent.js', import
  * longer answers there), and /laboratorio shows «red: v1 aplicada» for its machine; with a name the
  * lab's DNS does not know, «red: v2 aplicada en parte: no se resolvió …» in amber.
  */
-describe('allowed sites from the browser to the lab machine (issue 25)', () => {
+describe('allowed sites from the browser to the lab machine', () => {
   let net: LabNetwork;
   let bed: WebTestBed;
   let agent: ChildProcess | undefined;
@@ -95,7 +95,7 @@ describe('allowed sites from the browser to the lab machine (issue 25)', () => {
       'Siempre están permitidos el servidor del concurso y los servidores DNS de cada máquina.',
     );
     const sites = dialog.getByLabel('Sitios permitidos');
-    // A URL is refused under its line, in Spanish, before anything is sent (SPEC.md section 5's warning).
+    // A URL is refused under its line, in Spanish, before anything is sent (docs/spec.md section 5's warning).
     await sites.fill('https://permitido.prueba/');
     await dialog.getByRole('button', { name: 'Guardar' }).click();
     const warning = catalog.messageDialog('Información');

@@ -24,7 +24,7 @@ import { HistoryPage } from './pages/history-page.js';
  * the blocked name; /procesosObservados lists a program started on both machines once, '2 máquinas';
  * an administrator's 'Bloquear' there makes the agents end it.
  */
-describe('renamed programs and what ran in the lab (issue 14)', () => {
+describe('renamed programs and what ran in the lab', () => {
   const bed = useWebTestBed();
   const agents: AgentHandle[] = [];
 

@@ -69,7 +69,7 @@ describe('projector display', () => {
     expect(await projector.row(teams.a!.id).getAttribute('data-status')).toBe('2');
   });
 
-  it('scales its type with the screen: twice as large at a native 3840x2160, by the height on an ultra-wide (issue 22)', async () => {
+  it('scales its type with the screen: twice as large at a native 3840x2160, by the height on an ultra-wide', async () => {
     const nameSize = async (width: number, height: number) => {
       await page.setViewportSize({ width, height });
       await projector.open();
@@ -98,7 +98,7 @@ describe('projector display', () => {
     expect(await projector.nameFontSize(teams.c!.id, 'Gamma')).toBeGreaterThanOrEqual(18);
   });
 
-  it('receives only its level’s rows with ?nivel=<id> (issue 26: the socket joins that level’s room)', async () => {
+  it('receives only its level’s rows with ?nivel=<id> (the socket joins that level’s room)', async () => {
     const received: number[] = [];
     const watch = (ws: WebSocket) =>
       ws.on('framereceived', ({ payload }) => {

@@ -26,7 +26,7 @@ import {
 
 const ADMIN = { username: 'admin_pantallas', password: 'clave-admin' };
 const JUDGE = { username: 'juez_pantallas', password: 'clave-juez' };
-/** A phone held upright and a common laptop (issue 14). */
+/** A phone held upright and a common laptop. */
 const VIEWPORTS = {
   phone: { width: 390, height: 844 },
   laptop: { width: 1366, height: 768 },
@@ -45,7 +45,7 @@ const ADMIN_PATHS = ROUTE_PATHS.filter((route) => route.access !== 'anyone').map
 const JUDGE_PATHS = ROUTE_PATHS.filter((route) => route.access === 'staff').map((route) => route.path);
 
 /**
- * Every screen on every device, for every person (issue 14): every route of the route table
+ * Every screen on every device, for every person: every route of the route table
  * (`web/src/app/route-paths.ts`, so a route added later is walked too) at a phone's width (390x844)
  * and a laptop's (1366x768), as an administrator, as a judge (their routes) and signed out (the
  * login), with data in the tables: no sideways scroll of the page and no serious or critical axe-core

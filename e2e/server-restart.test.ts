@@ -17,7 +17,7 @@ const JUDGE = { name: 'Mtra. Elena Paredes', username: 'juez_reinicio', password
 const SERVER_DISCONNECT_FRAME = '41';
 
 /**
- * Boards survive a restart of their server (issue 10, DESIGN.md section 6): a judge's board (/homeJuez)
+ * Boards survive a restart of their server (docs/design.md section 6): a judge's board (/homeJuez)
  * and the projector (/proyector) stay open in Chromium while the real server process is stopped with
  * SIGTERM, then with SIGKILL, and started again on the same port. After each restart a block made
  * through the API as an admin shows on both screens without a reload: they reconnected by themselves

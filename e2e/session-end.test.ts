@@ -10,7 +10,7 @@ import { ProjectorPage } from './pages/projector-page.js';
 const JUDGE = { username: 'juez_pestanas', password: 'Tablero-Vivo-2026' };
 
 /**
- * A session that ends in another tab (issue 10): two tabs of one browser (one localStorage, one
+ * A session that ends in another tab: two tabs of one browser (one localStorage, one
  * token); 'Cerrar Sesión' in the first. The second must land on the login screen saying
  * 'Su sesión terminó. Inicie sesión de nuevo.', not fail with a generic error or stay on 'Sin conexión'.
  */

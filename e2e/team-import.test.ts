@@ -23,7 +23,7 @@ const EXCEL_CSV = windows1252(
 );
 
 /**
- * Imports as an organiser does them (issue 22) in Chromium: Spanish Excel's own CSV (Windows-1252,
+ * Imports as an organiser does them in Chromium: Spanish Excel's own CSV (Windows-1252,
  * `;`) previews with its accents right and a warning to look at them, a career two departaments share
  * is named «Carrera (Departamento)», the import goes to the wrong (active) contest and is undone from
  * 'Importaciones' in one step; /teams shows one contest's teams at a time.

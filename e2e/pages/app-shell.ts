@@ -1,9 +1,9 @@
 import type { Locator, Page } from 'playwright-core';
 
 /**
- * Page model of the shared layout's header (every screen but / and /proyector, SPEC.md section 2):
+ * Page model of the shared layout's header (every screen but / and /proyector, docs/spec.md section 2):
  * the wide header's menus and 'Cerrar Sesión', and below 768 px the one 'Menú' they fold into
- * (issue 14).
+ *.
  */
 export class AppShell {
   constructor(readonly page: Page) {}

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 
-/** Page model of the live board (`/homeJuez` and `/home`, SPEC.md section 2). */
+/** Page model of the live board (`/homeJuez` and `/home`, docs/spec.md section 2). */
 export class BoardPage {
   constructor(private readonly screen: Page) {}
 
@@ -9,7 +9,7 @@ export class BoardPage {
     return this.screen;
   }
 
-  /** The 'Alerta sonora' switch's checkbox (issue 14): `isChecked()` says whether it is on. */
+  /** The 'Alerta sonora' switch's checkbox: `isChecked()` says whether it is on. */
   soundAlert(): Locator {
     return this.screen.getByTestId('sound-alert').getByRole('checkbox', { name: 'Alerta sonora' });
   }
@@ -33,7 +33,7 @@ export class BoardPage {
     return this.screen.getByTestId(`attempts-${teamId}`);
   }
 
-  /** The row's Bloquear / Desbloquear button (the row also has 'Historial', issue 13). */
+  /** The row's Bloquear / Desbloquear button (the row also has 'Historial'). */
   toggleButton(teamId: number): Locator {
     return this.row(teamId).getByRole('button', { name: /^(Bloquear|Desbloquear)$/ });
   }
@@ -49,7 +49,7 @@ export class BoardPage {
     await dialog.getByRole('button', { name: 'Sí' }).click();
   }
 
-  /** The 'Estadísticas' panel under the board (issue 13): figures, charts and their toggle. */
+  /** The 'Estadísticas' panel under the board: figures, charts and their toggle. */
   statsPanel(): Locator {
     return this.screen.getByTestId('stats-panel');
   }

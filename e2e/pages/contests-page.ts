@@ -1,13 +1,13 @@
 import type { Download, Locator, Page } from 'playwright-core';
 import type { CatalogPage } from './catalog-page.js';
 
-/** The contest modal's automatic block field (issue 13). */
+/** The contest modal's automatic block field. */
 export const MAX_ATTEMPTS_LABEL = 'Descalificar automáticamente al llegar a N intentos';
 
-/** The create modal's blocked-set copy (issue 13). */
+/** The create modal's blocked-set copy. */
 export const COPY_FROM_LABEL = 'Copiar procesos bloqueados de';
 
-/** Page model of /contests' active contest (issue 13): the ACTIVO badge, 'Activar' and its question. */
+/** Page model of /contests' active contest: the ACTIVO badge, 'Activar' and its question. */
 export class ContestsPage {
   constructor(
     private readonly page: Page,
@@ -47,7 +47,7 @@ export class ContestsPage {
     await question.waitFor({ state: 'hidden' });
   }
 
-  /** The row's 'Reporte' button, which opens the menu 'PDF' / 'Excel' (issue 13). */
+  /** The row's 'Reporte' button, which opens the menu 'PDF' / 'Excel'. */
   reportButton(row: Locator): Locator {
     return row.getByRole('button', { name: 'Reporte' });
   }

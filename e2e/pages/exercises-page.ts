@@ -1,7 +1,7 @@
 import type { CDPSession, Locator, Page, Response } from 'playwright-core';
 import type { CatalogPage } from './catalog-page.js';
 
-/** Page model of /exercises (SPEC.md section 2): the PDF modal, 'Ver ejercicios' and 'Ver PDF'. */
+/** Page model of /exercises (docs/spec.md section 2): the PDF modal, 'Ver ejercicios' and 'Ver PDF'. */
 export class ExercisesPage {
   private cdp: CDPSession | null = null;
 
@@ -73,7 +73,7 @@ export class ExercisesPage {
   }
 
   /**
-   * Presses 'Ver PDF' of a row and answers the tab it opens and the PDF's answer in it (issue 14: a URL
+   * Presses 'Ver PDF' of a row and answers the tab it opens and the PDF's answer in it (a URL
    * ending in the file's own name).
    */
   async openPdf(row: Locator): Promise<{ tab: Page; pdf: Response }> {

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 
 /**
- * Page model of Procesos › 'Huellas' (issue 21): the fingerprints reported for one process in the
+ * Page model of Procesos › 'Huellas': the fingerprints reported for one process in the
  * active contest, with 'Confirmar' and 'Eliminar'.
  */
 export class FingerprintsDialog {
@@ -27,7 +27,7 @@ export class FingerprintsDialog {
 
   /**
    * Presses `action` on a fingerprint's row and answers 'Sí, …' to its question, once the question says
-   * `says` when given (e.g. «chrome.exe también coincide con: notas.exe», DESIGN.md section 6a).
+   * `says` when given (e.g. «chrome.exe también coincide con: notas.exe», docs/design.md section 6a).
    */
   async act(sha256: string, action: 'Confirmar' | 'Eliminar', says?: string): Promise<void> {
     await this.row(sha256).getByRole('button', { name: action }).click();

@@ -1,7 +1,7 @@
 import type { Download, Locator, Page } from 'playwright-core';
 
 /**
- * Page model of the history screens (DESIGN.md section 4): a board row's 'Historial'
+ * Page model of the history screens (docs/design.md section 4): a board row's 'Historial'
  * dialog and /bitacora, the active contest's log.
  */
 export class HistoryPage {

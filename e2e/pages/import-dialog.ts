@@ -9,7 +9,7 @@ export interface ImportFile {
 }
 
 /**
- * Page model of /teams' 'Importar equipos e integrantes' dialog (issue 13, bulk import of teams and
+ * Page model of /teams' 'Importar equipos e integrantes' dialog (bulk import of teams and
  * members): the contest, the registration file, 'Descargar plantilla', the preview's teams and bad
  * rows by line, and 'Importar N equipos'.
  */
@@ -38,7 +38,7 @@ export class ImportDialog {
     await this.dialog().getByTestId('chosen-file').filter({ hasText: file.name }).waitFor();
   }
 
-  /** The preview's warning on a CSV read as Windows-1252 (issue 22). */
+  /** The preview's warning on a CSV read as Windows-1252. */
   encodingNote(): Locator {
     return this.dialog().getByTestId('import-encoding-note');
   }
@@ -55,7 +55,7 @@ export class ImportDialog {
 
   /**
    * The dialog's import button: 'Importar N equipos' ('Importar 1 equipo') when the preview allows it,
-   * plain 'Importar' (disabled) before or with bad rows (issue 22).
+   * plain 'Importar' (disabled) before or with bad rows.
    */
   importButton(): Locator {
     return this.dialog().getByRole('button', { name: /^Importar( \d+ equipos?)?$/ });
@@ -82,7 +82,7 @@ export class ImportDialog {
   }
 }
 
-/** Page model of /teams' 'Importaciones' dialog (issue 22): the imports and their 'Deshacer'. */
+/** Page model of /teams' 'Importaciones' dialog: the imports and their 'Deshacer'. */
 export class TeamImportsDialog {
   constructor(private readonly page: Page) {}
 

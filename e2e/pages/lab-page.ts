@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 
 /**
- * Page model of /laboratorio (issue 24, the lab board): the active contest's machines, the readiness
+ * Page model of /laboratorio (the lab board): the active contest's machines, the readiness
  * line and the teams without a running agent.
  */
 export class LabPage {
@@ -45,7 +45,7 @@ export class LabPage {
   }
 
   /**
-   * The RED badge (issue 25) of a machine's row, found by any text of the row (its host name or its
+   * The RED badge of a machine's row, found by any text of the row (its host name or its
    * team): 'red: v1 aplicada', with `data-network-tone` ok, warning, error or neutral.
    */
   network(rowText: string): Locator {

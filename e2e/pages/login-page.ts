@@ -30,7 +30,7 @@ export async function openSignedIn(
   return { page, context };
 }
 
-/** Page model of the login screen `/` (SPEC.md section 2). */
+/** Page model of the login screen `/` (docs/spec.md section 2). */
 export class LoginPage {
   constructor(
     private readonly page: Page,

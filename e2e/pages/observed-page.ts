@@ -24,7 +24,7 @@ export class ObservedPage {
   }
 
   /**
-   * Types `text` into 'Buscar:' and waits for the server's answer to that search (issue 21: the
+   * Types `text` into 'Buscar:' and waits for the server's answer to that search (the
    * server searches names, team names and fingerprints, after a short pause in the typing).
    */
   async search(text: string): Promise<void> {
@@ -46,7 +46,7 @@ export class ObservedPage {
 
   /**
    * Presses 'Bloquear' on a row and confirms the question once it names the teams that reported it
-   * (issue 21: the fingerprint is their claim) and where the fingerprint applies.
+   * (the fingerprint is their claim) and where the fingerprint applies.
    */
   async block(name: string, reportedBy: string): Promise<void> {
     await this.row(name).getByRole('button', { name: 'Bloquear' }).click();

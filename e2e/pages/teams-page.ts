@@ -10,7 +10,7 @@ export interface MemberEntry {
   semester: number;
 }
 
-/** Page model of /teams (SPEC.md section 2): the team modal, the members dialogs and the agent key. */
+/** Page model of /teams (docs/spec.md section 2): the team modal, the members dialogs and the agent key. */
 export class TeamsPage {
   constructor(
     private readonly page: Page,
@@ -31,7 +31,7 @@ export class TeamsPage {
     return this.catalog.idOf(name);
   }
 
-  /** The 'Concurso' filter over the table (issue 22): the active contest first, or 'Todos los concursos'. */
+  /** The 'Concurso' filter over the table: the active contest first, or 'Todos los concursos'. */
   contestFilter(): Locator {
     return this.page.getByTestId('teams-contest-filter').getByLabel('Concurso');
   }

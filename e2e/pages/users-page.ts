@@ -8,7 +8,7 @@ export interface UserEntry {
   password?: string;
 }
 
-/** Page model of /usersAdmin, /usersJuez and /usersParticipants (SPEC.md section 2). */
+/** Page model of /usersAdmin, /usersJuez and /usersParticipants (docs/spec.md section 2). */
 export class UsersPage {
   constructor(private readonly catalog: CatalogPage) {}
 
