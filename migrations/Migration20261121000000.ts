@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The first schema: every table of DESIGN.md section 3 plus `revoked_tokens`, and the seeded rows
+ * The first schema: every table of docs/design.md section 3 plus `revoked_tokens`, and the seeded rows
  * (user types, levels, team statuses) with fixed ids, because the spec's ids are a contract
  * (types_users_id 1..3, levels 1..3, status_team 1 and 2).
  */

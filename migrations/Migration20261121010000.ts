@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * `teams.agent_online`: whether the boards were last told the team's agent is online. Kept as a column
  * (not only derived from `agent_last_seen`) so exactly one server process announces each change, under
- * a row lock, when a heartbeat arrives or the agent falls silent (DESIGN.md section 6).
+ * a row lock, when a heartbeat arrives or the agent falls silent (docs/design.md section 6).
  * `agent_last_seen` gets milliseconds, so a short offline delay is measured exactly.
  * `attempts.killed`: false when the agent could not end the process it reported.
  */

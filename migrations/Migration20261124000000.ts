@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 14 (renamed programs and what ran in the lab, DESIGN.md sections 3 and 6):
+ * Issue 14 (renamed programs and what ran in the lab, docs/design.md sections 3 and 6):
  * - `contests.observe_processes`: the contest's agents report every executable started on the
  *   machines. On by default (existing contests too), as the issue asks.
  * - `attempts.executable`: the file name a renamed copy ran as, when its fingerprint caught it.

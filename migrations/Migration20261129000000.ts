@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 24 (the tamper alert, DESIGN.md section 6a): `teams.agent_alert` holds the boards' alert about
+ * Issue 24 (the tamper alert, docs/design.md section 6a): `teams.agent_alert` holds the boards' alert about
  * an offline agent (`sin_senal`, `detenido`; null otherwise), and `agent_events` the log of what
  * happened to each team's agent during the active contest; `agent_machines` the machines each team's
  * agents run on, for the lab board (host name, system, version, the policy applied, the clock offset,

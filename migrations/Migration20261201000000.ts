@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Colluding keys cannot amplify fingerprints or bring them back (DESIGN.md section 6a "Fingerprints"):
+ * Colluding keys cannot amplify fingerprints or bring them back (docs/design.md section 6a "Fingerprints"):
  * - `process_fingerprint_denials`: a SHA-256 an admin removed, denied in its contest under every
  *   process name until an admin confirms it again (one row per contest and hash); `processes_id` is
  *   the process it was removed from (null once that process is deleted), `denied_by` the admin.

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Presence per machine (DESIGN.md section 6a, the lab board): `agent_machines.address` the source
+ * Presence per machine (docs/design.md section 6a, the lab board): `agent_machines.address` the source
  * address of the machine's last heartbeat or stop notice; `alert` its own alert (`sin_senal`,
  * `detenido`; null while it beats); `changed_at` its last presence change and `logged` the last state
  * its log and the boards were given (`sin_senal`, `detenido`, `en_linea`; null: none), so a flapping

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * A judges' message a machine could not show (DESIGN.md section 6a, messages): on the team's receipt,
+ * A judges' message a machine could not show (docs/design.md section 6a, messages): on the team's receipt,
  * the last time one of its machines said so (`failed_at`), why (`failure`, the agent's short Spanish
  * phrase) and which machine (`failed_on`, its host name). The sender's dialog and the log show them
  * while the message was not shown.

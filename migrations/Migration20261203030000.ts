@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * A program is also known by its similarity digest and its ELF build-id (DESIGN.md section 6a): the
+ * A program is also known by its similarity digest and its ELF build-id (docs/design.md section 6a): the
  * learned fingerprints (`process_fingerprints`) and the programs the agents saw run
  * (`observed_processes`) keep the `tlsh` digest (at most `SIMILARITY_DIGEST_MAX_LENGTH`, 148
  * characters) and the `build_id` (at most 64 hex digits) an agent reported with them; null when the

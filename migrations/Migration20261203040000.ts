@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * «Programa nuevo» (DESIGN.md section 6a: an unknown tool is looked at while it runs; the rule in
+ * «Programa nuevo» (docs/design.md section 6a: an unknown tool is looked at while it runs; the rule in
  * server/src/modules/observed/README.md):
  * - `observed_processes.hostname` / `path`: the machine (its host name, at most 255 characters) and the
  *   executable's full path (at most `OBSERVED_PATH_MAX`, 1024) of the program's latest reported start;
