@@ -172,6 +172,17 @@ describe('the name filter', () => {
     expect(logs.some((l) => l.includes('Encrypted Client Hello'))).toBe(true);
   });
 
+  it("with ech: 'outer-name', judges a ClientHello carrying ECH by its clear name", async () => {
+    const { tlsPort } = await startFilter({ ech: 'outer-name' });
+    const hello = await captureClientHello(ALLOWED);
+    const allowed = withExtension(hello, TLS_EXTENSION_ECH, Buffer.alloc(120, 1));
+    // The site answers the hello (a ServerHello, or an alert): it got it.
+    expect((await raw(tlsPort, [allowed])).received.length).toBeGreaterThan(0);
+    const other = withExtension(await captureClientHello(OTHER), TLS_EXTENSION_ECH, Buffer.alloc(120, 1));
+    expect(await raw(tlsPort, [other])).toEqual({ received: Buffer.alloc(0), ended: 'reset' });
+    expect(filter!.stats()).toEqual({ spliced: 1, refused: 1 });
+  });
+
   it('refuses a ClientHello without a name', async () => {
     const { tlsPort } = await startFilter();
     expect(await raw(tlsPort, [await captureClientHello(undefined)])).toMatchObject({ ended: 'reset' });

@@ -30,6 +30,14 @@ export interface NameFilterOptions {
   upstreamPorts?: { tls: number; http: number };
   /** Longest wait for one upstream address to accept (ms) before the next is tried. Default 10_000. */
   connectTimeoutMs?: number;
+  /**
+   * A ClientHello carrying the ECH extension: `'refuse'` (default), or `'outer-name'`: judged by its
+   * clear server name like any other. Browsers that have no ECH key for a site (the agent's DNS gives
+   * none) may still send the extension with random bytes ("GREASE", indistinguishable from a real
+   * ECH by design), so `'refuse'` may refuse them too; `'outer-name'` lets through a real ECH whose
+   * clear name is allowed, which then reaches whatever site the front behind that name serves.
+   */
+  ech?: 'refuse' | 'outer-name';
 }
 
 /** Most bytes of a ClientHello or request head read before deciding. */
@@ -275,7 +283,7 @@ export class NameFilter {
         return head.length >= NAME_FILTER_HEAD_BYTES ? noName('saludo TLS demasiado largo') : null;
       }
       if (hello.kind === 'invalid') return noName('no es un saludo TLS válido');
-      if (hello.ech)
+      if (hello.ech && this.options.ech !== 'outer-name')
         return { refuse: { key: 'ech', line: (n) => NAME_FILTER_TEXTS.refusedEch(hello.serverName, n) } };
       if (hello.serverName === null) return noName('sin nombre del servidor (SNI)');
       host = hello.serverName;
