@@ -318,7 +318,13 @@ export class NameFilter {
   private async splice(client: net.Socket, kind: Kind, host: string, head: Buffer): Promise<void> {
     const port = kind === 'tls' ? 443 : 80;
     const upstreamPort = kind === 'tls' ? this.upstreamPorts.tls : this.upstreamPorts.http;
-    const addresses = this.options.addressesOf(host);
+    let addresses: ReadonlyArray<{ address: string; version: 4 | 6 }>;
+    try {
+      addresses = this.options.addressesOf(host);
+    } catch {
+      // Never an unhandled rejection in the agent: a failing lookup is a name without addresses.
+      addresses = [];
+    }
     let reason = 'el agente no tiene direcciones de ese nombre';
     for (const { address } of addresses) {
       if (client.destroyed) return;
