@@ -79,7 +79,7 @@ export async function buildApp({
     // nginx); from anyone else a client could pick its own address and dodge the login limits.
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // Fastify answers HEAD by running the GET handler, and the spec's deletes and toggles are GETs: no
-    // route answers HEAD, so a HEAD never changes data (DESIGN.md section 4).
+    // route answers HEAD, so a HEAD never changes data (docs/design.md section 4).
     exposeHeadRoutes: false,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
@@ -117,14 +117,14 @@ export async function buildApp({
   });
 
   // The app's own plugins.
-  // The bare pool of the agents' hot paths (issue 26), sized by the agent module.
+  // The bare pool of the agents' hot paths, sized by the agent module.
   await app.register(ormPlugin, {
     orm,
     databaseUrl: config.databaseUrl,
     sqlConnections: AGENT_SQL_CONNECTIONS,
   });
   await app.register(errorsPlugin);
-  // The plugins know no module: app.ts hands them what they check with (issue 23).
+  // The plugins know no module: app.ts hands them what they check with.
   const sessions = staffSessions(app);
   await app.register(guardPlugin, {
     sessions,
@@ -134,7 +134,7 @@ export async function buildApp({
   await app.register(socketPlugin, { redisUrl: config.redisUrl, sessions, levelsExist: knownLevels(orm) });
   await app.register(agentKeysPlugin);
   await app.register(boardPlugin);
-  // How the agents' policies are built (issue 24: heartbeats well within the silent-agent window).
+  // How the agents' policies are built (heartbeats well within the silent-agent window).
   const policy = {
     quorum: config.fingerprintQuorum,
     heartbeatMs: heartbeatMsFor(config.agentOfflineAfterMs),

@@ -2,10 +2,10 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Team } from '../teams/index.js';
 
 /**
- * `agent_machines` (issue 24, the lab board): one machine a team's agent runs on, by host name, as its
+ * `agent_machines` (the lab board): one machine a team's agent runs on, by host name, as its
  * heartbeats describe it: system, agent version, the policy version it applied, its clock's offset
  * from the server's, since when it has been heard without a gap longer than the offline window, and
- * when last; its own presence (alert, last change, what was logged: DESIGN.md section 6a, presence per
+ * when last; its own presence (alert, last change, what was logged: docs/design.md section 6a, presence per
  * machine) and the source address of its last request. At most `LAB_MAX_MACHINES_PER_TEAM` heard within
  * the offline window per team (`LAB_MACHINE_LIMITS` for the rest). Deleted with the team.
  */

@@ -9,11 +9,11 @@ import { placeholders, type SqlRunner, type SqlStatement } from '../../db/sql.js
 import { Team } from '../teams/index.js';
 
 /*
- * The agent module's reads and writes (DESIGN.md section 6): its `attempts` table and the agent's
+ * The agent module's reads and writes (docs/design.md section 6): its `attempts` table and the agent's
  * columns of `teams` (`agent_key_hash`, `agent_last_seen`, `agent_online`, `agent_alert`, and
  * `number_attempts` / `version` when attempts are counted), and its agents' log `agent_events`. Every function takes the EntityManager first, so it runs in
  * the caller's transaction. Through the EntityManager, except the measured hot paths below, which are SQL
- * text run on the agents' bare pool (issue 26): the key lookup, the heartbeat's statements and the
+ * text run on the agents' bare pool: the key lookup, the heartbeat's statements and the
  * attempts group commit's. What changes a team's
  * status, count, presence or `version` is teams/team-row-writer.ts.
  */
@@ -43,7 +43,7 @@ export async function setAgentKeyHash(em: EntityManager, teamId: number, hash: s
   return true;
 }
 
-/** Teams `teamIds`' names, levels and contests, for their agents' policies (issue 24); missing ids are left out. */
+/** Teams `teamIds`' names, levels and contests, for their agents' policies; missing ids are left out. */
 export async function agentTeams(
   em: EntityManager,
   teamIds: readonly number[],
@@ -75,7 +75,7 @@ export function touchOnlineAgentStatement(teamId: number, at: Date): SqlStatemen
   };
 }
 
-/** What the boards were last told of a team's agent, and where it stands (issue 24). */
+/** What the boards were last told of a team's agent, and where it stands. */
 export interface AgentPresence {
   teamId: number;
   contestId: number;
@@ -175,15 +175,15 @@ export async function recordAgentEvent(
 // SQL text: this is the measured hot path of the product, BENCHMARKS.md "Capacity of the attempts path"
 // and "What changed in the server", "Group commit of attempts" (a few round trips per group of requests,
 // whatever its size; one multi-row INSERT and one CASE UPDATE). Statements (`SqlStatement`, db/sql.ts)
-// that attempt-writer.ts's `writeAttemptGroup` sends in two round trips on its bare mysql2 pool
-// (issue 26); the load tester's mysql2 baseline runs that same function.
+// that attempt-writer.ts's `writeAttemptGroup` sends in two round trips on its bare mysql2 pool;
+// the load tester's mysql2 baseline runs that same function.
 
 /** One attempt to insert (`attempts` row), its team's contest already known. */
 export interface NewAttempt {
   teamId: number;
   contestId: number;
   process: string;
-  /** The file name a renamed copy ran as (issue 14), else null. */
+  /** The file name a renamed copy ran as, else null. */
   executable: string | null;
   /** What ran the program when a loader or an interpreter did (`python3`), else null or absent. */
   via?: string | null;
@@ -197,7 +197,7 @@ export interface TeamContest {
   contestId: number;
   maxAttempts: number | null;
   active: boolean;
-  /** Its `number_attempts`: the attempt rows it has stored (DESIGN.md section 3). */
+  /** Its `number_attempts`: the attempt rows it has stored (docs/design.md section 3). */
   attempts: number;
 }
 
@@ -281,7 +281,7 @@ export function storeAttemptsStatement(attempts: readonly NewAttempt[], now: Dat
   };
 }
 
-// Machines (the lab board; presence per machine, DESIGN.md section 6a) ------------------
+// Machines (the lab board; presence per machine, docs/design.md section 6a) ------------------
 //
 // SQL text for what runs with every heartbeat (the measured presence path, BENCHMARKS.md), on the
 // agents' bare pool with the presence update (agent.service.ts `recordHeartbeat`): one UPDATE for a

@@ -19,9 +19,9 @@ import { ATTEMPT_GROUPS_AT_ONCE, AttemptWriter } from './attempt-writer.js';
 import { FingerprintLearner } from './fingerprint-learner.js';
 
 /**
- * The agent's side of the API and the admin's key generation (shared/src/api/agent.ts, DESIGN.md
+ * The agent's side of the API and the admin's key generation (shared/src/api/agent.ts, docs/design.md
  * section 6). `options`: how the agents' policies are built (`PolicyOptions`: the fingerprints'
- * quorum, `FINGERPRINT_QUORUM`, DESIGN.md section 6a; the heartbeat period); `publicUrl`: the server's
+ * quorum, `FINGERPRINT_QUORUM`, docs/design.md section 6a; the heartbeat period); `publicUrl`: the server's
  * `PUBLIC_URL` (an origin, or null when unset), answered with each new key for the install commands.
  */
 export default async function agentRoutes(
@@ -41,7 +41,7 @@ export default async function agentRoutes(
       fork,
       (err) => app.log.warn({ err }, 'No se pudieron aprender huellas'),
       Date.now,
-      // A new claim changes its team's policy, and every team's at quorum (issue 24).
+      // A new claim changes its team's policy, and every team's at quorum.
       () => app.agentChannel.policyChanged(),
       options.quorum,
     ),
@@ -49,7 +49,7 @@ export default async function agentRoutes(
   // Answer what is being written before the database closes.
   app.addHook('preClose', () => attempts.drained());
 
-  // Presence per machine (DESIGN.md section 6a): its rules, and the calls one key may make.
+  // Presence per machine (docs/design.md section 6a): its rules, and the calls one key may make.
   const presence = presenceOptions(options.offlineAfterMs);
   const presenceLimiter = new PresenceLimiter(presencePeriodMs(options.offlineAfterMs), app.redis);
   /** 429 with `Retry-After` past `AGENT_PRESENCE_LIMITS` for this key and machine. */
@@ -74,7 +74,7 @@ export default async function agentRoutes(
     };
   });
 
-  // The team's policy (agent-config.ts), the same the push channel sends (issue 24).
+  // The team's policy (agent-config.ts), the same the push channel sends.
   addRoute(app, api.config, async (request) => ({
     success: true as const,
     message: '',
@@ -136,7 +136,7 @@ export default async function agentRoutes(
     { entityContext: false },
   );
 
-  // The lab board (DESIGN.md section 6a): the active contest's machines and which teams are ready;
+  // The lab board (docs/design.md section 6a): the active contest's machines and which teams are ready;
   // a machine a policy change has not reached yet for a few seconds is not late (`LabPolicyGrace`).
   const policyGrace = new LabPolicyGrace();
   addRoute(app, labRoutes.machines, async () => ({

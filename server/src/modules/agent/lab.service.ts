@@ -13,7 +13,7 @@ import { labTeams, teamMachines } from './agent.repository.js';
 import type { LabPolicyGrace } from './lab-policy-grace.js';
 
 /**
- * The lab board (issue 24, DESIGN.md section 6a): the active contest's machines, each with its
+ * The lab board (docs/design.md section 6a): the active contest's machines, each with its
  * policy state against its team's current policy (`agentConfigs`), online when heard within
  * `offlineAfterMs` without an alert of its own (presence per machine: a documented stop is at once),
  * its own alert and the source address of its last request; a team is ready when one of its machines
@@ -63,7 +63,7 @@ export async function labBoard(
     teams.map((team) => team.id),
   )) {
     const team = byId.get(machine.team.id)!;
-    // Presence per machine (DESIGN.md section 6a): heard within the window, and not stopped or alerted
+    // Presence per machine (docs/design.md section 6a): heard within the window, and not stopped or alerted
     // since (the machine's own alert, whatever its team's other machines do).
     const alert = agentAlertOf(machine.alert);
     const online = alert === null && now.getTime() - machine.lastSeen.getTime() <= offlineAfterMs;

@@ -13,8 +13,7 @@ import {
  * The board's reads of `teams` (docs/design.md section 6; what changes a row is teams/team-row-writer.ts):
  * one SQL statement, run in the caller's transaction so it sees what that transaction wrote. The
  * functions take the EntityManager (`ormSql`), except `boardRows`, which takes any `SqlRunner`, and
- * `boardRowsStatement` / `readBoardRows`, which the attempts group commit sends on its bare pool
- *.
+ * `boardRowsStatement` / `readBoardRows`, which the attempts group commit sends on its bare pool.
  */
 
 /** A board row as the statement answers it (columns, the status name; MariaDB's tinyint as a number). */

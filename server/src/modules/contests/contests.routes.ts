@@ -30,9 +30,9 @@ export interface ContestsRoutesOptions {
 }
 
 /**
- * Contests (SPEC.md sections 2, 3, 7): `getContests`, `createContest {calendar?, date, max_attempts?,
+ * Contests (docs/spec.md sections 2, 3, 7): `getContests`, `createContest {calendar?, date, max_attempts?,
  * copy_from_contests_id?}`, `updateContest`, `deleteContest/{id}`. `calendar` is derived from the date
- * when missing (DESIGN.md section 3); the first contest becomes the active one. Boards refetch after
+ * when missing (docs/design.md section 3); the first contest becomes the active one. Boards refetch after
  * any change (the active contest's calendar or date may be what changed).
  */
 const crud = catalogRoutes({
@@ -65,7 +65,7 @@ export default async function contestsRoutes(
   });
 
   // Every screen refetches its snapshot (the active contest's teams); agents of its teams get its
-  // blocked set, and every other team's agent an empty one, on the push channel (issue 24).
+  // blocked set, and every other team's agent an empty one, on the push channel.
   addRoute(app, api.activate, async (request) => {
     const data = await transaction(app.orm.em, (em) => activateContest(em, request.params.id));
     if (!data) throw new HttpError(404, MESSAGES.contestNotFound);
@@ -74,7 +74,7 @@ export default async function contestsRoutes(
     return { success: true as const, data, message: MESSAGES.processed };
   });
 
-  // Running agents get the new set on the push channel within a second (issue 24; `catalog.changed`
+  // Running agents get the new set on the push channel within a second (`catalog.changed`
   // of contest_processes starts their round), or at their next config read without it.
   addRoute(app, api.replaceBlockedProcesses, async (request) => {
     const { contests_id, processes_id } = request.body;
@@ -105,7 +105,7 @@ export default async function contestsRoutes(
     message: '',
   }));
 
-  // «Programas permitidos» (DESIGN.md section 6a "Fingerprints"): a fingerprint that matches one's
+  // «Programas permitidos» (docs/design.md section 6a "Fingerprints"): a fingerprint that matches one's
   // known file applies to no machine, so every agent's policy is computed again.
   addRoute(app, api.permittedProcesses, async (request) => {
     const { contestId } = request.params;

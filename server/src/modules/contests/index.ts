@@ -1,5 +1,5 @@
 /**
- * The contests module's public face (issue 23): contests, their blocked processes and which one is
+ * The contests module's public face: contests, their blocked processes and which one is
  * active. app.ts registers what it exports; another module imports it from here only (lint:
  * boundaries/dependencies). The rest of the folder is private to the module.
  */

@@ -302,8 +302,8 @@ async function pageDetails(
 }
 
 /**
- * The teams of contest `contestId` whose agents saw an executable with fingerprint `sha256` start
- *: the claimants an admin's "Bloquear" records for that fingerprint, by team id.
+ * The teams of contest `contestId` whose agents saw an executable with fingerprint `sha256` start:
+ * the claimants an admin's "Bloquear" records for that fingerprint, by team id.
  */
 export async function observedTeamIds(
   em: EntityManager,
