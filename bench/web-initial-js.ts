@@ -5,8 +5,8 @@
  * response until the page is idle. Prints JSON, in KB (1,000 bytes).
  *
  * The contest has 30 teams (10 per level, the demo's size), so /homeJuez is a real board and the
- * "Estadísticas" panel sits under it. Its charts (recharts) load only when the panel comes into view
- *, so they are measured apart: `after_scroll` is what scrolling to the panel downloads on
+ * "Estadísticas" panel sits under it. Its charts (recharts) load only when the panel comes into view,
+ * so they are measured apart: `after_scroll` is what scrolling to the panel downloads on
  * top of the initial scripts.
  */
 import type { Page } from 'playwright-core';

@@ -1,5 +1,5 @@
 /**
- * The process list on Windows (issue 27), with each process's executable path, so fingerprints,
+ * The process list on Windows, with each process's executable path, so fingerprints,
  * observing and renamed copies work there as on Linux. ps-list's fastlist gives only names; the single
  * executable of `npm run agent:build` carries its own helper instead, `proclist.exe` (agent/native/
  * proclist.c: Toolhelp32, `QueryFullProcessImageNameW`, `GetProcessTimes`), writes it into the agent's

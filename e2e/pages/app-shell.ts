@@ -2,8 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 
 /**
  * Page model of the shared layout's header (every screen but / and /proyector, docs/spec.md section 2):
- * the wide header's menus and 'Cerrar Sesión', and below 768 px the one 'Menú' they fold into
- *.
+ * the wide header's menus and 'Cerrar Sesión', and below 768 px the one 'Menú' they fold into.
  */
 export class AppShell {
   constructor(readonly page: Page) {}

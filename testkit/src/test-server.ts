@@ -32,7 +32,7 @@ export interface RestartOptions {
   /** The app's logger (default none), e.g. the server's own options writing to a test's stream. */
   logger?: BuildAppOptions['logger'];
   /**
-   * The address to listen on (default 127.0.0.1), e.g. a lab network's `serverAddress` (issue 25: a
+   * The address to listen on (default 127.0.0.1), e.g. a lab network's `serverAddress` (a
    * machine in a network namespace reaches the server there); `url` names it.
    */
   host?: string;

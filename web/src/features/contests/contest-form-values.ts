@@ -88,8 +88,7 @@ export const contestFormResolver: Resolver<ContestFormValues, unknown, ContestIn
  * The body of `createContest` (`creating`) or `updateContest` (without its id) for the valid values:
  * the date with its calendar (the client sends it, docs/design.md section 3), `max_attempts` (null clears
  * it), `observe_processes` (on unless unticked), `allowed_sites` ([] is no network
- * policy, and empties an edited contest's) and, on create only and when chosen, `copy_from_contests_id`
- *.
+ * policy, and empties an edited contest's) and, on create only and when chosen, `copy_from_contests_id`.
  * On an edit, `loadedSites` (the contest's sites when the modal opened) leaves `allowed_sites` out of
  * the body when the field still holds them.
  */

@@ -1,7 +1,7 @@
 /**
  * Pure logic of the projector view (/proyector): which levels it shows, each level's teams in the
- * hall's order, most attempts first, and how a level's list is cut into pages that fit its column
- *. Kept free of React so it is unit-tested as is.
+ * hall's order, most attempts first, and how a level's list is cut into pages that fit its column.
+ * Kept free of React so it is unit-tested as is.
  */
 import {
   BOARD_LEVEL_KEYS,

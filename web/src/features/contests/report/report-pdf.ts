@@ -106,9 +106,8 @@ function numberPages(doc: JsPdf): void {
 /**
  * The report as a PDF: the title with the contest's calendar and date, the summary, the two
  * charts drawn with jsPDF's primitives from the same data as /home's panel, the per-team table and
- * every block and unblock with who ('automático' for the automatic block) and when, and page numbers
- *. jsPDF and
- * jspdf-autotable are loaded only now. Answers the document (the caller saves it).
+ * every block and unblock with who ('automático' for the automatic block) and when, and page numbers.
+ * jsPDF and jspdf-autotable are loaded only now. Answers the document (the caller saves it).
  */
 export async function buildReportPdf(report: ContestReport, now = new Date()): Promise<JsPdf> {
   const [{ jsPDF }, { autoTable }] = await Promise.all([import('jspdf'), import('jspdf-autotable')]);
