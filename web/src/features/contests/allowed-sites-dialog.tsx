@@ -48,6 +48,7 @@ export function AllowedSitesDialog({ contest, open, onClose }: AllowedSitesDialo
         <AllowedSitesField
           registration={form.register('allowed_sites')}
           error={form.formState.errors.allowed_sites?.message}
+          text={form.watch('allowed_sites')}
         />
       </Stack>
     </AppDialog>

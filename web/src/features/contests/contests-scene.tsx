@@ -80,6 +80,7 @@ const CONTESTS = catalogScreenSpec('contests', contestFormResolver, {
       <AllowedSitesField
         registration={form.register('allowed_sites')}
         error={form.formState.errors.allowed_sites?.message}
+        text={form.watch('allowed_sites') ?? ''}
       />
     ),
     // Only a new contest copies a blocked set; an existing one has 'Asignar procesos'.
