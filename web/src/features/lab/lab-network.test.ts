@@ -42,3 +42,20 @@ describe('RED of /laboratorio when allowed names did not resolve', () => {
     }
   });
 });
+
+describe('RED of /laboratorio for how a machine filters the allowed names', () => {
+  it('says by name on Linux and only by address on Windows, both green', () => {
+    const [linux, windows] = labTableRows([
+      machine({ hostname: 'lab-a1', network_hosts: true, network_filter: 'name' }),
+      machine({ hostname: 'lab-a2', os: 'win32 10.0.19045', network_hosts: true, network_filter: 'address' }),
+    ]);
+    expect([linux!.network, LAB_NETWORK_PALETTES[linux!.networkTone]]).toEqual([
+      'red: v3 aplicada (filtro por nombre)',
+      'green',
+    ]);
+    expect([windows!.network, LAB_NETWORK_PALETTES[windows!.networkTone]]).toEqual([
+      'red: v3 aplicada (solo por dirección: Windows no filtra por nombre)',
+      'green',
+    ]);
+  });
+});
