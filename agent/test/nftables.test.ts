@@ -39,6 +39,7 @@ const TAIL = [
 const HEAD = [
   '\t\ttype filter hook output priority filter; policy drop;',
   '\t\toif "lo" accept',
+  '\t\tfib daddr type local accept',
   '\t\tudp sport 68 udp dport 67 accept',
   '\t\tudp sport 546 udp dport 547 accept',
   '\t\ticmpv6 type { nd-neighbor-solicit, nd-neighbor-advert, nd-router-solicit, mld2-listener-report } accept',

@@ -29,7 +29,9 @@ const NOT_ROOT = 'meta skuid != 0';
  * or 443. A name with another port (`example.com:8443`) stays address-based on that port.
  */
 const filteredByName = (a: AllowedAddress, divert: DivertPorts | null) =>
-  divert !== null && a.host !== undefined && (a.port === null || (WEB_PORTS as readonly number[]).includes(a.port));
+  divert !== null &&
+  a.host !== undefined &&
+  (a.port === null || (WEB_PORTS as readonly number[]).includes(a.port));
 
 /**
  * The output filter chain's rules. Order matters: there is no blanket `ct state established accept`,
@@ -41,8 +43,10 @@ function outputRules(policy: ResolvedPolicy, divert: DivertPorts | null): string
   // Without the forwarder, everyone asks the resolvers themselves; with it, only root (the agent).
   const dnsWho = divert === null ? '' : `${ROOT} `;
   return [
-    // The machine itself, and what the nat chain diverted to the agent's filter and forwarder.
+    // The machine itself, and what the nat chain diverted to the agent's filter and forwarder (their
+    // packets still name the interface chosen before the nat chain changed their destination).
     'oif "lo" accept',
+    'fib daddr type local accept',
     // DHCP only as DHCP: its client ports are privileged, so no contestant's relay rides on it.
     'udp sport 68 udp dport 67 accept',
     'udp sport 546 udp dport 547 accept',
