@@ -20,6 +20,7 @@ import { ConnectingAgent, startFailure } from './connecting-agent.js';
 import { AgentLock, LockHeldError } from './lock.js';
 import { NetworkGuard } from './network/network-guard.js';
 import { defaultFirewall } from './network/firewall.js';
+import { startDiversion } from './network/diversion.js';
 import { Outbox } from './outbox.js';
 import { RunningAgent } from './running-agent.js';
 import { SavedConfig } from './saved-config.js';
@@ -71,6 +72,8 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
     dataDir,
     server,
     log,
+    // Linux's own firewall diverts a contestant's DNS and web connections to the agent's filter.
+    ...(options.firewall === undefined && process.platform === 'linux' ? { diversion: startDiversion } : {}),
   });
   await network.restore();
   const saved = new SavedConfig({

@@ -117,6 +117,8 @@ export const TEXTS = {
   networkLifted: 'Red: sin restricciones (reglas de red del agente retiradas).',
   networkFailed: (reason: string) => `Red: no se pudo aplicar la política: ${reason}`,
   networkLiftFailed: (reason: string) => `Red: no se pudieron retirar las reglas del agente: ${reason}`,
+  networkDiversionFailed: (reason: string) =>
+    `Red: no se pudo iniciar el filtro de nombres ni el DNS del agente (${reason}); los sitios permitidos por nombre se filtran solo por dirección.`,
   networkUnresolved: (hosts: readonly string[], retryMs: number) =>
     `Red: no se pudo resolver ${hosts.join(', ')}; se reintenta cada ${Math.max(1, Math.round(retryMs / 1000))} s (el panel dice «aplicada en parte» mientras tanto).`,
   networkAllResolved: (version: number) =>

@@ -3,19 +3,21 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIREWALL_TEXTS, FirewallError, nftablesFirewall, type Firewall } from '../src/network/firewall.js';
 import { NETWORK_STATE_FILE, NetworkGuard } from '../src/network/network-guard.js';
-import type { ResolvedPolicy } from '../src/network/resolved-policy.js';
+import type { DiversionOptions, StartDiversion } from '../src/network/diversion.js';
+import type { DivertPorts, ResolvedPolicy } from '../src/network/resolved-policy.js';
 import { resolvePolicy, systemResolvers, type Lookup } from '../src/network/resolver.js';
 import { NETWORK_UNRESOLVED_MAX, agentHeartbeatSchema } from '@concurso/shared';
 import { tempDir } from './helpers/processes.js';
 
 /** A firewall that records what it was asked, and fails while `failWith` is set. */
 class RecordingFirewall implements Firewall {
-  readonly calls: Array<{ kind: 'apply'; policy: ResolvedPolicy } | { kind: 'lift' }> = [];
+  readonly calls: Array<{ kind: 'apply'; policy: ResolvedPolicy; divert?: DivertPorts } | { kind: 'lift' }> =
+    [];
   failWith: string | null = null;
 
-  async apply(policy: ResolvedPolicy): Promise<void> {
+  async apply(policy: ResolvedPolicy, divert?: DivertPorts | null): Promise<void> {
     if (this.failWith) throw new FirewallError(this.failWith);
-    this.calls.push({ kind: 'apply', policy });
+    this.calls.push({ kind: 'apply', policy, ...(divert ? { divert } : {}) });
   }
 
   async lift(): Promise<void> {
@@ -81,14 +83,15 @@ describe('the network policy on the machine (issue 25, NetworkGuard)', () => {
           server: { addresses: [{ address: '10.0.0.5', version: 4 }], port: 3000 },
           resolvers: RESOLVERS,
           allowed: [
-            { address: '203.0.113.7', version: 4, port: 443 },
-            { address: '2001:db8::7', version: 6, port: 443 },
+            { address: '203.0.113.7', version: 4, port: 443, host: 'docs.python.org' },
+            { address: '2001:db8::7', version: 6, port: 443, host: 'docs.python.org' },
             { address: '10.1.0.0', version: 4, prefix: 16, port: null },
           ],
         },
       },
     ]);
-    expect(guard.status()).toEqual({ network_version: 1 });
+    // No diversion given: allowed names are filtered by their addresses only.
+    expect(guard.status()).toEqual({ network_version: 1, network_filter: 'address' });
     // Saved with the addresses it was applied with (they stand in at a boot without DNS).
     expect(JSON.parse(await readFile(path.join(dataDir, NETWORK_STATE_FILE), 'utf8'))).toEqual({
       version: 1,
@@ -121,14 +124,14 @@ describe('the network policy on the machine (issue 25, NetworkGuard)', () => {
     expect(first.lines).toEqual([`Red: no se pudo aplicar la política: ${FIREWALL_TEXTS.nftMissing}`]);
     firewall.failWith = null;
     await first.guard.follow({ version: 3, allowed: ['10.9.0.0/16'] });
-    expect(first.guard.status()).toEqual({ network_version: 3 });
+    expect(first.guard.status()).toEqual({ network_version: 3, network_filter: 'address' });
     await first.guard.stop();
 
     // A new run on the same data folder: the saved policy is back in force before any config.
     const second = await newGuard(firewall, dataDir);
     await second.guard.restore();
     expect(firewall.calls).toHaveLength(2);
-    expect(second.guard.status()).toEqual({ network_version: 3 });
+    expect(second.guard.status()).toEqual({ network_version: 3, network_filter: 'address' });
     expect(second.lines).toEqual([
       'Red: política v3 restablecida al iniciar (la última aplicada), antes de hablar con el servidor.',
     ]);
@@ -138,7 +141,7 @@ describe('the network policy on the machine (issue 25, NetworkGuard)', () => {
     const third0 = await newGuard(offline, dataDir);
     await third0.guard.restore();
     expect(offline.calls).toEqual([firewall.calls[1]]);
-    expect(third0.guard.status()).toEqual({ network_version: 3 });
+    expect(third0.guard.status()).toEqual({ network_version: 3, network_filter: 'address' });
     // An unreadable saved file is no policy.
     await writeFile(path.join(dataDir, NETWORK_STATE_FILE), '{roto');
     const third = await newGuard(new RecordingFirewall(), dataDir);
@@ -156,7 +159,7 @@ describe('the network policy on the machine (issue 25, NetworkGuard)', () => {
     await expect.poll(() => firewall.calls.length, { timeout: 5_000 }).toBe(2);
     const last = firewall.calls.at(-1);
     expect(last?.kind === 'apply' && last.policy.allowed).toEqual([
-      { address: '203.0.113.2', version: 4, port: null },
+      { address: '203.0.113.2', version: 4, port: null, host: 'juez.prueba' },
     ]);
     expect(lines.at(-1)).toBe('Red: direcciones de los sitios permitidos actualizadas (política v1).');
   });
@@ -203,6 +206,7 @@ describe('a policy whose allowed names do not all resolve', () => {
     expect(guard.status()).toEqual({
       network_version: 3,
       network_unresolved: ['omegaup.com', 'docs.python.org'],
+      network_filter: 'address',
     });
     expect(firewall.calls).toHaveLength(1);
     expect(lines).toEqual([
@@ -222,12 +226,15 @@ describe('a policy whose allowed names do not all resolve', () => {
     ]);
     // The other too (long before the minute's round): the policy is whole.
     names.set('docs.python.org', ['2001:db8::7']);
-    await expect.poll(() => guard.status(), { timeout: 5_000 }).toEqual({ network_version: 3 });
+    await expect
+      .poll(() => guard.status(), { timeout: 5_000 })
+      .toEqual({ network_version: 3, network_filter: 'address' });
     const last = firewall.calls.at(-1);
     expect(last?.kind === 'apply' && last.policy.allowed).toContainEqual({
       address: '2001:db8::7',
       version: 6,
       port: 443,
+      host: 'docs.python.org',
     });
     expect(lines.at(-1)).toBe(
       'Red: ya se resuelven todos los sitios permitidos (política v3 aplicada completa).',
@@ -250,18 +257,24 @@ describe('a policy whose allowed names do not all resolve', () => {
     const dataDir = await tempDir('network-guard-');
     const first = await newGuard(new RecordingFirewall(), { dataDir });
     await first.guard.follow({ version: 2, allowed: ['juez.prueba', '10.1.0.0/16'] });
-    expect(first.guard.status()).toEqual({ network_version: 2 });
+    expect(first.guard.status()).toEqual({ network_version: 2, network_filter: 'address' });
     await first.guard.stop();
     names.clear();
     const firewall = new RecordingFirewall();
     const second = await newGuard(firewall, { dataDir, retryUnresolvedMs: 50 });
     await second.guard.restore();
     expect(firewall.calls).toHaveLength(1);
-    expect(second.guard.status()).toEqual({ network_version: 2, network_unresolved: ['juez.prueba'] });
+    expect(second.guard.status()).toEqual({
+      network_version: 2,
+      network_unresolved: ['juez.prueba'],
+      network_filter: 'address',
+    });
     // The network comes up: the name resolves at the next retry.
     names.set('servidor.prueba', ['10.0.0.5']);
     names.set('juez.prueba', ['203.0.113.1']);
-    await expect.poll(() => second.guard.status(), { timeout: 5_000 }).toEqual({ network_version: 2 });
+    await expect
+      .poll(() => second.guard.status(), { timeout: 5_000 })
+      .toEqual({ network_version: 2, network_filter: 'address' });
     // The list emptied: nothing left out any more.
     await second.guard.follow({ version: 3, allowed: [] });
     expect(second.guard.status()).toEqual({ network_version: 3 });
@@ -321,5 +334,149 @@ describe('resolving a policy (issue 25)', () => {
   it('says in Spanish that nft is missing', async () => {
     const firewall = nftablesFirewall(path.join(await tempDir('sin-nft-'), 'nft'));
     await expect(firewall.lift()).rejects.toThrow(FIREWALL_TEXTS.nftMissing);
+  });
+});
+
+describe('the diversion of a contestant’s DNS and web connections (Linux)', () => {
+  const guards: NetworkGuard[] = [];
+  afterEach(async () => {
+    await Promise.all(guards.map((guard) => guard.stop()));
+    guards.length = 0;
+    names.clear();
+  });
+  const DIVERT: DivertPorts = { dnsPort: 40053, tlsPort: 40443, httpPort: 40080 };
+
+  /** A diversion that records its life in `events`; `failWith` makes its start fail. */
+  const fakeDiversion = (events: string[], failWith?: string) => {
+    const started: DiversionOptions[] = [];
+    const updates: Array<{ policy: ResolvedPolicy; names: readonly string[] }> = [];
+    const start: StartDiversion = async (options) => {
+      if (failWith) throw new Error(failWith);
+      started.push(options);
+      events.push('start');
+      return {
+        ports: DIVERT,
+        update: (policy, hostNames) => {
+          events.push('update');
+          updates.push({ policy, names: hostNames });
+        },
+        stop: async () => {
+          events.push('stop');
+        },
+      };
+    };
+    return { start, started, updates };
+  };
+  const newGuard = async (
+    firewall: Firewall,
+    diversion: StartDiversion,
+    options: { dataDir?: string; resolvers?: typeof RESOLVERS } = {},
+  ) => {
+    const lines: string[] = [];
+    const guard = new NetworkGuard({
+      firewall,
+      dataDir: options.dataDir ?? (await tempDir('network-guard-')),
+      server: 'http://servidor.prueba:3000',
+      log: (line) => lines.push(line),
+      lookup,
+      resolvers: options.resolvers ?? RESOLVERS,
+      resolveMs: 50,
+      diversion,
+    });
+    guards.push(guard);
+    return { guard, lines };
+  };
+  /** A firewall that also notes each apply and lift in `events`. */
+  const noting = (events: string[]) => {
+    const firewall = new RecordingFirewall();
+    const apply = firewall.apply.bind(firewall);
+    const lift = firewall.lift.bind(firewall);
+    firewall.apply = async (policy, divert) => {
+      events.push('apply');
+      await apply(policy, divert);
+    };
+    firewall.lift = async () => {
+      events.push('lift');
+      await lift();
+    };
+    return firewall;
+  };
+
+  it('starts once with the frozen resolvers, knows the names before the rules divert, follows each resolution, stops when lifted', async () => {
+    names.set('servidor.prueba', ['10.0.0.5']);
+    names.set('juez.prueba', ['203.0.113.1', '2001:db8::1']);
+    const events: string[] = [];
+    const diversion = fakeDiversion(events);
+    const firewall = noting(events);
+    const { guard } = await newGuard(firewall, diversion.start);
+    await guard.follow({ version: 1, allowed: ['juez.prueba', 'docs.python.org:8443', '10.1.0.0/16'] });
+    expect(events).toEqual(['start', 'update', 'apply']);
+    expect(diversion.started.map((o) => o.upstream)).toEqual([RESOLVERS]);
+    const first = firewall.calls[0];
+    expect(first?.kind === 'apply' && first.divert).toEqual(DIVERT);
+    // The forwarder answers every allowed name (resolved or not) and the server's.
+    expect(diversion.updates[0]!.names).toEqual(['juez.prueba', 'docs.python.org', 'servidor.prueba']);
+    expect(diversion.updates[0]!.policy.allowed.filter((a) => a.host === 'juez.prueba')).toHaveLength(2);
+    expect(guard.status()).toEqual({
+      network_version: 1,
+      network_unresolved: ['docs.python.org'],
+      network_filter: 'name',
+    });
+
+    // A new resolution: the filter learns the new addresses, the rules are applied with the same ports.
+    names.set('juez.prueba', ['203.0.113.2']);
+    await expect.poll(() => firewall.calls.length, { timeout: 5_000 }).toBe(2);
+    const second = firewall.calls[1];
+    expect(second?.kind === 'apply' && second.divert).toEqual(DIVERT);
+    expect(diversion.updates.at(-1)!.policy.allowed).toContainEqual({
+      address: '203.0.113.2',
+      version: 4,
+      port: null,
+      host: 'juez.prueba',
+    });
+    expect(diversion.started).toHaveLength(1);
+
+    // Lifted: the rules first, then the diversion; the next policy starts a new one.
+    await guard.follow({ version: 2, allowed: [] });
+    expect(events.slice(-2)).toEqual(['lift', 'stop']);
+    expect(guard.status()).toEqual({ network_version: 2 });
+    await guard.follow({ version: 3, allowed: ['10.1.0.0/16'] });
+    expect(diversion.started).toHaveLength(2);
+    expect(guard.status()).toEqual({ network_version: 3, network_filter: 'name' });
+  });
+
+  it('restores with the resolvers frozen when the policy was first applied, not the machine’s now', async () => {
+    names.set('servidor.prueba', ['10.0.0.5']);
+    names.set('juez.prueba', ['203.0.113.1']);
+    const dataDir = await tempDir('network-guard-');
+    const first = await newGuard(new RecordingFirewall(), fakeDiversion([]).start, { dataDir });
+    await first.guard.follow({ version: 1, allowed: ['juez.prueba'] });
+    await first.guard.stop();
+    // The machine's DNS servers changed (the console user's doing) before the agent restarted.
+    const rogue = [{ address: '192.0.2.66', version: 4 as const }];
+    const firewall = new RecordingFirewall();
+    const diversion = fakeDiversion([]);
+    const second = await newGuard(firewall, diversion.start, { dataDir, resolvers: rogue });
+    await second.guard.restore();
+    const applied = firewall.calls[0];
+    expect(applied?.kind === 'apply' && applied.policy.resolvers).toEqual(RESOLVERS);
+    expect(diversion.started.map((o) => o.upstream)).toEqual([RESOLVERS]);
+    // And a new list from the server keeps them too.
+    await second.guard.follow({ version: 2, allowed: ['juez.prueba', '10.1.0.0/16'] });
+    const last = firewall.calls.at(-1);
+    expect(last?.kind === 'apply' && last.policy.resolvers).toEqual(RESOLVERS);
+  });
+
+  it('a diversion that does not start leaves the policy in force by address, and says so', async () => {
+    names.set('servidor.prueba', ['10.0.0.5']);
+    const firewall = new RecordingFirewall();
+    const { guard, lines } = await newGuard(firewall, fakeDiversion([], 'EADDRINUSE').start);
+    await guard.follow({ version: 1, allowed: ['10.1.0.0/16'] });
+    expect(firewall.calls).toHaveLength(1);
+    expect(firewall.calls[0]).not.toHaveProperty('divert');
+    expect(guard.status()).toEqual({ network_version: 1, network_filter: 'address' });
+    expect(lines[0]).toBe(
+      'Red: no se pudo iniciar el filtro de nombres ni el DNS del agente (EADDRINUSE); los sitios permitidos por nombre se filtran solo por dirección.',
+    );
   });
 });

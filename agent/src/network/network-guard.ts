@@ -1,11 +1,14 @@
 /**
- * The contest's network policy on this machine (issue 25, DESIGN.md section 6a): follows the config's
+ * The contest's network policy on this machine (agent/README.md, «Sitios permitidos»): follows the config's
  * `network` (put in force while it has destinations, lifted when it has none), re-resolves the host
  * names every minute (every `NETWORK_RETRY_UNRESOLVED_MS` while some do not resolve), keeps the last
  * policy it applied in the data folder so a restart puts it back before the server answers (a reboot
  * does not open the network) and an unreachable server changes nothing, and says in the heartbeat which
  * version is in force, why the last one failed, and which allowed names it left out because they did
- * not resolve (the lab board says «aplicada» only without any).
+ * not resolve (the lab board says «aplicada» only without any). On Linux it also runs the diversion
+ * (diversion.ts: the agent's DNS forwarder and name filter) while a policy is in force, and keeps their
+ * lists of names up to date with each resolution. The DNS resolvers it asks are frozen when a policy is
+ * first put in force (and saved with it): a change of the machine's DNS servers mid-contest opens nothing.
  */
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,9 +23,18 @@ import { describeError } from '../errors.js';
 import { writeAtomically } from '../outbox.js';
 import { Periodic } from '../periodic.js';
 import { TEXTS } from '../texts.js';
+import type { Diversion, StartDiversion } from './diversion.js';
 import type { Firewall } from './firewall.js';
-import { resolvePolicy, type Lookup } from './resolver.js';
+import {
+  resolvePolicy,
+  systemResolvers,
+  upstreamLookup,
+  upstreamResolvers,
+  type Lookup,
+} from './resolver.js';
 import type { ResolvedPolicy } from './resolved-policy.js';
+
+type Resolvers = ReadonlyArray<{ address: string; version: 4 | 6 }>;
 
 /** How often the allowed host names are resolved again while a policy is in force (ms). */
 export const NETWORK_RESOLVE_MS = 60_000;
@@ -48,6 +60,11 @@ export interface NetworkStatus {
    * `NETWORK_UNRESOLVED_MAX`, as the heartbeat's schema takes them); absent when every one resolved.
    */
   network_unresolved?: string[];
+  /**
+   * While a policy is in force: `name` when allowed host names are filtered by the name itself (the
+   * diversion runs: TLS SNI, HTTP Host, DNS through the agent), `address` when only by their addresses.
+   */
+  network_filter?: 'name' | 'address';
 }
 
 /** Options of a `NetworkGuard`. */
@@ -62,9 +79,18 @@ export interface NetworkGuardOptions {
   resolveMs?: number;
   /** The same while some do not resolve (ms). Default `NETWORK_RETRY_UNRESOLVED_MS`. */
   retryUnresolvedMs?: number;
-  /** Replaces the system's resolver and the machine's DNS servers (tests). */
+  /**
+   * Replaces every resolution (the server's host and the allowed names; tests). Without it the server's
+   * host is resolved by the system (`systemLookup`) and the allowed names by the frozen resolvers.
+   */
   lookup?: Lookup;
-  resolvers?: ReadonlyArray<{ address: string; version: 4 | 6 }>;
+  /** Replaces the machine's DNS servers as read when a policy is first put in force (tests). */
+  resolvers?: Resolvers;
+  /**
+   * Starts the diversion (Linux: `startDiversion`); absent, allowed names are filtered by address only.
+   * A diversion that does not start leaves the policy address-based (logged) until the next change.
+   */
+  diversion?: StartDiversion;
 }
 
 /** The policy in force: as the server sent it, and as resolved. */
@@ -93,6 +119,10 @@ export class NetworkGuard {
   private leftOut: string[] = [];
   private stopped = false;
   private readonly stateFile: string;
+  /** The DNS resolvers asked while a policy is in force, frozen when it was first put in force. */
+  private upstream: Resolvers | null = null;
+  /** The diversion running while a policy is in force (Linux). */
+  private diversion: Diversion | null = null;
 
   constructor(private readonly options: NetworkGuardOptions) {
     this.stateFile = path.join(options.dataDir, NETWORK_STATE_FILE);
@@ -109,6 +139,7 @@ export class NetworkGuard {
       ...(this.leftOut.length > 0
         ? { network_unresolved: this.leftOut.slice(0, NETWORK_UNRESOLVED_MAX) }
         : {}),
+      ...(this.inForce ? { network_filter: this.diversion ? 'name' : 'address' } : {}),
     };
   }
 
@@ -147,12 +178,17 @@ export class NetworkGuard {
     });
   }
 
-  /** Stops resolving again; the rules stay in force (a stopped agent does not open the network). */
+  /**
+   * Stops resolving again and stops the diversion; the rules stay in force (a stopped agent does not
+   * open the network: a contestant's DNS and web connections find nothing at the diverted ports).
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     await Promise.allSettled(this.resolving?.stop() ?? []);
     this.resolving = null;
     await this.queue;
+    await this.diversion?.stop();
+    this.diversion = null;
   }
 
   /** Runs `work` after what is queued. */
@@ -171,6 +207,11 @@ export class NetworkGuard {
     let resolved: ResolvedPolicy;
     let leftOut: string[];
     try {
+      // Frozen once: the saved ones at a restart, else the machine's now (a stub on loopback replaced
+      // by the resolvers it asks).
+      this.upstream ??= upstreamResolvers(
+        fallback?.resolvers ?? this.options.resolvers ?? (await systemResolvers()),
+      );
       const fresh = await this.resolve(policy).catch((error: unknown) => {
         if (fallback) return null;
         throw error;
@@ -182,7 +223,10 @@ export class NetworkGuard {
       leftOut = fresh === null ? hostNames(policy) : fresh.unresolved;
       // Set before applying: a partly applied policy (Windows has no transaction) is lifted later too.
       this.maybeRules = true;
-      await this.options.firewall.apply(resolved);
+      await this.startDiversion();
+      // The filter and forwarder know the names before the rules send anything their way.
+      this.diversion?.update(resolved, this.divertedNames(policy));
+      await this.options.firewall.apply(resolved, this.diversion?.ports ?? null);
     } catch (error) {
       this.failed(describeError(error));
       return false;
@@ -192,6 +236,22 @@ export class NetworkGuard {
     await this.inForceNow(policy, resolved);
     this.startResolving();
     return true;
+  }
+
+  /** Starts the diversion once, if there is one; one that fails leaves the policy address-based. */
+  private async startDiversion(): Promise<void> {
+    if (this.diversion || !this.options.diversion || this.stopped) return;
+    try {
+      this.diversion = await this.options.diversion({ upstream: this.upstream ?? [], log: this.options.log });
+    } catch (error) {
+      this.options.log(TEXTS.networkDiversionFailed(describeError(error)));
+    }
+  }
+
+  /** The names the forwarder answers: every allowed host name, and the server's when it is a name. */
+  private divertedNames(policy: AgentNetworkPolicy): string[] {
+    const server = new URL(this.options.server).hostname.replace(/^\[|\]$/g, '');
+    return [...hostNames(policy), ...(ipVersion(server) === 0 ? [server] : [])];
   }
 
   /** `resolved` of `policy` is in force: reported (no error any more) and saved. */
@@ -230,6 +290,10 @@ export class NetworkGuard {
     this.maybeRules = false;
     this.resolving?.stop();
     this.resolving = null;
+    // The next policy freezes the resolvers of its own time.
+    this.upstream = null;
+    await this.diversion?.stop();
+    this.diversion = null;
     return true;
   }
 
@@ -237,11 +301,16 @@ export class NetworkGuard {
   private async resolve(
     policy: AgentNetworkPolicy,
   ): Promise<{ policy: ResolvedPolicy; unresolved: string[] }> {
+    const upstream = this.upstream ?? [];
     const result = await resolvePolicy({
       server: this.options.server,
       allowed: policy.allowed,
-      ...(this.options.lookup ? { lookup: this.options.lookup } : {}),
-      ...(this.options.resolvers ? { resolvers: this.options.resolvers } : {}),
+      resolvers: upstream,
+      ...(this.options.lookup
+        ? { lookup: this.options.lookup }
+        : upstream.length > 0
+          ? { nameLookup: upstreamLookup(upstream) }
+          : {}),
     });
     const unresolved = result.unresolved.join(', ');
     if (unresolved !== this.unresolved && result.unresolved.length > 0)
@@ -282,9 +351,10 @@ export class NetworkGuard {
       return; // The server's name did not resolve now: the rules in force stay.
     }
     const key = JSON.stringify(resolved);
+    this.diversion?.update(resolved, this.divertedNames(current.policy));
     if (key !== current.resolvedKey) {
       try {
-        await this.options.firewall.apply(resolved);
+        await this.options.firewall.apply(resolved, this.diversion?.ports ?? null);
       } catch (error) {
         this.failed(describeError(error));
         return;
@@ -327,9 +397,10 @@ function isResolvedPolicy(value: unknown): value is ResolvedPolicy {
     return typeof item?.address === 'string' && ipVersion(item.address) === item.version;
   };
   const allowed = (a: unknown) => {
-    const item = a as { prefix?: unknown; port?: unknown; version?: unknown };
+    const item = a as { prefix?: unknown; port?: unknown; version?: unknown; host?: unknown };
     return (
       address(a) &&
+      (item.host === undefined || typeof item.host === 'string') &&
       (item.prefix === undefined || whole(item.prefix, 0, item.version === 4 ? 32 : 128)) &&
       (item.port === null || whole(item.port, 1, 65_535))
     );

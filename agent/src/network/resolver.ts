@@ -1,11 +1,11 @@
 /**
  * Turns a contest's allowed sites (stored form, shared `parseDestination`) into addresses the firewall
- * can name (issue 25, DESIGN.md section 6a): host names are resolved now, every address of both
+ * can name (agent/README.md, «Sitios permitidos»): host names are resolved now, every address of both
  * families, and again every minute (`NetworkGuard`); the contest server's host too; the machine's DNS
  * resolvers are read from its configuration.
  */
 import { readFile } from 'node:fs/promises';
-import { lookup as dnsLookup } from 'node:dns/promises';
+import { Resolver, lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { parseDestination } from '@concurso/shared';
 import type { AllowedAddress, ResolvedPolicy } from './resolved-policy.js';
@@ -56,13 +56,51 @@ export async function systemResolvers(
   return [...listed, ...(await nameservers(upstreamConf)).filter((a) => !isLoopback(a))];
 }
 
+/**
+ * The resolvers the agent itself asks while a policy is in force, chosen from the machine's (`listed`,
+ * as `systemResolvers` reads them): the real ones, without a local stub (127.0.0.53) that would ask
+ * them on the agent's behalf through the diverted port 53; the listed ones when all are local.
+ */
+export function upstreamResolvers(
+  listed: ReadonlyArray<{ address: string; version: 4 | 6 }>,
+): Array<{ address: string; version: 4 | 6 }> {
+  const real = listed.filter((a) => !isLoopback(a));
+  return real.length > 0 ? real : [...listed];
+}
+
+/** Longest one DNS question to the upstream resolvers may take (ms), per try. */
+const UPSTREAM_TIMEOUT_MS = 2_000;
+
+/**
+ * Resolves a host name by asking `servers` (port 53) only, A and AAAA at once: the machine's hosts
+ * file and its resolv.conf of the moment play no part (the console user may change them mid-contest).
+ * Rejects (ENOTFOUND) when neither family answers with an address.
+ */
+export function upstreamLookup(servers: ReadonlyArray<{ address: string; version: 4 | 6 }>): Lookup {
+  const resolver = new Resolver({ timeout: UPSTREAM_TIMEOUT_MS, tries: 2 });
+  resolver.setServers(servers.map((s) => s.address));
+  return async (host) => {
+    const [v4, v6] = await Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]);
+    const found = [
+      ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
+      ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
+    ];
+    if (found.length === 0)
+      throw Object.assign(new Error(`queryA ENOTFOUND ${host}`), { code: 'ENOTFOUND', hostname: host });
+    return found;
+  };
+}
+
 /** What `resolvePolicy` needs: the server's URL, the allowed sites, and how to resolve. */
 export interface PolicySource {
   /** The contest server's base URL (`http://servidor:3000`). */
   server: string;
   /** The allowed sites as the config sends them (stored form). */
   allowed: readonly string[];
+  /** Resolves the server's host name (default `systemLookup`), and the allowed names without `nameLookup`. */
   lookup?: Lookup;
+  /** Resolves the allowed host names (the agent's frozen upstream resolvers, `upstreamLookup`). */
+  nameLookup?: Lookup;
   /** The machine's DNS resolvers (default `systemResolvers()`). */
   resolvers?: ReadonlyArray<{ address: string; version: 4 | 6 }>;
 }
@@ -101,9 +139,9 @@ export async function resolvePolicy(
         port: destination.port,
       });
     else {
-      const addresses = await resolved(lookup, destination.host).catch(() => []);
+      const addresses = await resolved(source.nameLookup ?? lookup, destination.host).catch(() => []);
       if (addresses.length === 0) unresolved.push(destination.host);
-      for (const a of addresses) allowed.push({ ...a, port: destination.port });
+      for (const a of addresses) allowed.push({ ...a, port: destination.port, host: destination.host });
     }
   }
   return {
