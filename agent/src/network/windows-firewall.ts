@@ -13,19 +13,15 @@
  * PowerShell's exit code proves little (a group policy may ignore local rules, a profile's firewall may
  * be off): after applying, `windowsReadBackScript` reads the group back and `windowsReadBackProblem`
  * compares it with `windowsRules`, so the agent says «aplicada» only for rules that are there.
+ *
+ * An allowed host name is filtered only by the addresses it resolved to (the heartbeat's
+ * `network_filter` is `address`: the guard runs no name filter here). Windows Firewall matches
+ * addresses, ports and protocols; reading a connection's TLS SNI or HTTP Host takes a driver (a WFP
+ * callout) the agent does not install, and it answers no DNS here, so every site that shares an allowed
+ * name's addresses (a CDN's) is reachable too (agent/README.md, «Sitios permitidos»).
  */
 
-import type { NetworkFilter } from '@concurso/shared';
 import type { ResolvedPolicy } from './resolved-policy.js';
-
-/**
- * How these rules filter an allowed host name (the heartbeat's `network_filter`): only by the addresses
- * it resolved to. Windows Firewall matches addresses, ports and protocols; reading a connection's TLS
- * SNI or HTTP Host takes a driver (WFP callout) the agent does not install, and the agent runs no DNS
- * forwarder there, so every site that shares an allowed name's addresses (a CDN's) is reachable too
- * (agent/README.md, «Sitios permitidos»).
- */
-export const WINDOWS_NETWORK_FILTER: NetworkFilter = 'address';
 
 /** The agent's own rule group: the only rules it creates or removes. */
 export const WINDOWS_RULE_GROUP = 'Concurso';
