@@ -124,7 +124,7 @@ export interface AgentStats {
   pushConnected: boolean;
   /** Policies received on the push channel. */
   policiesPushed: number;
-  /** Issue 25: the network policy version in force (0: none) and why the last one failed, if it did. */
+  /** The network policy version in force (0: none) and why the last one failed, if it did. */
   networkVersion: number;
   networkError: string | null;
   /** The last problem with the server, in Spanish, or null. */

@@ -1,5 +1,5 @@
 /**
- * The machine agent (DESIGN.md section 6): reads its team's config, then polls the process list,
+ * The machine agent (docs/design.md section 6): reads its team's config, then polls the process list,
  * ends every blocked process, queues one attempt per ended instance in a file-backed outbox and
  * delivers it to the server; sends heartbeats and refreshes the blocked list without restarting.
  * A process is blocked by its file name or, failing that, by its executable's SHA-256 being

@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     return;
   }
   const { settings } = parsed;
-  // Issue 27: the agent's HTTP connections without TCP keep-alive probes. Wine's sockets (where the
+  // The agent's HTTP connections without TCP keep-alive probes. Wine's sockets (where the
   // Windows executable is tested) refuse SO_KEEPALIVE on a socket still connecting, which is when
   // fetch sets it; the agent's connections are short or kept busy by its heartbeats anyway.
   setGlobalDispatcher(new Agent({ connect: { keepAlive: false } }));

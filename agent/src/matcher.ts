@@ -79,7 +79,7 @@ export function programMatch(matcher: Matcher, proc: ProcessIdentity): string | 
 }
 
 /**
- * Indexes the config's fingerprints (SHA-256 → blocked name as configured; issue 14, docs/design.md
+ * Indexes the config's fingerprints (SHA-256 → blocked name as configured; docs/design.md
  * section 6 "Renamed programs").
  * When one fingerprint is listed under two blocked names, the first one wins, like `createMatcher`.
  */

@@ -1,8 +1,8 @@
 /**
  * The process list on Linux read straight from `/proc`, without starting `ps`. ps-list runs `ps`
  * twice per call and then reads every `/proc/<pid>/exe` anyway; with 300 processes those two `ps`
- * cost the machine several times what the agent itself spends per poll (bench/BENCHMARKS.md, issue
- * 14). Here each poll is one directory listing plus, per process, one read of `/proc/<pid>/stat`
+ * cost the machine several times what the agent itself spends per poll (bench/BENCHMARKS.md, "The agent
+ * with fingerprints, what ran, and 300 running processes"). Here each poll is one directory listing plus, per process, one read of `/proc/<pid>/stat`
  * and one `readlink` of `/proc/<pid>/exe`. Same shape as ps-list's answer: pid, ppid, name (the
  * executable's file name, or `comm` when the path cannot be read), path, start time. Never the
  * command line.

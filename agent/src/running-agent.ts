@@ -298,7 +298,7 @@ export class RunningAgent implements AgentHandle {
 
   private async heartbeat(): Promise<void> {
     try {
-      // Issue 24: what the lab board shows of this machine, and the policy it applies now.
+      // What the lab board shows of this machine, and the policy it applies now.
       await this.setup.client.heartbeat({
         hostname: hostname().slice(0, 255),
         version: AGENT_VERSION,

@@ -109,7 +109,7 @@ export const TEXTS = {
   oncePending: (pending: number) =>
     `${count(pending, 'intento queda guardado', 'intentos quedan guardados')}; ${pending === 1 ? 'se enviará' : 'se enviarán'} en la próxima ejecución.`,
 
-  // The network policy (issue 25)
+  // The network policy
   networkApplied: (version: number, sites: number) =>
     `Red: política v${version} en vigor (${count(sites, 'sitio permitido', 'sitios permitidos')}, además del servidor y el DNS).`,
   networkRestored: (version: number) =>

@@ -350,7 +350,7 @@ describe('startAgent: renamed programs and what ran', () => {
     const copy = await spawnProcess(await renamedCopy(original, disguise), ['100']);
     const startedAt = Date.now();
     await within(5_000, copy.exited, 'el agente termina la copia renombrada sin esperar la configuración');
-    // The figure the issue asks for (a target, not asserted: bench/ measures speed).
+    // Printed for the record (a target, not asserted: bench/ measures speed).
     console.log(`copia renombrada terminada ${Date.now() - startedAt} ms después de arrancar`);
     await handle.flush();
 

@@ -42,7 +42,7 @@ const sha256 = async (file: string) =>
     .digest('hex');
 
 /**
- * Issue 27: `npm run agent:build` makes the agent one file per platform, with no Node.js needed on the
+ * `npm run agent:build` makes the agent one file per platform, with no Node.js needed on the
  * lab machine. The Linux executable runs here natively as a lab machine runs it: from its key file, it
  * reads its policy from a real server, beats, ends a program the test made and blocked (reported once)
  * and, once the server learned that program's fingerprint, a renamed copy of it. It lists every process

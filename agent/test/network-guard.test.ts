@@ -35,7 +35,7 @@ const lookup: Lookup = async (host) => {
 };
 const RESOLVERS = [{ address: '10.0.0.53', version: 4 as const }];
 
-describe('the network policy on the machine (issue 25, NetworkGuard)', () => {
+describe('the network policy on the machine (NetworkGuard)', () => {
   const guards: NetworkGuard[] = [];
   afterEach(async () => {
     await Promise.all(guards.map((guard) => guard.stop()));
@@ -281,7 +281,7 @@ describe('a policy whose allowed names do not all resolve', () => {
   });
 });
 
-describe('resolving a policy (issue 25)', () => {
+describe('resolving a policy', () => {
   it('leaves out a name that does not resolve and says which, but needs the server’s', async () => {
     names.set('servidor.prueba', ['10.0.0.5']);
     const { policy, unresolved } = await resolvePolicy({

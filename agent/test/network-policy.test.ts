@@ -36,13 +36,13 @@ const FOREIGN_TABLE = `table inet vecino {
 `;
 
 /**
- * Issue 25 (docs/design.md section 6a), the real agent as a lab runs it (the CLI as root) in a network
- * namespace of its own (testkit's `createLabNetwork`: never the machine's own namespace), against the
- * real server: while the contest with allowed sites is active, only the allowed site (by name, through
- * the lab's DNS), the server and DNS are reachable; killed with SIGKILL and started again after a
- * "reboot" (its rules gone) with the server out of reach, it puts the last policy back before any
- * config; deactivating the contest lifts it and leaves the lab's ruleset as it was; a stopped agent
- * keeps the rules and `--levantar` removes them. The agent's blocked set is empty: it ends nothing.
+ * The network policy (docs/design.md section 6a), the real agent as a lab runs it (the CLI as root) in a
+ * network namespace of its own (testkit's `createLabNetwork`: never the machine's own namespace), against the
+ * real server: while the contest with allowed sites is active, only the allowed site (by name, through the
+ * lab's DNS), the server and DNS are reachable; killed with SIGKILL and started again after a "reboot" (its
+ * rules gone) with the server out of reach, it puts the last policy back before any config; deactivating the
+ * contest lifts it and leaves the lab's ruleset as it was; a stopped agent keeps the rules and `--levantar`
+ * removes them. The agent's blocked set is empty: it ends nothing.
  */
 describe('the network policy on a lab machine (Linux)', () => {
   let net: LabNetwork;
@@ -61,7 +61,7 @@ describe('the network policy on a lab machine (Linux)', () => {
 
   beforeAll(async () => {
     const missing = await labNetworkSupport();
-    if (missing) throw new Error(`npm test needs the lab network for issue 25: ${missing}`);
+    if (missing) throw new Error(`npm test needs the lab network: ${missing}`);
     net = await createLabNetwork();
     // The agent in the lab reaches the server on this machine's side of the lab's link.
     server = await startTestServer({ agentOfflineAfterMs: 3_000 }, { host: net.serverAddress });

@@ -30,10 +30,10 @@ async function heldAfter(check: () => boolean, ms: number, what: string): Promis
 }
 
 /**
- * Issue 24 with real agents against the real server: a change of the blocked set reaches every
- * connected agent on the push channel, with the HTTP read of the config out of the way (once every
- * 10 minutes here); an agent whose push channel is cut keeps enforcing what it has and takes the next
- * change from its HTTP read. The agents watch only this test's children.
+ * The push channel (docs/design.md section 6a) with real agents against the real server: a change of the
+ * blocked set reaches every connected agent on the push channel, with the HTTP read of the config out of the
+ * way (once every 10 minutes here); an agent whose push channel is cut keeps enforcing what it has and takes
+ * the next change from its HTTP read. The agents watch only this test's children.
  */
 describe('agents on the push channel against the real server', () => {
   let server: TestServer;
@@ -110,7 +110,7 @@ describe('agents on the push channel against the real server', () => {
       5_000,
       'los dos agentes reciben el conjunto nuevo',
     );
-    // The figure the issue asks for (a target, not asserted: bench/ measures speed at scale).
+    // The 1 s of docs/design.md section 6a, printed (a target, not asserted: bench/ measures speed at scale).
     console.log(
       `conjunto bloqueado aplicado por 2 agentes ${Date.now() - changedAt} ms después del cambio (${waited} ms tras la respuesta)`,
     );

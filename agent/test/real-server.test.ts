@@ -24,9 +24,9 @@ import {
 
 /**
  * Fingerprints against the real server and database (the fake server plays only the contract).
- * Issue 14: the server learns the fingerprint from the first kill's attempt and sends it in the
+ * The server learns the fingerprint from the first kill's attempt and sends it in the
  * config, and the agent then ends a renamed copy of the same file, reported under the blocked name
- * with the name it ran as. Issue 21 (docs/design.md section 6a, "Fingerprints are claims"): a stolen key
+ * with the name it ran as. Fingerprints are claims (docs/design.md section 6a "Fingerprints"): a stolen key
  * of one team forges an attempt naming a blocked process with the SHA-256 of an innocent program;
  * another team's real agent does not end that program (the claim is the forging team's alone), while
  * the forging team's own agent does (the claim is in force there). The agents watch only this test's
@@ -199,7 +199,7 @@ describe('fingerprints against the real server', () => {
     const confirmedAt = Date.now();
     expect((await call(`/api/confirmFingerprint/${claim!.id}`, {})).status).toBe(200);
     await within(5_000, copy.exited, 'la copia termina en otra máquina al confirmarse la huella');
-    // The figure the issue asks for (a target, not asserted: bench/ measures speed).
+    // The 1 s of docs/design.md section 6a, printed (a target, not asserted: bench/ measures speed).
     console.log(
       `copia terminada en otra máquina ${Date.now() - confirmedAt} ms después de confirmar la huella`,
     );

@@ -10,11 +10,11 @@ import { cleanUp, tempDir } from './helpers/processes.js';
 const BIN = fileURLToPath(new URL('../bin/concurso-agent.js', import.meta.url));
 
 /**
- * Issue 24's tamper alert with the real agent as the lab runs it (the CLI, its own process, watching
- * the whole machine with an empty blocked set: it ends nothing): killed without notice (SIGKILL)
- * during the active contest, the boards show «sin señal» and the log says so; started again, the log
- * says it is back; stopped the documented way (SIGTERM, as `systemctl stop` does), «detenido», and
- * «detenido sin reanudar» once the window passes without it back.
+ * The tamper alert (docs/design.md section 6a, the lab board) with the real agent as the lab runs it (the
+ * CLI, its own process, watching the whole machine with an empty blocked set: it ends nothing): killed
+ * without notice (SIGKILL) during the active contest, the boards show «sin señal» and the log says so;
+ * started again, the log says it is back; stopped the documented way (SIGTERM, as `systemctl stop` does),
+ * «detenido», and «detenido sin reanudar» once the window passes without it back.
  */
 describe('the real agent killed, restarted and stopped', () => {
   let server: TestServer;
