@@ -19,7 +19,7 @@ import {
 } from '@concurso/testkit';
 
 /**
- * Issue 24 (docs/design.md section 6a), the agents on the push channel: the `/agent` namespace takes an
+ * The agents on the push channel (docs/design.md section 6a): the `/agent` namespace takes an
  * agent key and nothing else, sends each agent its team's policy on connection and after every
  * change, and shares nothing with the staff's sockets.
  */

@@ -14,7 +14,7 @@ import {
 } from '@concurso/testkit';
 
 /**
- * Issue 24 (docs/design.md section 6a), the tamper alert, at the agent protocol: an agent that stops
+ * The tamper alert (docs/design.md section 6a, the lab board), at the agent protocol: an agent that stops
  * beating during the active contest without saying so (killed, unplugged, cut off: the server sees
  * only its heartbeats stop) is shown «sin señal» on the boards and logged with the last time it was
  * seen; when it beats again it is logged back online with the silence's length; one stopped the

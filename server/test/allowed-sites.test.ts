@@ -18,7 +18,7 @@ import {
 } from '@concurso/testkit';
 
 /**
- * Issue 25, the server's side of «Sitios permitidos» (docs/design.md section 6a): an admin sets a contest's
+ * The server's side of «Sitios permitidos» (docs/design.md section 6a): an admin sets a contest's
  * allowed sites (checked by the shared schema, stored in one form), each change is a new version kept
  * in the contest's log; the agents of the active contest get the list with the version, those of
  * another contest none; the version a machine has in force (or why it failed) is on the lab board.

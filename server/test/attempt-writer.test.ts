@@ -15,7 +15,7 @@ import { addAttemptCountsStatement } from '../src/modules/teams/index.js';
 import { createSqlPool, ormSql, runStatement } from '../src/db/sql.js';
 
 /*
- * The attempts group commit against a second transaction that holds one of its teams (issue 26's
+ * The attempts group commit against a second transaction that holds one of its teams (once the
  * flaky «writes concurrent reports…»: a group that waited for a team row read the stored event ids
  * from a snapshot taken before the other group committed, inserted one of them again and failed
  * whole with 409).

@@ -60,7 +60,7 @@ describe('auth (docs/spec.md section 7, docs/design.md sections 4 and 5)', () =>
       url: '/api/auth/login',
       payload: { username: 'nadie_registrado', password: 'cualquiera' },
     });
-    // Issue 10: the answer must not tell that this username exists.
+    // The answer must not tell that this username exists.
     expect([guess.statusCode, guess.json().message]).toEqual([401, MESSAGES.loginInvalid]);
     expect(stranger.json()).toEqual(guess.json());
     // A participant who somehow has a password (set in the database) gets the Spanish 403.

@@ -17,7 +17,7 @@ import {
 } from '@concurso/testkit';
 
 /**
- * Issue 13, the contest's life on the server: one active contest chosen by an admin (docs/design.md
+ * The contest's life on the server: one active contest chosen by an admin (docs/design.md
  * section 3), what boards and agents then see, contests created with a copied blocked set, teams
  * created in and moved to a chosen contest, and the automatic block at `max_attempts`.
  */

@@ -13,7 +13,7 @@ import {
 } from '@concurso/testkit';
 
 /**
- * The contest log of /bitacora (issue 13, "History on screen"): `GET /api/contestLog` lists the active
+ * The contest log of /bitacora: `GET /api/contestLog` lists the active
  * contest's attempts (as agents post them) and status changes (as judges make them), newest first,
  * filtered by level, team and process; and the per-team status log says who blocked a team.
  */

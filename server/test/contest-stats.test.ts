@@ -30,7 +30,7 @@ const FIVE_MINUTES_LATER = [
   '2026-11-21 16:05:31',
 ];
 
-describe('contest statistics and report (issue 13, "Reports and charts")', () => {
+describe('contest statistics and report', () => {
   let server: TestServer;
   let judge: string;
   let admin: string;

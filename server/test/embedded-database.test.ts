@@ -237,7 +237,7 @@ describe('the embedded database of a single laptop', () => {
         expect.stringContaining(`${dataDir}/mysql, sin puerto de red`),
       ]);
       expect(result.firstStop).toMatchObject({ code: 0, databaseRunning: false });
-      // The closing note of the issue reports what was observed.
+      // Printed for the record: what was observed.
       console.log(
         'base de datos integrada (nueva, la de una versión anterior, como root bajo una carpeta cerrada: la de mysql y una nueva):',
         JSON.stringify({

@@ -293,7 +293,7 @@ describe('exercises', () => {
     expect((await get(`/api/agent/exercises/${exerciseId}/pdf`, otherKey)).statusCode).toBe(404);
     expect((await get(`/api/exercisePdf/${exerciseId}`, key)).statusCode).toBe(401);
 
-    // Issue 21: while another contest is the active one, the same key sees no exercise and no PDF
+    // While another contest is the active one, the same key sees no exercise and no PDF
     // (next term's statements stay unseen until their contest starts); activated again, it does.
     const next = await server.app.inject({
       method: 'POST',

@@ -16,7 +16,7 @@ import { HealthMonitor } from './support/health-monitor.js';
 import { ScriptedAgent, type AgentRequest } from './support/scripted-agent.js';
 
 /**
- * The fault suite of issue 10 (live-contest resilience, docs/design.md section 8). It runs a MariaDB and a
+ * The fault suite (live-contest resilience, docs/design.md section 8). It runs a MariaDB and a
  * Redis of its own (never the shared ones), two server processes on them, a scripted agent sending
  * attempts at a steady rate and a board client on each process; then, one after the other and with the
  * load running, it kills MariaDB, kills a server, kills Redis and freezes MariaDB. After each it checks
@@ -497,10 +497,5 @@ function formatTable(results: ScenarioResult[]): string {
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
-  return [
-    'Fault suite:',
-    line(header),
-    line(widths.map((w) => '-'.repeat(w))),
-    ...rows.map(line),
-  ].join('\n');
+  return ['Fault suite:', line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }

@@ -329,7 +329,7 @@ describe('executable fingerprints as claims', () => {
       }
     });
     expect(fresh).toBe(9_000);
-    // Issue 25: the longest list of allowed sites the schema takes rides in the same config.
+    // The longest list of allowed sites the schema takes rides in the same config.
     const longest = Array.from(
       { length: NETWORK_MAX_DESTINATIONS },
       (_, i) => `s${i}.${'x'.repeat(58)}.ejemplo.org`,

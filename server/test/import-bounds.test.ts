@@ -57,7 +57,10 @@ async function measured<T>(work: () => Promise<T>): Promise<{ result: T; ms: num
   }
 }
 
-/** Issue 21: uploads bounded before they are parsed, read as they stream, one import at a time. */
+/**
+ * Uploads bounded before they are parsed (docs/design.md section 6a "Uploads"), read as they stream, one
+ * import at a time.
+ */
 describe('import bounds', () => {
   let server: TestServer;
   let admin: string;

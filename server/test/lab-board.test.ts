@@ -11,9 +11,9 @@ import {
 } from '@concurso/testkit';
 
 /**
- * Issue 24, the lab board's data (`GET /api/labMachines`): the machines the agents' heartbeats
- * describe, each with its policy against its team's current one and its clock's offset; which teams
- * are ready and which have no agent running; bounded per team whatever a key sends. A policy change
+ * The lab board's data (`GET /api/labMachines`, docs/design.md section 6a): the machines the agents'
+ * heartbeats describe, each with its policy against its team's current one and its clock's offset; which
+ * teams are ready and which have no agent running; bounded per team whatever a key sends. A policy change
  * does not make a machine late before its next heartbeat could say it applied it (`LAB_POLICY_GRACE_MS`).
  */
 describe('the lab board', () => {

@@ -10,7 +10,7 @@ import { eventually, freePort, repoRoot, startTestServer, type TestServer } from
 const DEBIAN_NGINX = '/usr/sbin/nginx';
 
 /**
- * Issue 21: the compose nginx (deploy/nginx.conf) logged the full URL, an exercise PDF's `?ticket=`
+ * The compose nginx (deploy/nginx.conf) logged the full URL, an exercise PDF's `?ticket=`
  * included, while the app's own log redacts it. This runs Debian's nginx (scripts/test-env.sh installs
  * it) with that very file in front of a real test server, changing only what a test machine must: the
  * upstream addresses (app1/app2 do not resolve here), the port, and the log's folder.

@@ -23,7 +23,7 @@ import { healthPoller } from './support/health-poller.js';
 const sha = (seed: string) => createHash('sha256').update(seed).digest('hex');
 
 /**
- * Issue 21 (docs/design.md section 6a, "Bounds on what one key may send"), the observed inventory: one
+ * Bounds on what one key may send (docs/design.md section 6a), the observed inventory: one
  * stolen key sent 500 rows per request without a cap (1 M rows, 905 MB in 52 s), overflowed a
  * program's `count` into a 500, and the inventory answered 47 MB in 2.4 s at 100k rows. Now: a cap of
  * distinct programs per team and a rate of reports per team (429 past them, what was stored stays),

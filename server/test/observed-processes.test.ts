@@ -31,8 +31,8 @@ const base = Math.floor(Date.now() / 1000) * 1000 - 60 * 60 * 1000;
 const minutes = (n: number) => new Date(base + n * 60 * 1000);
 
 /**
- * Issue 14, "What ran in the lab" on the server: agents report the executables started on their
- * machines (`POST /api/agent/observed`), merged per team, name and fingerprint; judges and admins list
+ * What ran in the lab (docs/design.md section 6), on the server: agents report the executables started on
+ * their machines (`POST /api/agent/observed`), merged per team, name and fingerprint; judges and admins list
  * them across machines (`GET /api/observedProcesses`); an admin blocks one with its fingerprint
  * (`POST /api/blockObservedProcess`), which the agents' config then carries.
  */
@@ -296,7 +296,7 @@ describe('observed processes', () => {
     const other = await createContest(server.orm, '2027-04-01', { active: true });
     const em = server.orm.em.fork();
     try {
-      // Issue 21: a key of a contest that is not the active one is told so and stores nothing.
+      // A key of a contest that is not the active one is told so and stores nothing.
       const refused = await injectObserved(server.app, ana.key, [observedEntry('inactivo.exe')]);
       expect(refused.statusCode).toBe(409);
       expect(refused.json()).toEqual({ success: false, message: MESSAGES.agentContestInactive });

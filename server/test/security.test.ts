@@ -22,7 +22,7 @@ import {
 import { ConfigError, loadConfig, withJwtSecret } from '../src/config.js';
 import type { JwtClaims } from '../src/plugins/access.js';
 
-/** Issue 10, "Live-contest resilience and security": headers, HEAD, tokens, login limits, handshake, config. */
+/** Live-contest resilience and security: headers, HEAD, tokens, login limits, handshake, config. */
 
 type Headers = Record<string, string | string[] | number | undefined>;
 

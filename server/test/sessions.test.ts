@@ -16,7 +16,7 @@ import {
 } from '@concurso/testkit';
 
 /**
- * Issue 10: a session ends (REST 401, and the open sockets get `session.ended` then are disconnected)
+ * A session ends (REST 401, and the open sockets get `session.ended` then are disconnected)
  * when the password or role changes, the user is deleted, the token is logged out or expires; and two
  * admins acting on each other at once never get a 500 nor leave the database without an admin.
  */

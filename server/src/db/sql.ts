@@ -87,11 +87,12 @@ function mysqlOptions(databaseUrl: string): mysql.PoolOptions {
 }
 
 /**
- * A bare mysql2 pool of at most `connections` connections, multi-statement, for the agents' hot paths,
- * which do not go through the ORM: the attempts group commit (attempt-writer.ts; BENCHMARKS.md "Issue 26"
- * measured MikroORM and knex at a quarter of the server's core on it), the key lookup and the heartbeat. Every connection gets the ORM pool's limits
- * (`limitConnection`: the session's lock wait and a time limit per query) and READ COMMITTED (why:
- * attempt-writer.ts). Close it with `end()`.
+ * A bare mysql2 pool of at most `connections` connections, multi-statement, for the agents' hot paths, which
+ * do not go through the ORM: the attempts group commit (attempt-writer.ts; bench/BENCHMARKS.md "The attempts
+ * group commit on a bare mysql2 pool" measured MikroORM and knex at a quarter of the server's core on it),
+ * the key lookup and the heartbeat. Every connection gets the ORM pool's limits (`limitConnection`: the
+ * session's lock wait and a time limit per query) and READ COMMITTED (why: attempt-writer.ts). Close it with
+ * `end()`.
  */
 export function createSqlPool(databaseUrl: string, connections: number): mysql.Pool {
   const pool = mysql.createPool({
@@ -194,13 +195,13 @@ const START_TRANSACTION: SqlStatement = { sql: 'START TRANSACTION', params: [] }
 const COMMIT: SqlStatement = { sql: 'COMMIT', params: [] };
 
 /**
- * Runs `work` in one transaction on a connection of `pool` (`createSqlPool`), in as few round trips as
- * the work's own: `work` sends its statements in batches
- * (`SqlBatch`); the first batch starts the transaction and the one sent with `commit: true` ends it
- * (when none is, a COMMIT follows `work`). MariaDB stops a multi-statement query at its first error,
- * so a failed batch commits nothing; the transaction is rolled back (or its broken connection dropped)
- * and a deadlock or lock wait timeout runs `work` again from the start (`retryTransaction`). BENCHMARKS.md
- * "Issue 26": each round trip of the attempts group waits behind the push's writes on the event loop.
+ * Runs `work` in one transaction on a connection of `pool` (`createSqlPool`), in as few round trips as the
+ * work's own: `work` sends its statements in batches (`SqlBatch`); the first batch starts the transaction and
+ * the one sent with `commit: true` ends it (when none is, a COMMIT follows `work`). MariaDB stops a
+ * multi-statement query at its first error, so a failed batch commits nothing; the transaction is rolled back
+ * (or its broken connection dropped) and a deadlock or lock wait timeout runs `work` again from the start
+ * (`retryTransaction`). bench/BENCHMARKS.md "The attempts group commit on a bare mysql2 pool": each round
+ * trip of the attempts group waits behind the push's writes on the event loop.
  * @throws the database's error (`isDatabaseUnavailable` tells the 503 kind), `AcquireTimeoutError`.
  */
 export function sqlBatchTransaction<T>(pool: mysql.Pool, work: (batch: SqlBatch) => Promise<T>): Promise<T> {

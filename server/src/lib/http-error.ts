@@ -2,7 +2,7 @@ import { MESSAGES, type ImportError } from '@concurso/shared';
 
 /**
  * What an error answers in `errors`: each field's messages (docs/design.md section 4), or, for a refused
- * registration file (issue 13's import), each bad row's line and message.
+ * registration file (the bulk import), each bad row's line and message.
  */
 export type ErrorDetails = Record<string, string[]> | readonly ImportError[];
 

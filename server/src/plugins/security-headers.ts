@@ -62,7 +62,7 @@ export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<s
  * Security headers on every answer: helmet's (`HELMET_OPTIONS`), and HSTS only over TLS as a trusted
  * proxy says (`TRUST_PROXY`).
  *
- * Issue 26: @fastify/helmet built helmet's middleware again for every request and its CSP parsed the
+ * Why: @fastify/helmet built helmet's middleware again for every request and its CSP parsed the
  * directives each time (2.7 % of the server's busy time at 2,000 attempts/s, bench/BENCHMARKS.md "Where
  * the server's time goes"). The headers depend on nothing of the request, so helmet computes them once
  * at start and each answer gets the same constant object.

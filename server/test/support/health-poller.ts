@@ -1,7 +1,8 @@
 /**
- * Polls `GET /api/health` of `url` every 20 ms until stopped, a new check every time whether or not
- * the last one answered, and answers each check's wait (ms): how long an upload or a flood keeps
- * another screen waiting (issue 21's closing figures). A check cut by the server's close is no wait.
+ * Polls `GET /api/health` of `url` every 20 ms until stopped, a new check every time whether or not the last
+ * one answered, and answers each check's wait (ms): how long an upload or a flood keeps another screen
+ * waiting (docs/design.md section 6a "Uploads": the event loop never blocks for more than ~100 ms). A check
+ * cut by the server's close is no wait.
  */
 export function healthPoller(url: string): { stop(): Promise<number[]> } {
   const waits: number[] = [];

@@ -22,7 +22,7 @@ export interface PolicyOptions {
 /**
  * The agents' heartbeat period for an offline window of `offlineAfterMs` (ms, `AGENT_OFFLINE_AFTER_MS`):
  * `AGENT_HEARTBEAT_MS`, or a third of the window when that is shorter, so a running agent beats at
- * least three times within it and is never taken for a silent one (issue 24's alert), at least 200 ms.
+ * least three times within it and is never taken for a silent one («sin señal»), at least 200 ms.
  */
 export function heartbeatMsFor(offlineAfterMs: number): number {
   return Math.max(200, Math.min(AGENT_HEARTBEAT_MS, Math.floor(offlineAfterMs / 3)));
@@ -47,8 +47,8 @@ export async function agentConfig(
  * The policies of teams `teamIds` (those that still exist), in a few queries whatever their number: the
  * teams, then per contest its blocked set and its fingerprints (every connected agent gets
  * its own after a change). Only the active contest's agents block anything (docs/design.md section 3): a
- * team of another contest gets an empty set. With the set go the fingerprints of its processes (issue
- * 14): those that apply to every machine (confirmed or at `quorum`) and the team's own claims, within
+ * team of another contest gets an empty set. With the set go the fingerprints of its processes
+ * (renamed programs): those that apply to every machine (confirmed or at `quorum`) and the team's own claims, within
  * `AGENT_CONFIG_FINGERPRINT_BYTES` (docs/design.md section 6a), never a hash denied in the contest
  * nor one matching a permitted program's known file (`agentFingerprintsByTeam`). `observe` only while the contest
  * is active and observes; `heartbeat_ms` is `options.heartbeatMs`; `network` the contest's allowed sites
@@ -76,7 +76,7 @@ export async function agentConfigs(
     });
     const names = blocked.map((row) => row.processes.name);
     const observe = contest.active && contest.observe_processes;
-    // Issue 25: the network policy is in force only while the contest is the active one.
+    // The network policy is in force only while the contest is the active one.
     const network = {
       version: contest.network_version,
       allowed: contest.active ? allowedSites : [],

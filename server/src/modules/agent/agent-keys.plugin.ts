@@ -15,7 +15,7 @@ declare module 'fastify' {
  * The agent-key cache of this process (`app.agentKeys`, read by the role guard through app.ts) and
  * `app.forgetAgentKeys()`, which clears it here and, through the push channel's Redis link, in every
  * other server process, so a regenerated or deleted team's old key stops working at once
- * (docs/design.md section 6). Owned by the agent module since issue 23 (it lived in the guard and the socket).
+ * (docs/design.md section 6). Owned by the agent module (it once lived in the guard and the socket).
  */
 export default fp(
   async (app) => {

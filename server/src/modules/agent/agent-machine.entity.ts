@@ -20,7 +20,7 @@ export const AgentMachine = defineEntity({
     version: p.string().length(50),
     policyVersion: p.string().length(64).default('').fieldName('policy_version'),
     clockOffsetMs: p.integer().nullable().fieldName('clock_offset_ms'),
-    /** Issue 25: the network policy version it said is in force (0: none), and why it failed. */
+    /** The network policy version it said is in force (0: none), and why it failed. */
     networkVersion: p.integer().unsigned().nullable().fieldName('network_version'),
     networkError: p.string().length(300).nullable().fieldName('network_error'),
     /**

@@ -23,8 +23,8 @@ import { Team } from '../teams/index.js';
 /**
  * The team whose agent key has SHA-256 `hash`, as the guard's principal; null for no team. One SQL
  * statement, no entity, on the agents' bare pool (`poolSql(app.sql)`): it runs for every agent request
- * the key cache misses (500 agents, a 5 s cache: 100 a second), and the profile of issue 26 showed the
- * entity's hydration there (BENCHMARKS.md).
+ * the key cache misses (500 agents, a 5 s cache: 100 a second), and a CPU profile showed the
+ * entity's hydration there (bench/BENCHMARKS.md).
  */
 export async function teamByAgentKeyHash(sql: SqlRunner, hash: string): Promise<AgentPrincipal | null> {
   const [team] = await sql<AgentPrincipal>(
@@ -66,7 +66,7 @@ export async function agentTeams(
  * silent machine of a team whose other machine beats), or in the same millisecond: then the
  * caller runs the locked transition (agent.service.ts). SQL text because it is the hot path of presence:
  * BENCHMARKS.md, "One-statement heartbeats" (500 agents sent 50 transactions/s before); on the bare pool
- * with the machine's update since issue 26 (`recordHeartbeat`).
+ * with the machine's update (`recordHeartbeat`).
  */
 export function touchOnlineAgentStatement(teamId: number, at: Date): SqlStatement {
   return {
@@ -294,7 +294,7 @@ export interface MachineReport {
   os: string;
   version: string;
   policyVersion: string;
-  /** Issue 25: the network policy version in force (null: not said, an older agent), and why it failed. */
+  /** The network policy version in force (null: not said, an older agent), and why it failed. */
   networkVersion: number | null;
   networkError: string | null;
   /**

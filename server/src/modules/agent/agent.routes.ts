@@ -31,7 +31,7 @@ export default async function agentRoutes(
   // Requests that arrive together are written in one transaction; each is answered after its commit,
   // and the teams whose count moved are pushed then.
   const fork = () => app.orm.em.fork();
-  // Issue 26: on the agents' bare pool (attempt-writer.ts says why; `AGENT_SQL_CONNECTIONS`).
+  // On the agents' bare pool (attempt-writer.ts says why; `AGENT_SQL_CONNECTIONS`).
   const attempts = new AttemptWriter(
     app.sql,
     fork,
@@ -81,7 +81,7 @@ export default async function agentRoutes(
     data: await agentConfig(app.orm.em, request.agentTeam!.id, options),
   }));
 
-  // Issue 26: the two hot routes of 500 agents run without a request-scoped EntityManager
+  // The two hot routes of 500 agents run without a request-scoped EntityManager
   // (`entityContext: false`), on the bare pool; the rare transitions fork the ORM.
   addRoute(
     app,
@@ -98,7 +98,7 @@ export default async function agentRoutes(
     app,
     api.heartbeat,
     async (request) => {
-      // Issue 24: the machine it beats from, for the lab board.
+      // The machine it beats from, for the lab board.
       const {
         hostname,
         os,

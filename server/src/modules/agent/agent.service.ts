@@ -157,8 +157,8 @@ async function logBackOnline(
 
 /**
  * Records a heartbeat of team `teamId`'s agent (on the agents' bare pool `pool`, no ORM in the
- * usual case): `agent_last_seen` = now and, when it says which machine it beats from (`machine`, issue
- * 24), that machine's row for the lab board (with the request's source address), both in one round
+ * usual case): `agent_last_seen` = now and, when it says which machine it beats from (`machine`),
+ * that machine's row for the lab board (with the request's source address), both in one round
  * trip, retried on a deadlock like the attempts path (`retryTransaction`). A machine not known yet is
  * added (`addMachine`: at most `maxPerTeam` heard within the window); a machine back after an alert of
  * its own, or a team the boards show offline or alerted, takes the locked transition on `fork()`: the

@@ -68,12 +68,12 @@ export const AGENT_SQL_CONNECTIONS = ATTEMPT_GROUPS_AT_ONCE + 2;
  * ever larger groups, which amortises round trips, commits and fsyncs (2 round trips per group
  * instead of 7 per request).
  *
- * The one place where "one data path" gives way: the groups run on a bare mysql2 pool
- * (db/sql.ts), not through MikroORM and knex, which took a quarter of the server's core on this path
- * alone (BENCHMARKS.md "Issue 26"); the statements are still the repositories'
- * (`lockTeamContestsStatement`, `storedAttemptsStatement`, `storeAttemptsStatement`,
- * `addAttemptCountsStatement`, `boardRowsStatement`, and `changeTeamStatus` on a `SqlRunner`), with the
- * ORM pool's time limits, retry and 503 mapping.
+ * The one place where "one data path" gives way: the groups run on a bare mysql2 pool (db/sql.ts), not
+ * through MikroORM and knex, which took a quarter of the server's core on this path alone
+ * (bench/BENCHMARKS.md "The attempts group commit on a bare mysql2 pool"); the statements are still the
+ * repositories' (`lockTeamContestsStatement`, `storedAttemptsStatement`, `storeAttemptsStatement`,
+ * `addAttemptCountsStatement`, `boardRowsStatement`, and `changeTeamStatus` on a `SqlRunner`), with the ORM
+ * pool's time limits, retry and 503 mapping.
  */
 export class AttemptWriter {
   private queue: PendingBatch[] = [];
@@ -163,9 +163,10 @@ export class AttemptWriter {
       return;
     }
     if (changed.length > 0) this.onCommitted(changed);
-    // Issue 14: the fingerprints, after the commit and off its locks (fingerprint-learner.ts says
+    // The fingerprints, after the commit and off its locks (fingerprint-learner.ts says
     // why); before the answers, so an agent's next config already carries what its attempt taught.
-    // Issue 21: only what this group counted (a replayed event id teaches nothing), of the active contest.
+    // Only what this group counted (a replayed event id teaches nothing), of the active contest
+    // (docs/design.md section 6a "Fingerprints").
     await this.learner.learn(claims);
     for (const batch of group) {
       const result = outcome.get(batch)!;
@@ -185,7 +186,8 @@ export interface GroupedBatch {
  * One group's work inside its transaction (`sqlBatchTransaction`), in two round trips on the bare pool
  * (`send`): the locks and the lookup, then the writes, the rows and the commit; a contest with an
  * automatic block reads the rows before it commits (`blockAtThreshold`). Each round trip waits behind
- * whatever the event loop is doing (the push's writes above all): BENCHMARKS.md "Issue 26". Answers
+ * whatever the event loop is doing (the push's writes above all): bench/BENCHMARKS.md "The attempts
+ * group commit on a bare mysql2 pool". Answers
  * each batch's outcome (its result, or the 409 / 401 to answer), the board rows whose count moved and
  * the fingerprint claims of what was counted. The load tester's mysql2 baseline runs this very function.
  */
@@ -215,7 +217,7 @@ export async function writeAttemptGroup<B extends GroupedBatch>(
     storedAttemptsStatement([...asked.values()]),
   ]);
   const contestOf = readTeamContests(locked!);
-  // Issue 21: a key of a team outside the active contest counts nothing (409 below).
+  // A key of a team outside the active contest counts nothing (409 below; docs/design.md section 6a).
   const live = group.filter((b) => contestOf.get(b.teamId)?.active === true);
   const stored = new Set<string>();
   for (const r of storedRows as StoredAttempt[]) stored.add(pairKey(r.teams_id, r.event_id));
@@ -269,7 +271,7 @@ export async function writeAttemptGroup<B extends GroupedBatch>(
   }
   const now = new Date();
   const liveIds = [...new Set(live.map((b) => b.teamId))];
-  // Issue 13: a team that may reach its contest's max_attempts is read before the commit.
+  // A team that may reach its contest's max_attempts (the automatic block) is read before the commit.
   const mayBlock = [...addedPerTeam.keys()].some((id) => contestOf.get(id)?.maxAttempts != null);
   const writes: SqlStatement[] = [];
   if (fresh.length > 0) writes.push(storeAttemptsStatement(fresh, now));

@@ -14,7 +14,7 @@ export const FINGERPRINT_MEMORY_MAX = 10_000;
 
 /**
  * Records the fingerprints the agents report with their attempts as claims of their teams
- * (made claims by issue 21; docs/design.md section 6a): the attempt writer hands over only the attempts it
+ * (docs/design.md section 6a "Fingerprints"): the attempt writer hands over only the attempts it
  * counted (a replayed `event_id` teaches nothing) of teams of the active contest, and the repository
  * keeps only names of that contest's blocked set, a few new claims per team per minute and 32
  * fingerprints per process (`recordClaims`).

@@ -96,7 +96,7 @@ export async function labBoard(
               ? machine.lastSeen
               : machine.changedAt
             ).toISOString(),
-      // Issue 25: what the machine said of the network policy against the contest's.
+      // What the machine said of the network policy against the contest's.
       network_version: machine.networkVersion ?? null,
       network_current: config?.network.version ?? 0,
       network_restricted: (config?.network.allowed.length ?? 0) > 0,

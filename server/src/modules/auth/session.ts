@@ -8,7 +8,7 @@ import type { JwtClaims, SessionClaims, StaffSessions } from '../../plugins/acce
 export type { SessionClaims } from '../../plugins/access.js';
 
 /**
- * The claims a staff token must carry (docs/design.md section 4; issue 10: a token whose `sub` is not a user
+ * The claims a staff token must carry (docs/design.md section 4: a token whose `sub` is not a user
  * id, or without `exp`, is refused with 401, never a 500 and never "forever"). Signed by login.
  */
 const claimsSchema = z.object({

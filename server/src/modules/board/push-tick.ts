@@ -5,10 +5,10 @@ const BUSY_LOOP = 0.95;
 const IDLE_LOOP = 0.85;
 
 /**
- * Weight of the last tick in the averaged utilisation and flush time (an exponential average over
- * about five ticks). Issue 26 (BENCHMARKS.md "The push tick"): reacting to one tick alone, a single slow
- * flush (a garbage collection, the core lent to MariaDB) doubled the following ticks, and one busy tick
- * grew the tick for good; that was most of the push's p99.
+ * Weight of the last tick in the averaged utilisation and flush time (an exponential average over about five
+ * ticks). Measured (bench/BENCHMARKS.md, "The push tick"): reacting to one tick alone, a single slow flush (a
+ * garbage collection, the core lent to MariaDB) doubled the following ticks, and one busy tick grew the tick
+ * for good; that was most of the push's p99.
  */
 const SMOOTHING = 0.2;
 
@@ -27,7 +27,7 @@ export const FIRST_PUSH_TICK: PushTick = { tickMs: BOARD_PUSH_WINDOW_MS, busyAvg
 
 /**
  * The next tick after one whose event loop was busy `busy` of the time (0..1: HTTP, acknowledgements and
- * the push together) and whose flush took `flushMs` (smoothed in issue 26). While the averaged
+ * the push together) and whose flush took `flushMs` (smoothed by `SMOOTHING`). While the averaged
  * utilisation is over `BUSY_LOOP` the tick grows by a fifth, up to `BOARD_PUSH_WINDOW_MAX_MS`, so the
  * push yields to the API; after a tick busy less than `IDLE_LOOP` it shrinks by a third, back towards
  * `BOARD_PUSH_WINDOW_MS` within four ticks from the ceiling (so the push recovers at once after a

@@ -31,7 +31,7 @@ export const contestRow = (contest: IContest): ContestRow => ({
 export type ContestData = Pick<ContestRow, 'calendar' | 'date'> & {
   max_attempts?: number | null;
   observe_processes?: boolean;
-  /** Issue 25: the allowed sites (stored form); absent: unchanged. */
+  /** The allowed sites (stored form); absent: unchanged. */
   allowed_sites?: string[];
 };
 
@@ -89,14 +89,14 @@ export async function updateContest(
 
 /**
  * Contest `id` read again from the database and its row locked until the transaction ends (a stale copy
- * in the identity map would bump `network_version` from an old value, issue 22's lesson); null when none.
+ * in the identity map would bump `network_version` from an old value, as it once did); null when none.
  */
 function lockContest(em: EntityManager, id: number): Promise<IContest | null> {
   return em.findOne(Contest, id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
 }
 
 /**
- * Issue 25: gives `contest` the allowed sites `sites` (stored form) when they differ from its own
+ * Gives `contest` the allowed sites `sites` (stored form) when they differ from its own
  * (order included: the admin's order is the list's), with the next `network_version` and a row of
  * `contest_network_changes` by `staffId` (the contest's log). Flushed by the caller.
  */

@@ -86,7 +86,7 @@ export default async function contestsRoutes(
     return { success: true as const, data, message: MESSAGES.created };
   });
 
-  // Issue 25: the agents of the active contest get the new network policy on the push channel
+  // The agents of the active contest get the new network policy on the push channel
   // (`catalog.changed` of contests starts their round) and put it in force.
   addRoute(app, api.updateAllowedSites, async (request) => {
     const { contests_id, allowed_sites } = request.body;

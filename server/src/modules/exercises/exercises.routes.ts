@@ -152,7 +152,7 @@ const exercisesRoutes: FastifyPluginAsyncZod<{ dataDir: string; maxUploadBytes: 
     return sendPdf(await findExerciseRow(app.orm.em, request.params.id), reply);
   });
 
-  // Issue 21 (docs/design.md section 6a): a key of a team outside the active contest (next term's, say)
+  // docs/design.md section 6a: a key of a team outside the active contest (next term's, say)
   // gets no exercises and no PDF: its contest's statements stay unseen until it is activated.
   addRoute(app, api.agentList, async (request) => {
     const team = request.agentTeam!;

@@ -24,7 +24,7 @@ const ticketSchema = z.object({
 });
 
 /**
- * Signs the ticket of `namedPdf` (issue 14, 'Ver PDF'): a JWT with the server's secret that opens
+ * Signs the ticket of `namedPdf` ('Ver PDF'): a JWT with the server's secret that opens
  * exercise `exerciseId`'s PDF for {@link PDF_TICKET_TTL_S} seconds, never past the session's own
  * expiry, and only while that session lasts (checked again on use).
  */

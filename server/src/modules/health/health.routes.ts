@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { healthRoutes as api } from '@concurso/shared';
 import { addRoute } from '../../lib/route.js';
 
-/** Longest `/api/health` waits for the database's answer (ms); issue 10 asks for a 503 within 5 s. */
+/** Longest `/api/health` waits for the database's answer (ms): a frozen database still gets a 503 in 5 s. */
 export const HEALTH_DB_TIMEOUT_MS = 2_000;
 
 /**

@@ -159,7 +159,7 @@ interface TeamDraft {
 
 /**
  * The team's level or coach (`column`) from one row. A name not in the catalogue is reported once per
- * team (its first line; issue 22: one bad coach line brought a follow-on error on every later line)
+ * team (its first line: one bad coach line once brought a follow-on error on every later line)
  * and decides nothing. The first row naming one in the catalogue sets the plan's; a later row must
  * name the same one, else its problem.
  */

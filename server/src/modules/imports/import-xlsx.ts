@@ -20,8 +20,8 @@ function cellTexts(row: ExcelJS.Row): string[] {
 }
 
 /**
- * Reads the rows of an XLSX's first worksheet into `collector` as they inflate (docs/design.md 6a, issue
- * 21): the zip's central directory is bounded first ({@link openXlsxZip}), then exceljs's streaming
+ * Reads the rows of an XLSX's first worksheet into `collector` as they inflate (docs/design.md section 6a
+ * "Uploads"): the zip's central directory is bounded first ({@link openXlsxZip}), then exceljs's streaming
  * reader goes through the sheet row by row and stops as soon as the collector has its answer (the
  * 5,001st member row) or after `IMPORT_MAX_SHEET_ROWS` rows, blank ones included (too many rows at
  * that row). A row's line is its row number; the rest of the file is never inflated.

@@ -54,7 +54,7 @@ export interface ImportOutcome {
   teamIds: number[];
 }
 
-/** Where an import's rows came from: the file's name and the admin who sent it (issue 22's record). */
+/** Where an import's rows came from: the file's name and the admin who sent it ('Importaciones' lists it). */
 export interface ImportSource {
   fileName: string;
   userId: number | null;

@@ -71,7 +71,7 @@ const MEMBERS_PER_INSERT = 500;
 /**
  * Inserts members of contest `contestId` (each names its team in `teams_id`) in multi-row statements
  * of at most `MEMBERS_PER_INSERT` (`em.insertMany`: no entity is kept, so a refused insert leaves
- * nothing half-saved in the EntityManager; issue 13's bulk import writes 1,000 members in two
+ * nothing half-saved in the EntityManager; the bulk import writes 1,000 members in two
  * statements). The unique (`contests_id`, `code`) index may refuse one with
  * `UniqueConstraintViolationException`.
  */

@@ -3,7 +3,7 @@ import { Contest } from '../contests/index.js';
 import { Team } from '../teams/index.js';
 
 /**
- * `observed_processes` (issue 14, "What ran in the lab"; docs/design.md sections 3 and 6): one executable
+ * `observed_processes` (what ran in the lab; docs/design.md sections 3 and 6): one executable
  * that started on a team's machine during a contest, one row per contest, team, file name and
  * fingerprint (`''` when the agent could not read the file: a unique index cannot hold a null as one
  * value). `first_seen` / `last_seen` are the agent's clock, `count` the starts reported. A machine is

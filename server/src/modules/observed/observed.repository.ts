@@ -13,7 +13,7 @@ import { blockedAs, copyOf, foldName } from './observed-matching.js';
 import { oneTeamPrograms } from './observed-new-programs.js';
 
 /*
- * The only reads and writes of `observed_processes` (issue 14, "What ran in the lab"), through the
+ * The only reads and writes of `observed_processes` (what ran in the lab), through the
  * QueryBuilder: every function takes the EntityManager first. The inventory is aggregated in the
  * database (`group by` name and fingerprint), never loaded row by row: a lab of 100 machines reports
  * hundreds of executables each.
@@ -31,12 +31,12 @@ export interface ObservedRecorded {
  * Adds an agent's report to the inventory of contest `contestId` for team `teamId`, in one
  * transaction: one row per (contest, team, name, fingerprint; a null fingerprint stored as `''`),
  * merged with a row already there: `first_seen` the earliest, `last_seen` the latest, `count` plus the
- * report's `starts`, saturating at `OBSERVED_LIMITS.maxCount` (the INT UNSIGNED column: before issue
- * 21 it overflowed into a 500 and the name was refused from then on). Names compare without accents or
+ * report's `starts`, saturating at `OBSERVED_LIMITS.maxCount` (the INT UNSIGNED column: it once
+ * overflowed into a 500 and the name was refused from then on). Names compare without accents or
  * case (the unique index's collation). Dates are the agent's clock, stored in UTC like
  * `attempts.occurred_at`.
  *
- * Issue 21 (docs/design.md section 6a): a team keeps at most `maxPerTeam` distinct programs per contest.
+ * Bounds (docs/design.md section 6a): a team keeps at most `maxPerTeam` distinct programs per contest.
  * The report is inserted whole, then the rows it created beyond the cap (the newest ids of the team's
  * rows, as the database compared them) are taken out again, so the cap follows the same collation as
  * the merge; the team's row is locked meanwhile, so two reports of one team do not both pass the cap.

@@ -23,13 +23,13 @@ export default async function observedRoutesModule(
 ): Promise<void> {
   const reports = new ObservedRateLimiter(options.reportsPerMinute, app.redis);
 
-  // Issue 21 (docs/design.md section 6a), in this order: a team outside the active contest gets 409
-  // `agentContestInactive` (nothing stored, never counted into another contest); past
-  // `reportsPerMinute` reports a minute, 429 `observedRateLimited` with `Retry-After` (nothing stored:
-  // the agent keeps the entries and sends them later); a contest that does not observe stores nothing
-  // (`{stored: 0}`: the agent stops at its next config); past the team's `maxPerTeam` distinct
-  // programs the new ones are left out and the answer is 429 `observedCapReached` (the rest was
-  // stored: the agent drops the batch). The contest is the guard's (its 5 s key cache).
+  // Bounds on what one key may send (docs/design.md section 6a), in this order: a team outside the active
+  // contest gets 409 `agentContestInactive` (nothing stored, never counted into another contest); past
+  // `reportsPerMinute` reports a minute, 429 `observedRateLimited` with `Retry-After` (nothing stored: the
+  // agent keeps the entries and sends them later); a contest that does not observe stores nothing
+  // (`{stored: 0}`: the agent stops at its next config); past the team's `maxPerTeam` distinct programs the new ones are
+  // left out and the answer is 429 `observedCapReached` (the rest was stored: the agent drops the batch). The
+  // contest is the guard's (its 5 s key cache).
   addRoute(app, agentRoutes.observed, async (request, reply) => {
     const { id, contests_id } = request.agentTeam!;
     const em = app.orm.em;

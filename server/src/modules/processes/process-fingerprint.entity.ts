@@ -5,7 +5,7 @@ import { User } from '../users/index.js';
 import { Process } from './process.entity.js';
 
 /**
- * `process_fingerprints` (made claims by issue 21; docs/design.md section 6a "Fingerprints"): a
+ * `process_fingerprints` (docs/design.md section 6a "Fingerprints"): a
  * SHA-256 of an executable claimed, in one contest, to be one of its blocked processes, so a renamed
  * copy is still that process. It applies to the machines of the teams that claimed it
  * (`process_fingerprint_claims`), and to every machine of the contest once `confirmed` by an admin or

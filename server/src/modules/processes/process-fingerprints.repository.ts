@@ -23,7 +23,7 @@ import { ProcessFingerprint } from './process-fingerprint.entity.js';
 
 /*
  * The only reads and writes of `process_fingerprints` and `process_fingerprint_claims`
- * (made claims by issue 21; docs/design.md section 6a "Fingerprints"). A fingerprint an agent reports is a
+ * (docs/design.md section 6a "Fingerprints"). A fingerprint an agent reports is a
  * claim of its team: it applies at once to that team's machines, and to every machine of the contest
  * once an admin confirms it or `quorum` different teams claimed it. Bounded whatever the agents send:
  * `FINGERPRINT_MAX_PER_PROCESS` per blocked process per contest, `FINGERPRINT_CLAIMS_PER_MINUTE` new
@@ -523,13 +523,12 @@ function onePerHash(rows: readonly ApplicableFingerprint[]): AgentFingerprint[] 
 
 /**
  * The fingerprints each team of `teamIds` of contest `contestId` must act on (`GET /api/agent/config`,
- * issue 21): of the blocked processes `processIds`, those that apply to every machine (confirmed, or
- * claimed by `quorum` teams) and the team's own claims, never a denied or suspect one
- * (`applicableRows`); each hash once. Strongest first (confirmed, at
- * quorum, then own claims by teams and recency), cut when the JSON would pass `budgetBytes` (UTF-8
- * bytes of the array), so the config stays small whatever the agents report. Two queries whatever
- * the number of teams (the push channel sends every connected agent its policy after a
- * change).
+ * docs/design.md section 6a): of the blocked processes `processIds`, those that apply to every machine
+ * (confirmed, or claimed by `quorum` teams) and the team's own claims, never a denied or suspect one
+ * (`applicableRows`); each hash once. Strongest first (confirmed, at quorum, then own claims by teams and
+ * recency), cut when the JSON would pass `budgetBytes` (UTF-8 bytes of the array), so the config stays small
+ * whatever the agents report. Two queries whatever the number of teams (the push channel sends every
+ * connected agent its policy after a change).
  */
 export async function agentFingerprintsByTeam(
   em: EntityManager,

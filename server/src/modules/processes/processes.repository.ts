@@ -47,7 +47,7 @@ export async function addCommonProcesses(em: EntityManager): Promise<{ added: nu
 
 /**
  * The catalogue's process named `name` (compared without case: the column's collation), created when
- * missing (issue 14, "Bloquear" on `/procesosObservados`). An `insert ignore` then a read, so two
+ * missing ("Bloquear" on `/procesosObservados`). An `insert ignore` then a read, so two
  * admins blocking the same new name at once both get the one row. Answers it as the catalogue has
  * it and whether this call created it.
  */

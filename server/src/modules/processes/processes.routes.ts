@@ -32,7 +32,7 @@ const crud = catalogRoutes({
 
 /**
  * The four catalogue calls plus `processesRoutes` of the shared route map (`addCommonProcesses`, and
- * the fingerprints of issue 21: list per process, confirm, delete). `fingerprintQuorum`: teams whose
+ * the fingerprints: list per process, confirm, delete). `fingerprintQuorum`: teams whose
  * claims make a fingerprint apply to every machine (`FINGERPRINT_QUORUM`, docs/design.md section 6a).
  */
 export default async function processesModule(
@@ -56,11 +56,10 @@ export default async function processesModule(
 }
 
 /*
- * Issue 21 (docs/design.md section 6a): the admin's view of the fingerprints claimed for one process in a
- * contest, and the acts on one. The agents get the change on the push channel (at their
- * next config read without it): a confirmed fingerprint reaches every machine, a removed one leaves
- * every machine and its hash is denied in the contest until an admin confirms it again (docs/design.md
- * section 6a).
+ * The admin's view (docs/design.md section 6a "Fingerprints") of the fingerprints claimed for one process in
+ * a contest, and the acts on one. The agents get the change on the push channel (at their next config read
+ * without it): a confirmed fingerprint reaches every machine, a removed one leaves every machine and its hash
+ * is denied in the contest until an admin confirms it again (docs/design.md section 6a).
  */
 async function fingerprintRoutes(app: FastifyInstance, quorum: number): Promise<void> {
   addRoute(app, processesRoutes.fingerprints, async (request) => {

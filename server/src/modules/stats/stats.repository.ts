@@ -15,10 +15,10 @@ import { Team, TeamStatusChange } from '../teams/index.js';
 import { bucketMinutes, fillSeries, minuteStart } from './stats-series.js';
 
 /*
- * The reads of a contest's statistics and report (issue 13, "Reports and charts"). The stats module
- * owns no table: it reads `attempts`, `teams`, `members` and `team_status_changes` through the
- * EntityManager, and every count is an aggregate in the database (`count(*) ... group by`), never a
- * load of every attempt: a contest has tens of thousands.
+ * The reads of a contest's statistics and report (/home's "Estadísticas", the contests' 'Reporte'). The
+ * stats module owns no table: it reads `attempts`, `teams`, `members` and `team_status_changes` through the
+ * EntityManager, and every count is an aggregate in the database (`count(*) ... group by`), never a load of
+ * every attempt: a contest has tens of thousands.
  */
 
 /** The attempts series of contest `contestId`: zero-filled, at most `STATS_MAX_POINTS` points. */
@@ -127,8 +127,8 @@ export async function reportTeams(em: EntityManager, contestId: number): Promise
 
 /**
  * Every block and unblock of a team of contest `contestId`, oldest first, with the judge's name (null
- * for an automatic block or a deleted account) (issue 13: "who and when"; issue 22: the unblocks too,
- * so a re-block follows the unblock that allowed it).
+ * for an automatic block or a deleted account): who and when, the unblocks too, so a re-block follows
+ * the unblock that allowed it.
  */
 export async function reportStatusChanges(
   em: EntityManager,
