@@ -1,6 +1,6 @@
 /**
  * What the tab's live socket does when it loses or fails its connection (docs/design.md section 6: every
- * restart is survived; issue 10: an ended session goes to the login screen). Pure, so it is tested
+ * restart is survived; an ended session goes to the login screen). Pure, so it is tested
  * without a socket.
  *
  * socket.io-client retries by itself after a dropped transport, but not after the server disconnected

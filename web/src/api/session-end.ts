@@ -6,7 +6,7 @@
  * the login screen shows `MESSAGES.sessionEnded` (registered first, when the store loads), stop the
  * board store, clear the query cache, close the live socket, go to /. Modules register themselves
  * when they load, so this one imports none of them (no store either: `api/` never imports `stores/`,
- * issue 23) and the login bundle stays free of the socket client.
+ * a lint rule) and the login bundle stays free of the socket client.
  */
 import type { SessionEndReason } from '@concurso/shared';
 import { clearToken, getToken } from './token-storage';

@@ -1,5 +1,5 @@
 /**
- * The browser tab's title of each screen (issue 14, "for every person": WCAG 2.4.2, a screen reader
+ * The browser tab's title of each screen (WCAG 2.4.2: a screen reader
  * announces it and a person with many tabs tells them apart): the route's title, or for the routes
  * without one (login, the homes, the projector) its `tabName` in the route table, then the product's name.
  */

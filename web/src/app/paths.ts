@@ -11,7 +11,7 @@ export const JUDGE_HOME_PATH = '/homeJuez';
 export const PROJECTOR_PATH = '/proyector';
 /** The active contest's log of attempts and status changes, for judges and admins. */
 export const CONTEST_LOG_PATH = '/bitacora';
-/** What ran on the teams' machines, for judges and admins (issue 14, "What ran in the lab"). */
+/** What ran on the teams' machines, for judges and admins (docs/design.md section 6). */
 export const OBSERVED_PROCESSES_PATH = '/procesosObservados';
 /** The lab board: the active contest's machines and which teams are ready, for judges and admins. */
 export const LAB_PATH = '/laboratorio';

@@ -14,7 +14,7 @@ import { FullPageSpinner } from '../ui/layout/full-page-spinner';
  * - no token: any path but / goes to /;
  * - token: `POST /api/auth/me` with it; `bool` false (path not /) goes to /; a failed call is logged
  *   and goes to /; otherwise navigation continues.
- * Plus docs/design.md section 5: a judge opening an admin-only path goes to /homeJuez; and issue 10: a
+ * Plus docs/design.md section 5: a judge opening an admin-only path goes to /homeJuez; and a
  * session that ends while a screen is open (`api/session-end.ts`) goes to /, where the login screen
  * says 'Su sesión terminó. Inicie sesión de nuevo.'.
  * The first check of a session blocks the screen; later ones run while the screen stays visible.

@@ -76,7 +76,7 @@ describe('describeSaveFailure', () => {
     expect(view.message).toEqual({ title: 'Error', message: 'El proceso Discord.exe ya existe.' });
   });
 
-  it('falls back to the SPEC text for other failures', () => {
+  it('falls back to the docs/spec.md text for other failures', () => {
     expect(describeSaveFailure(http(500, 'Algo salió mal en el servidor.'), 'generic', []).message).toEqual({
       title: 'Error',
       message: 'generic',
@@ -145,7 +145,7 @@ describe('describeDeleteFailure', () => {
     });
   });
 
-  it('falls back to the SPEC text without a reason, on a server error or without an answer', () => {
+  it('falls back to the docs/spec.md text without a reason, on a server error or without an answer', () => {
     const text = 'Ocurrió un problema al eliminar el dato. Inténtalo de nuevo.';
     expect(describeDeleteFailure(http(409, null)).message).toBe(text);
     expect(describeDeleteFailure(http(500, 'Algo salió mal en el servidor.')).message).toBe(text);

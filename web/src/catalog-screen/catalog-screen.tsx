@@ -25,7 +25,7 @@ export interface CatalogScreenProps<K extends ListCatalog, TValues extends Field
   options?: Readonly<Record<string, readonly SelectOption[]>>;
   /**
    * Values a new row starts with that only the screen knows at run time, over the spec's `emptyValues`
-   * at each opening (the active contest of issue 13). Keep it stable (`useMemo`).
+   * at each opening (the active contest, docs/design.md section 3). Keep it stable (`useMemo`).
    */
   createValues?: Partial<TValues>;
   /** Buttons before 'Editar' and 'Eliminar' in ACCIONES; keep the function stable (`useCallback`). */

@@ -1,6 +1,6 @@
 /**
  * The live board store (docs/design.md section 6): snapshot from `GET /api/teamAttempts`, then push events
- * (`board.frame`'s rows, issue 12; `team.removed`). After every (re)connect the snapshot is fetched
+ * (`board.frame`'s rows; `team.removed`). After every (re)connect the snapshot is fetched
  * again, so a dropped connection never leaves a stale board. Events that arrive while a snapshot is in
  * flight are applied at once and also buffered, then replayed on top of the snapshot: the snapshot may
  * have been read before them.

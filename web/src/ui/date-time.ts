@@ -1,9 +1,8 @@
 /**
- * Dates as the screens show them (issue 13, "History on screen"; issue 14, "Small things seen on the
- * way": one form everywhere a person reads): Spanish form `dd/mm/aaaa` and `dd/mm/aaaa hh:mm:ss`,
- * 24-hour clock, in the browser's time zone. The wire and the forms' date inputs carry ISO 8601; only
- * the screen formats. The one place the tables, dialogs, board, report and charts take their date
- * texts from.
+ * Dates as the screens show them (one form everywhere a person reads): Spanish form `dd/mm/aaaa` and
+ * `dd/mm/aaaa hh:mm:ss`, 24-hour clock, in the browser's time zone. The wire and the forms' date inputs carry
+ * ISO 8601; only the screen formats. The one place the tables, dialogs, board, report and charts take their
+ * date texts from.
  */
 
 /** Two digits, zero-padded (a day, a month, an hour…). */

@@ -8,7 +8,7 @@ describe('staleCatalogs', () => {
     expect(staleCatalogs('processes')).toEqual(['processes', 'contest_processes']);
     expect(staleCatalogs('coaches')).toEqual(['coaches', 'teams']);
     expect(staleCatalogs('levels')).toEqual(['levels', 'teams', 'exercises']);
-    // Issues 24 and 25: a message's receipts and a contest's allowed sites are rows of /bitacora.
+    // A message's receipts and a contest's allowed sites are rows of /bitacora.
     expect(staleCatalogs('messages')).toEqual(['messages', 'contestLog']);
     expect(staleCatalogs('contests')).toEqual([
       'contests',

@@ -57,7 +57,7 @@ const attemptLines = (rows: AttemptLogRow[]) => {
 const statusLines = (rows: StatusChangeRow[]) => rows.map(statusHistoryLine);
 
 /**
- * 'Historial' of a board row (issue 13, "History on screen"): the team's attempts (process, time on
+ * 'Historial' of a board row: the team's attempts (process, time on
  * the machine, time received, terminated Sí / No) and status changes (from → to, who, when), newest
  * first, from `GET /api/teamAttemptsLog/{id}` and `GET /api/teamStatusLog/{id}`. Fetched when it
  * opens and again, while it is open, whenever the board pushes a change of the team's attempts or

@@ -11,7 +11,7 @@ import { listQuery } from '../../api/queries/list-query';
 import { formatDateTime } from '../../ui/date-time';
 
 /**
- * The board's 'Historial' of one team (issue 13, "History on screen"): its two logs as queries and
+ * The board's 'Historial' of one team: its two logs as queries and
  * their rows as the dialog shows them. Pure but for the query objects; tested in Node.
  */
 

@@ -30,9 +30,9 @@ export interface ContestFormValues {
   date: string;
   max_attempts: string;
   copy_from_contests_id: string;
-  /** Issue 14: the agents report what runs on the machines (on by default). */
+  /** The agents report what runs on the machines (on by default). */
   observe_processes: boolean;
-  /** Issue 25: «Sitios permitidos», the text area: one site per line ('' for no network policy). */
+  /** «Sitios permitidos», the text area: one site per line ('' for no network policy). */
   allowed_sites: string;
 }
 

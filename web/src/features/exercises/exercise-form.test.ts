@@ -13,7 +13,7 @@ const options = {} as ResolverOptions<ExerciseFormValues>;
 const resolve = async (values: ExerciseFormValues) => exerciseFormResolver(values, undefined, options);
 const pdf = new File(['%PDF-1.4'], 'Problema A.PDF', { type: 'application/pdf' });
 
-describe('exercise form (docs/spec.md section 5: path and level; issue 13: contest)', () => {
+describe('exercise form (docs/spec.md section 5: path and level; docs/design.md section 3: contest)', () => {
   it('requires the file on create only, and a PDF when one is chosen', () => {
     expect(exerciseFileError(null, true)).toBe('Este campo es requerido');
     expect(exerciseFileError(null, false)).toBeNull();

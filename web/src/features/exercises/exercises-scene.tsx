@@ -74,8 +74,8 @@ const EXERCISES = catalogScreenSpec('exercises', exerciseFormResolver, {
  * /exercises: 'Información de los ejercicios por concurso'; ID, RUTA (the PDF's name, the stored file as
  * its tooltip), NIVEL, CONCURSO, ACCIONES ('Ver ejercicios', 'Ver PDF', 'Editar', 'Eliminar');
  * 'Registrar ejercicios' with the 'Registrar ejercicios' / 'Actualizar ejercicio' modal (the PDF, whose
- * upload shows its progress, the level and the contest, the active one by default) (docs/spec.md section 2,
- * issue 13).
+ * upload shows its progress, the level and the contest, the active one by default) (docs/spec.md section 2;
+ * the contest: docs/design.md section 3).
  */
 export function ExercisesScene({ title }: CatalogueSceneProps) {
   const levels = useLevelOptions();

@@ -3,8 +3,8 @@ import type { DataColumn } from '../../ui/data-table/table-model';
 import type { ObservedTableRow } from './observed-rows';
 
 /**
- * The /procesosObservados table's columns, each shown and exported as its text. Issue 21:
- * the server sorts, so a sortable column's id is its `sort` (`OBSERVED_SORTS`); EQUIPOS, MÁQUINA Y
+ * The /procesosObservados table's columns, each shown and exported as its text. The
+ * server sorts, so a sortable column's id is its `sort` (`OBSERVED_SORTS`); EQUIPOS, MÁQUINA Y
  * RUTA, HUELLA and ESTADO do not sort.
  */
 export const OBSERVED_COLUMNS: DataColumn<ObservedTableRow>[] = [

@@ -17,13 +17,14 @@ import { observedBlockable, observedTableRows, type ObservedTableRow } from './o
 import { useBlockObserved } from './use-block-observed';
 
 /**
- * /procesosObservados (judges and admins, issue 14 "What ran in the lab"): every executable the agents
- * saw start on the teams' machines in the active contest, one row per file name and fingerprint with
- * on how many machines, which teams (a machine is never named by more), first and last seen and how
- * many starts, refetched every few seconds. An administrator's 'Bloquear' adds one to the active
- * contest's blocked set with its fingerprint (the agents end it, renamed or not, from their next
- * config); judges read only (docs/design.md section 5: the blocked set is the administrators'). Issue 21:
- * the list pages, sorts and searches on the server (`ServerDataTable`), most machines first.
+ * /procesosObservados (judges and admins; docs/design.md section 6, what ran in the lab): every executable
+ * the agents saw start on the teams' machines in the active contest, one row per file name and fingerprint
+ * with on how many machines, which teams (a machine is never named by more), first and last seen and how many
+ * starts, refetched every few seconds. An administrator's 'Bloquear' adds one to the active contest's blocked
+ * set with its fingerprint (the agents end it, renamed or not, from their next config); judges read only
+ * (docs/design.md section 5: the blocked set is the administrators'). The list (docs/design.md section 6a:
+ * screens that page on the server) pages, sorts and searches on the server (`ServerDataTable`), most machines
+ * first.
  */
 export function ObservedProcessesScene({ title }: CatalogueSceneProps) {
   const [table, setTable] = useState<ServerTableState>(INITIAL_STATE);

@@ -113,7 +113,7 @@ describe('/procesosObservados rows', () => {
       confirmLabel: 'Sí, bloquear',
       cancelLabel: 'Cancelar',
     });
-    // Issue 21: who reported it is shown before confirming; one team reads in the singular.
+    // Who reported it is shown before confirming; one team reads in the singular.
     expect(blockQuestion(row({ teams: ['Los Punteros'] }), contest).message).toContain(
       'Lo reportó: Los Punteros. Su huella se aplicará a las máquinas de ese equipo,',
     );

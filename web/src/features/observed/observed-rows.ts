@@ -8,8 +8,8 @@ import {
 import { formatDateTime } from '../../ui/date-time';
 
 /**
- * The pure rules of /procesosObservados (issue 14, "What ran in the lab"): the inventory's rows as the
- * table shows, searches and exports them, and the question before blocking one. Tested in Node.
+ * The pure rules of /procesosObservados (what ran in the lab, docs/design.md section 6): the inventory's rows
+ * as the table shows, searches and exports them, and the question before blocking one. Tested in Node.
  */
 
 /** One row of the /procesosObservados table: every shown cell already text. */

@@ -26,8 +26,9 @@ const PROCESSES = catalogScreenSpec('processes', zodResolver(processInputSchema)
 
 /**
  * /process: ID, NOMBRE, ACCIONES ('Huellas', 'Editar', 'Eliminar'), the 'Registrar Proceso' / 'Editar
- * Proceso' modal (one field, an executable file name), 'Agregar catálogo común', and issue 21's
- * 'Huellas' dialog: the fingerprints reported for the process in the active contest.
+ * Proceso' modal (one field, an executable file name), 'Agregar catálogo común', and the 'Huellas' dialog
+ * (docs/design.md section 6a "Fingerprints"): the fingerprints reported for the process in the active
+ * contest.
  */
 export function ProcessesScene({ title }: CatalogueSceneProps) {
   const fingerprints = useRowDialog<ProcessRow, 'fingerprints'>();

@@ -17,7 +17,7 @@ export const HIGHLIGHT_MS = 1_600;
 /**
  * The rows' styles, once for every row (the scene puts them in its `<style>`): a row renders plain
  * elements with these classes, so rendering a changed row writes a few attributes and texts and
- * computes no style (issue 12: "render changed rows without restyling the list"). Chakra's style props
+ * computes no style (changed rows render without restyling the list). Chakra's style props
  * serialise and hash each element's styles on every render, which was most of the projector's
  * script time at 100 changes per second. Colours and sizes are the theme's tokens (CSS variables).
  */
@@ -66,7 +66,7 @@ export const PROJECTOR_ROW_CSS = `
     column-gap: calc(var(--projector-space) * 2);
     row-gap: calc(var(--projector-space) * 0.75);
   }
-  /* Issue 14: a name is never cut. It wraps (a long word too) and keeps its size for about two lines
+  /* A name is never cut. It wraps (a long word too) and keeps its size for about two lines
      of --projector-name-width (the width names wrap in, set by the column; --name-chars is the name's
      length, ~0.55em a character); a longer name shrinks towards two lines, down to 75 % so it stays
      readable from the back of the hall, and below that simply takes more lines. */

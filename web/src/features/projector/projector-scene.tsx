@@ -59,7 +59,7 @@ export function ProjectorScene() {
   const loaded = useBoardStore((state) => state.loaded);
   const columns = useMemo(() => projectorColumns(teams, levels), [teams, levels]);
 
-  // Issue 26: one level's projector follows only that level's room; the server sends it nothing else.
+  // One level's projector follows only that level's room; the server sends it nothing else.
   const followed = useMemo(() => projectorFollowedLevels(levels), [levels]);
   useEffect(() => {
     const board = useBoardStore.getState();

@@ -4,8 +4,8 @@ import { ImportTeamsDialog } from './import-teams-dialog';
 import { TeamImportsDialog } from './team-imports-dialog';
 
 /**
- * 'Importar' and 'Importaciones' in the header of /teams: the bulk import of teams and members (issue
- * 13) and the list of imports, where one is undone.
+ * 'Importar' and 'Importaciones' in the header of /teams: the bulk import of teams and members
+ * and the list of imports, where one is undone.
  */
 export function ImportTeamsButton() {
   const [open, setOpen] = useState<'import' | 'imports' | null>(null);

@@ -15,8 +15,8 @@ const sheetName = (name: string) => name.replace(/[[\]:*?/\\]/g, ' ').slice(0, 3
 
 /**
  * Writes a real .xlsx with one sheet per entry of `sheets` (header row in bold and frozen, then the
- * rows; numbers stay numbers, texts that would start a formula get a leading ' (`guardFormula`, issue
- * 21); columns sized to their text, 8 to 60 characters) and answers its bytes.
+ * rows; numbers stay numbers, texts that would start a formula get a leading ' (`guardFormula`,
+ * against CSV injection); columns sized to their text, 8 to 60 characters) and answers its bytes.
  * `title` goes into the file's properties. exceljs is loaded only now: it is large and most visits
  * never export.
  */
@@ -30,7 +30,7 @@ export async function writeWorkbook(sheets: readonly WorkbookSheet[], title?: st
   for (const { name, data } of sheets) {
     const sheet = workbook.addWorksheet(sheetName(name));
     sheet.addRow(data.headers).font = { bold: true };
-    // Issue 21: a text that would start a formula is written with a leading ' (`guardFormula`).
+    // A text that would start a formula is written with a leading ' (`guardFormula`: CSV injection).
     for (const row of data.rows) sheet.addRow(row.map(guardFormula));
     sheet.columns.forEach((column, index) => {
       const longest = Math.max(

@@ -11,8 +11,8 @@ export async function fetchContestReport(contestId: number): Promise<ContestRepo
 }
 
 /**
- * Reads contest `contestId`'s report and downloads it as `reporte-<calendar>.pdf` or `.xlsx` (issue
- * 13). The writer and its library are loaded only now. Errors are the call's (`ApiRequestError` with
+ * Reads contest `contestId`'s report and downloads it as `reporte-<calendar>.pdf` or `.xlsx`.
+ * The writer and its library are loaded only now. Errors are the call's (`ApiRequestError` with
  * the server's Spanish message) or the writer's.
  */
 export async function downloadReport(contestId: number, format: ReportFormat): Promise<void> {

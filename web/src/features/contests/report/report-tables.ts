@@ -4,7 +4,7 @@ import type { WorkbookSheet } from '../../../ui/data-table/export-excel';
 import { formatDate, formatDateTime } from '../../../ui/date-time';
 
 /*
- * The contest report's content (issue 13, "Reporte"), as plain tables: what the PDF prints and what the
+ * The contest report's content ('Reporte'), as plain tables: what the PDF prints and what the
  * XLSX's sheets hold, built from `GET /api/contestReport/{contestId}`. Pure (no jsPDF, no exceljs), so
  * it is unit-tested as is.
  */
@@ -69,8 +69,9 @@ export function teamsTable(report: ContestReport): ExportData {
 export const STATUS_CHANGES_TITLE = 'Bloqueos y desbloqueos';
 
 /**
- * 'Bloqueos y desbloqueos': every block and unblock, oldest first, with the status before and after, who ('automático' for the automatic block) and when; issue 22: with the unblocks,
- * an automatic re-block follows the unblock that allowed it.
+ * 'Bloqueos y desbloqueos': every block and unblock, oldest first, with the status before and after, who
+ * ('automático' for the automatic block) and when; with the unblocks, an automatic re-block follows the
+ * unblock that allowed it.
  */
 export function statusChangesTable(report: ContestReport): ExportData {
   return {
