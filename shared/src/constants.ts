@@ -66,7 +66,7 @@ export const DEFAULT_PAGE_SIZE = 5;
 
 /**
  * An agent is shown offline when its last heartbeat is older than this (ms).
- * docs/design.md section 6; the issue of the agent asks for about 30 s.
+ * docs/design.md section 6 (the heartbeat drives the board's agent state); about 30 s.
  */
 export const AGENT_OFFLINE_AFTER_MS = 30_000;
 
@@ -123,7 +123,7 @@ export const LOGIN_LIMITS = {
 } as const;
 
 /**
- * The projector's paging (issue 14, "The projector, readable in any hall"): when a level's rows do not
+ * The projector's paging (readable in any hall): when a level's rows do not
  * fit its column, its list turns to the next page every `defaultSeconds` seconds; `/proyector?segundos=N`
  * sets another period, a whole number from `minSeconds` to `maxSeconds` (anything else keeps the default).
  */

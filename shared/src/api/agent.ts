@@ -62,14 +62,14 @@ export const agentRoutes = {
     reply: okEnvelope(agentAttemptsResultSchema),
   }),
   /**
-   * `POST /api/agent/observed` `{observed: [{name, sha256, first_seen, last_seen, starts}]}`:
-   * adds the executables that started on the team's machine to its contest's inventory (one row per
-   * team, name and fingerprint: first_seen the earliest, last_seen the latest, count summed and
-   * saturating). Stores nothing (`stored: 0`) when the contest's `observe_processes` is off. Issue 21:
-   * 409 `MESSAGES.agentContestInactive` when the team's contest is not the active one; 429
+   * `POST /api/agent/observed` `{observed: [{name, sha256, first_seen, last_seen, starts}]}`: adds the
+   * executables that started on the team's machine to its contest's inventory (one row per team, name and
+   * fingerprint: first_seen the earliest, last_seen the latest, count summed and saturating). Stores nothing
+   * (`stored: 0`) when the contest's `observe_processes` is off. Bounds (docs/design.md section 6a): 409
+   * `MESSAGES.agentContestInactive` when the team's contest is not the active one; 429
    * `MESSAGES.observedRateLimited` (with `Retry-After`, s; nothing stored) past
-   * `OBSERVED_LIMITS.reportsPerMinute`; 429 `MESSAGES.observedCapReached` when new programs were left
-   * out past `OBSERVED_LIMITS.maxPerTeam` (the rest was stored).
+   * `OBSERVED_LIMITS.reportsPerMinute`; 429 `MESSAGES.observedCapReached` when new programs were left out
+   * past `OBSERVED_LIMITS.maxPerTeam` (the rest was stored).
    */
   observed: defineRoute({
     method: 'POST',

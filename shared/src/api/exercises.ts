@@ -18,7 +18,7 @@ export const exerciseUpdateFieldsSchema = exerciseFieldsSchema.extend({ id: idSc
 export const pdfReplySchema = z.unknown().meta({ description: 'El PDF (application/pdf), en línea.' });
 
 /**
- * `data` of `exercisePdfLink` (issue 14, 'Ver PDF'): `url` is `/api/exercisePdf/{id}/{original name}`
+ * `data` of `exercisePdfLink` ('Ver PDF'): `url` is `/api/exercisePdf/{id}/{original name}`
  * with a `ticket` query, for a browser tab to open by itself (a tab sends no bearer token).
  */
 export const exercisePdfLinkSchema = z.object({ url: z.string() });

@@ -22,7 +22,7 @@ export const logsRoutes = {
     statusChangeRowSchema,
   ),
   /**
-   * `GET /api/contestLog?levels_id&teams_id&process` (admins and judges, issue 13 "History on screen"):
+   * `GET /api/contestLog?levels_id&teams_id&process` (admins and judges):
    * every attempt, status change, agent event, message and change of the allowed sites
    * of the ACTIVE contest in one list, newest first, filtered by the
    * optional query string (`contestLogQuerySchema`; 422 on a bad id), at most `CONTEST_LOG_LIMIT` rows

@@ -29,7 +29,7 @@ export const processesRoutes = {
     reply: okEnvelope(commonProcessesResultSchema),
   }),
   /**
-   * `GET /api/processFingerprints/{id}?contests_id` (admin; issue 21, docs/design.md section 6a): every
+   * `GET /api/processFingerprints/{id}?contests_id` (admin; docs/design.md section 6a): every
    * fingerprint claimed for process `id` in the active contest (or `contests_id`), with its first and
    * last claiming teams, how many teams claimed it and whether an admin confirmed it. 404
    * `MESSAGES.notFound` for an unknown process, `MESSAGES.contestNotFound` for an unknown contest.

@@ -9,7 +9,7 @@ import { defineRoute } from './route.js';
 const contestIdParamsSchema = z.object({ contestId: idSchema });
 
 /**
- * A contest's statistics and report (issue 13, "Reports and charts"), for admins and judges: the /home
+ * A contest's statistics and report, for admins and judges: the /home
  * "Estadísticas" panel and the /contests "Reporte". Both aggregate in the database; 404 for an
  * unknown contest.
  */

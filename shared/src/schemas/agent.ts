@@ -105,7 +105,7 @@ export function isClaimMatch(match: AgentAttemptMatch | undefined): boolean {
  * One attempt reported by an agent (docs/design.md section 6): `event_id` is unique per team and
  * makes the report idempotent; `occurred_at` is the agent's clock (ISO 8601), within a sane window of
  * the parser's clock; `process` is a printable name: the blocked name as the contest lists it.
- * Issue 14: `sha256` is the fingerprint of the ended process's executable (absent when it could not
+ * `sha256` is the fingerprint of the ended process's executable (absent when it could not
  * be read), which the server learns for that blocked process; `executable` is the file name the
  * process ran as, sent only when it is not `process` (a renamed copy caught by its fingerprint).
  * `match` says how the agent matched it (docs/design.md section 6a "Fingerprints"): `'nombre'`, its file name
@@ -179,7 +179,7 @@ export type AgentFingerprint = z.infer<typeof agentFingerprintSchema>;
 
 /**
  * Answer data of `GET /api/agent/config`: the team, its contest, the names blocked in it (sorted) and
- * how often the agent polls and beats (ms). Issue 14: `fingerprints` are the learned SHA-256 of the
+ * how often the agent polls and beats (ms). `fingerprints` are the learned SHA-256 of the
  * blocked processes' executables (empty when nothing is blocked); `observe` tells the agent to report
  * what runs on the machine (`POST /api/agent/observed`), the contest's `observe_processes` setting
  * (false while the contest is not the active one).
@@ -199,8 +199,8 @@ export const agentConfigSchema = z.object({
    */
   policy_version: z.string().default(''),
   /**
-   * Issue 25: the contest's network policy, which the agent puts in force in the machine's firewall
-   * (its own rules); `allowed` is empty while the contest is not the active one or has no list.
+   * The contest's network policy (docs/design.md section 6a), which the agent puts in force in the machine's
+   * firewall (its own rules); `allowed` is empty while the contest is not the active one or has no list.
    */
   network: agentNetworkPolicySchema.default({ version: 0, allowed: [] }),
 });
@@ -217,7 +217,7 @@ export type AgentSocketAuth = z.infer<typeof agentSocketAuthSchema>;
 export const AGENT_MAX_OBSERVED_BATCH = 500;
 
 /**
- * One distinct executable that started on the team's machine (issue 14, "What ran in the lab"): its
+ * One distinct executable that started on the team's machine (what ran in the lab): its
  * file name and fingerprint (null when the agent could not read the file), when the agent first and
  * last saw it start (the agent's clock, ISO 8601, within the attempts' window) and how many starts
  * this report adds (1 or more). Never arguments, window titles or files (agent/README.md).
@@ -279,7 +279,7 @@ export const agentHeartbeatSchema = z
     /** The `policy_version` the agent applies now. */
     policy_version: printableText(64).optional(),
     /**
-     * Issue 25: the network policy version in force on the machine (0: none, its rules lifted), and
+     * The network policy version in force on the machine (0: none, its rules lifted), and
      * why the last one could not be put in force (Spanish, e.g. «No se encontró nft»), if it failed.
      */
     network_version: integerSchema({ min: 0, max: 2_147_483_647 }).optional(),

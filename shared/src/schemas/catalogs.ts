@@ -73,8 +73,8 @@ export const maxAttemptsSchema = z.preprocess(
 );
 
 /**
- * `observe_processes` (issue 14, "What ran in the lab"): whether the contest's agents report every
- * executable started on the teams' machines. On by default; absent on an update keeps the stored value.
+ * `observe_processes` (what ran in the lab, docs/design.md section 6): whether the contest's agents report
+ * every executable started on the teams' machines. On by default; absent on an update keeps the stored value.
  */
 export const observeProcessesSchema = z.boolean({ error: 'Debe ser sí o no' });
 
@@ -117,15 +117,15 @@ export const contestRowSchema = z.object({
   date: z.string(),
   active: z.boolean(),
   max_attempts: rowIntSchema.nullable(),
-  /** Issue 14: the agents report what runs on the machines (`/procesosObservados`). */
+  /** The agents report what runs on the machines (`/procesosObservados`). */
   observe_processes: z.boolean(),
   /**
-   * Issue 25: the destinations the lab machines may reach while the contest is active (stored form,
+   * The destinations the lab machines may reach while the contest is active (stored form,
    * `destinationText`); empty: no network policy. Besides them the contest server and each machine's
    * DNS resolvers are always allowed.
    */
   allowed_sites: z.array(z.string()).default([]),
-  /** Issue 25: the network policy's version, 0 before the first list; +1 at every change of the list. */
+  /** The network policy's version, 0 before the first list; +1 at every change of the list. */
   network_version: rowIntSchema.default(0),
 });
 export type ContestRow = z.infer<typeof contestRowSchema>;

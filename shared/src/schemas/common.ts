@@ -25,7 +25,7 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 // With the `u` flag a surrogate matches only when it is unpaired: such a string has no UTF-8 form,
 // so the database would store U+FFFD instead of what was sent.
 const LONE_SURROGATE = /\p{Cs}/u;
-// Issue 21: invisible format characters (Unicode category Cf): bidi embeddings, overrides, isolates
+// Invisible format characters (Unicode category Cf): bidi embeddings, overrides, isolates
 // and marks (`Equipo\u202Eexe.fdp` shows as `Equipopdf.exe`), zero-width spaces and joiners, the BOM.
 // They change what a judge reads without showing themselves. The one legitimate use in a name is an
 // emoji sequence (a zero-width joiner between two pictographs, 👩‍💻; the tag characters of a flag,
@@ -36,8 +36,8 @@ const EMOJI_FORMAT_SEQUENCE =
 
 /**
  * Why `text` is not printable (the Spanish message), or null when it is: no control characters (C0,
- * DEL, C1), no lone surrogates and no invisible format characters outside emoji sequences (issue
- * 21). Pure, for the schemas and the password policy.
+ * DEL, C1), no lone surrogates and no invisible format characters outside emoji sequences
+ * (invisible, they change what a judge reads). Pure, for the schemas and the password policy.
  */
 export function textProblem(text: string): string | null {
   if (CONTROL_CHARACTER.test(text)) return INPUT_MESSAGES.controlCharacters;

@@ -4,7 +4,7 @@ import { integerSchema, requiredText, rowIntSchema } from './common.js';
 import { requiredIdSchema } from './catalogs.js';
 
 /**
- * The bulk import of teams and members (issue 13, "Bulk import of teams and members"): a CSV or XLSX
+ * The bulk import of teams and members: a CSV or XLSX
  * registration file with one row per member, previewed (`POST /api/previewTeamImport`) and imported
  * all or nothing (`POST /api/importTeams`). The server parses and checks the file; the web draws the
  * preview and builds the template from {@link IMPORT_COLUMNS}.

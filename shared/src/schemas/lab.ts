@@ -103,7 +103,7 @@ export const labMachineSchema = z.object({
   /** When its alert began (ISO 8601, the server's clock): the stop or the silence; null without one. */
   alert_since: z.string().nullable().default(null),
   /**
-   * Issue 25: the network policy version the machine said is in force (0: none, null: it never said),
+   * The network policy version the machine said is in force (0: none, null: it never said),
    * the contest's current one, whether that one has destinations, and why the machine could not put
    * it in force (Spanish), if it failed.
    */

@@ -4,7 +4,7 @@ import { contestRowSchema } from './catalogs.js';
 import { embeddedRowSchema, idSchema, printableText, rowIntSchema } from './common.js';
 
 /**
- * Schemas of the contest log `/bitacora` (issue 13, "History on screen"): every attempt and every
+ * Schemas of the contest log `/bitacora`: every attempt and every
  * block / unblock of the active contest in one list, newest first, read by `GET /api/contestLog`.
  * Times are ISO 8601 (UTC) on the wire; the screens show them in Spanish form.
  */

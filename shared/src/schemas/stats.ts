@@ -3,7 +3,7 @@ import { contestRowSchema } from './catalogs.js';
 import { embeddedRowSchema, rowIntSchema } from './common.js';
 
 /**
- * Schemas of a contest's statistics and report (issue 13, "Reports and charts"): the /home
+ * Schemas of a contest's statistics and report: the /home
  * "Estadísticas" panel reads `GET /api/contestStats/{contestId}`, the /contests "Reporte" reads
  * `GET /api/contestReport/{contestId}`. Times are ISO 8601 (UTC); counts are whole numbers.
  */
