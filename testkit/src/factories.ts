@@ -201,7 +201,7 @@ export async function startContest(server: TestServer, username: string): Promis
 }
 
 /**
- * One attempt of `POST /api/agent/attempts` as an agent sends it (docs/design.md section 6); issue 14:
+ * One attempt of `POST /api/agent/attempts` as an agent sends it (docs/design.md section 6):
  * `sha256` of the ended executable, `executable` the name a renamed copy ran as.
  */
 export interface AgentAttemptBody {

@@ -7,7 +7,7 @@ import { repoRoot } from './environment.js';
 
 const run = promisify(execFile);
 
-/** A virtual X display (Xvfb) standing for a contestant's screen (issue 24's messages). */
+/** A virtual X display (Xvfb) standing for a contestant's screen (the judges' messages). */
 export interface VirtualDisplay {
   /** `:N`. */
   display: string;
