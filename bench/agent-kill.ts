@@ -15,7 +15,7 @@
  * (50), --idle-seconds S (30), --bundled (run the packaged agent from `npm run agent:pack` instead of
  * the TypeScript sources under tsx), --agent-entry FILE (run another build of the agent, e.g. an
  * older one for a before/after comparison; `.ts` runs under tsx), --executable FILE (run a single
- * executable of `npm run agent:build` itself, no Node: issue 27's Linux one).
+ * executable of `npm run agent:build` itself, no Node: its Linux one).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -1,8 +1,8 @@
 /**
  * `npm run bench:transport [-- --screens 2000 --rows 60 --rate 20 --seconds 10 --runs 3]`: what the
- * Socket.IO/`ws` transport options cost or save for the board push (issue 12: "measure whether the
- * `ws` transport options (`perMessageDeflate` off, `wsPreEncodedFrame`, a msgpack parser) gain
- * anything, and keep only what the numbers justify").
+ * Socket.IO/`ws` transport options cost or save for the board push: whether the `ws` transport options
+ * (`perMessageDeflate` off, `wsPreEncodedFrame`, a msgpack parser) gain anything, so the product keeps
+ * only what the numbers justify.
  *
  * A micro-benchmark, self-contained: no database, no product server. Each run is a fresh server
  * process running Socket.IO (the product's version, in-memory adapter, no middleware) with N bare `ws`
@@ -19,7 +19,7 @@
  *   that accept it (then Engine.IO skips the pre-computed frame and each socket compresses its copy);
  * - `d-msgpack`: as `a` with `socket.io-msgpack-parser` on the server and the screens (binary frames;
  *   the adapter encodes once but pre-computes no frame for binary packets);
- * - `e-old-json`: the rows as `BoardTeam` objects (`teams.updated`, the format before issue 12), for
+ * - `e-old-json`: the rows as `BoardTeam` objects (`teams.updated`, the format before the push rework), for
  *   the tuple format's saving; the commit stamp travels as a small extra argument `[seq, clockMs()]`.
  *
  * Measured per run over the S measured seconds (after 1 s of warm-up ticks):

@@ -1,9 +1,9 @@
 /**
  * `npm run bench:headers [-- --requests 20000 --rounds 3]`: what the security headers cost per answer
- * (issue 26, "nothing per request that can be done once"). Three Fastify apps with one JSON route, each
+ * (nothing per request that can be done once). Three Fastify apps with one JSON route, each
  * answering `--requests` injected requests per round: `none` (no headers: the harness's own cost, the
  * baseline doing the same work), `fastify-helmet` (@fastify/helmet 13 with the product's options: how the
- * server did it before issue 26, helmet's middleware built again for every request) and `product` (the
+ * server once did it, helmet's middleware built again for every request) and `product` (the
  * server's `plugins/security-headers.ts`: helmet's headers computed once). Reports, per app, the median
  * over the rounds of this process's CPU time per request (µs) and of the wall time per request, and the
  * headers written, so the three can be compared: the headers' own cost is an app's figure minus `none`'s.

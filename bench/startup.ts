@@ -1,6 +1,6 @@
 /**
  * `npm run bench:startup [-- --runs 5] [-- <command> <args…>]`: how long a server command takes from
- * spawn to its first `GET /api/health` 200, the figure of issue 11's "starts in under 2 s once built".
+ * spawn to its first `GET /api/health` 200, the figure of the target "starts in under 2 s once built".
  * Default command: `node server/dist/server.js` (what `npm start` runs once built). Each run gets a
  * free port, the same throwaway database `concurso_startup_<random>` (the first run creates and
  * migrates it and is reported apart as `first_start_ms`), its own data folder and no Redis; the

@@ -1,7 +1,7 @@
 /**
- * One push-channel socket per simulated agent (issue 24's `/agent` namespace), as the real agent opens
+ * One push-channel socket per simulated agent (the `/agent` namespace), as the real agent opens
  * it (agent/src/policy-socket.ts: socket.io-client with its key, WebSocket only): each `agent.policy` is
- * acknowledged with `agent.policy.applied`. Issue 26: the load tester holds them through the whole run,
+ * acknowledged with `agent.policy.applied`. The load tester holds them through the whole run,
  * so the server's push figures are taken with its 500 agents connected as in a lab; `config_push_ms`
  * times the blocked set's push on them.
  */

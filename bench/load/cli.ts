@@ -1,8 +1,8 @@
 /**
  * `npm run bench -- --screens <N> --agents <M> --duration <s> [--processes <P>] [--url <server>] --out <file.json>`
  *
- * The load tester (docs/design.md section 6; issue 12, "Load tester" and "Definitions"; bench/README.md
- * defines every figure). Unless `--url` is given it starts P server processes itself on a throwaway
+ * The load tester (docs/design.md section 6; bench/README.md, "Load tester", defines every figure in
+ * "Definitions"). Unless `--url` is given it starts P server processes itself on a throwaway
  * database (testkit's `startDeployment`) and pins them and itself to different CPUs (pinning.ts). Then:
  * seeds a contest, a coach, a judge, M teams and their agent keys through the API (seed.ts); opens N
  * screens, round-robin over the server processes, in tester processes: most are lean (lean-tester.ts:
@@ -68,7 +68,7 @@ const USAGE = `npm run bench -- --screens N --agents M --duration S --out FILE.j
   --baseline-duration S  seconds of each baseline (min(duration, 20)); --no-baselines skips them
   --wait-quiet S         first wait up to S s for the machine to be quiet (< 30 % of one core busy) (0)
   --config-push-rounds R after the traffic, R changes of the blocked set timed on one agent socket per
-                         agent (config_push_ms, issue 24; 0 skips it) (5)
+                         agent (config_push_ms; 0 skips it) (5)
   --no-agent-sockets     the agents do not hold their push-channel sockets through the run (by
                          default each simulated agent holds one, as a lab's agents do)
   --mysql-url URL        MySQL server for the throwaway databases (mysql://root@127.0.0.1:3306/)
@@ -997,7 +997,7 @@ function resultBaseline({ wsBase, dbBase, wsOtherCpu, dbOtherCpu }: Baselines) {
   };
 }
 
-/** `targets` of the result: issue 12's table, one process / two processes over Redis. */
+/** `targets` of the result: the load test's targets (bench/README.md), one process / two over Redis. */
 function resultTargets(parts: RunParts, d: Derived) {
   const { ramp, fig } = parts;
   return {

@@ -1,5 +1,5 @@
 /**
- * The tester process holding the FULL screens (issue 12, "Load tester"): a sample of real
+ * The tester process holding the FULL screens (bench/README.md, "Load tester"): a sample of real
  * socket.io-client screens (websocket transport, reconnecting) that behave like the web's live board
  * (board-replica.ts): after every connect they load the snapshot `GET /api/teamAttempts`, decode every
  * `board.frame` and apply its rows with the version rule (buffered and replayed over a snapshot in

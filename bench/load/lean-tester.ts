@@ -1,5 +1,5 @@
 /**
- * A tester process holding LEAN screens (issue 12, "Load tester"): each is a bare websocket
+ * A tester process holding LEAN screens (bench/README.md, "Load tester"): each is a bare websocket
  * (raw-websocket.ts; the `ws` library with `--client-deflate`) speaking Socket.IO v4 / Engine.IO v4 itself (handshake `0{…}`, then `40{"token":…}` to join with the judge's
  * token, `2` ping answered `3`), that for every `board.frame` reads only the header (frame-header.ts;
  * the rows are never parsed), records `clockMs() - committed_at` weighted by the frame's rows, and

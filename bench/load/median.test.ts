@@ -155,7 +155,8 @@ describe('medianTable', () => {
       '5',
       '5',
     ]);
-    // A report from before issue 12: its events_lost meant something else and is not shown as mismatches.
+    // A report from before the push rework (bench/BENCHMARKS.md): its events_lost meant something else and is
+    // not shown as mismatches.
     const old = medianTable(
       [{ name: 'old', report: report(80, 2000, { final_state_mismatches: undefined, events_lost: 7 }) }],
       { cores: 2 },

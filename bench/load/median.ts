@@ -41,7 +41,7 @@ export interface LoadReport {
   push_ms?: LatencyFields | null;
   push_ms_worst_screen_p99?: number | null;
   push_ms_from_request?: LatencyFields | null;
-  /** = `final_state_mismatches` since issue 12 (before: deliveries missing when the run was cut). */
+  /** = `final_state_mismatches` since the push rework (before: deliveries missing when the run was cut). */
   events_lost?: number | null;
   final_state_mismatches?: number | null;
   final_state_compared?: number | null;
@@ -55,7 +55,7 @@ export interface LoadReport {
   attempts_consistent?: boolean | null;
   attempts_per_s?: number | null;
   http_ms?: LatencyFields | null;
-  /** The attempts POSTs alone (issue 26 quotes them). */
+  /** The attempts POSTs alone (bench/BENCHMARKS.md quotes them). */
   http_ms_attempts?: LatencyFields | null;
   /** Policies pushed to the agents' sockets, null with `--config-push-rounds 0`. */
   config_push_ms?: { push_ms?: LatencyFields | null; missed?: number | null } | null;

@@ -1,9 +1,9 @@
 /**
- * CPU pinning of the load test (issue 12: "server+MariaDB and the tester pinned to different CPUs
- * (`taskset`) when the machine allows"). With `os.availableParallelism() >= 2` and `taskset` on the
- * PATH, the server processes (and the bare-ws / mysql2 baseline servers standing in for them) get the
- * first half of the CPUs and the load tester (main process, tester processes) the second half: on
- * the 2-core machine, servers on CPU 0 and the tester on CPU 1. The shared MariaDB and Redis are left
+ * CPU pinning of the load test (server+MariaDB and the tester pinned to different CPUs (`taskset`) when the
+ * machine allows, so the tester never steals the server's core). With `os.availableParallelism() >= 2` and
+ * `taskset` on the PATH, the server processes (and the bare-ws / mysql2 baseline servers standing in for
+ * them) get the first half of the CPUs and the load tester (main process, tester processes) the second half:
+ * on the 2-core machine, servers on CPU 0 and the tester on CPU 1. The shared MariaDB and Redis are left
  * alone (not ours to touch). Linux only; every failure leaves the process unpinned and says why.
  */
 import { spawnSync } from 'node:child_process';
