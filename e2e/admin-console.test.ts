@@ -430,7 +430,7 @@ describe('teams, exercises and users screens in Chromium', () => {
 
     const participantPage = await newPage();
     await signIn(participantPage, 'ana_participante', 'cualquier-clave');
-    // Issue 10: the answer must not tell that the username exists.
+    // The answer must not tell that the username exists.
     await participantPage.getByRole('alertdialog').getByText(MESSAGES.loginInvalid).waitFor();
   });
 });

@@ -219,7 +219,7 @@ describe('catalogue screens in Chromium', () => {
     // The first contest registered is the active one; it has no automatic block.
     expect(values(2).slice(1, 4)).toEqual(['2026B', '21/11/2026', 'Activo']);
     expect(values(2)[4] ?? '').toBe('');
-    // Issue 14: its agents report what runs on the machines unless the form said otherwise.
+    // Its agents report what runs on the machines unless the form said otherwise.
     expect(values(2)[5]).toBe('Sí');
   });
 

@@ -64,7 +64,7 @@ function rowsOf(sheet: ExcelJS.Worksheet): unknown[][] {
 }
 
 /**
- * The contest's life in Chromium, as the organisers live it (issue 13, "A Chromium journey"): with a
+ * The contest's life in Chromium, as the organisers live it: with a
  * judge's board and the projector open on 2026B, an administrator registers 2027A copying 2026B's
  * blocked set and activates it after a question naming both contests (both screens follow without a
  * reload, and an agent of 2027A gets the copied set); imports a registration spreadsheet with a bad

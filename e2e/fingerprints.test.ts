@@ -18,11 +18,11 @@ import { openSignedIn } from './pages/login-page.js';
 import { ObservedPage } from './pages/observed-page.js';
 
 /**
- * Issue 21 in Chromium: Procesos › 'Huellas' lists what one team's agent reported for a blocked
- * process (a claim: only that team's machines use it), and the administrator confirms it (every
- * machine then does) and removes it (none does), while /procesosObservados calls the other team's
- * renamed copy «Copia de chrome.exe (huella sin confirmar)», then «Bloqueado como chrome.exe»; and
- * 'Copiar' of a team named like a formula puts it on the clipboard as text.
+ * Fingerprints are claims (docs/design.md section 6a), in Chromium: Procesos › 'Huellas' lists what one
+ * team's agent reported for a blocked process (a claim: only that team's machines use it), and the
+ * administrator confirms it (every machine then does) and removes it (none does), while /procesosObservados
+ * calls the other team's renamed copy «Copia de chrome.exe (huella sin confirmar)», then «Bloqueado como
+ * chrome.exe»; and 'Copiar' of a team named like a formula puts it on the clipboard as text.
  */
 /** A TLSH digest as the agent sends it (70 hex digits); its first body digit is not 0. */
 const BROWSER_TLSH = '09F05A198CC69A5A4F0F9380A9EE93F2B927CF42089EA74276DC5F0BB2D34E68114448';

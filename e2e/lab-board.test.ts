@@ -10,9 +10,9 @@ import { openSignedIn } from './pages/login-page.js';
 import { axeFindings } from './pages/route-checks.js';
 
 /**
- * Issue 24's lab board in Chromium, for a judge: three teams, one with a real agent running the
- * current policy (green), one whose machine reports an older policy (amber), one whose real agent was
- * stopped (red, «Agente detenido», first in the table); 'Listos: 1 de 3 equipos', and no team listed
+ * The lab board (docs/design.md section 6a) in Chromium, for a judge: three teams, one with a real agent
+ * running the current policy (green), one whose machine reports an older policy (amber), one whose real agent
+ * was stopped (red, «Agente detenido», first in the table); 'Listos: 1 de 3 equipos', and no team listed
  * without a running agent (each has a machine on the table); nothing serious for axe-core.
  */
 describe('the lab board in Chromium', () => {

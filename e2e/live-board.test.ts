@@ -79,7 +79,7 @@ describe('live judge board in Chromium', () => {
       await screen.toggleAndConfirm(team.id);
     await screen.toggleButton(team.id).filter({ hasText: 'Desbloquear' }).waitFor();
     // The default 1280 px wide viewport shows the three levels side by side: the narrowest columns.
-    // Issue 14 kept the badges on one line by cutting the agent's short ('Agent…'); issue 22 has them
+    // The badges were once kept on one line by cutting the agent's short ('Agent…'); now they
     // wrap instead (names wrap too, so rows were never one height with real names).
     const badges = screen.row(team.id).getByTestId('row-badges');
     const fit = await badges.evaluate((line) => {

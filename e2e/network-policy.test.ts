@@ -25,11 +25,11 @@ import { openSignedIn } from './pages/login-page.js';
 const AGENT_BIN = fileURLToPath(new URL('../agent/bin/concurso-agent.js', import.meta.url));
 
 /**
- * Issue 25 in Chromium: an admin writes the active contest's allowed sites in «Sitios permitidos» (the
- * contests table's own dialog) and saves; the real agent, running as root in a lab network namespace
- * (testkit's `createLabNetwork`, never this machine's own), puts them in force (the forbidden site no
- * longer answers there), and /laboratorio shows «red: v1 aplicada» for its machine; with a name the
- * lab's DNS does not know, «red: v2 aplicada en parte: no se resolvió …» in amber.
+ * The network policy (docs/design.md section 6a) in Chromium: an admin writes the active contest's allowed
+ * sites in «Sitios permitidos» (the contests table's own dialog) and saves; the real agent, running as root
+ * in a lab network namespace (testkit's `createLabNetwork`, never this machine's own), puts them in force
+ * (the forbidden site no longer answers there), and /laboratorio shows «red: v1 aplicada» for its machine;
+ * with a name the lab's DNS does not know, «red: v2 aplicada en parte: no se resolvió …» in amber.
  */
 describe('allowed sites from the browser to the lab machine', () => {
   let net: LabNetwork;
@@ -38,7 +38,7 @@ describe('allowed sites from the browser to the lab machine', () => {
 
   beforeAll(async () => {
     const missing = await labNetworkSupport();
-    if (missing) throw new Error(`npm test needs the lab network for issue 25: ${missing}`);
+    if (missing) throw new Error(`npm test needs the lab network: ${missing}`);
     net = await createLabNetwork();
     // Chromium and the lab's agent both reach the server on this machine's side of the lab's link.
     bed = await startWebTestBed({}, { host: net.serverAddress });
@@ -116,7 +116,8 @@ describe('allowed sites from the browser to the lab machine', () => {
     await lab.open();
     await expect
       .poll(() => lab.network('Equipo Vigilado').textContent(), { timeout: 10_000 })
-      .toBe('red: v1 aplicada');
+      // The Linux agent filters the listed name by the name itself (agent/README.md, «Sitios permitidos»).
+      .toBe('red: v1 aplicada (filtro por nombre)');
     expect(await lab.network('Equipo Vigilado').getAttribute('data-network-tone')).toBe('ok');
 
     // A name the lab's DNS does not know: in force without it, and said in amber, not «aplicada».

@@ -19,10 +19,10 @@ import { ObservedPage } from './pages/observed-page.js';
 import { HistoryPage } from './pages/history-page.js';
 
 /**
- * Issue 14 with two real agents (one per team: two "machines", both watching this test's own children)
- * against the real server and Chromium: a renamed copy of a blocked program is ended and reported under
- * the blocked name; /procesosObservados lists a program started on both machines once, '2 máquinas';
- * an administrator's 'Bloquear' there makes the agents end it.
+ * Renamed programs and what ran in the lab (docs/design.md section 6), with two real agents (one per team:
+ * two "machines", both watching this test's own children) against the real server and Chromium: a renamed
+ * copy of a blocked program is ended and reported under the blocked name; /procesosObservados lists a program
+ * started on both machines once, '2 máquinas'; an administrator's 'Bloquear' there makes the agents end it.
  */
 describe('renamed programs and what ran in the lab', () => {
   const bed = useWebTestBed();
@@ -62,7 +62,7 @@ describe('renamed programs and what ran in the lab', () => {
       );
     }
     // The blocked program, ended by its name: its fingerprint is learned and reaches the config of the
-    // team whose agent ended it (both machines watch the same processes: either may be first; issue 21:
+    // team whose agent ended it (both machines watch the same processes: either may be first;
     // the claim is that team's until an admin confirms it).
     const game = await blockedBinary(blocked);
     const first = await spawnProcess(game, ['300']);
@@ -88,7 +88,7 @@ describe('renamed programs and what ran in the lab', () => {
     const [caught] = await renamedAttempts();
     expect(caught).toMatchObject({ process: blocked, executable: disguise, killed: true });
     const caughtBy = caught!.team!.id;
-    // Issue 21: one team's fingerprint applies to its own machines; the admin confirms it for all
+    // One team's fingerprint applies to its own machines; the admin confirms it for all
     // (Procesos › Huellas; that screen's own journey is e2e/fingerprints.test.ts).
     const processes = (await callAs(bed.server.app, adminToken, '/api/getProcesses')).body.data as Array<{
       id: number;
@@ -117,7 +117,7 @@ describe('renamed programs and what ran in the lab', () => {
     const oddRun = await spawnProcess(oddFile, ['300']);
     const judgeScreen = new ObservedPage(judge.page, bed.server.url);
     await judgeScreen.open();
-    // Issue 21: the server searches; a team's name finds what its machine ran, the program's own too.
+    // The server searches; a team's name finds what its machine ran, the program's own too.
     await judgeScreen.search(odd);
     const judgeRow = judgeScreen.row(odd);
     await judgeRow.filter({ hasText: '2 máquinas' }).waitFor({ timeout: 15_000 });

@@ -36,7 +36,7 @@ const PER_LEVEL: Record<Level, number> = { basico: 30, intermedio: 12, avanzado:
 const SEGUNDOS = 3;
 
 /**
- * Issue 14, "The projector, readable in any hall": at 1280x720, 1920x1080 and 3840x2160 with more
+ * The projector, readable in any hall: at 1280x720, 1920x1080 and 3840x2160 with more
  * teams than fit, each level pages by itself ('Página 1 de N'), every team appears within one paging
  * cycle, and every name on screen is whole (no ellipsis, nothing past its box, no row cut at the
  * bottom), the disqualified team's long name included. A failure saves a screenshot under

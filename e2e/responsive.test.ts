@@ -180,7 +180,7 @@ describe('every route on a phone and a laptop', () => {
     await admin.setViewportSize(VIEWPORTS.phone);
     await shell.compactMenuButton().waitFor();
     expect(await shell.logoutButton().isVisible()).toBe(false);
-    // One line: the wrapped header took 194 of 844 px before (issue 14 said 40 % with the banner).
+    // One line: the wrapped header took 194 of 844 px before (40 % of the screen with the banner).
     const header = await shell.header().boundingBox();
     expect(header!.height).toBeLessThan(VIEWPORTS.phone.height * 0.1);
 

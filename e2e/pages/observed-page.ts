@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 
 /**
- * Page model of /procesosObservados (issue 14, "What ran in the lab"): the executables the agents saw
+ * Page model of /procesosObservados (what ran in the lab): the executables the agents saw
  * start on the teams' machines, and an administrator's 'Bloquear'.
  */
 export class ObservedPage {

@@ -2,7 +2,7 @@ import axe from 'axe-core';
 import type { Locator, Page } from 'playwright-core';
 
 /**
- * What the responsive journey measures on any screen (issue 14, "Every screen on every device"): that
+ * What the responsive journey measures on any screen (every screen on every device): that
  * the page does not scroll sideways, axe-core's serious and critical findings, and whether a focused
  * element shows a focus ring. Screen-agnostic, so it works on every route of the route table.
  */
@@ -81,7 +81,7 @@ export async function axeFindings(page: Page): Promise<AxeFinding[]> {
   // The pointer left over a button (where the last click was) would judge its hover colours instead.
   await page.mouse.move(0, 0);
   // And judged once settled: a button still fading between two colours (a dialog just opened, the
-  // pointer just left) measured 4.31:1 now and then under load (issue 22's note).
+  // pointer just left) measured 4.31:1 now and then under load.
   // (Finite ones only, and at most 2 s: a spinner turns forever.)
   await page.evaluate(() => {
     const ending = document
