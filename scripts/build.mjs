@@ -1,6 +1,6 @@
 // `npm run build` (and the first half of `npm start`): compiles what changed since the last build, so a
-// second `npm start` goes straight to the server (issue 11: "no tsx in production ... rebuilds only
-// what changed"). Plain JavaScript run by node: building needs neither tsx nor a TypeScript loader.
+// second `npm start` goes straight to the server (no tsx in production; it rebuilds only what
+// changed). Plain JavaScript run by node: building needs neither tsx nor a TypeScript loader.
 //
 //   node scripts/build.mjs            the web client (when changed), then the server (when changed)
 //   node scripts/build.mjs server     only the server bundle (what the tests and bench spawn)

@@ -26,7 +26,7 @@ need_deb 'command -v pdftotext >/dev/null 2>&1' poppler-utils pdftotext
 # Debian's nginx (nginx-light): the compose nginx's log test runs deploy/nginx.conf for real. Debian's
 # policy-rc.d in containers keeps the package from starting a server of its own.
 need_deb '[ -x /usr/sbin/nginx ]' nginx-light nginx
-# Issue 24's messages on the lab machine's screen: a virtual X display (Xvfb), the dialog the agent
+# The judges' messages on the lab machine's screen: a virtual X display (Xvfb), the dialog the agent
 # shows (zenity), the contestant closing it (xdotool), and a screenshot of the display on failure (xwd).
 need_deb '[ -x /usr/bin/Xvfb ]' xvfb Xvfb
 need_deb 'command -v zenity >/dev/null 2>&1' zenity zenity
@@ -34,11 +34,11 @@ need_deb 'command -v xdotool >/dev/null 2>&1' xdotool xdotool
 need_deb 'command -v xwd >/dev/null 2>&1' x11-apps xwd
 # ...and the message's text read back from the window (copied to the clipboard, read with xclip).
 need_deb 'command -v xclip >/dev/null 2>&1' xclip xclip
-# Issue 25's network policy: the agent's firewall (nft) in lab network namespaces the tests create
+# The network policy: the agent's firewall (nft) in lab network namespaces the tests create
 # (ip netns, veth), never this machine's own.
 need_deb '[ -x /usr/sbin/ip ] || [ -x /sbin/ip ]' iproute2 ip
 need_deb '[ -x /usr/sbin/nft ]' nftables nft
-# Issue 27's Windows executable of the agent, run under Debian's Wine (64-bit loader only).
+# The Windows executable of the agent, run under Debian's Wine (64-bit loader only).
 need_deb '[ -x /usr/lib/wine/wine64 ]' wine64 'Wine (wine64)'
 # ...and its Windows process lister, compiled from agent/native/proclist.c by `npm run agent:build`.
 need_deb 'command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1' gcc-mingw-w64-x86-64-win32 'MinGW-w64 (x86_64-w64-mingw32-gcc)'
