@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 10 (live-contest resilience and security):
+ * Live-contest resilience and security:
  * - `users.session_version`: signed into every token; changing a user's password or role bumps it, so
  *   every token issued before stops opening a session, in every server process, at once.
  * - `members.contests_id` with a unique index on (`contests_id`, `code`): a student code appears once

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 13 (the contest's life, docs/design.md section 3):
+ * The contest's life (docs/design.md section 3):
  * - `contests.active`: the one contest boards, the projector and agents follow, chosen by an admin.
  *   `active_key` is 1 on the active row and NULL elsewhere, and unique, so the database itself keeps
  *   "at most one" even when two activations race. The contest the old rule showed (the latest date,

@@ -1,9 +1,9 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 14 (renamed programs and what ran in the lab, docs/design.md sections 3 and 6):
+ * Renamed programs and what ran in the lab (docs/design.md sections 3 and 6):
  * - `contests.observe_processes`: the contest's agents report every executable started on the
- *   machines. On by default (existing contests too), as the issue asks.
+ *   machines. On by default (existing contests too).
  * - `attempts.executable`: the file name a renamed copy ran as, when its fingerprint caught it.
  * - `process_fingerprints`: the SHA-256 learned for each blocked process's executables. One
  *   fingerprint names one process (unique); deleting the process deletes what was learned for it.

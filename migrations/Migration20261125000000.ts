@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 21 (fingerprints are claims, docs/design.md section 6a): a fingerprint an agent reports no longer
+ * Fingerprints are claims (docs/design.md section 6a): a fingerprint an agent reports no longer
  * names a process for every contest and every machine at once.
  * - `process_fingerprints` becomes one row per contest, blocked process and SHA-256 (the same hash may
  *   be claimed for two processes: the first claim no longer owns it), `confirmed` by an admin (who and

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 21 (docs/design.md section 6a: screens that page on the server): the observed inventory groups by a
+ * Screens that page on the server (docs/design.md section 6a): the observed inventory groups by a
  * folded name (`name_key`: no accents, lower case, compared byte for byte) and a fingerprint compared
  * as ASCII, through one covering index, so a page with 500 teams at their cap (250,000 rows) is read
  * in a fraction of a second (grouping 'Café.exe' by `utf8mb4_unicode_ci` took 2.4 s there) and the

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 22 (an import into the wrong contest is undone in one step): `team_imports` records each bulk
+ * An import into the wrong contest is undone in one step: `team_imports` records each bulk
  * import (contest, file name, counts, who and when, when undone), and `teams.team_imports_id` names the
  * import that created a team (null for a team registered by hand, or once its import row is gone).
  */

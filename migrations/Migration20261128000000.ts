@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 22: /bitacora showed events of the same second out of order (a judge's unblock and the attempt
+ * /bitacora showed events of the same second out of order (a judge's unblock and the attempt
  * right after it, stored to the second, tied). The times of attempts and status changes keep their
  * milliseconds (`datetime(3)`); rows stored before keep `.000`.
  */

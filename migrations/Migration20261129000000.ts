@@ -1,13 +1,12 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 24 (the tamper alert, docs/design.md section 6a): `teams.agent_alert` holds the boards' alert about
- * an offline agent (`sin_senal`, `detenido`; null otherwise), and `agent_events` the log of what
- * happened to each team's agent during the active contest; `agent_machines` the machines each team's
- * agents run on, for the lab board (host name, system, version, the policy applied, the clock offset,
- * online since, last seen; at most `LAB_MAX_MACHINES_PER_TEAM` per team); `messages` and
- * `message_receipts` the messages judges send to teams and when each team's agent showed it and the
- * contestant closed it.
+ * The tamper alert (docs/design.md section 6a, the lab board): `teams.agent_alert` holds the boards' alert
+ * about an offline agent (`sin_senal`, `detenido`; null otherwise), and `agent_events` the log of what
+ * happened to each team's agent during the active contest; `agent_machines` the machines each team's agents
+ * run on, for the lab board (host name, system, version, the policy applied, the clock offset, online since,
+ * last seen; at most `LAB_MAX_MACHINES_PER_TEAM` per team); `messages` and `message_receipts` the messages
+ * judges send to teams and when each team's agent showed it and the contestant closed it.
  */
 export class Migration20261129000000 extends Migration {
   override async up(): Promise<void> {

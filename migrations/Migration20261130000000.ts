@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 25 (the network policy, docs/design.md section 6a): `contests.allowed_sites` the destinations its lab
+ * The network policy (docs/design.md section 6a): `contests.allowed_sites` the destinations its lab
  * machines may reach while it is active (a JSON array of `destinationText`s; empty: no policy) and
  * `network_version` (+1 at every change of the list); `contest_network_changes` each change, for the
  * contest's log; `agent_machines.network_version` / `network_error` what each machine said is in force.
