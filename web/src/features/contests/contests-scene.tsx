@@ -43,7 +43,7 @@ const CONTESTS = catalogScreenSpec('contests', contestFormResolver, {
         ) : null,
     },
     { id: 'max_attempts', accessorFn: (row) => row.max_attempts ?? '', header: 'MÁX. INTENTOS' },
-    // Issue 14: whether its agents report what runs on the machines (/procesosObservados).
+    // Whether its agents report what runs on the machines (/procesosObservados).
     {
       id: 'observe_processes',
       accessorFn: (row) => (row.observe_processes ? 'Sí' : 'No'),
@@ -67,7 +67,7 @@ const CONTESTS = catalogScreenSpec('contests', contestFormResolver, {
       type: 'number',
       helperText: 'Déjelo vacío para no descalificar automáticamente.',
     },
-    // Issue 14, "What ran in the lab": on by default; the agents follow it at their next config.
+    // What ran in the lab: on by default; the agents follow it at their next config.
     ({ form }) => (
       <FormCheckboxField
         label="Registrar los programas que se ejecutan en las máquinas"
@@ -75,7 +75,7 @@ const CONTESTS = catalogScreenSpec('contests', contestFormResolver, {
         onChange={(checked) => form.setValue('observe_processes', checked, { shouldDirty: true })}
       />
     ),
-    // Issue 25: one site per line; empty, the contest has no network policy.
+    // One site per line; empty, the contest has no network policy.
     ({ form }) => (
       <AllowedSitesField
         registration={form.register('allowed_sites')}
@@ -96,13 +96,12 @@ const CONTESTS = catalogScreenSpec('contests', contestFormResolver, {
 
 /**
  * /contests: ID, CALENDAR, DATE, ACTIVO (a badge on the active contest), MÁX. INTENTOS, ACCIONES
- * ('Activar' on every other row, 'Ver procesos', 'Asignar procesos', 'Programas permitidos' (the same
- * dialog on the contest's «Programas permitidos», docs/design.md section 6a), 'Sitios permitidos', 'Editar',
- * 'Eliminar'), 'Registrar concurso' with the 'Registrar Concurso' / 'Editar Concurso' modal (date, today
- * by default, and its calendar; the automatic block's threshold; the allowed sites, issue 25; on
- * create, the contest whose blocked set is copied), the blocked-processes dialogs (docs/spec.md section 2,
- * issue 13) and the allowed sites' dialog. 'Reporte' (`report/`) downloads the
- * contest's report as a PDF or an XLSX.
+ * ('Activar' on every other row, 'Ver procesos', 'Asignar procesos', 'Programas permitidos' (the same dialog
+ * on the contest's «Programas permitidos», docs/design.md section 6a), 'Sitios permitidos', 'Editar',
+ * 'Eliminar'), 'Registrar concurso' with the 'Registrar Concurso' / 'Editar Concurso' modal (date, today by
+ * default, and its calendar; the automatic block's threshold; the allowed sites (docs/design.md section 6a);
+ * on create, the contest whose blocked set is copied), the blocked-processes dialogs (docs/spec.md section 2)
+ * and the allowed sites' dialog. 'Reporte' (`report/`) downloads the contest's report as a PDF or an XLSX.
  */
 export function ContestsScene({ title }: CatalogueSceneProps) {
   const processes = useRowDialog<ContestRow, 'view' | 'assign' | 'permitted' | 'sites'>();
