@@ -1,5 +1,5 @@
 /**
- * `npm run bench:web`: the JavaScript a browser downloads to show `/` and `/homeJuez` (issue target:
+ * `npm run bench:web`: the JavaScript a browser downloads to show `/` and `/homeJuez` (target:
  * at most 300 KB gzip each). Serves the built web (`npm run build` first) from a real server, loads
  * each page in Debian's Chromium (1280x720) and sums the encoded (gzip, as sent) size of every script
  * response until the page is idle. Prints JSON, in KB (1,000 bytes).

@@ -47,7 +47,7 @@ async function writePdf(dir: string, name: string, text: string): Promise<string
 }
 
 /**
- * The admin screens built last, in a real browser (issue: teams, exercises and users screens): an admin
+ * The teams, exercises and users screens in a real browser (docs/spec.md section 2): an admin
  * registers a team with three members and sees them; generates its agent key and the real agent, run
  * with it, kills a blocked process and raises INTENTOS on /home; uploads an exercise PDF, opens it in a
  * new tab, replaces it and deletes it; registers a judge who then signs in, and a participant who is

@@ -19,7 +19,7 @@ const CAREER = 'Ingeniería en Computación';
 const COACH = 'Mtra. Laura Méndez';
 
 /**
- * The catalogue screens in a real browser (issue: admin catalogue screens): an admin builds a school,
+ * The catalogue screens in a real browser (docs/spec.md section 2): an admin builds a school,
  * a department, a career, a coach, two processes and a contest; assigns the processes to the contest
  * and sees them; exports the contests to .xlsx and reads the file back; edits a school; is refused the
  * delete of a school in use; deletes an unused one. A second admin screen follows a change live.

@@ -7,8 +7,9 @@ import { LoginPage, openSignedIn } from './pages/login-page.js';
 import { BoardPage } from './pages/board-page.js';
 
 /**
- * The product's spine in a real browser (issue: live judge board): two judges' screens, a block on
- * one shown on the other without reloading, an agent's attempt raising INTENTOS, and the route guard.
+ * The product's spine in a real browser (the live board, docs/design.md section 6): two judges' screens, a
+ * block on one shown on the other without reloading, an agent's attempt raising INTENTOS, and the route
+ * guard.
  */
 describe('live judge board in Chromium', () => {
   const bed = useWebTestBed();

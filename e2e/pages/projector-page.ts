@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 
-/** Page model of the hall's projector view `/proyector` (issue: projector display). */
+/** Page model of the hall's projector view `/proyector` (docs/design.md section 1). */
 export class ProjectorPage {
   constructor(
     private readonly page: Page,

@@ -7,7 +7,7 @@ import { USER_TYPES } from '@concurso/shared';
 export const LOGIN_PATH = '/';
 export const ADMIN_HOME_PATH = '/home';
 export const JUDGE_HOME_PATH = '/homeJuez';
-/** The hall's projector view, for judges and admins (not in docs/spec.md: the projector issue). */
+/** The hall's projector view, for judges and admins (not in docs/spec.md; docs/design.md section 1). */
 export const PROJECTOR_PATH = '/proyector';
 /** The active contest's log of attempts and status changes, for judges and admins. */
 export const CONTEST_LOG_PATH = '/bitacora';
