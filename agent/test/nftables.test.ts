@@ -27,6 +27,7 @@ const TAIL = [
   '\t\ttype filter hook input priority filter; policy drop;',
   '\t\tiif "lo" accept',
   '\t\tct state established,related accept',
+  '\t\tip saddr 10.0.0.5 tcp sport 3000 accept',
   '\t\tudp sport 67 udp dport 68 accept',
   '\t\tudp sport 547 udp dport 546 accept',
   '\t\ticmpv6 type { nd-neighbor-solicit, nd-neighbor-advert, nd-router-advert, nd-redirect, mld-listener-query } accept',

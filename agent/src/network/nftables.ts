@@ -72,17 +72,25 @@ function outputRules(policy: ResolvedPolicy, divert: DivertPorts | null): string
 
 /**
  * The input chain's rules: nothing reaches a listener on the machine from outside, only replies of
- * what it may send, DHCP replies, IPv6 neighbour discovery and ICMP errors.
+ * what it may send, DHCP replies, IPv6 neighbour discovery and ICMP errors. The server's packets are
+ * accepted by their source too: a connection to it opened before the kernel tracked connections in
+ * this namespace (no rule asked for it yet) is picked up mid-stream, and when its first packet then
+ * seen is the server's (a push on an idle channel), conntrack calls it new.
  */
-const INPUT_RULES = [
-  'iif "lo" accept',
-  'ct state established,related accept',
-  'udp sport 67 udp dport 68 accept',
-  'udp sport 547 udp dport 546 accept',
-  'icmpv6 type { nd-neighbor-solicit, nd-neighbor-advert, nd-router-advert, nd-redirect, mld-listener-query } accept',
-  'icmp type { destination-unreachable, time-exceeded, parameter-problem } accept',
-  'icmpv6 type { destination-unreachable, packet-too-big, time-exceeded, parameter-problem } accept',
-];
+function inputRules(policy: ResolvedPolicy): string[] {
+  return [
+    'iif "lo" accept',
+    'ct state established,related accept',
+    ...policy.server.addresses.map(
+      (s) => `${family(s.version)} saddr ${s.address} tcp sport ${policy.server.port} accept`,
+    ),
+    'udp sport 67 udp dport 68 accept',
+    'udp sport 547 udp dport 546 accept',
+    'icmpv6 type { nd-neighbor-solicit, nd-neighbor-advert, nd-router-advert, nd-redirect, mld-listener-query } accept',
+    'icmp type { destination-unreachable, time-exceeded, parameter-problem } accept',
+    'icmpv6 type { destination-unreachable, packet-too-big, time-exceeded, parameter-problem } accept',
+  ];
+}
 
 /**
  * The nat chain's rules: a contestant's DNS (UDP and TCP 53) goes to the agent's forwarder, and its web
@@ -107,7 +115,7 @@ function divertRules(policy: ResolvedPolicy, divert: DivertPorts): string[] {
 /**
  * The script that puts `policy` in force: creates the table if missing, deletes it and creates it
  * anew in the same transaction. Chains: `output` (filter, policy drop: `outputRules`), `input` (filter,
- * policy drop: `INPUT_RULES`) and, with `divert` (the ports of the agent's forwarder and name filter),
+ * policy drop: `inputRules`) and, with `divert` (the ports of the agent's forwarder and name filter),
  * `divert` (nat on output, priority -100 (dstnat): `divertRules`). Without `divert` (no name filter running)
  * every allowed name is allowed by its addresses, for everyone, and everyone may ask the resolvers.
  */
@@ -127,7 +135,7 @@ export function nftApplyScript(policy: ResolvedPolicy, divert: DivertPorts | nul
       : // Priority -100 is dstnat's: nft 1.0 names `dstnat` only on the prerouting hook.
         chain('divert', 'type nat hook output priority -100; policy accept;', divertRules(policy, divert))),
     ...chain('output', 'type filter hook output priority filter; policy drop;', outputRules(policy, divert)),
-    ...chain('input', 'type filter hook input priority filter; policy drop;', INPUT_RULES),
+    ...chain('input', 'type filter hook input priority filter; policy drop;', inputRules(policy)),
     '}',
     '',
   ].join('\n');
