@@ -1,7 +1,9 @@
 import { execFile, spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { onProcessExit } from './processes.js';
 import { within } from './waiting.js';
@@ -9,15 +11,22 @@ import { within } from './waiting.js';
 const run = promisify(execFile);
 
 /**
- * A lab on this machine for issue 25's network policy (DESIGN.md section 6a: the agent's firewall is
- * only ever tried in network namespaces a test creates, never in the machine's own, which CI and the
- * package registries run through). Two namespaces and two veth pairs, no route to anywhere else:
+ * A lab on this machine for the agent's network policy (agent/README.md, «Sitios permitidos»: the
+ * agent's firewall is only ever tried in network namespaces a test creates, never in the machine's own,
+ * which CI and the package registries run through). Two namespaces and two veth pairs, no route to
+ * anywhere else:
  *
  *   this machine (the contest server on `serverAddress`) ── lab (the agent) ── outside
  *
  * "Outside" has the allowed web server (`allowedAddress`, named `permitido.prueba`), a forbidden one
  * (`forbiddenAddress`, `prohibido.prueba`), both on port 80, and the lab's DNS resolver
- * (`dnsAddress`, the lab's `/etc/netns/<lab>/resolv.conf`, which `ip netns exec` puts in place).
+ * (`dnsAddress`, the lab's `/etc/netns/<lab>/resolv.conf`, which `ip netns exec` puts in place). The
+ * allowed address also serves HTTPS on 443 for two names, `permitido.prueba` and `chat.prueba` (both
+ * resolve to it; the body is the name asked by SNI, a certificate of both made here with the `openssl`
+ * CLI), the way a shared host or CDN does. A contestant's ways out: a UDP echo on port 67 and a TCP echo
+ * on `ECHO_PORT` at the forbidden address, TXT answers from the resolver, and a second "rogue" resolver
+ * (`rogueDnsAddress`) answering every name with the forbidden address. Both resolvers note each query
+ * (`dnsQueries`).
  * Addresses are of 198.18.N.0/24 and 198.19.N.0/24 (RFC 2544's range for tests, which no real network
  * uses), N random per lab. The one piece in this machine's own namespace is its end of the first veth
  * pair (an address and its /24 route, nothing else: no firewall rule); it is removed by `close()`, or at
@@ -33,6 +42,12 @@ export interface LabNetwork {
   allowedAddress: string;
   forbiddenAddress: string;
   dnsAddress: string;
+  /** A second resolver outside: every name is the forbidden address (a console user's own DNS). */
+  rogueDnsAddress: string;
+  /** The lab machine's address on the outside's link (where a listener of the lab is reached from outside). */
+  labAddress: string;
+  /** The queries each outside resolver received so far, in order. */
+  dnsQueries(): Array<{ resolver: 'dns' | 'rogue'; name: string; type: number }>;
   /** Spawns `command args` inside namespace `ns` (as `ip netns exec` does, resolv.conf included). */
   spawnIn(ns: string, command: string, args: readonly string[], options?: SpawnOptions): ChildProcess;
   /** Runs `command args` in `ns`; answers stdout. @throws on a non-zero exit. */
@@ -42,6 +57,15 @@ export interface LabNetwork {
    * `timeoutMs` (ms).
    */
   fetchFromLab(url: string, timeoutMs?: number): Promise<string>;
+  /**
+   * Runs `command args` in the lab as a contestant (an ordinary account: `setpriv` to uid and gid 65534,
+   * no groups); answers stdout and the exit code, never throws for a non-zero exit.
+   */
+  runAsContestant(command: string, args: readonly string[]): Promise<{ code: number | null; out: string }>;
+  /** Spawns `command args` in the lab as a contestant (see `runAsContestant`). */
+  spawnAsContestant(command: string, args: readonly string[], options?: SpawnOptions): ChildProcess;
+  /** Names `address` as the lab's only DNS server (its resolv.conf, rewritten in place). */
+  setLabResolver(address: string): Promise<void>;
   /** `nft list ruleset` of the lab. */
   labRuleset(): Promise<string>;
   /** Cuts (false) or restores (true) the lab's link to this machine: the contest server unreachable. */
@@ -50,46 +74,75 @@ export interface LabNetwork {
   close(): Promise<void>;
 }
 
-/** The outside's servers: two HTTP servers and a DNS server answering A of the two names. */
+/** The TCP port of the forbidden address's echo server (a contestant's tunnel end). */
+export const ECHO_PORT = 7000;
+
+/**
+ * The outside's servers: HTTP on both web addresses, HTTPS on the allowed one (body: the SNI's first
+ * label), a UDP echo on 67 and a TCP echo on `ECHO_PORT` at the forbidden one, the resolver (A of the
+ * known names, TXT of any) and the rogue resolver (A of any name: the forbidden address). Each query is
+ * written to stdout as `dns <resolver> <type> <name>`.
+ */
 const OUTSIDE_SERVERS = `
 const http = require('node:http');
+const https = require('node:https');
+const net = require('node:net');
+const fs = require('node:fs');
 const dgram = require('node:dgram');
-const [allowed, forbidden, dns] = process.argv.slice(1);
-const names = { 'permitido.prueba': allowed, 'prohibido.prueba': forbidden };
+const [allowed, forbidden, dns, rogue, key, cert, echoPort] = process.argv.slice(1);
+const names = { 'permitido.prueba': allowed, 'chat.prueba': allowed, 'prohibido.prueba': forbidden };
 for (const [address, body] of [[allowed, 'permitido'], [forbidden, 'prohibido']]) {
   http.createServer((req, res) => res.end(body)).listen(80, address);
 }
-const socket = dgram.createSocket('udp4');
-socket.on('message', (query, peer) => {
-  let offset = 12;
-  const labels = [];
-  while (query[offset] > 0) {
-    labels.push(query.subarray(offset + 1, offset + 1 + query[offset]).toString());
-    offset += query[offset] + 1;
-  }
-  const question = query.subarray(12, offset + 5);
-  const type = query.readUInt16BE(offset + 1);
-  const address = names[labels.join('.').toLowerCase()];
-  const header = Buffer.alloc(12);
-  query.copy(header, 0, 0, 2);
-  // A response, recursion available; NXDOMAIN for a name it does not know.
-  header.writeUInt16BE(address ? 0x8180 : 0x8183, 2);
-  header.writeUInt16BE(1, 4);
-  const answers = [];
-  if (address && type === 1) {
-    const answer = Buffer.alloc(16);
-    answer.writeUInt16BE(0xc00c, 0);
-    answer.writeUInt16BE(1, 2);
-    answer.writeUInt16BE(1, 4);
-    answer.writeUInt32BE(5, 6);
-    answer.writeUInt16BE(4, 10);
-    address.split('.').forEach((part, i) => (answer[12 + i] = Number(part)));
-    answers.push(answer);
-  }
-  header.writeUInt16BE(answers.length, 6);
-  socket.send(Buffer.concat([header, question, ...answers]), peer.port, peer.address);
-});
-socket.bind(53, dns, () => process.stdout.write('listo\\n'));
+https
+  .createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (req, res) =>
+    res.end(String(req.socket.servername || '').split('.')[0]),
+  )
+  .listen(443, allowed);
+const udpEcho = dgram.createSocket('udp4');
+udpEcho.on('message', (data, peer) => udpEcho.send(data, peer.port, peer.address));
+udpEcho.bind(67, forbidden);
+net.createServer((socket) => socket.on('error', () => {}).pipe(socket)).listen(Number(echoPort), forbidden);
+const answer = (type, data) => {
+  const head = Buffer.alloc(12);
+  head.writeUInt16BE(0xc00c, 0);
+  head.writeUInt16BE(type, 2);
+  head.writeUInt16BE(1, 4);
+  head.writeUInt32BE(5, 6);
+  head.writeUInt16BE(data.length, 10);
+  return Buffer.concat([head, data]);
+};
+const ipv4 = (address) => Buffer.from(address.split('.').map(Number));
+let pending = 2;
+for (const [label, address] of [['dns', dns], ['rogue', rogue]]) {
+  const socket = dgram.createSocket('udp4');
+  socket.on('message', (query, peer) => {
+    let offset = 12;
+    const labels = [];
+    while (query[offset] > 0) {
+      labels.push(query.subarray(offset + 1, offset + 1 + query[offset]).toString());
+      offset += query[offset] + 1;
+    }
+    const question = query.subarray(12, offset + 5);
+    const type = query.readUInt16BE(offset + 1);
+    const name = labels.join('.').toLowerCase();
+    process.stdout.write('dns ' + label + ' ' + type + ' ' + name + '\\n');
+    const known = label === 'rogue' ? forbidden : names[name];
+    const answers = [];
+    if (type === 16) answers.push(answer(16, Buffer.concat([Buffer.from([6]), Buffer.from('tunel!')])));
+    else if (known && type === 1) answers.push(answer(1, ipv4(known)));
+    const header = Buffer.alloc(12);
+    query.copy(header, 0, 0, 2);
+    // A response, recursion available; NXDOMAIN for a name it does not know (but a TXT).
+    header.writeUInt16BE(known || type === 16 ? 0x8180 : 0x8183, 2);
+    header.writeUInt16BE(1, 4);
+    header.writeUInt16BE(answers.length, 6);
+    socket.send(Buffer.concat([header, question, ...answers]), peer.port, peer.address);
+  });
+  socket.bind(53, address, () => {
+    if (--pending === 0) process.stdout.write('listo\\n');
+  });
+}
 `;
 
 /** The lab's one-off fetch: prints 'ok <body>' or 'error <code>'. */
@@ -131,6 +184,7 @@ export async function createLabNetwork(): Promise<LabNetwork> {
   const allowedAddress = `198.19.${n}.1`;
   const forbiddenAddress = `198.19.${n}.3`;
   const dnsAddress = `198.19.${n}.53`;
+  const rogueDnsAddress = `198.19.${n}.54`;
   // Interface names of at most 15 characters: this machine's and the lab's ends, the lab's and the outside's.
   const hostEnd = `vh${id}`;
   const labEnd = `vl${id}`;
@@ -138,6 +192,8 @@ export async function createLabNetwork(): Promise<LabNetwork> {
   const outEnd = `vx${id}`;
   const resolvDir = `/etc/netns/${lab}`;
   let servers: ChildProcess | null = null;
+  let certDir: string | null = null;
+  const queries: Array<{ resolver: 'dns' | 'rogue'; name: string; type: number }> = [];
 
   const ip = (...args: string[]) => run('ip', args);
   const inNs = (ns: string, ...args: string[]) => run('ip', ['netns', 'exec', ns, ...args]);
@@ -157,6 +213,7 @@ export async function createLabNetwork(): Promise<LabNetwork> {
     }
     spawnSync('ip', ['link', 'del', hostEnd]);
     rmSync(resolvDir, { recursive: true, force: true });
+    if (certDir) rmSync(certDir, { recursive: true, force: true });
   };
   // A test process that dies (a crash, Ctrl-C) leaves no namespace, link or route behind.
   const offExit = onProcessExit(removeSync);
@@ -182,10 +239,33 @@ export async function createLabNetwork(): Promise<LabNetwork> {
     await ip('link', 'add', labOut, 'netns', lab, 'type', 'veth', 'peer', 'name', outEnd, 'netns', outside);
     await inNs(lab, 'ip', 'addr', 'add', `${labToOutside}/24`, 'dev', labOut);
     await inNs(lab, 'ip', 'link', 'set', labOut, 'up');
-    for (const address of [allowedAddress, forbiddenAddress, dnsAddress])
+    for (const address of [allowedAddress, forbiddenAddress, dnsAddress, rogueDnsAddress])
       await inNs(outside, 'ip', 'addr', 'add', `${address}/24`, 'dev', outEnd);
     await inNs(outside, 'ip', 'link', 'set', outEnd, 'up');
     await inNs(outside, 'ip', 'link', 'set', 'lo', 'up');
+    // The HTTPS server's certificate, of both names (a contestant's curl -k takes any).
+    certDir = await mkdtemp(path.join(tmpdir(), 'lab-cert-'));
+    const key = path.join(certDir, 'key.pem');
+    const cert = path.join(certDir, 'cert.pem');
+    await run('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=permitido.prueba',
+      '-addext',
+      'subjectAltName=DNS:permitido.prueba,DNS:chat.prueba',
+    ]);
     servers = spawn(
       'ip',
       [
@@ -198,13 +278,30 @@ export async function createLabNetwork(): Promise<LabNetwork> {
         allowedAddress,
         forbiddenAddress,
         dnsAddress,
+        rogueDnsAddress,
+        key,
+        cert,
+        String(ECHO_PORT),
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
+    let buffered = '';
+    let ready: () => void = () => undefined;
+    servers.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      buffered += chunk;
+      const lines = buffered.split('\n');
+      buffered = lines.pop()!;
+      for (const line of lines) {
+        const query = /^dns (dns|rogue) (\d+) (\S*)$/.exec(line);
+        if (query)
+          queries.push({ resolver: query[1] as 'dns' | 'rogue', type: Number(query[2]), name: query[3]! });
+        else if (line === 'listo') ready();
+      }
+    });
     await within(
       10_000,
       new Promise<void>((resolve, reject) => {
-        servers!.stdout!.once('data', () => resolve());
+        ready = resolve;
         servers!.once('error', reject);
         servers!.once('exit', (code) => reject(new Error(`the outside's servers exited (${code})`)));
       }),
@@ -227,6 +324,10 @@ export async function createLabNetwork(): Promise<LabNetwork> {
     if (code !== 0) throw new Error(`${command} ${args.join(' ')} in ${ns}: ${code} ${err.trim()}`);
     return out;
   };
+  /** `setpriv`'s prefix: the nobody account (uid and gid 65534), no supplementary groups. */
+  const CONTESTANT = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'];
+  const spawnAsContestant = (command: string, args: readonly string[], options: SpawnOptions = {}) =>
+    spawn('ip', ['netns', 'exec', lab, ...CONTESTANT, command, ...args], options);
 
   return {
     lab,
@@ -235,11 +336,26 @@ export async function createLabNetwork(): Promise<LabNetwork> {
     allowedAddress,
     forbiddenAddress,
     dnsAddress,
+    rogueDnsAddress,
+    labAddress: labToOutside,
+    dnsQueries: () => [...queries],
     spawnIn: (ns, command, args, options = {}) =>
       spawn('ip', ['netns', 'exec', ns, command, ...args], options),
     runIn,
     fetchFromLab: async (url, timeoutMs = 1_500) =>
       (await runIn(lab, process.execPath, ['-e', LAB_FETCH, url, String(timeoutMs)])).trim(),
+    runAsContestant: async (command, args) => {
+      const child = spawnAsContestant(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+      child.stderr!.resume();
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+      return { code, out };
+    },
+    spawnAsContestant,
+    setLabResolver: async (address) => {
+      await writeFile(`${resolvDir}/resolv.conf`, `nameserver ${address}\n`);
+    },
     labRuleset: () => runIn(lab, 'nft', ['list', 'ruleset']),
     serverLink: async (up) => {
       await inNs(lab, 'ip', 'link', 'set', labEnd, up ? 'up' : 'down');
