@@ -121,6 +121,14 @@ describe('the network policy on a lab machine (Linux)', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   };
   const ourTable = async () => (await net.labRuleset()).includes('table inet concurso');
+  /** Prints how long after `since` (performance.now()) the lab's ruleset `holds` (polled every ~20 ms). */
+  const printApplyTime = async (what: string, since: number, holds: (ruleset: string) => boolean) => {
+    while (!holds(await net.labRuleset())) {
+      if (performance.now() - since > 15_000) throw new Error(`${what}: not in force within 15 s`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    console.log(`${what}: in force ${(performance.now() - since).toFixed(0)} ms later`);
+  };
 
   it('reaches only the allowed site, the server and DNS while the contest is active, and everything after', async () => {
     const rulesetBefore = await net.labRuleset();
@@ -137,7 +145,9 @@ describe('the network policy on a lab machine (Linux)', () => {
       .toBe(1);
     expect(await ourTable()).toBe(false);
 
+    const saved = performance.now();
     await setSites(['permitido.prueba']);
+    await printApplyTime('«Guardar» of the first list', saved, (r) => r.includes('table inet concurso'));
     await expect.poll(() => net.fetchFromLab(forbiddenUrl()), { timeout: 10_000 }).toMatch(/^error /);
     expect(await net.fetchFromLab(forbiddenByName())).toMatch(/^error /);
     // The allowed site by its name: the lab's resolver answers, and the address it gave is allowed.
@@ -192,7 +202,9 @@ describe('the network policy on a lab machine (Linux)', () => {
     await expect
       .poll(() => output.join(''), { timeout: 20_000 })
       .toContain('Conexión con el servidor restablecida.');
+    const changed = performance.now();
     await setSites(['permitido.prueba', net.forbiddenAddress]);
+    await printApplyTime('«Guardar» of a change', changed, (r) => r.includes(net.forbiddenAddress));
     await expect.poll(() => net.fetchFromLab(forbiddenUrl()), { timeout: 10_000 }).toBe('ok prohibido');
     await setSites(['permitido.prueba']);
     await expect.poll(() => net.fetchFromLab(forbiddenUrl()), { timeout: 10_000 }).toMatch(/^error /);

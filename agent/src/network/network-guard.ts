@@ -226,6 +226,7 @@ export class NetworkGuard {
       await this.startDiversion();
       // The filter and forwarder know the names before the rules send anything their way.
       this.diversion?.update(resolved, this.divertedNames(policy));
+      await this.save(policy, resolved);
       await this.options.firewall.apply(resolved, this.diversion?.ports ?? null);
     } catch (error) {
       this.failed(describeError(error));
@@ -233,7 +234,7 @@ export class NetworkGuard {
     }
     this.inForce = { policy, resolvedKey: JSON.stringify(resolved) };
     this.leftOut = leftOut;
-    await this.inForceNow(policy, resolved);
+    this.inForceNow(policy);
     this.startResolving();
     return true;
   }
@@ -254,10 +255,17 @@ export class NetworkGuard {
     return [...hostNames(policy), ...(ipVersion(server) === 0 ? [server] : [])];
   }
 
-  /** `resolved` of `policy` is in force: reported (no error any more) and saved. */
-  private async inForceNow(policy: AgentNetworkPolicy, resolved: ResolvedPolicy): Promise<void> {
+  /** `policy` is in force: reported (no error any more). */
+  private inForceNow(policy: AgentNetworkPolicy): void {
     this.version = policy.version;
     this.error = null;
+  }
+
+  /**
+   * Saves `policy` with its addresses `resolved`, before they are applied: an agent ended between the
+   * two (a crash, a power cut) puts them back at its next start, never an older list.
+   */
+  private async save(policy: AgentNetworkPolicy, resolved: ResolvedPolicy): Promise<void> {
     try {
       await mkdir(this.options.dataDir, { recursive: true });
       await writeAtomically(this.stateFile, JSON.stringify({ ...policy, resolved }));
@@ -353,6 +361,7 @@ export class NetworkGuard {
     const key = JSON.stringify(resolved);
     this.diversion?.update(resolved, this.divertedNames(current.policy));
     if (key !== current.resolvedKey) {
+      await this.save(current.policy, resolved);
       try {
         await this.options.firewall.apply(resolved, this.diversion?.ports ?? null);
       } catch (error) {
@@ -361,7 +370,7 @@ export class NetworkGuard {
       }
       current.resolvedKey = key;
       this.options.log(TEXTS.networkReresolved(current.policy.version));
-      await this.inForceNow(current.policy, resolved);
+      this.inForceNow(current.policy);
     }
     if (this.leftOut.length > 0 && unresolved.length === 0)
       this.options.log(TEXTS.networkAllResolved(current.policy.version));
