@@ -150,6 +150,85 @@ async function readCompactImage(file: string, maxResourceBytes: number): Promise
   }
 }
 
+/** `IMAGE_DIRECTORY_ENTRY_DEBUG`, a debug directory entry's size and its CodeView type (the PE format). */
+const DEBUG_DIRECTORY = 6;
+const DEBUG_ENTRY_BYTES = 28;
+const DEBUG_TYPE_CODEVIEW = 2;
+/** Most debug directory entries looked at (a linker writes a handful). */
+const MAX_DEBUG_ENTRIES = 32;
+
+/**
+ * The build-id of a PE file: its CodeView record's («RSDS») GUID and age, as the linker wrote them
+ * for the program's PDB, 40 lower-case hex digits (the GUID's 16 bytes, then the age's 4, as stored).
+ * Like an ELF build-id (build-id.ts) it names one link of the program: a copy renamed, patched or
+ * padded at its end keeps it, another build of the same sources does not. Reads the headers and the
+ * debug directory only (a few KB, whatever the file's size), so a big program's copy is known before
+ * its similarity digest is ready (agent/src/README.md «Similar files»). Null when the file is not a
+ * PE, has no CodeView record (MinGW's stripped programs, for one) or its GUID is all zeros; never throws.
+ */
+export async function readPeBuildId(file: string): Promise<string | null> {
+  let handle: Awaited<ReturnType<typeof open>> | null = null;
+  try {
+    handle = await open(file, 'r');
+    const size = (await handle.stat()).size;
+    const read = async (position: number, length: number): Promise<Buffer | null> => {
+      if (position < 0 || length <= 0 || position + length > size) return null;
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await handle!.read(buffer, 0, length, position);
+      return bytesRead === length ? buffer : null;
+    };
+    const dos = await read(0, 64);
+    if (!dos || dos.readUInt16LE(0) !== 0x5a4d) return null; // "MZ"
+    const nt = dos.readUInt32LE(0x3c);
+    if (nt < 64 || nt + 24 > PE_HEADER_MAX_BYTES) return null;
+    const fileHeader = await read(nt, 24);
+    if (!fileHeader || fileHeader.readUInt32LE(0) !== 0x4550) return null; // "PE\0\0"
+    const sections = fileHeader.readUInt16LE(6);
+    const sectionTable = nt + 24 + fileHeader.readUInt16LE(20);
+    const headerEnd = sectionTable + sections * SECTION_HEADER_BYTES;
+    if (sections === 0 || headerEnd > PE_HEADER_MAX_BYTES) return null;
+    const headers = await read(0, headerEnd);
+    if (!headers) return null;
+    const optional = nt + 24;
+    const magic = headers.readUInt16LE(optional);
+    const directories = optional + (magic === 0x20b ? 112 : magic === 0x10b ? 96 : -1);
+    if (directories < optional) return null;
+    const count = headers.readUInt32LE(directories - 4);
+    if (count <= DEBUG_DIRECTORY || directories + 8 * (DEBUG_DIRECTORY + 1) > sectionTable) return null;
+    const debugRva = headers.readUInt32LE(directories + 8 * DEBUG_DIRECTORY);
+    const debugSize = headers.readUInt32LE(directories + 8 * DEBUG_DIRECTORY + 4);
+    if (debugRva === 0 || debugSize < DEBUG_ENTRY_BYTES) return null;
+    // The directory's RVA as a file offset, through the section that holds it.
+    let offset = -1;
+    for (let i = 0; i < sections; i++) {
+      const at = sectionTable + i * SECTION_HEADER_BYTES;
+      const virtualAddress = headers.readUInt32LE(at + 12);
+      const rawSize = headers.readUInt32LE(at + 16);
+      if (debugRva >= virtualAddress && debugRva + debugSize <= virtualAddress + rawSize) {
+        offset = headers.readUInt32LE(at + 20) + (debugRva - virtualAddress);
+        break;
+      }
+    }
+    const entries = Math.min(Math.floor(debugSize / DEBUG_ENTRY_BYTES), MAX_DEBUG_ENTRIES);
+    const table = offset >= 0 ? await read(offset, entries * DEBUG_ENTRY_BYTES) : null;
+    if (!table) return null;
+    for (let i = 0; i < entries; i++) {
+      const at = i * DEBUG_ENTRY_BYTES;
+      if (table.readUInt32LE(at + 12) !== DEBUG_TYPE_CODEVIEW || table.readUInt32LE(at + 16) < 24) continue;
+      const record = await read(table.readUInt32LE(at + 24), 24);
+      if (!record || record.toString('latin1', 0, 4) !== 'RSDS') continue;
+      const guid = record.subarray(4, 20);
+      if (guid.every((byte) => byte === 0)) continue;
+      return record.subarray(4, 24).toString('hex');
+    }
+    return null;
+  } catch {
+    return null;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
 /** The kept strings of the first version resource of `image`, or null when it has none. */
 function versionStrings(image: Uint8Array): PeVersionIdentity | null {
   const resources = NtExecutableResource.from(NtExecutable.from(image), true);

@@ -1,5 +1,5 @@
 /**
- * The known files of the blocked programs, by likeness (DESIGN.md section 6a: a program is known by
+ * The known files of the blocked programs, by likeness (docs/design.md section 6a: a program is known by
  * its bytes and their similarity; the rule: agent/src/README.md "Similar files"): a process whose
  * file has the same ELF build-id as a known file, or a TLSH digest within `SIMILAR_MAX_DISTANCE`
  * (shared/src/similarity.ts) of one, is that blocked program. Known files are the config's
@@ -75,6 +75,8 @@ export class SimilarPrograms {
     // A copy of a system program (a contestant's `cp /bin/sleep <blocked name>`) teaches nothing: its
     // likeness would end that program everywhere on the machine (agent/README.md «Copias modificadas»).
     if (!known || this.matchesSystem(likeness)) return;
+    // The build-id learned alone first (it is read before the digest) gives way to the whole likeness.
+    if (likeness.tlsh && likeness.buildId) this.learned.delete(`|${likeness.buildId}`);
     setBounded(this.learned, key, known, LEARNED_LIKENESS_MAX);
   }
 
