@@ -39,7 +39,7 @@ const ATTEMPT_HASH_WAIT_MS = 2_000;
 const SYSTEM_INDEX_WAIT_MS = 1_000;
 
 /**
- * Most fingerprints the agent learns from its own kills (issue 24): a contestant making many files
+ * Most fingerprints the agent learns from its own kills: a contestant making many files
  * under a blocked name cannot grow the agent without bound; the oldest is forgotten first.
  */
 export const LEARNED_FINGERPRINTS_MAX = 256;
@@ -49,7 +49,7 @@ export interface SweeperParts {
   lister: ProcessLister;
   killer: Killer;
   fingerprinter: Fingerprinter;
-  /** What ran on the machine, reported while the contest observes (issue 14). */
+  /** What ran on the machine, reported while the contest observes. */
   observed: ObservedLog;
   /** Where attempts wait for the server; null: none is kept. */
   outbox: Outbox | null;
@@ -84,10 +84,12 @@ interface Outcome {
   via?: string;
   /** The ended file's similarity digest and build-id, when read in time (the attempt's `tlsh`, `build_id`). */
   likeness?: Likeness | null;
+  /** The whole outcome, when its attempt still waits for its file's hashes after the scan (`report` null). */
+  later?: Promise<Outcome>;
 }
 
 /**
- * The agent's scan (DESIGN.md section 6; issue 14): lists the processes, ends every one blocked by
+ * The agent's scan (docs/design.md section 6): lists the processes, ends every one blocked by
  * name or, failing that, by its executable's fingerprint (a renamed copy), records what started while
  * the contest observes, and queues one attempt per ended instance. Scans never overlap: a slow one
  * (waiting out a grace period) delays the next.
@@ -96,7 +98,7 @@ export class Sweeper {
   private byName: Matcher;
   private bySha: Map<string, string>;
   /**
-   * SHA-256 → blocked name, of the files this machine ended by name (issue 24; DESIGN.md section 6a:
+   * SHA-256 → blocked name, of the files this machine ended by name (docs/design.md section 6a:
    * a team's own claim applies at once to its own machines). The server learns the same from the
    * attempt and sends it in the config; this makes the next scan end a renamed copy without waiting
    * for that config.
@@ -176,13 +178,15 @@ export class Sweeper {
     // Without fingerprints and without observing, nothing is hashed but the attempts' own files.
     const outcomes = await Promise.all(
       processes.map((proc) =>
-        this.handleProcess(proc, byName, bySha, fresh.has(proc), seenAt).then((o) =>
-          withVia(o, proc, byName),
-        ),
+        this.handleProcess(proc, byName, bySha, fresh.has(proc), seenAt).then((o) => {
+          const later = o.later?.then((done) => withVia(done, proc, byName));
+          return later ? { ...o, later } : withVia(o, proc, byName);
+        }),
       ),
     );
     const attempts: AgentAttempt[] = [];
     for (const outcome of outcomes) {
+      if (outcome.later) this.completeLater(outcome.later, seenAt);
       const attempt = outcome.report ? this.account(outcome, seenAt) : null;
       if (attempt) attempts.push(attempt);
       if (outcome.report && outcome.sha256 && outcome.match === 'nombre')
@@ -190,6 +194,18 @@ export class Sweeper {
     }
     await this.queue(attempts);
     if (outcomes.some((o) => o.report?.outcome === 'killed')) this.parts.ended?.();
+  }
+
+  /** Accounts and queues an outcome whose attempt waited for its file's hashes past the scan. */
+  private completeLater(later: Promise<Outcome>, seenAt: string): void {
+    const run = later.then(async (outcome) => {
+      this.recording.delete(run);
+      const attempt = outcome.report ? this.account(outcome, seenAt) : null;
+      if (outcome.report && outcome.sha256 && outcome.match === 'nombre')
+        this.learn(outcome.sha256, outcome.report.blocked);
+      if (attempt) await this.queue([attempt]);
+    });
+    this.recording.add(run);
   }
 
   /** The running processes, or null when they could not be listed (said once per new reason). */
@@ -229,23 +245,33 @@ export class Sweeper {
     const blocked = byFileName ?? resource;
     if (blocked !== null) {
       const report = await killer.handle(proc, blocked);
+      // Its build-id alone is learned at once (a few KB read): a patched copy started right after is
+      // ended before the digest of a big file is ready.
+      if (report?.first) this.learnBuildId(proc, blocked);
       // A first big file may take long: the attempt then goes without it (the hash goes on, and the
       // next kill of the same file carries it). Its likeness is learned whenever it is ready.
-      const [sha256, likeness] = await Promise.all([
+      const details = Promise.all([
         report?.first || isFresh
           ? atMost(ATTEMPT_HASH_WAIT_MS, fingerprinter.ofProcess(proc)).then((sha) => sha ?? null)
           : null,
         report?.first ? atMost(ATTEMPT_HASH_WAIT_MS, this.learnLikeness(proc, blocked)) : undefined,
-      ]);
-      if (isFresh) observed.add(proc, sha256, seenAt, likeness);
-      const renamed = resource !== null ? renamedAs(resource, proc) : undefined;
-      return {
-        report,
-        sha256,
-        match: 'nombre',
-        likeness,
-        ...(renamed ? { renamed: printableName(renamed) } : {}),
-      };
+      ]).then(([sha256, likeness]): Outcome => {
+        if (isFresh) observed.add(proc, sha256, seenAt, likeness);
+        const renamed = resource !== null ? renamedAs(resource, proc) : undefined;
+        return {
+          report,
+          sha256,
+          match: 'nombre',
+          likeness,
+          ...(renamed ? { renamed: printableName(renamed) } : {}),
+        };
+      });
+      // The scan waits for them at most `HASH_WAIT_MS`: the attempt of a bigger file is completed and
+      // queued apart (`settled` waits for it), so the next scan (a copy started at once) is not held.
+      const done = await atMost(HASH_WAIT_MS, details);
+      if (done) return done;
+      if (report?.outcome === 'killed') this.parts.ended?.();
+      return { report: null, sha256: null, later: details };
     }
     if (isFresh) this.record(proc, seenAt);
     if (bySha.size === 0 && this.learned.size === 0 && this.similar.size === 0)
@@ -265,7 +291,7 @@ export class Sweeper {
     const report = await killer.handle(proc, copyOf);
     const renamed = renamedAs(copyOf, proc);
     const shown = renamed ? printableName(renamed) : '';
-    // 'huella': the server never takes this kill for a claim (DESIGN.md section 6a), so a forged
+    // 'huella': the server never takes this kill for a claim (docs/design.md section 6a), so a forged
     // fingerprint that ends an innocent program does not make its victim one more claimant.
     return { report, sha256: sha256 ?? null, match: 'huella', ...(shown ? { renamed: shown } : {}) };
   }
@@ -274,7 +300,7 @@ export class Sweeper {
    * A process not matched by name or SHA-256, ended when its file's build-id is a known file's or its
    * TLSH digest is within `SIMILAR_MAX_DISTANCE` of one (similar-programs.ts): a patched copy of a
    * blocked program. `likeness` was asked for at most `HASH_WAIT_MS` ago; one not read in time is
-   * looked at again by a later scan. `'similar'`, like `'huella'`, is never a claim (DESIGN.md section 6a).
+   * looked at again by a later scan. `'similar'`, like `'huella'`, is never a claim (docs/design.md section 6a).
    */
   private async bySimilarity(
     proc: RunningProcess,
@@ -298,7 +324,14 @@ export class Sweeper {
   /** `proc`'s likeness: at once when known, else waited for at most `HASH_WAIT_MS` (it goes on). */
   private likenessOf(proc: RunningProcess): Promise<Likeness | null | undefined> {
     const known = this.likeness.known(proc);
-    return known !== undefined ? Promise.resolve(known) : atMost(HASH_WAIT_MS, this.likeness.ofProcess(proc));
+    if (known !== undefined) return Promise.resolve(known);
+    const whole = this.likeness.ofProcess(proc);
+    // A known build-id (a few KB read) decides without waiting for the digest of a big file.
+    const quick = this.likeness.buildIdOf(proc).then((buildId) => {
+      const alone = { tlsh: null, buildId };
+      return buildId && this.similar.match(alone) ? alone : whole;
+    });
+    return atMost(HASH_WAIT_MS, quick);
   }
 
   /**
@@ -306,31 +339,44 @@ export class Sweeper {
    * `LEARNED_LIKENESS_MAX`) whenever it is ready: its patched copies are ended from the next scan.
    */
   private learnLikeness(proc: RunningProcess, blocked: string): Promise<Likeness | null> {
-    return this.likeness.ofProcess(proc).then(async (likeness) => {
-      // A copy of a system program seen running teaches nothing and sends no likeness to the server
-      // (similar-programs.ts `learn`; agent/README.md «Copias modificadas»).
-      if (this.similar.matchesSystem(likeness)) return null;
-      if (!likeness) return likeness;
-      const learn = () => {
-        if (this.byName({ name: blocked }) !== null) this.similar.learn(likeness, blocked);
-      };
-      if (!likeness.buildId) {
-        learn();
-        return likeness;
-      }
-      // Nor does a copy of a program in the system's folders, running or not (system-build-ids.ts).
-      // The attempt waits at most `SYSTEM_INDEX_WAIT_MS` for the index (built once, on the first
-      // kill); the learning waits for it whatever it takes.
-      const system = systemBuildIds.has(likeness.buildId);
-      const known = await atMost(SYSTEM_INDEX_WAIT_MS, system);
-      if (known) {
-        this.similar.systemSeen(likeness);
-        return null;
-      }
-      if (known === false) learn();
-      else void system.then((yes) => (yes ? this.similar.systemSeen(likeness) : learn()));
+    return this.likeness.ofProcess(proc).then((likeness) => this.learnChecked(likeness, blocked));
+  }
+
+  /** Learns the build-id alone of a process ended by name (`learnChecked`), as soon as it is read. */
+  private learnBuildId(proc: RunningProcess, blocked: string): void {
+    void this.likeness
+      .buildIdOf(proc)
+      .then((buildId) => (buildId ? this.learnChecked({ tlsh: null, buildId }, blocked) : null));
+  }
+
+  /**
+   * Learns `likeness` as `blocked` unless it is a system program's; answers it, or null when it is
+   * one (what the attempt then carries).
+   */
+  private async learnChecked(likeness: Likeness | null, blocked: string): Promise<Likeness | null> {
+    // A copy of a system program seen running teaches nothing and sends no likeness to the server
+    // (similar-programs.ts `learn`; agent/README.md «Copias modificadas»).
+    if (this.similar.matchesSystem(likeness)) return null;
+    if (!likeness) return likeness;
+    const learn = () => {
+      if (this.byName({ name: blocked }) !== null) this.similar.learn(likeness, blocked);
+    };
+    if (!likeness.buildId) {
+      learn();
       return likeness;
-    });
+    }
+    // Nor does a copy of a program in the system's folders, running or not (system-build-ids.ts).
+    // The attempt waits at most `SYSTEM_INDEX_WAIT_MS` for the index (built once, on the first
+    // kill); the learning waits for it whatever it takes.
+    const system = systemBuildIds.has(likeness.buildId);
+    const known = await atMost(SYSTEM_INDEX_WAIT_MS, system);
+    if (known) {
+      this.similar.systemSeen(likeness);
+      return null;
+    }
+    if (known === false) learn();
+    else void system.then((yes) => (yes ? this.similar.systemSeen(likeness) : learn()));
+    return likeness;
   }
 
   /**
