@@ -258,7 +258,20 @@ describe('a contestant on a lab machine with a network policy (Linux)', () => {
     expect(root.trim()).toMatch(/^error /);
     expect(net.dnsQueries().filter((q) => q.resolver === 'rogue')).toEqual([]);
     expect(await net.labRuleset()).not.toContain(net.rogueDnsAddress);
-  }, 30_000);
+
+    // Restarted with the rogue in its resolv.conf: the agent still asks the resolvers saved with the
+    // policy (the rogue would have named the forbidden address, whose server says «prohibido»).
+    const running = children.find((child) => child.spawnargs.includes(BIN) && child.exitCode === null)!;
+    running.kill('SIGTERM');
+    await new Promise((resolve) => running.once('exit', resolve));
+    agentOutput = startAgent().output;
+    await expect
+      .poll(() => agentOutput.join('\n'), { timeout: 15_000 })
+      .toContain('Red: política v1 restablecida al iniciar');
+    expect((await curl(['http://permitido.prueba/'])).out).toBe('permitido');
+    expect((await curl(['https://permitido.prueba/'])).out).toBe('permitido');
+    expect(net.dnsQueries().filter((q) => q.resolver === 'rogue')).toEqual([]);
+  }, 60_000);
 
   it('puts a change of the list in force within a second of «Guardar»', async () => {
     for (const sites of [['permitido.prueba', net.forbiddenAddress], ['permitido.prueba']]) {
