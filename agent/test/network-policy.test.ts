@@ -154,15 +154,19 @@ describe('the network policy on a lab machine (Linux)', () => {
     expect(await net.fetchFromLab(allowedUrl())).toBe('ok permitido');
     // The foreign table is untouched while ours is in force.
     expect(await net.runIn(net.lab, 'nft', ['list', 'table', 'inet', 'vecino'])).toBe(FOREIGN_TABLE);
-    // The machine says it has version 1 in force (its heartbeat), for /laboratorio.
+    // The machine says it has version 1 in force (its heartbeat), filtering the name by the name
+    // itself (its DNS forwarder and name filter run), for /laboratorio.
     await expect
       .poll(
-        async () =>
-          labMachinesSchema.parse((await callAs(server.app, judge, '/api/labMachines')).body.data).machines[0]
-            ?.network_version,
+        async () => {
+          const machine = labMachinesSchema.parse(
+            (await callAs(server.app, judge, '/api/labMachines')).body.data,
+          ).machines[0];
+          return machine && { version: machine.network_version, filter: machine.network_filter };
+        },
         { timeout: 10_000 },
       )
-      .toBe(1);
+      .toEqual({ version: 1, filter: 'name' });
     expect(output.join('')).toContain('Red: política v1 en vigor (1 sitio permitido');
 
     // Deactivated (another contest active): the rules are lifted, the ruleset is what it was.
