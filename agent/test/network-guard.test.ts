@@ -306,6 +306,39 @@ describe('resolving a policy', () => {
     expect(literal.policy.server).toEqual({ addresses: [{ address: '2001:db8::5', version: 6 }], port: 443 });
   });
 
+  it('asks every allowed name at once, and keeps the list’s order', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const slow: Lookup = async (host) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      inFlight -= 1;
+      return host === 'servidor.prueba' ? [{ address: '10.0.0.5', family: 4 }] : [];
+    };
+    const named = (i: number) => ({ address: `203.0.113.${i}`, family: 4 });
+    const nameLookup: Lookup = async (host) => {
+      const answer = await slow(host);
+      return host.startsWith('sitio') ? [named(Number(host.slice(5, 6)))] : answer;
+    };
+    const { policy, unresolved } = await resolvePolicy({
+      server: 'http://servidor.prueba:3000',
+      allowed: ['sitio3.prueba', 'no-existe.prueba', 'sitio1.prueba:443', '10.1.0.0/16', 'sitio2.prueba'],
+      lookup: slow,
+      nameLookup,
+      resolvers: [],
+    });
+    // A name that does not resolve (a timeout, in real life) holds up none of the others.
+    expect(most).toBe(4);
+    expect(unresolved).toEqual(['no-existe.prueba']);
+    expect(policy.allowed.map((a) => `${a.host ?? '-'} ${a.address}`)).toEqual([
+      'sitio3.prueba 203.0.113.3',
+      'sitio1.prueba 203.0.113.1',
+      '- 10.1.0.0',
+      'sitio2.prueba 203.0.113.2',
+    ]);
+  });
+
   it('reads the machine’s resolvers from resolv.conf', async () => {
     const file = path.join(await tempDir('resolv-'), 'resolv.conf');
     await writeFile(

@@ -126,6 +126,17 @@ export async function resolvePolicy(
       });
   const allowed: AllowedAddress[] = [];
   const unresolved: string[] = [];
+  // Every name asked at once (a name that times out does not hold up the others), used in list order.
+  const nameLookup = source.nameLookup ?? lookup;
+  const answers = new Map<string, Promise<Array<{ address: string; version: 4 | 6 }>>>();
+  for (const site of source.allowed) {
+    const destination = parseDestination(site);
+    if (typeof destination !== 'string' && destination.kind === 'host' && !answers.has(destination.host))
+      answers.set(
+        destination.host,
+        resolved(nameLookup, destination.host).catch(() => []),
+      );
+  }
   for (const site of source.allowed) {
     const destination = parseDestination(site);
     if (typeof destination === 'string') continue;
@@ -139,7 +150,7 @@ export async function resolvePolicy(
         port: destination.port,
       });
     else {
-      const addresses = await resolved(source.nameLookup ?? lookup, destination.host).catch(() => []);
+      const addresses = await answers.get(destination.host)!;
       if (addresses.length === 0) unresolved.push(destination.host);
       for (const a of addresses) allowed.push({ ...a, port: destination.port, host: destination.host });
     }
