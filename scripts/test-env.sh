@@ -38,6 +38,11 @@ need_deb 'command -v xclip >/dev/null 2>&1' xclip xclip
 # (ip netns, veth), never this machine's own.
 need_deb '[ -x /usr/sbin/ip ] || [ -x /sbin/ip ]' iproute2 ip
 need_deb '[ -x /usr/sbin/nft ]' nftables nft
+# ...and what a contestant tries there: curl (another TLS name on an allowed address), openssl (the lab's
+# HTTPS certificate) and setpriv (util-linux: the contestant's ordinary account).
+need_deb 'command -v curl >/dev/null 2>&1' curl curl
+need_deb 'command -v openssl >/dev/null 2>&1' openssl openssl
+need_deb 'command -v setpriv >/dev/null 2>&1' util-linux setpriv
 # The Windows executable of the agent, run under Debian's Wine (64-bit loader only).
 need_deb '[ -x /usr/lib/wine/wine64 ]' wine64 'Wine (wine64)'
 # ...and its Windows process lister, compiled from agent/native/proclist.c by `npm run agent:build`.
