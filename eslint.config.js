@@ -57,6 +57,17 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: ['@concurso/testkit*', '**/testkit/**'] }] },
   },
   {
+    // The test kit reaches a server module only through its public index.ts, as another module does
+    // (server/src/modules/README.md); the rest of a module's folder is private to it.
+    files: ['testkit/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['**/server/src/modules/*/*', '!**/server/src/modules/*/index.js'] },
+      ],
+    },
+  },
+  {
     // Browser journeys and measurements reach the server through the test kit (test servers,
     // factories, processes) or over HTTP, never by importing its code or its tests (issue 11).
     files: ['e2e/**/*.ts', 'bench/**/*.ts'],

@@ -9,7 +9,7 @@ import {
   type UserTypeId,
 } from '@concurso/shared';
 import { hashPassword } from '../../server/src/lib/passwords.js';
-import { activateContest } from '../../server/src/modules/contests/contests.repository.js';
+import { activateContest } from '../../server/src/modules/contests/index.js';
 import {
   Coach,
   Contest,

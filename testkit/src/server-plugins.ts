@@ -11,4 +11,4 @@ export {
   MAX_GROUP_ATTEMPTS,
   writeAttemptGroup,
   type GroupedBatch,
-} from '../../server/src/modules/agent/attempt-writer.js';
+} from '../../server/src/modules/agent/index.js';

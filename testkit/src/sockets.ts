@@ -1,6 +1,6 @@
 import { io as ioClient, type Socket } from 'socket.io-client';
 import type { FastifyInstance } from 'fastify';
-import type {} from '../../server/src/modules/agent/agent-channel.plugin.js';
+import type {} from '../../server/src/modules/agent/index.js';
 import {
   AGENT_NAMESPACE,
   SOCKET_PATH,

@@ -8,6 +8,7 @@ export { ContestProcess } from './contest-process.entity.js';
 export { Contest } from './contest.entity.js';
 export { ContestNetworkChange } from './contest-network-change.entity.js';
 export {
+  activateContest,
   activeContest,
   addContestProcess,
   contestOrActive,
