@@ -4,6 +4,7 @@ import https from 'node:https';
 import net from 'node:net';
 import type tls from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { echRuleOf } from '../src/network/diversion.js';
 import { NameFilter, type NameFilterOptions } from '../src/network/name-filter.js';
 import { TLS_EXTENSION_ECH } from '../src/network/tls-client-hello.js';
 import { captureClientHello, selfSignedCertificate, withExtension } from './helpers/tls-fixtures.js';
@@ -180,6 +181,21 @@ describe('the name filter', () => {
     expect((await raw(tlsPort, [allowed])).received.length).toBeGreaterThan(0);
     const other = withExtension(await captureClientHello(OTHER), TLS_EXTENSION_ECH, Buffer.alloc(120, 1));
     expect(await raw(tlsPort, [other])).toEqual({ received: Buffer.alloc(0), ended: 'reset' });
+    expect(filter!.stats()).toEqual({ spliced: 1, refused: 1 });
+  });
+
+  it("with the diversion's rule, refuses ECH for a name on a shared CDN address and judges it by its clear name elsewhere", async () => {
+    // The allowed name stands on a Cloudflare address for the rule (the filter still connects to the
+    // test's server): a real ECH behind it could reach any site of that front.
+    const onCdn = new Set<string>();
+    const { tlsPort } = await startFilter({
+      ech: (host) =>
+        echRuleOf(host, (name) => [{ address: onCdn.has(name) ? '104.16.132.229' : '10.1.2.3' }]),
+    });
+    const hello = withExtension(await captureClientHello(ALLOWED), TLS_EXTENSION_ECH, Buffer.alloc(120, 1));
+    expect((await raw(tlsPort, [hello])).received.length).toBeGreaterThan(0);
+    onCdn.add(ALLOWED);
+    expect(await raw(tlsPort, [hello])).toEqual({ received: Buffer.alloc(0), ended: 'reset' });
     expect(filter!.stats()).toEqual({ spliced: 1, refused: 1 });
   });
 

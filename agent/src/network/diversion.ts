@@ -5,8 +5,9 @@
  * through only for an allowed TLS SNI or HTTP Host, to the agent's own addresses of that name). Started
  * once when a policy is first put in force, stopped when it is lifted (network-guard.ts).
  */
+import { sharedCdnOf } from '@concurso/shared';
 import { DnsForwarder } from './dns-forwarder.js';
-import { NameFilter } from './name-filter.js';
+import { NameFilter, type EchRule } from './name-filter.js';
 import { WEB_PORTS } from './nftables.js';
 import type { DivertPorts, ResolvedPolicy } from './resolved-policy.js';
 
@@ -47,11 +48,27 @@ function addressesByName(policy: ResolvedPolicy): Map<string, Array<{ address: s
   return byName;
 }
 
+/**
+ * What the name filter does with a ClientHello carrying ECH whose clear name is `host`: judged by that
+ * name, unless one of the name's addresses is on a shared CDN range (shared `sharedCdnOf`), where a real
+ * ECH behind an allowed clear name could reach any other site of that front: refused. Browsers send the
+ * extension even without a key ("GREASE"), so a site on a CDN loads in them only with ECH turned off in
+ * the browser's policy (docs/runbook.md, agent/README.md «Sitios permitidos»).
+ */
+export function echRuleOf(
+  host: string | null,
+  addressesOf: (host: string) => ReadonlyArray<{ address: string }>,
+): EchRule {
+  if (host === null) return 'refuse';
+  return addressesOf(host).some((a) => sharedCdnOf(a.address) !== null) ? 'refuse' : 'outer-name';
+}
+
 /** The real diversion: a `DnsForwarder` and a `NameFilter` of this process. */
 export const startDiversion: StartDiversion = async ({ upstream, log }) => {
   let addresses = new Map<string, Array<{ address: string; version: 4 | 6 }>>();
   const forwarder = new DnsForwarder({ upstream, log });
-  const filter = new NameFilter({ addressesOf: (host) => addresses.get(host.toLowerCase()) ?? [], log });
+  const addressesOf = (host: string) => addresses.get(host.toLowerCase()) ?? [];
+  const filter = new NameFilter({ addressesOf, log, ech: (host) => echRuleOf(host, addressesOf) });
   try {
     const { port: dnsPort } = await forwarder.start();
     const { tlsPort, httpPort } = await filter.start();

@@ -31,13 +31,25 @@ export interface NameFilterOptions {
   /** Longest wait for one upstream address to accept (ms) before the next is tried. Default 10_000. */
   connectTimeoutMs?: number;
   /**
-   * A ClientHello carrying the ECH extension: `'refuse'` (default), or `'outer-name'`: judged by its
-   * clear server name like any other. Browsers that have no ECH key for a site (the agent's DNS gives
-   * none) may still send the extension with random bytes ("GREASE", indistinguishable from a real
-   * ECH by design), so `'refuse'` may refuse them too; `'outer-name'` lets through a real ECH whose
-   * clear name is allowed, which then reaches whatever site the front behind that name serves.
+   * A ClientHello carrying the ECH extension: `'refuse'` (default), `'outer-name'` (judged by its clear
+   * server name like any other), or a function of that clear name answering one of the two.
+   * Browsers that have no ECH key for a site (the agent's DNS gives none) still send the extension with
+   * random bytes ("GREASE", indistinguishable from a real ECH by design), so `'refuse'` refuses them
+   * too; `'outer-name'` lets through a real ECH whose clear name is allowed, which then reaches
+   * whatever site the front behind that name serves. Only a front shared by many sites (a CDN) makes
+   * that a way out: the agent refuses ECH for names on a shared CDN address and judges the rest by
+   * their clear name (diversion.ts).
    */
-  ech?: 'refuse' | 'outer-name';
+  ech?: EchRule | ((host: string | null) => EchRule);
+}
+
+/** What the name filter does with a ClientHello carrying ECH (`NameFilterOptions.ech`). */
+export type EchRule = 'refuse' | 'outer-name';
+
+/** The rule for a ClientHello carrying ECH whose clear server name is `host`. */
+function echRule(option: NameFilterOptions['ech'], host: string | null): EchRule {
+  if (typeof option === 'function') return option(host);
+  return option ?? 'refuse';
 }
 
 /** Most bytes of a ClientHello or request head read before deciding. */
@@ -283,7 +295,7 @@ export class NameFilter {
         return head.length >= NAME_FILTER_HEAD_BYTES ? noName('saludo TLS demasiado largo') : null;
       }
       if (hello.kind === 'invalid') return noName('no es un saludo TLS válido');
-      if (hello.ech && this.options.ech !== 'outer-name')
+      if (hello.ech && echRule(this.options.ech, hello.serverName) === 'refuse')
         return { refuse: { key: 'ech', line: (n) => NAME_FILTER_TEXTS.refusedEch(hello.serverName, n) } };
       if (hello.serverName === null) return noName('sin nombre del servidor (SNI)');
       host = hello.serverName;
