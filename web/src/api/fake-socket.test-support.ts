@@ -52,13 +52,13 @@ export class FakeSocket {
 }
 
 /**
- * A stand-in for the `board-socket` module, for `vi.mock`: each `openBoardSocket()` makes a new
+ * A stand-in for the `open-live-socket` module, for `vi.mock`: each `openLiveSocket()` makes a new
  * `FakeSocket` (`connected` as given, default false) and pushes it onto `sockets`, so the test can
  * reach every socket opened, in order.
  */
-export function fakeBoardSocketModule(sockets: FakeSocket[], connected = false) {
+export function fakeOpenLiveSocketModule(sockets: FakeSocket[], connected = false) {
   return {
-    openBoardSocket: vi.fn(() => {
+    openLiveSocket: vi.fn(() => {
       const socket = new FakeSocket(connected);
       sockets.push(socket);
       return socket;

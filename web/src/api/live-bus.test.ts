@@ -1,8 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { EVENTS, encodeBoardRow, type BoardFrame, type BoardTeam } from '@concurso/shared';
 import { FakeSocket } from './fake-socket.test-support';
-import { createLiveBus } from './live-bus';
-import type { ListenableSocket } from './socket-listeners';
+import { createLiveBus, type BusSocket } from './live-bus';
 
 const row = (id: number): BoardTeam => ({
   id,
@@ -16,7 +15,7 @@ const row = (id: number): BoardTeam => ({
 });
 const frame = (...rows: BoardTeam[]): BoardFrame => [1, 0, rows.map(encodeBoardRow)];
 // The fake plays socket.io's on/off with untyped event names.
-const busOf = (socket: FakeSocket) => createLiveBus(socket as unknown as ListenableSocket);
+const busOf = (socket: FakeSocket) => createLiveBus(socket as unknown as BusSocket);
 
 describe('the live bus (one receiver of the socket, each frame decoded once)', () => {
   it('hands every subscriber the same decoded rows of a frame, through one listener on the socket', () => {
@@ -47,6 +46,8 @@ describe('the live bus (one receiver of the socket, each frame decoded once)', (
       teamRemoved: (payload) => seen.push(`removed ${payload.id}`),
       boardReset: () => seen.push('reset'),
       catalogChanged: (payload) => seen.push(`changed ${payload.catalog}`),
+      sessionEnded: (payload) => seen.push(`ended ${payload.reason}`),
+      frame: (frame) => seen.push(`frame ${frame[0]}`),
       connect: () => seen.push('connect'),
       disconnect: (reason) => seen.push(`disconnect ${reason}`),
       connectError: (error) => seen.push(`error ${error.message}`),
@@ -54,6 +55,8 @@ describe('the live bus (one receiver of the socket, each frame decoded once)', (
     socket.fire(EVENTS.teamRemoved, { id: 4, levels_id: 1 });
     socket.fire(EVENTS.boardReset);
     socket.fire(EVENTS.catalogChanged, { catalog: 'schools' });
+    socket.fire(EVENTS.sessionEnded, { reason: 'password' });
+    socket.fire(EVENTS.boardFrame, [9, 0, []]);
     socket.fire('connect');
     socket.fire('disconnect', 'transport close');
     socket.fire('connect_error', new Error('unauthorized'));
@@ -63,16 +66,21 @@ describe('the live bus (one receiver of the socket, each frame decoded once)', (
       'removed 4',
       'reset',
       'changed schools',
+      'ended password',
+      'frame 9',
       'connect',
       'disconnect transport close',
       'error unauthorized',
     ]);
   });
 
-  it('takes its listeners off the socket when closed', () => {
+  it("tells the socket's state, and takes its listeners off the socket when closed", () => {
     const socket = new FakeSocket(true);
     const bus = busOf(socket);
-    expect(socket.listenerCount()).toBe(7);
+    expect(bus.status()).toEqual({ connected: true, active: true });
+    socket.refuse('unavailable');
+    expect(bus.status()).toEqual({ connected: true, active: false });
+    expect(socket.listenerCount()).toBe(8);
     bus.close();
     expect(socket.listenerCount()).toBe(0);
   });

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { BOARD_ACK_EVERY, type BoardFrame } from '@concurso/shared';
 import type { SessionEndListener } from './session-end';
-import { fakeBoardSocketModule, type FakeSocket } from './fake-socket.test-support';
+import { fakeOpenLiveSocketModule, type FakeSocket } from './fake-socket.test-support';
 
 const sockets: FakeSocket[] = [];
-vi.mock('./board-socket', () => fakeBoardSocketModule(sockets));
+vi.mock('./open-live-socket', () => fakeOpenLiveSocketModule(sockets));
 
 const { acquireLiveSocket, closeLiveSocket } = await import('./live-socket');
 const { onSessionEnd } = await import('./session-end');
@@ -29,17 +29,17 @@ afterEach(() => {
 
 describe('live socket', () => {
   it('opens a socket following only the levels asked for, and replaces one that follows others', async () => {
-    const { openBoardSocket } = await import('./board-socket');
+    const { openLiveSocket } = await import('./open-live-socket');
     const all = acquireLiveSocket('jwt');
     // A holder that does not ask for levels shares whatever is open.
     const any = acquireLiveSocket('jwt');
-    expect(any.socket).toBe(all.socket);
+    expect(any.bus).toBe(all.bus);
     const one = acquireLiveSocket('jwt', [2]);
     expect(sockets).toHaveLength(2);
     expect(sockets[0]!.disconnect).toHaveBeenCalled();
-    expect(vi.mocked(openBoardSocket).mock.calls.at(-1)).toEqual(['jwt', [2]]);
+    expect(vi.mocked(openLiveSocket).mock.calls.at(-1)).toEqual(['jwt', [2]]);
     // The same levels again: the same socket.
-    expect(acquireLiveSocket('jwt', [2]).socket).toBe(one.socket);
+    expect(acquireLiveSocket('jwt', [2]).bus).toBe(one.bus);
     expect(sockets).toHaveLength(2);
   });
 
@@ -148,7 +148,7 @@ describe('live socket', () => {
     const socket = sockets[0]!;
     socket.active = false; // refused, its retry already spent
     const lists = acquireLiveSocket('jwt');
-    expect(lists.socket).toBe(board.socket);
+    expect(lists.bus).toBe(board.bus);
     expect(socket.connect).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,35 +1,32 @@
-import { EVENTS, boardAckPolicy, type BoardFrame, type SessionEndedPayload } from '@concurso/shared';
-import { openBoardSocket, type BoardSocket } from './board-socket';
+import { EVENTS, boardAckPolicy, type BoardFrame } from '@concurso/shared';
 import { createLiveBus, type LiveBus } from './live-bus';
 import { afterConnectError, afterDisconnect, retryDelayMs } from './live-socket-policy';
+import { openLiveSocket, type LiveSocket } from './open-live-socket';
 import { endSession, onSessionEnd } from './session-end';
-import { listenTo } from './socket-listeners';
 
-/**
- * The tab's one push-channel socket (docs/design.md section 6), shared by its holders: the board store
- * (/home, /homeJuez, /proyector), the query cache's sync (`api/queries/use-catalog-sync.ts`, while the
+/*
+ * The tab's one push-channel socket (docs/design.md section 6), its one provider: it opens the socket,
+ * puts the live bus (`live-bus.ts`) on it, and feeds every holder through that bus: the board store
+ * (/home, /homeJuez, /proyector), the query cache's sync (`api/queries/catalog-sync.ts`, while the
  * signed-in shell is mounted) and `useRefetchOnBoardChange` (/home's statistics, a team's 'Historial',
- * /bitacora's log; `stores/use-refetch-on-board-change.ts`). Each user holds a lease; the socket closes a moment after the last lease is released, so
- * moving between screens (or React's StrictMode double effects) reuses the connection instead of
- * reconnecting.
+ * /bitacora's log; `stores/use-refetch-on-board-change.ts`). Each holder holds a lease; the socket
+ * closes a moment after the last lease is released, so moving between screens (or React's StrictMode
+ * double effects) reuses the connection instead of reconnecting.
  *
- * The socket also watches its own session: `session.ended`, or a reconnect refused as
- * 'unauthorized', ends the tab's session (`session-end.ts`); any other disconnect or refusal by the
- * server is retried (`live-socket-policy.ts`), so a restarted server never leaves a screen offline.
- *
- * And it acknowledges the board's frames (`ackBoardFrames`): the server stops pushing to a
- * socket with `BOARD_PUSH_CREDIT` frames unacknowledged, and both the board store and the catalogue
- * sync (status patches) read frames from this one socket, either of them possibly alone.
+ * The socket's own watch is the bus's first subscriber, like any holder's: `session.ended`, or a
+ * reconnect refused as 'unauthorized', ends the tab's session (`session-end.ts`); any other disconnect
+ * or refusal by the server is retried (`live-socket-policy.ts`), so a restarted server never leaves a
+ * screen offline. And it acknowledges the board's frames (`ackBoardFrames`): the server stops pushing
+ * to a socket with `BOARD_PUSH_CREDIT` frames unacknowledged, and both the board store and the
+ * catalogue sync (status patches) read frames from this one socket, either of them possibly alone.
  */
-export type LiveSocket = BoardSocket;
 
 /** How long an unused socket stays open for the next screen (ms). */
 export const LIVE_SOCKET_LINGER_MS = 5_000;
 
 /** One holder's use of the shared socket. */
 export interface LiveSocketLease {
-  socket: LiveSocket;
-  /** The socket's events, each frame decoded once (`live-bus.ts`): what the stores subscribe to. */
+  /** The socket's events and state, each frame decoded once (`live-bus.ts`): what holders subscribe to. */
   bus: LiveBus;
   /** Gives the lease back; the holder must have removed its own listeners first. Idempotent. */
   release: () => void;
@@ -46,8 +43,6 @@ interface Shared {
   retryTimer: ReturnType<typeof setTimeout> | null;
   /** Retries since the last successful connect (for the backoff). */
   retries: number;
-  /** Removes this module's own listeners from the socket. */
-  unwatch: () => void;
   bus: LiveBus;
 }
 
@@ -59,7 +54,6 @@ function close(): void {
   shared = null;
   if (closing.closeTimer) clearTimeout(closing.closeTimer);
   if (closing.retryTimer) clearTimeout(closing.retryTimer);
-  closing.unwatch();
   closing.bus.close();
   closing.socket.disconnect();
 }
@@ -79,13 +73,13 @@ function scheduleRetry(entry: Shared): void {
 }
 
 /**
- * The `board.frame` listener that acknowledges the frames with `board.ack` (the push's flow control,
+ * The bus's `frame` subscriber that acknowledges the frames with `board.ack` (the push's flow control,
  * shared/src/events.ts): every `BOARD_ACK_EVERY`-th frame, by `boardAckPolicy` (an ack costs
  * the server as much as a frame). Why here and not in the stores: the acks are due whoever holds the
  * socket, the board store (board screens, projector), the catalogue sync (the teams list's ESTATUS),
- * `useRefetchOnBoardChange` (/bitacora) or several at once; one listener per socket, registered when it is opened, gives that with no
- * coordination between holders. The ack waits for a microtask, so it goes after every listener of the
- * same frame ran (this one is registered first): "applied" is true when the server reads it. Not sent
+ * `useRefetchOnBoardChange` (/bitacora) or several at once; one subscriber per socket, subscribed
+ * when it is opened, gives that with no coordination between holders. The ack waits for a microtask, so it goes after every subscriber of the
+ * same frame ran: "applied" is true when the server reads it. Not sent
  * once the socket is disconnected: socket.io-client would buffer it and send it on the next
  * connection, whose server never sent that `seq`.
  */
@@ -105,16 +99,19 @@ const levelsKey = (levels?: readonly number[]): string =>
   levels ? [...new Set(levels)].sort((a, b) => a - b).join(',') : '';
 
 function open(token: string, levels?: readonly number[]): Shared {
-  const socket = openBoardSocket(token, levels ? [...levels] : undefined);
-  const unwatch = listenTo(socket, {
-    [EVENTS.boardFrame]: ackBoardFrames(socket),
-    [EVENTS.sessionEnded]: (payload: SessionEndedPayload) => {
+  const socket = openLiveSocket(token, levels ? [...levels] : undefined);
+  const bus = createLiveBus(socket);
+  // The socket's own watch, first on the bus: a frame's acknowledgement waits for every subscriber
+  // (a microtask).
+  bus.on({
+    frame: ackBoardFrames(socket),
+    sessionEnded: (payload) => {
       if (shared?.socket === socket) endSession(payload?.reason ?? 'unauthorized', token);
     },
-    disconnect: (reason: string) => {
+    disconnect: (reason) => {
       if (shared?.socket === socket && afterDisconnect(reason) === 'retry') scheduleRetry(shared);
     },
-    connect_error: (error: Error) => {
+    connectError: (error) => {
       if (shared?.socket !== socket) return;
       const outcome = afterConnectError(error.message, socket.active);
       if (outcome === 'session-ended') endSession('unauthorized', token);
@@ -126,15 +123,13 @@ function open(token: string, levels?: readonly number[]): Shared {
   });
   return {
     socket,
-    // After the listeners above: a frame's acknowledgement waits for every subscriber (a microtask).
-    bus: createLiveBus(socket),
+    bus,
     token,
     levels: levelsKey(levels),
     holders: 0,
     closeTimer: null,
     retryTimer: null,
     retries: 0,
-    unwatch,
   };
 }
 
@@ -158,7 +153,6 @@ export function acquireLiveSocket(token: string, levels?: readonly number[]): Li
   mine.holders += 1;
   let released = false;
   return {
-    socket: mine.socket,
     bus: mine.bus,
     release: () => {
       if (released) return;

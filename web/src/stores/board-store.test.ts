@@ -8,7 +8,7 @@ import {
 } from '@concurso/shared';
 import { boardTeam } from '@concurso/shared/test-support/board-team';
 import type { TeamAttemptsResponse } from '../api/board-api';
-import { fakeBoardSocketModule, type FakeSocket } from '../api/fake-socket.test-support';
+import { fakeOpenLiveSocketModule, type FakeSocket } from '../api/fake-socket.test-support';
 
 interface Deferred {
   resolve: (value: TeamAttemptsResponse) => void;
@@ -18,7 +18,7 @@ interface Deferred {
 const sockets: FakeSocket[] = [];
 const fetches: Deferred[] = [];
 
-vi.mock('../api/board-socket', () => fakeBoardSocketModule(sockets));
+vi.mock('../api/open-live-socket', () => fakeOpenLiveSocketModule(sockets));
 vi.mock('../api/board-api', () => ({
   fetchTeamAttempts: vi.fn(
     () => new Promise<TeamAttemptsResponse>((resolve, reject) => fetches.push({ resolve, reject })),
@@ -30,14 +30,10 @@ const { LIVE_SOCKET_LINGER_MS, closeLiveSocket } = await import('../api/live-soc
 const { useSessionStore } = await import('./session-store');
 
 /**
- * The board's own events: none of its listeners may stay attached after `stop`. The socket keeps its
- * own `board.frame` listener, the one that acknowledges frames (live-socket.ts).
+ * The socket's listeners left after the board stops, until the socket closes: the live bus's one per
+ * event (`api/live-bus.ts`), the only code listening to the socket (its acknowledging watch included).
  */
-/**
- * The socket's own listeners left after the board stops, until the socket closes: the live bus's one
- * per event (`api/live-bus.ts`) and, for frames, the acknowledging one (`live-socket.ts`).
- */
-const BOARD_EVENTS = { 'board.frame': 2, 'team.removed': 1, 'board.reset': 1 };
+const BOARD_EVENTS = { 'board.frame': 1, 'team.removed': 1, 'board.reset': 1 };
 
 function team(id: number, version: number, extra: Partial<BoardTeam> = {}): BoardTeam {
   return boardTeam(id, { number_attempts: version, agent_online: true, version, ...extra });
@@ -332,8 +328,8 @@ describe('board store', () => {
     // Only the second start's listeners are attached.
     socket.fire('board.frame', frame(team(1, 1)));
     expect(useBoardStore.getState().teams[1]).toBeDefined();
-    // The live bus's one listener (whatever the number of subscribers), plus the socket's ack listener.
-    expect(socket.handlers.get('board.frame')?.size).toBe(2);
+    // The live bus's one listener, whatever the number of subscribers (the acknowledging watch is one).
+    expect(socket.handlers.get('board.frame')?.size).toBe(1);
   });
 
   it('does not open a socket without a token', () => {

@@ -97,13 +97,13 @@ export const useBoardStore = create<BoardStore>()((set, get) => {
     const token = getToken();
     if (!token) return;
     lease = acquireLiveSocket(token, levels);
-    const current = lease.socket;
+    const { bus } = lease;
     // A socket another screen left open may already be connected: no 'connect' event will come.
-    set({ connection: current.connected ? 'conectado' : 'reconectando' });
+    set({ connection: bus.status().connected ? 'conectado' : 'reconectando' });
     // The snapshot does not wait for the socket: the board shows even if the push channel is refused.
     void refresh();
 
-    detach = lease.bus.on({
+    detach = bus.on({
       connect: () => {
         set({ connection: 'conectado' });
         void refresh();
@@ -112,8 +112,9 @@ export const useBoardStore = create<BoardStore>()((set, get) => {
       // else, a server restart included (live-socket-policy.ts).
       disconnect: (reason) => set({ connection: connectionAfter(afterDisconnect(reason)) }),
       connectError: (error) => {
-        if (!current.active) console.error('Conexión en vivo rechazada', error.message);
-        set({ connection: connectionAfter(afterConnectError(error.message, current.active)) });
+        const { active } = bus.status();
+        if (!active) console.error('Conexión en vivo rechazada', error.message);
+        set({ connection: connectionAfter(afterConnectError(error.message, active)) });
       },
       // One frame, however many rows: one store update, one render.
       teams: (rows) => receive(boardFrameEvents(rows)),

@@ -2,8 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { EVENTS, encodeBoardRow, type BoardFrame, type BoardTeam } from '@concurso/shared';
 import { boardTeam } from '@concurso/shared/test-support/board-team';
 import { FakeSocket } from '../fake-socket.test-support';
-import { createLiveBus } from '../live-bus';
-import type { ListenableSocket } from '../socket-listeners';
+import { createLiveBus, type BusSocket } from '../live-bus';
 import { attemptsOrStatusChanged, boardChangeListeners, boardSignatures } from './board-changes';
 
 const row = (id: number, attempts: number, status = 1, online = false): BoardTeam =>
@@ -45,7 +44,7 @@ describe('boardChangeListeners (the pushes that refetch the logs and the statist
     const socket = new FakeSocket(true);
     const request = vi.fn();
     // The fake plays socket.io's on/off with untyped event names.
-    const detach = createLiveBus(socket as unknown as ListenableSocket).on(
+    const detach = createLiveBus(socket as unknown as BusSocket).on(
       boardChangeListeners(request, { teamId, known: boardSignatures(held) }),
     );
     return { socket, request, detach };

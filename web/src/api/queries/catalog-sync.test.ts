@@ -8,14 +8,13 @@ import {
   type CatalogName,
   type TeamRow,
 } from '@concurso/shared';
-import { FakeSocket, fakeBoardSocketModule } from '../fake-socket.test-support';
+import { FakeSocket, fakeOpenLiveSocketModule } from '../fake-socket.test-support';
 import type { ListCatalog } from '../catalog-api';
-import { createLiveBus } from '../live-bus';
-import type { ListenableSocket } from '../socket-listeners';
+import { createLiveBus, type BusSocket } from '../live-bus';
 import { okList, settle, stubApi } from './fake-api.test-support';
 
 const sockets: FakeSocket[] = [];
-vi.mock('../board-socket', () => fakeBoardSocketModule(sockets, true));
+vi.mock('../open-live-socket', () => fakeOpenLiveSocketModule(sockets, true));
 
 const { createQueryClient } = await import('./query-client');
 const { catalogListKey, catalogListQuery } = await import('./catalog-queries');
@@ -81,7 +80,7 @@ beforeEach(() => {
   client = createQueryClient();
   socket = new FakeSocket(true);
   // The fake plays socket.io-client's `on`/`off` untyped.
-  const bus = createLiveBus(socket as unknown as ListenableSocket);
+  const bus = createLiveBus(socket as unknown as BusSocket);
   stops = [syncQueries(client, bus), bus.close];
   sockets.length = 0;
 });

@@ -7,14 +7,14 @@ import {
 } from '@concurso/shared';
 
 /** The typed push-channel socket (docs/design.md section 6): board events and `catalog.changed`. */
-export type BoardSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+export type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /**
- * Opens a push-channel socket on the page's own origin, authenticated by the session token. Screens do
- * not call it directly: `live-socket.ts` shares one socket per tab between the board and the catalogues.
+ * Opens a push-channel socket on the page's own origin, authenticated by the session token. Only
+ * `live-socket.ts` calls it: it shares one socket per tab, and its bus is the one listener on it.
  * `levels` limits the rooms followed (default: every level).
  */
-export function openBoardSocket(token: string, levels?: number[]): BoardSocket {
+export function openLiveSocket(token: string, levels?: number[]): LiveSocket {
   const auth: SocketAuth = levels ? { token, levels } : { token };
   return io({
     path: SOCKET_PATH,
