@@ -12,13 +12,13 @@ import {
 import { ensureFirstAdmin } from './db/first-admin.js';
 import { serverLoggerOptions } from './lib/log-serializers.js';
 
+/** The embedded database this process started, if any (stopped however the process ends). */
+let embedded: EmbeddedDatabase | null = null;
+
 /**
  * Entry point of `npm start`: opens (creates, migrates) the database, creates the first
  * administrator when none exists, listens, and closes gracefully on SIGINT/SIGTERM (close-with-grace).
  */
-/** The embedded database this process started, if any (stopped however the process ends). */
-let embedded: EmbeddedDatabase | null = null;
-
 async function main(): Promise<void> {
   let config = withJwtSecret(loadConfig(process.env, { webDistDir: WEB_DIST_DIR }));
   // docs/design.md section 7: no DATABASE_URL and nothing on the default address, so a private

@@ -104,7 +104,8 @@ export class AttemptWriter {
    *   the team no longer exists (deleted while its key was cached); 409
    *   `MESSAGES.agentContestInactive` when the team's contest is not the active one (never
    *   counted into an old or a future contest; nothing stored); the database's error when the
-   *   group's transaction failed twice (nothing of it was stored).
+   *   group's transaction failed (a deadlock or lock timeout after `TRANSACTION_TRIES` runs of
+   *   db/transaction.ts, any other error at once; nothing of it was stored).
    */
   record(teamId: number, attempts: AgentAttempt[]): Promise<AgentAttemptsResult> {
     return new Promise((resolve, reject) => {

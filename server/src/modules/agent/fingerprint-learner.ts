@@ -9,7 +9,7 @@ import { recordClaims, type FingerprintClaim } from '../processes/index.js';
  */
 export const FINGERPRINT_MEMORY_MS = 10 * 60 * 1000;
 
-/** Most claims remembered at once; past it the memory starts over (one transaction per claim again). */
+/** Most claims remembered at once; past it the memory starts over (every claim goes to the database again). */
 export const FINGERPRINT_MEMORY_MAX = 10_000;
 
 /**
