@@ -28,7 +28,7 @@ import { insecureFolder } from './secure-path.js';
 import { windowsAcl } from './windows-acl.js';
 import { TEXTS } from './texts.js';
 
-export { AgentError, type AgentErrorCode } from './errors.js';
+export { AgentError } from './errors.js';
 // The options, handle and stats of a running agent, and its periods (agent-options.ts).
 export * from './agent-options.js';
 

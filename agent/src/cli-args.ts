@@ -11,10 +11,10 @@ import { TEXTS } from './texts.js';
  * Where the agent's key comes from: a file to read (`--key-file` or `AGENT_KEY_FILE`), or the key
  * itself from `CONCURSO_AGENT_KEY` (already trimmed, never empty).
  */
-export type KeySource = { kind: 'file'; path: string } | { kind: 'env'; key: string };
+type KeySource = { kind: 'file'; path: string } | { kind: 'env'; key: string };
 
 /** What the CLI was asked to do. */
-export interface CliSettings {
+interface CliSettings {
   server: string;
   key: KeySource;
   dataDir?: string;

@@ -33,7 +33,7 @@ interface Schema<T> {
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 /** Longest wait for one probe of `GET /api/health` (ms): a hung probe would delay noticing the server. */
-export const PROBE_TIMEOUT_MS = 2_000;
+const PROBE_TIMEOUT_MS = 2_000;
 
 export interface AgentClientOptions {
   /** Base URL of the server, as `normaliseServerUrl` returns it. */

@@ -21,7 +21,7 @@ import { newStats, type RunningAgent } from './running-agent.js';
 import { TEXTS } from './texts.js';
 
 /** Shortest time between two «Sin conexión con el servidor…» lines (ms). */
-export const WAITING_LOG_MS = 60_000;
+const WAITING_LOG_MS = 60_000;
 
 /**
  * What a failed config read means at start: a permanent refusal (`fatal`, the `AgentError` a normal

@@ -16,7 +16,7 @@ import { bodyMessages, refusedIndexes } from './refusals.js';
 import { TEXTS } from './texts.js';
 
 /** What one successful batch did. */
-export interface BatchSent {
+interface BatchSent {
   /** Attempts acknowledged (new or already stored) and removed from the outbox. */
   acknowledged: number;
   /** Attempts the server counted for the first time. */

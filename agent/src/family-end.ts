@@ -11,29 +11,29 @@ import { growFamily, wholeGroups, type Family, type FamilyGuard } from './family
 import { isDeadState, type LiveProcTable, type ProcEntry } from './proc-table.js';
 
 /** How often the grace looks at the family again (ms): a fork during the grace is seen this soon. */
-export const WATCH_MS = 20;
+const WATCH_MS = 20;
 
 /** Most rounds of the freeze (each a listing of /proc plus reads of its new pids: well under 1 ms). */
-export const FREEZE_ROUNDS = 200;
+const FREEZE_ROUNDS = 200;
 
 /**
  * Rounds in a row that must find nothing new before the freeze is done: a fork in progress when a
  * round lists /proc shows up in the next one.
  */
-export const QUIET_ROUNDS = 3;
+const QUIET_ROUNDS = 3;
 
 /**
  * How long nothing of a family must show up before it counts as gone (ms), looked at every
  * `QUIET_EVERY_MS`: several fork periods of a chain forking every millisecond on a busy machine.
  */
-export const QUIET_MS = 60;
+const QUIET_MS = 60;
 const QUIET_EVERY_MS = 2;
 
 /** How long to wait for the family to vanish after SIGKILL (ms). */
 const KILL_WAIT_MS = 1_000;
 
 /** Sends a signal to a pid, or to a whole group with a negative pid; throws like `process.kill`. */
-export type GroupSignalSender = (pid: number, signal: NodeJS.Signals) => void;
+type GroupSignalSender = (pid: number, signal: NodeJS.Signals) => void;
 
 /** What ending a family came to. */
 export interface FamilyEndResult {

@@ -70,7 +70,7 @@ function selectable(entry: ProcEntry, guard: FamilyGuard): boolean {
  * The family root of `entry`: its topmost ancestor (through live, unprotected processes) running
  * the same executable, or `entry` itself.
  */
-export function familyRoot(table: ProcTable, entry: ProcEntry, guard: FamilyGuard): ProcEntry {
+function familyRoot(table: ProcTable, entry: ProcEntry, guard: FamilyGuard): ProcEntry {
   let root = entry;
   const seen = new Set<number>([entry.pid]);
   for (;;) {
@@ -86,7 +86,7 @@ export function familyRoot(table: ProcTable, entry: ProcEntry, guard: FamilyGuar
  * Whether `entry` belongs to `family` (the rules in the module comment). A member already held
  * answers true.
  */
-export function joinsFamily(entry: ProcEntry, family: Family, table: ProcTable, guard: FamilyGuard): boolean {
+function joinsFamily(entry: ProcEntry, family: Family, table: ProcTable, guard: FamilyGuard): boolean {
   if (!selectable(entry, guard)) return false;
   if (family.members.get(entry.pid) === entry.start) return true;
   if (family.members.has(entry.ppid)) return true;

@@ -17,13 +17,13 @@ import { OnceCache } from './bounded-cache.js';
 export type Sha256 = string;
 
 /** Largest executable hashed (bytes): 512 MiB. A bigger file answers null rather than minutes of reading. */
-export const FINGERPRINT_MAX_BYTES = 512 * 1024 * 1024;
+const FINGERPRINT_MAX_BYTES = 512 * 1024 * 1024;
 
 /** Most files remembered with their fingerprint; the oldest is forgotten first. */
-export const FINGERPRINT_FILE_CACHE = 4_096;
+const FINGERPRINT_FILE_CACHE = 4_096;
 
 /** Most process instances remembered; `retain` keeps it to the running ones anyway. */
-export const FINGERPRINT_INSTANCE_CACHE = 20_000;
+const FINGERPRINT_INSTANCE_CACHE = 20_000;
 
 /** Most files hashed at once (each holds a descriptor and a 64 KiB buffer). */
 const MAX_CONCURRENT_HASHES = 2;

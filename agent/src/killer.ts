@@ -19,13 +19,13 @@ const KILL_WAIT_MS = 1_000;
 const CHECK_EVERY_MS = 20;
 
 /** Sends a signal; `process.kill` by default. Throws like it (`ESRCH`, `EPERM`). */
-export type SignalSender = (pid: number, signal: NodeJS.Signals) => void;
+type SignalSender = (pid: number, signal: NodeJS.Signals) => void;
 
 /** Tells whether a pid is still running. */
-export type AliveCheck = (pid: number) => boolean;
+type AliveCheck = (pid: number) => boolean;
 
 /** Outcome of ending one process. */
-export interface EndResult {
+interface EndResult {
   /** True when the process is gone (it exited, was killed, or had already vanished). */
   died: boolean;
   /** The last signal sent, or null when none could be sent. */
@@ -34,7 +34,7 @@ export interface EndResult {
   error?: string;
 }
 
-export interface EndOptions {
+interface EndOptions {
   /** Time between SIGTERM and SIGKILL (ms). Default `DEFAULT_GRACE_MS`. */
   graceMs?: number;
   send?: SignalSender;
@@ -100,7 +100,7 @@ function trySignal(send: SignalSender, pid: number, signal: NodeJS.Signals): str
  * Ends a process: SIGTERM, wait up to `graceMs` for it to exit, then SIGKILL and wait up to 1 s.
  * On Windows Node maps both signals to TerminateProcess, so the first one already ends it.
  */
-export async function endProcess(pid: number, options: EndOptions = {}): Promise<EndResult> {
+async function endProcess(pid: number, options: EndOptions = {}): Promise<EndResult> {
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const send = options.send ?? defaultSend;
   const alive = options.isAlive ?? isAlive;

@@ -29,7 +29,7 @@ export interface Likeness {
 }
 
 /** Most files remembered with their likeness; the oldest is forgotten first. */
-export const LIKENESS_FILE_CACHE = 4_096;
+const LIKENESS_FILE_CACHE = 4_096;
 
 /** Most process instances remembered; `retain` keeps it to the running ones anyway. */
 const LIKENESS_INSTANCE_CACHE = 20_000;

@@ -69,7 +69,7 @@ export function blockedForProgram(matcher: Matcher, proc: ProcessIdentity): bool
  * interpreters"): its file name, or that name without its extension (`chatgpt.py` is `chatgpt`);
  * null when the process runs no program or its program is not blocked.
  */
-export function programMatch(matcher: Matcher, proc: ProcessIdentity): string | null {
+function programMatch(matcher: Matcher, proc: ProcessIdentity): string | null {
   if (!proc.program) return null;
   for (const name of programNames(proc.program)) {
     const blocked = matcher({ name });

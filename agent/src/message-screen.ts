@@ -9,7 +9,7 @@ const run = promisify(execFile);
 /** The title of a message's window on the machine's screen. */
 export const MESSAGE_WINDOW_TITLE = 'Mensaje de los jueces';
 /** The button that closes it (zenity's own says «OK»). */
-export const MESSAGE_OK_LABEL = 'Aceptar';
+const MESSAGE_OK_LABEL = 'Aceptar';
 
 /** How long a message window must stay up before it counts as shown (ms): a dialog that cannot open exits at once. */
 const SHOWN_AFTER_MS = 500;
@@ -35,7 +35,7 @@ export interface MessageScreen {
 }
 
 /** A graphical session to show a message in: its X display and, when the agent runs as root, its user. */
-export interface GraphicalSession {
+interface GraphicalSession {
   display: string;
   uid?: number;
   gid?: number;
@@ -177,7 +177,7 @@ function sessionSpawnOptions(session: GraphicalSession) {
  * the active X11 session logind knows (its display and user), else the first X server socket in
  * `/tmp/.X11-unix` (its owner as the user). Null when there is none.
  */
-export async function graphicalSession(display?: string): Promise<GraphicalSession | null> {
+async function graphicalSession(display?: string): Promise<GraphicalSession | null> {
   if (display) return { display };
   try {
     const { stdout } = await run('loginctl', ['list-sessions', '--no-legend'], { timeout: 2_000 });

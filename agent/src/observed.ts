@@ -21,7 +21,7 @@ import type { RunningProcess } from './scanner.js';
 export const OBSERVED_SEND_MS = 15_000;
 
 /** Most distinct executables waiting to be reported; more (a server away for long) are dropped. */
-export const OBSERVED_MAX_ENTRIES = 5_000;
+const OBSERVED_MAX_ENTRIES = 5_000;
 
 /** Longest name sent (the column's length). */
 const MAX_NAME = 255;
@@ -49,7 +49,7 @@ interface Entry {
 }
 
 /** The one call the log makes (the agent passes its `AgentClient`). */
-export interface ObservedSender {
+interface ObservedSender {
   postObserved(observed: readonly AgentObservedProcess[]): Promise<{ stored: number }>;
 }
 

@@ -29,16 +29,16 @@ export interface PeVersionIdentity {
 }
 
 /** Most bytes read for the DOS, NT and section headers (bytes): 64 KiB. */
-export const PE_HEADER_MAX_BYTES = 64 * 1024;
+const PE_HEADER_MAX_BYTES = 64 * 1024;
 
 /**
  * Largest resource section read (bytes): 16 MiB. Icons and manifests of a big program fit many times
  * over; a bigger one (an installer carrying its payload as a resource) answers null.
  */
-export const PE_RESOURCE_MAX_BYTES = 16 * 1024 * 1024;
+const PE_RESOURCE_MAX_BYTES = 16 * 1024 * 1024;
 
 /** Most files remembered with their identity; the oldest is forgotten first. */
-export const PE_IDENTITY_FILE_CACHE = 4_096;
+const PE_IDENTITY_FILE_CACHE = 4_096;
 
 /** Most process instances remembered; `retain` keeps it to the running ones anyway. */
 const PE_IDENTITY_INSTANCE_CACHE = 20_000;

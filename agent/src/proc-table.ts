@@ -131,12 +131,6 @@ export class LiveProcTable {
   }
 }
 
-/** Clock ticks since boot now (`/proc/uptime` × USER_HZ 100): the unit of `ProcEntry.start`. */
-export function uptimeTicks(root = '/proc'): number {
-  const seconds = Number(readFileSync(`${root}/uptime`, 'utf8').split(' ')[0]);
-  return Math.floor(seconds * 100);
-}
-
 /** How many absent pids in a row end `pidsAbove`'s probe. */
 const PROBE_MISSES = 32;
 
@@ -147,7 +141,7 @@ const PROBE_MISSES = 32;
  * machine) and a fork chain's link lives about one. Stops after `PROBE_MISSES` absent pids in a row.
  * A thread's id (reachable there but not listed) is left out: only thread-group leaders count.
  */
-export function pidsAbove(from: number, root = '/proc'): number[] {
+function pidsAbove(from: number, root = '/proc'): number[] {
   const found: number[] = [];
   for (let pid = from + 1, misses = 0; misses < PROBE_MISSES && pid < 4_194_304; pid++) {
     let status: string;

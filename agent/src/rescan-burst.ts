@@ -8,7 +8,7 @@
 import { readdirSync } from 'node:fs';
 
 /** Time between two rescans of a burst (ms). */
-export const RESCAN_EVERY_MS = 40;
+const RESCAN_EVERY_MS = 40;
 
 /** How long a burst goes on after the last kill (ms). */
 export const RESCAN_FOR_MS = 1_000;
@@ -17,7 +17,7 @@ export const RESCAN_FOR_MS = 1_000;
  * Whether the pids listed in `root` changed since the last call (Linux). Where /proc cannot be
  * listed it always answers true (every rescan scans).
  */
-export function pidListChanged(root = '/proc'): () => boolean {
+function pidListChanged(root = '/proc'): () => boolean {
   let last: string | null = null;
   return () => {
     let now: string;

@@ -26,7 +26,7 @@ import { setBounded } from './bounded-cache.js';
 export const LEARNED_LIKENESS_MAX = 256;
 
 /** Most likenesses of system files remembered (`systemSeen`); the memory is cleared when full. */
-export const SYSTEM_LIKENESS_MAX = 4_096;
+const SYSTEM_LIKENESS_MAX = 4_096;
 
 /** How a process matched a known file. */
 export interface SimilarMatch {

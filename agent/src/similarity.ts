@@ -16,7 +16,7 @@ import { open } from 'node:fs/promises';
 import type { Tlsh } from '@concurso/shared';
 
 /** Fewest bytes digested: TLSH needs this much data (the `tlsh` package's own minimum). */
-export const TLSH_MIN_BYTES = 512;
+const TLSH_MIN_BYTES = 512;
 
 /**
  * Most bytes of a file digested: its first 32 MiB. A patched or padded copy of a big program (a

@@ -42,7 +42,7 @@ const SYSTEM_INDEX_WAIT_MS = 1_000;
  * Most fingerprints the agent learns from its own kills: a contestant making many files
  * under a blocked name cannot grow the agent without bound; the oldest is forgotten first.
  */
-export const LEARNED_FINGERPRINTS_MAX = 256;
+const LEARNED_FINGERPRINTS_MAX = 256;
 
 /** What a scan works with: set up once by the running agent (running-agent.ts). */
 export interface SweeperParts {

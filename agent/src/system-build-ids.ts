@@ -24,7 +24,7 @@ export const SYSTEM_PROGRAM_DIRS: readonly string[] = [
 ];
 
 /** Most files read for the index: its cost stays bounded whatever the folders hold. */
-export const SYSTEM_PROGRAM_FILES_MAX = 8_192;
+const SYSTEM_PROGRAM_FILES_MAX = 8_192;
 
 /** The build-ids of the system's programs (see the file's comment). */
 export class SystemBuildIds {

@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 
 /** Folders where an ordinary account writes; nothing under them is the system's, whoever owns it. */
-export const USER_WRITABLE_PLACES: readonly string[] = ['/tmp', '/var/tmp', '/dev/shm', '/run/user', '/home'];
+const USER_WRITABLE_PLACES: readonly string[] = ['/tmp', '/var/tmp', '/dev/shm', '/run/user', '/home'];
 
 /** Most paths (files and folders) remembered; the memory is cleared when full. */
 const SYSTEM_PATHS_MAX = 4_096;

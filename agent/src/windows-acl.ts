@@ -13,7 +13,7 @@
 import { execFile } from 'node:child_process';
 
 /** SYSTEM, the administrators group and TrustedInstaller: trusted on any Windows. */
-export const TRUSTED_SIDS: readonly string[] = [
+const TRUSTED_SIDS: readonly string[] = [
   'S-1-5-18',
   'S-1-5-32-544',
   'S-1-5-80-956008885-3418522649-1831038044-1853292631-2271478464',

@@ -48,7 +48,7 @@ export function parseProclist(stdout: string): RunningProcess[] {
 }
 
 /** A lister running proclist at `helper` (10 MB of output at most, no window). */
-export function proclistLister(helper: string): ProcessLister {
+function proclistLister(helper: string): ProcessLister {
   return async () => {
     const { stdout } = await run(helper, { maxBuffer: 10_000_000, windowsHide: true, encoding: 'utf8' });
     return parseProclist(stdout);

@@ -106,7 +106,7 @@ interface Pending extends GroupedBatch {
 }
 
 /** Runs the baseline in this process. */
-export async function runMysqlBaseline(o: MysqlBaselineOptions): Promise<MysqlBaselineResult> {
+async function runMysqlBaseline(o: MysqlBaselineOptions): Promise<MysqlBaselineResult> {
   const pool = createSqlPool(o.databaseUrl, ATTEMPT_GROUPS_AT_ONCE + 1);
   try {
     const [[before]] = await pool.query<mysql.RowDataPacket[]>(

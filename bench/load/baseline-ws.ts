@@ -60,10 +60,7 @@ async function cpuTicks(pid: number): Promise<number> {
 const CHILD = fileURLToPath(new URL('./baseline-ws-server.ts', import.meta.url));
 
 /** The frames of the first `durationS` seconds, cut for restamping, with their due offsets (ms). */
-export function replayPlan(
-  recorded: RecordedFrame[],
-  durationS: number,
-): Array<ReplayFrame & { rows: number }> {
+function replayPlan(recorded: RecordedFrame[], durationS: number): Array<ReplayFrame & { rows: number }> {
   const split = recorded.map((r) => splitFrame(r.bytes)).filter((s) => s !== null);
   if (split.length === 0) return [];
   const first = split[0]!.committedAt;

@@ -10,7 +10,7 @@
  */
 
 /** The fixed start of every `board.frame` message. */
-export const FRAME_PREFIX = Buffer.from('42["board.frame",[', 'latin1');
+const FRAME_PREFIX = Buffer.from('42["board.frame",[', 'latin1');
 const ROW_SEPARATOR = Buffer.from('],[', 'latin1');
 const COMMA = 0x2c;
 const OPEN_BRACKET = 0x5b;
@@ -26,7 +26,7 @@ export interface FrameHeader {
 }
 
 /** Whether `message` is a `board.frame` event. */
-export function isBoardFrame(message: Buffer): boolean {
+function isBoardFrame(message: Buffer): boolean {
   return (
     message.length > FRAME_PREFIX.length &&
     message.compare(FRAME_PREFIX, 0, FRAME_PREFIX.length, 0, FRAME_PREFIX.length) === 0

@@ -5,7 +5,7 @@
  */
 
 /** A line of a chart: one value per second (null: no value that second). */
-export interface ChartSeries {
+interface ChartSeries {
   name: string;
   values: Array<number | null>;
 }

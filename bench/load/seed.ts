@@ -8,7 +8,7 @@ import { LEVELS, USER_TYPES } from '@concurso/shared';
 import { mapLimit, type HttpClient } from './http.js';
 
 /** One simulated agent's team. */
-export interface SeededTeam {
+interface SeededTeam {
   id: number;
   levels_id: number;
   /** The agent key (`Authorization: Bearer`). */

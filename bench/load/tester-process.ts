@@ -14,7 +14,7 @@ import type { TesterBoot, TesterReply, TesterRequest, TesterResult, TesterTick }
 export const boot = JSON.parse(process.argv[2] ?? '{}') as TesterBoot;
 
 /** Sends a message to the main process. */
-export const send = (message: TesterReply | TesterTick) => process.send!(message);
+const send = (message: TesterReply | TesterTick) => process.send!(message);
 
 /** What each screen measures (its own p99, frames and last frame), by either tester. */
 export interface MeasuredScreen {

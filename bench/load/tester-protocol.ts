@@ -15,7 +15,7 @@ export interface ScreenSpec {
 }
 
 /** A histogram as `Histogram.toJSON()` gives it. */
-export interface HistogramData {
+interface HistogramData {
   counts: Float64Array;
   count: number;
   sum: number;

@@ -19,7 +19,7 @@ import {
  * How the next POST /api/agent/attempts fails: before storing, or after storing (lost answer); with
  * `errors`, the answer carries them (a 422's messages by field path).
  */
-export type AttemptsFailure = {
+type AttemptsFailure = {
   status: number;
   when: 'before-store' | 'after-store';
   errors?: Record<string, string[]>;
@@ -30,7 +30,7 @@ export type AttemptsFailure = {
 };
 
 /** Why the server's validation refuses one attempt: the field and its message. */
-export type AttemptRefusal = { field: string; message: string };
+type AttemptRefusal = { field: string; message: string };
 
 export interface FakeServer {
   url: string;

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /** Debian's Wine loader and server (`wine64` package). */
-export const WINE = '/usr/lib/wine/wine64';
+const WINE = '/usr/lib/wine/wine64';
 const WINESERVER = '/usr/lib/wine/wineserver';
 
 /** Whether Wine is installed (scripts/test-env.sh installs it where Debian packages can be). */

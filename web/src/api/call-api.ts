@@ -6,7 +6,7 @@ export type ListItem<R extends RouteSpec> =
   RouteReply<R> extends { data: ReadonlyArray<infer Row> } ? Row : never;
 
 /** What one call of a route sends: its declared params, query and body, plus the call's own options. */
-export type CallApiOptions<R extends RouteSpec> = RouteArgs<R> & {
+type CallApiOptions<R extends RouteSpec> = RouteArgs<R> & {
   signal?: AbortSignal;
   /**
    * True for the calls of signing in and out (login, the login's own session check, logout): their 401

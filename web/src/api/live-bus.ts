@@ -31,7 +31,7 @@ export interface LiveBusListeners {
 }
 
 /** The socket's state, as a subscriber may read it: `connected` (handshake done), `active` (retrying or connected). */
-export interface LiveStatus {
+interface LiveStatus {
   connected: boolean;
   active: boolean;
 }

@@ -17,7 +17,7 @@
 export type SocketOutcome = 'closed' | 'reconnecting' | 'retry' | 'session-ended';
 
 /** The handshake refusal of a missing, invalid, expired or revoked token (server/src/realtime/socket.ts). */
-export const UNAUTHORIZED_REFUSAL = 'unauthorized';
+const UNAUTHORIZED_REFUSAL = 'unauthorized';
 
 /**
  * After a `disconnect` with socket.io-client's `reason`. A bare 'io server disconnect' (no
@@ -42,9 +42,9 @@ export function afterConnectError(message: string, active: boolean): SocketOutco
 }
 
 /** First wait before connecting an inactive socket again (ms). */
-export const RETRY_BASE_MS = 1_000;
+const RETRY_BASE_MS = 1_000;
 /** Longest wait between two such retries (ms). */
-export const RETRY_MAX_MS = 10_000;
+const RETRY_MAX_MS = 10_000;
 
 /** Wait before the `attempt`-th (0-based) retry of an inactive socket: 1 s, 2 s, 4 s... up to 10 s. */
 export function retryDelayMs(attempt: number): number {

@@ -2,7 +2,7 @@
  * Where the session token lives: local storage under the key `token` (docs/spec.md section 2).
  * Reads never throw, so code that also runs under Node (unit tests) or with storage disabled keeps working.
  */
-export const TOKEN_STORAGE_KEY = 'token';
+const TOKEN_STORAGE_KEY = 'token';
 
 function storage(): Storage | null {
   try {

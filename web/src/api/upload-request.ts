@@ -42,7 +42,7 @@ export function uploadPercent(event: UploadProgressEvent): number | null {
 }
 
 /** The error an aborted request rejects with, like an aborted `fetch`. */
-export function abortError(): DOMException {
+function abortError(): DOMException {
   return new DOMException('Se canceló la carga del archivo.', 'AbortError');
 }
 

@@ -18,7 +18,7 @@ export type MenuGroup = 'Concursos' | 'Equipos' | 'Procesos' | 'Bitácora' | 'Us
  * A screen loaded on first visit. Every screen is given its route's title; only the catalogue screens
  * show it (the others have their own heading, or none).
  */
-export type LazyScene = LazyExoticComponent<ComponentType<CatalogueSceneProps>>;
+type LazyScene = LazyExoticComponent<ComponentType<CatalogueSceneProps>>;
 
 /** What the table adds to a route's path and access (`route-paths.ts`). */
 interface ScreenEntry {

@@ -20,7 +20,7 @@ import type { ProgressHandle } from '../stores/feedback-store';
 import type { CatalogForm } from './use-catalog-form';
 
 /** The texts of a catalogue screen besides its route's title. */
-export interface CatalogTexts {
+interface CatalogTexts {
   /** The create button: 'Registrar escuela'. */
   add: string;
   /** The modal's title when creating and when editing: ['Registrar Escuela', 'Editar Escuela']. */
@@ -30,7 +30,7 @@ export interface CatalogTexts {
 }
 
 /** A text (date, password, number) input of the modal. */
-export interface TextFieldSpec<TValues extends FieldValues> {
+interface TextFieldSpec<TValues extends FieldValues> {
   name: Path<TValues>;
   /** The visible label; the browser journeys find the field by it. */
   label: string;
@@ -44,7 +44,7 @@ export interface TextFieldSpec<TValues extends FieldValues> {
 }
 
 /** A native select of the modal. */
-export interface SelectFieldSpec<TValues extends FieldValues> {
+interface SelectFieldSpec<TValues extends FieldValues> {
   kind: 'select';
   name: Path<TValues>;
   label: string;
@@ -57,7 +57,7 @@ export interface SelectFieldSpec<TValues extends FieldValues> {
 }
 
 /** A part of the modal drawn by the screen itself (a field with its own hooks, a preview). */
-export type FieldRender<TValues extends FieldValues, TOutput, TRow> = (
+type FieldRender<TValues extends FieldValues, TOutput, TRow> = (
   dialog: CatalogForm<TValues, TOutput, TRow>,
 ) => ReactNode;
 
@@ -66,14 +66,14 @@ export type FieldSpec<TValues extends FieldValues, TOutput, TRow> =
   TextFieldSpec<TValues> | SelectFieldSpec<TValues> | FieldRender<TValues, TOutput, TRow>;
 
 /** Sends the valid values: create when `editing` is null, else update; answers the server's message. */
-export type SaveRow<TOutput, TRow> = (
+type SaveRow<TOutput, TRow> = (
   values: TOutput,
   editing: TRow | null,
   progress: ProgressHandle,
 ) => Promise<{ message?: string }>;
 
 /** What a screen declares; `catalogScreenSpec` fills in the rest. */
-export interface CatalogDeclaration<K extends ListCatalog, TValues extends FieldValues, TOutput> {
+interface CatalogDeclaration<K extends ListCatalog, TValues extends FieldValues, TOutput> {
   texts: CatalogTexts;
   /** The columns after ID (ACCIONES is added by the screen). */
   columns: DataColumn<CatalogRows[K]>[];

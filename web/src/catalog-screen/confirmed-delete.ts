@@ -17,7 +17,7 @@ export interface ConfirmedDeleteOptions {
 }
 
 /** The question of a delete: '¿Está seguro?' with 'El dato se eliminará…', the name and the warning. */
-export function deleteQuestionText(name?: string, warning?: string): string {
+function deleteQuestionText(name?: string, warning?: string): string {
   const base = name ? `${MESSAGES.confirmDeleteText} (${name})` : MESSAGES.confirmDeleteText;
   return warning ? `${base} ${warning}` : base;
 }

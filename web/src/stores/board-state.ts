@@ -34,7 +34,7 @@ export const EMPTY_BOARD: BoardData = { teams: {}, contest: null };
  * Fills fields a row may lack so the board never shows `undefined`: the level comes from the list the
  * row was in, a missing version counts as 0 (any event is newer) and a missing agent flag as offline.
  */
-export function normalizeTeam(row: BoardTeam, levelsId: number): BoardTeam {
+function normalizeTeam(row: BoardTeam, levelsId: number): BoardTeam {
   return {
     ...row,
     levels_id: typeof row.levels_id === 'number' ? row.levels_id : levelsId,

@@ -1,7 +1,7 @@
 import { vi } from 'vitest';
 
 /** One request the fake API holds until the test answers it. */
-export interface HeldRequest {
+interface HeldRequest {
   path: string;
   signal: AbortSignal | null | undefined;
   /** Answers it with `status` and `body` as JSON. */

@@ -6,7 +6,7 @@ import type { CatalogName } from '@concurso/shared';
  * processes' names, teams their coach, level and contest, exercises their level and contest, members
  * their career).
  */
-export const CATALOG_DEPENDENTS: Partial<Record<CatalogName, readonly CatalogName[]>> = {
+const CATALOG_DEPENDENTS: Partial<Record<CatalogName, readonly CatalogName[]>> = {
   schools: ['departaments'],
   departaments: ['careers'],
   careers: ['members'],

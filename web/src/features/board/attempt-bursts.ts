@@ -13,7 +13,7 @@ import type { AttemptLogRow } from '@concurso/shared';
 export const ATTEMPT_BURST_GAP_MS = 10_000;
 
 /** Fewest attempts a burst has (two in a row may be a contestant trying twice by hand). */
-export const ATTEMPT_BURST_MIN = 3;
+const ATTEMPT_BURST_MIN = 3;
 
 /**
  * «12 intentos en 30 s»: `count` attempts over `spanMs` (first to last, ms), in whole seconds rounded

@@ -1,7 +1,7 @@
 import { useRememberedFlag } from './use-remembered-flag';
 
 /** Where the browser remembers that the judge turned "Alerta sonora" on ('1'); off otherwise. */
-export const SOUND_ALERT_KEY = 'tablero.alertaSonora';
+const SOUND_ALERT_KEY = 'tablero.alertaSonora';
 
 /**
  * Whether the judge board's "Alerta sonora" is on: off by default, remembered per browser

@@ -43,7 +43,7 @@ function fieldReason(error: unknown): string | undefined {
 }
 
 /** A contest's «Programas permitidos» (`GET /api/permittedProcesses/{contestId}`) as a query. */
-export const permittedProcessesQuery = (contestId: number) =>
+const permittedProcessesQuery = (contestId: number) =>
   listQuery('contest_processes', contestsRoutes.permittedProcesses, {
     params: { contestId },
     failure: 'No se pudieron cargar los programas permitidos del concurso',

@@ -38,7 +38,7 @@ export function exerciseValuesOf(
 }
 
 /** True for a file the server takes as a PDF by its name (it also checks the content). */
-export function isPdfName(name: string): boolean {
+function isPdfName(name: string): boolean {
   return /\.pdf$/i.test(name);
 }
 

@@ -8,7 +8,7 @@ import { LAB_AGENT_STATES, LAB_NETWORK_PALETTES, LAB_POLICY_LABELS, type LabTabl
  * column descending by default, so the machines with an alarm lead, then the stopped ones, each group
  * in the server's order (team, host name).
  */
-export function compareAgentCells(a: Row<LabTableRow>, b: Row<LabTableRow>): number {
+function compareAgentCells(a: Row<LabTableRow>, b: Row<LabTableRow>): number {
   const rank = (row: Row<LabTableRow>) => LAB_AGENT_STATES[row.original.agentState].rank;
   return rank(a) - rank(b) || b.original.id - a.original.id;
 }

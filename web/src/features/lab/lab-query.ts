@@ -6,7 +6,7 @@ import { callApi } from '../../api/call-api';
  * How often the open lab board refetches (ms): a machine's heartbeat (every few seconds) is what moves
  * it, and the query is one read of the active contest's teams and machines.
  */
-export const LAB_REFRESH_MS = 3_000;
+const LAB_REFRESH_MS = 3_000;
 
 /** The query key of the lab board. */
 export const LAB_KEY = ['labMachines'] as const;

@@ -82,7 +82,7 @@ export function agoText(ms: number): string {
 }
 
 /** A machine's presence state (`LabAgentState`). */
-export function labAgentState(machine: Pick<LabMachine, 'online' | 'alert'>): LabAgentState {
+function labAgentState(machine: Pick<LabMachine, 'online' | 'alert'>): LabAgentState {
   if (machine.online) return 'en_linea';
   if (isAgentAlarm(machine.alert)) return 'alarma';
   return machine.alert === 'detenido' ? 'detenido' : 'sin_conexion';
@@ -92,7 +92,7 @@ export function labAgentState(machine: Pick<LabMachine, 'online' | 'alert'>): La
  * AGENTE's text at `nowMs`: the boards' badge and, for a machine not beating, how long since its alert
  * began (`alert_since`) or since it was last heard: 'Agente sin señal hace 2 min'.
  */
-export function labAgentText(
+function labAgentText(
   machine: Pick<LabMachine, 'online' | 'alert' | 'alert_since' | 'last_seen'>,
   nowMs: number,
 ): string {

@@ -10,7 +10,7 @@ export const OBSERVED_KEY = ['observedProcesses'] as const;
  * `AGENT_OBSERVED_REPORT_MS`-ish (about 15 s) and nothing pushes it, so a few seconds is fresh enough
  * and costs one page's query per open screen (paged on the server).
  */
-export const OBSERVED_REFRESH_MS = 5_000;
+const OBSERVED_REFRESH_MS = 5_000;
 
 /** One page of the inventory as the table asks it (`GET /api/observedProcesses`'s query string). */
 export type ObservedPageParams = Required<

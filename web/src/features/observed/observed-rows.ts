@@ -50,7 +50,7 @@ export interface ObservedTableRow {
 }
 
 /** How many hex digits of a fingerprint the table shows (enough to tell two builds apart at a glance). */
-export const FINGERPRINT_SHOWN_DIGITS = 12;
+const FINGERPRINT_SHOWN_DIGITS = 12;
 
 /**
  * ESTADO of a row: blocked under its own name, blocked as another (its fingerprint), a copy of a
@@ -80,15 +80,15 @@ export const observedBlockable = (row: Pick<ObservedTableRow, 'source'>): boolea
  * ESTADO of a program no other team ran, first seen after the contest's first minutes
  * (`NEW_PROGRAM_AFTER_MS`; the rule in the observed module's README): an unknown tool to look at.
  */
-export const NEW_STATE = 'Nuevo';
+const NEW_STATE = 'Nuevo';
 
 /** MÁQUINA Y RUTA of a row: its machine and path, either alone when the other is unknown. */
-export function observedWhere(row: Pick<ObservedProcessRow, 'hostname' | 'path'>): string {
+function observedWhere(row: Pick<ObservedProcessRow, 'hostname' | 'path'>): string {
   return [row.hostname, row.path].filter((part) => part !== null && part !== '').join(' · ');
 }
 
 /** ESTADO of a copy of blocked program `blocked` whose fingerprint is not confirmed yet. */
-export const copyState = (blocked: string) => `Copia de ${blocked} (huella sin confirmar)`;
+const copyState = (blocked: string) => `Copia de ${blocked} (huella sin confirmar)`;
 
 /**
  * A row's table id (the table wants a number; the server's rows have none): FNV-1a of its name and

@@ -41,15 +41,14 @@ export interface FingerprintTableRow {
 }
 
 /** The suspect alert: the claim matches a permitted program's known file, so no machine applies it. */
-export const suspectAlert = (program: string) =>
-  `Sospechosa: coincide con un programa permitido (${program})`;
+const suspectAlert = (program: string) => `Sospechosa: coincide con un programa permitido (${program})`;
 
 /** The alert of claims made by the same teams over and over. */
-export const repeatedAlert = (teams: readonly string[]) =>
+const repeatedAlert = (teams: readonly string[]) =>
   `Reclamada repetidamente por los mismos equipos (${teams.join(', ')})`;
 
 /** How many hex digits of a fingerprint the table shows. */
-export const FINGERPRINT_DIGITS = 16;
+const FINGERPRINT_DIGITS = 16;
 
 /** The sentence above the table: what a fingerprint is and when a change reaches the machines. */
 export function fingerprintsIntro(list: Pick<ProcessFingerprints, 'process' | 'quorum'>): string {

@@ -55,7 +55,7 @@ export function projectorFollowedLevels(levels: readonly BoardLevelKey[]): numbe
 const collator = new Intl.Collator('es');
 
 /** Most attempts first; ties by name (Spanish collation), then id, so the order never flickers. */
-export function compareForProjector(a: BoardTeam, b: BoardTeam): number {
+function compareForProjector(a: BoardTeam, b: BoardTeam): number {
   return b.number_attempts - a.number_attempts || collator.compare(a.name, b.name) || a.id - b.id;
 }
 

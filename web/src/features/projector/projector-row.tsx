@@ -12,7 +12,7 @@ export interface ProjectorRowProps {
 }
 
 /** How long a changed row stays highlighted (ms). */
-export const HIGHLIGHT_MS = 1_600;
+const HIGHLIGHT_MS = 1_600;
 
 /**
  * The rows' styles, once for every row (the scene puts them in its `<style>`): a row renders plain

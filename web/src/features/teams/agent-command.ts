@@ -1,7 +1,7 @@
 import { agentExecutableFile } from '@concurso/shared';
 
 /** Where the command saves the key: the user's home, so it works from any folder and stays out of the project. */
-export const AGENT_KEY_FILE = '~/concurso-agent.key';
+const AGENT_KEY_FILE = '~/concurso-agent.key';
 
 /** `text` quoted for a POSIX shell: inside single quotes nothing is expanded. */
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
@@ -23,17 +23,17 @@ export function agentCommand(origin: string, key: string): string {
 }
 
 /** Where the Linux executable's key lives (agent/README.md: a root-only file). */
-export const LINUX_KEY_FILE = '/etc/concurso-agent/clave';
+const LINUX_KEY_FILE = '/etc/concurso-agent/clave';
 /** Where the Linux command installs the executable; the unit runs it from there. */
 export const LINUX_EXECUTABLE = '/usr/local/bin/concurso-agent';
 /** The Windows executable's folder: `SYSTEM` and the administrators only (agent/README.md). */
-export const WINDOWS_AGENT_DIR = 'C:\\ProgramData\\concurso-agent';
+const WINDOWS_AGENT_DIR = 'C:\\ProgramData\\concurso-agent';
 /** Where the Windows command copies the executable; the task runs it from there. */
 export const WINDOWS_EXECUTABLE = `${WINDOWS_AGENT_DIR}\\concurso-agent.exe`;
 
 /** The systemd unit and the Windows scheduled task that start the agent with the machine. */
-export const AGENT_SERVICE = 'concurso-agent';
-export const AGENT_TASK = 'Agente del concurso';
+const AGENT_SERVICE = 'concurso-agent';
+const AGENT_TASK = 'Agente del concurso';
 
 /**
  * The warning the key dialog shows when the server address is this very machine (`localhost`,
@@ -187,7 +187,7 @@ export function windowsTaskXml(server: string): string {
  * the administrators (a contestant who made it first could open it again, read the key or swap the
  * program the task runs as `SYSTEM`).
  */
-export const WINDOWS_FOREIGN_DIR =
+const WINDOWS_FOREIGN_DIR =
   `La carpeta ${WINDOWS_AGENT_DIR} (o algo dentro de ella) es de otra cuenta, no de los administradores: ` +
   'bórrela y vuelva a ejecutar este comando.';
 

@@ -12,11 +12,6 @@ export function importFormData(contestId: number, file: File): FormData {
   return form;
 }
 
-/** The answer of a preview: the teams the file would create, its bad rows by line, the rows read. */
-export type ImportPreviewReply = RouteReply<typeof importsRoutes.preview>;
-/** The answer of an import: how many teams and members were created, and 'Se importaron N equipos.'. */
-export type ImportTeamsReply = RouteReply<typeof importsRoutes.importTeams>;
-
 /** Sends `file` for contest `contestId` to one of the two import calls, with the upload's options. */
 function sendImport<R extends typeof importsRoutes.preview | typeof importsRoutes.importTeams>(
   route: R,

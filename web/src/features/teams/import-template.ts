@@ -10,7 +10,7 @@ import type { ExportCell } from '../../ui/data-table/export-data';
 import { downloadXlsx, writeWorkbook, type WorkbookSheet } from '../../ui/data-table/export-excel';
 
 /** The template's file name, without extension. */
-export const IMPORT_TEMPLATE_NAME = 'plantilla-equipos';
+const IMPORT_TEMPLATE_NAME = 'plantilla-equipos';
 
 /** The catalogues the template lists, as their lists answer them. */
 export interface TemplateCatalogs {

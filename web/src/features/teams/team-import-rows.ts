@@ -18,7 +18,7 @@ export interface TeamImportTableRow {
 }
 
 /** The state of an import in words: undone (when), blocked by attempts, or still undoable. */
-export function importState(row: TeamImportRow): string {
+function importState(row: TeamImportRow): string {
   if (row.undone_at) return `Deshecha el ${formatDateTime(row.undone_at)}`;
   if (row.remaining === 0) return 'Sus equipos ya se eliminaron';
   if (row.attempts > 0)

@@ -7,7 +7,7 @@ import { catalogListKey } from '../../api/queries/catalog-queries';
  * The query key of 'Importaciones': under the teams list's, so `catalog.changed` 'teams' (an import,
  * an undo, a team deleted by hand) marks it stale with the list (`catalog-sync.ts`).
  */
-export const teamImportsKey = () => [...catalogListKey('teams'), 'imports'];
+const teamImportsKey = () => [...catalogListKey('teams'), 'imports'];
 
 /** `GET /api/getTeamImports` (admin) as a query: every import, newest first. */
 export function teamImportsQuery() {

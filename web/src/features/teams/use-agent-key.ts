@@ -37,7 +37,7 @@ const generateKey = (team: TeamRow) => callApi(agentRoutes.generateKey, { params
 const teamsKey = () => catalogListKey('teams');
 
 /** The question before replacing a team's key: the old key stops working and its agent disconnects. */
-export function replaceKeyQuestion(teamName: string): QuestionView {
+function replaceKeyQuestion(teamName: string): QuestionView {
   return {
     title: '¿Generar una nueva clave del agente?',
     message: `El equipo ${teamName} ya tiene una clave. Si genera otra, la anterior dejará de funcionar y el agente que la usa se desconectará hasta que se configure con la nueva.`,

@@ -15,7 +15,7 @@ import { shouldVirtualize, type DataColumn, type RowWithId } from './table-model
 import { buildInfoText } from './table-texts';
 
 /** How long the search waits after the last key before asking the server (ms). */
-export const SERVER_SEARCH_DEBOUNCE_MS = 300;
+const SERVER_SEARCH_DEBOUNCE_MS = 300;
 
 /** Props of {@link ServerDataTable}. */
 export interface ServerDataTableProps<T extends RowWithId> {

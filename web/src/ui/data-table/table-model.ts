@@ -54,7 +54,7 @@ const collator = new Intl.Collator('es', { numeric: true, sensitivity: 'base' })
  * The sorting of every column: numbers by value, anything else as Spanish text ('Álvaro' sits with the
  * A's, '10' after '9').
  */
-export const compareCells: SortingFn<unknown> = (rowA, rowB, columnId) => {
+const compareCells: SortingFn<unknown> = (rowA, rowB, columnId) => {
   const a: unknown = rowA.getValue(columnId);
   const b: unknown = rowB.getValue(columnId);
   if (typeof a === 'number' && typeof b === 'number') return a - b;

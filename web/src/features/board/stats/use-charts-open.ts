@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { useRememberedFlag } from '../use-remembered-flag';
 
 /** Where the browser remembers that a user hid the charts ('0'), so they stay hidden at the next visit. */
-export const CHARTS_OPEN_KEY = 'estadisticas.graficas';
+const CHARTS_OPEN_KEY = 'estadisticas.graficas';
 
 /**
  * Whether /home's charts are shown, remembered in this browser ('Ocultar gráficas' / 'Mostrar

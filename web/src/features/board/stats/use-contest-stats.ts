@@ -4,9 +4,9 @@ import { callApi } from '../../../api/call-api';
 import { useRefetchOnBoardChange } from '../../../stores/use-refetch-on-board-change';
 
 /** The least time between two refetches of the statistics caused by board changes (ms). */
-export const STATS_REFETCH_THROTTLE_MS = 5_000;
+const STATS_REFETCH_THROTTLE_MS = 5_000;
 /** The refetch of the statistics however quiet the board is (ms): they also change without a board row. */
-export const STATS_REFETCH_INTERVAL_MS = 60_000;
+const STATS_REFETCH_INTERVAL_MS = 60_000;
 
 /**
  * A contest's statistics (`GET /api/contestStats/{contestId}`), kept live: refetched when the

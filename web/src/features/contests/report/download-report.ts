@@ -6,7 +6,7 @@ import { reportFileName } from './report-tables';
 export type ReportFormat = 'pdf' | 'xlsx';
 
 /** `GET /api/contestReport/{contestId}`: the report's data, read afresh at each download. */
-export async function fetchContestReport(contestId: number): Promise<ContestReport> {
+async function fetchContestReport(contestId: number): Promise<ContestReport> {
   return (await callApi(statsRoutes.contestReport, { params: { contestId } })).data;
 }
 

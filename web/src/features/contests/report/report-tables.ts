@@ -98,7 +98,7 @@ export function attemptsTable(report: ContestReport): ExportData {
 }
 
 /** 'Procesos': the most attempted processes, most first. */
-export function processesTable(report: ContestReport): ExportData {
+function processesTable(report: ContestReport): ExportData {
   return {
     headers: ['PROCESO', 'INTENTOS'],
     rows: report.top_processes.map((row) => [row.process, row.attempts]),
