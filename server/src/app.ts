@@ -32,16 +32,17 @@ import {
 import { authRoutes, staffSessions } from './modules/auth/index.js';
 import { knownLevels, levelsRoutes } from './modules/levels/index.js';
 import { healthRoutes } from './modules/health/index.js';
-import { contestsRoutes, type ContestsRoutesOptions } from './modules/contests/index.js';
+import { catalogUsages } from './modules/catalogs/index.js';
+import { contestsRoutes, contestUsages, type ContestsRoutesOptions } from './modules/contests/index.js';
 import { schoolsRoutes } from './modules/schools/index.js';
-import { departamentsRoutes } from './modules/departaments/index.js';
-import { careersRoutes } from './modules/careers/index.js';
+import { departamentsRoutes, departamentUsages } from './modules/departaments/index.js';
+import { careersRoutes, careerUsages } from './modules/careers/index.js';
 import { coachesRoutes } from './modules/coaches/index.js';
 import { processesRoutes } from './modules/processes/index.js';
-import { teamsRoutes } from './modules/teams/index.js';
-import { membersRoutes } from './modules/members/index.js';
+import { teamsRoutes, teamUsages } from './modules/teams/index.js';
+import { membersRoutes, memberUsages } from './modules/members/index.js';
 import { usersRoutes } from './modules/users/index.js';
-import { exercisesRoutes } from './modules/exercises/index.js';
+import { exerciseUsages, exercisesRoutes } from './modules/exercises/index.js';
 import { logsRoutes } from './modules/logs/index.js';
 import { importsRoutes } from './modules/imports/index.js';
 import { statsRoutes } from './modules/stats/index.js';
@@ -143,6 +144,18 @@ export async function buildApp({
   await app.register(agentPresencePlugin, { offlineAfterMs: config.agentOfflineAfterMs });
   await app.register(webPlugin, { root: config.webDistDir });
 
+  // What keeps a catalogue row from being deleted: each module counts its own rows that use it, and
+  // the catalogues ask through this (they never import the modules above them). The order is the 409
+  // message's: 'tiene 2 equipos y 1 ejercicio'.
+  const uses = catalogUsages([
+    ...teamUsages,
+    ...exerciseUsages,
+    ...memberUsages,
+    ...careerUsages,
+    ...departamentUsages,
+    ...contestUsages,
+  ]);
+
   // Routes.
   await app.register(
     async (api) => {
@@ -157,12 +170,13 @@ export async function buildApp({
         offlineAfterMs: config.agentOfflineAfterMs,
         publicUrl: config.publicUrl ?? null,
       });
-      await api.register(contestsRoutes, { siteLookup });
-      // Modules that take no options (the order is /api/docs' order).
+      await api.register(contestsRoutes, { siteLookup, uses });
+      // Catalogues and modules that take no other options (the order is /api/docs' order).
       for (const routes of [levelsRoutes, schoolsRoutes, departamentsRoutes, careersRoutes, coachesRoutes])
-        await api.register(routes);
-      await api.register(processesRoutes, { fingerprintQuorum: config.fingerprintQuorum });
-      for (const routes of [teamsRoutes, membersRoutes, usersRoutes, logsRoutes]) await api.register(routes);
+        await api.register(routes, { uses });
+      await api.register(processesRoutes, { fingerprintQuorum: config.fingerprintQuorum, uses });
+      await api.register(teamsRoutes, { uses });
+      for (const routes of [membersRoutes, usersRoutes, logsRoutes]) await api.register(routes);
       await api.register(importsRoutes, { receiveTimeoutMs: config.importReceiveTimeoutMs });
       await api.register(statsRoutes);
       await api.register(messagesRoutes);

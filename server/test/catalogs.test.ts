@@ -361,6 +361,32 @@ describe('catalogue rules beyond CRUD', () => {
     ).toBe(403);
   });
 
+  it('names every kind of use in the 409, teams before exercises, counted by the modules that own them', async () => {
+    const level = await created('createLevel', { level: unique('Olímpico') });
+    const contest = await created('createContest', { date: '2020-06-10' });
+    await createTeam(server.orm, contest, level);
+    await createTeam(server.orm, contest, level);
+    await server.orm.em
+      .fork()
+      .execute(
+        'insert into exercises (path, original_name, levels_id, contests_id, created_at, updated_at) values (?, ?, ?, ?, now(), now())',
+        ['usos.pdf', 'usos.pdf', level, contest],
+      );
+    expect((await asAdmin('GET', `/api/deleteLevel/${level}`)).json().message).toBe(
+      'No se puede eliminar el nivel: lo usan 2 equipos y 1 ejercicio.',
+    );
+    expect((await asAdmin('GET', `/api/deleteContest/${contest}`)).json().message).toBe(
+      'No se puede eliminar el concurso: tiene 2 equipos y 1 ejercicio.',
+    );
+    const process = await created('createProcess', { name: unique('usos.exe') });
+    for (const contests_id of [contest, await created('createContest', { date: '2020-06-11' })]) {
+      await asAdmin('POST', '/api/createBlockedProcessForContest', { contests_id, processes_id: [process] });
+    }
+    expect((await asAdmin('GET', `/api/deleteProcess/${process}`)).json().message).toBe(
+      "No se puede eliminar el proceso: está bloqueado en 2 concursos. Quítelo primero con 'Asignar procesos'.",
+    );
+  });
+
   it('refuses to delete the three levels of the board', async () => {
     const res = await asAdmin('GET', `/api/deleteLevel/${LEVELS.intermedio}`);
     expect(res.statusCode).toBe(409);

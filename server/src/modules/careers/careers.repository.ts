@@ -1,14 +1,13 @@
 import type { CareerInput, CareerRow } from '@concurso/shared';
-import { catalogRows, requireExisting } from '../catalogs/index.js';
+import { catalogRows, requireExisting, type CatalogUsage } from '../catalogs/index.js';
 import { Departament } from '../departaments/index.js';
-import { Member } from '../members/index.js';
 import { Career, type ICareer } from './career.entity.js';
 
 const MISSING_DEPARTAMENT = 'El departamento seleccionado no existe.';
 
 /**
  * The only reads and writes of `careers`: rows embed their departament's name (docs/spec.md section 3);
- * `departaments_id` must name a departament (422); a career of a member stays.
+ * `departaments_id` must name a departament (422); a career of a member stays (the members module counts them).
  */
 export const careerRows = catalogRows<ICareer, CareerRow, CareerInput>(Career, {
   populate: ['departament'],
@@ -22,5 +21,17 @@ export const careerRows = catalogRows<ICareer, CareerRow, CareerInput>(Career, {
     ...input,
     departament: await requireExisting(em, Departament, id, 'departaments_id', MISSING_DEPARTAMENT),
   }),
-  uses: async (em, id) => [[await em.count(Member, { career: id }), 'integrante', 'integrantes']],
 });
+
+/**
+ * A career's departament, which it keeps from being deleted (the 409 "in use": 'N carrera(s)'). Handed
+ * to the departaments catalogue by app.ts (`catalogUsages`).
+ */
+export const careerUsages: readonly CatalogUsage[] = [
+  {
+    catalog: 'departaments',
+    one: 'carrera',
+    many: 'carreras',
+    count: (em, id) => em.count(Career, { departament: id }),
+  },
+];

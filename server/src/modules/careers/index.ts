@@ -4,5 +4,5 @@
  * the folder is private to the module.
  */
 export { Career } from './career.entity.js';
-export { careerRows } from './careers.repository.js';
+export { careerRows, careerUsages } from './careers.repository.js';
 export { default as careersRoutes } from './careers.routes.js';

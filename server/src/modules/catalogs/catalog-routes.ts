@@ -5,6 +5,7 @@ import { MESSAGES, type CatalogApiOf, type CatalogName } from '@concurso/shared'
 import { transaction } from '../../db/transaction.js';
 import { HttpError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
+import type { CountUses } from './catalog-usages.js';
 import { inUseMessage, type Use } from './in-use-message.js';
 
 /**
@@ -38,12 +39,11 @@ export interface CatalogResource<
     staffId: number | null,
   ): Promise<z.input<Row> | null>;
   /**
-   * What uses the row and keeps it from being deleted (`catalogRows` answers it from its `uses`); the
-   * 409 names it with `inUseMessage`.
+   * Why the row cannot be deleted (a Spanish sentence), or null; replaces the 409's default message,
+   * `inUseMessage` of what uses the row. `uses` counts those (the usages other modules declared for
+   * this catalogue, `CatalogRoutesOptions`), in the deletion's transaction, when called.
    */
-  uses?(em: EntityManager, id: number): Promise<Use[]>;
-  /** Why the row cannot be deleted (a Spanish sentence), or null; replaces the message built from `uses`. */
-  inUse?(em: EntityManager, id: number): Promise<string | null>;
+  inUse?(em: EntityManager, id: number, uses: () => Promise<Use[]>): Promise<string | null>;
   /** Deletes; answers false when the id does not exist. */
   remove(em: EntityManager, id: number): Promise<boolean>;
   /** True when a change can alter the live board (e.g. which contest is current). */
@@ -70,7 +70,19 @@ function announce(app: FastifyInstance, resource: { catalog: CatalogName; resets
   if (resource.resetsBoard) app.board.reset();
 }
 
-/** Registers the four calls of a catalogue on `app` (inside the `/api` prefix). */
+/** What app.ts hands every catalogue's routes plugin. */
+export interface CatalogRoutesOptions {
+  /**
+   * What uses a row of a catalogue and keeps it from being deleted: the usages the modules above it
+   * declared (`catalogUsages`), so the catalogue never imports them.
+   */
+  uses: CountUses;
+}
+
+/**
+ * Registers the four calls of a catalogue on `app` (inside the `/api` prefix); a delete answers 409
+ * while `options.uses` counts rows using the row (or `resource.inUse` says why).
+ */
 export function catalogRoutes<
   Row extends z.ZodType,
   Input extends z.ZodType,
@@ -79,10 +91,13 @@ export function catalogRoutes<
 >(resource: CatalogResource<Row, Input, Update, Snapshot>) {
   const { api } = resource;
   const notFound = () => new HttpError(404, notFoundMessage(api.thing));
-  const inUse = async (em: EntityManager, id: number) =>
-    resource.inUse ? resource.inUse(em, id) : inUseMessage(api.thing, (await resource.uses?.(em, id)) ?? []);
 
-  return async (app: FastifyInstance) => {
+  return async (app: FastifyInstance, options: CatalogRoutesOptions) => {
+    const inUse = async (em: EntityManager, id: number) => {
+      const uses = () => options.uses(resource.catalog, em, id);
+      return resource.inUse ? resource.inUse(em, id, uses) : inUseMessage(api.thing, await uses());
+    };
+
     /**
      * Runs one write in a transaction (taking the `snapshot` of row `id` first, for an update or a
      * delete), then announces it and runs `afterCommit`. A throw inside `work` rolls back and answers.

@@ -9,7 +9,6 @@ import type {
 } from '@mikro-orm/mysql';
 import { MESSAGES } from '@concurso/shared';
 import { HttpError } from '../../lib/http-error.js';
-import type { Use } from './in-use-message.js';
 
 /** How one catalogue maps its entity to the rows of docs/spec.md section 3 and back. */
 export interface CatalogRowsOptions<E extends { id: number }, Input, Row> {
@@ -23,8 +22,6 @@ export interface CatalogRowsOptions<E extends { id: number }, Input, Row> {
    * input as it is.
    */
   toData?(em: EntityManager, input: Input, id: number | null): Promise<RequiredEntityData<E>>;
-  /** What uses the row `id` and keeps it from being deleted: counts of other modules' rows, with nouns. */
-  uses?(em: EntityManager, id: number): Promise<Use[]>;
 }
 
 /**
@@ -38,10 +35,8 @@ export interface CatalogRows<Input, Row> {
   create(em: EntityManager, input: Input): Promise<Row>;
   /** Updates row `id` and answers it, or null when it does not exist. */
   update(em: EntityManager, id: number, input: Input): Promise<Row | null>;
-  /** Deletes row `id`; false when it does not exist. */
+  /** Deletes row `id`; false when it does not exist. What uses it is asked first (`catalogRoutes`). */
   remove(em: EntityManager, id: number): Promise<boolean>;
-  /** What uses row `id` (nothing when the catalogue declares no `uses`). */
-  uses(em: EntityManager, id: number): Promise<Use[]>;
 }
 
 /**
@@ -79,9 +74,6 @@ export function catalogRows<E extends { id: number }, Row, Input = RequiredEntit
     },
     async remove(em, id) {
       return (await em.nativeDelete(entity, byId(id))) > 0;
-    },
-    async uses(em, id) {
-      return (await options.uses?.(em, id)) ?? [];
     },
   };
 }

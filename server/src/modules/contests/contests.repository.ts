@@ -5,10 +5,8 @@ import { Contest, type IContest } from './contest.entity.js';
 import { ContestPermittedProcess } from './contest-permitted-process.entity.js';
 import { ContestProcess } from './contest-process.entity.js';
 import { ContestNetworkChange } from './contest-network-change.entity.js';
-import { Team } from '../teams/index.js';
-import { Exercise } from '../exercises/index.js';
 import { Process } from '../processes/index.js';
-import type { Use } from '../catalogs/index.js';
+import type { CatalogUsage } from '../catalogs/index.js';
 
 /*
  * The only place that reads and writes `contests` and `contest_processes`, through the
@@ -134,14 +132,6 @@ export async function updateAllowedSites(
   setAllowedSites(em, contest, sites, staffId);
   await em.flush();
   return contestRow(contest);
-}
-
-/** The teams and exercises of contest `id`, counted with their nouns: they keep it from being deleted. */
-export async function contestUses(em: EntityManager, id: number): Promise<Use[]> {
-  return [
-    [await em.count(Team, { contest: id }), 'equipo', 'equipos'],
-    [await em.count(Exercise, { contest: id }), 'ejercicio', 'ejercicios'],
-  ];
 }
 
 /** Deletes contest `id` with its blocked set (the contest's own configuration); false when it does not exist. */
@@ -346,3 +336,16 @@ export async function permittedAmong(
   );
   return rows.map((row) => row.process.name);
 }
+
+/**
+ * The processes of a contest's blocked set, which it keeps from being deleted (the 409 "in use": 'N
+ * concurso(s)'). Handed to the processes catalogue by app.ts (`catalogUsages`).
+ */
+export const contestUsages: readonly CatalogUsage[] = [
+  {
+    catalog: 'processes',
+    one: 'concurso',
+    many: 'concursos',
+    count: (em, id) => em.count(ContestProcess, { process: id }),
+  },
+];

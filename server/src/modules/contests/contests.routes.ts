@@ -3,7 +3,7 @@ import { MESSAGES, contestsCatalogApi, contestsRoutes as api } from '@concurso/s
 import { transaction } from '../../db/transaction.js';
 import { addRoute } from '../../lib/route.js';
 import { HttpError } from '../../lib/http-error.js';
-import { catalogRoutes } from '../catalogs/index.js';
+import { catalogRoutes, type CatalogRoutesOptions } from '../catalogs/index.js';
 import {
   activateContest,
   contestPermittedProcesses,
@@ -24,7 +24,7 @@ import {
 import { networkSitesInfo, type SiteLookup } from './network-sites.js';
 
 /** Options of the contests module. */
-export interface ContestsRoutesOptions {
+export interface ContestsRoutesOptions extends CatalogRoutesOptions {
   /** How `POST /api/networkSitesInfo` resolves host names (default: the system's resolver; tests). */
   siteLookup?: SiteLookup;
 }
@@ -54,9 +54,9 @@ const crud = catalogRoutes({
 /** The contests module: its catalogue's four calls and its blocked processes (shared/src/api/contests.ts). */
 export default async function contestsRoutes(
   app: FastifyInstance,
-  options: ContestsRoutesOptions = {},
+  options: ContestsRoutesOptions,
 ): Promise<void> {
-  await app.register(crud);
+  await app.register(crud, { uses: options.uses });
 
   addRoute(app, api.blockedProcesses, async (request) => {
     const { contestId } = request.params;

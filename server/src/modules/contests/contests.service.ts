@@ -7,13 +7,12 @@ import {
   type ContestInput,
 } from '@concurso/shared';
 import { HttpError } from '../../lib/http-error.js';
-import { describeUses } from '../catalogs/index.js';
+import { describeUses, type Use } from '../catalogs/index.js';
 import {
   activeContest,
   blockedAmong,
   contestExists,
   contestProcessIds,
-  contestUses,
   countContests,
   countProcesses,
   lockContestActive,
@@ -68,15 +67,20 @@ export function contestData({
 /**
  * Why contest `id` cannot be deleted, or null when it can (in the deletion's transaction):
  * `MESSAGES.activeContestDelete` while it is the active one (its row stays locked, so an
- * activation racing the deletion waits and then finds no contest: 404), else its uses ('No se puede
- * eliminar el concurso: tiene 2 equipos y 1 ejercicio.'). A contest that does not exist: null (the
- * deletion answers 404).
+ * activation racing the deletion waits and then finds no contest: 404), else its uses, counted by
+ * `uses` once the row is locked (its teams and exercises, declared by the teams and exercises modules):
+ * 'No se puede eliminar el concurso: tiene 2 equipos y 1 ejercicio.'. A contest that does not exist:
+ * null (the deletion answers 404).
  */
-export async function contestInUse(em: EntityManager, id: number): Promise<string | null> {
+export async function contestInUse(
+  em: EntityManager,
+  id: number,
+  uses: () => Promise<Use[]>,
+): Promise<string | null> {
   const active = await lockContestActive(em, id);
   if (active === null) return null;
   if (active) return MESSAGES.activeContestDelete;
-  const described = describeUses(await contestUses(em, id));
+  const described = describeUses(await uses());
   return described ? `No se puede eliminar el concurso: tiene ${described}.` : null;
 }
 

@@ -14,6 +14,7 @@ export {
   contestOrActive,
   contestProcesses,
   contestRow,
+  contestUsages,
   isActiveContest,
 } from './contests.repository.js';
 export { default as contestsRoutes, type ContestsRoutesOptions } from './contests.routes.js';

@@ -4,4 +4,5 @@
  * rest of the folder is private to the module.
  */
 export { Departament } from './departament.entity.js';
+export { departamentUsages } from './departaments.repository.js';
 export { default as departamentsRoutes } from './departaments.routes.js';

@@ -2,6 +2,7 @@ import { LockMode, type Loaded } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { ExerciseRow } from '@concurso/shared';
 import { fieldError } from '../../lib/http-error.js';
+import type { CatalogUsage } from '../catalogs/index.js';
 import { Contest } from '../contests/index.js';
 import { Level } from '../levels/index.js';
 import { Exercise, type IExercise } from './exercise.entity.js';
@@ -117,3 +118,22 @@ export async function deleteExercise(em: EntityManager, id: number): Promise<str
   await em.nativeDelete(Exercise, { id });
   return exercise.path;
 }
+
+/**
+ * The catalogue rows an exercise uses, which it keeps from being deleted (the 409 "in use"): its level
+ * and its contest ('N ejercicio(s)'). Handed to the catalogues by app.ts (`catalogUsages`).
+ */
+export const exerciseUsages: readonly CatalogUsage[] = [
+  {
+    catalog: 'levels',
+    one: 'ejercicio',
+    many: 'ejercicios',
+    count: (em, id) => em.count(Exercise, { level: id }),
+  },
+  {
+    catalog: 'contests',
+    one: 'ejercicio',
+    many: 'ejercicios',
+    count: (em, id) => em.count(Exercise, { contest: id }),
+  },
+];

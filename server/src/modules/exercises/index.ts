@@ -4,4 +4,5 @@
  * of the folder is private to the module.
  */
 export { Exercise } from './exercise.entity.js';
+export { exerciseUsages } from './exercises.repository.js';
 export { default as exercisesRoutes } from './exercises.routes.js';

@@ -1,20 +1,14 @@
 import type { MikroORM } from '@mikro-orm/mysql';
 import type { LevelInput, LevelRow } from '@concurso/shared';
 import { catalogRows } from '../catalogs/index.js';
-import { Team } from '../teams/index.js';
-import { Exercise } from '../exercises/index.js';
 import { Level, type ILevel } from './level.entity.js';
 
 /**
- * The only reads and writes of `levels` (docs/design.md section 3): list, create, update, delete, and what
- * uses a level (its teams and exercises, counted through their entities).
+ * The only reads and writes of `levels` (docs/design.md section 3): list, create, update, delete. What
+ * uses a level (its teams and exercises) is counted by the teams and exercises modules.
  */
 export const levelRows = catalogRows<ILevel, LevelRow, LevelInput>(Level, {
   toRow: (l) => ({ id: l.id, level: l.level }),
-  uses: async (em, id) => [
-    [await em.count(Team, { level: id }), 'equipo', 'equipos'],
-    [await em.count(Exercise, { level: id }), 'ejercicio', 'ejercicios'],
-  ],
 });
 
 /** How long the level ids the socket handshake checks against are trusted, in ms. */

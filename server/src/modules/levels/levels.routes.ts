@@ -9,8 +9,8 @@ export default catalogRoutes({
   catalog: 'levels',
   api: levelsApi,
   ...levelRows,
-  async inUse(em, id) {
-    const used = inUseMessage(levelsApi.thing, await levelRows.uses(em, id));
+  async inUse(_em, id, uses) {
+    const used = inUseMessage(levelsApi.thing, await uses());
     if (used) return used;
     // The live board has one table per seeded level (docs/design.md section 3).
     return BOARD_LEVEL_IDS.includes(id)

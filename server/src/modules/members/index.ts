@@ -4,5 +4,11 @@
  * is private to the module.
  */
 export { Member } from './member.entity.js';
-export { findTakenCodes, insertMembers, moveTeamMembers, teamMemberCodes } from './members.repository.js';
+export {
+  findTakenCodes,
+  insertMembers,
+  memberUsages,
+  moveTeamMembers,
+  teamMemberCodes,
+} from './members.repository.js';
 export { default as membersRoutes } from './members.routes.js';

@@ -2,6 +2,7 @@ import { LockMode, type Loaded } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { MemberInput, MemberRow } from '@concurso/shared';
 import { Career } from '../careers/index.js';
+import type { CatalogUsage } from '../catalogs/index.js';
 import { Team } from '../teams/index.js';
 import { Member, type IMember } from './member.entity.js';
 
@@ -116,3 +117,16 @@ export async function teamMemberCodes(em: EntityManager, teamId: number): Promis
 export async function moveTeamMembers(em: EntityManager, teamId: number, contestId: number): Promise<void> {
   await em.nativeUpdate(Member, { team: teamId }, { contest: contestId });
 }
+
+/**
+ * A member's career, which it keeps from being deleted (the 409 "in use": 'N integrante(s)'). Handed
+ * to the careers catalogue by app.ts (`catalogUsages`).
+ */
+export const memberUsages: readonly CatalogUsage[] = [
+  {
+    catalog: 'careers',
+    one: 'integrante',
+    many: 'integrantes',
+    count: (em, id) => em.count(Member, { career: id }),
+  },
+];

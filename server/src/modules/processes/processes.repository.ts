@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/mysql';
 import { COMMON_FORBIDDEN_PROCESSES, type ProcessInput, type ProcessRow } from '@concurso/shared';
 import { HttpError } from '../../lib/http-error.js';
 import { catalogRows } from '../catalogs/index.js';
-import { ContestProcess } from '../contests/index.js';
 import { Process, type IProcess } from './process.entity.js';
 
 /**
@@ -18,7 +17,8 @@ async function assertProcessNameFree(em: EntityManager, name: string, exceptId: 
 
 /**
  * The only reads and writes of `processes` (the forbidden executables, docs/spec.md section 3): names
- * unique ignoring case (409); a process in a contest's blocked set (`contest_processes`) stays.
+ * unique ignoring case (409); a process in a contest's blocked set (`contest_processes`) stays (the
+ * contests module counts them).
  */
 export const processRows = catalogRows<IProcess, ProcessRow, ProcessInput>(Process, {
   toRow: ({ id, name }) => ({ id, name }),
@@ -26,7 +26,6 @@ export const processRows = catalogRows<IProcess, ProcessRow, ProcessInput>(Proce
     await assertProcessNameFree(em, input.name, id ?? 0);
     return input;
   },
-  uses: async (em, id) => [[await em.count(ContestProcess, { process: id }), 'concurso', 'concursos']],
 });
 
 /**

@@ -3,7 +3,7 @@ import { MESSAGES, processesCatalogApi, processesRoutes } from '@concurso/shared
 import { HttpError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
 import { contestOrActive } from '../contests/index.js';
-import { catalogRoutes, describeUses } from '../catalogs/index.js';
+import { catalogRoutes, describeUses, type CatalogRoutesOptions } from '../catalogs/index.js';
 import { addCommonProcesses, processById, processRows } from './processes.repository.js';
 import {
   confirmDeniedFingerprint,
@@ -22,8 +22,8 @@ const crud = catalogRoutes({
   catalog: 'processes',
   api: processesCatalogApi,
   ...processRows,
-  async inUse(em, id) {
-    const contests = describeUses(await processRows.uses(em, id));
+  async inUse(_em, _id, uses) {
+    const contests = describeUses(await uses());
     return contests
       ? `No se puede eliminar el proceso: está bloqueado en ${contests}. Quítelo primero con 'Asignar procesos'.`
       : null;
@@ -37,10 +37,10 @@ const crud = catalogRoutes({
  */
 export default async function processesModule(
   app: FastifyInstance,
-  options: { fingerprintQuorum: number },
+  options: CatalogRoutesOptions & { fingerprintQuorum: number },
 ): Promise<void> {
   const quorum = options.fingerprintQuorum;
-  await app.register(crud);
+  await app.register(crud, { uses: options.uses });
 
   addRoute(app, processesRoutes.addCommon, async () => {
     const data = await addCommonProcesses(app.orm.em);

@@ -24,6 +24,7 @@ export {
   insertTeams,
   lockImportedTeams,
   requireTeam,
+  teamUsages,
 } from './teams.repository.js';
 export type { ImportedTeam } from './teams.repository.js';
 export { default as teamsRoutes } from './teams.routes.js';

@@ -2,6 +2,7 @@ import { LockMode, type Loaded, type RequiredEntityData } from '@mikro-orm/core'
 import type { EntityManager } from '@mikro-orm/mysql';
 import { TEAM_STATUS, type TeamInput, type TeamRow } from '@concurso/shared';
 import { HttpError, fieldError } from '../../lib/http-error.js';
+import type { CatalogUsage } from '../catalogs/index.js';
 import { Coach } from '../coaches/index.js';
 import { Contest } from '../contests/index.js';
 import { Level } from '../levels/index.js';
@@ -217,3 +218,13 @@ export async function deleteTeams(em: EntityManager, ids: readonly number[]): Pr
   if (ids.length === 0) return 0;
   return em.nativeDelete(Team, { id: { $in: [...ids] } });
 }
+
+/**
+ * The catalogue rows a team uses, which it keeps from being deleted (the 409 "in use"): its level, its
+ * coach, its contest ('N equipo(s)'). Handed to the catalogues by app.ts (`catalogUsages`).
+ */
+export const teamUsages: readonly CatalogUsage[] = [
+  { catalog: 'levels', one: 'equipo', many: 'equipos', count: (em, id) => em.count(Team, { level: id }) },
+  { catalog: 'coaches', one: 'equipo', many: 'equipos', count: (em, id) => em.count(Team, { coach: id }) },
+  { catalog: 'contests', one: 'equipo', many: 'equipos', count: (em, id) => em.count(Team, { contest: id }) },
+];

@@ -5,7 +5,7 @@ import {
   type teamRowSchema,
   type teamUpdateSchema,
 } from '@concurso/shared';
-import { catalogRoutes } from '../catalogs/index.js';
+import { catalogRoutes, type CatalogRoutesOptions } from '../catalogs/index.js';
 import { boardTeam } from '../board/index.js';
 import { activeContest, contestIdFor } from '../contests/index.js';
 import { findTakenCodes, moveTeamMembers, teamMemberCodes } from '../members/index.js';
@@ -26,7 +26,7 @@ import {
  * docs/design.md section 3). The live boards follow: a new or edited team's row goes out in a `board.frame`, a
  * level change also removes it from the old level's screens, a deleted one is `team.removed`.
  */
-const teamsRoutes: FastifyPluginAsyncZod = catalogRoutes<
+const teamsRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = catalogRoutes<
   typeof teamRowSchema,
   typeof teamInputSchema,
   typeof teamUpdateSchema,
