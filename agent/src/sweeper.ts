@@ -223,13 +223,12 @@ export class Sweeper {
   }
 
   /**
-   * One process of a scan. A name match is ended first and fingerprinted after (its file remains),
-   * so hashing a big browser never delays the kill, and the scan waits at most
-   * `ATTEMPT_HASH_WAIT_MS` for that fingerprint. Any other process is fingerprinted only when the
-   * config has fingerprints to match, and ended when its fingerprint is a blocked program's (issue
-   * 14); a file not hashed within `HASH_WAIT_MS` is looked at again by a later scan, so a big new
-   * program never holds up the next poll. A new process while the contest observes is recorded with
-   * its fingerprint when that is ready, without holding up the scan either.
+   * One process of a scan. A name match is ended first and fingerprinted after (its file remains), so hashing
+   * a big browser never delays the kill, and the scan waits at most `ATTEMPT_HASH_WAIT_MS` for that
+   * fingerprint. Any other process is fingerprinted only when the config has fingerprints to match, and ended
+   * when its fingerprint is a blocked program's; a file not hashed within `HASH_WAIT_MS` is looked at again
+   * by a later scan, so a big new program never holds up the next poll. A new process while the contest
+   * observes is recorded with its fingerprint when that is ready, without holding up the scan either.
    */
   private async handleProcess(
     proc: RunningProcess,
