@@ -77,7 +77,7 @@ export interface AppConfig {
   publicUrl?: string;
 }
 
-export const DEFAULT_DATABASE_URL = 'mysql://root@127.0.0.1:3306/concurso';
+const DEFAULT_DATABASE_URL = 'mysql://root@127.0.0.1:3306/concurso';
 
 /** Raised for a bad environment variable; its message is one Spanish line naming the variable. */
 export class ConfigError extends Error {

@@ -32,7 +32,7 @@ import { hashPassword } from '../lib/passwords.js';
  */
 
 /** Username of the demo judge. */
-export const DEMO_JUDGE_USERNAME = 'juez';
+const DEMO_JUDGE_USERNAME = 'juez';
 /**
  * Password of the demo judge when `DEMO_JUDGE_PASSWORD` is unset. It passes the staff password policy
  * of `passwordProblem`: 10 characters or more, without the username `juez`, not common.
@@ -40,7 +40,7 @@ export const DEMO_JUDGE_USERNAME = 'juez';
 export const DEFAULT_DEMO_JUDGE_PASSWORD = 'jurado-concurso-2026';
 
 /** Forbidden executables of the demo blocked set: browsers, chat, remote desktop, streaming, AI assistants. */
-export const DEMO_PROCESSES: readonly string[] = [
+const DEMO_PROCESSES: readonly string[] = [
   'chrome.exe',
   'firefox.exe',
   'msedge.exe',

@@ -48,17 +48,17 @@ export const NO_DATABASE_SERVER =
   'o indique DATABASE_URL.';
 
 /** The machine account that runs the database when the server runs as root (Debian's packages create it). */
-export const DATABASE_ACCOUNT = 'mysql';
+const DATABASE_ACCOUNT = 'mysql';
 /** File of `DATA_DIR` holding the database root's password (mode 0600). */
-export const ROOT_PASSWORD_FILE = 'mysql-root-password';
+const ROOT_PASSWORD_FILE = 'mysql-root-password';
 /** Folder of `DATA_DIR` that is the database's `secure_file_priv`: empty, 0700, the database's account. */
-export const FILES_DIR = 'mysql-files';
+const FILES_DIR = 'mysql-files';
 /**
  * Folder of `DATA_DIR` that is the database's `tmpdir` (0700, the database's account): a server starting
  * with `/tmp` as its tmpdir deletes every `#sql*` file there, so another MariaDB of the machine (or of a
  * test) starting meanwhile would break this one's temporary tables, its first initialisation included.
  */
-export const TMP_DIR = 'mysql-tmp';
+const TMP_DIR = 'mysql-tmp';
 
 /**
  * The warning when the database runs as root because `account` cannot enter `folder`, a folder above

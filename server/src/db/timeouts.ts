@@ -20,7 +20,7 @@ export const DB_QUERY_TIMEOUT_MS = 6_000;
  * that long is a stuck transaction, and the waiter is retried (`withRetry`) or answered 503 well
  * within the query timeout.
  */
-export const DB_LOCK_WAIT_TIMEOUT_S = 5;
+const DB_LOCK_WAIT_TIMEOUT_S = 5;
 
 /** The query limit in force; 0 (none) while migrations run: a schema change may take long. */
 export const queryLimit = { ms: DB_QUERY_TIMEOUT_MS };

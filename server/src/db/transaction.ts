@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/mysql';
  * `INSERT … SELECT` is lost to a deadlock or a lock wait timeout (500 lab machines beating for the first
  * time together got it in the load tester's seeds).
  */
-export const RETRYABLE_ERRNOS: ReadonlySet<number> = new Set([1213, 1205, 1467]);
+const RETRYABLE_ERRNOS: ReadonlySet<number> = new Set([1213, 1205, 1467]);
 
 /** Tries of one transaction before its deadlock or lock timeout is answered (as 503). */
 export const TRANSACTION_TRIES = 4;

@@ -39,7 +39,7 @@ function decodeURIComponentSafe(text: string): string {
  * (method, url, host, remote address and port) with the secrets of the query hidden (`redactUrl`).
  * pino's `redact` paths cannot reach inside a URL string, hence a serializer.
  */
-export function requestSerializer(request: FastifyRequest) {
+function requestSerializer(request: FastifyRequest) {
   return {
     method: request.method,
     url: redactUrl(request.url),

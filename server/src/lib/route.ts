@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import type { RouteBody, RouteParams, RouteQuery, RouteReplyInput, RouteSpec } from '@concurso/shared';
 
 /** The request a route's handler receives: params, query and body already validated by its schemas. */
-export type RouteRequest<R extends RouteSpec> = FastifyRequest & {
+type RouteRequest<R extends RouteSpec> = FastifyRequest & {
   params: RouteParams<R>;
   query: RouteQuery<R>;
   body: RouteBody<R>;
@@ -15,7 +15,7 @@ export type RouteHandler<R extends RouteSpec> = (
 ) => Promise<RouteReplyInput<R>>;
 
 /** Where app.ts mounts every module's routes; the map's paths include it. */
-export const API_PREFIX = '/api';
+const API_PREFIX = '/api';
 
 /**
  * Registers one call of the shared route map (shared/src/api) on `app`, which must sit under the

@@ -2,7 +2,7 @@ import type { Access, SessionEndReason } from '@concurso/shared';
 
 // Who may call a route lives in the shared route map (shared/src/api/access.ts); re-exported for the
 // guard and for routes not declared through the map (the socket handshake, the web's files).
-export { ADMIN_ACCESS, STAFF_ACCESS, type Access } from '@concurso/shared';
+export { STAFF_ACCESS } from '@concurso/shared';
 
 /** A signed-in staff member, set on `request.staff` by the role guard. */
 export interface StaffPrincipal {

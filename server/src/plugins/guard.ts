@@ -4,13 +4,13 @@ import { HttpError } from '../lib/http-error.js';
 import type { AgentKeyLookup, StaffSessions } from './access.js';
 
 /** What the guard checks tokens with: the auth module's sessions and the agent module's keys (app.ts). */
-export interface GuardOptions {
+interface GuardOptions {
   sessions: StaffSessions;
   agentKeys: AgentKeyLookup;
 }
 
 /** The bearer token of a request, or undefined. */
-export function bearerToken(header: string | undefined): string | undefined {
+function bearerToken(header: string | undefined): string | undefined {
   const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
   return match?.[1];
 }

@@ -41,7 +41,7 @@ const HSTS = 'max-age=15552000; includeSubDomains';
  * stand-in answer: none of them depends on the request (no CSP nonces). Lower-case names.
  * @throws when helmet writes no Content-Security-Policy (the options would be wrong).
  */
-export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<string, string> {
+function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<string, string> {
   const headers: Record<string, string> = {};
   const response = {
     setHeader: (name: string, value: string) => {

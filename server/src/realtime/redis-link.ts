@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 export type RedisClient = ReturnType<typeof createClient>;
 
 /** Longest a Redis command may wait for its answer (ms); the adapter's blocking read waits less. */
-export const REDIS_COMMAND_TIMEOUT_MS = 3_000;
+const REDIS_COMMAND_TIMEOUT_MS = 3_000;
 /** How long the adapter's `XREAD` blocks (ms): below the command timeout, or every read would time out. */
 export const REDIS_STREAM_BLOCK_MS = 1_000;
 

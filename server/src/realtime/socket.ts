@@ -18,12 +18,12 @@ import { openRedisLink, REDIS_STREAM_BLOCK_MS, type RedisClient } from './redis-
 import { STAFF_ACCESS, type SessionClaims, type StaffSessions } from '../plugins/access.js';
 
 /** Data kept on each staff socket: the session it was opened with. */
-export interface SocketData {
+interface SocketData {
   session: SessionClaims;
 }
 
 /** How often each process checks that its open sockets' sessions still hold (ms). */
-export const SESSION_SWEEP_MS = 15_000;
+const SESSION_SWEEP_MS = 15_000;
 
 /** Tells one socket its session is over (`session.ended`), then closes it. */
 function endSocket(socket: BoardSocket, reason: SessionEndReason): void {
@@ -97,7 +97,7 @@ export const userRoom = (userId: number): string => `user:${userId}`;
  * revoked, or its user's password or role changes or the user is deleted. With `redisUrl`, events
  * fan out to every server process through the Redis streams adapter.
  */
-export interface SocketOptions {
+interface SocketOptions {
   redisUrl?: string;
   /** The staff sessions (the auth module's, handed over by app.ts). */
   sessions: StaffSessions;
