@@ -97,7 +97,8 @@ export async function buildApp({
     openapi: {
       info: {
         title: 'Concurso de programación: API',
-        description: 'API del tablero en vivo, los catálogos y el agente (SPEC.md sección 7, DESIGN.md).',
+        description:
+          'API del tablero en vivo, los catálogos y el agente (docs/spec.md sección 7, docs/design.md y docs/wire-contract.md en el repositorio).',
         version: '0.1.0',
       },
       components: {
