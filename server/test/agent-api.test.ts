@@ -13,7 +13,7 @@ import {
   nextRow,
   nextFrameRows,
 } from '@concurso/testkit';
-import { boardTeam } from '../src/modules/board/board.repository.js';
+import { boardTeam } from '../src/modules/teams/index.js';
 
 describe('agent API (docs/design.md section 6)', () => {
   let server: TestServer;

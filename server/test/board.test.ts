@@ -20,7 +20,7 @@ import {
   collect,
   eventually,
 } from '@concurso/testkit';
-import { boardTeam } from '../src/modules/board/board.repository.js';
+import { boardTeam } from '../src/modules/teams/index.js';
 
 describe('live board (docs/spec.md section 7, docs/design.md section 6)', () => {
   let server: TestServer;

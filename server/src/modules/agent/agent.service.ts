@@ -11,9 +11,8 @@ import {
 import type mysql from 'mysql2/promise';
 import { retryTransaction, transaction } from '../../db/transaction.js';
 import { sqlStatements } from '../../db/sql.js';
-import { boardTeam, boardTeams } from '../board/index.js';
 import { activeContest } from '../contests/index.js';
-import { markAgentSeen, markAgentsOffline, setAgentPresence } from '../teams/index.js';
+import { boardTeam, boardTeams, markAgentSeen, markAgentsOffline, setAgentPresence } from '../teams/index.js';
 import {
   addMachine,
   deleteExpiredMachines,

@@ -8,8 +8,13 @@ import {
   type AgentAttemptsResult,
   type BoardTeam,
 } from '@concurso/shared';
-import { boardRows, boardRowsStatement, readBoardRows } from '../board/index.js';
-import { addAttemptCountsStatement, changeTeamStatus } from '../teams/index.js';
+import {
+  addAttemptCountsStatement,
+  boardRows,
+  boardRowsStatement,
+  changeTeamStatus,
+  readBoardRows,
+} from '../teams/index.js';
 import {
   lockTeamContestsStatement,
   readTeamContests,

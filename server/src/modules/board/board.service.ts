@@ -4,8 +4,7 @@ import { ormSql } from '../../db/sql.js';
 import { transaction } from '../../db/transaction.js';
 import { HttpError } from '../../lib/http-error.js';
 import { activeContest } from '../contests/index.js';
-import { changeTeamStatus, lockTeam } from '../teams/index.js';
-import { boardTeam, contestBoardTeams } from './board.repository.js';
+import { boardTeam, changeTeamStatus, contestBoardTeams, lockTeam } from '../teams/index.js';
 
 /**
  * The snapshot of `GET /api/teamAttempts` (docs/spec.md section 7): the active contest's teams split into

@@ -4,5 +4,4 @@
  * boundaries/dependencies). The rest of the folder is private to the module.
  */
 export { default as boardPlugin } from './board.plugin.js';
-export { boardRows, boardRowsStatement, boardTeam, boardTeams, readBoardRows } from './board.repository.js';
 export { default as boardRoutes } from './board.routes.js';

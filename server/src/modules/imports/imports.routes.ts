@@ -8,7 +8,7 @@ import {
 import { transaction } from '../../db/transaction.js';
 import { HttpError, validationError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
-import { boardTeams } from '../board/index.js';
+import { boardTeams } from '../teams/index.js';
 import { contestIdFor, isActiveContest } from '../contests/index.js';
 import { previewTeam } from './import-check.js';
 import { parseSheet } from './import-parse.js';

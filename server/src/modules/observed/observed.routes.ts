@@ -6,7 +6,7 @@ import { addRoute } from '../../lib/route.js';
 import { activeContest, addContestProcess, contestOrActive } from '../contests/index.js';
 import { findOrCreateProcess, recordBlockClaim } from '../processes/index.js';
 import { ObservedRateLimiter } from './observed-rate-limiter.js';
-import { boardTeams } from '../board/index.js';
+import { boardTeams } from '../teams/index.js';
 import { markNewPrograms } from './observed-new-programs.js';
 import { observedPage, observedTeamIds, recordObserved } from './observed.repository.js';
 import { observedIdentity } from './similar-programs.repository.js';

@@ -3,6 +3,14 @@
  * board row. app.ts registers what it exports; another module imports it from here only (lint:
  * boundaries/dependencies). The rest of the folder is private to the module.
  */
+export {
+  boardRows,
+  boardRowsStatement,
+  boardTeam,
+  boardTeams,
+  contestBoardTeams,
+  readBoardRows,
+} from './board-rows.repository.js';
 export type { IStatusTeam } from './status-team.entity.js';
 export {
   addAttemptCountsStatement,

@@ -36,7 +36,7 @@ export async function lockTeam(em: EntityManager, teamId: number) {
  * with the judge `by` and the time (docs/spec.md section 4), in the caller's transaction: `sql` is
  * `ormSql(em)` for a judge's toggle, the attempts' bare pool for the automatic block. `by` 'automatic':
  * the server's own block at the contest's `max_attempts`, audited with no user. Read the row
- * again (board.repository.ts) for what to push.
+ * again (board-rows.repository.ts) for what to push.
  */
 export async function changeTeamStatus(
   sql: SqlRunner,

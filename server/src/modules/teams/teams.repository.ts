@@ -11,8 +11,8 @@ import { Team, type ITeam } from './team.entity.js';
 
 /**
  * The teams module's reads and writes of `teams` (docs/design.md section 3): the `getTeams` rows, the
- * catalogue writes and the checks a team's input needs. (The board rows every push carries, and the
- * status toggle, are the board module's: board.repository.ts.) Functions take the EntityManager first
+ * catalogue writes and the checks a team's input needs. (The board rows every push carries are read in
+ * board-rows.repository.ts; a status change is written by team-row-writer.ts.) Functions take the EntityManager first
  * so they run inside `transaction(em, work)` forks.
  */
 

@@ -6,7 +6,6 @@ import {
   type teamUpdateSchema,
 } from '@concurso/shared';
 import { catalogRoutes, type CatalogRoutesOptions } from '../catalogs/index.js';
-import { boardTeam } from '../board/index.js';
 import { activeContest, contestIdFor } from '../contests/index.js';
 import { findTakenCodes, moveTeamMembers, teamMemberCodes } from '../members/index.js';
 import { HttpError } from '../../lib/http-error.js';
@@ -18,6 +17,7 @@ import {
   listTeamRows,
   updateTeam,
 } from './teams.repository.js';
+import { boardTeam } from './board-rows.repository.js';
 
 /**
  * Teams (docs/spec.md sections 2, 3, 5, 7): `getTeams`, `createTeam {name, levels_id, coaches_id, contests_id?}`

@@ -10,8 +10,9 @@ import {
 } from '../../db/sql.js';
 
 /*
- * The board's reads of `teams` (docs/design.md section 6; what changes a row is teams/team-row-writer.ts):
- * one SQL statement, run in the caller's transaction so it sees what that transaction wrote. The
+ * The board rows of `teams` (docs/design.md section 6; what changes a row is team-row-writer.ts), read
+ * here because the teams module owns its table; the board module, the agents' attempts and the other
+ * writers read them through teams' index.ts. One SQL statement, run in the caller's transaction so it sees what that transaction wrote. The
  * functions take the EntityManager (`ormSql`), except `boardRows`, which takes any `SqlRunner`, and
  * `boardRowsStatement` / `readBoardRows`, which the attempts group commit sends on its bare pool.
  */
