@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { BoardFrame } from './board-frame.js';
 import type { AgentConfig } from './schemas/agent.js';
 import type { AgentMessage, AgentMessageFailure } from './schemas/messages.js';
+import type { CaptureRequest } from './schemas/captures.js';
 import type { socketAuthSchema } from './schemas/board.js';
 
 /**
@@ -127,6 +128,12 @@ export interface AgentServerToClientEvents {
   'agent.policy': (config: AgentConfig) => void;
   /** A message to show on the machine's screen, until its `expires_at`. */
   'agent.message': (message: AgentMessage) => void;
+  /**
+   * «Ver pantalla» (server/src/modules/captures/README.md): take a capture of the machine's screen now
+   * and upload it with `POST /api/agent/capture` `{request_id, moment: 'pedida', …}` within
+   * `CAPTURE_REQUEST_TTL_MS`; later, the server refuses it. Sent regardless of `capture_screens`.
+   */
+  'agent.capture.request': (request: CaptureRequest) => void;
 }
 
 /** Events an agent socket sends. */

@@ -77,6 +77,22 @@ export const MESSAGES = {
   /** 429 to an agent whose team reached its cap of distinct observed programs. */
   observedCapReached:
     'Este equipo llegó al máximo de programas distintos registrados; los nuevos no se guardaron.',
+  // Screen captures (server/src/modules/captures/README.md)
+  /** 413 to a capture whose image is larger than `CAPTURE_MAX_BYTES` decoded. */
+  captureTooLarge: 'La captura supera los 200 KB.',
+  /** 429 to an agent key past its captures per minute (`CAPTURE_LIMITS`, with `Retry-After`). */
+  captureRateLimited: 'Demasiadas capturas de este equipo; espere unos segundos.',
+  /** 404 to a capture for no recent attempt of the team nor an open «Ver pantalla» request of it. */
+  captureNotExpected:
+    'La captura no corresponde a un intento reciente ni a una solicitud abierta de este equipo.',
+  /** 400 to a capture whose bytes are not a JPEG or WebP image. */
+  captureInvalidImage: 'La captura no es una imagen JPEG o WebP válida.',
+  /** 404 to a capture id that is not stored (or was dropped by the per-team bound). */
+  captureNotFound: 'No se encontró la captura.',
+  /** 409 to «Ver pantalla» when no machine of the team is connected. */
+  captureNoMachine: 'Ninguna máquina de este equipo está conectada.',
+  /** 504 to «Ver pantalla» when no machine answered in time. */
+  captureTimedOut: 'La máquina no envió la captura a tiempo.',
   // Fingerprints are claims (docs/design.md section 6a)
   fingerprintNotFound: 'No se encontró la huella.',
   // Catalogues (docs/spec.md section 8)

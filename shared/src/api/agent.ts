@@ -11,6 +11,7 @@ import {
   agentObservedResultSchema,
 } from '../schemas/agent.js';
 import { agentStoppedSchema } from '../schemas/lab.js';
+import { agentCaptureSchema } from '../schemas/captures.js';
 import { ADMIN_ACCESS } from './access.js';
 import { defineRoute } from './route.js';
 
@@ -111,5 +112,23 @@ export const agentRoutes = {
     summary: 'El agente avisa que se detiene',
     body: agentStoppedSchema.optional(),
     reply: z.object({ success: z.literal(true), message: z.string() }),
+  }),
+  /**
+   * `POST /api/agent/capture` (`agentCaptureSchema`): one screen capture, for a recent attempt of the
+   * team (`event_id`, stored in the active contest in the last `CAPTURE_ATTEMPT_WINDOW_MS`) or for an
+   * open «Ver pantalla» request of it (`request_id`, at most `CAPTURE_REQUEST_TTL_MS` old). Answers 204
+   * once stored (the same capture again is stored once). 404 `MESSAGES.captureNotExpected` when it
+   * matches neither; 400 `MESSAGES.captureInvalidImage` when the bytes are no JPEG/WebP image; 413
+   * `MESSAGES.captureTooLarge` past `CAPTURE_MAX_BYTES`; 429 `MESSAGES.captureRateLimited` (with
+   * `Retry-After`, s) past the key's captures per minute; 409 `MESSAGES.agentContestInactive`.
+   */
+  capture: defineRoute({
+    method: 'POST',
+    path: '/api/agent/capture',
+    access: 'agent',
+    tag: 'agente',
+    summary: 'Sube una captura de la pantalla de la máquina',
+    body: agentCaptureSchema,
+    reply: z.unknown().meta({ description: 'Sin contenido: responde 204 cuando la guardó.' }),
   }),
 } as const;

@@ -102,6 +102,16 @@ export function isClaimMatch(match: AgentAttemptMatch | undefined): boolean {
 }
 
 /**
+ * An attempt's `event_id`: 8 to 64 letters, digits, '-' or '_', chosen by the agent and unique per team
+ * (the attempt's identity for idempotent reports and for its screen captures).
+ */
+export const agentEventIdSchema = z
+  .string({ error: MESSAGES.required })
+  .min(8, { error: 'event_id: entre 8 y 64 caracteres' })
+  .max(64, { error: 'event_id: entre 8 y 64 caracteres' })
+  .regex(/^[A-Za-z0-9_-]+$/, { error: 'event_id: letras, dígitos, "-" o "_"' });
+
+/**
  * One attempt reported by an agent (docs/design.md section 6): `event_id` is unique per team and
  * makes the report idempotent; `occurred_at` is the agent's clock (ISO 8601), within a sane window of
  * the parser's clock; `process` is a printable name: the blocked name as the contest lists it.
@@ -114,11 +124,7 @@ export function isClaimMatch(match: AgentAttemptMatch | undefined): boolean {
  * fingerprint: the victim of a forged fingerprint must not become one more claimant of it.
  */
 export const agentAttemptSchema = z.object({
-  event_id: z
-    .string({ error: MESSAGES.required })
-    .min(8, { error: 'event_id: entre 8 y 64 caracteres' })
-    .max(64, { error: 'event_id: entre 8 y 64 caracteres' })
-    .regex(/^[A-Za-z0-9_-]+$/, { error: 'event_id: letras, dígitos, "-" o "_"' }),
+  event_id: agentEventIdSchema,
   process: printableText(255).min(1, { error: MESSAGES.required }),
   occurred_at: occurredAtSchema,
   /** False when the agent could not end the process (it still counts as an attempt). Default true. */
@@ -191,6 +197,13 @@ export const agentConfigSchema = z.object({
   blocked: z.array(z.string()),
   fingerprints: z.array(agentFingerprintSchema).default([]),
   observe: z.boolean().default(false),
+  /**
+   * The contest's «Capturar la pantalla en cada intento» (`capture_screens`): the agent takes a screen
+   * capture before and after ending a blocked program and uploads it (`POST /api/agent/capture`). False
+   * while the contest is not the active one; absent from servers older than the field (no captures).
+   * Captures asked for by «Ver pantalla» (`agent.capture.request`) do not depend on it.
+   */
+  capture_screens: z.boolean().optional(),
   poll_ms: rowIntSchema,
   heartbeat_ms: rowIntSchema,
   /**

@@ -79,8 +79,15 @@ export const maxAttemptsSchema = z.preprocess(
 export const observeProcessesSchema = z.boolean({ error: 'Debe ser sí o no' });
 
 /**
+ * `capture_screens` («Capturar la pantalla en cada intento»): whether the contest's agents upload a
+ * screen capture before and after ending a blocked program. On by default; absent on an update keeps
+ * the stored value.
+ */
+export const captureScreensSchema = z.boolean({ error: 'Debe ser sí o no' });
+
+/**
  * The contest fields both create and update send: `{calendar?, date, max_attempts?, observe_processes?,
- * allowed_sites?}`. `allowed_sites` (docs/design.md section 6a): the network policy's destinations
+ * capture_screens?, allowed_sites?}`. `allowed_sites` (docs/design.md section 6a): the network policy's destinations
  * as `allowedSitesSchema` checks them; absent on an update keeps the stored list.
  */
 const contestFields = {
@@ -88,6 +95,7 @@ const contestFields = {
   date: isoDateSchema,
   max_attempts: maxAttemptsSchema.optional(),
   observe_processes: observeProcessesSchema.optional(),
+  capture_screens: captureScreensSchema.optional(),
   allowed_sites: allowedSitesSchema.optional(),
 };
 /**
@@ -119,6 +127,11 @@ export const contestRowSchema = z.object({
   max_attempts: rowIntSchema.nullable(),
   /** The agents report what runs on the machines (`/procesosObservados`). */
   observe_processes: z.boolean(),
+  /**
+   * «Capturar la pantalla en cada intento»: the agents upload a capture around each attempt. The
+   * server always sends it; optional so a row written before the setting existed still reads (absent: on).
+   */
+  capture_screens: z.boolean().optional(),
   /**
    * The destinations the lab machines may reach while the contest is active (stored form,
    * `destinationText`); empty: no network policy. Besides them the contest server and each machine's

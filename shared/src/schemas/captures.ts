@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { MESSAGES } from '../messages.js';
+import { agentEventIdSchema } from './agent.js';
+
+/**
+ * Screen captures (server/src/modules/captures/README.md): an agent uploads a capture of the
+ * machine's screen before and after it ends a blocked program (the contest's «Capturar la pantalla en
+ * cada intento») and when a judge asks for one («Ver pantalla»).
+ */
+
+/** Largest decoded image an agent may upload, in bytes (200 KiB). */
+export const CAPTURE_MAX_BYTES = 200 * 1024;
+/** Widest image an agent should send and the server stores, in pixels (wider ones are scaled down). */
+export const CAPTURE_MAX_WIDTH = 1280;
+/** Longest base64 text of a {@link CAPTURE_MAX_BYTES} image (4 characters per 3 bytes, padded). */
+export const CAPTURE_MAX_BASE64_LENGTH = 4 * Math.ceil(CAPTURE_MAX_BYTES / 3);
+/** The image formats an agent may upload. */
+export const CAPTURE_MIMES = ['image/jpeg', 'image/webp'] as const;
+export type CaptureMime = (typeof CAPTURE_MIMES)[number];
+
+/**
+ * When a capture was taken: `antes` (the blocked program was found, before ending it), `despues`
+ * (after ending it), `pedida` (a judge asked for it with «Ver pantalla»).
+ */
+export const captureMomentSchema = z.enum(['antes', 'despues', 'pedida'], {
+  error: 'moment: antes, despues o pedida',
+});
+export type CaptureMoment = z.infer<typeof captureMomentSchema>;
+
+/**
+ * How long after its attempt was stored a capture for it is accepted, in ms (10 minutes): an agent
+ * uploads its `antes`/`despues` captures right after the attempt, or after its outbox waited out a
+ * short outage; older uploads are refused (404).
+ */
+export const CAPTURE_ATTEMPT_WINDOW_MS = 10 * 60_000;
+
+/**
+ * Per agent key (team): at most `perMinute` uploads in a sliding minute (429 with `Retry-After`
+ * past it), and at most `perTeam` captures kept per team and contest (past it the oldest `pedida`
+ * ones are dropped first; see server/src/modules/captures/README.md).
+ */
+export const CAPTURE_LIMITS = { perMinute: 60, perTeam: 300 } as const;
+
+/** How long a «Ver pantalla» request accepts its capture, in ms. */
+export const CAPTURE_REQUEST_TTL_MS = 30_000;
+
+/** A «Ver pantalla» request's id (`agent.capture.request`), a UUID chosen by the server. */
+export const captureRequestIdSchema = z.uuid({ error: 'request_id: UUID no válido' });
+
+/**
+ * Body of `POST /api/agent/capture`: one image, for one attempt (`event_id`, the attempt's, sent
+ * with `moment` `antes` or `despues`) or for one «Ver pantalla» request (`request_id`, with `moment`
+ * `pedida`): exactly one of the two. `taken_at`: the agent's clock (ISO 8601 with offset). `image`:
+ * the bytes in base64, at most {@link CAPTURE_MAX_BYTES} decoded; the server decodes and re-encodes
+ * it, so only a real JPEG or WebP image is stored.
+ */
+export const agentCaptureSchema = z
+  .object({
+    event_id: agentEventIdSchema.optional(),
+    request_id: captureRequestIdSchema.optional(),
+    moment: captureMomentSchema,
+    taken_at: z.iso.datetime({ offset: true, error: 'taken_at: fecha y hora ISO 8601 no válida' }),
+    mime: z.enum(CAPTURE_MIMES, { error: 'mime: image/jpeg o image/webp' }),
+    image: z
+      .string({ error: MESSAGES.required })
+      .min(4, { error: MESSAGES.required })
+      .max(CAPTURE_MAX_BASE64_LENGTH, { error: MESSAGES.captureTooLarge })
+      .regex(/^[A-Za-z0-9+/]+={0,2}$/, { error: 'image: base64 no válido' }),
+  })
+  .superRefine((capture, ctx) => {
+    const forAttempt = capture.event_id !== undefined;
+    const forRequest = capture.request_id !== undefined;
+    if (forAttempt === forRequest) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['event_id'],
+        message: 'Envíe event_id o request_id, uno de los dos',
+      });
+    } else if (forRequest !== (capture.moment === 'pedida')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['moment'],
+        message: 'moment: pedida va con request_id; antes o despues, con event_id',
+      });
+    }
+  });
+export type AgentCapture = z.infer<typeof agentCaptureSchema>;
+
+/** Payload of the agent socket event `agent.capture.request`: take a capture now and upload it with this id. */
+export interface CaptureRequest {
+  request_id: string;
+}
