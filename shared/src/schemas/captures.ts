@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages.js';
 import { agentEventIdSchema } from './agent.js';
+import { printableText } from './common.js';
 
 /**
  * Screen captures (server/src/modules/captures/README.md): an agent uploads a capture of the
@@ -60,6 +61,8 @@ export const agentCaptureSchema = z
     request_id: captureRequestIdSchema.optional(),
     moment: captureMomentSchema,
     taken_at: z.iso.datetime({ offset: true, error: 'taken_at: fecha y hora ISO 8601 no válida' }),
+    /** The machine's host name, as its heartbeat says it (absent: the team's only machine). */
+    hostname: printableText(255).min(1).optional(),
     mime: z.enum(CAPTURE_MIMES, { error: 'mime: image/jpeg o image/webp' }),
     image: z
       .string({ error: MESSAGES.required })
@@ -89,4 +92,9 @@ export type AgentCapture = z.infer<typeof agentCaptureSchema>;
 /** Payload of the agent socket event `agent.capture.request`: take a capture now and upload it with this id. */
 export interface CaptureRequest {
   request_id: string;
+  /**
+   * The machine asked for, by its host name (its heartbeat's); absent: every machine of the team.
+   * An agent on another machine ignores the request.
+   */
+  hostname?: string;
 }
