@@ -40,7 +40,7 @@ import { careersRoutes, careerUsages } from './modules/careers/index.js';
 import { coachesRoutes } from './modules/coaches/index.js';
 import { processesRoutes } from './modules/processes/index.js';
 import { teamsRoutes, teamUsages } from './modules/teams/index.js';
-import { membersRoutes, memberUsages } from './modules/members/index.js';
+import { membersRoutes, memberUsages, moveMembersWithTeam } from './modules/members/index.js';
 import { usersRoutes } from './modules/users/index.js';
 import { exerciseUsages, exercisesRoutes } from './modules/exercises/index.js';
 import { logsRoutes } from './modules/logs/index.js';
@@ -176,7 +176,7 @@ export async function buildApp({
       for (const routes of [levelsRoutes, schoolsRoutes, departamentsRoutes, careersRoutes, coachesRoutes])
         await api.register(routes, { uses });
       await api.register(processesRoutes, { fingerprintQuorum: config.fingerprintQuorum, uses });
-      await api.register(teamsRoutes, { uses });
+      await api.register(teamsRoutes, { uses, moveMembers: moveMembersWithTeam });
       for (const routes of [membersRoutes, usersRoutes, logsRoutes]) await api.register(routes);
       await api.register(importsRoutes, { receiveTimeoutMs: config.importReceiveTimeoutMs });
       await api.register(statsRoutes);

@@ -4,4 +4,3 @@
  * rest of the folder is private to the module.
  */
 export { default as importsRoutes } from './imports.routes.js';
-export { TeamImport } from './team-import.entity.js';

@@ -4,11 +4,6 @@
  * is private to the module.
  */
 export { Member } from './member.entity.js';
-export {
-  findTakenCodes,
-  insertMembers,
-  memberUsages,
-  moveTeamMembers,
-  teamMemberCodes,
-} from './members.repository.js';
+export { findTakenCodes, insertMembers, memberUsages } from './members.repository.js';
+export { moveMembersWithTeam } from './members.service.js';
 export { default as membersRoutes } from './members.routes.js';

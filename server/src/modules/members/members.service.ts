@@ -7,6 +7,8 @@ import {
   insertMembers,
   listMemberRows,
   lockTeamContest,
+  moveTeamMembers,
+  teamMemberCodes,
 } from './members.repository.js';
 
 /** The 409 for a student code already in a team of the contest, naming that team, or null. */
@@ -63,4 +65,23 @@ export async function saveMembers(em: EntityManager, members: MemberInput[]): Pr
     throw err;
   }
   return listMemberRows(em, teamId);
+}
+
+/**
+ * Takes team `teamId`'s members along when the team moves to contest `contestId` (`updateTeam`; app.ts
+ * hands this to the teams module), in the update's transaction: a student code is once per contest.
+ * @throws HttpError 409 naming a code already in that contest and its team (nothing moves).
+ */
+export async function moveMembersWithTeam(
+  em: EntityManager,
+  teamId: number,
+  contestId: number,
+): Promise<void> {
+  const [taken] = await findTakenCodes(em, contestId, await teamMemberCodes(em, teamId), true);
+  if (taken)
+    throw new HttpError(
+      409,
+      `El código ${taken.code} ya está registrado en ese concurso (equipo "${taken.team}").`,
+    );
+  await moveTeamMembers(em, teamId, contestId);
 }

@@ -3,7 +3,6 @@ import { baseProperties } from '../../db/base-entity.js';
 import { Level } from '../levels/index.js';
 import { Coach } from '../coaches/index.js';
 import { Contest } from '../contests/index.js';
-import { TeamImport } from '../imports/index.js';
 import { StatusTeam } from './status-team.entity.js';
 
 /**
@@ -33,8 +32,12 @@ export const Team = defineEntity({
      * active contest, `detenido` stopped the documented way; null otherwise. Cleared when it beats again.
      */
     agentAlert: p.string().length(16).nullable().fieldName('agent_alert'),
-    /** The bulk import that created the team, so it can be undone; null when made by hand. */
-    teamImport: () => p.manyToOne(TeamImport).fieldName('team_imports_id').nullable().deleteRule('set null'),
+    /**
+     * The bulk import that created the team (`team_imports.id`, the imports module's), so it can be
+     * undone; null when made by hand. A plain id: the imports module stands above teams and reads its
+     * teams through teams' index.ts. The migration keeps the foreign key (`on delete set null`).
+     */
+    teamImportId: p.integer().unsigned().nullable().fieldName('team_imports_id'),
     /**
      * The board's «programa nuevo» mark (observed module, observed-new-programs.ts, its one writer): the
      * newest program only this team of the contest ran after its first minutes, its latest start (UTC)

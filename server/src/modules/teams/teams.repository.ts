@@ -97,7 +97,7 @@ export async function insertTeam(em: EntityManager, input: TeamInput, contestId:
 
 /**
  * Renames a team or moves it to another level, coach or contest (`contestId`; its members follow with
- * the caller's `moveTeamMembers`), and bumps its `version` so the boards take the change (docs/design.md
+ * the caller's `moveMembers`, teams.routes.ts), and bumps its `version` so the boards take the change (docs/design.md
  * section 6). Answers its `getTeams` row.
  */
 export async function updateTeam(
@@ -169,7 +169,7 @@ export async function insertTeams(
     number_attempts: 0,
     version: 1,
     agentOnline: false,
-    teamImport: teamImportId,
+    teamImportId,
     createdAt: now,
     updatedAt: now,
   }));
@@ -198,7 +198,7 @@ export interface ImportedTeam {
 export async function lockImportedTeams(em: EntityManager, teamImportId: number): Promise<ImportedTeam[]> {
   const teams = await em.find(
     Team,
-    { teamImport: teamImportId },
+    { teamImportId },
     {
       fields: ['id', 'name', 'level', 'number_attempts'],
       lockMode: LockMode.PESSIMISTIC_WRITE,
