@@ -24,7 +24,7 @@ import { agentConfigs, type PolicyOptions } from './agent-config.js';
  * How long a policy change waits for more before the agents are told (ms): a burst of changes (a
  * copied blocked set, an import, several fingerprints confirmed) becomes one round.
  */
-export const AGENT_POLICY_DEBOUNCE_MS = 25;
+const AGENT_POLICY_DEBOUNCE_MS = 25;
 
 /** Teams whose policies one read of a round computes together. */
 const ROUND_TEAMS = 500;
@@ -38,7 +38,7 @@ const POLICY_CATALOGS: ReadonlySet<CatalogName> = new Set([
 ]);
 
 /** What each agent socket of this process carries. */
-export interface AgentSocketData {
+interface AgentSocketData {
   /** The team of the key it connected with (its contest follows the team's moves). */
   team: AgentPrincipal;
   /** `policy_version` last sent to it; null before the first. */
@@ -69,7 +69,7 @@ type AgentSocket = Socket<
 >;
 
 /** The agents' side of the push channel, as `app.agentChannel`. */
-export interface AgentChannel {
+interface AgentChannel {
   /**
    * An agent's policy may have changed (active contest, blocked set, fingerprints, a team's contest):
    * after `AGENT_POLICY_DEBOUNCE_MS`, every connected agent in every server process whose policy
@@ -92,7 +92,7 @@ export interface AgentChannel {
 }
 
 /** The messages module's side of the agents' channel. */
-export interface MessageHandlers {
+interface MessageHandlers {
   /**
    * The messages of team `teamId` not closed yet: `show`, those none of its agents has shown; `shown`,
    * the ids of those shown but not closed.

@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 import { Contest } from '../contests/index.js';
 import { Team } from '../teams/index.js';
 
@@ -27,4 +27,3 @@ export const AgentEvent = defineEntity({
   },
   indexes: [{ properties: ['contest', 'at'] }, { properties: ['team', 'at'] }],
 });
-export type IAgentEvent = InferEntity<typeof AgentEvent>;

@@ -20,13 +20,13 @@ export function newAgentKey(): string {
  * The team whose current key is `key`, or null (wrong, revoked or regenerated key); read with `sql` (the
  * agents' bare pool, `poolSql(app.sql)`).
  */
-export async function teamByAgentKey(sql: SqlRunner, key: string): Promise<AgentPrincipal | null> {
+async function teamByAgentKey(sql: SqlRunner, key: string): Promise<AgentPrincipal | null> {
   if (!key.startsWith('ag_') || key.length > 100) return null;
   return teamByAgentKeyHash(sql, hashAgentKey(key));
 }
 
 /** How long a key → team lookup is trusted without asking the database again, in ms. */
-export const AGENT_KEY_CACHE_MS = 5_000;
+const AGENT_KEY_CACHE_MS = 5_000;
 /** Most keys remembered at once (one per lab machine; far above any contest). */
 const AGENT_KEY_CACHE_MAX = 20_000;
 

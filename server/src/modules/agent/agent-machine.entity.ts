@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 import { Team } from '../teams/index.js';
 
 /**
@@ -43,4 +43,3 @@ export const AgentMachine = defineEntity({
   uniques: [{ name: 'agent_machines_team_host_unique', properties: ['team', 'hostname'] }],
   indexes: [{ name: 'agent_machines_last_seen_index', properties: ['lastSeen'] }],
 });
-export type IAgentMachine = InferEntity<typeof AgentMachine>;

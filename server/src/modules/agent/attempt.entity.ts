@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 import { baseProperties } from '../../db/base-entity.js';
 import { Team } from '../teams/index.js';
 import { Contest } from '../contests/index.js';
@@ -28,4 +28,3 @@ export const Attempt = defineEntity({
   },
   uniques: [{ properties: ['team', 'event_id'] }],
 });
-export type IAttempt = InferEntity<typeof Attempt>;

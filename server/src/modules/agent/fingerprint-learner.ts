@@ -10,7 +10,7 @@ import { recordClaims, type FingerprintClaim } from '../processes/index.js';
 export const FINGERPRINT_MEMORY_MS = 10 * 60 * 1000;
 
 /** Most claims remembered at once; past it the memory starts over (every claim goes to the database again). */
-export const FINGERPRINT_MEMORY_MAX = 10_000;
+const FINGERPRINT_MEMORY_MAX = 10_000;
 
 /**
  * Records the fingerprints the agents report with their attempts as claims of their teams

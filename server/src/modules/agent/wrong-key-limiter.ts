@@ -2,7 +2,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { AGENT_CHANNEL_LIMITS } from '@concurso/shared';
 
 /** How long an address that sent too many wrong agent keys waits, in s (the limiter's window). */
-export const WRONG_KEYS_WINDOW_S = 60;
+const WRONG_KEYS_WINDOW_S = 60;
 
 /**
  * Wrong agent keys per client address (docs/design.md section 6a: a key lookup costs a SHA-256 and a

@@ -9,7 +9,7 @@ import { findUserByUsername, getUser, revokeToken } from './auth.repository.js';
 import { LoginLimiter, type LoginLimits } from './login-limiter.js';
 
 /** Options of the session routes. */
-export interface AuthRoutesOptions {
+interface AuthRoutesOptions {
   /** Token lifetime (s). */
   expiresInS: number;
   /** Failed logins allowed per address a minute and per account from one address an hour (config). */

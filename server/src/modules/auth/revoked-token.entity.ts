@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 
 /**
  * `revoked_tokens`: JWT ids ended by logout, kept until the token would have expired so
@@ -12,4 +12,3 @@ export const RevokedToken = defineEntity({
     expiresAt: p.datetime().index(),
   },
 });
-export type IRevokedToken = InferEntity<typeof RevokedToken>;

@@ -25,7 +25,7 @@ const claimsSchema = z.object({
  * token that does not open a session (bad signature, expired, no `exp`, `sub` not an id...).
  * Used by the REST role guard and the socket handshake alike.
  */
-export function verifySessionToken(app: FastifyInstance, token: string): SessionClaims | null {
+function verifySessionToken(app: FastifyInstance, token: string): SessionClaims | null {
   let payload: unknown;
   try {
     payload = app.jwt.verify<JwtClaims>(token);
@@ -59,7 +59,7 @@ export async function activeSessionType(em: EntityManager, session: SessionClaim
  * with why. Two queries whatever the number of sessions: the periodic check of open sockets
  * (socket.ts) uses it so a session ended while another process could not be told still ends here.
  */
-export async function endedSessions(
+async function endedSessions(
   em: EntityManager,
   sessions: SessionClaims[],
 ): Promise<Map<string, SessionEndReason>> {

@@ -6,7 +6,7 @@ import { BoardPublisher } from './board-publisher.js';
  * What the rest of the server tells the screens (docs/design.md section 6), as `app.board`. Call it after
  * the transaction that made the change has committed, with rows read inside that transaction.
  */
-export interface BoardChannel {
+interface BoardChannel {
   /**
    * Pushes a whole board row to every screen following its level, in the next tick's `board.frame`
    * (`BOARD_PUSH_WINDOW_MS`..`BOARD_PUSH_WINDOW_MAX_MS`), stamped with now as its commit time; the

@@ -62,7 +62,7 @@ export interface CatalogChange<Snapshot> {
 }
 
 /** 'No se encontró la escuela.' */
-export const notFoundMessage = (thing: string) => `No se encontró ${thing}.`;
+const notFoundMessage = (thing: string) => `No se encontró ${thing}.`;
 
 /** After a committed write: tell open screens (and boards when needed). */
 function announce(app: FastifyInstance, resource: { catalog: CatalogName; resetsBoard?: boolean }): void {

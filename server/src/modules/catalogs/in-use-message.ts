@@ -5,7 +5,7 @@
 export type Use = readonly [count: number, one: string, many: string];
 
 /** 'N departamento' / 'N departamentos'. */
-export function plural(n: number, one: string, many: string): string {
+function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 

@@ -6,7 +6,7 @@
 export { catalogRoutes } from './catalog-routes.js';
 export type { CatalogRoutesOptions } from './catalog-routes.js';
 export { catalogUsages } from './catalog-usages.js';
-export type { CatalogUsage, CountUses } from './catalog-usages.js';
+export type { CatalogUsage } from './catalog-usages.js';
 export { catalogRows, requireExisting } from './catalog-rows.js';
 export { describeUses, inUseMessage } from './in-use-message.js';
 export type { Use } from './in-use-message.js';

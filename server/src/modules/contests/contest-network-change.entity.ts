@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 import { User } from '../users/index.js';
 import { Contest } from './contest.entity.js';
 import { StringListType } from '../../db/string-list-type.js';
@@ -21,4 +21,3 @@ export const ContestNetworkChange = defineEntity({
   },
   indexes: [{ properties: ['contest', 'at'] }],
 });
-export type IContestNetworkChange = InferEntity<typeof ContestNetworkChange>;

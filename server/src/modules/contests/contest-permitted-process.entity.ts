@@ -1,4 +1,4 @@
-import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { defineEntity } from '@mikro-orm/core';
 import { baseProperties } from '../../db/base-entity.js';
 import { Contest } from './contest.entity.js';
 import { Process } from '../processes/index.js';
@@ -19,4 +19,3 @@ export const ContestPermittedProcess = defineEntity({
   }),
   uniques: [{ properties: ['contest', 'process'] }],
 });
-export type IContestPermittedProcess = InferEntity<typeof ContestPermittedProcess>;

@@ -1,4 +1,4 @@
-import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { defineEntity } from '@mikro-orm/core';
 import { baseProperties } from '../../db/base-entity.js';
 import { Contest } from './contest.entity.js';
 import { Process } from '../processes/index.js';
@@ -14,4 +14,3 @@ export const ContestProcess = defineEntity({
   }),
   uniques: [{ properties: ['contest', 'process'] }],
 });
-export type IContestProcess = InferEntity<typeof ContestProcess>;

@@ -8,7 +8,7 @@ import { NETWORK_SITES_LOOKUP_TIMEOUT_MS, sharedCdnOf, type NetworkSiteInfo } fr
 export type SiteLookup = (host: string) => Promise<string[]>;
 
 /** The system's resolver (`getaddrinfo`, as the lab machines resolve names): every address. */
-export const systemSiteLookup: SiteLookup = async (host) =>
+const systemSiteLookup: SiteLookup = async (host) =>
   (await dnsLookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
 
 /**

@@ -21,7 +21,7 @@ export interface ReceivedPdf {
 const PDF_MAGIC = Buffer.from('%PDF-');
 
 /** The client's file name reduced to a safe display name: no folders, no control characters, ≤ 200 chars. */
-export function cleanFileName(name: string): string {
+function cleanFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();

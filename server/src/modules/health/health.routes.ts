@@ -3,7 +3,7 @@ import { healthRoutes as api } from '@concurso/shared';
 import { addRoute } from '../../lib/route.js';
 
 /** Longest `/api/health` waits for the database's answer (ms): a frozen database still gets a 503 in 5 s. */
-export const HEALTH_DB_TIMEOUT_MS = 2_000;
+const HEALTH_DB_TIMEOUT_MS = 2_000;
 
 /**
  * `GET /api/health` (anonymous, `healthRoutes` in shared/src/api/health.ts): whether this process

@@ -14,13 +14,13 @@ import {
 import type { SheetRow } from './import-rows.js';
 
 /** A catalogue row an imported name may refer to (a level, a coach, a career). */
-export interface NamedRef {
+interface NamedRef {
   id: number;
   name: string;
 }
 
 /** A career, with its departament's name: a file may need it to say which career. */
-export interface CareerRef extends NamedRef {
+interface CareerRef extends NamedRef {
   departament: string;
 }
 
@@ -39,7 +39,7 @@ export interface ImportLookups {
 }
 
 /** A member the import creates. */
-export interface PlannedMember {
+interface PlannedMember {
   code: string;
   name: string;
   semester: number;

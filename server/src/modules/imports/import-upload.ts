@@ -23,7 +23,7 @@ const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
  * (delimitado por comas)». Every byte means a character in Windows-1252, so a mistaken guess shows
  * in the preview's names (the admin is told to look) and never passes silently as data.
  */
-export function csvEncoding(bytes: Buffer): ImportEncoding {
+function csvEncoding(bytes: Buffer): ImportEncoding {
   return isUtf8(bytes) ? 'utf-8' : 'windows-1252';
 }
 
@@ -32,7 +32,7 @@ export function csvEncoding(bytes: Buffer): ImportEncoding {
  * zip (`PK\x03\x04`), `.csv` must be text: no NUL byte (UTF-8 or Windows-1252, {@link csvEncoding}).
  * Anything else is refused with 415 and a Spanish message.
  */
-export function sheetKind(fileName: string, bytes: Buffer): 'csv' | 'xlsx' {
+function sheetKind(fileName: string, bytes: Buffer): 'csv' | 'xlsx' {
   const name = fileName.toLowerCase();
   if (name.endsWith('.xlsx')) {
     if (bytes.length < ZIP_MAGIC.length || !bytes.subarray(0, ZIP_MAGIC.length).equals(ZIP_MAGIC))

@@ -21,7 +21,7 @@ import { insertTeamImport, lockTeamImport, markImportUndone } from './team-impor
  * coaches and careers, and the contest's teams and member codes that collide with the file's names and
  * codes. Read in the caller's EntityManager (the import's transaction), one query after another.
  */
-export async function importLookups(
+async function importLookups(
   em: EntityManager,
   contestId: number,
   rows: readonly SheetRow[],

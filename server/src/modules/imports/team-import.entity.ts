@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 import { Contest } from '../contests/index.js';
 import { User } from '../users/index.js';
 
@@ -25,4 +25,3 @@ export const TeamImport = defineEntity({
     undoneAt: p.datetime(3).nullable().fieldName('undone_at'),
   },
 });
-export type ITeamImport = InferEntity<typeof TeamImport>;

@@ -26,7 +26,7 @@ import type { ITeam } from '../teams/index.js';
  */
 
 /** Rows a log answers at most, newest first. */
-export const LOG_LIMIT = 1_000;
+const LOG_LIMIT = 1_000;
 
 /** A team's attempts as its agent reported them, newest first. */
 export async function listAttemptLog(em: EntityManager, teamId: number): Promise<AttemptLogRow[]> {

@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 import { Team } from '../teams/index.js';
 import { Message } from './message.entity.js';
 
@@ -23,4 +23,3 @@ export const MessageReceipt = defineEntity({
   },
   uniques: [{ name: 'message_receipts_message_team_unique', properties: ['message', 'team'] }],
 });
-export type IMessageReceipt = InferEntity<typeof MessageReceipt>;

@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 import { Contest } from '../contests/index.js';
 import { User } from '../users/index.js';
 
@@ -22,4 +22,3 @@ export const Message = defineEntity({
   },
   indexes: [{ properties: ['contest', 'createdAt'] }],
 });
-export type IMessage = InferEntity<typeof Message>;

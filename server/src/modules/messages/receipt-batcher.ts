@@ -4,13 +4,13 @@ import type { Receipt } from './messages.repository.js';
 const RANK: Record<Receipt['kind'], number> = { falló: 0, entregado: 1, visto: 2 };
 
 /** Receipts one statement writes at most (three parameters each). */
-export const RECEIPTS_PER_STATEMENT = 500;
+const RECEIPTS_PER_STATEMENT = 500;
 /** Receipts waiting at most; past it new ones are dropped and counted (the channel already bounds them). */
-export const RECEIPTS_PENDING_MAX = 20_000;
+const RECEIPTS_PENDING_MAX = 20_000;
 /** How long receipts gather before they are written (ms). */
-export const RECEIPTS_GATHER_MS = 50;
+const RECEIPTS_GATHER_MS = 50;
 /** How long a failed write waits before its receipts are tried again (ms). */
-export const RECEIPTS_RETRY_MS = 1_000;
+const RECEIPTS_RETRY_MS = 1_000;
 
 /**
  * Gathers agents' message receipts and writes them in batches (docs/design.md section 6a: nothing one key

@@ -24,7 +24,7 @@ import { foldName } from './observed-matching.js';
  */
 
 /** The name a program is known by: its folded name as the agent compares names ('chrome.exe' → 'chrome'). */
-export const programName = (nameKey: string) => normaliseExecutableName(nameKey);
+const programName = (nameKey: string) => normaliseExecutableName(nameKey);
 
 /** `programName` of `o.name_key` in SQL (`name_key` is already folded to lower case). */
 const PROGRAM_NAME_SQL =
@@ -34,7 +34,7 @@ const PROGRAM_NAME_SQL =
  * When contest `contestId`'s first minutes end (its first observed start plus `NEW_PROGRAM_AFTER_MS`),
  * or null while nothing was observed. Read from the index `observed_processes_first_seen`.
  */
-export async function newProgramsFrom(em: EntityManager, contestId: number): Promise<Date | null> {
+async function newProgramsFrom(em: EntityManager, contestId: number): Promise<Date | null> {
   const [row] = await em
     .getConnection()
     .execute<Array<{ first: Date | string | null }>>(
@@ -54,7 +54,7 @@ export async function newProgramsFrom(em: EntityManager, contestId: number): Pro
  * or its SHA-256. Each `not exists` is an index lookup (`observed_processes_program`,
  * `observed_processes_sha256`).
  */
-export async function newProgramIds(
+async function newProgramIds(
   em: EntityManager,
   contestId: number,
   from: Date,

@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 import { Contest } from '../contests/index.js';
 import { Team } from '../teams/index.js';
 
@@ -36,4 +36,3 @@ export const ObservedProcess = defineEntity({
   },
   uniques: [{ name: 'observed_processes_unique', properties: ['contest', 'team', 'name', 'sha256'] }],
 });
-export type IObservedProcess = InferEntity<typeof ObservedProcess>;

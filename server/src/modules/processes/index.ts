@@ -10,7 +10,7 @@ export {
   recordBlockClaim,
   recordClaims,
 } from './process-fingerprints.repository.js';
-export type { FileIdentity, FingerprintClaim } from './process-fingerprints.repository.js';
+export type { FingerprintClaim } from './process-fingerprints.repository.js';
 export { Process } from './process.entity.js';
 export { findOrCreateProcess } from './processes.repository.js';
 export { default as processesRoutes } from './processes.routes.js';

@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 import { Team } from '../teams/index.js';
 import { ProcessFingerprint } from './process-fingerprint.entity.js';
 
@@ -23,4 +23,3 @@ export const ProcessFingerprintClaim = defineEntity({
   },
   uniques: [{ name: 'process_fingerprint_claims_unique', properties: ['fingerprint', 'team'] }],
 });
-export type IProcessFingerprintClaim = InferEntity<typeof ProcessFingerprintClaim>;

@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 import { Contest } from '../contests/index.js';
 import { User } from '../users/index.js';
 import { Process } from './process.entity.js';
@@ -24,4 +24,3 @@ export const ProcessFingerprintDenial = defineEntity({
   },
   uniques: [{ name: 'process_fingerprint_denials_unique', properties: ['contest', 'sha256'] }],
 });
-export type IProcessFingerprintDenial = InferEntity<typeof ProcessFingerprintDenial>;

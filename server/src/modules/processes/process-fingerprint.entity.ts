@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 import { baseProperties } from '../../db/base-entity.js';
 import { Contest } from '../contests/index.js';
 import { User } from '../users/index.js';
@@ -31,4 +31,3 @@ export const ProcessFingerprint = defineEntity({
   },
   uniques: [{ name: 'process_fingerprints_unique', properties: ['contest', 'process', 'sha256'] }],
 });
-export type IProcessFingerprint = InferEntity<typeof ProcessFingerprint>;

@@ -441,10 +441,7 @@ async function permittedLikeness(
  * an innocent program ended. Read as SQL: the observed module imports this one (no cycle). Empty, in
  * one query, when the contest permits nothing.
  */
-export async function permittedKnownFiles(
-  em: EntityManager,
-  contestId: number,
-): Promise<Map<string, string>> {
+async function permittedKnownFiles(em: EntityManager, contestId: number): Promise<Map<string, string>> {
   const known = new Map<string, string>();
   const permitted = await em.find(ContestPermittedProcess, { contest: contestId }, { populate: ['process'] });
   if (permitted.length === 0) return known;

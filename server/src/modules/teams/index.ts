@@ -11,7 +11,6 @@ export {
   contestBoardTeams,
   readBoardRows,
 } from './board-rows.repository.js';
-export type { IStatusTeam } from './status-team.entity.js';
 export {
   addAttemptCountsStatement,
   changeTeamStatus,

@@ -1,4 +1,4 @@
-import { p, type InferEntity } from '@mikro-orm/core';
+import { p } from '@mikro-orm/core';
 import { tableEntity } from '../../db/base-entity.js';
 import { Team } from './team.entity.js';
 import { User } from '../users/index.js';
@@ -16,4 +16,3 @@ export const TeamStatusChange = tableEntity('TeamStatusChange', 'team_status_cha
   /** Kept to the millisecond, so /bitacora orders events of one second. */
   at: p.datetime(3),
 });
-export type ITeamStatusChange = InferEntity<typeof TeamStatusChange>;

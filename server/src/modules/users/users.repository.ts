@@ -11,7 +11,7 @@ import { User, type IUser } from './user.entity.js';
  */
 
 /** A user as the lists answer it: never a password. */
-export function toUserRow(user: Loaded<IUser>): UserRow {
+function toUserRow(user: Loaded<IUser>): UserRow {
   return { id: user.id, name: user.name, username: user.username, types_users_id: user.type.id };
 }
 
