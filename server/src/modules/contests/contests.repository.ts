@@ -179,23 +179,9 @@ export async function lockContestActive(em: EntityManager, id: number): Promise<
   return contest ? contest.activeKey === 1 : null;
 }
 
-/** Contest `id`'s `max_attempts` (null: no automatic block, or no such contest). */
-export async function contestMaxAttempts(em: EntityManager, id: number): Promise<number | null> {
-  const contest = await em.findOne(Contest, id, { fields: ['maxAttempts'] });
-  return contest?.maxAttempts ?? null;
-}
-
 /** True when contest `id` is the active one. */
 export async function isActiveContest(em: EntityManager, id: number): Promise<boolean> {
   return (await em.count(Contest, { id, activeKey: 1 })) > 0;
-}
-
-/**
- * True when contest `id` is the active one and its agents report what runs on the machines
- * (`observe_processes`): only then is an agent's report stored.
- */
-export async function isObservingContest(em: EntityManager, id: number): Promise<boolean> {
-  return (await em.count(Contest, { id, activeKey: 1, observeProcesses: true })) > 0;
 }
 
 /** Contest `id`'s row when given (null when it does not exist), else the active one (null when none is). */

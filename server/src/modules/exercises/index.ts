@@ -3,6 +3,5 @@
  * it exports; another module imports it from here only (lint: boundaries/dependencies). The rest
  * of the folder is private to the module.
  */
-export { Exercise } from './exercise.entity.js';
 export { exerciseUsages } from './exercises.repository.js';
 export { default as exercisesRoutes } from './exercises.routes.js';

@@ -75,7 +75,7 @@ export async function createMessage(
 }
 
 /** Messages a list answers at most: each carries a receipt per team (500 teams × 50 = 25,000 rows). */
-export const MESSAGES_LIST_LIMIT = 50;
+const MESSAGES_LIST_LIMIT = 50;
 
 /** Messages of contest `contestId` (or just `onlyId`) with their receipts, newest first (at most `MESSAGES_LIST_LIMIT`). */
 export async function messageRows(

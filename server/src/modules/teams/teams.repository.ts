@@ -43,7 +43,7 @@ export async function listTeamRows(em: EntityManager): Promise<TeamRow[]> {
 }
 
 /** One team as `getTeams` lists it, or null. */
-export async function findTeamRow(em: EntityManager, id: number): Promise<TeamRow | null> {
+async function findTeamRow(em: EntityManager, id: number): Promise<TeamRow | null> {
   const team = await em.findOne(Team, id, { populate: TEAM_ROW_POPULATE });
   return team ? toTeamRow(team) : null;
 }
