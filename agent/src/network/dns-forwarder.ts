@@ -25,13 +25,13 @@ import { askUpstream, type UpstreamResolver } from './dns-upstream.js';
 export const DNS_MAX_IN_FLIGHT = 256;
 
 /** The most TCP connections open at once; past it a new one is closed at once. */
-export const DNS_MAX_TCP_CONNECTIONS = 64;
+const DNS_MAX_TCP_CONNECTIONS = 64;
 
 /** A TCP connection is closed after this long without traffic (ms). */
-export const DNS_TCP_IDLE_MS = 10_000;
+const DNS_TCP_IDLE_MS = 10_000;
 
 /** A TCP connection is closed this long after it opened, whatever it does (ms). */
-export const DNS_TCP_LIFETIME_MS = 30_000;
+const DNS_TCP_LIFETIME_MS = 30_000;
 
 /** Replies a TCP client has not read yet (bytes) past which its queries are not read until it does. */
 const TCP_UNREAD_BYTES = 64 * 1024;

@@ -13,10 +13,10 @@ export const DNS_MAX_QUERY_BYTES = 512;
 const UDP_PLAIN_BYTES = 512;
 
 /** The EDNS UDP payload size offered upstream and honoured for clients (bytes: DNS flag day 2020). */
-export const DNS_EDNS_BYTES = 1232;
+const DNS_EDNS_BYTES = 1232;
 
 /** Longest TTL given to a client (s): the agent follows a site's addresses every minute (network-guard.ts). */
-export const DNS_TTL_CAP_S = 60;
+const DNS_TTL_CAP_S = 60;
 
 /** Response codes used (RFC 1035). */
 export const RCODE = { NOERROR: 0, SERVFAIL: 2, NXDOMAIN: 3 } as const;

@@ -16,10 +16,10 @@ export interface UpstreamResolver {
 }
 
 /** The longest wait for one resolver (ms), UDP and a TCP retry together. */
-export const DNS_ATTEMPT_MS = 1_000;
+const DNS_ATTEMPT_MS = 1_000;
 
 /** The longest wait for an answer over every resolver (ms): a stub resolver gives up not much later. */
-export const DNS_TOTAL_MS = 2_000;
+const DNS_TOTAL_MS = 2_000;
 
 /** An upstream's final answer: its rcode, the records kept (`readUpstream`), and which resolver it was. */
 export interface UpstreamAnswer {

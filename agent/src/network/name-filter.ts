@@ -53,9 +53,9 @@ function echRule(option: NameFilterOptions['ech'], host: string | null): EchRule
 }
 
 /** Most bytes of a ClientHello or request head read before deciding. */
-export const NAME_FILTER_HEAD_BYTES = 16 * 1024;
+const NAME_FILTER_HEAD_BYTES = 16 * 1024;
 /** Default `maxConnections`. */
-export const NAME_FILTER_MAX_CONNECTIONS = 2_000;
+const NAME_FILTER_MAX_CONNECTIONS = 2_000;
 /** A name's refusals are logged at most once in this time (ms). */
 const LOG_EVERY_MS = 60_000;
 /** Most names whose last log time is kept; past it, refusals of new names are only counted. */

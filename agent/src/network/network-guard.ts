@@ -37,14 +37,14 @@ import type { ResolvedPolicy } from './resolved-policy.js';
 type Resolvers = ReadonlyArray<{ address: string; version: 4 | 6 }>;
 
 /** How often the allowed host names are resolved again while a policy is in force (ms). */
-export const NETWORK_RESOLVE_MS = 60_000;
+const NETWORK_RESOLVE_MS = 60_000;
 
 /**
  * How often the allowed host names are resolved again while some of them do not resolve (ms): a boot
  * before the network's DNS answers, a name mistyped or gone. Short, so the lab board turns from
  * «aplicada en parte» to «aplicada» soon after they resolve.
  */
-export const NETWORK_RETRY_UNRESOLVED_MS = 15_000;
+const NETWORK_RETRY_UNRESOLVED_MS = 15_000;
 
 /** The file, in the data folder, of the last policy put in force (deleted when lifted). */
 export const NETWORK_STATE_FILE = 'network-policy.json';

@@ -14,7 +14,7 @@ import type { AllowedAddress, ResolvedPolicy } from './resolved-policy.js';
 export type Lookup = (host: string) => Promise<ReadonlyArray<{ address: string; family: number }>>;
 
 /** The system's resolver: the hosts file and DNS, as every program on the machine resolves. */
-export const systemLookup: Lookup = (host) => dnsLookup(host, { all: true, verbatim: true });
+const systemLookup: Lookup = (host) => dnsLookup(host, { all: true, verbatim: true });
 
 /** An address with its family, or null when `text` is not an IP address (zone index dropped). */
 function addressOf(text: string): { address: string; version: 4 | 6 } | null {

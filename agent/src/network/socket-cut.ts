@@ -45,7 +45,7 @@ export function ssCutFilter(
 }
 
 /** The machine's own addresses (they are reached through loopback, which the rules always allow). */
-export function localAddresses(): Array<{ address: string; version: 4 | 6 }> {
+function localAddresses(): Array<{ address: string; version: 4 | 6 }> {
   return Object.values(networkInterfaces())
     .flat()
     .filter((i) => i !== undefined)

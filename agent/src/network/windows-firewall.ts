@@ -50,7 +50,7 @@ const top = (version: 4 | 6) => (1n << BITS[version]) - 1n;
 const PORTS = { start: 1n, end: 65535n };
 
 /** Sorted, with overlapping and adjacent ranges joined. */
-export function mergeRanges(ranges: readonly Range[]): Range[] {
+function mergeRanges(ranges: readonly Range[]): Range[] {
   const sorted = [...ranges].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
   const merged: Range[] = [];
   for (const r of sorted) {
@@ -327,7 +327,7 @@ export function windowsReadBackScript(): string {
 }
 
 /** One rule of the group as the read-back prints it (`windowsReadBackScript`). */
-export interface ReadBackRule {
+interface ReadBackRule {
   name: string;
   enabled: string;
   direction: string;
@@ -338,7 +338,7 @@ export interface ReadBackRule {
 }
 
 /** One profile of a connected network as the active policy has it. */
-export interface ReadBackProfile {
+interface ReadBackProfile {
   name: string;
   enabled: string;
   allowLocalRules: string;
