@@ -1,5 +1,6 @@
 import { okEnvelope } from '../schemas/api.js';
 import { attemptLogRowSchema, statusChangeRowSchema } from '../schemas/board.js';
+import { chainVerdictSchema, chainVerifyQuerySchema } from '../schemas/chain.js';
 import { CONTEST_LOG_LIMIT, contestLogQuerySchema, contestLogSchema } from '../schemas/logs.js';
 import { STAFF_ACCESS } from './access.js';
 import { defineRoute } from './route.js';
@@ -36,5 +37,21 @@ export const logsRoutes = {
     summary: `Bitácora del concurso activo: intentos, estatus, agentes, mensajes y red (máximo ${CONTEST_LOG_LIMIT})`,
     querystring: contestLogQuerySchema,
     reply: okEnvelope(contestLogSchema),
+  }),
+  /**
+   * `GET /api/contestLog/verify?contests_id` (admins and judges): recomputes the contest's chained log
+   * (server/src/modules/chain/README.md) from its rows, a page at a time, and answers
+   * `{contests_id, ok: true, count}` or `{contests_id, ok: false, count, first_bad: {seq, kind, ref, reason}}`.
+   * `contests_id` left out: the active contest (none: `{contests_id: null, ok: true, count: 0}`); 404 for
+   * an unknown one.
+   */
+  verifyChain: defineRoute({
+    method: 'GET',
+    path: '/api/contestLog/verify',
+    access: STAFF_ACCESS,
+    tag,
+    summary: 'Verifica la cadena de la bitácora de un concurso (el activo por omisión)',
+    querystring: chainVerifyQuerySchema,
+    reply: okEnvelope(chainVerdictSchema),
   }),
 } as const;

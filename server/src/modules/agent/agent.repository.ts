@@ -7,6 +7,7 @@ import { AgentMachine } from './agent-machine.entity.js';
 import type { AgentPrincipal } from '../../plugins/access.js';
 import { placeholders, type SqlRunner, type SqlStatement } from '../../db/sql.js';
 import { Team } from '../teams/index.js';
+import { appendRowToChain } from '../chain/index.js';
 
 /*
  * The agent module's reads and writes (docs/design.md section 6): its `attempts` table and the agent's
@@ -144,7 +145,10 @@ export async function lockAgentTeams(
   return teams.map(presenceOf);
 }
 
-/** Adds one event to the log of a team's agent or one of its machines, in the caller's transaction. */
+/**
+ * Adds one event to the log of a team's agent or one of its machines, chained to its contest's log
+ * (modules/chain/README.md), in the caller's transaction (after the team row's lock, when it takes one).
+ */
 export async function recordAgentEvent(
   em: EntityManager,
   event: {
@@ -158,7 +162,7 @@ export async function recordAgentEvent(
     hostname?: string | null;
   },
 ): Promise<void> {
-  em.create(AgentEvent, {
+  const row = em.create(AgentEvent, {
     hostname: event.hostname ?? null,
     contest: em.getReference(Contest, event.contestId),
     team: em.getReference(Team, event.teamId),
@@ -168,6 +172,7 @@ export async function recordAgentEvent(
     silenceMs: event.silenceMs ?? null,
   });
   await em.flush();
+  await appendRowToChain(em, 'agente', row.id);
 }
 
 // Attempts group commit -----------------------------------------------------------------------------

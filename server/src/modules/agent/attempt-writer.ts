@@ -16,6 +16,13 @@ import {
   readBoardRows,
 } from '../teams/index.js';
 import {
+  activeChainHeadStatement,
+  attemptChainStatements,
+  lockChainHead,
+  readChainHeads,
+  type ChainedAttempt,
+} from '../chain/index.js';
+import {
   lockTeamContestsStatement,
   readTeamContests,
   storeAttemptsStatement,
@@ -218,9 +225,12 @@ export async function writeAttemptGroup<B extends GroupedBatch>(
   for (const batch of group) {
     for (const a of batch.attempts) asked.set(pairKey(batch.teamId, a.event_id), [batch.teamId, a.event_id]);
   }
-  const [locked, storedRows] = await send([
+  // The active contest's chain head is locked after the team rows (modules/chain/README.md): the
+  // group's attempts are chained in its second round trip, after whatever the head says.
+  const [locked, storedRows, heads] = await send([
     lockTeamContestsStatement(teamIds),
     storedAttemptsStatement([...asked.values()]),
+    activeChainHeadStatement(),
   ]);
   const contestOf = readTeamContests(locked!);
   // A key of a team outside the active contest counts nothing (409 below; docs/design.md section 6a).
@@ -281,6 +291,7 @@ export async function writeAttemptGroup<B extends GroupedBatch>(
   const mayBlock = [...addedPerTeam.keys()].some((id) => contestOf.get(id)?.maxAttempts != null);
   const writes: SqlStatement[] = [];
   if (fresh.length > 0) writes.push(storeAttemptsStatement(fresh, now));
+  writes.push(...(await chainAttempts(send, readChainHeads(heads!), fresh, now)));
   if (addedPerTeam.size > 0) writes.push(addAttemptCountsStatement(addedPerTeam, now));
   // Totals for the answers (every live team) and rows to push (the teams whose count moved).
   if (liveIds.length > 0) writes.push(boardRowsStatement(liveIds));
@@ -328,6 +339,46 @@ export async function writeAttemptGroup<B extends GroupedBatch>(
     );
   }
   return { outcome, changed: rows.filter((r) => addedPerTeam.has(r.id)), claims };
+}
+
+/**
+ * The chain rows of a group's new attempts (`fresh`, stored at `now`), contest by contest, after the
+ * heads the group locked (`heads`); a contest without a head there (its first chained row, or one made
+ * active since the lock) has it made and locked now, one round trip more. The statements go right
+ * after the attempts' INSERT: each chain row finds its attempt's id by the team and event id.
+ */
+async function chainAttempts(
+  send: SqlBatch,
+  heads: ReadonlyMap<number, { seq: number; hash: string }>,
+  fresh: readonly NewAttempt[],
+  now: Date,
+): Promise<SqlStatement[]> {
+  const byContest = new Map<number, ChainedAttempt[]>();
+  for (const a of fresh) {
+    const list = byContest.get(a.contestId) ?? [];
+    list.push({
+      teamId: a.teamId,
+      eventId: a.eventId,
+      content: {
+        contests_id: a.contestId,
+        teams_id: a.teamId,
+        event_id: a.eventId,
+        process: a.process,
+        executable: a.executable,
+        via: a.via ?? null,
+        killed: a.killed,
+        occurred_at: a.occurredAt,
+        received_at: now,
+      },
+    });
+    byContest.set(a.contestId, list);
+  }
+  const statements: SqlStatement[] = [];
+  for (const [contestId, attempts] of byContest) {
+    const head = heads.get(contestId) ?? (await lockChainHead(batchRunner(send), contestId));
+    statements.push(...attemptChainStatements(contestId, head, attempts).statements);
+  }
+  return statements;
 }
 
 /**

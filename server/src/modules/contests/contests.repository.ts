@@ -6,6 +6,7 @@ import { ContestPermittedProcess } from './contest-permitted-process.entity.js';
 import { ContestProcess } from './contest-process.entity.js';
 import { ContestNetworkChange } from './contest-network-change.entity.js';
 import { Process } from '../processes/index.js';
+import { appendRowToChain, dropChain, lockChainHead } from '../chain/index.js';
 import type { CatalogUsage } from '../catalogs/index.js';
 
 /*
@@ -64,8 +65,10 @@ export async function insertContest(
 ): Promise<ContestRow> {
   const first = (await em.count(Contest, {})) === 0;
   const contest = em.create(Contest, { ...toEntityData(data), activeKey: first ? 1 : null });
-  if (data.allowed_sites !== undefined) setAllowedSites(em, contest, data.allowed_sites, staffId);
+  const change =
+    data.allowed_sites !== undefined ? setAllowedSites(em, contest, data.allowed_sites, staffId) : null;
   await em.flush();
+  await chainNetworkChange(em, change);
   return contestRow(contest);
 }
 
@@ -77,11 +80,14 @@ export async function updateContest(
   staffId: number | null = null,
 ): Promise<ContestRow | null> {
   // Locked: two changes of the allowed sites at once get two versions, never one twice.
+  if (data.allowed_sites !== undefined && !(await lockHeadOf(em, id))) return null;
   const contest = await lockContest(em, id);
   if (!contest) return null;
   em.assign(contest, toEntityData(data));
-  if (data.allowed_sites !== undefined) setAllowedSites(em, contest, data.allowed_sites, staffId);
+  const change =
+    data.allowed_sites !== undefined ? setAllowedSites(em, contest, data.allowed_sites, staffId) : null;
   await em.flush();
+  await chainNetworkChange(em, change);
   return contestRow(contest);
 }
 
@@ -94,21 +100,38 @@ function lockContest(em: EntityManager, id: number): Promise<IContest | null> {
 }
 
 /**
+ * Locks contest `id`'s chain head before its row (modules/chain/README.md: the head before the contest
+ * row, as the attempts' group commit, holding the head, waits for the contest row's shared lock of
+ * its foreign key); false when the contest does not exist (no head is made for it).
+ */
+async function lockHeadOf(em: EntityManager, id: number): Promise<boolean> {
+  if ((await em.count(Contest, { id })) === 0) return false;
+  await lockChainHead(em, id);
+  return true;
+}
+
+/** Chains a change of the allowed sites (`setAllowedSites`'s row, flushed) to its contest's log. */
+async function chainNetworkChange(em: EntityManager, change: { id: number } | null): Promise<void> {
+  if (change) await appendRowToChain(em, 'red', change.id);
+}
+
+/**
  * Gives `contest` the allowed sites `sites` (stored form) when they differ from its own
  * (order included: the admin's order is the list's), with the next `network_version` and a row of
- * `contest_network_changes` by `staffId` (the contest's log). Flushed by the caller.
+ * `contest_network_changes` by `staffId` (the contest's log), which it answers (null: no change).
+ * Flushed by the caller, who then chains the row (`chainNetworkChange`).
  */
 function setAllowedSites(
   em: EntityManager,
   contest: IContest,
   sites: string[],
   staffId: number | null,
-): void {
+): { id: number } | null {
   const before = contest.allowedSites ?? [];
-  if (before.length === sites.length && before.every((site, i) => site === sites[i])) return;
+  if (before.length === sites.length && before.every((site, i) => site === sites[i])) return null;
   contest.allowedSites = sites;
   contest.networkVersion += 1;
-  em.create(ContestNetworkChange, {
+  return em.create(ContestNetworkChange, {
     contest,
     user: staffId,
     version: contest.networkVersion,
@@ -127,17 +150,21 @@ export async function updateAllowedSites(
   sites: string[],
   staffId: number | null,
 ): Promise<ContestRow | null> {
+  if (!(await lockHeadOf(em, id))) return null;
   const contest = await lockContest(em, id);
   if (!contest) return null;
-  setAllowedSites(em, contest, sites, staffId);
+  const change = setAllowedSites(em, contest, sites, staffId);
   await em.flush();
+  await chainNetworkChange(em, change);
   return contestRow(contest);
 }
 
 /** Deletes contest `id` with its blocked set (the contest's own configuration); false when it does not exist. */
 export async function deleteContest(em: EntityManager, id: number): Promise<boolean> {
   await em.nativeDelete(ContestProcess, { contest: id });
-  return (await em.nativeDelete(Contest, { id })) > 0;
+  const deleted = (await em.nativeDelete(Contest, { id })) > 0;
+  if (deleted) await dropChain(em, id);
+  return deleted;
 }
 
 /**

@@ -1,8 +1,10 @@
 import type { EntityManager } from '@mikro-orm/mysql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { logsRoutes as api } from '@concurso/shared';
+import { MESSAGES, logsRoutes as api } from '@concurso/shared';
+import { HttpError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
-import { activeContest } from '../contests/index.js';
+import { Contest, activeContest } from '../contests/index.js';
+import { verifyChain } from '../chain/index.js';
 import { requireTeam } from '../teams/index.js';
 import { listAttemptLog, listContestLog, listStatusLog } from './logs.repository.js';
 
@@ -31,6 +33,16 @@ const logsRoutes: FastifyPluginAsyncZod = async (app) => {
       ? await listContestLog(app.orm.em, contest.id, request.query)
       : { rows: [], truncated: false };
     return { success: true as const, data: { contest, ...log }, message: '' };
+  });
+
+  // The chain of the named contest (404 when unknown) or the active one; none active: nothing to verify.
+  addRoute(app, api.verifyChain, async (request) => {
+    const named = request.query.contests_id;
+    if (named !== undefined && (await app.orm.em.count(Contest, { id: named })) === 0)
+      throw new HttpError(404, MESSAGES.contestNotFound);
+    const contestId = named ?? (await activeContest(app.orm.em))?.id ?? null;
+    const verdict = contestId === null ? { ok: true, count: 0 } : await verifyChain(app.orm.em, contestId);
+    return { success: true as const, data: { contests_id: contestId, ...verdict }, message: '' };
   });
 };
 

@@ -11,6 +11,7 @@ import { User } from '../users/index.js';
 import { Contest } from '../contests/index.js';
 import { MessageReceipt } from './message-receipt.entity.js';
 import { Message } from './message.entity.js';
+import { appendRowToChain } from '../chain/index.js';
 
 /*
  * The messages module's reads and writes: `messages` and `message_receipts`, through the
@@ -44,7 +45,11 @@ export async function targetTeams(
   return { teams: teams.map((team) => ({ id: team.id, name: team.name })), label };
 }
 
-/** Stores a message to `teamIds` of contest `contestId` from user `userId`, with a receipt per team; answers its id. */
+/**
+ * Stores a message to `teamIds` of contest `contestId` from user `userId`, with a receipt per team, and
+ * chains it to the contest's log (modules/chain/README.md; its receipts change as agents answer and
+ * are not chained); answers its id.
+ */
 export async function createMessage(
   em: EntityManager,
   input: {
@@ -71,6 +76,7 @@ export async function createMessage(
     em.create(MessageReceipt, { message, team: em.getReference(Team, teamId) });
   }
   await em.flush();
+  await appendRowToChain(em, 'mensaje', message.id);
   return message.id;
 }
 

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/mysql';
 import type { AgentAlert } from '@concurso/shared';
 import { placeholders, type SqlRunner, type SqlStatement } from '../../db/sql.js';
 import { Team } from './team.entity.js';
+import { appendRowToChain } from '../chain/index.js';
 
 /*
  * The one writer of what the boards show of a team row (the rule was written in five places,
@@ -35,8 +36,9 @@ export async function lockTeam(em: EntityManager, teamId: number) {
  * Sets a locked team's status from `team.status` to `to`, bumps its `version` and writes the audit row
  * with the judge `by` and the time (docs/spec.md section 4), in the caller's transaction: `sql` is
  * `ormSql(em)` for a judge's toggle, the attempts' bare pool for the automatic block. `by` 'automatic':
- * the server's own block at the contest's `max_attempts`, audited with no user. Read the row
- * again (board-rows.repository.ts) for what to push.
+ * the server's own block at the contest's `max_attempts`, audited with no user. The audit row is
+ * chained to the team's contest log (modules/chain/README.md). Read the row again
+ * (board-rows.repository.ts) for what to push.
  */
 export async function changeTeamStatus(
   sql: SqlRunner,
@@ -51,10 +53,12 @@ export async function changeTeamStatus(
     team.id,
   ]);
   const automatic = by === 'automatic';
-  await sql(
+  const inserted = await sql(
     'insert into team_status_changes (teams_id, `from`, `to`, users_id, automatic, `at`, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
     [team.id, team.status, to, automatic ? null : by, automatic ? 1 : 0, now, now, now],
   );
+  // Chained in the same transaction, after the team row's lock (modules/chain/README.md).
+  await appendRowToChain(sql, 'estatus', Number((inserted as unknown as { insertId: number }).insertId));
 }
 
 /**
