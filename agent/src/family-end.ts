@@ -56,6 +56,12 @@ export interface FamilyEndOptions {
   guard: FamilyGuard;
   graceMs: number;
   send: GroupSignalSender;
+  /**
+   * Runs with the whole family stopped (SIGSTOP), before anything asks it to end: the «antes» screen
+   * capture (capture.ts; the caller bounds how long it waits). The family then gets SIGTERM and
+   * SIGCONT (the signal pending before it runs again) and its grace as usual.
+   */
+  whileStopped?: () => Promise<unknown>;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -75,7 +81,8 @@ export async function endFamily(family: Family, options: FamilyEndOptions): Prom
   const trySend = (pid: number, sig: NodeJS.Signals): boolean => {
     try {
       send(pid, sig);
-      if (sig !== 'SIGSTOP') signal = sig === 'SIGKILL' ? 'SIGKILL' : (signal ?? 'SIGTERM');
+      if (sig !== 'SIGSTOP' && sig !== 'SIGCONT')
+        signal = sig === 'SIGKILL' ? 'SIGKILL' : (signal ?? 'SIGTERM');
       return true;
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? 'ERROR';
@@ -136,7 +143,14 @@ export async function endFamily(family: Family, options: FamilyEndOptions): Prom
 
   // Polite first: a browser gets its grace to save and exit. What forked meanwhile is caught first.
   absorb(null);
-  for (const entry of live()) trySend(entry.pid, 'SIGTERM');
+  if (options.whileStopped) {
+    // Held still while the screen is read: no window closes, nothing forks.
+    freeze();
+    await options.whileStopped();
+    const members = live();
+    for (const entry of members) trySend(entry.pid, 'SIGTERM');
+    signalAll('SIGCONT', members);
+  } else for (const entry of live()) trySend(entry.pid, 'SIGTERM');
   let forked = false;
   const graceEnds = Date.now() + graceMs;
   for (;;) {

@@ -3,6 +3,8 @@
  * each process instance (pid + start time) so one instance is reported once, however many polls see it.
  */
 import { readFileSync } from 'node:fs';
+import { ANTES_WAIT_MS, despuesShot, waitAtMost, type KillCapture, type KillShots } from './capture.js';
+import type { RawGrab } from './capture-screen.js';
 import { endFamily } from './family-end.js';
 import { familyGuard, familyOfGone, selectFamily, type Family, type FamilyAnchor } from './family.js';
 import { executableName, normaliseExecutableName } from './matcher.js';
@@ -151,6 +153,8 @@ export interface KillReport {
   family: number;
   /** Whether the family forked while it was being ended (it was frozen and killed without grace). */
   forked?: boolean;
+  /** The screen before and after it was ended, while the contest asks for captures (capture.ts). */
+  shots?: KillShots;
 }
 
 export interface KillerOptions extends EndOptions {
@@ -165,6 +169,11 @@ export interface KillerOptions extends EndOptions {
   procRoot?: string;
   /** The agent's own pid, never ended nor its ancestors. Default `process.pid`. */
   selfPid?: number;
+  /**
+   * The screen captures of a kill (capture.ts), taken while `enabled()`: «antes» with the family
+   * stopped (waited for at most `ANTES_WAIT_MS`), «despues» `DESPUES_AFTER_MS` after it ended.
+   */
+  capture?: KillCapture | null;
 }
 
 /** How long a family ended stays known (ms): a process of it a scan listed just before it ended is not a new start. */
@@ -215,6 +224,10 @@ export class Killer {
     }
 
     this.instances.set(key, 'ending');
+    // No stopping a process here (Windows): the «antes» capture is taken before it is ended.
+    const capture = base.first ? this.capturing() : null;
+    const antes = capture?.grab() ?? null;
+    if (antes) await waitAtMost(ANTES_WAIT_MS, antes);
     const result = await endProcess(proc.pid, this.options);
     this.instances.set(key, result.died ? 'gone' : 'failed');
     // A retry that failed again has nothing new to say.
@@ -224,7 +237,14 @@ export class Killer {
       outcome: result.died ? 'killed' : 'failed',
       signal: result.signal,
       ...(result.error ? { error: result.error } : {}),
+      ...(capture && antes ? { shots: { antes, despues: despuesShot(capture) } } : {}),
     };
+  }
+
+  /** The captures to take for a kill starting now, or null when the contest asks for none. */
+  private capturing(): KillCapture | null {
+    const capture = this.options.capture;
+    return capture && !this.options.dryRun && capture.enabled() ? capture : null;
   }
 
   /**
@@ -294,11 +314,21 @@ export class Killer {
     }
     // Even with no member left, ending it looks again at once (a fork chain's next link, started
     // since the table was read, is found by its file, group and session).
+    const capture = family.members.size > 0 ? this.capturing() : null;
+    let antes: Promise<RawGrab | null> | null = null;
     const result = await endFamily(family, {
       table,
       guard,
       graceMs: this.options.graceMs ?? DEFAULT_GRACE_MS,
       send: this.options.send ?? defaultSend,
+      ...(capture
+        ? {
+            whileStopped: () => {
+              antes = capture.grab();
+              return waitAtMost(ANTES_WAIT_MS, antes);
+            },
+          }
+        : {}),
     });
     known.endedAt = Date.now();
     this.instances.set(key, result.died ? 'gone' : 'failed');
@@ -309,6 +339,7 @@ export class Killer {
       family: Math.max(1, result.members.size),
       ...(result.forked ? { forked: true } : {}),
       ...(result.error && !result.died ? { error: result.error } : {}),
+      ...(capture && antes ? { shots: { antes, despues: despuesShot(capture) } } : {}),
     };
   }
 

@@ -35,7 +35,7 @@ export interface MessageScreen {
 }
 
 /** A graphical session to show a message in: its X display and, when the agent runs as root, its user. */
-interface GraphicalSession {
+export interface GraphicalSession {
   display: string;
   uid?: number;
   gid?: number;
@@ -129,7 +129,7 @@ export function desktopMessageScreen(options: DesktopMessageScreenOptions = {}):
  * `SHOWN_AFTER_MS` and then its exit (1) would read as «visto»: no socket is «sin sesión gráfica» at
  * once. A remote display (`host:N`) is not checked here.
  */
-async function displayReachable(display: string): Promise<boolean> {
+export async function displayReachable(display: string): Promise<boolean> {
   const local = /^:(\d+)(?:\.\d+)?$/.exec(display);
   if (!local) return true;
   try {
@@ -154,7 +154,7 @@ function windowsMessage(message: AgentMessage): MessageShowing {
 }
 
 /** The environment and user a dialog of `session` runs with. */
-function sessionSpawnOptions(session: GraphicalSession) {
+export function sessionSpawnOptions(session: GraphicalSession) {
   const runtime = session.uid !== undefined ? `/run/user/${session.uid}` : process.env.XDG_RUNTIME_DIR;
   return {
     stdio: 'ignore' as const,
@@ -177,7 +177,7 @@ function sessionSpawnOptions(session: GraphicalSession) {
  * the active X11 session logind knows (its display and user), else the first X server socket in
  * `/tmp/.X11-unix` (its owner as the user). Null when there is none.
  */
-async function graphicalSession(display?: string): Promise<GraphicalSession | null> {
+export async function graphicalSession(display?: string): Promise<GraphicalSession | null> {
   if (display) return { display };
   try {
     const { stdout } = await run('loginctl', ['list-sessions', '--no-legend'], { timeout: 2_000 });

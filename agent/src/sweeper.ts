@@ -6,6 +6,7 @@ import {
   type AgentFingerprint,
 } from '@concurso/shared';
 import type { AgentStats } from './agent-options.js';
+import type { KillShots } from './capture.js';
 import { describeError } from './errors.js';
 import type { Fingerprinter, Sha256 } from './fingerprint.js';
 import type { Killer, KillReport } from './killer.js';
@@ -71,6 +72,8 @@ export interface SweeperParts {
   peIdentities?: PeIdentities | null;
   /** Reads executables' similarity digests and build-ids (likeness.ts). Default: a new reader. */
   likeness?: LikenessReader;
+  /** The screen captures of a kill, once its attempt (`eventId`) is queued (capture-uploads.ts). */
+  captured?: (eventId: string, shots: KillShots) => void;
 }
 
 /** What one process came to in a scan. */
@@ -185,14 +188,18 @@ export class Sweeper {
       ),
     );
     const attempts: AgentAttempt[] = [];
+    /** The captures of the kills of `attempts`, handed over once those are queued (their uploads wait for them). */
+    const shots: [string, KillShots][] = [];
     for (const outcome of outcomes) {
       if (outcome.later) this.completeLater(outcome.later, seenAt);
       const attempt = outcome.report ? this.account(outcome, seenAt) : null;
       if (attempt) attempts.push(attempt);
+      if (attempt && outcome.report?.shots) shots.push([attempt.event_id, outcome.report.shots]);
       if (outcome.report && outcome.sha256 && outcome.match === 'nombre')
         this.learn(outcome.sha256, outcome.report.blocked);
     }
     await this.queue(attempts);
+    for (const [eventId, taken] of shots) this.parts.captured?.(eventId, taken);
     if (outcomes.some((o) => o.report?.outcome === 'killed')) this.parts.ended?.();
   }
 
@@ -204,6 +211,7 @@ export class Sweeper {
       if (outcome.report && outcome.sha256 && outcome.match === 'nombre')
         this.learn(outcome.sha256, outcome.report.blocked);
       if (attempt) await this.queue([attempt]);
+      if (attempt && outcome.report?.shots) this.parts.captured?.(attempt.event_id, outcome.report.shots);
     });
     this.recording.add(run);
   }

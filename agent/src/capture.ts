@@ -1,0 +1,100 @@
+/**
+ * The screen at the moment of an attempt, and on a judge's request (agent/README.md, «Capturas de
+ * pantalla»). One grab at a time per machine: a kill or a request while one runs shares it. What
+ * cannot be grabbed (no graphical session, `xwd` missing) is said once per reason in the agent's log
+ * and skipped; a capture never fails or delays a kill by more than `ANTES_WAIT_MS`.
+ */
+import type { RawGrab, ScreenGrabber } from './capture-screen.js';
+
+/**
+ * Longest a kill waits for the «antes» capture (ms), its program stopped (SIGSTOP) meanwhile: the
+ * grab goes on after it, but the kill does not wait any longer.
+ */
+export const ANTES_WAIT_MS = 500;
+
+/** When the «despues» capture is taken after the program is gone (ms): its windows have closed. */
+export const DESPUES_AFTER_MS = 300;
+
+/** The two captures of one kill; each resolves to null when it could not be taken. */
+export interface KillShots {
+  antes: Promise<RawGrab | null>;
+  despues: Promise<RawGrab | null>;
+}
+
+/** What the killer needs of the captures: whether they are on now, and one grab. */
+export interface KillCapture {
+  /** Whether the contest asks for captures now (`capture_screens` of the config). */
+  enabled(): boolean;
+  /** One grab of the screen (shared with one in progress); null when it could not be taken. */
+  grab(): Promise<RawGrab | null>;
+}
+
+/** Counters of the grabs (for the agent's stats and tests). */
+export interface CaptureStats {
+  /** Grabs that gave a dump. */
+  taken: number;
+  /** Grabs that failed (said in the log once per reason). */
+  failed: number;
+  /** How long the last grab took (ms), or null before the first. */
+  lastGrabMs: number | null;
+}
+
+/** One grabber shared by the kills and the requests, at most one grab in flight. */
+export class ScreenCapture implements KillCapture {
+  readonly stats: CaptureStats = { taken: 0, failed: 0, lastGrabMs: null };
+  private inFlight: Promise<RawGrab | null> | null = null;
+  private lastFailure: string | null = null;
+
+  /**
+   * @param grabber the machine's (capture-screen.ts `defaultGrabber`); null: none here (a Windows
+   *   agent outside the single executable), every grab answers null.
+   * @param enabled whether the contest asks for captures now.
+   * @param log one Spanish line (the agent's log).
+   */
+  constructor(
+    private readonly grabber: ScreenGrabber | null,
+    readonly enabled: () => boolean,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  grab(): Promise<RawGrab | null> {
+    this.inFlight ??= this.grabOnce().finally(() => {
+      this.inFlight = null;
+    });
+    return this.inFlight;
+  }
+
+  private async grabOnce(): Promise<RawGrab | null> {
+    if (!this.grabber) return this.failed('este sistema no tiene con qué tomarla');
+    try {
+      const grab = await this.grabber();
+      this.stats.taken += 1;
+      this.stats.lastGrabMs = grab.ms;
+      this.lastFailure = null;
+      return grab;
+    } catch (error) {
+      return this.failed(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  private failed(reason: string): null {
+    this.stats.failed += 1;
+    if (reason !== this.lastFailure) this.log(`No se tomó la captura de pantalla: ${reason}.`);
+    this.lastFailure = reason;
+    return null;
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The «despues» capture: `DESPUES_AFTER_MS` from now (ms, the program just ended), when captures are still on. */
+export function despuesShot(capture: KillCapture): Promise<RawGrab | null> {
+  return sleep(DESPUES_AFTER_MS).then(() => (capture.enabled() ? capture.grab() : null));
+}
+
+/** Waits for `promise` at most `ms` (ms); it goes on either way. */
+export async function waitAtMost(ms: number, promise: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
