@@ -3,6 +3,9 @@
  * handle and counters, and the periods that are the agent's own (not in shared).
  */
 import type { AgentConfig } from '@concurso/shared';
+import type { CaptureStats } from './capture.js';
+import type { ScreenGrabber } from './capture-screen.js';
+import type { CaptureUploadStats } from './capture-uploads.js';
 import type { AgentError } from './errors.js';
 import type { MessageScreen } from './message-screen.js';
 import type { Firewall } from './network/firewall.js';
@@ -81,6 +84,12 @@ export interface AgentOptions {
    */
   messageScreen?: MessageScreen;
   /**
+   * Grabs the machine's screen for the captures (capture-screen.ts; tests point it at their own
+   * display). Default: `xwd` on the logged-in user's display (or `AGENT_DISPLAY`) on Linux, the helper
+   * the single executable carries on Windows. Null: no captures.
+   */
+  screenGrabber?: ScreenGrabber | null;
+  /**
    * The machine's firewall for the contest's network policy. Default: the platform's
    * (`defaultFirewall`: nftables on Linux, Windows Firewall on Windows). It is only used once a policy
    * with destinations arrives, or one was saved by an earlier run.
@@ -129,6 +138,8 @@ export interface AgentStats {
   networkError: string | null;
   /** The last problem with the server, in Spanish, or null. */
   lastError: string | null;
+  /** The screen captures (capture.ts, capture-uploads.ts): grabs, uploads, and the last one's figures. */
+  captures?: CaptureStats & CaptureUploadStats & { waiting: number };
 }
 
 /** A running agent. */

@@ -15,6 +15,7 @@ import {
   agentObservedResultSchema,
   type AgentAttempt,
   type AgentAttemptsResult,
+  type AgentCapture,
   type AgentConfig,
   type AgentHeartbeat,
   type AgentObservedProcess,
@@ -104,6 +105,15 @@ export class AgentClient {
       { observed, hostname: withoutUnprintable(hostname()).slice(0, 255) },
       agentObservedResultSchema,
     );
+  }
+
+  /**
+   * `POST /api/agent/capture`: one screen capture (capture-uploads.ts), for a stored attempt
+   * (`event_id`) or a judge's request (`request_id`). The server answers 204; a refusal (404 not
+   * expected, 400, 413, 409) is an `AgentApiError` that is not transient.
+   */
+  async postCapture(body: AgentCapture): Promise<void> {
+    await this.call(agentRoutes.capture, body, null);
   }
 
   /** `POST /api/agent/heartbeat`: keeps the team's `agent_online` true on the board. */

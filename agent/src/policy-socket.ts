@@ -7,10 +7,12 @@ import {
   MESSAGE_SHOW_RETRY_MS,
   SOCKET_PATH,
   agentConfigSchema,
+  withoutUnprintable,
   type AgentClientToServerEvents,
   type AgentConfig,
   type AgentMessage,
   type AgentServerToClientEvents,
+  type CaptureRequest,
 } from '@concurso/shared';
 import type { MessageShowing } from './message-screen.js';
 
@@ -25,6 +27,11 @@ export interface PolicySocketHandlers {
    * `retryMs` (ms), or never (null: no retry left, or it expires first).
    */
   notShown?(message: AgentMessage, reason: string, retryMs: number | null): void;
+  /**
+   * A judge asked for this machine's screen («Ver pantalla», `agent.capture.request`; a request naming
+   * another machine's host name is not handed over): capture it now and upload it (capture.ts).
+   */
+  captureRequested?(requestId: string): void;
 }
 
 /** Message ids remembered as shown, so one sent again after a reconnect is not shown twice. */
@@ -71,6 +78,13 @@ export class PolicySocket {
       if (waiting?.timer) clearTimeout(waiting.timer);
       if (waiting) waiting.timer = null;
       this.show(message, handlers);
+    });
+    this.socket.on('agent.capture.request', (request) => {
+      const id = (request as Partial<CaptureRequest> | null)?.request_id;
+      if (typeof id !== 'string' || id.length === 0 || id.length > 64) return;
+      if (request.hostname !== undefined && request.hostname !== withoutUnprintable(hostname()).slice(0, 255))
+        return;
+      handlers.captureRequested?.(id);
     });
   }
 

@@ -10,6 +10,10 @@ import {
 } from './agent-options.js';
 import type { AgentClient } from './client.js';
 import { Delivery } from './delivery.js';
+import { ScreenCapture } from './capture.js';
+import { CaptureNotice } from './capture-notice.js';
+import { lazyDefaultGrabber } from './capture-screen.js';
+import { CaptureUploads } from './capture-uploads.js';
 import { AgentApiError, describeError } from './errors.js';
 import { Fingerprinter } from './fingerprint.js';
 import { DEFAULT_GRACE_MS, Killer } from './killer.js';
@@ -20,7 +24,7 @@ import type { NetworkGuard } from './network/network-guard.js';
 import { NewProcessWatch } from './new-process-watch.js';
 import { Periodic } from './periodic.js';
 import type { SavedConfig } from './saved-config.js';
-import { desktopMessageScreen } from './message-screen.js';
+import { desktopMessageScreen, type MessageScreen } from './message-screen.js';
 import { PolicySocket } from './policy-socket.js';
 import { RescanBurst } from './rescan-burst.js';
 import { defaultLister } from './scanner.js';
@@ -71,6 +75,12 @@ export class RunningAgent implements AgentHandle {
   private readonly burst = new RescanBurst(() => this.sweep());
   /** A scan as soon as a new process starts, between polls (Linux; new-process-watch.ts). */
   private readonly watch: NewProcessWatch | null;
+  /** The screen captures of kills and of judges' requests (capture.ts), and their uploads. */
+  private readonly capture: ScreenCapture;
+  private readonly captures: CaptureUploads;
+  /** The machine's screen, for the judges' messages and the captures' notice. */
+  private readonly screen: MessageScreen;
+  private readonly captureNotice: CaptureNotice;
   /** The push channel, once the loops run. */
   private pushed: PolicySocket | null = null;
   /** Whether `startLoops` ran: only then does the server show the agent online, and hear it stop. */
@@ -99,11 +109,28 @@ export class RunningAgent implements AgentHandle {
       onTurnedAway: (message) => log(TEXTS.observedTurnedAway(message)),
       onHeldBack: (waitMs, message) => log(TEXTS.observedHeldBack(waitMs, message)),
     });
+    // The contest's `capture_screens` (absent from an older server: no captures).
+    this.capture = new ScreenCapture(
+      options.screenGrabber !== undefined ? options.screenGrabber : lazyDefaultGrabber(this.dataDir),
+      () => this.current.capture_screens === true,
+      log,
+    );
+    this.captures = new CaptureUploads({
+      send: (body) => client.postCapture(body),
+      attemptWaiting: (eventId) => this.outbox?.pending().some((a) => a.event_id === eventId) ?? false,
+      log,
+    });
+    this.screen = options.messageScreen ?? desktopMessageScreen();
+    this.captureNotice = new CaptureNotice(this.screen, this.dataDir, log);
     this.delivery = this.outbox ? this.newDelivery(this.outbox) : null;
     this.sweeper = new Sweeper(
       {
         lister: options.lister ?? defaultLister,
-        killer: new Killer({ graceMs: options.graceMs ?? DEFAULT_GRACE_MS, dryRun: options.dryRun ?? false }),
+        killer: new Killer({
+          graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
+          dryRun: options.dryRun ?? false,
+          capture: this.capture,
+        }),
         fingerprinter: this.fingerprinter,
         observed: this.observed,
         outbox: this.outbox,
@@ -115,6 +142,7 @@ export class RunningAgent implements AgentHandle {
         ended: () => {
           if (this.scanning) this.burst.kick();
         },
+        captured: (eventId, shots) => this.captures.addKill(eventId, shots),
       },
       config.blocked,
       config.fingerprints,
@@ -139,6 +167,11 @@ export class RunningAgent implements AgentHandle {
       pushConnected: this.pushed?.connected ?? false,
       networkVersion: this.setup.network.status().network_version,
       networkError: this.setup.network.status().network_error ?? null,
+      captures: {
+        ...this.capture.stats,
+        ...this.captures.stats,
+        waiting: this.captures.size,
+      },
     };
   }
 
@@ -161,7 +194,7 @@ export class RunningAgent implements AgentHandle {
     const { options, client } = this.setup;
     this.loopsStarted = true;
     if (options.push ?? true) {
-      const screen = options.messageScreen ?? desktopMessageScreen();
+      const screen = this.screen;
       this.pushed = new PolicySocket(client.server, options.key.trim(), {
         apply: (config) => {
           this.counters.policiesPushed += 1;
@@ -172,6 +205,7 @@ export class RunningAgent implements AgentHandle {
           return screen.show(message);
         },
         notShown: (_message, reason, retryMs) => this.log(TEXTS.messageNotShown(reason, retryMs)),
+        captureRequested: (requestId) => this.captureRequested(requestId),
       });
     }
     // With the push channel up, the HTTP read is only the fallback.
@@ -201,6 +235,22 @@ export class RunningAgent implements AgentHandle {
       () => observedReportMs,
       observedReportMs,
     );
+    // Captures whose attempt the server has stored since, or whose backoff ended, go now.
+    this.loops.every(
+      async () => this.captures.kick(),
+      () => retryProbeMs,
+      retryProbeMs,
+    );
+    this.captureNotice.follow(this.current);
+  }
+
+  /**
+   * A judge's «Ver pantalla»: the screen now (shared with a grab in progress), uploaded as `pedida`
+   * whatever the contest's `capture_screens` says (the server asks only its own judges' requests).
+   */
+  private captureRequested(requestId: string): void {
+    this.log(`Un juez pidió ver la pantalla: se toma una captura.`);
+    this.captures.addRequested(requestId, this.capture.grab());
   }
 
   /**
@@ -264,6 +314,7 @@ export class RunningAgent implements AgentHandle {
       await Promise.allSettled([
         this.sweeper.settled(),
         this.delivery?.idle(),
+        this.captures.idle(),
         this.setup.network.stop(),
         this.setup.saved?.idle(),
         ...running,
@@ -344,6 +395,7 @@ export class RunningAgent implements AgentHandle {
       this.log(TEXTS.fingerprintsUpdated(next.fingerprints.length));
     }
     void this.setup.network.follow(next.network);
+    if (this.loopsStarted) this.captureNotice.follow(next);
     if (next.observe !== before.observe) {
       // Turned off: nothing more is reported, not even what waits (the contest no longer wants it).
       if (!next.observe) this.observed.reset();
@@ -356,6 +408,8 @@ export class RunningAgent implements AgentHandle {
     return new Delivery(outbox, client, {
       onSent: (batch) => {
         this.counters.acknowledged += batch.acknowledged;
+        // Their captures may go now (the server takes one only for a stored attempt).
+        this.captures.kick();
         this.healthy();
         if (batch.acknowledged > 0) this.log(TEXTS.sent(batch.acknowledged, batch.numberAttempts));
       },

@@ -7,10 +7,16 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Server as SocketServer } from 'socket.io';
 import {
+  AGENT_NAMESPACE,
+  MESSAGES,
+  SOCKET_PATH,
+  agentCaptureSchema,
   agentAttemptsBodySchema,
   agentObservedBodySchema,
   type AgentAttempt,
+  type AgentCapture,
   type AgentConfig,
   type AgentObservedProcess,
 } from '@concurso/shared';
@@ -66,6 +72,20 @@ export interface FakeServer {
   /** The `message` of those answers (default 'Servidor caído'), and their `Retry-After` (s), if any. */
   observedRefusal?: { message: string; retryAfterS?: number };
   configCalls: number;
+  /**
+   * Every valid `POST /api/agent/capture` stored, in order (one for an attempt not stored is answered
+   * 404 `captureNotExpected`, like the real server, and not kept).
+   */
+  captures: AgentCapture[];
+  /** Captures refused (an attempt not stored, or an invalid body). */
+  capturesRefused: number;
+  /**
+   * Opens the agents' push channel (Socket.IO on `/agent`, no key check beyond the handshake's `key`);
+   * off by default: an agent whose channel is up reads its config less often.
+   */
+  openPushChannel(): void;
+  /** Sends `agent.capture.request` to every agent on the push channel; answers how many got it. */
+  requestCapture(requestId: string): Promise<number>;
   /** Closes the port (connections refused), keeping the state. */
   goDown(): Promise<void>;
   /** Listens again on the same port. */
@@ -96,7 +116,10 @@ export async function startFakeServer(
   blocked: string[] = [],
   key = 'clave-de-prueba-123',
 ): Promise<FakeServer> {
-  const state: Omit<FakeServer, 'url' | 'goDown' | 'comeBack' | 'close'> = {
+  const state: Omit<
+    FakeServer,
+    'url' | 'goDown' | 'comeBack' | 'close' | 'openPushChannel' | 'requestCapture'
+  > = {
     key,
     config: {
       team: { id: 7, name: 'Los Compiladores', levels_id: 2 },
@@ -130,6 +153,8 @@ export async function startFakeServer(
     observedPosts: [],
     observedDown: null,
     configCalls: 0,
+    captures: [],
+    capturesRefused: 0,
   };
 
   const server = createServer((req, res) => {
@@ -166,6 +191,19 @@ export async function startFakeServer(
         }
         state.observedPosts.push(parsed.data.observed);
         return send(res, 200, { success: true, data: { stored: parsed.data.observed.length }, message: '' });
+      }
+      if (req.method === 'POST' && req.url === '/api/agent/capture') {
+        const parsed = agentCaptureSchema.safeParse(await readBody(req));
+        const known = parsed.success && (!parsed.data.event_id || state.stored.has(parsed.data.event_id));
+        if (!parsed.success || !known) {
+          state.capturesRefused += 1;
+          return parsed.success
+            ? send(res, 404, { success: false, message: MESSAGES.captureNotExpected })
+            : send(res, 422, { success: false, message: VALIDATION, errors: {} });
+        }
+        state.captures.push(parsed.data);
+        res.writeHead(204).end();
+        return;
       }
       if (req.method === 'POST' && req.url === '/api/agent/attempts') {
         const parsed = agentAttemptsBodySchema.safeParse(await readBody(req));
@@ -243,7 +281,25 @@ export async function startFakeServer(
         resolve();
       });
     });
-  fake.close = fake.goDown;
+  let push: SocketServer | null = null;
+  fake.openPushChannel = () => {
+    push ??= new SocketServer(server, { path: SOCKET_PATH });
+    push.of(AGENT_NAMESPACE).use((socket, next) => {
+      const { key: given } = socket.handshake.auth as { key?: unknown };
+      next(given === state.key ? undefined : new Error('unauthorized'));
+    });
+  };
+  fake.requestCapture = async (requestId) => {
+    if (!push) return 0;
+    const sockets = await push.of(AGENT_NAMESPACE).fetchSockets();
+    for (const socket of sockets) socket.emit('agent.capture.request', { request_id: requestId });
+    return sockets.length;
+  };
+  fake.close = async () => {
+    await push?.close();
+    push = null;
+    await fake.goDown();
+  };
   return fake;
 }
 
