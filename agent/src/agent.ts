@@ -56,12 +56,6 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
   const server = checkOptions(options);
   const key = options.key.trim();
   const lifetime = new AbortController();
-  const client = new AgentClient({
-    server,
-    key,
-    timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-    signal: lifetime.signal,
-  });
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
   // Before anything in the folder is read: a planted policy, config or lock must not be trusted.
   await secureDataDir(dataDir, log);
@@ -74,6 +68,15 @@ export async function startAgent(options: AgentOptions): Promise<AgentHandle> {
     log,
     // Linux's own firewall diverts a contestant's DNS and web connections to the agent's filter.
     ...(options.firewall === undefined && process.platform === 'linux' ? { diversion: startDiversion } : {}),
+  });
+  // The server's addresses come from the guard while a policy is in force (a restored one too): a
+  // change of the machine's DNS servers does not cut the agent off its server.
+  const client = new AgentClient({
+    server,
+    key,
+    timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    signal: lifetime.signal,
+    lookup: network.serverLookup,
   });
   await network.restore();
   const saved = new SavedConfig({

@@ -3,7 +3,9 @@
  * `Authorization: Bearer <key>`, has a timeout, validates the answer against the shared schemas,
  * and fails with an `AgentApiError` whose kind tells 401, network and other errors apart.
  */
+import type { LookupFunction } from 'node:net';
 import { hostname } from 'node:os';
+import { Agent, type Dispatcher } from 'undici';
 import {
   agentRoutes,
   healthRoutes,
@@ -47,6 +49,11 @@ export interface AgentClientOptions {
   signal?: AbortSignal;
   /** Replaces the global fetch (tests). */
   fetch?: typeof fetch;
+  /**
+   * Finds the server's addresses for each new connection (`dns.lookup`'s shape; the network guard's
+   * `serverLookup`: while a policy is in force, the addresses its rules let through). Default: the system's.
+   */
+  lookup?: LookupFunction;
 }
 
 /**
@@ -74,6 +81,8 @@ export class AgentClient {
   private readonly timeoutMs: number;
   private readonly fetchImpl: typeof fetch;
   private readonly signal: AbortSignal | undefined;
+  /** The connections of every request, with `options.lookup` (none: fetch's global dispatcher). */
+  private readonly dispatcher: Dispatcher | undefined;
 
   constructor(options: AgentClientOptions) {
     this.server = options.server;
@@ -81,6 +90,11 @@ export class AgentClient {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.fetchImpl = options.fetch ?? fetch;
     this.signal = options.signal;
+    // undici's Agent is the one Node's fetch takes as `dispatcher`; without TCP keep-alive probes, as
+    // the CLI's global dispatcher (cli.ts: Wine refuses them on a socket still connecting).
+    this.dispatcher = options.lookup
+      ? new Agent({ connect: { keepAlive: false, lookup: options.lookup } })
+      : undefined;
   }
 
   /** `GET /api/agent/config`: team, its contest, blocked names (none unless the contest is active), periods. */
@@ -146,6 +160,7 @@ export class AgentClient {
         method: healthRoutes.check.method,
         headers: { accept: 'application/json' },
         signal: this.signal ? AbortSignal.any([this.signal, timeout]) : timeout,
+        ...this.through(),
       });
       const payload = safeJson(await response.text());
       if (response.status === 200) return true;
@@ -176,6 +191,7 @@ export class AgentClient {
         signal: this.signal
           ? AbortSignal.any([this.signal, AbortSignal.timeout(this.timeoutMs)])
           : AbortSignal.timeout(this.timeoutMs),
+        ...this.through(),
       });
       const text = await response.text();
       payload = text === '' ? undefined : safeJson(text);
@@ -209,6 +225,11 @@ export class AgentClient {
       });
     }
     return data.data;
+  }
+
+  /** The request option that sends it through `dispatcher` (Node's fetch reads it; not in the DOM's type). */
+  private through(): RequestInit {
+    return this.dispatcher ? ({ dispatcher: this.dispatcher } as RequestInit) : {};
   }
 
   private networkError(error: unknown): AgentApiError {

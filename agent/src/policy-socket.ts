@@ -1,3 +1,6 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { hostname } from 'node:os';
 import { io, type Socket } from 'socket.io-client';
 import {
@@ -57,11 +60,22 @@ export class PolicySocket {
   /**
    * @param server the server's base URL (`normaliseServerUrl`).
    * @param key the team's agent key.
+   * @param lookup finds the server's addresses for each new connection (`dns.lookup`'s shape: the network
+   *   guard's `serverLookup`, which keeps to the addresses the policy in force lets through); default the
+   *   system's.
    */
-  constructor(server: string, key: string, handlers: PolicySocketHandlers) {
+  constructor(server: string, key: string, handlers: PolicySocketHandlers, lookup?: LookupFunction) {
+    // Both transports (long polling and WebSocket) connect through `agent`, and an agent's options reach
+    // each connection it opens (engine.io-client's `agent` option; typed as a string there, for browsers).
+    const agent = lookup
+      ? new URL(server).protocol === 'https:'
+        ? new HttpsAgent({ lookup })
+        : new HttpAgent({ lookup })
+      : undefined;
     this.socket = io(`${server}${AGENT_NAMESPACE}`, {
       path: SOCKET_PATH,
       auth: { key },
+      ...(agent ? { agent: agent as unknown as string } : {}),
       // Long polling first, then WebSocket: a lab proxy that drops WebSocket still carries it.
       reconnectionDelayMax: 10_000,
     });

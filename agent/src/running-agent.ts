@@ -195,18 +195,24 @@ export class RunningAgent implements AgentHandle {
     this.loopsStarted = true;
     if (options.push ?? true) {
       const screen = this.screen;
-      this.pushed = new PolicySocket(client.server, options.key.trim(), {
-        apply: (config) => {
-          this.counters.policiesPushed += 1;
-          this.applyConfig(config);
+      this.pushed = new PolicySocket(
+        client.server,
+        options.key.trim(),
+        {
+          apply: (config) => {
+            this.counters.policiesPushed += 1;
+            this.applyConfig(config);
+          },
+          message: (message) => {
+            this.log(TEXTS.message(message.text));
+            return screen.show(message);
+          },
+          notShown: (_message, reason, retryMs) => this.log(TEXTS.messageNotShown(reason, retryMs)),
+          captureRequested: (requestId) => this.captureRequested(requestId),
         },
-        message: (message) => {
-          this.log(TEXTS.message(message.text));
-          return screen.show(message);
-        },
-        notShown: (_message, reason, retryMs) => this.log(TEXTS.messageNotShown(reason, retryMs)),
-        captureRequested: (requestId) => this.captureRequested(requestId),
-      });
+        // The server's addresses as the network policy in force lets them through.
+        this.setup.network.serverLookup,
+      );
     }
     // With the push channel up, the HTTP read is only the fallback.
     const refreshMs = () =>

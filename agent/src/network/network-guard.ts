@@ -9,6 +9,9 @@
  * (diversion.ts: the agent's DNS forwarder and name filter) while a policy is in force, and keeps their
  * lists of names up to date with each resolution. The DNS resolvers it asks are frozen when a policy is
  * first put in force (and saved with it): a change of the machine's DNS servers mid-contest opens nothing.
+ * While a policy is in force the server's host is resolved through them too (or keeps the addresses last
+ * resolved), and the agent's own connections to the server use those addresses (`serverLookup`): such a
+ * change does not cut the agent off its server either.
  */
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -33,6 +36,7 @@ import {
   type Lookup,
 } from './resolver.js';
 import type { ResolvedPolicy } from './resolved-policy.js';
+import { pinnedServerLookup, type PinnedServer } from './server-lookup.js';
 
 type Resolvers = ReadonlyArray<{ address: string; version: 4 | 6 }>;
 
@@ -80,8 +84,10 @@ export interface NetworkGuardOptions {
   /** The same while some do not resolve (ms). Default `NETWORK_RETRY_UNRESOLVED_MS`. */
   retryUnresolvedMs?: number;
   /**
-   * Replaces every resolution (the server's host and the allowed names; tests). Without it the server's
-   * host is resolved by the system (`systemLookup`) and the allowed names by the frozen resolvers.
+   * Replaces every resolution (the server's host and the allowed names; tests). Without it the allowed
+   * names are resolved by the frozen resolvers, and the server's host by the system (`systemLookup`) when
+   * a policy is first put in force, later by the frozen resolvers (its addresses in force when they do
+   * not answer: a name only the hosts file knows).
    */
   lookup?: Lookup;
   /** Replaces the machine's DNS servers as read when a policy is first put in force (tests). */
@@ -123,6 +129,16 @@ export class NetworkGuard {
   private upstream: Resolvers | null = null;
   /** The diversion running while a policy is in force (Linux). */
   private diversion: Diversion | null = null;
+  /** The server's addresses in force (the firewall lets the agent reach these), while a policy is. */
+  private pinned: PinnedServer | null = null;
+
+  /**
+   * The lookup (`dns.lookup`'s shape) of the agent's own connections to the server (client.ts,
+   * policy-socket.ts): while a policy is in force the server's host answers the addresses the rules let
+   * the agent reach, with no DNS question (the machine's resolv.conf may name a server the rules refuse);
+   * otherwise, and for any other name, the system resolves.
+   */
+  readonly serverLookup = pinnedServerLookup(() => this.pinned);
 
   constructor(private readonly options: NetworkGuardOptions) {
     this.stateFile = path.join(options.dataDir, NETWORK_STATE_FILE);
@@ -212,7 +228,7 @@ export class NetworkGuard {
       this.upstream ??= upstreamResolvers(
         fallback?.resolvers ?? this.options.resolvers ?? (await systemResolvers()),
       );
-      const fresh = await this.resolve(policy).catch((error: unknown) => {
+      const fresh = await this.resolve(policy, fallback).catch((error: unknown) => {
         if (fallback) return null;
         throw error;
       });
@@ -233,6 +249,7 @@ export class NetworkGuard {
       return false;
     }
     this.inForce = { policy, resolvedKey: JSON.stringify(resolved) };
+    this.pin(resolved);
     this.leftOut = leftOut;
     this.inForceNow(policy);
     this.startResolving();
@@ -253,6 +270,12 @@ export class NetworkGuard {
   private divertedNames(policy: AgentNetworkPolicy): string[] {
     const server = new URL(this.options.server).hostname.replace(/^\[|\]$/g, '');
     return [...hostNames(policy), ...(ipVersion(server) === 0 ? [server] : [])];
+  }
+
+  /** The server's addresses of `resolved` are the ones the agent's connections use (`serverLookup`). */
+  private pin(resolved: ResolvedPolicy): void {
+    const host = new URL(this.options.server).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    this.pinned = { host, addresses: resolved.server.addresses };
   }
 
   /** `policy` is in force: reported (no error any more). */
@@ -294,6 +317,7 @@ export class NetworkGuard {
       return false;
     }
     this.inForce = null;
+    this.pinned = null;
     this.leftOut = [];
     this.maybeRules = false;
     this.resolving?.stop();
@@ -305,20 +329,35 @@ export class NetworkGuard {
     return true;
   }
 
-  /** Resolves `policy`; a name that does not resolve is logged once, until the list of them changes. */
+  /**
+   * Resolves `policy` (`fallback`: the saved one, at a restore); a name that does not resolve is logged
+   * once, until the list of them changes.
+   */
   private async resolve(
     policy: AgentNetworkPolicy,
+    fallback?: ResolvedPolicy,
   ): Promise<{ policy: ResolvedPolicy; unresolved: string[] }> {
     const upstream = this.upstream ?? [];
+    const asked = upstream.length > 0 ? upstreamLookup(upstream) : null;
+    // Once a policy was in force the machine's resolv.conf is the console user's to change (and, after a
+    // reboot, no rule keeps the agent off the server it names): the server's host is asked of the frozen
+    // resolvers, its known addresses standing in when they do not know it (a hosts file entry).
+    const known = this.pinned?.addresses ?? fallback?.server.addresses;
+    const serverLookup: Lookup | null =
+      asked && known
+        ? async (host) =>
+            asked(host).catch(() => known.map((a) => ({ address: a.address, family: a.version })))
+        : null;
     const result = await resolvePolicy({
       server: this.options.server,
       allowed: policy.allowed,
       resolvers: upstream,
       ...(this.options.lookup
         ? { lookup: this.options.lookup }
-        : upstream.length > 0
-          ? { nameLookup: upstreamLookup(upstream) }
-          : {}),
+        : {
+            ...(serverLookup ? { lookup: serverLookup } : {}),
+            ...(asked ? { nameLookup: asked } : {}),
+          }),
     });
     const unresolved = result.unresolved.join(', ');
     if (unresolved !== this.unresolved && result.unresolved.length > 0)
@@ -369,6 +408,7 @@ export class NetworkGuard {
         return;
       }
       current.resolvedKey = key;
+      this.pin(resolved);
       this.options.log(TEXTS.networkReresolved(current.policy.version));
       this.inForceNow(current.policy);
     }
