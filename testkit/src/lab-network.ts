@@ -26,7 +26,7 @@ const run = promisify(execFile);
  * CLI), the way a shared host or CDN does. A contestant's ways out: a UDP echo on port 67 and a TCP echo
  * on `ECHO_PORT` at the forbidden address, TXT answers from the resolver, and a second "rogue" resolver
  * (`rogueDnsAddress`) answering every name with the forbidden address. Both resolvers note each query
- * (`dnsQueries`).
+ * (`dnsQueries`). The lab's resolver also names the contest server: `LAB_SERVER_NAME` is `serverAddress`.
  * Addresses are of 198.18.N.0/24 and 198.19.N.0/24 (RFC 2544's range for tests, which no real network
  * uses), N random per lab. The one piece in this machine's own namespace is its end of the first veth
  * pair (an address and its /24 route, nothing else: no firewall rule); it is removed by `close()`, or at
@@ -77,6 +77,9 @@ export interface LabNetwork {
 /** The TCP port of the forbidden address's echo server (a contestant's tunnel end). */
 export const ECHO_PORT = 7000;
 
+/** The contest server's name as the lab's resolver answers it (`serverAddress`; the rogue: the forbidden one). */
+export const LAB_SERVER_NAME = 'servidor.prueba';
+
 /**
  * The outside's servers: HTTP on both web addresses, HTTPS on the allowed one (body: the SNI's first
  * label), a UDP echo on 67 and a TCP echo on `ECHO_PORT` at the forbidden one, the resolver (A of the
@@ -89,8 +92,8 @@ const https = require('node:https');
 const net = require('node:net');
 const fs = require('node:fs');
 const dgram = require('node:dgram');
-const [allowed, forbidden, dns, rogue, key, cert, echoPort] = process.argv.slice(1);
-const names = { 'permitido.prueba': allowed, 'chat.prueba': allowed, 'prohibido.prueba': forbidden };
+const [allowed, forbidden, dns, rogue, key, cert, echoPort, serverName, server] = process.argv.slice(1);
+const names = { 'permitido.prueba': allowed, 'chat.prueba': allowed, 'prohibido.prueba': forbidden, [serverName]: server };
 for (const [address, body] of [[allowed, 'permitido'], [forbidden, 'prohibido']]) {
   http.createServer((req, res) => res.end(body)).listen(80, address);
 }
@@ -282,6 +285,8 @@ export async function createLabNetwork(): Promise<LabNetwork> {
         key,
         cert,
         String(ECHO_PORT),
+        LAB_SERVER_NAME,
+        serverAddress,
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
