@@ -39,6 +39,7 @@ import { departamentsRoutes, departamentUsages } from './modules/departaments/in
 import { careersRoutes, careerUsages } from './modules/careers/index.js';
 import { coachesRoutes } from './modules/coaches/index.js';
 import { processesRoutes } from './modules/processes/index.js';
+import { fingerprintsRoutes } from './modules/fingerprints/index.js';
 import { teamsRoutes, teamUsages } from './modules/teams/index.js';
 import { membersRoutes, memberUsages, moveMembersWithTeam } from './modules/members/index.js';
 import { usersRoutes } from './modules/users/index.js';
@@ -175,7 +176,8 @@ export async function buildApp({
       // Catalogues and modules that take no other options (the order is /api/docs' order).
       for (const routes of [levelsRoutes, schoolsRoutes, departamentsRoutes, careersRoutes, coachesRoutes])
         await api.register(routes, { uses });
-      await api.register(processesRoutes, { fingerprintQuorum: config.fingerprintQuorum, uses });
+      await api.register(processesRoutes, { uses });
+      await api.register(fingerprintsRoutes, { fingerprintQuorum: config.fingerprintQuorum });
       await api.register(teamsRoutes, { uses, moveMembers: moveMembersWithTeam });
       for (const routes of [membersRoutes, usersRoutes, logsRoutes]) await api.register(routes);
       await api.register(importsRoutes, { receiveTimeoutMs: config.importReceiveTimeoutMs });

@@ -8,7 +8,7 @@ import {
   type AgentConfig,
 } from '@concurso/shared';
 import { contestProcesses } from '../contests/index.js';
-import { agentFingerprintsByTeam } from '../processes/index.js';
+import { agentFingerprintsByTeam } from '../fingerprints/index.js';
 import { agentTeams } from './agent.repository.js';
 
 /** How the policies are built: the fingerprints' quorum and the agents' heartbeat period. */

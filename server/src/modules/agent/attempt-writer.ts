@@ -41,7 +41,7 @@ import {
 } from '../../db/sql.js';
 import { isDatabaseUnavailable } from '../../db/timeouts.js';
 import { FingerprintLearner } from './fingerprint-learner.js';
-import type { FingerprintClaim } from '../processes/index.js';
+import type { FingerprintClaim } from '../fingerprints/index.js';
 
 /** One `POST /api/agent/attempts` waiting for its group's commit. */
 interface PendingBatch extends GroupedBatch {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/mysql';
 import { FINGERPRINT_QUORUM_DEFAULT, isClaimMatch } from '@concurso/shared';
-import { recordClaims, type FingerprintClaim } from '../processes/index.js';
+import { recordClaims, type FingerprintClaim } from '../fingerprints/index.js';
 
 /**
  * How long this process remembers a claim (team, process, fingerprint) it has recorded, so repeated

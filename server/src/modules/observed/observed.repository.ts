@@ -7,7 +7,7 @@ import {
   type ObservedSort,
 } from '@concurso/shared';
 import { contestProcesses } from '../contests/index.js';
-import { inventoryFingerprints } from '../processes/index.js';
+import { inventoryFingerprints } from '../fingerprints/index.js';
 import { ObservedProcess } from './observed-process.entity.js';
 import { blockedAs, copyOf, foldName } from './observed-matching.js';
 import { oneTeamPrograms } from './observed-new-programs.js';

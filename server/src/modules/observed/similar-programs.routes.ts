@@ -3,7 +3,7 @@ import { MESSAGES, observedRoutes } from '@concurso/shared';
 import { HttpError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
 import { contestOrActive } from '../contests/index.js';
-import { fingerprintIdentity } from '../processes/index.js';
+import { fingerprintIdentity } from '../fingerprints/index.js';
 import { observedIdentity, similarPrograms } from './similar-programs.repository.js';
 
 /**

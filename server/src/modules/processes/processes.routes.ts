@@ -1,18 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { MESSAGES, processesCatalogApi, processesRoutes } from '@concurso/shared';
-import { HttpError } from '../../lib/http-error.js';
+import { processesCatalogApi, processesRoutes } from '@concurso/shared';
 import { addRoute } from '../../lib/route.js';
-import { contestOrActive } from '../contests/index.js';
 import { catalogRoutes, describeUses, type CatalogRoutesOptions } from '../catalogs/index.js';
-import { addCommonProcesses, processById, processRows } from './processes.repository.js';
-import {
-  confirmDeniedFingerprint,
-  confirmFingerprint,
-  deleteFingerprint,
-  deniedFingerprintRows,
-  fingerprintOwner,
-  fingerprintRows,
-} from './process-fingerprints.repository.js';
+import { addCommonProcesses, processRows } from './processes.repository.js';
 
 /**
  * Processes, the forbidden executables (docs/spec.md sections 2, 3, 7): `getProcesses`, `createProcess {name}`,
@@ -31,15 +21,13 @@ const crud = catalogRoutes({
 });
 
 /**
- * The four catalogue calls plus `processesRoutes` of the shared route map (`addCommonProcesses`, and
- * the fingerprints: list per process, confirm, delete). `fingerprintQuorum`: teams whose
- * claims make a fingerprint apply to every machine (`FINGERPRINT_QUORUM`, docs/design.md section 6a).
+ * The four catalogue calls plus `processesRoutes.addCommon` of the shared route map
+ * (`addCommonProcesses`); the fingerprints' calls of that map are the fingerprints module's.
  */
 export default async function processesModule(
   app: FastifyInstance,
-  options: CatalogRoutesOptions & { fingerprintQuorum: number },
+  options: CatalogRoutesOptions,
 ): Promise<void> {
-  const quorum = options.fingerprintQuorum;
   await app.register(crud, { uses: options.uses });
 
   addRoute(app, processesRoutes.addCommon, async () => {
@@ -50,65 +38,5 @@ export default async function processesModule(
       data,
       message: `Se agregaron ${data.added} procesos (${data.skipped} ya existían).`,
     };
-  });
-
-  await fingerprintRoutes(app, quorum);
-}
-
-/*
- * The admin's view (docs/design.md section 6a "Fingerprints") of the fingerprints claimed for one process in
- * a contest, and the acts on one. The agents get the change on the push channel (at their next config read
- * without it): a confirmed fingerprint reaches every machine, a removed one leaves every machine and its hash
- * is denied in the contest until an admin confirms it again (docs/design.md section 6a).
- */
-async function fingerprintRoutes(app: FastifyInstance, quorum: number): Promise<void> {
-  addRoute(app, processesRoutes.fingerprints, async (request) => {
-    const em = app.orm.em;
-    const process = await processById(em, request.params.id);
-    if (!process) throw new HttpError(404, MESSAGES.notFound);
-    const { contests_id } = request.query;
-    const contest = await contestOrActive(em, contests_id);
-    if (!contest && contests_id !== undefined) throw new HttpError(404, MESSAGES.contestNotFound);
-    return {
-      success: true as const,
-      data: {
-        process,
-        contest,
-        quorum,
-        rows: contest ? await fingerprintRows(em, contest.id, process.id, quorum) : [],
-        denied: contest ? await deniedFingerprintRows(em, contest.id) : [],
-      },
-      message: '',
-    };
-  });
-
-  addRoute(app, processesRoutes.confirmFingerprint, async (request) => {
-    const em = app.orm.em.fork();
-    const { id } = request.params;
-    const owner = await fingerprintOwner(em, id);
-    if (!owner || !(await confirmFingerprint(em, id, request.staff!.id))) {
-      throw new HttpError(404, MESSAGES.fingerprintNotFound);
-    }
-    app.agentChannel.policyChanged(); // a confirmed fingerprint reaches every machine
-    const [row] = await fingerprintRows(em, owner.contestId, owner.processId, quorum, id);
-    if (!row) throw new HttpError(404, MESSAGES.fingerprintNotFound);
-    return { success: true as const, data: row, message: MESSAGES.saved };
-  });
-
-  addRoute(app, processesRoutes.deleteFingerprint, async (request) => {
-    // Its hash is denied in the contest under every name until an admin confirms it again.
-    if (!(await deleteFingerprint(app.orm.em.fork(), request.params.id, request.staff!.id))) {
-      throw new HttpError(404, MESSAGES.fingerprintNotFound);
-    }
-    app.agentChannel.policyChanged(); // and a removed one leaves them
-    return { success: true as const, message: MESSAGES.deleted };
-  });
-
-  addRoute(app, processesRoutes.confirmDeniedFingerprint, async (request) => {
-    if (!(await confirmDeniedFingerprint(app.orm.em.fork(), request.params.id, request.staff!.id))) {
-      throw new HttpError(404, MESSAGES.fingerprintNotFound);
-    }
-    app.agentChannel.policyChanged(); // the hash reaches every machine again
-    return { success: true as const, message: MESSAGES.saved };
   });
 }

@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { baseProperties } from '../../db/base-entity.js';
 import { Contest } from '../contests/index.js';
 import { User } from '../users/index.js';
-import { Process } from './process.entity.js';
+import { Process } from '../processes/index.js';
 
 /**
  * `process_fingerprints` (docs/design.md section 6a "Fingerprints"): a

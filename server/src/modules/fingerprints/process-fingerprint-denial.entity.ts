@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Contest } from '../contests/index.js';
 import { User } from '../users/index.js';
-import { Process } from './process.entity.js';
+import { Process } from '../processes/index.js';
 
 /**
  * `process_fingerprint_denials` (docs/design.md section 6a "Fingerprints"): SHA-256 `sha256` was removed by
