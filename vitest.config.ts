@@ -1,5 +1,6 @@
 // One Vitest run for every workspace (`npm test`). Each project names where its tests live.
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // What web/vite.config.ts defines for the web's code: the agent's version (agent/package.json).
@@ -9,6 +10,11 @@ const agentPackage = JSON.parse(readFileSync(new URL('./agent/package.json', imp
 
 export default defineConfig({
   test: {
+    // Most test files wait (servers, browsers, agents, timers) far more than they compute: on 2 cores
+    // Vitest's default (cores - 1 = one file at a time) left the machine idle most of the run. Two
+    // files per core, at most 8, overlap the waits; `--maxWorkers` overrides it. Every project runs in
+    // one pool with the same limit, so the browser journeys run beside the rest, not after it.
+    maxWorkers: Math.min(8, 2 * availableParallelism()),
     projects: [
       {
         test: {
@@ -52,7 +58,6 @@ export default defineConfig({
           globalSetup: ['testkit/src/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
         },
       },
     ],
