@@ -10,6 +10,7 @@ import { useLevelOptions } from '../../catalog-screen/use-catalog-options';
 import { DataTable } from '../../ui/data-table/data-table';
 import { Notice } from '../../ui/layout/notice';
 import { PageFrame } from '../../ui/layout/page-frame';
+import { ChainVerify } from './chain-verify';
 import { CONTEST_LOG_COLUMNS } from './contest-log-columns';
 import { ContestLogFiltersBar, type ContestLogFilterValues } from './contest-log-filters';
 import { CONTEST_LOG_KEY, CONTEST_LOG_REFRESH_MS, contestLogQuery } from './contest-log-query';
@@ -33,6 +34,7 @@ const LOG_KEYS = [[CONTEST_LOG_KEY]];
  * (`GET /api/contestLog`), in the data table with its exports (file name 'bitacora'). Refetched while
  * boards push (`useRefetchOnBoardChange`: a change of attempts or status, a removal, another contest; at
  * most once every `CONTEST_LOG_REFRESH_MS`); without an active contest it says `MESSAGES.noActiveContest`.
+ * «Verificar la cadena» (`ChainVerify`) checks the contest's chained log.
  */
 export function ContestLogScene({ title }: CatalogueSceneProps) {
   const [values, setValues] = useState<ContestLogFilterValues>(NO_FILTERS);
@@ -72,6 +74,7 @@ export function ContestLogScene({ title }: CatalogueSceneProps) {
           processes={processOptions}
           kinds={KIND_FILTER_OPTIONS}
         />
+        <ChainVerify contestId={contestId} />
         {log.data?.truncated ? (
           <Notice status="warning">
             Se muestran los {CONTEST_LOG_LIMIT.toLocaleString('es-MX')} registros más recientes; use los
