@@ -23,6 +23,7 @@ import { Migration20261203053700 } from './Migration20261203053700.js';
 import { Migration20261203053800 } from './Migration20261203053800.js';
 import { Migration20261203101500 } from './Migration20261203101500.js';
 import { Migration20261204090000 } from './Migration20261204090000.js';
+import { Migration20261204100000 } from './Migration20261204100000.js';
 
 export const migrationsList = [
   { name: 'Migration20261121000000', class: Migration20261121000000 },
@@ -46,4 +47,5 @@ export const migrationsList = [
   { name: 'Migration20261203053800', class: Migration20261203053800 },
   { name: 'Migration20261203101500', class: Migration20261203101500 },
   { name: 'Migration20261204090000', class: Migration20261204090000 },
+  { name: 'Migration20261204100000', class: Migration20261204100000 },
 ];

@@ -48,6 +48,7 @@ import { logsRoutes } from './modules/logs/index.js';
 import { importsRoutes } from './modules/imports/index.js';
 import { statsRoutes } from './modules/stats/index.js';
 import { observedRoutes } from './modules/observed/index.js';
+import { capturesRoutes } from './modules/captures/index.js';
 import fastifyMultipart from '@fastify/multipart';
 import './plugins/access.js';
 
@@ -189,6 +190,7 @@ export async function buildApp({
         reportsPerMinute: config.observedReportsPerMinute,
       });
       await api.register(exercisesRoutes, { dataDir: config.dataDir, maxUploadBytes: config.maxUploadBytes });
+      await api.register(capturesRoutes, { dataDir: config.dataDir });
     },
     { prefix: '/api' },
   );

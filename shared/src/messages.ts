@@ -87,6 +87,8 @@ export const MESSAGES = {
     'La captura no corresponde a un intento reciente ni a una solicitud abierta de este equipo.',
   /** 400 to a capture whose bytes are not a JPEG or WebP image. */
   captureInvalidImage: 'La captura no es una imagen JPEG o WebP válida.',
+  /** 429 to a capture of a team holding `CAPTURE_LIMITS.perTeam` captures none of which is a «Ver pantalla» one. */
+  captureCapReached: 'Este equipo llegó al máximo de capturas guardadas en el concurso.',
   /** 404 to a capture id that is not stored (or was dropped by the per-team bound). */
   captureNotFound: 'No se encontró la captura.',
   /** 409 to «Ver pantalla» when no machine of the team is connected. */

@@ -41,6 +41,8 @@ import { AgentMachine } from '../modules/agent/agent-machine.entity.js';
 import { Message } from '../modules/messages/message.entity.js';
 import { MessageReceipt } from '../modules/messages/message-receipt.entity.js';
 import { ContestNetworkChange } from '../modules/contests/contest-network-change.entity.js';
+import { Capture } from '../modules/captures/capture.entity.js';
+import { CaptureRequest } from '../modules/captures/capture-request.entity.js';
 
 export const entities = [
   TypeUser,
@@ -71,4 +73,6 @@ export const entities = [
   Message,
   MessageReceipt,
   ContestNetworkChange,
+  Capture,
+  CaptureRequest,
 ];

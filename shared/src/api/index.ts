@@ -23,3 +23,4 @@ export * from './stats.js';
 export * from './observed.js';
 export * from './lab.js';
 export * from './messages.js';
+export * from './captures.js';

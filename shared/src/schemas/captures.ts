@@ -98,3 +98,50 @@ export interface CaptureRequest {
    */
   hostname?: string;
 }
+
+/**
+ * A stored capture as the staff lists it: `event_id` (its attempt's) or `request_id` (its «Ver
+ * pantalla»'s), the other null; `hostname` ('' when the agent did not say); `taken_at` the agent's clock
+ * (ISO 8601, UTC); the image's `bytes` and size in pixels. The image is `GET /api/captures/{id}`.
+ */
+export const captureRowSchema = z.object({
+  id: z.number().int(),
+  teams_id: z.number().int(),
+  event_id: z.string().nullable(),
+  request_id: z.string().nullable(),
+  hostname: z.string(),
+  moment: captureMomentSchema,
+  taken_at: z.string(),
+  bytes: z.number().int(),
+  width: z.number().int(),
+  height: z.number().int(),
+});
+export type CaptureRow = z.infer<typeof captureRowSchema>;
+
+/** Query of `GET /api/captureList`: a team's captures in the active contest, or one attempt's. */
+export const captureListQuerySchema = z.object({
+  teams_id: z.coerce.number().int().min(1),
+  event_id: agentEventIdSchema.optional(),
+});
+
+/** Body of `POST /api/viewScreen` («Ver pantalla»): the team, and its machine (absent: every machine). */
+export const viewScreenSchema = z.object({
+  teams_id: z.number({ error: MESSAGES.required }).int().min(1, { error: MESSAGES.required }),
+  hostname: printableText(255).min(1).optional(),
+});
+export type ViewScreenInput = z.infer<typeof viewScreenSchema>;
+
+/** Answer data of `POST /api/viewScreen`: the request's id and the captures that arrived for it. */
+export const viewScreenResultSchema = z.object({
+  request_id: z.string(),
+  captures: z.array(captureRowSchema),
+});
+export type ViewScreenResult = z.infer<typeof viewScreenResultSchema>;
+
+/**
+ * How long `POST /api/viewScreen` waits for the machines' captures, in ms: an agent answers in well
+ * under a second (the display budget is 2 s); past this the call answers 504.
+ */
+export const VIEW_SCREEN_WAIT_MS = 4_000;
+/** After the first capture of a team-wide request, how long the call waits for the other machines (ms). */
+export const VIEW_SCREEN_OTHERS_MS = 400;

@@ -51,8 +51,8 @@ export async function agentConfig(
  * (renamed programs): those that apply to every machine (confirmed or at `quorum`) and the team's own claims, within
  * `AGENT_CONFIG_FINGERPRINT_BYTES` (docs/design.md section 6a), never a hash denied in the contest
  * nor one matching a permitted program's known file (`agentFingerprintsByTeam`). `observe` only while the contest
- * is active and observes; `heartbeat_ms` is `options.heartbeatMs`; `network` the contest's allowed sites
- * while it is active. `policy_version` is a digest of all that, so two equal policies have one
+ * is active and observes, `capture_screens` only while it is active and captures its screens;
+ * `heartbeat_ms` is `options.heartbeatMs`; `network` the contest's allowed sites while it is active. `policy_version` is a digest of all that, so two equal policies have one
  * version whoever computed them.
  */
 export async function agentConfigs(
@@ -76,6 +76,7 @@ export async function agentConfigs(
     });
     const names = blocked.map((row) => row.processes.name);
     const observe = contest.active && contest.observe_processes;
+    const captureScreens = contest.active && contest.capture_screens !== false;
     // The network policy is in force only while the contest is the active one.
     const network = {
       version: contest.network_version,
@@ -89,11 +90,12 @@ export async function agentConfigs(
         blocked: names,
         fingerprints: own,
         observe,
+        capture_screens: captureScreens,
         poll_ms: AGENT_POLL_MS,
         heartbeat_ms: heartbeatMs,
         network,
         policy_version: createHash('sha256')
-          .update(JSON.stringify([contest.id, contest.active, observe, names, own, network]))
+          .update(JSON.stringify([contest.id, contest.active, observe, captureScreens, names, own, network]))
           .digest('hex')
           .slice(0, 16),
       });

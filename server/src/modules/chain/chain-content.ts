@@ -33,8 +33,8 @@ export interface ChainKindSpec {
  * The chained kinds. Left out on purpose: `created_at`/`updated_at` (bookkeeping), and the user who
  * acted (`users_id`): deleting an account sets it to null by its foreign key, a legitimate change that
  * must not break the chain (the log still names the judge while the account exists). A kind whose
- * table is not here yet (`captura` until its table exists) is verified as `contenido` broken: add its
- * spec with its table.
+ * table is not here yet is verified as `contenido` broken: add its spec with its table. A capture's
+ * `image_kept` is left out: the per-team bound drops old images, keeping their rows and hashes.
  */
 export const CHAIN_KIND_SPECS: Partial<Record<ChainKind, ChainKindSpec>> = {
   intento: {
@@ -82,6 +82,24 @@ export const CHAIN_KIND_SPECS: Partial<Record<ChainKind, ChainKindSpec>> = {
       'from contest_network_changes n',
     idColumn: 'n.id',
     columns: ['contests_id', 'version', 'allowed_sites', 'at'],
+  },
+  captura: {
+    select:
+      'select c.id, c.contests_id as contest, c.contests_id, c.teams_id, c.event_id, c.request_id, ' +
+      'c.hostname, c.moment, c.sha256, c.bytes, c.taken_at, c.received_at from captures c',
+    idColumn: 'c.id',
+    columns: [
+      'contests_id',
+      'teams_id',
+      'event_id',
+      'request_id',
+      'hostname',
+      'moment',
+      'sha256',
+      'bytes',
+      'taken_at',
+      'received_at',
+    ],
   },
 };
 

@@ -15,6 +15,8 @@ export const Contest = tableEntity('Contest', 'contests', {
   activeKey: p.tinyint().unsigned().nullable().unique().fieldName('active_key'),
   maxAttempts: p.integer().unsigned().nullable().fieldName('max_attempts'),
   observeProcesses: p.boolean().default(true).fieldName('observe_processes'),
+  /** «Capturar la pantalla en cada intento»: its agents upload a capture around each attempt. */
+  captureScreens: p.boolean().default(true).fieldName('capture_screens'),
   allowedSites: p
     .type(StringListType)
     .fieldName('allowed_sites')

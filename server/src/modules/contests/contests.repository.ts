@@ -22,6 +22,7 @@ export const contestRow = (contest: IContest): ContestRow => ({
   active: contest.activeKey === 1,
   max_attempts: contest.maxAttempts ?? null,
   observe_processes: contest.observeProcesses,
+  capture_screens: contest.captureScreens,
   allowed_sites: contest.allowedSites ?? [],
   network_version: contest.networkVersion,
 });
@@ -30,16 +31,21 @@ export const contestRow = (contest: IContest): ContestRow => ({
 export type ContestData = Pick<ContestRow, 'calendar' | 'date'> & {
   max_attempts?: number | null;
   observe_processes?: boolean;
+  capture_screens?: boolean;
   /** The allowed sites (stored form); absent: unchanged. */
   allowed_sites?: string[];
 };
 
-/** The entity's properties for `data` (`max_attempts` or `observe_processes` absent: unchanged). */
-const toEntityData = ({ calendar, date, max_attempts, observe_processes }: ContestData) => ({
+/**
+ * The entity's properties for `data` (`max_attempts`, `observe_processes` or `capture_screens` absent:
+ * unchanged).
+ */
+const toEntityData = ({ calendar, date, max_attempts, observe_processes, capture_screens }: ContestData) => ({
   calendar,
   date,
   ...(max_attempts === undefined ? {} : { maxAttempts: max_attempts }),
   ...(observe_processes === undefined ? {} : { observeProcesses: observe_processes }),
+  ...(capture_screens === undefined ? {} : { captureScreens: capture_screens }),
 });
 
 /** How many contests exist. */

@@ -48,20 +48,29 @@ export async function contestIdFor(em: EntityManager, contestsId?: number): Prom
 
 /**
  * A contest's stored fields: `calendar` derived from the date when missing (docs/design.md section 3),
- * `max_attempts`, `observe_processes` and `allowed_sites` as sent (absent: unchanged on
- * update, the column's default on create: no automatic block, observed, no network policy).
+ * `max_attempts`, `observe_processes`, `capture_screens` and `allowed_sites` as sent (absent: unchanged
+ * on update, the column's default on create: no automatic block, observed, screens captured, no network
+ * policy).
  */
 export function contestData({
   date,
   calendar,
   max_attempts,
   observe_processes,
+  capture_screens,
   allowed_sites,
 }: Pick<
   ContestInput,
-  'date' | 'calendar' | 'max_attempts' | 'observe_processes' | 'allowed_sites'
+  'date' | 'calendar' | 'max_attempts' | 'observe_processes' | 'capture_screens' | 'allowed_sites'
 >): ContestData {
-  return { date, calendar: calendar ?? calendarOf(date), max_attempts, observe_processes, allowed_sites };
+  return {
+    date,
+    calendar: calendar ?? calendarOf(date),
+    max_attempts,
+    observe_processes,
+    capture_screens,
+    allowed_sites,
+  };
 }
 
 /**

@@ -1,0 +1,8 @@
+/**
+ * The captures module's public face: screen captures of the lab machines (README.md). app.ts
+ * registers what it exports; another module imports it from here only (lint: boundaries/dependencies).
+ * The rest of the folder is private to the module.
+ */
+export { Capture } from './capture.entity.js';
+export { CaptureRequest } from './capture-request.entity.js';
+export { default as capturesRoutes, type CapturesRoutesOptions } from './captures.routes.js';
