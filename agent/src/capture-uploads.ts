@@ -14,6 +14,13 @@ import { decodeGrab, type RawGrab } from './capture-screen.js';
 import { encodeCapture } from './capture-image.js';
 import { AgentApiError, describeError } from './errors.js';
 
+/**
+ * How long after its grab a kill's capture is encoded (ms): encoding holds the agent's thread for
+ * 100-400 ms, so it waits out the fast rescans after a kill (rescan-burst.ts, 1 s) that end a
+ * program started again at once. A judge's request is encoded at once.
+ */
+const KILL_ENCODE_AFTER_MS = 1_100;
+
 /** Most captures waiting (grabbed, encoded or not, not yet sent): about 200 KB each once encoded. */
 export const CAPTURES_WAITING_MAX = 20;
 
@@ -113,8 +120,10 @@ export class CaptureUploads {
     const grab = await entry.grab;
     if (entry.dropped) return;
     if (!grab) return this.remove(entry, false);
-    // Let the scan in progress and its sends go first: encoding holds the thread.
-    await new Promise((resolve) => setImmediate(resolve));
+    // Let the scans and sends go first: encoding holds the thread.
+    const after = entry.target.moment === 'pedida' ? 0 : KILL_ENCODE_AFTER_MS;
+    await new Promise((resolve) => setTimeout(resolve, after));
+    if (entry.dropped) return;
     const started = Date.now();
     try {
       const encoded = encodeCapture(decodeGrab(grab));

@@ -27,6 +27,8 @@ export interface KillCapture {
   enabled(): boolean;
   /** One grab of the screen (shared with one in progress); null when it could not be taken. */
   grab(): Promise<RawGrab | null>;
+  /** Told how long a kill waited for its «antes» capture (ms), for the stats. */
+  killWaited?(ms: number): void;
 }
 
 /** Counters of the grabs (for the agent's stats and tests). */
@@ -37,11 +39,13 @@ export interface CaptureStats {
   failed: number;
   /** How long the last grab took (ms), or null before the first. */
   lastGrabMs: number | null;
+  /** How long the last kill waited for its «antes» capture (ms; at most `ANTES_WAIT_MS`), or null. */
+  lastKillWaitMs: number | null;
 }
 
 /** One grabber shared by the kills and the requests, at most one grab in flight. */
 export class ScreenCapture implements KillCapture {
-  readonly stats: CaptureStats = { taken: 0, failed: 0, lastGrabMs: null };
+  readonly stats: CaptureStats = { taken: 0, failed: 0, lastGrabMs: null, lastKillWaitMs: null };
   private inFlight: Promise<RawGrab | null> | null = null;
   private lastFailure: string | null = null;
 
@@ -62,6 +66,10 @@ export class ScreenCapture implements KillCapture {
       this.inFlight = null;
     });
     return this.inFlight;
+  }
+
+  killWaited(ms: number): void {
+    this.stats.lastKillWaitMs = ms;
   }
 
   private async grabOnce(): Promise<RawGrab | null> {
@@ -92,9 +100,14 @@ export function despuesShot(capture: KillCapture): Promise<RawGrab | null> {
   return sleep(DESPUES_AFTER_MS).then(() => (capture.enabled() ? capture.grab() : null));
 }
 
-/** Waits for `promise` at most `ms` (ms); it goes on either way. */
-export async function waitAtMost(ms: number, promise: Promise<unknown>): Promise<void> {
+/**
+ * Waits for a kill's «antes» `grab` at most `ANTES_WAIT_MS` (ms; it goes on either way) and tells
+ * `capture` how long it waited.
+ */
+export async function waitForAntes(capture: KillCapture, grab: Promise<unknown>): Promise<void> {
+  const started = Date.now();
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  await Promise.race([grab, new Promise<void>((resolve) => (timer = setTimeout(resolve, ANTES_WAIT_MS)))]);
   clearTimeout(timer);
+  capture.killWaited?.(Date.now() - started);
 }

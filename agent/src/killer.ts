@@ -3,7 +3,7 @@
  * each process instance (pid + start time) so one instance is reported once, however many polls see it.
  */
 import { readFileSync } from 'node:fs';
-import { ANTES_WAIT_MS, despuesShot, waitAtMost, type KillCapture, type KillShots } from './capture.js';
+import { despuesShot, waitForAntes, type KillCapture, type KillShots } from './capture.js';
 import type { RawGrab } from './capture-screen.js';
 import { endFamily } from './family-end.js';
 import { familyGuard, familyOfGone, selectFamily, type Family, type FamilyAnchor } from './family.js';
@@ -227,7 +227,7 @@ export class Killer {
     // No stopping a process here (Windows): the «antes» capture is taken before it is ended.
     const capture = base.first ? this.capturing() : null;
     const antes = capture?.grab() ?? null;
-    if (antes) await waitAtMost(ANTES_WAIT_MS, antes);
+    if (capture && antes) await waitForAntes(capture, antes);
     const result = await endProcess(proc.pid, this.options);
     this.instances.set(key, result.died ? 'gone' : 'failed');
     // A retry that failed again has nothing new to say.
@@ -325,7 +325,7 @@ export class Killer {
         ? {
             whileStopped: () => {
               antes = capture.grab();
-              return waitAtMost(ANTES_WAIT_MS, antes);
+              return waitForAntes(capture, antes);
             },
           }
         : {}),

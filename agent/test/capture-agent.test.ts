@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { decode } from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPTURE_MAX_BYTES, CAPTURE_MAX_WIDTH, type AgentCapture, type AgentMessage } from '@concurso/shared';
@@ -29,6 +30,17 @@ async function waitFor<T>(find: () => T | undefined, ms: number, what: string): 
     if (found !== undefined) return found;
     if (Date.now() > deadline) throw new Error(`${what}: no llegó en ${ms} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The state letter of `pid` in /proc (`T`: stopped), or `gone` (exited, or a zombie). */
+function processState(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X' ? 'gone' : state;
+  } catch {
+    return 'gone';
   }
 }
 
@@ -76,13 +88,21 @@ describe('captures of the real agent (Xvfb, fake server)', () => {
     server.config.capture_screens = true;
     server.openPushChannel();
     const notices: AgentMessage[] = [];
+    const grabber = xwdGrabber(screen.display);
+    /** The blocked program's state (/proc) when each grab started: `T` is stopped. */
+    const statesAtGrab: string[] = [];
+    let watched: number | null = null;
     const { handle, lines } = await agent(server, {
-      screenGrabber: xwdGrabber(screen.display),
+      screenGrabber: () => {
+        if (watched !== null) statesAtGrab.push(processState(watched));
+        return grabber();
+      },
       messageScreen: recordingScreen(notices),
     });
     await waitFor(() => (handle.stats.pushConnected ? true : undefined), 10_000, 'el canal de avisos');
 
     const program = await spawnProcess(await blockedBinary(name), ['300']);
+    watched = program.pid;
     const started = Date.now();
     await within(10_000, program.exited, 'el programa bloqueado terminado');
     const endedAfter = Date.now() - started;
@@ -98,11 +118,14 @@ describe('captures of the real agent (Xvfb, fake server)', () => {
       expect(near(centre(capture), colour), `centro ${centre(capture)}`).toBe(true);
       expect(Buffer.from(capture.image, 'base64').length).toBeLessThanOrEqual(CAPTURE_MAX_BYTES);
     }
-    // «despues» is read after the kill, «antes» before it.
+    // «antes» was read with the program stopped (SIGSTOP), «despues» after it was gone.
+    expect(statesAtGrab.slice(0, 2)).toEqual(['T', 'gone']);
     expect(Date.parse(despues.taken_at)).toBeGreaterThan(Date.parse(antes.taken_at));
     const stats = handle.stats.captures!;
+    expect(stats.lastKillWaitMs).not.toBeNull();
     console.log(
-      `captura al terminar: xwd ${stats.lastGrabMs} ms, JPEG ${stats.lastBytes} bytes en ${stats.lastEncodeMs} ms; ` +
+      `captura al terminar: xwd ${stats.lastGrabMs} ms, el cierre esperó ${stats.lastKillWaitMs} ms por «antes», ` +
+        `JPEG ${stats.lastBytes} bytes en ${stats.lastEncodeMs} ms; ` +
         `el programa terminó ${endedAfter} ms después de iniciarlo (sondeo de 200 ms, gracia de 500 ms)`,
     );
 
