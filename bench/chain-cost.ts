@@ -1,22 +1,23 @@
 /**
- * `npm run bench:chain [-- --baseline <commit> --commit <commit> --rounds 3 --groups 150 --teams 400 --seconds 8 --verify-rows 100000]`:
- * what the contest chain (server/src/modules/chain/README.md) adds to the attempts group commit, and
- * how long `verifyChain` takes.
+ * `npm run bench:chain [-- --baseline <commit> --commit <commit> --rounds 3 --groups 150 --teams 400
+ * --seconds 8 --verify-rows 100000]`: what the contest chain (server/src/modules/chain/README.md) adds
+ * to the attempts group commit, and how long `verifyChain` takes.
  *
  * Two builds taken from git (`git archive` of server, testkit and migrations into a temporary folder
  * with this checkout's node_modules), by default the commit that made the chain module and the one
- * before it (nothing else differs); each runs the
- * product's own `writeAttemptGroup` (through its testkit's `server-plugins.ts`, as the load tester's
- * mysql2 baseline does) in a child process of its own, in turns, on one throwaway database migrated by
- * the newer build (the older one leaves the chain's tables alone), its contest active, `--teams` teams:
+ * before it (nothing else differs); each runs the product's own `writeAttemptGroup` (through its
+ * testkit's `server-plugins.ts`, as the load tester's mysql2 baseline does) in a child process of its
+ * own, in turns (the order swapped every round), on one throwaway database migrated by this
+ * checkout (the older build leaves the chain's tables alone), its contest active, `--teams` teams:
  * - groups one at a time (`--groups` each), of 1 request × 1 attempt, 20 × 5 and 100 × 9 (900, the
  *   largest group): wall ms per group (median, p90) and the child's CPU ms per group (its whole
- *   process: the group's JavaScript and the driver);
+ *   process: the group's JavaScript and the driver; the database's own CPU is not in it);
  * - `ATTEMPT_GROUPS_AT_ONCE` groups at once, 20 × 5 each, for `--seconds`: attempts per second (the
  *   head lock queues two groups of one contest where they overlapped before).
- * Then, with this checkout, `--verify-rows` attempts (default 100,000) chained in 900-attempt groups and
- * verified with `verifyChain`, ms (median of 3) and the child's CPU ms. Prints JSON; figures in
- * BENCHMARKS.md "The contest chain". Needs the test MariaDB (TEST_DATABASE_URL, as the tests).
+ * Then, with this checkout, on a new contest, `--verify-rows` attempts (default 100,000) chained in
+ * 900-attempt groups and verified with `verifyChain` three times: ms and the child's CPU ms. Prints
+ * JSON; figures in BENCHMARKS.md "The contest chain". Needs the test MariaDB (TEST_DATABASE_URL, as
+ * the tests).
  */
 import { execFileSync, fork } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -207,11 +208,15 @@ async function main(): Promise<void> {
   // One database, migrated by the newer build's migrations (this checkout's testkit).
   const server = await startTestServer({}, { keepDatabase: true });
   const databaseUrl = server.config.databaseUrl;
-  const contestId = (await createContest(server.orm, '2026-11-21', { active: true })).id;
-  const teamIds: number[] = [];
-  for (let i = 0; i < Number(values.teams); i++)
-    teamIds.push((await createTeam(server.orm, contestId, LEVELS.basico)).id);
-  await server.close();
+  /** A new active contest with `--teams` teams. */
+  const contestWithTeams = async (date: string) => {
+    const contest = (await createContest(server.orm, date, { active: true })).id;
+    const teams: number[] = [];
+    for (let i = 0; i < Number(values.teams); i++)
+      teams.push((await createTeam(server.orm, contest, LEVELS.basico)).id);
+    return { contestId: contest, teamIds: teams };
+  };
+  const { contestId, teamIds } = await contestWithTeams('2026-11-21');
   try {
     const task = {
       databaseUrl,
@@ -221,13 +226,19 @@ async function main(): Promise<void> {
       seconds: Number(values.seconds),
     };
     const results: Record<string, unknown[]> = {};
+    // In turns, the order swapped every round: the database grows through the run.
     for (let r = 0; r < Number(values.rounds); r++) {
-      for (const build of builds) {
+      for (const build of r % 2 === 0 ? builds : [...builds].reverse()) {
         (results[build.sha] ??= []).push(await inChild({ ...task, root: build.root }));
       }
     }
-    // The verification as this checkout has it.
-    const verify = await inChild({ ...task, root: repoRoot, verifyRows: Number(values['verify-rows']) });
+    // The verification as this checkout has it, on a contest of its own with exactly those rows.
+    const verify = await inChild({
+      ...task,
+      ...(await contestWithTeams('2027-02-01')),
+      root: repoRoot,
+      verifyRows: Number(values['verify-rows']),
+    });
     console.log(
       JSON.stringify(
         { baseline: builds[0]!.sha, commit: builds[1]!.sha, cpus: os.cpus().length, results, verify },
@@ -236,6 +247,7 @@ async function main(): Promise<void> {
       ),
     );
   } finally {
+    await server.close();
     await dropDatabase(databaseUrl).catch(() => undefined);
     for (const build of builds) rmSync(build.root, { recursive: true, force: true });
   }

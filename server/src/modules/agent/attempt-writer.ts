@@ -18,6 +18,7 @@ import {
 import {
   activeChainHeadStatement,
   attemptChainStatements,
+  canonicalValue,
   lockChainHead,
   readChainHeads,
   type ChainedAttempt,
@@ -354,6 +355,8 @@ async function chainAttempts(
   now: Date,
 ): Promise<SqlStatement[]> {
   const byContest = new Map<number, ChainedAttempt[]>();
+  // Every attempt of the group was received at `now`: its canonical text once, not once per attempt.
+  const receivedAt = canonicalValue(now);
   for (const a of fresh) {
     const list = byContest.get(a.contestId) ?? [];
     list.push({
@@ -368,7 +371,7 @@ async function chainAttempts(
         via: a.via ?? null,
         killed: a.killed,
         occurred_at: a.occurredAt,
-        received_at: now,
+        received_at: receivedAt,
       },
     });
     byContest.set(a.contestId, list);

