@@ -91,6 +91,16 @@ describe('screen captures', () => {
       height: 720,
     });
 
+    // The history and /bitacora know the attempt by its row id.
+    const [attempt] = (await callAs(server.app, judge, `/api/teamAttemptsLog/${team.id}`)).body.data;
+    expect(row!.attempts_id).toBe(attempt.id);
+    const byAttempt = await callAs(
+      server.app,
+      judge,
+      `/api/captureList?teams_id=${team.id}&attempts_id=${attempt.id}`,
+    );
+    expect(byAttempt.body.data.map((capture: { id: number }) => capture.id)).toEqual([row!.id]);
+
     const image = await server.app.inject({
       url: `/api/captures/${row!.id}`,
       headers: { authorization: `Bearer ${judge}` },

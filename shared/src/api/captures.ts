@@ -31,8 +31,8 @@ export const capturesRoutes = {
     reply: z.unknown().meta({ description: 'La imagen (image/jpeg).' }),
   }),
   /**
-   * `GET /api/captureList?teams_id&event_id`: the team's captures in the active contest (with
-   * `event_id`, that attempt's), oldest first. None without an active contest.
+   * `GET /api/captureList?teams_id&event_id&attempts_id`: the team's captures in the active contest
+   * (with `event_id` or `attempts_id`, that attempt's), oldest first. None without an active contest.
    */
   list: defineRoute({
     method: 'GET',

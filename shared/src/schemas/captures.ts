@@ -108,6 +108,8 @@ export const captureRowSchema = z.object({
   id: z.number().int(),
   teams_id: z.number().int(),
   event_id: z.string().nullable(),
+  /** The id of the attempt of `event_id` (as the team's history and /bitacora list it), else null. */
+  attempts_id: z.number().int().nullable(),
   request_id: z.string().nullable(),
   hostname: z.string(),
   moment: captureMomentSchema,
@@ -118,10 +120,14 @@ export const captureRowSchema = z.object({
 });
 export type CaptureRow = z.infer<typeof captureRowSchema>;
 
-/** Query of `GET /api/captureList`: a team's captures in the active contest, or one attempt's. */
+/**
+ * Query of `GET /api/captureList`: a team's captures in the active contest, or one attempt's (by its
+ * `event_id` or its row id `attempts_id`, as the history and /bitacora know it).
+ */
 export const captureListQuerySchema = z.object({
   teams_id: z.coerce.number().int().min(1),
   event_id: agentEventIdSchema.optional(),
+  attempts_id: z.coerce.number().int().min(1).optional(),
 });
 
 /** Body of `POST /api/viewScreen` («Ver pantalla»): the team, and its machine (absent: every machine). */

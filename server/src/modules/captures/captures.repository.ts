@@ -13,11 +13,12 @@ import { appendRowToChain, lockChainHead } from '../chain/index.js';
 import { Capture, type ICapture } from './capture.entity.js';
 import { CaptureRequest } from './capture-request.entity.js';
 
-/** A capture's row as the staff lists it. */
-export const captureRow = (capture: ICapture): CaptureRow => ({
+/** A capture's row as the staff lists it; `attemptsId`: the row id of its attempt, when known. */
+export const captureRow = (capture: ICapture, attemptsId: number | null = null): CaptureRow => ({
   id: capture.id,
   teams_id: capture.team.id,
   event_id: capture.eventId || null,
+  attempts_id: attemptsId,
   request_id: capture.requestId || null,
   hostname: capture.hostname,
   moment: capture.moment as CaptureMoment,
@@ -26,6 +27,31 @@ export const captureRow = (capture: ICapture): CaptureRow => ({
   width: capture.width,
   height: capture.height,
 });
+
+/** `captures` as rows, each with its attempt's id (one read of the team's attempts they name). */
+async function withAttemptIds(em: EntityManager, captures: ICapture[]): Promise<CaptureRow[]> {
+  const named = captures.filter((capture) => capture.eventId !== '');
+  const ids = new Map<string, number>();
+  if (named.length > 0) {
+    const attempts = await em.find(
+      Attempt,
+      { team: named[0]!.team.id, event_id: [...new Set(named.map((capture) => capture.eventId))] },
+      { fields: ['id', 'event_id'] },
+    );
+    for (const attempt of attempts) ids.set(attempt.event_id, attempt.id);
+  }
+  return captures.map((capture) => captureRow(capture, ids.get(capture.eventId) ?? null));
+}
+
+/** The event id of team `teamId`'s attempt `attemptsId`, or null when it is not the team's. */
+export async function attemptEventId(
+  em: EntityManager,
+  teamId: number,
+  attemptsId: number,
+): Promise<string | null> {
+  const attempt = await em.findOne(Attempt, { id: attemptsId, team: teamId }, { fields: ['event_id'] });
+  return attempt?.event_id ?? null;
+}
 
 /**
  * Whether team `teamId` may upload a capture for `eventId` now: one of its attempts stored in contest
@@ -185,10 +211,11 @@ export async function teamCaptures(
     { contest: contestId, team: teamId, imageKept: true, ...(eventId === undefined ? {} : { eventId }) },
     { orderBy: { id: 'asc' } },
   );
-  return rows.map(captureRow);
+  return withAttemptIds(em, rows);
 }
 
 /** The captures stored for «Ver pantalla» request `requestId`, oldest first. */
 export async function requestCaptures(em: EntityManager, requestId: string): Promise<CaptureRow[]> {
-  return (await em.find(Capture, { requestId, imageKept: true }, { orderBy: { id: 'asc' } })).map(captureRow);
+  const rows = await em.find(Capture, { requestId, imageKept: true }, { orderBy: { id: 'asc' } });
+  return rows.map((row) => captureRow(row));
 }

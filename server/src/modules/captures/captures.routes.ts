@@ -26,6 +26,7 @@ import { captureFile, capturesDir, removeCaptureFile, sha256Of, storeCaptureFile
 import { CaptureRateLimiter } from './capture-rate-limiter.js';
 import { CaptureWaiters } from './capture-waiters.js';
 import {
+  attemptEventId,
   captureHash,
   hashInUse,
   insertCapture,
@@ -148,10 +149,18 @@ export default async function capturesRoutesModule(
   });
 
   addRoute(app, capturesRoutes.list, async (request) => {
-    const contest = await activeContest(app.orm.em);
-    const rows: CaptureRow[] = contest
-      ? await teamCaptures(app.orm.em, contest.id, request.query.teams_id, request.query.event_id)
-      : [];
+    const { teams_id: teamId, event_id, attempts_id } = request.query;
+    const em = app.orm.em;
+    const contest = await activeContest(em);
+    let eventId = event_id;
+    if (attempts_id !== undefined) {
+      const found = await attemptEventId(em, teamId, attempts_id);
+      if (found === null || (eventId !== undefined && eventId !== found)) {
+        return { success: true as const, data: [], message: '' };
+      }
+      eventId = found;
+    }
+    const rows: CaptureRow[] = contest ? await teamCaptures(em, contest.id, teamId, eventId) : [];
     return { success: true as const, data: rows, message: '' };
   });
 
