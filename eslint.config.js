@@ -4,12 +4,32 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import boundaries from 'eslint-plugin-boundaries';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 /** A boundaries policy: files of the `from` element may import the `to` elements. */
 const mayImport = (from, to) => ({
   from: { element: { type: from } },
   allow: { to: { element: { types: { anyOf: to } } } },
 });
+
+/**
+ * The server's modules in layers, lowest first (server/src/modules/README.md): a module imports only
+ * modules of lower layers, through their index.ts, so no two modules can import each other, however
+ * far round. A module in no layer may import nothing at all (no policy names it): add it here.
+ */
+const SERVER_LAYERS = [
+  ['users', 'health', 'catalogs', 'chain'],
+  ['auth', 'schools', 'coaches', 'levels', 'processes'],
+  ['departaments', 'contests'],
+  ['careers', 'teams', 'exercises'],
+  ['members', 'board', 'messages', 'fingerprints'],
+  ['agent', 'observed', 'imports'],
+  ['logs', 'stats', 'captures'],
+];
+/** The boundaries element type of the server modules of layer `i` (0 the lowest). */
+const layerType = (i) => `module-layer-${i + 1}`;
+const MODULE_TYPES = SERVER_LAYERS.map((_, i) => layerType(i));
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'bench/out/**'] },
@@ -126,12 +146,12 @@ export default tseslint.config(
     },
   },
   {
-    // The server's layers (issue 23; server/src/*/README.md): lib/ stands below everything; db/,
-    // plugins/ and realtime/ never import a module (db/entities.ts, the entity list for discovery,
-    // excepted: it names the modules' *.entity.ts files); what a plugin needs of a module is declared
-    // by the plugin as an interface and handed over by app.ts. Modules may use every layer below, and
-    // another module only through its public index.ts; only the app's own files (app.ts, server.ts,
-    // config.ts) know every module, through those same index.ts files.
+    // The server's layers (server/src/*/README.md): lib/ stands below everything; db/, plugins/ and
+    // realtime/ never import a module (db/entities.ts, the entity list for discovery, excepted: it
+    // names the modules' *.entity.ts files); what a plugin needs of a module is declared by the plugin
+    // as an interface and handed over by app.ts. Modules may use every layer below, and a module of a
+    // lower layer (SERVER_LAYERS) only through its public index.ts; only the app's own files (app.ts,
+    // server.ts, config.ts) know every module, through those same index.ts files.
     files: ['server/src/**/*.ts'],
     ignores: ['**/*.test.ts'],
     plugins: { boundaries },
@@ -144,7 +164,10 @@ export default tseslint.config(
         { type: 'db', pattern: 'server/src/db' },
         { type: 'plugins', pattern: 'server/src/plugins' },
         { type: 'realtime', pattern: 'server/src/realtime' },
-        { type: 'module', pattern: 'server/src/modules/*', capture: ['module'] },
+        ...SERVER_LAYERS.flatMap((modules, i) =>
+          modules.map((module) => ({ type: layerType(i), pattern: `server/src/modules/${module}` })),
+        ),
+        { type: 'unlayered-module', pattern: 'server/src/modules/*', capture: ['module'] },
         // What is left: the app's own files (app.ts, server.ts, config.ts), after every folder above.
         { type: 'app', pattern: 'server/src' },
       ],
@@ -169,23 +192,46 @@ export default tseslint.config(
             },
             {
               from: { element: { type: 'db' }, file: { categories: 'entity-list' } },
-              allow: { to: { element: { type: 'module' }, file: { categories: 'entity' } } },
+              allow: { to: { element: { types: { anyOf: MODULE_TYPES } }, file: { categories: 'entity' } } },
             },
             mayImport('plugins', ['lib', 'db']),
             mayImport('realtime', ['lib', 'db', 'plugins']),
-            mayImport('module', ['lib', 'db', 'plugins', 'realtime']),
-            {
-              from: { element: { type: 'module' } },
-              allow: { to: { element: { type: 'module' }, file: { categories: 'public' } } },
-            },
+            ...MODULE_TYPES.map((type) => mayImport(type, ['lib', 'db', 'plugins', 'realtime'])),
+            // One direction: a module reaches the public index.ts of modules of lower layers only.
+            ...MODULE_TYPES.slice(1).map((type, i) => ({
+              from: { element: { type } },
+              allow: {
+                to: {
+                  element: { types: { anyOf: MODULE_TYPES.slice(0, i + 1) } },
+                  file: { categories: 'public' },
+                },
+              },
+            })),
             mayImport('app', ['lib', 'db', 'plugins', 'realtime']),
             {
               from: { element: { type: 'app' } },
-              allow: { to: { element: { type: 'module' }, file: { categories: 'public' } } },
+              allow: { to: { element: { types: { anyOf: MODULE_TYPES } }, file: { categories: 'public' } } },
             },
           ],
         },
       ],
     },
+  },
+  {
+    // No import cycle, between modules or inside one: a cycle makes load order matter (a value used
+    // before its module ran) and hides which side depends on which. Type-only imports are not followed.
+    // (agent/src is left out until its one cycle goes: killer.ts → matcher.ts → program-of.ts → killer.ts.)
+    files: ['server/src/**/*.ts', 'shared/src/**/*.ts', 'web/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
+      'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
+      'import-x/resolver-next': [
+        // The workspaces' projects, through the root tsconfig.json's references.
+        createTypeScriptImportResolver({ project: 'tsconfig.json' }),
+      ],
+    },
+    rules: { 'import-x/no-cycle': 'error' },
   },
 );
