@@ -6,6 +6,7 @@ import type { MikroORM } from '@mikro-orm/mysql';
 import { buildApp, type BuildAppOptions } from '../../server/src/app.js';
 import { loadConfig, withJwtSecret, type AppConfig } from '../../server/src/config.js';
 import { openDatabase } from '../../server/src/db/database.js';
+import { createMigratedDatabase, saveDatabaseSnapshot } from './database-snapshot.js';
 import { dropDatabase, throwawayDatabaseUrl } from './environment.js';
 import { startRedis } from './redis-instance.js';
 import { eventually } from './waiting.js';
@@ -41,8 +42,9 @@ export interface RestartOptions {
 }
 
 /**
- * Makes a throwaway database (`concurso_test_<random>`), migrates it, builds the app on it and
- * listens on a free loopback port. `close()` stops the app and drops the database. With `restart`, it
+ * Makes a throwaway database (`concurso_test_<random>`), migrated (from the saved script of the
+ * current migrations when there is one, database-snapshot.ts; else by the migrations, then saved),
+ * builds the app on it and listens on a free loopback port. `close()` stops the app and drops the database. With `restart`, it
  * reuses a database and port instead, as a restarted server would. `overrides` replace configuration
  * values (e.g. `webDistDir` to serve the built web, `agentOfflineAfterMs`); the login limit is 1 000
  * unless overridden, so a file's many sign-ins are not refused.
@@ -64,7 +66,10 @@ export async function startTestServer(
       },
     ),
   );
+  // A new database starts as a copy of the migrated script; `openDatabase` still runs what is pending.
+  const copied = !restart.databaseUrl && (await createMigratedDatabase(databaseUrl));
   const orm = await openDatabase(databaseUrl);
+  if (!restart.databaseUrl && !copied) await saveDatabaseSnapshot(databaseUrl);
   const app = await buildApp({
     config,
     orm,
