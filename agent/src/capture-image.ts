@@ -20,7 +20,7 @@ export interface RgbaImage {
 }
 
 /** Why a dump could not be read: one short Spanish phrase for the agent's log. */
-export class CaptureFormatError extends Error {}
+class CaptureFormatError extends Error {}
 
 /** Reads a 32-bit field of an XWD header (always most significant byte first). */
 const field = (bytes: Buffer, index: number): number => bytes.readUInt32BE(index * 4);

@@ -95,7 +95,7 @@ export function xwdGrabber(display?: string): ScreenGrabber {
  * Windows' grabber: runs `helper` (screenshot.exe) with a file of `dataDir` to write, reads that
  * BMP and removes it.
  */
-export function windowsGrabber(helper: string, dataDir: string): ScreenGrabber {
+function windowsGrabber(helper: string, dataDir: string): ScreenGrabber {
   return async () => {
     const file = path.join(dataDir, `captura-${randomUUID()}.bmp`);
     const started = Date.now();
@@ -121,7 +121,7 @@ export function windowsGrabber(helper: string, dataDir: string): ScreenGrabber {
  * executable carries, written into `dataDir` (null when not the single executable: no helper).
  * @throws the file system's error when the helper cannot be written.
  */
-export async function defaultGrabber(dataDir: string): Promise<ScreenGrabber | null> {
+async function defaultGrabber(dataDir: string): Promise<ScreenGrabber | null> {
   if (process.platform !== 'win32') return xwdGrabber();
   const helper = await writeEmbeddedHelper(dataDir, SCREENSHOT_EXE);
   return helper ? windowsGrabber(helper, dataDir) : null;

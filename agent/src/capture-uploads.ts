@@ -22,7 +22,7 @@ import { AgentApiError, describeError } from './errors.js';
 const KILL_ENCODE_AFTER_MS = 1_100;
 
 /** Most captures waiting (grabbed, encoded or not, not yet sent): about 200 KB each once encoded. */
-export const CAPTURES_WAITING_MAX = 20;
+const CAPTURES_WAITING_MAX = 20;
 
 /** What `CaptureUploads` needs. */
 export interface CaptureUploadsOptions {

@@ -10,10 +10,10 @@ import type { RawGrab, ScreenGrabber } from './capture-screen.js';
  * Longest a kill waits for the «antes» capture (ms), its program stopped (SIGSTOP) meanwhile: the
  * grab goes on after it, but the kill does not wait any longer.
  */
-export const ANTES_WAIT_MS = 500;
+const ANTES_WAIT_MS = 500;
 
 /** When the «despues» capture is taken after the program is gone (ms): its windows have closed. */
-export const DESPUES_AFTER_MS = 300;
+const DESPUES_AFTER_MS = 300;
 
 /** The two captures of one kill; each resolves to null when it could not be taken. */
 export interface KillShots {
