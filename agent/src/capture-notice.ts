@@ -1,7 +1,7 @@
 /**
  * The contestant is told once that the machine's screen is captured (agent/README.md, «Capturas de
  * pantalla»): when the contest is active with `capture_screens` on, a notice through the judges'
- * messages dialog (message-screen.ts). Once per contest and data folder: a file there remembers it
+ * messages dialog (message-screen.ts `notice`, titled «Aviso del concurso»). Once per contest and data folder: a file there remembers it
  * across restarts; a notice that could not be shown (no graphical session yet) is tried again with
  * the next config the agent takes.
  */
@@ -32,7 +32,9 @@ export class CaptureNotice {
   /** Shows the notice when `config` asks for captures in its active contest and it was not shown yet. */
   follow(config: AgentConfig): void {
     const contest = config.contest.id;
-    if (!config.contest.active || config.capture_screens !== true || this.told.has(contest)) return;
+    if (!this.screen.notice || !config.contest.active || config.capture_screens !== true) return;
+    if (this.told.has(contest)) return;
+    const notice = this.screen.notice.bind(this.screen);
     this.told.add(contest);
     const marker = path.join(this.dataDir, `aviso-capturas-${contest}.txt`);
     void (async () => {
@@ -41,7 +43,7 @@ export class CaptureNotice {
         () => false,
       );
       if (already) return;
-      const outcome = await this.screen.show({
+      const outcome = await notice({
         id: 0,
         text: CAPTURE_NOTICE_TEXT,
         expires_at: new Date(Date.now() + NOTICE_SHOWN_MS).toISOString(),

@@ -8,6 +8,8 @@ const run = promisify(execFile);
 
 /** The title of a message's window on the machine's screen. */
 export const MESSAGE_WINDOW_TITLE = 'Mensaje de los jueces';
+/** The title of the agent's own notices (the screen captures', capture-notice.ts). */
+export const NOTICE_WINDOW_TITLE = 'Aviso del concurso';
 /** The button that closes it (zenity's own says «OK»). */
 const MESSAGE_OK_LABEL = 'Aceptar';
 
@@ -32,6 +34,11 @@ export interface MessageShowing {
 /** Shows messages on the machine's screen, above other windows (docs/design.md section 6a). */
 export interface MessageScreen {
   show(message: AgentMessage): MessageShowing;
+  /**
+   * Shows a notice of the agent itself the same way, titled `NOTICE_WINDOW_TITLE` (absent: the
+   * screen shows no notices).
+   */
+  notice?(message: AgentMessage): MessageShowing;
 }
 
 /** A graphical session to show a message in: its X display and, when the agent runs as root, its user. */
@@ -57,8 +64,8 @@ export interface DesktopMessageScreenOptions {
  * why (`ShowOutcome`); the push channel reports it and tries again (policy-socket.ts).
  */
 export function desktopMessageScreen(options: DesktopMessageScreenOptions = {}): MessageScreen {
-  return {
-    show(message) {
+  const screen = {
+    show(message: AgentMessage, title = MESSAGE_WINDOW_TITLE): MessageShowing {
       if (process.platform === 'win32') return windowsMessage(message);
       let resolveShown!: (outcome: ShowOutcome) => void;
       let resolveClosed!: (seen: boolean) => void;
@@ -78,7 +85,7 @@ export function desktopMessageScreen(options: DesktopMessageScreenOptions = {}):
             '--info',
             '--no-markup',
             '--title',
-            MESSAGE_WINDOW_TITLE,
+            title,
             '--text',
             message.text,
             '--ok-label',
@@ -98,11 +105,7 @@ export function desktopMessageScreen(options: DesktopMessageScreenOptions = {}):
           exited = true;
           clearTimeout(timer);
           // No zenity: a notification at least (shown, never told seen).
-          const notify = spawn(
-            'notify-send',
-            [MESSAGE_WINDOW_TITLE, message.text],
-            sessionSpawnOptions(session),
-          );
+          const notify = spawn('notify-send', [title, message.text], sessionSpawnOptions(session));
           notify.once('error', () => failed(TEXTS.messageNoZenity));
           notify.once('exit', (code) =>
             code === 0 ? resolveShown({ shown: true }) : failed(TEXTS.messageNoZenity),
@@ -120,6 +123,10 @@ export function desktopMessageScreen(options: DesktopMessageScreenOptions = {}):
       })();
       return { shown, closed };
     },
+  };
+  return {
+    show: (message) => screen.show(message),
+    notice: (message) => screen.show(message, NOTICE_WINDOW_TITLE),
   };
 }
 

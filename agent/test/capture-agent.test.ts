@@ -44,11 +44,12 @@ function processState(pid: number): string {
   }
 }
 
-/** A screen that records what it is asked to show, and says it was shown. */
-function recordingScreen(shown: AgentMessage[]): MessageScreen {
+/** A screen that records the notices it is asked to show (and fails any judge's message). */
+function recordingScreen(notices: AgentMessage[]): MessageScreen {
   return {
-    show(message) {
-      shown.push(message);
+    show: () => ({ shown: Promise.resolve({ shown: false, reason: 'no' }), closed: Promise.resolve(false) }),
+    notice(message) {
+      notices.push(message);
       return { shown: Promise.resolve({ shown: true }), closed: Promise.resolve(false) };
     },
   };
