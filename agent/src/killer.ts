@@ -7,7 +7,8 @@ import { despuesShot, waitForAntes, type KillCapture, type KillShots } from './c
 import type { RawGrab } from './capture-screen.js';
 import { endFamily } from './family-end.js';
 import { familyGuard, familyOfGone, selectFamily, type Family, type FamilyAnchor } from './family.js';
-import { executableName, normaliseExecutableName } from './matcher.js';
+import { instanceKey } from './instance-key.js';
+import { executableName } from './matcher.js';
 import { LiveProcTable, isDeadState, procTableAvailable } from './proc-table.js';
 import type { RunningProcess } from './scanner.js';
 
@@ -118,17 +119,6 @@ async function endProcess(pid: number, options: EndOptions = {}): Promise<EndRes
     return { died: !alive(pid), signal: termError === null ? 'SIGTERM' : null, error: killError };
   }
   return { died: await waitForExit(pid, KILL_WAIT_MS, alive), signal: 'SIGKILL' };
-}
-
-/**
- * Names one process instance: pid plus start time, so a pid reused later by another program is a
- * new instance. Without a start time (Windows) the executable name stands in for it.
- */
-export function instanceKey(proc: RunningProcess): string {
-  const since = proc.startTime
-    ? String(proc.startTime.getTime())
-    : normaliseExecutableName(executableName(proc));
-  return `${proc.pid}@${since}`;
 }
 
 /** What happened to one blocked process instance. */

@@ -4,6 +4,7 @@
  * interpreter also when the program it runs does, with or without its extension (program-of.ts).
  */
 import { normaliseExecutableName, type AgentFingerprint } from '@concurso/shared';
+import { executableName } from './executable-name.js';
 import { bytesOfProgram, programNames, type ProgramRef } from './program-of.js';
 
 /** What the matcher needs to know about a process (a subset of the scanner's `RunningProcess`). */
@@ -23,16 +24,7 @@ export interface ProcessIdentity {
 export type Matcher = (proc: ProcessIdentity) => string | null;
 
 // The rule itself lives in shared: the server's inventory and the web compare names the same way.
-export { normaliseExecutableName };
-
-/**
- * The executable file name of a process: the basename of its path when known, else its name.
- * The path wins because `name` can be truncated or renamed by the process itself.
- */
-export function executableName(proc: ProcessIdentity): string {
-  const fromPath = proc.path ? (proc.path.split(/[\\/]/).pop() ?? '') : '';
-  return fromPath.trim() !== '' ? fromPath : proc.name;
-}
+export { executableName, normaliseExecutableName };
 
 /**
  * Builds a matcher for a blocked list (executable names such as `Discord.exe`, `chrome.exe`,

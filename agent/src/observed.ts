@@ -10,7 +10,7 @@ import path from 'node:path';
 import { AGENT_MAX_OBSERVED_BATCH, type AgentObservedProcess, withoutUnprintable } from '@concurso/shared';
 import { AgentApiError } from './errors.js';
 import type { Sha256 } from './fingerprint.js';
-import { instanceKey } from './killer.js';
+import { instanceKey } from './instance-key.js';
 import { executableName, normaliseExecutableName } from './matcher.js';
 import { observedPath } from './observed-where.js';
 import { bytesOfProgram, programNames } from './program-of.js';

@@ -14,7 +14,7 @@ import type { Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { NtExecutable, NtExecutableResource } from 'pe-library';
 import { Resource } from 'resedit';
-import { instanceKey } from './killer.js';
+import { instanceKey } from './instance-key.js';
 import type { Matcher } from './matcher.js';
 import type { RunningProcess } from './scanner.js';
 import { OnceCache, setBounded } from './bounded-cache.js';

@@ -6,7 +6,7 @@
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { instanceKey } from './killer.js';
+import { instanceKey } from './instance-key.js';
 import { bytesOfProgram } from './program-of.js';
 import type { RunningProcess } from './scanner.js';
 

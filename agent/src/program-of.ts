@@ -10,7 +10,7 @@
  */
 import { readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { instanceKey } from './killer.js';
+import { instanceKey } from './instance-key.js';
 import type { RunningProcess } from './scanner.js';
 import { ownedBySystem } from './system-files.js';
 

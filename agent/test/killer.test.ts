@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { instanceKey, Killer, type KillReport } from '../src/killer.js';
+import { instanceKey } from '../src/instance-key.js';
+import { Killer, type KillReport } from '../src/killer.js';
 import { createMatcher } from '../src/matcher.js';
 import { listProcesses, type RunningProcess } from '../src/scanner.js';
 import {
