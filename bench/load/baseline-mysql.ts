@@ -4,7 +4,7 @@
  *
  * The group is the product's own, imported (not a hand-kept copy): attempt-writer.ts
  * `writeAttemptGroup` (its statements from agent.repository.ts, team-row-writer.ts and
- * board.repository.ts, in its two round trips) through the product's `sqlBatchTransaction` on a
+ * board-rows.repository.ts, in its two round trips) through the product's `sqlBatchTransaction` on a
  * `createSqlPool` pool (db/sql.ts: READ COMMITTED, the same limits). What this file keeps of its own is
  * the queue of attempt-writer.ts around it, without HTTP, authentication, validation or the push:
  * - `concurrency` requests in flight (the run's `--concurrency`), each a batch of `batchMin`..`batchMax`
