@@ -27,8 +27,8 @@
 #endif
 #include <windows.h>
 
-/* Longest wait for the copy started in the user's session (ms). */
-#define RELAY_WAIT_MS 10000
+/* Longest wait for the copy started in the user's session (ms): within the agent's 5 s for a grab. */
+#define RELAY_WAIT_MS 4000
 
 /* The argument of the copy started in the user's session: write to standard output. */
 static const wchar_t RELAY_ARGUMENT[] = L"--salida-estandar";

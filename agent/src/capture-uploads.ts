@@ -66,6 +66,7 @@ export class CaptureUploads {
   private encoding: Promise<void> = Promise.resolve();
   private sending: Promise<void> | null = null;
   private lastProblem: string | null = null;
+  private stopped = false;
 
   constructor(private readonly options: CaptureUploadsOptions) {
     this.backoff = options.backoff ?? new Backoff();
@@ -93,7 +94,8 @@ export class CaptureUploads {
 
   /** Starts sending what is ready, unless a send runs or the backoff waits. Never throws. */
   kick(): void {
-    if (this.sending || !this.backoff.due || !this.waiting.some((w) => this.sendable(w))) return;
+    if (this.stopped || this.sending || !this.backoff.due || !this.waiting.some((w) => this.sendable(w)))
+      return;
     this.sending = this.sendReady().finally(() => {
       this.sending = null;
     });
@@ -102,6 +104,15 @@ export class CaptureUploads {
   /** Resolves once the encodings and the send in progress are done. */
   async idle(): Promise<void> {
     await this.encoding;
+    await this.sending;
+  }
+
+  /**
+   * The agent stops: nothing more is encoded or sent (what waits is dropped with the agent's memory);
+   * resolves once the send in progress, if any, is done.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
     await this.sending;
   }
 
@@ -118,12 +129,12 @@ export class CaptureUploads {
   /** Reads and encodes one grab once it is done (after the kill), then tries to send. */
   private async encode(entry: Waiting): Promise<void> {
     const grab = await entry.grab;
-    if (entry.dropped) return;
+    if (entry.dropped || this.stopped) return;
     if (!grab) return this.remove(entry, false);
     // Let the scans and sends go first: encoding holds the thread.
     const after = entry.target.moment === 'pedida' ? 0 : KILL_ENCODE_AFTER_MS;
     await new Promise((resolve) => setTimeout(resolve, after));
-    if (entry.dropped) return;
+    if (entry.dropped || this.stopped) return;
     const started = Date.now();
     try {
       const encoded = encodeCapture(decodeGrab(grab));
@@ -144,7 +155,7 @@ export class CaptureUploads {
   }
 
   private async sendReady(): Promise<void> {
-    for (;;) {
+    while (!this.stopped) {
       const entry = this.waiting.find((w) => this.sendable(w));
       if (!entry) return;
       try {

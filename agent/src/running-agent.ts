@@ -320,7 +320,7 @@ export class RunningAgent implements AgentHandle {
       await Promise.allSettled([
         this.sweeper.settled(),
         this.delivery?.idle(),
-        this.captures.idle(),
+        this.captures.stop(),
         this.setup.network.stop(),
         this.setup.saved?.idle(),
         ...running,
