@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import { Badge, Button, HStack, Stack, Table, Text } from '@chakra-ui/react';
 import {
   TEAM_STATUS,
@@ -7,6 +7,9 @@ import {
   isAgentAlarm,
   type BoardTeam,
 } from '@concurso/shared';
+import { fetchCaptureImage, screenOf } from '../../api/capture-api';
+import { describeError } from '../../api/api-error';
+import { ViewScreenButton } from '../../ui/captures/view-screen-button';
 import { NewProgramBadge } from './new-program-badge';
 
 /** Props of {@link BoardRow}. */
@@ -21,7 +24,8 @@ export interface BoardRowProps {
  * One team on the live board: name with its status and agent badges (and «Programa nuevo» while a
  * program no other team ran started recently), attempts, the
  * 'Bloquear' (status 1) or 'Desbloquear' (any other status) button (docs/spec.md section 2) and
- * 'Historial' (its attempts and status changes).
+ * 'Historial' (its attempts and status changes) and, while its agent is online, «Ver pantalla» (a
+ * fresh capture of its machines' screens; the board is the active contest's, seen by judges and admins).
  * Memoized: an event re-renders only the row it changed.
  */
 export const BoardRow = memo(function BoardRow({ team, onToggle, onHistory }: BoardRowProps) {
@@ -31,6 +35,7 @@ export const BoardRow = memo(function BoardRow({ team, onToggle, onHistory }: Bo
   // The alarms (the tamper alert, and a stop of the active contest not resumed within the
   // window) stand out; a documented stop still within the window is only marked.
   const alarm = isAgentAlarm(team.agent_alert);
+  const askScreen = useMemo(() => screenOf(team.id), [team.id]);
   const agentPalette = team.agent_online
     ? 'green'
     : alarm
@@ -95,6 +100,15 @@ export const BoardRow = memo(function BoardRow({ team, onToggle, onHistory }: Bo
           <Button size="xs" variant="outline" onClick={() => onHistory(team)}>
             Historial
           </Button>
+          {team.agent_online ? (
+            <ViewScreenButton
+              target={`Equipo ${team.name}`}
+              ask={askScreen}
+              load={fetchCaptureImage}
+              errorText={describeError}
+              testId={`view-screen-${team.id}`}
+            />
+          ) : null}
         </Stack>
       </Table.Cell>
     </Table.Row>

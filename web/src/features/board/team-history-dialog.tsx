@@ -6,6 +6,9 @@ import { useRefetchOnBoardChange } from '../../stores/use-refetch-on-board-chang
 import { QueryListBody } from '../../catalog-screen/query-list-body';
 import { useOpenListQuery } from '../../catalog-screen/use-open-list-query';
 import { AppDialog } from '../../ui/dialog/app-dialog';
+import { CaptureThumbnails } from '../../ui/captures/capture-thumbnails';
+import { fetchCaptureImage } from '../../api/capture-api';
+import { useTeamCaptures } from './use-team-captures';
 import { attemptBursts } from './attempt-bursts';
 import {
   attemptHistoryLine,
@@ -58,7 +61,8 @@ const statusLines = (rows: StatusChangeRow[]) => rows.map(statusHistoryLine);
 
 /**
  * 'Historial' of a board row: the team's attempts (process, time on
- * the machine, time received, terminated Sí / No) and status changes (from → to, who, when), newest
+ * the machine, time received, terminated Sí / No, the screen captures around it: thumbnails that
+ * enlarge on a click) and status changes (from → to, who, when), newest
  * first, from `GET /api/teamAttemptsLog/{id}` and `GET /api/teamStatusLog/{id}`. Fetched when it
  * opens and again, while it is open, whenever the board pushes a change of the team's attempts or
  * status (`useRefetchOnBoardChange` with the team; at most once every `TEAM_HISTORY_REFRESH_MS`).
@@ -74,6 +78,7 @@ export function TeamHistoryDialog({ team, open, onClose }: TeamHistoryDialogProp
   );
   const attempts = useOpenListQuery(queries?.attempts ?? null, open, attemptLines);
   const changes = useOpenListQuery(queries?.status ?? null, open, statusLines);
+  const captures = useTeamCaptures(teamId, open, attempts.dataUpdatedAt);
   useRefetchOnBoardChange(queries ? [queries.attempts.queryKey, queries.status.queryKey] : [], {
     throttleMs: TEAM_HISTORY_REFRESH_MS,
     teamId,
@@ -130,6 +135,7 @@ export function TeamHistoryDialog({ team, open, onClose }: TeamHistoryDialogProp
                   <Table.ColumnHeader>EN LA MÁQUINA</Table.ColumnHeader>
                   <Table.ColumnHeader>RECIBIDO</Table.ColumnHeader>
                   <Table.ColumnHeader>TERMINADO</Table.ColumnHeader>
+                  <Table.ColumnHeader>CAPTURAS</Table.ColumnHeader>
                 </Table.Row>
               </Table.Header>
               <Table.Body>
@@ -146,6 +152,13 @@ export function TeamHistoryDialog({ team, open, onClose }: TeamHistoryDialogProp
                     <Table.Cell fontVariantNumeric="tabular-nums">{row.occurredAt}</Table.Cell>
                     <Table.Cell fontVariantNumeric="tabular-nums">{row.receivedAt}</Table.Cell>
                     <Table.Cell>{row.killed}</Table.Cell>
+                    <Table.Cell>
+                      <CaptureThumbnails
+                        captures={captures.get(row.id) ?? []}
+                        load={fetchCaptureImage}
+                        title={`Intento: ${row.process} (${row.occurredAt})`}
+                      />
+                    </Table.Cell>
                   </Table.Row>
                 ))}
               </Table.Body>

@@ -32,6 +32,7 @@ describe('contest form values', () => {
       max_attempts: '',
       copy_from_contests_id: '',
       observe_processes: true,
+      capture_screens: true,
       allowed_sites: '',
     });
   });
@@ -44,6 +45,7 @@ describe('contest form values', () => {
       max_attempts: '5',
       copy_from_contests_id: '',
       observe_processes: false,
+      capture_screens: true,
       allowed_sites: '',
     });
     expect(
@@ -54,6 +56,14 @@ describe('contest form values', () => {
         allowed_sites: [],
       }).max_attempts,
     ).toBe('');
+  });
+
+  it('shows and sends «Capturar la pantalla en cada intento»: on unless the contest has it off', () => {
+    const row = { date: '2026-11-21', max_attempts: null, observe_processes: true, allowed_sites: [] };
+    expect(contestValuesOf({ ...row, capture_screens: false }).capture_screens).toBe(false);
+    expect(contestValuesOf(row).capture_screens).toBe(true);
+    const body = contestBody(contestInputSchema.parse({ date: '2026-08-01', capture_screens: false }), true);
+    expect(body.capture_screens).toBe(false);
   });
 
   it("shows an edited contest's allowed sites one per line", () => {
@@ -117,6 +127,7 @@ describe('contest body (max_attempts and the copied blocked set)', () => {
       calendar: '2027A',
       max_attempts: 3,
       observe_processes: true,
+      capture_screens: true,
       allowed_sites: [],
       copy_from_contests_id: 4,
     });
@@ -133,6 +144,7 @@ describe('contest body (max_attempts and the copied blocked set)', () => {
       calendar: '2026B',
       max_attempts: null,
       observe_processes: false,
+      capture_screens: true,
       allowed_sites: [],
     });
   });
@@ -145,6 +157,7 @@ describe('contest body (max_attempts and the copied blocked set)', () => {
       calendar: '2026B',
       max_attempts: null,
       observe_processes: true,
+      capture_screens: true,
       allowed_sites: [],
     });
   });

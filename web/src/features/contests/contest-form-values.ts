@@ -32,12 +32,15 @@ export interface ContestFormValues {
   copy_from_contests_id: string;
   /** The agents report what runs on the machines (on by default). */
   observe_processes: boolean;
+  /** «Capturar la pantalla en cada intento» (on by default). */
+  capture_screens: boolean;
   /** «Sitios permitidos», the text area: one site per line ('' for no network policy). */
   allowed_sites: string;
 }
 
 /**
- * A new contest's fields: today, no automatic block, nothing copied, observed, no allowed sites.
+ * A new contest's fields: today, no automatic block, nothing copied, observed, screens captured, no
+ * allowed sites.
  * Computed at each opening.
  */
 export function emptyContestValues(now: Date = new Date()): ContestFormValues {
@@ -46,6 +49,7 @@ export function emptyContestValues(now: Date = new Date()): ContestFormValues {
     max_attempts: '',
     copy_from_contests_id: '',
     observe_processes: true,
+    capture_screens: true,
     allowed_sites: '',
   };
 }
@@ -55,13 +59,14 @@ export function emptyContestValues(now: Date = new Date()): ContestFormValues {
  * allowed sites (one per line).
  */
 export function contestValuesOf(
-  row: Pick<ContestRow, 'date' | 'max_attempts' | 'observe_processes' | 'allowed_sites'>,
+  row: Pick<ContestRow, 'date' | 'max_attempts' | 'observe_processes' | 'capture_screens' | 'allowed_sites'>,
 ): ContestFormValues {
   return {
     date: row.date.slice(0, 10),
     max_attempts: row.max_attempts === null ? '' : String(row.max_attempts),
     copy_from_contests_id: '',
     observe_processes: row.observe_processes,
+    capture_screens: row.capture_screens !== false,
     allowed_sites: allowedSitesText(row.allowed_sites),
   };
 }
@@ -87,7 +92,7 @@ export const contestFormResolver: Resolver<ContestFormValues, unknown, ContestIn
 /**
  * The body of `createContest` (`creating`) or `updateContest` (without its id) for the valid values:
  * the date with its calendar (the client sends it, docs/design.md section 3), `max_attempts` (null clears
- * it), `observe_processes` (on unless unticked), `allowed_sites` ([] is no network
+ * it), `observe_processes` and `capture_screens` (on unless unticked), `allowed_sites` ([] is no network
  * policy, and empties an edited contest's) and, on create only and when chosen, `copy_from_contests_id`.
  * On an edit, `loadedSites` (the contest's sites when the modal opened) leaves `allowed_sites` out of
  * the body when the field still holds them.
@@ -102,6 +107,7 @@ export function contestBody(
     calendar: calendarOf(values.date),
     max_attempts: values.max_attempts ?? null,
     observe_processes: values.observe_processes ?? true,
+    capture_screens: values.capture_screens ?? true,
   };
   const sites = values.allowed_sites ?? [];
   // An edit leaves the sites alone when the field still holds what the modal opened with: the dialog

@@ -75,6 +75,15 @@ const CONTESTS = catalogScreenSpec('contests', contestFormResolver, {
         onChange={(checked) => form.setValue('observe_processes', checked, { shouldDirty: true })}
       />
     ),
+    // A capture of the machine's screen before and after each blocked program is ended (the agents
+    // follow it at their next config; «Ver pantalla» works either way).
+    ({ form }) => (
+      <FormCheckboxField
+        label="Capturar la pantalla en cada intento"
+        checked={form.watch('capture_screens') !== false}
+        onChange={(checked) => form.setValue('capture_screens', checked, { shouldDirty: true })}
+      />
+    ),
     // One site per line; empty, the contest has no network policy.
     ({ form }) => (
       <AllowedSitesField

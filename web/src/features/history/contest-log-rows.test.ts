@@ -88,6 +88,7 @@ describe('/bitacora rows', () => {
       occurredAt: '02/11/2026 09:00:01',
       change: '',
       who: '',
+      attempt: { teamId: 4, attemptId: 3 },
     });
   });
 
@@ -265,6 +266,7 @@ describe('/bitacora rows', () => {
       occurredAt: '',
       change: 'Sitios permitidos v2: docs.python.org, 10.0.0.0/8',
       who: 'Admin Uno',
+      attempt: null,
     });
     expect(emptied).toMatchObject({
       change: 'Sitios permitidos v3: ninguno (red sin restricciones)',

@@ -51,6 +51,8 @@ export interface ContestLogTableRow {
    * changed the allowed sites; empty for an attempt.
    */
   who: string;
+  /** An attempt's team and row id (its screen captures, the CAPTURAS column); null for other rows. */
+  attempt: { teamId: number; attemptId: number } | null;
 }
 
 /** The table's id of a log row: ids are unique per kind only, so the kind is the id's residue mod 5. */
@@ -120,6 +122,7 @@ export function contestLogTableRows(rows: readonly ContestLogRow[]): ContestLogT
       occurredAt: formatDateTime(row.occurred_at),
       change: changeText(row),
       who: whoText(row),
+      attempt: row.kind === 'intento' && row.team ? { teamId: row.team.id, attemptId: row.id } : null,
     };
   });
 }

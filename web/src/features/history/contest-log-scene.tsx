@@ -12,6 +12,7 @@ import { Notice } from '../../ui/layout/notice';
 import { PageFrame } from '../../ui/layout/page-frame';
 import { ChainVerify } from './chain-verify';
 import { CONTEST_LOG_COLUMNS } from './contest-log-columns';
+import { CAPTURES_COLUMN } from './contest-log-captures';
 import { ContestLogFiltersBar, type ContestLogFilterValues } from './contest-log-filters';
 import { CONTEST_LOG_KEY, CONTEST_LOG_REFRESH_MS, contestLogQuery } from './contest-log-query';
 import {
@@ -28,6 +29,9 @@ const NO_FILTERS: ContestLogFilterValues = { level: '', team: '', process: '', k
 /** Every /bitacora query, whatever its filters: what a board push makes stale. */
 const LOG_KEYS = [[CONTEST_LOG_KEY]];
 
+/** The log's columns and, last, CAPTURAS (an attempt's screen captures). */
+const LOG_COLUMNS = [...CONTEST_LOG_COLUMNS, CAPTURES_COLUMN];
+
 /**
  * /bitacora (judges and admins): every attempt and status change of the
  * active contest, newest first, filtered by kind, level, team and process on the server
@@ -36,6 +40,7 @@ const LOG_KEYS = [[CONTEST_LOG_KEY]];
  * most once every `CONTEST_LOG_REFRESH_MS`); without an active contest it says `MESSAGES.noActiveContest`.
  * «Verificar la cadena» (`ChainVerify`) checks the contest's chained log.
  */
+
 export function ContestLogScene({ title }: CatalogueSceneProps) {
   const [values, setValues] = useState<ContestLogFilterValues>(NO_FILTERS);
   const filters = useMemo(
@@ -83,7 +88,7 @@ export function ContestLogScene({ title }: CatalogueSceneProps) {
         ) : null}
         <DataTable
           data={rows}
-          columns={CONTEST_LOG_COLUMNS}
+          columns={LOG_COLUMNS}
           title={title}
           exportName="bitacora"
           loading={log.isPending}

@@ -41,6 +41,7 @@ describe('/laboratorio rows', () => {
     expect(labTableRows([machine()])[0]).toEqual({
       id: 1,
       machineId: 31,
+      teamId: 4,
       team: 'Los Punteros',
       level: 'Básico',
       hostname: 'lab-a1',

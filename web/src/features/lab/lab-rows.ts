@@ -20,6 +20,8 @@ export interface LabTableRow {
   id: number;
   /** The machine's row on the server (`POST /api/removeLabMachine`). */
   machineId: number;
+  /** The machine's team («Ver pantalla»). */
+  teamId: number;
   team: string;
   level: string;
   hostname: string;
@@ -146,6 +148,7 @@ export function labTableRows(machines: readonly LabMachine[], nowMs = Date.now()
     return {
       id: index + 1,
       machineId: machine.id,
+      teamId: machine.team.id,
       team: machine.team.name,
       level: machine.level.level,
       hostname: machine.hostname,

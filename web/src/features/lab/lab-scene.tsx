@@ -13,6 +13,7 @@ import { RowActions, RowButton } from '../../ui/data-table/row-actions';
 import type { DataColumn } from '../../ui/data-table/table-model';
 import { PageFrame } from '../../ui/layout/page-frame';
 import { LAB_COLUMNS } from './lab-columns';
+import { LAB_SCREEN_COLUMN } from './lab-screen-column';
 import { LAB_KEY, labQuery } from './lab-query';
 import { useRefetchOnBoardChange } from '../../stores/use-refetch-on-board-change';
 import { labTableRows, teamsWithoutMachine, type LabTableRow } from './lab-rows';
@@ -41,9 +42,10 @@ export function LabScene({ title }: CatalogueSceneProps) {
   const admin = useSessionStore((state) => state.user?.types_users_id === USER_TYPES.admin);
   const removeMachine = useRemoveMachine();
   const columns = useMemo((): DataColumn<LabTableRow>[] => {
-    if (!admin) return LAB_COLUMNS;
+    if (!admin) return [...LAB_COLUMNS, LAB_SCREEN_COLUMN];
     return [
       ...LAB_COLUMNS,
+      LAB_SCREEN_COLUMN,
       actionsColumn((row: LabTableRow) => (
         <RowActions>
           <RowButton label="Quitar" palette="red" onClick={() => void removeMachine(row)} />
