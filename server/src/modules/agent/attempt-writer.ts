@@ -18,7 +18,9 @@ import {
 import {
   activeChainHeadStatement,
   attemptChainStatements,
+  autoincModeStatement,
   canonicalValue,
+  consecutiveIds,
   lockChainHead,
   readChainHeads,
   type ChainedAttempt,
@@ -228,10 +230,11 @@ export async function writeAttemptGroup<B extends GroupedBatch>(
   }
   // The active contest's chain head is locked after the team rows (modules/chain/README.md): the
   // group's attempts are chained in its second round trip, after whatever the head says.
-  const [locked, storedRows, heads] = await send([
+  const [locked, storedRows, heads, autoinc] = await send([
     lockTeamContestsStatement(teamIds),
     storedAttemptsStatement([...asked.values()]),
     activeChainHeadStatement(),
+    autoincModeStatement(),
   ]);
   const contestOf = readTeamContests(locked!);
   // A key of a team outside the active contest counts nothing (409 below; docs/design.md section 6a).
@@ -292,7 +295,7 @@ export async function writeAttemptGroup<B extends GroupedBatch>(
   const mayBlock = [...addedPerTeam.keys()].some((id) => contestOf.get(id)?.maxAttempts != null);
   const writes: SqlStatement[] = [];
   if (fresh.length > 0) writes.push(storeAttemptsStatement(fresh, now));
-  writes.push(...(await chainAttempts(send, readChainHeads(heads!), fresh, now)));
+  writes.push(...(await chainAttempts(send, readChainHeads(heads!), fresh, now, consecutiveIds(autoinc!))));
   if (addedPerTeam.size > 0) writes.push(addAttemptCountsStatement(addedPerTeam, now));
   // Totals for the answers (every live team) and rows to push (the teams whose count moved).
   if (liveIds.length > 0) writes.push(boardRowsStatement(liveIds));
@@ -346,22 +349,25 @@ export async function writeAttemptGroup<B extends GroupedBatch>(
  * The chain rows of a group's new attempts (`fresh`, stored at `now`), contest by contest, after the
  * heads the group locked (`heads`); a contest without a head there (its first chained row, or one made
  * active since the lock) has it made and locked now, one round trip more. The statements go right
- * after the attempts' INSERT: each chain row finds its attempt's id by the team and event id.
+ * after the attempts' INSERT: each chain row names its attempt as `LAST_INSERT_ID() + i` when the
+ * INSERT's ids are `consecutive`, else by its team and event id (`attemptChainStatements`).
  */
 async function chainAttempts(
   send: SqlBatch,
   heads: ReadonlyMap<number, { seq: number; hash: string }>,
   fresh: readonly NewAttempt[],
   now: Date,
+  consecutive: boolean,
 ): Promise<SqlStatement[]> {
   const byContest = new Map<number, ChainedAttempt[]>();
   // Every attempt of the group was received at `now`: its canonical text once, not once per attempt.
   const receivedAt = canonicalValue(now);
-  for (const a of fresh) {
+  for (const [position, a] of fresh.entries()) {
     const list = byContest.get(a.contestId) ?? [];
     list.push({
       teamId: a.teamId,
       eventId: a.eventId,
+      position,
       content: {
         contests_id: a.contestId,
         teams_id: a.teamId,
@@ -379,7 +385,7 @@ async function chainAttempts(
   const statements: SqlStatement[] = [];
   for (const [contestId, attempts] of byContest) {
     const head = heads.get(contestId) ?? (await lockChainHead(batchRunner(send), contestId));
-    statements.push(...attemptChainStatements(contestId, head, attempts).statements);
+    statements.push(...attemptChainStatements(contestId, head, attempts, consecutive).statements);
   }
   return statements;
 }

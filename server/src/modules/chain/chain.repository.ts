@@ -171,6 +171,21 @@ export const activeChainHeadStatement = (): SqlStatement => ({
   params: [],
 });
 
+/**
+ * The server's `innodb_autoinc_lock_mode`, sent with the head's lock: in modes 0 and 1 (MariaDB's
+ * default) one multi-row INSERT with its rows given ("simple insert") gets consecutive ids in its
+ * VALUES order, so the chain rows name their attempts as `LAST_INSERT_ID() + i`; in mode 2
+ * (interleaved) they find them by team and event id (`consecutiveIds`).
+ */
+export const autoincModeStatement = (): SqlStatement => ({
+  sql: 'select @@innodb_autoinc_lock_mode as mode',
+  params: [],
+});
+
+/** Whether `autoincModeStatement`'s rows say a multi-row INSERT's ids are consecutive. */
+export const consecutiveIds = (rows: readonly unknown[]): boolean =>
+  Number((rows as Array<{ mode: number | string }>)[0]?.mode) <= 1;
+
 /** The heads `activeChainHeadStatement` read, by contest id. */
 export function readChainHeads(rows: readonly unknown[]): Map<number, ChainHead> {
   return new Map((rows as HeadRow[]).map((row) => [Number(row.contests_id), headOf(row)]));
@@ -180,20 +195,25 @@ export function readChainHeads(rows: readonly unknown[]): Map<number, ChainHead>
 export interface ChainedAttempt {
   teamId: number;
   eventId: string;
+  /** Its row's place in the attempts' multi-row INSERT (0 for the first): its id is the first one's + this. */
+  position: number;
   /** `CHAIN_KIND_SPECS.intento.columns` with the values written. */
   content: Readonly<Record<string, ChainValue>>;
 }
 
 /**
  * The chain rows of a group's new attempts of contest `contestId`, after `head` (locked by the group):
- * one multi-row INSERT, sent after the attempts' own (each row's `ref_id` is found by its team and
- * event id, the attempts' unique key, inside the statement), and the head's UPDATE. Answers them and
- * the new head.
+ * one multi-row INSERT, sent right after the attempts' own, and the head's UPDATE. Each row's
+ * `ref_id` is `LAST_INSERT_ID() + position` when
+ * `consecutive` (`consecutiveIds`), else found by its team and event id, the attempts' unique key, in
+ * a subquery per row (measured three times slower on a 900-attempt group: bench/BENCHMARKS.md "The
+ * contest chain"). Answers them and the new head.
  */
 export function attemptChainStatements(
   contestId: number,
   head: ChainHead,
   attempts: readonly ChainedAttempt[],
+  consecutive = false,
 ): { statements: SqlStatement[]; head: ChainHead } {
   const columns = CHAIN_KIND_SPECS.intento!.columns;
   const params: unknown[] = [];
@@ -202,10 +222,13 @@ export function attemptChainStatements(
     const content = contentHash('intento', columns, attempt.content);
     const seq = last.seq + 1;
     const hash = linkHash(last.hash, seq, 'intento', content);
-    params.push(contestId, seq, attempt.teamId, attempt.eventId, content, last.hash, hash);
+    if (consecutive) params.push(contestId, seq, attempt.position, content, last.hash, hash);
+    else params.push(contestId, seq, attempt.teamId, attempt.eventId, content, last.hash, hash);
     last = { seq, hash };
   }
-  const row = "(?, ?, 'intento', (select id from attempts where teams_id = ? and event_id = ?), ?, ?, ?)";
+  const row = consecutive
+    ? "(?, ?, 'intento', last_insert_id() + ?, ?, ?, ?)"
+    : "(?, ?, 'intento', (select id from attempts where teams_id = ? and event_id = ?), ?, ?, ?)";
   return {
     statements: [
       {

@@ -16,6 +16,8 @@ export {
   appendRowToChain,
   appendToChain,
   attemptChainStatements,
+  autoincModeStatement,
+  consecutiveIds,
   chainHead,
   dropChain,
   lockChainHead,
