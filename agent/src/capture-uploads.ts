@@ -62,8 +62,11 @@ export class CaptureUploads {
   private readonly waiting: Waiting[] = [];
   private readonly backoff: Backoff;
   private readonly max: number;
-  /** Encodings run one after the other (each blocks the thread for a while). */
-  private encoding: Promise<void> = Promise.resolve();
+  /**
+   * Captures being grabbed or waiting to be encoded. Each encoding is synchronous, so two never
+   * overlap; a judge's request, not held back, goes before kills' captures still waiting.
+   */
+  private readonly encodings = new Set<Promise<void>>();
   private sending: Promise<void> | null = null;
   private lastProblem: string | null = null;
   private stopped = false;
@@ -103,7 +106,7 @@ export class CaptureUploads {
 
   /** Resolves once the encodings and the send in progress are done. */
   async idle(): Promise<void> {
-    await this.encoding;
+    while (this.encodings.size > 0) await Promise.all(this.encodings);
     await this.sending;
   }
 
@@ -123,10 +126,11 @@ export class CaptureUploads {
       oldest.dropped = true;
       this.stats.dropped += 1;
     }
-    this.encoding = this.encoding.then(() => this.encode(entry));
+    const encoding: Promise<void> = this.encode(entry).finally(() => this.encodings.delete(encoding));
+    this.encodings.add(encoding);
   }
 
-  /** Reads and encodes one grab once it is done (after the kill), then tries to send. */
+  /** Reads and encodes one grab once it is done (a kill's, `KILL_ENCODE_AFTER_MS` later), then tries to send. */
   private async encode(entry: Waiting): Promise<void> {
     const grab = await entry.grab;
     if (entry.dropped || this.stopped) return;
