@@ -41,7 +41,7 @@ export async function listCaptures(
  * arrived (`POST /api/viewScreen`, a long poll of a few seconds). Rejects with the server's Spanish
  * message (no machine connected, none answered in time).
  */
-export async function viewScreen(
+async function viewScreen(
   teamId: number,
   hostname?: string,
   signal?: AbortSignal,

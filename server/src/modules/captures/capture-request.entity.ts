@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 import { Contest } from '../contests/index.js';
 import { Team } from '../teams/index.js';
 
@@ -19,4 +19,3 @@ export const CaptureRequest = defineEntity({
     requestedAt: p.datetime(3).fieldName('requested_at'),
   },
 });
-export type ICaptureRequest = InferEntity<typeof CaptureRequest>;

@@ -14,7 +14,7 @@ import { Capture, type ICapture } from './capture.entity.js';
 import { CaptureRequest } from './capture-request.entity.js';
 
 /** A capture's row as the staff lists it; `attemptsId`: the row id of its attempt, when known. */
-export const captureRow = (capture: ICapture, attemptsId: number | null = null): CaptureRow => ({
+const captureRow = (capture: ICapture, attemptsId: number | null = null): CaptureRow => ({
   id: capture.id,
   teams_id: capture.team.id,
   event_id: capture.eventId || null,

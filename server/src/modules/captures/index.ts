@@ -4,5 +4,4 @@
  * The rest of the folder is private to the module.
  */
 export { Capture } from './capture.entity.js';
-export { CaptureRequest } from './capture-request.entity.js';
-export { default as capturesRoutes, type CapturesRoutesOptions } from './captures.routes.js';
+export { default as capturesRoutes } from './captures.routes.js';

@@ -30,7 +30,7 @@ export function useTeamCaptures(teamId: number | undefined, open: boolean, versi
 }
 
 /** Captures grouped by their attempt's id (those of no attempt, «Ver pantalla»'s, left out). */
-export function groupByAttempt(rows: readonly CaptureRow[]): Map<number, CaptureRow[]> {
+function groupByAttempt(rows: readonly CaptureRow[]): Map<number, CaptureRow[]> {
   const groups = new Map<number, CaptureRow[]>();
   for (const row of rows) {
     if (row.attempts_id === null) continue;

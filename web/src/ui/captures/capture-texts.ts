@@ -2,7 +2,7 @@ import type { CaptureMoment, CaptureRow } from '@concurso/shared';
 import { formatDateTime } from '../date-time';
 
 /** How a capture's moment reads on screen. */
-export const CAPTURE_MOMENT_TEXT: Record<CaptureMoment, string> = {
+const CAPTURE_MOMENT_TEXT: Record<CaptureMoment, string> = {
   antes: 'Antes de terminarlo',
   despues: 'Después de terminarlo',
   pedida: 'Pedida por un juez',

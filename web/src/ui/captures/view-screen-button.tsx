@@ -7,7 +7,7 @@ import { captureCaption } from './capture-texts';
 import { LiveView } from './live-view';
 
 /** «Ver en vivo» asks again this long after each answer (ms). */
-export const LIVE_VIEW_EVERY_MS = 3_000;
+const LIVE_VIEW_EVERY_MS = 3_000;
 
 /** Props of {@link ViewScreenButton}. */
 export interface ViewScreenButtonProps {
