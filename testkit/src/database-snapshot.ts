@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
+import { migrationsList } from '../../migrations/index.js';
 import { databaseName, repoRoot, serverPart } from './environment.js';
 
 /**
@@ -10,21 +11,25 @@ import { databaseName, repoRoot, serverPart } from './environment.js';
  * every migration (about 0.75 s). MySQL/MariaDB has no `CREATE DATABASE … TEMPLATE`.
  *
  * The first test server of a run whose script is missing migrates as before and saves its database
- * here right after (before its app touches it). The script's name carries a digest of every file in
- * `migrations/` and of the ORM's version (it owns the `mikro_orm_migrations` table), so a new or
- * edited migration makes a new script and the old one is never used. The script records every
+ * here right after (before its app touches it). The script's name carries a digest of the migrations
+ * and of the ORM's version (it owns the `mikro_orm_migrations` table), so a new or edited
+ * migration makes a new script and the old one is never used. The script records every
  * executed migration, so the server's own `openDatabase` finds nothing pending and still checks it.
  */
 
 const MIGRATIONS_DIR = path.join(repoRoot, 'migrations');
 const SNAPSHOT_DIR = path.join(repoRoot, 'node_modules', '.cache', 'concurso-test');
 
-let digest: string | undefined;
-
-/** sha256 (first 16 hex) of `migrations/`'s files (names and contents) and the ORM's version. */
+/**
+ * sha256 (first 16 hex) of the migrations: every file of `migrations/` and the code of each migration
+ * class this process loaded (computed when this module loads, with them, so a file edited later in
+ * the run does not name a script of the code already loaded), and the ORM's version.
+ */
 function migrationsDigest(): string {
-  if (digest) return digest;
   const hash = createHash('sha256');
+  for (const migration of migrationsList) {
+    hash.update(`${migration.name}\0${migration.class.toString()}\0`);
+  }
   for (const name of readdirSync(MIGRATIONS_DIR).sort()) {
     hash
       .update(`${name}\0`)
@@ -38,13 +43,14 @@ function migrationsDigest(): string {
       hash.update(`${pkg}: missing`);
     }
   }
-  digest = hash.digest('hex').slice(0, 16);
-  return digest;
+  return hash.digest('hex').slice(0, 16);
 }
+
+const DIGEST = migrationsDigest();
 
 /** Where the script of the current migrations is (or will be) kept. */
 export function snapshotPath(): string {
-  return path.join(SNAPSHOT_DIR, `schema-${migrationsDigest()}.sql`);
+  return path.join(SNAPSHOT_DIR, `schema-${DIGEST}.sql`);
 }
 
 let script: string | null | undefined;
@@ -125,17 +131,22 @@ export async function saveDatabaseSnapshot(databaseUrl: string): Promise<void> {
         rows.push(`INSERT INTO \`${name}\` VALUES\n${values.join(',\n')};`);
       }
     }
-    const text = `-- Made by testkit/src/database-snapshot.ts from migrations/ (${migrationsDigest()}).\n${[...ddl, ...rows].join('\n')}\n`;
+    const text = `-- Made by testkit/src/database-snapshot.ts from migrations/ (${DIGEST}).\n${[...ddl, ...rows].join('\n')}\n`;
     mkdirSync(SNAPSHOT_DIR, { recursive: true });
     const target = snapshotPath();
     const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
     writeFileSync(temporary, text);
     renameSync(temporary, target);
     script = text;
-    // Scripts of older migrations are never read again.
-    for (const old of readdirSync(SNAPSHOT_DIR)) {
-      if (old.startsWith('schema-') && old.endsWith('.sql') && path.join(SNAPSHOT_DIR, old) !== target) {
-        rmSync(path.join(SNAPSHOT_DIR, old), { force: true });
+    // Scripts of other migrations not written for an hour are stale (a run of other code, e.g. another
+    // branch, keeps its own meanwhile).
+    for (const other of readdirSync(SNAPSHOT_DIR)) {
+      const file = path.join(SNAPSHOT_DIR, other);
+      if (!other.startsWith('schema-') || file === target) continue;
+      try {
+        if (Date.now() - statSync(file).mtimeMs > 3_600_000) rmSync(file, { force: true });
+      } catch {
+        // removed meanwhile by another process
       }
     }
   } finally {
