@@ -45,6 +45,10 @@ export default defineConfig({
           name: 'server',
           include: ['server/src/**/*.test.ts', 'server/test/**/*.test.ts'],
           environment: 'node',
+          // Every file builds its own servers on its own databases and mocks no module, so a worker keeps
+          // the app's modules loaded from one file to the next instead of importing them again (about
+          // 2 s of CPU per file).
+          isolate: false,
           globalSetup: ['testkit/src/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
