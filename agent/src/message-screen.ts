@@ -9,7 +9,7 @@ const run = promisify(execFile);
 /** The title of a message's window on the machine's screen. */
 export const MESSAGE_WINDOW_TITLE = 'Mensaje de los jueces';
 /** The title of the agent's own notices (the screen captures', capture-notice.ts). */
-export const NOTICE_WINDOW_TITLE = 'Aviso del concurso';
+const NOTICE_WINDOW_TITLE = 'Aviso del concurso';
 /** The button that closes it (zenity's own says «OK»). */
 const MESSAGE_OK_LABEL = 'Aceptar';
 
