@@ -4,12 +4,15 @@ import {
   agentTeam,
   callAs,
   createContest,
+  createTeam,
   injectAttempts,
   newAttempts,
   signInStaff,
   startTestServer,
   type TestServer,
 } from '@concurso/testkit';
+import { batchRunner, createSqlPool, sqlBatchTransaction } from '../src/db/sql.js';
+import { attemptChainStatements, lockChainHead, verifyChain } from '../src/modules/chain/index.js';
 
 /**
  * The contest's chained log (server/src/modules/chain/README.md): attempts posted through the agent's
@@ -236,5 +239,54 @@ describe('contest chain', () => {
     );
     expect(Number(hashes[0]!.prevs)).toBe(Number(hashes[0]!.n));
     expect(await verify()).toEqual({ contests_id: busy, ok: true, count: links.length });
+  });
+
+  it("names a group's attempts by team and event id where one INSERT's ids may not be consecutive", async () => {
+    // innodb_autoinc_lock_mode 2 cannot be set on a running server: the fallback's statements are run
+    // as the group commit sends them, on the same bare pool.
+    const other = (await createContest(server.orm, '2026-12-12', { active: false })).id;
+    const team = await createTeam(server.orm, other, LEVELS.basico);
+    const now = new Date();
+    const attempts = ['a.exe', 'b.exe', 'c.exe'].map((process, position) => ({
+      teamId: team.id,
+      eventId: `fallback-${position}`,
+      position,
+      content: {
+        contests_id: other,
+        teams_id: team.id,
+        event_id: `fallback-${position}`,
+        process,
+        executable: null,
+        via: null,
+        killed: true,
+        occurred_at: now,
+        received_at: now,
+      },
+    }));
+    const pool = createSqlPool(server.config.databaseUrl, 1);
+    try {
+      await sqlBatchTransaction(pool, async (send) => {
+        const head = await lockChainHead(batchRunner(send), other);
+        await send(
+          [
+            {
+              sql:
+                'insert into attempts (teams_id, contests_id, process, killed, occurred_at, received_at, event_id) ' +
+                'values (?, ?, ?, 1, ?, ?, ?), (?, ?, ?, 1, ?, ?, ?), (?, ?, ?, 1, ?, ?, ?)',
+              params: attempts.flatMap((a) => [team.id, other, a.content.process, now, now, a.eventId]),
+            },
+            ...attemptChainStatements(other, head, attempts, false).statements,
+          ],
+          { commit: true },
+        );
+      });
+    } finally {
+      await pool.end();
+    }
+    const ids = (await sql('select id from attempts where teams_id = ? order by id', [team.id])).map((r) =>
+      Number(r.id),
+    );
+    expect((await chain(other)).map((link) => link.ref)).toEqual(ids);
+    expect(await verifyChain(server.orm.em.fork(), other)).toEqual({ ok: true, count: 3 });
   });
 });
