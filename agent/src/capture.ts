@@ -48,18 +48,28 @@ export class ScreenCapture implements KillCapture {
   readonly stats: CaptureStats = { taken: 0, failed: 0, lastGrabMs: null, lastKillWaitMs: null };
   private inFlight: Promise<RawGrab | null> | null = null;
   private lastFailure: string | null = null;
+  /** Until when kills take no capture (a grab just failed), ms since the epoch. */
+  private pausedUntil = 0;
 
   /**
    * @param grabber the machine's (capture-screen.ts `defaultGrabber`); null: none here (a Windows
    *   agent outside the single executable), every grab answers null.
-   * @param enabled whether the contest asks for captures now.
+   * @param wanted whether the contest asks for captures now.
    * @param log one Spanish line (the agent's log).
    */
   constructor(
     private readonly grabber: ScreenGrabber | null,
-    readonly enabled: () => boolean,
+    private readonly wanted: () => boolean,
     private readonly log: (line: string) => void,
   ) {}
+
+  /**
+   * Whether a kill takes its captures now: the contest asks for them, and no grab failed in the last
+   * `KILL_PAUSE_AFTER_FAILURE_MS`.
+   */
+  enabled(): boolean {
+    return this.wanted() && Date.now() >= this.pausedUntil;
+  }
 
   grab(): Promise<RawGrab | null> {
     this.inFlight ??= this.grabOnce().finally(() => {
@@ -79,6 +89,7 @@ export class ScreenCapture implements KillCapture {
       this.stats.taken += 1;
       this.stats.lastGrabMs = grab.ms;
       this.lastFailure = null;
+      this.pausedUntil = 0;
       return grab;
     } catch (error) {
       return this.failed(error instanceof Error ? error.message : String(error));
@@ -87,6 +98,7 @@ export class ScreenCapture implements KillCapture {
 
   private failed(reason: string): null {
     this.stats.failed += 1;
+    this.pausedUntil = Date.now() + KILL_PAUSE_AFTER_FAILURE_MS;
     if (reason !== this.lastFailure) this.log(`No se tomó la captura de pantalla: ${reason}.`);
     this.lastFailure = reason;
     return null;
@@ -94,6 +106,13 @@ export class ScreenCapture implements KillCapture {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * How long kills take no capture after a grab failed (ms): a machine without a graphical session or
+ * without `xwd` does not stop every program it ends for nothing. A judge's request still tries, and a
+ * grab that works ends the pause.
+ */
+const KILL_PAUSE_AFTER_FAILURE_MS = 60_000;
 
 /** The «despues» capture: `DESPUES_AFTER_MS` from now (ms, the program just ended), when captures are still on. */
 export function despuesShot(capture: KillCapture): Promise<RawGrab | null> {
