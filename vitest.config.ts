@@ -59,6 +59,9 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
+          // As the server project: each journey starts its own server and browser, so a worker keeps the
+          // app's modules loaded between journeys.
+          isolate: false,
           globalSetup: ['testkit/src/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
