@@ -3,7 +3,7 @@
  * `POST /api/agent/attempts`, from a bare mysql2 loop, on a copy of the run's own database.
  *
  * The group is the product's own, imported (not a hand-kept copy): attempt-writer.ts
- * `writeAttemptGroup` (its statements from agent.repository.ts, team-row-writer.ts and
+ * `writeAttemptGroup` (its statements from agent/attempts.repository.ts, teams/attempt-teams.repository.ts, team-row-writer.ts and
  * board-rows.repository.ts, in its two round trips) through the product's `sqlBatchTransaction` on a
  * `createSqlPool` pool (db/sql.ts: READ COMMITTED, the same limits). What this file keeps of its own is
  * the queue of attempt-writer.ts around it, without HTTP, authentication, validation or the push:

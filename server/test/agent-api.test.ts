@@ -13,7 +13,7 @@ import {
   nextRow,
   nextFrameRows,
 } from '@concurso/testkit';
-import { boardTeam } from '../src/modules/teams/index.js';
+import { boardRows } from '../src/modules/teams/index.js';
 
 describe('agent API (docs/design.md section 6)', () => {
   let server: TestServer;
@@ -103,8 +103,8 @@ describe('agent API (docs/design.md section 6)', () => {
     const screen = await connectSocket(server.url, adminToken, [LEVELS.intermedio]);
     try {
       const em = server.orm.em.fork();
-      const mine = (await boardTeam(em, team.id))!;
-      const theirs = (await boardTeam(em, other.id))!;
+      const mine = (await boardRows(em, [team.id]))[0]!;
+      const theirs = (await boardRows(em, [other.id]))[0]!;
       const frame = nextFrameRows(screen);
       // Three changes in one window: two versions of one team and one of another.
       server.app.board.teamUpdated({ ...mine, version: mine.version + 1, number_attempts: 100 });

@@ -10,7 +10,8 @@ import {
   type TestServer,
 } from '@concurso/testkit';
 import { AttemptWriter } from '../src/modules/agent/attempt-writer.js';
-import { lockTeamContestsStatement, storeAttemptsStatement } from '../src/modules/agent/agent.repository.js';
+import { storeAttemptsStatement } from '../src/modules/agent/attempts.repository.js';
+import { lockTeamContestsStatement } from '../src/modules/teams/index.js';
 import { addAttemptCountsStatement } from '../src/modules/teams/index.js';
 import { createSqlPool, ormSql, runStatement } from '../src/db/sql.js';
 

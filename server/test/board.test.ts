@@ -20,7 +20,7 @@ import {
   collect,
   eventually,
 } from '@concurso/testkit';
-import { boardTeam } from '../src/modules/teams/index.js';
+import { boardRows } from '../src/modules/teams/index.js';
 
 describe('live board (docs/spec.md section 7, docs/design.md section 6)', () => {
   let server: TestServer;
@@ -148,8 +148,8 @@ describe('live board (docs/spec.md section 7, docs/design.md section 6)', () => 
       const basicFrames = collect(basicOnly, 'board.frame');
       const em = server.orm.em.fork();
       // Newer versions than anything pushed before, so these rows are told apart from earlier ones.
-      const rowA = { ...(await boardTeam(em, teamA.id))!, version: 10_000 };
-      const rowB = { ...(await boardTeam(em, teamB.id))!, version: 10_000 };
+      const rowA = { ...(await boardRows(em, [teamA.id]))[0]!, version: 10_000 };
+      const rowB = { ...(await boardRows(em, [teamB.id]))[0]!, version: 10_000 };
       // Two changes of two levels in the same tick.
       server.app.board.teamUpdated(rowA);
       server.app.board.teamUpdated(rowB);

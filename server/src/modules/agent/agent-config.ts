@@ -9,7 +9,7 @@ import {
 } from '@concurso/shared';
 import { contestProcesses } from '../contests/index.js';
 import { agentFingerprintsByTeam } from '../fingerprints/index.js';
-import { agentTeams } from './agent.repository.js';
+import { agentTeams } from '../teams/index.js';
 
 /** How the policies are built: the fingerprints' quorum and the agents' heartbeat period. */
 export interface PolicyOptions {

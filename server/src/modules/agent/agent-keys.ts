@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { MESSAGES } from '@concurso/shared';
 import type { AgentPrincipal } from '../../plugins/access.js';
 import { HttpError } from '../../lib/http-error.js';
-import { teamByAgentKeyHash } from './agent.repository.js';
+import { teamByAgentKeyHash } from '../teams/index.js';
 import type { SqlRunner } from '../../db/sql.js';
 import { WrongKeyLimiter } from './wrong-key-limiter.js';
 

@@ -4,7 +4,7 @@ import { addRoute } from '../../lib/route.js';
 import { HttpError } from '../../lib/http-error.js';
 import { hashAgentKey, newAgentKey } from './agent-keys.js';
 import { agentConfig, type PolicyOptions } from './agent-config.js';
-import { setAgentKeyHash } from './agent.repository.js';
+import { setAgentKeyHash } from '../teams/index.js';
 import { labBoard } from './lab.service.js';
 import { LabPolicyGrace } from './lab-policy-grace.js';
 import {

@@ -12,29 +12,34 @@ import type mysql from 'mysql2/promise';
 import { retryTransaction, transaction } from '../../db/transaction.js';
 import { sqlStatements } from '../../db/sql.js';
 import { activeContest } from '../contests/index.js';
-import { boardTeam, boardTeams, markAgentSeen, markAgentsOffline, setAgentPresence } from '../teams/index.js';
 import {
-  addMachine,
-  deleteExpiredMachines,
-  deleteMachine,
+  boardRows,
   lockAgentPresence,
   lockAgentTeams,
   lockSilentAgents,
   lockStoppedAgents,
+  markAgentSeen,
+  markAgentsOffline,
+  setAgentPresence,
+  touchOnlineAgentStatement,
+  type AgentPresence,
+} from '../teams/index.js';
+import {
+  addMachine,
+  deleteExpiredMachines,
+  deleteMachine,
   machinePresences,
   machineTeam,
   markMachineNotResumed,
   markMachineSilent,
-  recordAgentEvent,
   teamsWithMachineChanges,
-  touchOnlineAgentStatement,
   updateMachinePresence,
   updateMachineStatement,
-  type AgentPresence,
   type MachineCaps,
   type MachinePresence,
   type MachineReport,
-} from './agent.repository.js';
+} from './agent-machines.repository.js';
+import { recordAgentEvent } from './agent-events.repository.js';
 import { heartbeatMsFor } from './agent-config.js';
 
 /*
@@ -125,7 +130,7 @@ async function settleTeam(
   }
   if (online === team.online && alert === agentAlertOf(team.alert)) return null;
   await setAgentPresence(em, team.teamId, online, alert);
-  return boardTeam(em, team.teamId);
+  return (await boardRows(em, [team.teamId]))[0] ?? null;
 }
 
 /**
@@ -250,7 +255,7 @@ export async function recordHeartbeat(
         isStop(before.alert),
       );
     }
-    return boardTeam(tem, teamId);
+    return (await boardRows(tem, [teamId]))[0] ?? null;
   });
 }
 
@@ -418,7 +423,7 @@ export async function sweepSilentAgents(
       ...[...alarmedTeams, ...quietTeams].filter((team) => team.online),
       ...notResumedTeams,
     ].map((team) => team.teamId);
-    return [...pushed, ...(teamLevel.length > 0 ? await boardTeams(tem, teamLevel) : [])];
+    return [...pushed, ...(teamLevel.length > 0 ? await boardRows(tem, teamLevel) : [])];
   });
   const activeId = (await activeContest(em))?.id ?? null;
   await deleteExpiredMachines(em, activeId, new Date(Date.now() - options.expireAfterMs));
@@ -499,7 +504,7 @@ export async function recordAgentStopped(
         lastSeen: before.lastSeen,
       });
     }
-    return boardTeam(tem, teamId);
+    return (await boardRows(tem, [teamId]))[0] ?? null;
   });
 }
 
@@ -528,6 +533,6 @@ export async function removeMachine(
     const online = before.lastSeen !== null && now.getTime() - before.lastSeen.getTime() < offlineAfterMs;
     if (online) await markAgentSeen(tem, teamId, before.lastSeen!, true);
     else await markAgentsOffline(tem, [teamId], null);
-    return boardTeam(tem, teamId);
+    return (await boardRows(tem, [teamId]))[0] ?? null;
   });
 }

@@ -13,7 +13,10 @@ import {
   boardRows,
   boardRowsStatement,
   changeTeamStatus,
+  lockTeamContestsStatement,
   readBoardRows,
+  readTeamContests,
+  type TeamContest,
 } from '../teams/index.js';
 import {
   activeChainHeadStatement,
@@ -26,14 +29,11 @@ import {
   type ChainedAttempt,
 } from '../chain/index.js';
 import {
-  lockTeamContestsStatement,
-  readTeamContests,
   storeAttemptsStatement,
   storedAttemptsStatement,
   type NewAttempt,
   type StoredAttempt,
-  type TeamContest,
-} from './agent.repository.js';
+} from './attempts.repository.js';
 import { HttpError } from '../../lib/http-error.js';
 import {
   batchRunner,
@@ -70,7 +70,7 @@ export const AGENT_SQL_CONNECTIONS = ATTEMPT_GROUPS_AT_ONCE + 2;
 
 /**
  * Group commit of agents' attempt batches (docs/design.md section 6; BENCHMARKS.md "Capacity of the attempts
- * path"); its statements are in agent.repository.ts.
+ * path"); its statements are in attempts.repository.ts and the teams module's index.ts.
  *
  * Every POST is queued; while fewer than `maxConcurrent` groups are being written, everything queued
  * (up to `MAX_GROUP_ATTEMPTS` attempts) becomes one transaction: lock the groups' team rows in id

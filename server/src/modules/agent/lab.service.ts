@@ -9,7 +9,8 @@ import {
 } from '@concurso/shared';
 import { activeContest } from '../contests/index.js';
 import { agentConfigs, type PolicyOptions } from './agent-config.js';
-import { labTeams, teamMachines } from './agent.repository.js';
+import { labTeams } from '../teams/index.js';
+import { teamMachines } from './agent-machines.repository.js';
 import type { LabPolicyGrace } from './lab-policy-grace.js';
 
 /**

@@ -1,10 +1,9 @@
 import type { EntityManager } from '@mikro-orm/mysql';
 import { LEVELS, TEAM_STATUS, type BoardTeam, type TeamAttempts } from '@concurso/shared';
-import { ormSql } from '../../db/sql.js';
 import { transaction } from '../../db/transaction.js';
 import { HttpError } from '../../lib/http-error.js';
 import { activeContest } from '../contests/index.js';
-import { boardTeam, changeTeamStatus, contestBoardTeams, lockTeam } from '../teams/index.js';
+import { boardRows, changeTeamStatus, lockTeam } from '../teams/index.js';
 
 /**
  * The snapshot of `GET /api/teamAttempts` (docs/spec.md section 7): the active contest's teams split into
@@ -15,7 +14,7 @@ export async function teamAttempts(em: EntityManager): Promise<TeamAttempts> {
   const contest = await activeContest(em);
   const result: TeamAttempts = { contest, basico: [], intermedio: [], avanzado: [] };
   if (!contest) return result;
-  for (const team of await contestBoardTeams(em, contest.id)) {
+  for (const team of await boardRows(em, { contestId: contest.id })) {
     if (team.levels_id === LEVELS.basico) result.basico.push(team);
     else if (team.levels_id === LEVELS.intermedio) result.intermedio.push(team);
     else if (team.levels_id === LEVELS.avanzado) result.avanzado.push(team);
@@ -38,7 +37,7 @@ export async function toggleTeamStatus(
     const team = await lockTeam(tem, teamId);
     if (!team) throw new HttpError(404, 'No se encontró el equipo.');
     const to = team.statusTeam.id === TEAM_STATUS.active ? TEAM_STATUS.disqualified : TEAM_STATUS.active;
-    await changeTeamStatus(ormSql(tem), { id: team.id, status: team.statusTeam.id }, to, userId);
-    return (await boardTeam(tem, teamId))!;
+    await changeTeamStatus(tem, { id: team.id, status: team.statusTeam.id }, to, userId);
+    return (await boardRows(tem, [teamId]))[0]!;
   });
 }

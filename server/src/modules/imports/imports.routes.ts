@@ -8,7 +8,7 @@ import {
 import { transaction } from '../../db/transaction.js';
 import { HttpError, validationError } from '../../lib/http-error.js';
 import { addRoute } from '../../lib/route.js';
-import { boardTeams } from '../teams/index.js';
+import { boardRows } from '../teams/index.js';
 import { contestIdFor, isActiveContest } from '../contests/index.js';
 import { previewTeam } from './import-check.js';
 import { parseSheet } from './import-parse.js';
@@ -90,7 +90,7 @@ const importsRoutes: FastifyPluginAsyncZod<{ receiveTimeoutMs: number }> = async
       // After the commit: the boards show the active contest's teams only (like teams.routes.ts).
       const em = app.orm.em.fork();
       if (await isActiveContest(em, contestId)) {
-        for (const row of await boardTeams(em, teamIds)) app.board.teamUpdated(row);
+        for (const row of await boardRows(em, teamIds)) app.board.teamUpdated(row);
       }
       app.board.catalogChanged('teams');
       app.board.catalogChanged('members');

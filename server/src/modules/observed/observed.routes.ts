@@ -7,7 +7,7 @@ import { activeContest, addContestProcess, contestOrActive } from '../contests/i
 import { recordBlockClaim } from '../fingerprints/index.js';
 import { findOrCreateProcess } from '../processes/index.js';
 import { ObservedRateLimiter } from './observed-rate-limiter.js';
-import { boardTeams } from '../teams/index.js';
+import { boardRows } from '../teams/index.js';
 import { markNewPrograms } from './observed-new-programs.js';
 import { observedPage, observedTeamIds, recordObserved } from './observed.repository.js';
 import { observedIdentity } from './similar-programs.repository.js';
@@ -56,7 +56,7 @@ export default async function observedRoutesModule(
     // known on other teams; their board rows go out once that transaction committed.
     const marked = await transaction(em, (tx) => markNewPrograms(tx, contests_id, id, request.body.observed));
     if (marked.length > 0) {
-      for (const row of await boardTeams(em, marked)) app.board.teamUpdated(row);
+      for (const row of await boardRows(em, marked)) app.board.teamUpdated(row);
     }
     if (refused > 0) throw new HttpError(429, MESSAGES.observedCapReached);
     return { success: true as const, data: { stored }, message: MESSAGES.processed };

@@ -12,9 +12,9 @@ import {
 /*
  * The board rows of `teams` (docs/design.md section 6; what changes a row is team-row-writer.ts), read
  * here because the teams module owns its table; the board module, the agents' attempts and the other
- * writers read them through teams' index.ts. One SQL statement, run in the caller's transaction so it sees what that transaction wrote. The
- * functions take the EntityManager (`ormSql`), except `boardRows`, which takes any `SqlRunner`, and
- * `boardRowsStatement` / `readBoardRows`, which the attempts group commit sends on its bare pool.
+ * writers read them through teams' index.ts. One reader, `boardRows`, of one statement,
+ * `boardRowsStatement`: the ORM's connection where it is no hot path, the attempts' bare pool in the
+ * group commit (db/README.md: one SQL text, two runners).
  */
 
 /** A board row as the statement answers it (columns, the status name; MariaDB's tinyint as a number). */
@@ -85,34 +85,28 @@ function newProgramOf(row: BoardRowData, now: number): BoardTeam['new_program'] 
   return isRecentNewProgram(mark, now) ? mark : null;
 }
 
-async function findBoardTeams(sql: SqlRunner, statement: SqlStatement): Promise<BoardTeam[]> {
-  return readBoardRows(await runStatement(sql, statement));
-}
+/** Which teams' board rows: these ids (missing ones left out, in no particular order), or a contest's teams by name then id. */
+export type BoardRowsOf = readonly number[] | { contestId: number };
 
-/** The statement of `boardRows` (`teamIds` not empty), for a batch (`SqlBatch`); read it with `readBoardRows`. */
-export function boardRowsStatement(teamIds: readonly number[]): SqlStatement {
-  return boardRowsWhere(`t.id in (${placeholders(teamIds.length)})`, teamIds);
-}
-
-/** One team as a board row (`app.board.teamUpdated` pushes it), or null when it does not exist. */
-export async function boardTeam(em: EntityManager, teamId: number): Promise<BoardTeam | null> {
-  return (await findBoardTeams(ormSql(em), boardRowsWhere('t.id = ?', [teamId])))[0] ?? null;
+/**
+ * The one statement of the board rows (`of`: team ids, not empty, or a contest), for every reader:
+ * `boardRows` runs it, and the attempts group commit sends it in its batch on the bare pool
+ * (`SqlBatch`) and reads the answer with `readBoardRows`.
+ */
+export function boardRowsStatement(of: BoardRowsOf): SqlStatement {
+  return 'contestId' in of
+    ? boardRowsWhere('t.contests_id = ?', [of.contestId], 't.name asc, t.id asc')
+    : boardRowsWhere(`t.id in (${placeholders(of.length)})`, of);
 }
 
 /**
- * Several teams as board rows, in no particular order; ids that do not exist are left out. `sql`: the
- * caller's transaction (`ormSql(em)`, or the attempts' bare pool).
+ * The board rows of `of` (`boardRowsStatement`): the board's snapshot (a contest), a row to push after
+ * a toggle, an edit, a presence change or an import (`[teamId]`: none when it does not exist), the
+ * automatic block's rows. `db`: the caller's ORM transaction (an EntityManager, run through `ormSql`,
+ * so it sees what that transaction wrote) or the attempts' bare pool (a `SqlRunner`).
  */
-export async function boardRows(sql: SqlRunner, teamIds: readonly number[]): Promise<BoardTeam[]> {
-  return teamIds.length === 0 ? [] : findBoardTeams(sql, boardRowsStatement(teamIds));
-}
-
-/** `boardRows` in `em`'s transaction. */
-export async function boardTeams(em: EntityManager, teamIds: readonly number[]): Promise<BoardTeam[]> {
-  return boardRows(ormSql(em), teamIds);
-}
-
-/** The board rows of a contest's teams, by name (then id), every level together. */
-export async function contestBoardTeams(em: EntityManager, contestId: number): Promise<BoardTeam[]> {
-  return findBoardTeams(ormSql(em), boardRowsWhere('t.contests_id = ?', [contestId], 't.name asc, t.id asc'));
+export async function boardRows(db: EntityManager | SqlRunner, of: BoardRowsOf): Promise<BoardTeam[]> {
+  if (Array.isArray(of) && of.length === 0) return [];
+  const sql = typeof db === 'function' ? db : ormSql(db);
+  return readBoardRows(await runStatement(sql, boardRowsStatement(of)));
 }

@@ -3,14 +3,8 @@
  * board row. app.ts registers what it exports; another module imports it from here only (lint:
  * boundaries/dependencies). The rest of the folder is private to the module.
  */
-export {
-  boardRows,
-  boardRowsStatement,
-  boardTeam,
-  boardTeams,
-  contestBoardTeams,
-  readBoardRows,
-} from './board-rows.repository.js';
+export { boardRows, boardRowsStatement, readBoardRows } from './board-rows.repository.js';
+export type { BoardRowsOf } from './board-rows.repository.js';
 export {
   addAttemptCountsStatement,
   changeTeamStatus,
@@ -22,6 +16,18 @@ export {
   setNewProgramMark,
 } from './team-row-writer.js';
 export type { NewProgramMark } from './team-row-writer.js';
+export { agentTeams, labTeams, setAgentKeyHash, teamByAgentKeyHash } from './team-agent-keys.repository.js';
+export type { LabTeam } from './team-agent-keys.repository.js';
+export {
+  lockAgentPresence,
+  lockAgentTeams,
+  lockSilentAgents,
+  lockStoppedAgents,
+  touchOnlineAgentStatement,
+} from './team-agent-presence.repository.js';
+export type { AgentPresence } from './team-agent-presence.repository.js';
+export { lockTeamContestsStatement, readTeamContests } from './attempt-teams.repository.js';
+export type { TeamContest } from './attempt-teams.repository.js';
 export { TeamStatusChange } from './team-status-change.entity.js';
 export { Team } from './team.entity.js';
 export type { ITeam } from './team.entity.js';

@@ -3,6 +3,8 @@ import type { EntityManager } from '@mikro-orm/mysql';
 import type { AgentAlert } from '@concurso/shared';
 import { placeholders, type SqlRunner, type SqlStatement } from '../../db/sql.js';
 import { Team } from './team.entity.js';
+import { TeamStatusChange } from './team-status-change.entity.js';
+import { User } from '../users/index.js';
 import { appendRowToChain } from '../chain/index.js';
 
 /*
@@ -34,31 +36,51 @@ export async function lockTeam(em: EntityManager, teamId: number) {
 
 /**
  * Sets a locked team's status from `team.status` to `to`, bumps its `version` and writes the audit row
- * with the judge `by` and the time (docs/spec.md section 4), in the caller's transaction: `sql` is
- * `ormSql(em)` for a judge's toggle, the attempts' bare pool for the automatic block. `by` 'automatic':
- * the server's own block at the contest's `max_attempts`, audited with no user. The audit row is
- * chained to the team's contest log (modules/chain/README.md). Read the row again
- * (board-rows.repository.ts) for what to push.
+ * with the judge `by` and the time (docs/spec.md section 4), in the caller's transaction: the one writer
+ * of every status change. `db` is the judge's ORM transaction (an EntityManager: the toggle is no hot
+ * path) or, for the automatic block inside the attempts group commit, that group's `SqlRunner` on the
+ * bare pool (the same columns as SQL text: no ORM there, db/README.md). `by` 'automatic': the server's
+ * own block at the contest's `max_attempts`, audited with no user. The audit row is chained to the
+ * team's contest log (modules/chain/README.md). Read the row again (board-rows.repository.ts) for what
+ * to push.
  */
 export async function changeTeamStatus(
-  sql: SqlRunner,
+  db: EntityManager | SqlRunner,
   team: { id: number; status: number },
   to: number,
   by: number | 'automatic',
 ): Promise<void> {
   const now = new Date();
-  await sql(`update teams set status_team_id = ?, ${NEXT_VERSION_SQL}, updated_at = ? where id = ?`, [
-    to,
-    now,
-    team.id,
-  ]);
   const automatic = by === 'automatic';
-  const inserted = await sql(
-    'insert into team_status_changes (teams_id, `from`, `to`, users_id, automatic, `at`, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
-    [team.id, team.status, to, automatic ? null : by, automatic ? 1 : 0, now, now, now],
-  );
+  let changeId: number;
+  if (typeof db === 'function') {
+    await db(`update teams set status_team_id = ?, ${NEXT_VERSION_SQL}, updated_at = ? where id = ?`, [
+      to,
+      now,
+      team.id,
+    ]);
+    const inserted = await db(
+      'insert into team_status_changes (teams_id, `from`, `to`, users_id, automatic, `at`, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
+      [team.id, team.status, to, automatic ? null : by, automatic ? 1 : 0, now, now, now],
+    );
+    changeId = Number((inserted as unknown as { insertId: number }).insertId);
+  } else {
+    await db.nativeUpdate(Team, { id: team.id }, { statusTeam: to, version: nextVersion(), updatedAt: now });
+    const change = db.create(TeamStatusChange, {
+      team: db.getReference(Team, team.id),
+      from: team.status,
+      to,
+      user: automatic ? null : db.getReference(User, by),
+      automatic,
+      at: now,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await db.flush();
+    changeId = change.id;
+  }
   // Chained in the same transaction, after the team row's lock (modules/chain/README.md).
-  await appendRowToChain(sql, 'estatus', Number((inserted as unknown as { insertId: number }).insertId));
+  await appendRowToChain(db, 'estatus', changeId);
 }
 
 /**

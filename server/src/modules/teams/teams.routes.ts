@@ -16,7 +16,7 @@ import {
   listTeamRows,
   updateTeam,
 } from './teams.repository.js';
-import { boardTeam } from './board-rows.repository.js';
+import { boardRows } from './board-rows.repository.js';
 
 /** What app.ts hands the teams module. */
 export interface TeamsRoutesOptions extends CatalogRoutesOptions {
@@ -82,7 +82,7 @@ const teamsCatalog = (moveMembers: TeamsRoutesOptions['moveMembers']) =>
       }
       const em = app.orm.em.fork();
       const team = await findTeam(em, id);
-      const row = team && (await boardTeam(em, id));
+      const row = team && (await boardRows(em, [id]))[0];
       if (!team || !row) return;
       // Only the active contest's teams are on the boards: a team moved out of it, or to another level,
       // leaves the screens that showed it.
