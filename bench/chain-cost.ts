@@ -4,8 +4,8 @@
  * to the attempts group commit, and how long `verifyChain` takes.
  *
  * Two builds taken from git (`git archive` of server, testkit and migrations into a temporary folder
- * with this checkout's node_modules), by default the commit that made the chain module and the one
- * before it (nothing else differs); each runs the product's own `writeAttemptGroup` (through its
+ * with this checkout's node_modules), by default HEAD and the commit before the one that made the
+ * chain module; each runs the product's own `writeAttemptGroup` (through its
  * testkit's `server-plugins.ts`, as the load tester's mysql2 baseline does) in a child process of its
  * own, in turns (the order swapped every round), on one throwaway database migrated by this
  * checkout (the older build leaves the chain's tables alone), its contest active, `--teams` teams:
@@ -193,7 +193,7 @@ async function main(): Promise<void> {
       'verify-rows': { type: 'string', default: '100000' },
     },
   });
-  // By default the commit that made the chain module, and the one before it.
+  // By default the commit before the one that made the chain module.
   const made = execFileSync(
     'git',
     ['log', '--diff-filter=A', '--format=%H', '--', 'server/src/modules/chain/index.ts'],
@@ -204,7 +204,7 @@ async function main(): Promise<void> {
     .split('\n')
     .at(-1)!;
   const baselineCommit = values.baseline ?? `${made}~1`;
-  const builds = [checkout(baselineCommit), checkout(values.commit ?? made)];
+  const builds = [checkout(baselineCommit), checkout(values.commit ?? 'HEAD')];
   // One database, migrated by the newer build's migrations (this checkout's testkit).
   const server = await startTestServer({}, { keepDatabase: true });
   const databaseUrl = server.config.databaseUrl;

@@ -3,7 +3,7 @@ import { CHAIN_KIND_SPECS, GENESIS_HASH, contentHash, linkHash, type ChainValue 
 import { chainRunner, readChainedRows, type ChainSql } from './chain.repository.js';
 
 /** Chain rows read per page (with their rows, one read per kind): the verification's memory bound. */
-export const VERIFY_PAGE_ROWS = 1_000;
+const VERIFY_PAGE_ROWS = 1_000;
 
 /** A chain row as read. */
 interface ChainRow {

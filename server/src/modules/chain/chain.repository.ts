@@ -51,6 +51,7 @@ export async function lockChainHead(sql: ChainSql, contestId: number): Promise<C
  * Contest `contestId`'s chain head for the evidence export: `count` rows chained and the last one's
  * `hash` (`GENESIS_HASH` with 0 rows). Not locked: what is committed when it runs. Whoever keeps this
  * pair outside the database can later tell a chain recomputed from its first row on (README.md).
+ * @public for the contest's evidence export (not written yet).
  */
 export async function chainHead(em: ChainSql, contestId: number): Promise<{ count: number; hash: string }> {
   const rows = await chainRunner(em)<HeadRow>(
@@ -103,6 +104,7 @@ const headUpdate = (contestId: number, head: ChainHead): SqlStatement => ({
  * their order) with their values as written or read back (`canonicalValue` says how each is
  * compared). Four statements: for the writers outside the attempts' group commit (which batches its
  * own, `attemptChainStatements`). Answers the new head.
+ * @public for a writer that holds its row's columns (none does yet: `appendRowToChain` reads them back).
  */
 export async function appendToChain(
   sql: ChainSql,

@@ -4,26 +4,21 @@
  * its head. Another module imports it from here only (lint: boundaries/dependencies). The rest of the
  * folder is private to the module.
  */
-export {
-  CHAIN_KIND_SPECS,
-  GENESIS_HASH,
-  canonicalValue,
-  type ChainKindSpec,
-  type ChainValue,
-} from './chain-content.js';
+export { canonicalValue } from './chain-content.js';
 export {
   activeChainHeadStatement,
   appendRowToChain,
-  appendToChain,
   attemptChainStatements,
   autoincModeStatement,
   consecutiveIds,
-  chainHead,
   dropChain,
   lockChainHead,
   readChainHeads,
-  type ChainHead,
-  type ChainSql,
   type ChainedAttempt,
 } from './chain.repository.js';
-export { VERIFY_PAGE_ROWS, verifyChain } from './chain-verify.js';
+export { verifyChain } from './chain-verify.js';
+/**
+ * @public The pieces for writers still to come: `appendToChain` (a row's columns given, e.g. a screen
+ * capture's) and `chainHead` (the head the contest's evidence export will carry).
+ */
+export { appendToChain, chainHead } from './chain.repository.js';
