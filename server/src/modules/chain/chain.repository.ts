@@ -206,10 +206,9 @@ export interface ChainedAttempt {
 /**
  * The chain rows of a group's new attempts of contest `contestId`, after `head` (locked by the group):
  * one multi-row INSERT, sent right after the attempts' own, and the head's UPDATE. Each row's
- * `ref_id` is `LAST_INSERT_ID() + position` when
- * `consecutive` (`consecutiveIds`), else found by its team and event id, the attempts' unique key, in
- * a subquery per row (measured three times slower on a 900-attempt group: bench/BENCHMARKS.md "The
- * contest chain"). Answers them and the new head.
+ * `ref_id` is `LAST_INSERT_ID() + position` when `consecutive` (`consecutiveIds`), else found by its
+ * team and event id, the attempts' unique key, in a subquery per row (slower: 128 against 83 ms for a
+ * 900-attempt group, bench/BENCHMARKS.md "The contest chain"). Answers them and the new head.
  */
 export function attemptChainStatements(
   contestId: number,
