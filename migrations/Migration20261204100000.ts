@@ -10,9 +10,10 @@ import { Migration } from '@mikro-orm/migrations';
  *   null); `hostname` the machine ('' when the agent did not say).
  *   Unique per team, attempt or request, moment and machine, so an upload repeated is stored once.
  *   `image_kept` 0: its image was dropped by the per-team bound (the row stays: it is chained).
- * - `capture_requests`: each «Ver pantalla» (its UUID, the team, the machine asked for or '' for all,
+ * - `capture_requests`: each «Ver pantalla» (its UUID `request_id`, the team, the machine asked for or '' for all,
  *   the judge or admin and when): the open request a `pedida` capture must match (for
- *   `CAPTURE_REQUEST_TTL_MS`), and the record of who looked at which screen when.
+ *   `CAPTURE_REQUEST_TTL_MS`), and the record of who looked at which screen when (/bitacora's
+ *   `pantalla` rows).
  */
 export class Migration20261204100000 extends Migration {
   override async up(): Promise<void> {
@@ -38,10 +39,12 @@ export class Migration20261204100000 extends Migration {
         ') default character set utf8mb4 collate utf8mb4_unicode_ci engine = InnoDB',
     );
     this.addSql(
-      'create table `capture_requests` (`id` char(36) not null primary key, ' +
+      'create table `capture_requests` (`id` int unsigned not null auto_increment primary key, ' +
+        '`request_id` char(36) not null, ' +
         '`contests_id` int unsigned not null, `teams_id` int unsigned not null, ' +
         "`hostname` varchar(255) not null default '', `users_id` int unsigned null, " +
         '`requested_at` datetime(3) not null, ' +
+        'unique `capture_requests_request_id_unique` (`request_id`), ' +
         'index `capture_requests_contest_index` (`contests_id`, `requested_at`), ' +
         'constraint `capture_requests_contests_id_foreign` foreign key (`contests_id`) ' +
         'references `contests` (`id`) on update cascade on delete cascade, ' +

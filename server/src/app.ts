@@ -48,7 +48,7 @@ import { logsRoutes } from './modules/logs/index.js';
 import { importsRoutes } from './modules/imports/index.js';
 import { statsRoutes } from './modules/stats/index.js';
 import { observedRoutes } from './modules/observed/index.js';
-import { capturesRoutes } from './modules/captures/index.js';
+import { capturesRoutes, screenViewRows } from './modules/captures/index.js';
 import fastifyMultipart from '@fastify/multipart';
 import './plugins/access.js';
 
@@ -180,7 +180,9 @@ export async function buildApp({
       await api.register(processesRoutes, { uses });
       await api.register(fingerprintsRoutes, { fingerprintQuorum: config.fingerprintQuorum });
       await api.register(teamsRoutes, { uses, moveMembers: moveMembersWithTeam });
-      for (const routes of [membersRoutes, usersRoutes, logsRoutes]) await api.register(routes);
+      for (const routes of [membersRoutes, usersRoutes]) await api.register(routes);
+      // /bitacora lists the judges' «Ver pantalla», which the captures module records.
+      await api.register(logsRoutes, { screenViews: screenViewRows });
       await api.register(importsRoutes, { receiveTimeoutMs: config.importReceiveTimeoutMs });
       await api.register(statsRoutes);
       await api.register(messagesRoutes);

@@ -259,6 +259,13 @@ describe('screen captures', () => {
     });
     expect(image.statusCode).toBe(200);
 
+    // The view is in /bitacora: who looked, when, which team (every machine: no host name).
+    const log = await callAs(server.app, judge, `/api/contestLog?kind=pantalla&teams_id=${team.id}`);
+    expect(log.status).toBe(200);
+    expect(log.body.data.rows).toHaveLength(1);
+    expect(log.body.data.rows[0]).toMatchObject({ kind: 'pantalla', team: { id: team.id }, hostname: null });
+    expect(log.body.data.rows[0].user).toEqual(expect.any(String));
+
     // The request is closed to another team's key and, per machine, to another machine.
     const other = await agentTeam(server, admin, { contestId, name: 'Capturas H' });
     const stolen = await upload(other.key, {

@@ -15,9 +15,11 @@ export const CONTEST_LOG_LIMIT = 5_000;
 /**
  * The kinds of a log row: an attempt the team's agent reported, a change of the team's status, an
  * event of the team's agent (`AGENT_EVENT_KINDS`), a judges' message to the team,
- * or a change of the contest's allowed sites (`red`, of every team: no team or level).
+ * a change of the contest's allowed sites (`red`, of every team: no team or level), or a judge's
+ * «Ver pantalla» of the team's screen (`pantalla`: `user` who asked, `hostname` the machine or null for
+ * all of them; server/src/modules/captures/README.md).
  */
-export const CONTEST_LOG_KINDS = ['intento', 'estatus', 'agente', 'mensaje', 'red'] as const;
+export const CONTEST_LOG_KINDS = ['intento', 'estatus', 'agente', 'mensaje', 'red', 'pantalla'] as const;
 export type ContestLogKind = (typeof CONTEST_LOG_KINDS)[number];
 
 /**
@@ -114,7 +116,7 @@ export function agentEventText(
  * the database collates, i.e. ignoring case; status changes have no process, so a process filter
  * leaves only attempts). An empty `process` is no filter. Ids are positive integers (422 otherwise).
  * `kind` keeps only the rows of one kind (`CONTEST_LOG_KINDS`: the screen's «Tipo» filter: intentos,
- * estatus, agentes, mensajes, red); empty is no filter; anything else is a 422.
+ * estatus, agentes, mensajes, red, pantallas); empty is no filter; anything else is a 422.
  */
 export const contestLogQuerySchema = z.object({
   levels_id: idSchema.optional(),

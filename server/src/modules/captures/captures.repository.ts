@@ -86,7 +86,7 @@ export async function openRequest(
   now = new Date(),
 ): Promise<{ hostname: string } | null> {
   const request = await em.findOne(CaptureRequest, {
-    id: requestId,
+    requestId,
     team: teamId,
     contest: contestId,
     requestedAt: { $gte: new Date(now.getTime() - CAPTURE_REQUEST_TTL_MS) },
@@ -100,11 +100,11 @@ export async function insertRequest(
   request: { id: string; contestId: number; teamId: number; hostname: string; userId: number },
 ): Promise<void> {
   em.create(CaptureRequest, {
-    id: request.id,
+    requestId: request.id,
     contest: request.contestId,
     team: request.teamId,
     hostname: request.hostname,
-    usersId: request.userId,
+    user: request.userId,
     requestedAt: new Date(),
   });
   await em.flush();
@@ -218,4 +218,48 @@ export async function teamCaptures(
 export async function requestCaptures(em: EntityManager, requestId: string): Promise<CaptureRow[]> {
   const rows = await em.find(Capture, { requestId, imageKept: true }, { orderBy: { id: 'asc' } });
   return rows.map((row) => captureRow(row));
+}
+
+/** One «Ver pantalla» as the contest log lists it: who asked (null once deleted), when, which team and machine. */
+export interface ScreenViewRow {
+  id: number;
+  at: Date;
+  team: { id: number; name: string; level: { id: number; level: string } };
+  user: string | null;
+  /** The machine asked for; '' for every machine of the team. */
+  hostname: string;
+}
+
+/**
+ * The «Ver pantalla» requests of contest `contestId` for /bitacora (the `pantalla` rows), of the teams
+ * of `filter` (level, team), newest first, at most `limit`.
+ */
+export async function screenViewRows(
+  em: EntityManager,
+  contestId: number,
+  filter: { levels_id?: number; teams_id?: number },
+  limit: number,
+): Promise<ScreenViewRow[]> {
+  const requests = await em.find(
+    CaptureRequest,
+    {
+      contest: contestId,
+      ...(filter.teams_id !== undefined && { team: filter.teams_id }),
+      ...(filter.levels_id !== undefined && { team: { level: filter.levels_id } }),
+      ...(filter.teams_id !== undefined &&
+        filter.levels_id !== undefined && { team: { id: filter.teams_id, level: filter.levels_id } }),
+    },
+    { populate: ['team', 'team.level', 'user'], orderBy: { requestedAt: 'desc', id: 'desc' }, limit },
+  );
+  return requests.map((request) => ({
+    id: request.id,
+    at: request.requestedAt,
+    team: {
+      id: request.team.id,
+      name: request.team.name,
+      level: { id: request.team.level.id, level: request.team.level.level },
+    },
+    user: request.user?.name ?? null,
+    hostname: request.hostname,
+  }));
 }

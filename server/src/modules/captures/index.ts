@@ -5,3 +5,4 @@
  */
 export { Capture } from './capture.entity.js';
 export { default as capturesRoutes } from './captures.routes.js';
+export { screenViewRows } from './captures.repository.js';

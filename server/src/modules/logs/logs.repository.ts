@@ -109,7 +109,29 @@ const KIND_ORDER: Record<ContestLogRow['kind'], number> = {
   agente: 2,
   mensaje: 3,
   intento: 4,
+  pantalla: 5,
 };
+
+/**
+ * One «Ver pantalla» of a team's screen, as the captures module records it (app.ts hands its reader
+ * over: the two modules sit in one layer and import neither): who asked (null once deleted), when,
+ * the team and the machine ('' for all of them).
+ */
+export interface ScreenView {
+  id: number;
+  at: Date;
+  team: { id: number; name: string; level: { id: number; level: string } };
+  user: string | null;
+  hostname: string;
+}
+
+/** Reads contest `contestId`'s «Ver pantalla» of the teams of `filter`, newest first, at most `limit`. */
+export type ScreenViewReader = (
+  em: EntityManager,
+  contestId: number,
+  filter: { levels_id?: number; teams_id?: number },
+  limit: number,
+) => Promise<ScreenView[]>;
 
 /** The fields of a log row that belong to another kind: what each row starts from. */
 const NONE = {
@@ -136,7 +158,8 @@ const NONE = {
  * The contest log of `/bitacora`: the attempts of contest `contestId` (`attempts.contests_id`),
  * the status changes of its teams (a change has no contest of its own: it is the team's), the events
  * of their agents and the judges' messages to them, and the changes of the contest's allowed
- * sites (of every team: only without a filter), filtered by `query` (level and team of the
+ * sites (of every team: only without a filter) and the judges' «Ver pantalla» (`screenViews`, when given),
+ * filtered by `query` (level and team of the
  * team, the attempt's process: with a process, only attempts are left), merged newest first
  * (`newestFirst`), at most `CONTEST_LOG_LIMIT` rows; `truncated` when more matched. Up to five reads
  * with a joined team and level (and user), each limited to one row over the limit, so a long contest
@@ -146,6 +169,7 @@ export async function listContestLog(
   em: EntityManager,
   contestId: number,
   query: ContestLogQuery,
+  screenViews?: ScreenViewReader,
 ): Promise<{ rows: ContestLogRow[]; truncated: boolean }> {
   const team: FilterQuery<ITeam> = {
     contest: contestId,
@@ -188,6 +212,10 @@ export async function listContestLog(
           { populate: ['user'], orderBy: { at: 'desc', id: 'desc' }, limit: read },
         )
       : [];
+  const views =
+    wants('pantalla') && screenViews
+      ? await screenViews(em, contestId, { levels_id: query.levels_id, teams_id: query.teams_id }, read)
+      : [];
   const rows: TimedRow[] = [
     ...attempts.map((a): TimedRow => ({
       ...NONE,
@@ -229,6 +257,13 @@ export async function listContestLog(
       user: c.user?.name ?? null,
       network_version: c.version,
       allowed_sites: c.allowedSites,
+    })),
+    ...views.map((v): TimedRow => ({
+      ...NONE,
+      kind: 'pantalla',
+      ...rowHead(v.id, v.at, v.team),
+      user: v.user,
+      hostname: v.hostname || null,
     })),
   ].sort(newestFirst);
   return {

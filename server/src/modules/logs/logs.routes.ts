@@ -6,14 +6,19 @@ import { addRoute } from '../../lib/route.js';
 import { Contest, activeContest } from '../contests/index.js';
 import { verifyChain } from '../chain/index.js';
 import { requireTeam } from '../teams/index.js';
-import { listAttemptLog, listContestLog, listStatusLog } from './logs.repository.js';
+import { listAttemptLog, listContestLog, listStatusLog, type ScreenViewReader } from './logs.repository.js';
+
+/** What app.ts hands the logs: the reader of the «Ver pantalla» rows (the captures module's). */
+export interface LogsRoutesOptions {
+  screenViews?: ScreenViewReader;
+}
 
 /**
  * The logs docs/design.md section 4 keeps beyond the spec, for admins and judges: the calls of
  * `logsRoutes` (shared/src/api/logs.ts). A team's logs (404 for an unknown team), and the active
  * contest's log of `/bitacora`.
  */
-const logsRoutes: FastifyPluginAsyncZod = async (app) => {
+const logsRoutes: FastifyPluginAsyncZod<LogsRoutesOptions> = async (app, options) => {
   /** A handler answering one team's log. */
   const teamLog =
     <Row>(list: (em: EntityManager, teamId: number) => Promise<Row[]>) =>
@@ -30,7 +35,7 @@ const logsRoutes: FastifyPluginAsyncZod = async (app) => {
   addRoute(app, api.contestLog, async (request) => {
     const contest = await activeContest(app.orm.em);
     const log = contest
-      ? await listContestLog(app.orm.em, contest.id, request.query)
+      ? await listContestLog(app.orm.em, contest.id, request.query, options.screenViews)
       : { rows: [], truncated: false };
     return { success: true as const, data: { contest, ...log }, message: '' };
   });

@@ -77,7 +77,7 @@ const LOG: ContestLogRow[] = [
 describe('/bitacora rows', () => {
   it('shows an attempt with its process, clocks and whether it was ended, and nothing of a change', () => {
     expect(contestLogTableRows(LOG)[1]).toEqual({
-      id: 15,
+      id: 18,
       order: 3,
       at: '02/11/2026 09:00:05',
       kind: 'Intento',
@@ -107,7 +107,7 @@ describe('/bitacora rows', () => {
   it("shows a status change with 'from → to' and who: the judge, 'automático' or 'Usuario eliminado'", () => {
     const rows = contestLogTableRows(LOG);
     expect(rows[2]).toMatchObject({
-      id: 11,
+      id: 13,
       kind: 'Cambio de estatus',
       process: '',
       killed: '',
@@ -227,6 +227,7 @@ describe('/bitacora rows', () => {
       'Agentes',
       'Mensajes',
       'Red',
+      'Pantallas',
     ]);
     expect(KIND_FILTER_OPTIONS.map((o) => kindFilter(o.value))).toEqual([
       'intento',
@@ -234,6 +235,7 @@ describe('/bitacora rows', () => {
       'agente',
       'mensaje',
       'red',
+      'pantalla',
     ]);
     expect(kindFilter('')).toBeUndefined();
     expect(kindFilter('todo')).toBeUndefined();
@@ -255,7 +257,7 @@ describe('/bitacora rows', () => {
       { ...networkRow(2, 3, []), user: null },
     ]);
     expect(set).toEqual({
-      id: 9,
+      id: 10,
       order: 2,
       at: '02/11/2026 08:00:00',
       kind: 'Red',
@@ -279,8 +281,8 @@ describe('/bitacora rows', () => {
       contestLogRowId({ kind, id: 3 }),
     );
     expect(new Set(ids3).size).toBe(5);
-    // Ids of consecutive rows of every kind never collide (the kind is the residue mod 5).
-    const ids = (['intento', 'estatus', 'agente', 'mensaje', 'red'] as const).flatMap((kind) =>
+    // Ids of consecutive rows of every kind never collide (the kind is the residue mod 6).
+    const ids = (['intento', 'estatus', 'agente', 'mensaje', 'red', 'pantalla'] as const).flatMap((kind) =>
       [1, 2, 3, 4, 5, 6].map((id) => contestLogRowId({ kind, id })),
     );
     expect(new Set(ids).size).toBe(ids.length);
@@ -288,12 +290,34 @@ describe('/bitacora rows', () => {
     expect(new Set(logIds).size).toBe(logIds.length);
   });
 
+  it("shows a judge's «Ver pantalla»: the team, the machine (or all of them) and who looked", () => {
+    const view = (id: number, hostname: string | null, user: string | null) => ({
+      ...attempt(id, localIso(2026, 10, 2, 9, 5, 0)),
+      kind: 'pantalla' as const,
+      process: null,
+      killed: null,
+      occurred_at: null,
+      hostname,
+      user,
+    });
+    const [one, all] = contestLogTableRows([view(1, 'lab-07', 'Juez Uno'), view(2, null, null)]);
+    expect(one).toMatchObject({
+      kind: 'Ver pantalla',
+      team: 'Los Punteros',
+      change: 'Pantalla de lab-07',
+      who: 'Juez Uno',
+      process: '',
+      attempt: null,
+    });
+    expect(all).toMatchObject({ change: 'Pantalla de sus máquinas', who: 'Usuario eliminado' });
+  });
+
   it("opens newest first in the server's order, sorts back by FECHA, and exports the shown texts", () => {
     const table = createHeadlessTable(dataTableOptions(contestLogTableRows(LOG), CONTEST_LOG_COLUMNS));
     const order = () => table.getRowModel().rows.map((row) => row.original.id);
-    expect(order()).toEqual([16, 15, 11, 6]);
+    expect(order()).toEqual([19, 18, 13, 7]);
     table.getColumn('at')!.toggleSorting(false);
-    expect(order()).toEqual([6, 11, 15, 16]);
+    expect(order()).toEqual([7, 13, 18, 19]);
     const exported = extractExportData(table);
     expect(exported.headers).toEqual(Object.values(CONTEST_LOG_HEADERS));
     expect(exported.rows[0]).toEqual([

@@ -1,5 +1,6 @@
 import {
   CONTEST_LOG_KINDS,
+  DELETED_USER_LABEL,
   agentEventText,
   attemptProcessLabel,
   killedLabel,
@@ -55,9 +56,9 @@ export interface ContestLogTableRow {
   attempt: { teamId: number; attemptId: number } | null;
 }
 
-/** The table's id of a log row: ids are unique per kind only, so the kind is the id's residue mod 5. */
+/** The table's id of a log row: ids are unique per kind only, so the kind is the id's residue mod 6. */
 export function contestLogRowId(row: Pick<ContestLogRow, 'kind' | 'id'>): number {
-  return row.id * 5 + KIND_RESIDUE[row.kind];
+  return row.id * 6 + KIND_RESIDUE[row.kind];
 }
 
 const KIND_RESIDUE: Record<ContestLogRow['kind'], number> = {
@@ -66,6 +67,7 @@ const KIND_RESIDUE: Record<ContestLogRow['kind'], number> = {
   agente: 2,
   mensaje: 3,
   red: 4,
+  pantalla: 5,
 };
 
 /** TIPO of each kind of row. */
@@ -73,6 +75,7 @@ const KIND_LABEL: Record<ContestLogRow['kind'], string> = {
   intento: 'Intento',
   estatus: 'Cambio de estatus',
   agente: 'Agente',
+  pantalla: 'Ver pantalla',
   mensaje: 'Mensaje',
   red: 'Red',
 };
@@ -85,6 +88,8 @@ const EVERY_TEAM = 'Todos';
  * allowed sites set, else ''.
  */
 function changeText(row: ContestLogRow): string {
+  if (row.kind === 'pantalla')
+    return row.hostname ? `Pantalla de ${row.hostname}` : 'Pantalla de sus máquinas';
   if (row.kind === 'red') return networkLogText(row.network_version ?? 0, row.allowed_sites ?? []);
   if (row.kind === 'mensaje' && row.message !== null && row.message_receipts !== null)
     return messageLogText(row.message_target ?? '', row.message, row.message_receipts);
@@ -101,6 +106,7 @@ function changeText(row: ContestLogRow): string {
 /** QUIÉN of a row: a status change's author, the sender of a message or a network change, else ''. */
 function whoText(row: ContestLogRow): string {
   if (row.kind === 'estatus') return statusChangeAuthor(row);
+  if (row.kind === 'pantalla') return row.user ?? DELETED_USER_LABEL;
   return row.kind === 'mensaje' || row.kind === 'red' ? (row.user ?? '') : '';
 }
 
@@ -142,6 +148,7 @@ export const KIND_FILTER_OPTIONS: readonly SelectOption[] = [
   { value: 'agente', label: 'Agentes' },
   { value: 'mensaje', label: 'Mensajes' },
   { value: 'red', label: 'Red' },
+  { value: 'pantalla', label: 'Pantallas' },
 ];
 
 /** A «Tipo» select's value as the kind filter: '' ('Todos') or anything else is no filter. */
