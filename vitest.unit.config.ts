@@ -1,0 +1,49 @@
+// `npm run test:unit`: the inner loop, under a minute on 2 cores. The shared, web and bench tests and
+// the agent's tests that start no agent, Wine, X display, network namespace, server or database (a
+// few start a copy of `sleep` to find or end); `npm test` runs everything, these included.
+import { defineConfig } from 'vitest/config';
+import full from './vitest.config.js';
+
+/** Agent test files (agent/test/) that run the agent's code in the test's own process. */
+const AGENT_UNIT_TESTS = [
+  'backoff',
+  'cli-args',
+  'client',
+  'delivery',
+  'dns-forwarder',
+  'family',
+  'fingerprint',
+  'key-file',
+  'killer',
+  'matcher',
+  'name-filter',
+  'name-filter-parsers',
+  'network-guard',
+  'new-process-watch',
+  'nftables',
+  'observed',
+  'outbox',
+  'program-of',
+  'refusals',
+  'scanner',
+  'windows-acl',
+  'windows-firewall',
+  'windows-lister',
+].map((name) => `agent/test/${name}.test.ts`);
+
+type Project = { test: { name: string; include?: string[] } };
+
+const projects = (full.test?.projects ?? []) as Project[];
+
+export default defineConfig({
+  test: {
+    ...full.test,
+    projects: projects
+      .filter((project) => ['shared', 'web', 'agent'].includes(project.test.name))
+      .map((project) =>
+        project.test.name === 'agent'
+          ? { ...project, test: { ...project.test, include: AGENT_UNIT_TESTS } }
+          : project,
+      ),
+  },
+});
