@@ -278,6 +278,33 @@ describe('screen captures', () => {
     expect(stolen.statusCode).toBe(404);
   });
 
+  it('«Ver pantalla» of one machine: the request names it, and another machine of the team cannot answer it', async () => {
+    const team = await agentTeam(server, admin, { contestId, name: 'Capturas J' });
+    const agent = await connectAgentSocket(server.url, team.key);
+    open.push(agent.socket);
+    const uploads: number[] = [];
+    agent.socket.on('agent.capture.request', (request: CaptureRequest) => {
+      const body = (hostname: string) => ({
+        request_id: request.request_id,
+        moment: 'pedida',
+        hostname,
+        taken_at: new Date().toISOString(),
+        mime: 'image/jpeg',
+        image: jpeg.toString('base64'),
+      });
+      // Two machines share the key: only the one asked for is taken.
+      void upload(team.key, body('lab-99')).then((res) => uploads.push(res.statusCode));
+      if (request.hostname === 'lab-08') void upload(team.key, body('lab-08'));
+    });
+    const res = await callAs(server.app, judge, '/api/viewScreen', { teams_id: team.id, hostname: 'lab-08' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.captures.map((c: { hostname: string }) => c.hostname)).toEqual(['lab-08']);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(uploads).toEqual([404]);
+    const log = await callAs(server.app, judge, `/api/contestLog?kind=pantalla&teams_id=${team.id}`);
+    expect(log.body.data.rows[0]).toMatchObject({ hostname: 'lab-08' });
+  });
+
   it('«Ver pantalla» of a team with no machine connected answers 409', async () => {
     const team = await agentTeam(server, admin, { contestId, name: 'Capturas I' });
     const res = await callAs(server.app, judge, '/api/viewScreen', { teams_id: team.id });
