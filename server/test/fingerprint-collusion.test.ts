@@ -8,7 +8,7 @@ import {
 } from '@concurso/shared';
 import { agentTeam, createContest, signInStaff, startTestServer, type TestServer } from '@concurso/testkit';
 import { Process } from '../src/db/entities.js';
-import { recordClaims } from '../src/modules/fingerprints/process-fingerprints.repository.js';
+import { recordClaims } from '../src/modules/fingerprints/fingerprints.service.js';
 
 /** A SHA-256 as the agent sends it (64 lower-case hex digits), different for each `seed`. */
 const sha = (seed: string) => createHash('sha256').update(seed).digest('hex');

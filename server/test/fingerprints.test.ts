@@ -25,7 +25,7 @@ import {
 } from '@concurso/testkit';
 import { FINGERPRINT_MEMORY_MS, FingerprintLearner } from '../src/modules/agent/fingerprint-learner.js';
 import { Process } from '../src/db/entities.js';
-import { recordClaims } from '../src/modules/fingerprints/process-fingerprints.repository.js';
+import { recordClaims } from '../src/modules/fingerprints/fingerprints.service.js';
 
 /** A SHA-256 as the agent sends it (64 lower-case hex digits), different for each `seed`. */
 const sha = (seed: string) => createHash('sha256').update(seed).digest('hex');

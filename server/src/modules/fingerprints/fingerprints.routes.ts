@@ -5,13 +5,12 @@ import { addRoute } from '../../lib/route.js';
 import { contestOrActive } from '../contests/index.js';
 import { processById } from '../processes/index.js';
 import {
-  confirmDeniedFingerprint,
   confirmFingerprint,
   deleteFingerprint,
   deniedFingerprintRows,
   fingerprintOwner,
-  fingerprintRows,
 } from './process-fingerprints.repository.js';
+import { confirmDeniedFingerprint, fingerprintRows } from './fingerprints.service.js';
 
 /** Options of the fingerprints module. */
 export interface FingerprintsRoutesOptions {

@@ -6,9 +6,9 @@
 export { default as fingerprintsRoutes } from './fingerprints.routes.js';
 export {
   agentFingerprintsByTeam,
-  fingerprintIdentity,
   inventoryFingerprints,
   recordBlockClaim,
   recordClaims,
-} from './process-fingerprints.repository.js';
+} from './fingerprints.service.js';
+export { fingerprintIdentity } from './process-fingerprints.repository.js';
 export type { FingerprintClaim } from './process-fingerprints.repository.js';

@@ -1,33 +1,26 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 import {
-  FINGERPRINT_CLAIMS_PER_MINUTE,
-  FINGERPRINT_MAX_PER_PROCESS,
-  FINGERPRINT_QUORUM_DEFAULT,
   SIMILAR_MAX_DISTANCE,
-  isClaimMatch,
   isTlsh,
   parseTlsh,
   parsedDistance,
   type ParsedTlsh,
   normaliseExecutableName,
   type AgentAttemptMatch,
-  type AgentFingerprint,
   type DeniedFingerprintRow,
-  type ProcessFingerprintRow,
 } from '@concurso/shared';
 import { ContestPermittedProcess, ContestProcess } from '../contests/index.js';
+import { transaction } from '../../db/transaction.js';
 import { ProcessFingerprintClaim } from './process-fingerprint-claim.entity.js';
 import { ProcessFingerprintDenial } from './process-fingerprint-denial.entity.js';
 import { ProcessFingerprint } from './process-fingerprint.entity.js';
 
 /*
- * The only reads and writes of `process_fingerprints` and `process_fingerprint_claims`
- * (docs/design.md section 6a "Fingerprints"). A fingerprint an agent reports is a
- * claim of its team: it applies at once to that team's machines, and to every machine of the contest
- * once an admin confirms it or `quorum` different teams claimed it. Bounded whatever the agents send:
- * `FINGERPRINT_MAX_PER_PROCESS` per blocked process per contest, `FINGERPRINT_CLAIMS_PER_MINUTE` new
- * claims per team, and the config's fingerprints within a byte budget.
+ * The only reads and writes of `process_fingerprints`, `process_fingerprint_claims` and
+ * `process_fingerprint_denials` (docs/design.md section 6a "Fingerprints"), through the ORM; an admin's
+ * act runs in the project's retrying transaction (`transaction`, db/transaction.ts). The rules (quorum,
+ * the per-process cap, the per-team rate, the config's byte budget) are fingerprints.service.ts's.
  */
 
 /**
@@ -54,98 +47,8 @@ export interface FileIdentity {
   buildId?: string | null | undefined;
 }
 
-/** One minute, the window of the per-team rate of new claims (ms). */
-const CLAIM_RATE_WINDOW_MS = 60_000;
-
-/**
- * Records `claims` in one transaction: for each team, at most `FINGERPRINT_CLAIMS_PER_MINUTE`
- * new claims in the last minute (counted from the stored claims, so every server process agrees); a
- * claim for a name that is not in its contest's blocked set teaches nothing; a claim the team made
- * already changes nothing. Each new claim creates its fingerprint when missing and keeps the
- * process's fingerprints within `FINGERPRINT_MAX_PER_PROCESS` (`keepWithinCap`). Answers how many
- * new claims were stored. Names compare as the catalogue does (the column's collation).
- *
- * Colluding keys cannot amplify (docs/design.md section 6a "Fingerprints"): an attempt the agent ended by
- * a fingerprint (`match: 'huella'`) is no claim, and neither is the claim of a team whose policy
- * already carries that fingerprint for that process (confirmed, or claimed by `quorum` teams): an
- * agent older than `match` reports its fingerprint kills too, and a forged fingerprint must not make
- * its victims claimants. A hash denied in the contest (an admin removed it: `deleteFingerprint`) is
- * ignored under every process name: not recorded, not counted to quorum, applied to no machine.
- */
-export async function recordClaims(
-  em: EntityManager,
-  claims: readonly FingerprintClaim[],
-  now = new Date(),
-  quorum = FINGERPRINT_QUORUM_DEFAULT,
-): Promise<number> {
-  const byTeam = new Map<number, FingerprintClaim[]>();
-  for (const claim of claims) {
-    if (!isClaimMatch(claim.match)) continue; // 'huella' and 'similar' are no claims
-    byTeam.set(claim.teamId, [...(byTeam.get(claim.teamId) ?? []), claim]);
-  }
-  if (byTeam.size === 0) return 0;
-  return em.transactional(async (tx) => {
-    let stored = 0;
-    for (const [teamId, teamClaims] of byTeam) {
-      const recent = await tx.count(ProcessFingerprintClaim, {
-        team: teamId,
-        createdAt: { $gt: new Date(now.getTime() - CLAIM_RATE_WINDOW_MS) },
-      });
-      let budget = FINGERPRINT_CLAIMS_PER_MINUTE - recent;
-      for (const claim of teamClaims) {
-        if (budget <= 0) break;
-        const blocked = await tx.findOne(
-          ContestProcess,
-          { contest: claim.contestId, process: { name: claim.process } },
-          { fields: ['process'] },
-        );
-        if (!blocked) continue;
-        // A hash an admin removed stays out under every name until an admin confirms it again.
-        if (await isDenied(tx, claim.contestId, claim.sha256)) continue;
-        const processId = blocked.process.id;
-        const known = await strengthOf(tx, claim.contestId, processId, claim.sha256);
-        if (known && appliesToAll(known, quorum)) continue; // the team's policy carries it already
-        const fingerprintId = await fingerprintIdOf(tx, claim.contestId, processId, claim.sha256, now);
-        await fillIdentity(tx, fingerprintId, claim);
-        if (!(await addClaims(tx, fingerprintId, [teamId], now))) continue;
-        budget--;
-        stored++;
-        await keepWithinCap(tx, claim.contestId, processId);
-      }
-    }
-    return stored;
-  });
-}
-
-/**
- * Records, for "Bloquear" on `/procesosObservados`, that fingerprint `sha256` is process
- * `processId` in contest `contestId`, claimed by the teams whose agents saw it run (`teamIds`, maybe
- * none): not confirmed, so it applies to those teams' machines, and to all once an admin confirms it
- * in Procesos or `quorum` teams claimed it. No per-team rate (an admin's act); the cap holds. A hash
- * denied in the contest is not stored (it stays «Denegada» until confirmed in Procesos › Huellas).
- * `identity` is the digest and build-id the agents reported with that file (`observedIdentity`), kept
- * with the fingerprint when it has none yet. Answers whether anything new was stored.
- */
-export async function recordBlockClaim(
-  em: EntityManager,
-  contestId: number,
-  processId: number,
-  sha256: string,
-  teamIds: readonly number[],
-  now = new Date(),
-  identity: FileIdentity = {},
-): Promise<boolean> {
-  if (await isDenied(em, contestId, sha256)) return false; // only an admin's confirmation lifts it
-  const before = await em.count(ProcessFingerprint, { contest: contestId, process: processId, sha256 });
-  const id = await fingerprintIdOf(em, contestId, processId, sha256, now);
-  await fillIdentity(em, id, identity);
-  const added = await addClaims(em, id, teamIds, now);
-  await keepWithinCap(em, contestId, processId);
-  return before === 0 || added > 0;
-}
-
 /** Whether SHA-256 `sha256` is denied in contest `contestId` (an admin removed it and has not confirmed it since). */
-async function isDenied(em: EntityManager, contestId: number, sha256: string): Promise<boolean> {
+export async function isDenied(em: EntityManager, contestId: number, sha256: string): Promise<boolean> {
   return (await em.count(ProcessFingerprintDenial, { contest: contestId, sha256 })) > 0;
 }
 
@@ -155,28 +58,107 @@ async function deniedHashes(em: EntityManager, contestId: number): Promise<Set<s
   return new Set(rows.map((row) => row.sha256));
 }
 
-/** Fingerprint (contest, process, hash) with whether it is confirmed and how many teams claimed it, or null. */
-async function strengthOf(
+/** Team id → its claims stored since `since` (the per-team rate's window), for `teamIds`; one query. */
+export async function recentClaimCounts(
+  em: EntityManager,
+  teamIds: readonly number[],
+  since: Date,
+): Promise<Map<number, number>> {
+  if (teamIds.length === 0) return new Map();
+  const rows = await em
+    .createQueryBuilder(ProcessFingerprintClaim, 'c')
+    .select([raw('c.teams_id as team'), raw('count(*) as claims')])
+    .where({ team: { $in: [...teamIds] }, createdAt: { $gt: since } })
+    .groupBy('c.team')
+    .execute<Array<{ team: number; claims: number | string }>>('all', false);
+  return new Map(rows.map((row) => [Number(row.team), Number(row.claims)]));
+}
+
+/**
+ * The id of the process named `name` in contest `contestId`'s blocked set, or null. Names compare as
+ * the catalogue does (the column's collation), so this is asked per distinct name rather than matched
+ * in JavaScript.
+ */
+export async function blockedProcessId(
   em: EntityManager,
   contestId: number,
-  processId: number,
-  sha256: string,
-): Promise<{ confirmed: boolean; teams: number } | null> {
-  const [row] = await em
+  name: string,
+): Promise<number | null> {
+  const blocked = await em.findOne(
+    ContestProcess,
+    { contest: contestId, process: { name } },
+    { fields: ['process'] },
+  );
+  return blocked ? blocked.process.id : null;
+}
+
+/** `contestId:sha256` (lower case) of the hashes of `pairs` denied in their contest; one query. */
+export async function deniedPairs(
+  em: EntityManager,
+  pairs: ReadonlyArray<{ contestId: number; sha256: string }>,
+): Promise<Set<string>> {
+  if (pairs.length === 0) return new Set();
+  const rows = await em.find(
+    ProcessFingerprintDenial,
+    {
+      contest: { $in: [...new Set(pairs.map((pair) => pair.contestId))] },
+      sha256: { $in: [...new Set(pairs.map((pair) => pair.sha256))] },
+    },
+    { fields: ['contest', 'sha256'] },
+  );
+  return new Set(rows.map((row) => `${row.contest.id}:${row.sha256.toLowerCase()}`));
+}
+
+/** A fingerprint's id, whether it is confirmed and how many teams claimed it. */
+export interface FingerprintStrength {
+  id: number;
+  confirmed: boolean;
+  teams: number;
+}
+
+/**
+ * `contestId:processId:sha256` (lower case) → the strength of each fingerprint of the contests
+ * `contestIds` with one of the hashes `sha256s`; one query.
+ */
+export async function fingerprintStrengths(
+  em: EntityManager,
+  contestIds: readonly number[],
+  sha256s: readonly string[],
+): Promise<Map<string, FingerprintStrength>> {
+  if (contestIds.length === 0 || sha256s.length === 0) return new Map();
+  const rows = await em
     .createQueryBuilder(ProcessFingerprint, 'f')
     .select([
+      'f.id',
+      raw('f.contests_id as contest_id'),
+      raw('f.processes_id as process_id'),
+      'f.sha256',
       'f.confirmed',
       raw(
         '(select count(*) from process_fingerprint_claims c where c.process_fingerprints_id = f.id) as teams',
       ),
     ])
-    .where({ contest: contestId, process: processId, sha256 })
-    .execute<Array<{ confirmed: number | boolean; teams: number | string }>>('all', false);
-  return row ? { confirmed: Boolean(row.confirmed), teams: Number(row.teams) } : null;
+    .where({ contest: { $in: [...contestIds] }, sha256: { $in: [...sha256s] } })
+    .execute<
+      Array<{
+        id: number;
+        contest_id: number;
+        process_id: number;
+        sha256: string;
+        confirmed: number | boolean;
+        teams: number | string;
+      }>
+    >('all', false);
+  return new Map(
+    rows.map((row) => [
+      `${row.contest_id}:${row.process_id}:${row.sha256.toLowerCase()}`,
+      { id: row.id, confirmed: Boolean(row.confirmed), teams: Number(row.teams) },
+    ]),
+  );
 }
 
 /** The id of the fingerprint (contest, process, hash), inserted unconfirmed when missing. */
-async function fingerprintIdOf(
+export async function fingerprintIdOf(
   em: EntityManager,
   contestId: number,
   processId: number,
@@ -203,14 +185,14 @@ async function fingerprintIdOf(
  * another agent's algorithm, and would let a key move what the fingerprint ends). Two statements at
  * most, none when `identity` is empty.
  */
-async function fillIdentity(em: EntityManager, id: number, identity: FileIdentity): Promise<void> {
+export async function fillIdentity(em: EntityManager, id: number, identity: FileIdentity): Promise<void> {
   if (identity.tlsh) await em.nativeUpdate(ProcessFingerprint, { id, tlsh: null }, { tlsh: identity.tlsh });
   if (identity.buildId)
     await em.nativeUpdate(ProcessFingerprint, { id, buildId: null }, { buildId: identity.buildId });
 }
 
 /** Adds the claims of `teamIds` to fingerprint `id` (a team's second claim changes nothing); answers how many were new. */
-async function addClaims(
+export async function addClaims(
   em: EntityManager,
   id: number,
   teamIds: readonly number[],
@@ -228,27 +210,19 @@ async function addClaims(
 }
 
 /** A fingerprint with how many teams claimed it, for ranking. */
-interface RankedFingerprint {
+export interface RankedFingerprint {
   id: number;
   confirmed: boolean;
   teams: number;
   updatedAt: Date;
 }
 
-/** Strongest first: confirmed, then most teams, then the most recently claimed, then the newest row. */
-const strongestFirst = (a: RankedFingerprint, b: RankedFingerprint): number =>
-  Number(b.confirmed) - Number(a.confirmed) ||
-  b.teams - a.teams ||
-  b.updatedAt.getTime() - a.updatedAt.getTime() ||
-  b.id - a.id;
-
-/**
- * Keeps at most `FINGERPRINT_MAX_PER_PROCESS` fingerprints of process `processId` in contest
- * `contestId`: past it the weakest unconfirmed ones go (fewest teams, then the longest
- * unclaimed), so one key's flood only displaces claims as weak as its own and never a confirmed one;
- * when every fingerprint is confirmed, the newest claim is the one that goes.
- */
-async function keepWithinCap(em: EntityManager, contestId: number, processId: number): Promise<void> {
+/** Every fingerprint of process `processId` in contest `contestId`, to rank for the cap; one query. */
+export async function fingerprintRanks(
+  em: EntityManager,
+  contestId: number,
+  processId: number,
+): Promise<RankedFingerprint[]> {
   const rows = await em
     .createQueryBuilder(ProcessFingerprint, 'f')
     .select([
@@ -263,29 +237,21 @@ async function keepWithinCap(em: EntityManager, contestId: number, processId: nu
     .execute<
       Array<{ id: number; confirmed: number | boolean; updated_at: Date | string; teams: number | string }>
     >('all', false);
-  if (rows.length <= FINGERPRINT_MAX_PER_PROCESS) return;
-  const ranked = rows
-    .map((row) => ({
-      id: row.id,
-      confirmed: Boolean(row.confirmed),
-      teams: Number(row.teams),
-      updatedAt: new Date(row.updated_at),
-    }))
-    .sort(strongestFirst);
-  const victims = ranked
-    .slice(FINGERPRINT_MAX_PER_PROCESS)
-    .filter((row) => !row.confirmed)
-    .map((row) => row.id);
-  // Every one kept confirmed and the newcomer among them: it is the weakest unconfirmed of all.
-  if (victims.length === 0) {
-    const newest = ranked.filter((row) => !row.confirmed).sort((a, b) => b.id - a.id)[0];
-    if (newest) victims.push(newest.id);
-  }
-  if (victims.length > 0) await em.nativeDelete(ProcessFingerprint, { id: { $in: victims } });
+  return rows.map((row) => ({
+    id: row.id,
+    confirmed: Boolean(row.confirmed),
+    teams: Number(row.teams),
+    updatedAt: new Date(row.updated_at),
+  }));
+}
+
+/** Deletes fingerprints `ids` with their claims. */
+export async function deleteFingerprints(em: EntityManager, ids: readonly number[]): Promise<void> {
+  if (ids.length > 0) await em.nativeDelete(ProcessFingerprint, { id: { $in: [...ids] } });
 }
 
 /** A fingerprint of a contest's blocked process as the config and the inventory rank it. */
-interface ApplicableFingerprint extends RankedFingerprint {
+export interface ApplicableFingerprint extends RankedFingerprint {
   process: string;
   sha256: string;
   tlsh: string | null;
@@ -351,7 +317,7 @@ async function contestFingerprintRows(
  * `SIMILAR_MAX_DISTANCE` of a permitted program's known digest, nor a build-id of one
  * (`permittedLikeness`): its exact file still applies, never as a likeness of the allowed program.
  */
-async function applicableRows(
+export async function applicableRows(
   em: EntityManager,
   contestId: number,
   processIds: readonly number[],
@@ -474,7 +440,7 @@ async function permittedKnownFiles(em: EntityManager, contestId: number): Promis
 }
 
 /** Which of the fingerprints `fingerprintIds` each team of `teamIds` claimed (one query). */
-async function claimsByTeam(
+export async function claimsByTeam(
   em: EntityManager,
   fingerprintIds: readonly number[],
   teamIds: readonly number[],
@@ -494,116 +460,32 @@ async function claimsByTeam(
   return byTeam;
 }
 
-/** Whether a fingerprint applies to every machine of its contest: confirmed, or claimed by `quorum` teams. */
-const appliesToAll = (row: Pick<RankedFingerprint, 'confirmed' | 'teams'>, quorum: number): boolean =>
-  row.confirmed || row.teams >= quorum;
-
-/**
- * Each hash once, the first (strongest) process that has it, with the file's similarity digest and
- * build-id when known (agent/README.md, «Copias modificadas»: the agent also ends a file close to it).
- */
-function onePerHash(rows: readonly ApplicableFingerprint[]): AgentFingerprint[] {
-  const seen = new Set<string>();
-  const out: AgentFingerprint[] = [];
-  for (const row of rows) {
-    if (seen.has(row.sha256)) continue;
-    seen.add(row.sha256);
-    out.push({
-      process: row.process,
-      sha256: row.sha256,
-      ...(row.tlsh ? { tlsh: row.tlsh } : {}),
-      ...(row.buildId ? { build_id: row.buildId } : {}),
-    });
-  }
-  return out;
+/** What the admin's screen shows of a fingerprint, before the service ranks it (`fingerprintRows`). */
+export interface FingerprintWithClaims {
+  id: number;
+  sha256: string;
+  confirmed: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  /** The teams that claimed it, oldest claim first (ISO 8601 times). */
+  claimants: Array<{ id: number; name: string; at: string }>;
+  /** The permitted program whose known file it is (`permittedKnownFiles`), else null. */
+  suspect: string | null;
+  /** `repeatedClaimants`: its claimants that claimed another fingerprint of the contest together. */
+  repeatedBy: string[];
 }
 
 /**
- * The fingerprints each team of `teamIds` of contest `contestId` must act on (`GET /api/agent/config`,
- * docs/design.md section 6a): of the blocked processes `processIds`, those that apply to every machine
- * (confirmed, or claimed by `quorum` teams) and the team's own claims, never a denied or suspect one
- * (`applicableRows`); each hash once. Strongest first (confirmed, at quorum, then own claims by teams and
- * recency), cut when the JSON would pass `budgetBytes` (UTF-8 bytes of the array), so the config stays small
- * whatever the agents report. Two queries whatever the number of teams (the push channel sends every
- * connected agent its policy after a change).
+ * Every fingerprint of process `processId` in contest `contestId` (only `onlyId` when given) with its
+ * claimants, `suspect` and `repeatedBy`, in no particular order. Four queries at most, at most
+ * `FINGERPRINT_MAX_PER_PROCESS` rows.
  */
-export async function agentFingerprintsByTeam(
-  em: EntityManager,
-  options: {
-    contestId: number;
-    teamIds: readonly number[];
-    processIds: readonly number[];
-    quorum: number;
-    budgetBytes: number;
-  },
-): Promise<Map<number, AgentFingerprint[]>> {
-  const rows = await applicableRows(em, options.contestId, options.processIds);
-  const claims = await claimsByTeam(
-    em,
-    rows.filter((row) => !appliesToAll(row, options.quorum)).map((row) => row.id),
-    options.teamIds,
-  );
-  const forAll = rows.filter((row) => appliesToAll(row, options.quorum)).sort(strongestFirst);
-  const out = new Map<number, AgentFingerprint[]>();
-  for (const teamId of options.teamIds) {
-    const own = claims.get(teamId);
-    const mine = own ? rows.filter((row) => own.has(row.id)).sort(strongestFirst) : [];
-    out.set(teamId, withinBudget(onePerHash([...forAll, ...mine]), options.budgetBytes));
-  }
-  return out;
-}
-
-/** The first fingerprints of `fingerprints` whose JSON array fits in `budgetBytes` (UTF-8). */
-function withinBudget(fingerprints: readonly AgentFingerprint[], budgetBytes: number): AgentFingerprint[] {
-  const out: AgentFingerprint[] = [];
-  let bytes = 2; // the brackets
-  for (const fingerprint of fingerprints) {
-    const size = Buffer.byteLength(JSON.stringify(fingerprint), 'utf8') + 1; // and its comma
-    if (bytes + size > budgetBytes) break;
-    bytes += size;
-    out.push(fingerprint);
-  }
-  return out;
-}
-
-/**
- * What the inventory of `/procesosObservados` knows of contest `contestId`'s fingerprints of its
- * blocked processes `processIds`, `[{process, sha256}]` each (never a denied or suspect one):
- * `forAll`, those that apply to every machine (confirmed, or claimed by `quorum` teams: "Bloqueado
- * como …"), and `claimed`, those that apply to their claimants' machines only so far (not confirmed,
- * fewer than `quorum` teams; a hash of `forAll` is left out): a program with such a hash running
- * under another name is a copy of the blocked program that nothing ends on the other machines yet
- * ("Copia de …").
- * Each hash once per list, strongest first. Three queries, bounded by the blocked set's size.
- */
-export async function inventoryFingerprints(
-  em: EntityManager,
-  contestId: number,
-  processIds: readonly number[],
-  quorum: number,
-): Promise<{ forAll: AgentFingerprint[]; claimed: AgentFingerprint[] }> {
-  const rows = (await applicableRows(em, contestId, processIds)).sort(strongestFirst);
-  const forAll = onePerHash(rows.filter((row) => appliesToAll(row, quorum)));
-  const known = new Set(forAll.map((fingerprint) => fingerprint.sha256));
-  const claimed = onePerHash(rows.filter((row) => !appliesToAll(row, quorum) && !known.has(row.sha256)));
-  return { forAll, claimed };
-}
-
-/**
- * Every fingerprint of process `processId` in contest `contestId` for the admin's screen
- * (`GET /api/processFingerprints/{id}`): hash, confirmed, how many teams claimed it, every claiming
- * team with the time (ISO 8601; the first and last apart), whether it applies to every machine at
- * `quorum`, `suspect` (the permitted program whose known file it matches: it applies to no machine)
- * and `repeated_by` (its claimants that claimed another fingerprint of the contest together,
- * `repeatedClaimants`). Strongest first. At most `FINGERPRINT_MAX_PER_PROCESS` rows.
- */
-export async function fingerprintRows(
+export async function fingerprintsWithClaims(
   em: EntityManager,
   contestId: number,
   processId: number,
-  quorum: number,
   onlyId?: number,
-): Promise<ProcessFingerprintRow[]> {
+): Promise<FingerprintWithClaims[]> {
   const fingerprints = await em.find(
     ProcessFingerprint,
     { contest: contestId, process: processId, ...(onlyId === undefined ? {} : { id: onlyId }) },
@@ -627,28 +509,16 @@ export async function fingerprintRows(
   }
   const permitted = await permittedKnownFiles(em, contestId);
   const repeated = await repeatedClaimants(em, contestId, claimsOf);
-  return fingerprints
-    .map((f) => ({ f, claimants: claimsOf.get(f.id) ?? [] }))
-    .sort((a, b) =>
-      strongestFirst(
-        { id: a.f.id, confirmed: a.f.confirmed, teams: a.claimants.length, updatedAt: a.f.updatedAt },
-        { id: b.f.id, confirmed: b.f.confirmed, teams: b.claimants.length, updatedAt: b.f.updatedAt },
-      ),
-    )
-    .map(({ f, claimants }) => ({
-      id: f.id,
-      sha256: f.sha256,
-      confirmed: f.confirmed,
-      teams: claimants.length,
-      first_team: claimants[0] ?? null,
-      last_team: claimants.at(-1) ?? null,
-      created_at: f.createdAt.toISOString(),
-      applies_to_all:
-        !permitted.has(f.sha256) && appliesToAll({ confirmed: f.confirmed, teams: claimants.length }, quorum),
-      claimants,
-      suspect: permitted.get(f.sha256) ?? null,
-      repeated_by: repeated.get(f.id) ?? [],
-    }));
+  return fingerprints.map((f) => ({
+    id: f.id,
+    sha256: f.sha256,
+    confirmed: f.confirmed,
+    createdAt: f.createdAt,
+    updatedAt: f.updatedAt,
+    claimants: claimsOf.get(f.id) ?? [],
+    suspect: permitted.get(f.sha256) ?? null,
+    repeatedBy: repeated.get(f.id) ?? [],
+  }));
 }
 
 /**
@@ -731,7 +601,7 @@ export async function fingerprintOwner(
  * denial of its hash in that contest is lifted. False when missing.
  */
 export async function confirmFingerprint(em: EntityManager, id: number, userId: number): Promise<boolean> {
-  return em.transactional(async (tx) => {
+  return transaction(em, async (tx) => {
     const row = await tx.findOne(ProcessFingerprint, id, { fields: ['contest', 'sha256'] });
     if (!row) return false;
     await tx.nativeUpdate(
@@ -751,7 +621,7 @@ export async function confirmFingerprint(em: EntityManager, id: number, userId: 
  * (`confirmDeniedFingerprint`, or `confirmFingerprint`). `userId` is the admin. False when missing.
  */
 export async function deleteFingerprint(em: EntityManager, id: number, userId?: number): Promise<boolean> {
-  return em.transactional(async (tx) => {
+  return transaction(em, async (tx) => {
     const row = await tx.findOne(ProcessFingerprint, id, { fields: ['contest', 'process', 'sha256'] });
     if (!row) return false;
     await tx
@@ -795,33 +665,25 @@ export async function deniedFingerprintRows(
 }
 
 /**
- * An admin confirms denied hash `id` again (docs/design.md section 6a): the denial is lifted and the hash
- * becomes a confirmed fingerprint of the process it was removed from (every machine of the contest
- * ends it); when that process was deleted, only the denial goes. Answers the contest and the process
- * (null), or null when there is no such denial.
+ * Lifts denial `id` (an admin confirms the hash again), answering its contest, the process it was
+ * removed from (null once deleted) and the hash; null when there is no such denial. Run it in the
+ * caller's transaction (fingerprints.service.ts `confirmDeniedFingerprint`).
  */
-export async function confirmDeniedFingerprint(
+export async function liftDenial(
   em: EntityManager,
   id: number,
-  userId: number,
-): Promise<{ contestId: number; processId: number | null } | null> {
-  return em.transactional(async (tx) => {
-    const denial = await tx.findOne(ProcessFingerprintDenial, id, {
-      fields: ['contest', 'process', 'sha256'],
-    });
-    if (!denial) return null;
-    await tx.nativeDelete(ProcessFingerprintDenial, { id });
-    const contestId = denial.contest.id;
-    const processId = denial.process?.id ?? null;
-    if (processId === null) return { contestId, processId };
-    const now = new Date();
-    const fingerprintId = await fingerprintIdOf(tx, contestId, processId, denial.sha256, now);
-    await tx.nativeUpdate(
-      ProcessFingerprint,
-      { id: fingerprintId },
-      { confirmed: true, confirmedBy: userId, confirmedAt: now },
-    );
-    await keepWithinCap(tx, contestId, processId);
-    return { contestId, processId };
-  });
+): Promise<{ contestId: number; processId: number | null; sha256: string } | null> {
+  const denial = await em.findOne(ProcessFingerprintDenial, id, { fields: ['contest', 'process', 'sha256'] });
+  if (!denial) return null;
+  await em.nativeDelete(ProcessFingerprintDenial, { id });
+  return { contestId: denial.contest.id, processId: denial.process?.id ?? null, sha256: denial.sha256 };
+}
+
+/** Marks fingerprint `id` confirmed by admin `userId` at `at`. */
+export async function markConfirmed(em: EntityManager, id: number, userId: number, at: Date): Promise<void> {
+  await em.nativeUpdate(
+    ProcessFingerprint,
+    { id },
+    { confirmed: true, confirmedBy: userId, confirmedAt: at },
+  );
 }
