@@ -37,6 +37,7 @@ export default defineConfig({
           name: 'agent',
           include: ['agent/src/**/*.test.ts', 'agent/test/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['agent/test/global-setup.ts'],
           testTimeout: 30_000,
         },
       },
