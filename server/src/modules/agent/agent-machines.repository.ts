@@ -1,3 +1,4 @@
+import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 import { placeholders, type SqlStatement } from '../../db/sql.js';
 import { AgentMachine } from './agent-machine.entity.js';
@@ -268,21 +269,38 @@ export async function teamsWithMachineChanges(
   quietBefore: Date,
   limit = 500,
 ): Promise<number[]> {
-  const rows = await em.execute<Array<{ teams_id: number }>>(
-    `select distinct m.teams_id from agent_machines m inner join teams t on t.id = m.teams_id
-      where (t.contests_id <=> ? and m.alert is null and m.last_seen < ?)
-      or (t.contests_id <=> ? and m.alert = 'detenido' and m.changed_at < ? and m.last_seen < ?)
-      or (m.changed_at < ? and not (coalesce(m.logged, 'en_linea') <=> coalesce(m.alert, 'en_linea')))
-      limit ?`,
-    [activeContestId, silentBefore, activeContestId, silentBefore, silentBefore, quietBefore, limit],
-  );
+  // The team's contest through the ORM's relation (the teams module's table): no SQL text on `teams`.
+  const ofActive =
+    activeContestId === null
+      ? []
+      : [
+          { team: { contest: activeContestId }, alert: null, lastSeen: { $lt: silentBefore } },
+          {
+            team: { contest: activeContestId },
+            alert: 'detenido',
+            changedAt: { $lt: silentBefore },
+            lastSeen: { $lt: silentBefore },
+          },
+        ];
+  const rows = await em
+    .createQueryBuilder(AgentMachine, 'm')
+    .select(raw('distinct m.teams_id as teams_id'))
+    .where({
+      $or: [...ofActive, { changedAt: { $lt: quietBefore }, [raw(COALESCED_CHANGE)]: 0 }],
+    })
+    .limit(limit)
+    .execute<Array<{ teams_id: number }>>('all', false);
   return rows.map((row) => row.teams_id);
 }
+
+/** 1 when a machine's state is what was logged (`null` both ways meaning «en línea»), else 0. */
+const COALESCED_CHANGE = "(coalesce(m.logged, 'en_linea') <=> coalesce(m.alert, 'en_linea'))";
 
 /**
  * Deletes machine rows silent since before `before` (at most `limit` per call), except those that hold
  * an alarm of the active contest (`activeContestId`; «sin señal», «detenido sin reanudar»): that one
- * waits for its machine or an admin (`LAB_MACHINE_LIMITS`). One statement outside any transaction.
+ * waits for its machine or an admin (`LAB_MACHINE_LIMITS`). Outside any transaction: the ids through the ORM (the team's contest by its relation), then one
+ * DELETE that keeps the age condition (a machine heard meanwhile stays).
  * Answers how many went.
  */
 export async function deleteExpiredMachines(
@@ -291,15 +309,23 @@ export async function deleteExpiredMachines(
   before: Date,
   limit = 1_000,
 ): Promise<number> {
-  const result = await em.execute<{ affectedRows: number }>(
-    `delete from agent_machines where last_seen < ? and id in (select id from (
-      select m.id from agent_machines m inner join teams t on t.id = m.teams_id
-      where m.last_seen < ? and not (t.contests_id <=> ? and coalesce(m.logged, '') in ('sin_senal', 'sin_reanudar'))
-      limit ?) as expired)`,
-    [before, before, activeContestId, limit],
-    'run',
+  const keep = ['sin_senal', 'sin_reanudar'];
+  const expired = await em.find(
+    AgentMachine,
+    activeContestId === null
+      ? { lastSeen: { $lt: before } }
+      : {
+          lastSeen: { $lt: before },
+          $or: [
+            { team: { contest: { $ne: activeContestId } } },
+            { logged: null },
+            { logged: { $nin: keep } },
+          ],
+        },
+    { fields: ['id'], limit, disableIdentityMap: true },
   );
-  return Number(result.affectedRows);
+  if (expired.length === 0) return 0;
+  return em.nativeDelete(AgentMachine, { id: { $in: expired.map((m) => m.id) }, lastSeen: { $lt: before } });
 }
 
 /** Machine `id`'s team, or null when there is no such machine. */
