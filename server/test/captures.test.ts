@@ -127,11 +127,11 @@ describe('screen captures', () => {
     expect(await server.orm.em.fork().count(Capture, { team: team.id })).toBe(1);
 
     // The capture is a link of the contest's chain, and the chain verifies.
-    const links = await server.orm.em
+    const [links] = await server.orm.em
       .fork()
       .getConnection()
       .execute("select count(*) as n from contest_chain where kind = 'captura' and ref_id = ?", [row!.id]);
-    expect(Number(links[0].n)).toBe(1);
+    expect(Number(links?.n)).toBe(1);
     const verdict = await callAs(server.app, judge, '/api/contestLog/verify');
     expect(verdict.body.data).toMatchObject({ ok: true });
   });

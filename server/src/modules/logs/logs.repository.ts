@@ -117,7 +117,7 @@ const KIND_ORDER: Record<ContestLogRow['kind'], number> = {
  * over: the two modules sit in one layer and import neither): who asked (null once deleted), when,
  * the team and the machine ('' for all of them).
  */
-export interface ScreenView {
+interface ScreenView {
   id: number;
   at: Date;
   team: { id: number; name: string; level: { id: number; level: string } };

@@ -9,7 +9,7 @@ import { requireTeam } from '../teams/index.js';
 import { listAttemptLog, listContestLog, listStatusLog, type ScreenViewReader } from './logs.repository.js';
 
 /** What app.ts hands the logs: the reader of the «Ver pantalla» rows (the captures module's). */
-export interface LogsRoutesOptions {
+interface LogsRoutesOptions {
   screenViews?: ScreenViewReader;
 }
 
