@@ -4,7 +4,6 @@
  * boundaries/dependencies). The rest of the folder is private to the module.
  */
 export { boardRows, boardRowsStatement, readBoardRows } from './board-rows.repository.js';
-export type { BoardRowsOf } from './board-rows.repository.js';
 export {
   addAttemptCountsStatement,
   changeTeamStatus,
@@ -17,7 +16,6 @@ export {
 } from './team-row-writer.js';
 export type { NewProgramMark } from './team-row-writer.js';
 export { agentTeams, labTeams, setAgentKeyHash, teamByAgentKeyHash } from './team-agent-keys.repository.js';
-export type { LabTeam } from './team-agent-keys.repository.js';
 export {
   lockAgentPresence,
   lockAgentTeams,
