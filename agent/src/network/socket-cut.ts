@@ -37,7 +37,8 @@ export function ssCutFilter(
     ...policy.resolvers.map((r) => to(host(r.address, r.version), 53)),
     ...policy.allowed.flatMap((a) => {
       const target = host(a.address, a.version, a.prefix);
-      if (divert !== null && a.host !== undefined && a.port === null) return WEB_PORTS.map((p) => to(target, p));
+      if (divert !== null && a.host !== undefined && a.port === null)
+        return WEB_PORTS.map((p) => to(target, p));
       return [to(target, a.port)];
     }),
   ];
