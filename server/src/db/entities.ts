@@ -43,6 +43,7 @@ import { MessageReceipt } from '../modules/messages/message-receipt.entity.js';
 import { ContestNetworkChange } from '../modules/contests/contest-network-change.entity.js';
 import { Capture } from '../modules/captures/capture.entity.js';
 import { CaptureRequest } from '../modules/captures/capture-request.entity.js';
+import { ContestChainHead, ContestChainLink } from '../modules/chain/chain-link.entity.js';
 
 export const entities = [
   TypeUser,
@@ -75,4 +76,6 @@ export const entities = [
   ContestNetworkChange,
   Capture,
   CaptureRequest,
+  ContestChainLink,
+  ContestChainHead,
 ];
