@@ -1,4 +1,4 @@
-import { defineEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 import { baseProperties } from '../../db/base-entity.js';
 import { Contest } from './contest.entity.js';
 import { Process } from '../processes/index.js';
@@ -12,10 +12,10 @@ import { Process } from '../processes/index.js';
 export const ContestPermittedProcess = defineEntity({
   name: 'ContestPermittedProcess',
   tableName: 'contest_permitted_processes',
-  properties: (p) => ({
+  properties: {
     ...baseProperties,
     contest: () => p.manyToOne(Contest).fieldName('contests_id').deleteRule('cascade'),
     process: () => p.manyToOne(Process).fieldName('processes_id').deleteRule('cascade'),
-  }),
+  },
   uniques: [{ properties: ['contest', 'process'] }],
 });

@@ -1,4 +1,4 @@
-import { defineEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 import { baseProperties } from '../../db/base-entity.js';
 import { Contest } from './contest.entity.js';
 import { Process } from '../processes/index.js';
@@ -7,10 +7,10 @@ import { Process } from '../processes/index.js';
 export const ContestProcess = defineEntity({
   name: 'ContestProcess',
   tableName: 'contest_processes',
-  properties: (p) => ({
+  properties: {
     ...baseProperties,
     contest: () => p.manyToOne(Contest).fieldName('contests_id').deleteRule('restrict'),
     process: () => p.manyToOne(Process).fieldName('processes_id').deleteRule('restrict'),
-  }),
+  },
   uniques: [{ properties: ['contest', 'process'] }],
 });

@@ -1,5 +1,5 @@
-import { p, type InferEntity } from '@mikro-orm/core';
-import { tableEntity } from '../../db/base-entity.js';
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { baseProperties } from '../../db/base-entity.js';
 import { StringListType } from '../../db/string-list-type.js';
 
 /**
@@ -9,19 +9,24 @@ import { StringListType } from '../../db/string-list-type.js';
  * `observeProcesses`: its agents report what runs on the machines. `allowedSites` and
  * `networkVersion`: its network policy (`setAllowedSites` in the repository is their one writer).
  */
-export const Contest = tableEntity('Contest', 'contests', {
-  calendar: p.string().length(10),
-  date: p.date().index(),
-  activeKey: p.tinyint().unsigned().nullable().unique().fieldName('active_key'),
-  maxAttempts: p.integer().unsigned().nullable().fieldName('max_attempts'),
-  observeProcesses: p.boolean().default(true).fieldName('observe_processes'),
-  /** «Capturar la pantalla en cada intento»: its agents upload a capture around each attempt. */
-  captureScreens: p.boolean().default(true).fieldName('capture_screens'),
-  allowedSites: p
-    .type(StringListType)
-    .fieldName('allowed_sites')
-    .onCreate((): string[] => [])
-    .$type<string[], string>(),
-  networkVersion: p.integer().unsigned().default(0).fieldName('network_version'),
+export const Contest = defineEntity({
+  name: 'Contest',
+  tableName: 'contests',
+  properties: {
+    ...baseProperties,
+    calendar: p.string().length(10),
+    date: p.date().index(),
+    activeKey: p.tinyint().unsigned().nullable().unique().fieldName('active_key'),
+    maxAttempts: p.integer().unsigned().nullable().fieldName('max_attempts'),
+    observeProcesses: p.boolean().default(true).fieldName('observe_processes'),
+    /** «Capturar la pantalla en cada intento»: its agents upload a capture around each attempt. */
+    captureScreens: p.boolean().default(true).fieldName('capture_screens'),
+    allowedSites: p
+      .type(StringListType)
+      .fieldName('allowed_sites')
+      .onCreate((): string[] => [])
+      .$type<string[], string>(),
+    networkVersion: p.integer().unsigned().default(0).fieldName('network_version'),
+  },
 });
 export type IContest = InferEntity<typeof Contest>;
