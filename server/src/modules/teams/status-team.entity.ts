@@ -1,7 +1,12 @@
-import { p } from '@mikro-orm/core';
-import { tableEntity } from '../../db/base-entity.js';
+import { defineEntity, p } from '@mikro-orm/core';
+import { baseProperties } from '../../db/base-entity.js';
 
 /** `status_team`: seeded 1 Activo, 2 Descalificado. */
-export const StatusTeam = tableEntity('StatusTeam', 'status_team', {
-  status: p.string().length(50),
+export const StatusTeam = defineEntity({
+  name: 'StatusTeam',
+  tableName: 'status_team',
+  properties: {
+    ...baseProperties,
+    status: p.string().length(50),
+  },
 });
