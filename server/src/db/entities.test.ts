@@ -5,7 +5,7 @@ import { databaseName, dropDatabase, throwawayDatabaseUrl } from '@concurso/test
 import { openDatabase } from './database.js';
 
 // The migrations own the schema (docs/design.md section 3) and the entities describe it to the ORM: if an
-// entity (or the helper that builds them, base-entity.ts) drifted from the migrated tables, queries
+// entity (or the columns they share, base-entity.ts) drifted from the migrated tables, queries
 // would name columns that do not exist, or miss one. (The schema generator's own diff is not used: on
 // MariaDB it reports nullable varchar columns and foreign keys covered by a unique index as changes.)
 describe('entities and migrations', () => {
