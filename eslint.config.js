@@ -26,6 +26,7 @@ const SERVER_LAYERS = [
   ['members', 'board', 'messages', 'fingerprints'],
   ['agent', 'observed', 'imports'],
   ['logs', 'stats', 'captures'],
+  ['evidence'],
 ];
 /** The boundaries element type of the server modules of layer `i` (0 the lowest). */
 const layerType = (i) => `module-layer-${i + 1}`;

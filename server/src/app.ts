@@ -49,6 +49,7 @@ import { importsRoutes } from './modules/imports/index.js';
 import { statsRoutes } from './modules/stats/index.js';
 import { observedRoutes } from './modules/observed/index.js';
 import { capturesRoutes, screenViewRows } from './modules/captures/index.js';
+import { evidenceRoutes } from './modules/evidence/index.js';
 import fastifyMultipart from '@fastify/multipart';
 import './plugins/access.js';
 
@@ -193,6 +194,7 @@ export async function buildApp({
       });
       await api.register(exercisesRoutes, { dataDir: config.dataDir, maxUploadBytes: config.maxUploadBytes });
       await api.register(capturesRoutes, { dataDir: config.dataDir });
+      await api.register(evidenceRoutes, { dataDir: config.dataDir });
     },
     { prefix: '/api' },
   );

@@ -24,3 +24,4 @@ export * from './observed.js';
 export * from './lab.js';
 export * from './messages.js';
 export * from './captures.js';
+export * from './evidence.js';

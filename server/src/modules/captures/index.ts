@@ -6,3 +6,4 @@
 export { Capture } from './capture.entity.js';
 export { default as capturesRoutes } from './captures.routes.js';
 export { screenViewRows } from './captures.repository.js';
+export { captureFile, capturesDir } from './capture-files.js';

@@ -3,6 +3,7 @@
  * another module imports it from here only (lint: boundaries/dependencies). The rest of the folder
  * is private to the module.
  */
+export { Member } from './member.entity.js';
 export { findTakenCodes, insertMembers, memberUsages } from './members.repository.js';
 export { moveMembersWithTeam } from './members.service.js';
 export { default as membersRoutes } from './members.routes.js';

@@ -4,4 +4,5 @@
  * The rest of the folder is private to the module.
  */
 export { Message } from './message.entity.js';
+export { MessageReceipt } from './message-receipt.entity.js';
 export { default as messagesRoutes } from './messages.routes.js';
