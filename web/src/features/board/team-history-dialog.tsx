@@ -9,6 +9,7 @@ import { AppDialog } from '../../ui/dialog/app-dialog';
 import { CaptureThumbnails } from '../../ui/captures/capture-thumbnails';
 import { fetchCaptureImage } from '../../api/capture-api';
 import { useTeamCaptures } from './use-team-captures';
+import { ExportEvidenceButton } from './export-evidence-button';
 import { attemptBursts } from './attempt-bursts';
 import {
   attemptHistoryLine,
@@ -96,6 +97,7 @@ export function TeamHistoryDialog({ team, open, onClose }: TeamHistoryDialogProp
       closeLabel="Cerrar"
     >
       <Stack gap="6">
+        {teamId !== undefined && <ExportEvidenceButton teamId={teamId} />}
         <LogSection title="Cambios de estatus" list={changes} empty="El equipo no ha cambiado de estatus.">
           {(rows) => (
             <Table.Root size="sm" aria-label="Cambios de estatus" data-testid="team-history-status">
