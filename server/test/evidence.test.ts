@@ -158,7 +158,8 @@ describe('evidence export', () => {
     // One byte of one capture changed: sha256sum -c fails and names that file.
     const altered = path.join(out, 'capturas', captures[5]!);
     const bytes = await readFile(altered);
-    bytes[bytes.length >> 1] ^= 0xff;
+    const middle = bytes.length >> 1;
+    bytes[middle] = bytes[middle]! ^ 0xff;
     await writeFile(altered, bytes);
     const bad = await shell('sha256sum', ['-c', 'manifiesto.sha256'], out);
     expect(bad.code).not.toBe(0);

@@ -31,9 +31,11 @@ const TEXT_WIDTH = PAGE_WIDTH - 2 * MARGIN;
 const LINE = 4.6;
 /** Width of an embedded capture on the page (mm): two side by side, «antes» and «despues». */
 const IMAGE_WIDTH = 85;
+/** Height of a caption's line under a capture (mm, at 7.5 pt). */
+const CAPTION_LINE = 3.2;
 
 /** A time as the PDF writes it: UTC, to the millisecond, said so. */
-export const pdfTime = (at: Date | null): string =>
+const pdfTime = (at: Date | null): string =>
   at ? `${at.toISOString().replace('T', ' ').replace('Z', '')} UTC` : '—';
 
 const MOMENT_NAMES: Record<string, string> = { antes: 'antes', despues: 'después', pedida: 'pedida' };
@@ -109,18 +111,19 @@ class Writer {
           item.thumbnail ? (IMAGE_WIDTH * item.thumbnail.height) / item.thumbnail.width : 8,
         ),
       );
-      this.room(height + 10);
+      this.doc.setFont('helvetica', 'normal').setFontSize(7.5);
+      const captions = row.map((item) => this.doc.splitTextToSize(item.caption, IMAGE_WIDTH) as string[]);
+      const captionHeight = Math.max(...captions.map((lines) => lines.length)) * CAPTION_LINE;
+      this.room(height + captionHeight + 5);
       row.forEach((item, column) => {
         const x = MARGIN + 4 + column * (IMAGE_WIDTH + 5);
         if (item.thumbnail) {
           const h = (IMAGE_WIDTH * item.thumbnail.height) / item.thumbnail.width;
           this.doc.addImage(item.thumbnail.jpeg, 'JPEG', x, this.y, IMAGE_WIDTH, h);
         }
-        this.doc.setFont('helvetica', 'normal').setFontSize(7.5);
-        const caption = this.doc.splitTextToSize(item.caption, IMAGE_WIDTH) as string[];
-        this.doc.text(caption, x, this.y + height + 3);
+        this.doc.text(captions[column]!, x, this.y + height + 3);
       });
-      this.y += height + 9;
+      this.y += height + captionHeight + 4;
     }
   }
 }

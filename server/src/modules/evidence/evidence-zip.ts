@@ -14,7 +14,7 @@ import { readEvidence, staffName, type EvidenceCapture } from './evidence.reposi
 const THUMBNAIL_WIDTH = 480;
 
 /** The ZIP's fixed entries. */
-export const EVIDENCE_FILES = {
+const EVIDENCE_FILES = {
   pdf: 'evidencia.pdf',
   chain: 'cadena.txt',
   manifest: 'manifiesto.sha256',
@@ -24,7 +24,7 @@ export const EVIDENCE_FILES = {
 const sha256Hex = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('hex');
 
 /** A piece of a file name: ASCII letters, digits and dashes only (no accents, no path separators). */
-export const fileNamePart = (text: string, max = 60): string =>
+const fileNamePart = (text: string, max = 60): string =>
   text
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -37,7 +37,7 @@ export const fileNamePart = (text: string, max = 60): string =>
  * A capture's path in the ZIP: `capturas/<intento-<id>|evento-<id>|solicitud-<id>>-<momento>-<sha256's
  * first 12 digits>.jpg`.
  */
-export function captureEntryName(capture: EvidenceCapture, attemptId: number | undefined): string {
+function captureEntryName(capture: EvidenceCapture, attemptId: number | undefined): string {
   const owner = capture.eventId
     ? attemptId !== undefined
       ? `intento-${attemptId}`

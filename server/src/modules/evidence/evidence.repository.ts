@@ -3,7 +3,7 @@ import { TEAM_STATUS_NAMES } from '@concurso/shared';
 import { AgentEvent, Attempt } from '../agent/index.js';
 import { Capture } from '../captures/index.js';
 import { Member } from '../members/index.js';
-import { Message, MessageReceipt } from '../messages/index.js';
+import { MessageReceipt } from '../messages/index.js';
 import { Team, TeamStatusChange } from '../teams/index.js';
 import { User } from '../users/index.js';
 
@@ -16,10 +16,10 @@ import { User } from '../users/index.js';
  */
 
 /** Rows of each list read at most (oldest first); past it the PDF says the list was cut. */
-export const EVIDENCE_ROWS = 5_000;
+const EVIDENCE_ROWS = 5_000;
 
 /** One attempt as the PDF lists it; `captures` are its screen captures, oldest first. */
-export interface EvidenceAttempt {
+interface EvidenceAttempt {
   id: number;
   eventId: string;
   process: string;

@@ -9,7 +9,7 @@ import { buildEvidenceExport } from './evidence-zip.js';
  * Exports built at once by one server process: each holds its PDF (rows and reduced images) in memory
  * while it streams, so a few judges clicking together cannot add up without bound. Past it, 429.
  */
-export const EVIDENCE_EXPORTS_AT_ONCE = 2;
+const EVIDENCE_EXPORTS_AT_ONCE = 2;
 
 /** Options of the evidence routes: where the capture images live. */
 export interface EvidenceRoutesOptions {

@@ -7,7 +7,7 @@ import { useFeedbackStore } from '../../stores/feedback-store';
 import { evidencePath, fetchEvidence, receivedText, saveEvidence } from './export-evidence';
 
 /** The button's text at rest. */
-export const EXPORT_EVIDENCE_LABEL = 'Exportar evidencia';
+const EXPORT_EVIDENCE_LABEL = 'Exportar evidencia';
 
 /**
  * «Exportar evidencia» in a team's history: downloads the team's evidence ZIP (PDF, captures and the
