@@ -77,6 +77,13 @@ describe('evidence export', () => {
       occurred_at: new Date(Date.now() - (ATTEMPTS - i) * 1000).toISOString(),
     }));
     expect((await injectAttempts(server.app, team.key, attempts)).statusCode).toBe(200);
+    const beat = await server.app.inject({
+      method: 'POST',
+      url: '/api/agent/heartbeat',
+      headers: { authorization: `Bearer ${team.key}` },
+      payload: { hostname: 'lab-07', version: '1.0.0', os: 'linux' },
+    });
+    expect(beat.statusCode, beat.body).toBeLessThan(300);
     let n = 0;
     for (const attempt of attempts) {
       for (const moment of ['antes', 'despues'] as const) {
@@ -153,6 +160,8 @@ describe('evidence export', () => {
     inPdf('Cierre el juego, por favor');
     inPdf('de Activo a Descalificado');
     inPdf('sha256sum -c manifiesto.sha256');
+    // A parenthesis inside a PDF string is escaped: «\(».
+    inPdf('(lab-07 \\(linux, agente 1.0.0');
     expect(pdf.match(/\/Subtype \/Image/g)).toHaveLength(2 * ATTEMPTS);
 
     // One byte of one capture changed: sha256sum -c fails and names that file.

@@ -16,4 +16,5 @@ export {
   type GroupedBatch,
 } from './attempt-writer.js';
 export { AgentEvent } from './agent-event.entity.js';
+export { AgentMachine } from './agent-machine.entity.js';
 export { Attempt } from './attempt.entity.js';

@@ -219,6 +219,17 @@ export function buildEvidencePdf(input: EvidencePdfInput): Buffer {
     w.text(`${pdfTime(c.at)}: de ${c.from} a ${c.to} (${who})`, { indent: 2 });
   }
 
+  w.heading(`Máquinas del equipo (${data.machines.length})`);
+  if (data.machines.length === 0) w.text('Ninguna máquina del equipo se conectó.');
+  for (const m of data.machines) {
+    const clock = m.clockOffsetMs === null ? '' : `, reloj desfasado ${m.clockOffsetMs} ms`;
+    w.text(
+      `${m.hostname} (${m.os}, agente ${m.version}${m.address ? `, IP ${m.address}` : ''}${clock}): ` +
+        `en línea desde ${pdfTime(m.onlineSince)}, última señal ${pdfTime(m.lastSeen)}`,
+      { indent: 2 },
+    );
+  }
+
   w.heading(`Presencia del agente (${data.agentEvents.length})`);
   if (data.agentEvents.length === 0) w.text('Sin eventos del agente.');
   for (const e of data.agentEvents) {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/mysql';
 import { TEAM_STATUS_NAMES } from '@concurso/shared';
-import { AgentEvent, Attempt } from '../agent/index.js';
+import { AgentEvent, AgentMachine, Attempt } from '../agent/index.js';
 import { Capture } from '../captures/index.js';
 import { Member } from '../members/index.js';
 import { MessageReceipt } from '../messages/index.js';
@@ -67,6 +67,16 @@ export interface EvidenceData {
     failedAt: Date | null;
     failure: string | null;
   }>;
+  /** The team's machines as their agents last reported them (`agent_machines`). */
+  machines: Array<{
+    hostname: string;
+    os: string;
+    version: string;
+    address: string | null;
+    clockOffsetMs: number | null;
+    onlineSince: Date;
+    lastSeen: Date;
+  }>;
   /** Lists that reached `EVIDENCE_ROWS` (more rows exist than the export carries). */
   cut: string[];
 }
@@ -82,7 +92,7 @@ export async function readEvidence(em: EntityManager, teamId: number): Promise<E
   const team = await em.findOne(Team, teamId, { populate: ['level', 'coach', 'contest'] });
   if (!team) return null;
   const page = { limit: EVIDENCE_ROWS } as const;
-  const [members, attempts, captures, changes, events, receipts] = await Promise.all([
+  const [members, attempts, captures, changes, events, receipts, machines] = await Promise.all([
     em.find(
       Member,
       { team: teamId },
@@ -97,6 +107,7 @@ export async function readEvidence(em: EntityManager, teamId: number): Promise<E
       { team: teamId },
       { populate: ['message.user'], orderBy: { id: 'asc' }, ...page },
     ),
+    em.find(AgentMachine, { team: teamId }, { orderBy: { hostname: 'asc' }, ...page }),
   ]);
   const cut = (
     [
@@ -172,6 +183,15 @@ export async function readEvidence(em: EntityManager, teamId: number): Promise<E
       seenAt: r.seenAt ?? null,
       failedAt: r.failedAt ?? null,
       failure: r.failure ?? null,
+    })),
+    machines: machines.map((m) => ({
+      hostname: m.hostname,
+      os: m.os,
+      version: m.version,
+      address: m.address ?? null,
+      clockOffsetMs: m.clockOffsetMs ?? null,
+      onlineSince: m.onlineSince,
+      lastSeen: m.lastSeen,
     })),
     cut,
   };
