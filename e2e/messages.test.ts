@@ -30,7 +30,7 @@ describe('a message from the board to a lab screen', () => {
 
   beforeAll(async () => {
     // From :110: the agent project's own journey runs at the same time from :90.
-    screen = await startXvfb(110);
+    screen = await startXvfb();
   });
 
   afterAll(async () => {

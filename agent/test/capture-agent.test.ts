@@ -69,7 +69,7 @@ describe('captures of the real agent (Xvfb, fake server)', () => {
   const colour = [0x3c, 0xb3, 0x71];
 
   beforeAll(async () => {
-    screen = await startXvfb(125);
+    screen = await startXvfb();
     window = spawn(
       'xlogo',
       ['-display', screen.display, '-geometry', '1024x768+0+0', '-bg', '#3cb371', '-fg', '#3cb371'],

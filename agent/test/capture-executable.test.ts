@@ -70,7 +70,7 @@ describe.runIf(wineInstalled() && mingwInstalled())(
 
     beforeAll(async () => {
       out = await tempDir('agent-build-capture-');
-      screen = await startXvfb(135);
+      screen = await startXvfb();
       prefix = new WinePrefix(await tempDir('agent-wine-'));
       prefix.env.DISPLAY = screen.display;
       await Promise.all([

@@ -40,7 +40,7 @@ describe('captures against the real server', () => {
   let contestId: number;
 
   beforeAll(async () => {
-    screen = await startXvfb(140);
+    screen = await startXvfb();
     window = spawn(
       'xlogo',
       ['-display', screen.display, '-geometry', '1024x768+0+0', '-bg', '#b8860b', '-fg', '#b8860b'],

@@ -54,7 +54,7 @@ describe('screen capture on Linux (Xvfb)', () => {
   let screen: VirtualDisplay;
 
   beforeAll(async () => {
-    screen = await startXvfb(120);
+    screen = await startXvfb();
   }, 30_000);
 
   afterAll(() => {

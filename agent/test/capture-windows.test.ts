@@ -56,7 +56,7 @@ describe.runIf(wineInstalled() && mingwInstalled())(
     const started: WineProcess[] = [];
 
     beforeAll(async () => {
-      screen = await startXvfb(130);
+      screen = await startXvfb();
       dir = await tempDir('agent-screenshot-');
       helper = path.join(dir, 'screenshot.exe');
       colourWindow = path.join(dir, 'ventana.exe');

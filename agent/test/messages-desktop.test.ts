@@ -29,7 +29,7 @@ describe('a message on the machine screen (Linux)', () => {
   let team: { id: number; key: string };
 
   beforeAll(async () => {
-    screen = await startXvfb(90);
+    screen = await startXvfb();
     server = await startTestServer();
     let contestId: number;
     ({ adminToken: judgeToken, contestId } = await startContest(server, 'admin_mensajes_pantalla'));

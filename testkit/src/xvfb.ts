@@ -1,5 +1,4 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -26,30 +25,44 @@ export interface VirtualDisplay {
   stop(): void;
 }
 
-/** A display number no X server uses here, from `first`. */
-function freeDisplay(first: number): string {
-  for (let n = first; n < first + 100; n++) {
-    if (!existsSync(`/tmp/.X11-unix/X${n}`) && !existsSync(`/tmp/.X${n}-lock`)) return `:${n}`;
-  }
-  throw new Error(`no free X display from :${first}`);
-}
+/** Longest wait for Xvfb to say which display it took (ms). */
+const XVFB_START_MS = 10_000;
 
 /**
- * Starts Xvfb (Debian's `xvfb`, installed by scripts/test-env.sh) on a free display from `first`
- * (projects running at once start from different numbers) and waits for its socket.
- * @throws when it does not come up within 5 s.
+ * Starts Xvfb (Debian's `xvfb`, installed by scripts/test-env.sh) on a display it picks itself
+ * (`-displayfd`: the X server takes the first free number and writes it back, so test files starting
+ * displays at once never race for one; choosing a free number here and starting Xvfb on it after was a
+ * race once files ran side by side).
+ * @throws when it does not say its display within `XVFB_START_MS`.
  */
-export async function startXvfb(first = 90): Promise<VirtualDisplay> {
-  const display = freeDisplay(first);
-  const server = spawn('Xvfb', [display, '-screen', '0', '1024x768x24', '-nolisten', 'tcp'], {
-    stdio: 'ignore',
+export async function startXvfb(): Promise<VirtualDisplay> {
+  const server = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1024x768x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
   });
-  const socket = `/tmp/.X11-unix/X${display.slice(1)}`;
-  for (let i = 0; i < 50 && !existsSync(socket); i++) await new Promise((r) => setTimeout(r, 100));
-  if (!existsSync(socket)) {
+  const number = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new Error('Xvfb did not start')), XVFB_START_MS);
+    const done = (error?: Error) => {
+      clearTimeout(timer);
+      if (error) reject(error);
+    };
+    server.once('error', (error) => done(error));
+    server.once('exit', (code) => done(new Error(`Xvfb ended (code ${code}) before saying its display`)));
+    const fd = server.stdio[3] as NodeJS.ReadableStream;
+    fd.setEncoding('utf8');
+    fd.on('data', (chunk: string) => {
+      text += chunk;
+      const line = /^(\d+)\n/.exec(text);
+      if (line) {
+        done();
+        resolve(line[1]!);
+      }
+    });
+  }).catch((error: Error) => {
     server.kill('SIGKILL');
-    throw new Error(`Xvfb did not start on ${display}`);
-  }
+    throw error;
+  });
+  const display = `:${number}`;
   const xdotool = async (args: string[]) =>
     (await run('xdotool', args, { env: { ...process.env, DISPLAY: display }, timeout: 5_000 })).stdout;
   return {
