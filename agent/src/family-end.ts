@@ -32,6 +32,9 @@ const QUIET_EVERY_MS = 2;
 /** How long to wait for the family to vanish after SIGKILL (ms). */
 const KILL_WAIT_MS = 1_000;
 
+/** Longest wait for a stopped family to show stopped before its «antes» screen is read (ms). */
+const STOP_SETTLE_MS = 100;
+
 /** Sends a signal to a pid, or to a whole group with a negative pid; throws like `process.kill`. */
 type GroupSignalSender = (pid: number, signal: NodeJS.Signals) => void;
 
@@ -127,6 +130,17 @@ export async function endFamily(family: Family, options: FamilyEndOptions): Prom
   };
 
   /**
+   * Waits, at most `STOP_SETTLE_MS`, until every member still running shows stopped (`T`): a SIGSTOP
+   * takes effect when the process next runs, so on a busy machine it may still show running for a
+   * moment, and the «antes» screen must be of the frozen program.
+   */
+  const settleStopped = async (): Promise<void> => {
+    const until = Date.now() + STOP_SETTLE_MS;
+    while (live().some((entry) => entry.state !== 'T' && entry.state !== 't') && Date.now() < until)
+      await sleep(2);
+  };
+
+  /**
    * Looks again every `QUIET_EVERY_MS` for `QUIET_MS`: true when nothing came back and nothing new
    * appeared all along (new members are sent `sig`). One look can fall between a chain's link that
    * exited and its fork: only a quiet stretch longer than a fork's period says the family is gone.
@@ -146,6 +160,7 @@ export async function endFamily(family: Family, options: FamilyEndOptions): Prom
   if (options.whileStopped) {
     // Held still while the screen is read: no window closes, nothing forks.
     freeze();
+    await settleStopped();
     await options.whileStopped();
     const members = live();
     for (const entry of members) trySend(entry.pid, 'SIGTERM');
