@@ -92,14 +92,18 @@ export const BoardRow = memo(function BoardRow({ team, onToggle, onHistory }: Bo
       </Table.Cell>
       <Table.Cell>
         {/* One above the other on a phone, so the name keeps room; never wrapped by chance:
-            'Desbloquear' is wider than 'Bloquear', and a pair that wrapped on some rows only was uneven. */}
-        <Stack direction={{ base: 'column', sm: 'row' }} gap="1">
-          <Button size="xs" colorPalette={active ? 'red' : 'green'} onClick={() => onToggle(team)}>
-            {active ? 'Bloquear' : 'Desbloquear'}
-          </Button>
-          <Button size="xs" variant="outline" onClick={() => onHistory(team)}>
-            Historial
-          </Button>
+            'Desbloquear' is wider than 'Bloquear', and a pair that wrapped on some rows only was uneven.
+            «Ver pantalla» goes on a line of its own: a third button beside them widened the column
+            enough to squeeze the name's badges out of their cell with three levels side by side. */}
+        <Stack gap="1" alignItems="flex-start">
+          <Stack direction={{ base: 'column', sm: 'row' }} gap="1">
+            <Button size="xs" colorPalette={active ? 'red' : 'green'} onClick={() => onToggle(team)}>
+              {active ? 'Bloquear' : 'Desbloquear'}
+            </Button>
+            <Button size="xs" variant="outline" onClick={() => onHistory(team)}>
+              Historial
+            </Button>
+          </Stack>
           {team.agent_online ? (
             <ViewScreenButton
               target={`Equipo ${team.name}`}
