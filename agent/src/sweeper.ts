@@ -72,6 +72,12 @@ export interface SweeperParts {
   peIdentities?: PeIdentities | null;
   /** Reads executables' similarity digests and build-ids (likeness.ts). Default: a new reader. */
   likeness?: LikenessReader;
+  /**
+   * Longest an attempt of a first kill waits for its file's SHA-256 and likeness before it is queued
+   * without them (ms). Default `ATTEMPT_HASH_WAIT_MS`; a test holding the hashes back sets it past its
+   * own run, so a loaded machine cannot queue the attempt early.
+   */
+  attemptHashWaitMs?: number;
   /** The screen captures of a kill, once its attempt (`eventId`) is queued (capture-uploads.ts). */
   captured?: (eventId: string, shots: KillShots) => void;
 }
@@ -257,11 +263,12 @@ export class Sweeper {
       if (report?.first) this.learnBuildId(proc, blocked);
       // A first big file may take long: the attempt then goes without it (the hash goes on, and the
       // next kill of the same file carries it). Its likeness is learned whenever it is ready.
+      const attemptWait = this.parts.attemptHashWaitMs ?? ATTEMPT_HASH_WAIT_MS;
       const details = Promise.all([
         report?.first || isFresh
-          ? atMost(ATTEMPT_HASH_WAIT_MS, fingerprinter.ofProcess(proc)).then((sha) => sha ?? null)
+          ? atMost(attemptWait, fingerprinter.ofProcess(proc)).then((sha) => sha ?? null)
           : null,
-        report?.first ? atMost(ATTEMPT_HASH_WAIT_MS, this.learnLikeness(proc, blocked)) : undefined,
+        report?.first ? atMost(attemptWait, this.learnLikeness(proc, blocked)) : undefined,
       ]).then(([sha256, likeness]): Outcome => {
         if (isFresh) observed.add(proc, sha256, seenAt, likeness);
         const renamed = resource !== null ? renamedAs(resource, proc) : undefined;

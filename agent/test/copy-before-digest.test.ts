@@ -69,6 +69,8 @@ describe('a copy of a big program, before any digest', () => {
         observing: () => false,
         queued: () => undefined,
         likeness: new GatedLikeness(gate),
+        // The original's attempt waits for the held hashes however long the copy takes on a loaded machine.
+        attemptHashWaitMs: 60_000,
       },
       [blocked],
       [],
