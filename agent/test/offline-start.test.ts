@@ -80,7 +80,8 @@ describe('startAgent without its server', () => {
     await server.comeBack();
     await until(() => server.stored.size === 1, 'el intento guardado llega al servidor');
     expect([...server.stored.values()][0]!.process).toBe(name);
-    expect(lines).toContain('Conexión con el servidor restablecida.');
+    // The outbox may deliver before the reconnection is announced: both must happen, in either order.
+    await until(() => lines.includes('Conexión con el servidor restablecida.'), 'la reconexión se anuncia');
     expect(handle.stats.online).toBe(true);
   });
 
