@@ -11,10 +11,12 @@ const agentPackage = JSON.parse(readFileSync(new URL('./agent/package.json', imp
 export default defineConfig({
   test: {
     // Most test files wait (servers, browsers, agents, timers) far more than they compute: on 2 cores
-    // Vitest's default (cores - 1 = one file at a time) left the machine idle most of the run. Two
-    // files per core, at most 8, overlap the waits; `--maxWorkers` overrides it. Every project runs in
-    // one pool with the same limit, so the browser journeys run beside the rest, not after it.
-    maxWorkers: Math.min(8, 2 * availableParallelism()),
+    // Vitest's default (cores - 1 = one file at a time) left the machine idle most of the run. Three
+    // files per two cores, at most 8, overlap the waits (two per core starved the heaviest files on a
+    // 2-core CI: journeys waited 30 s for a page beside Wine and the agent's executable builds);
+    // `--maxWorkers` overrides it. Every project runs in one pool with the same limit, so the browser
+    // journeys run beside the rest, not after it.
+    maxWorkers: Math.min(8, Math.max(2, Math.floor(1.5 * availableParallelism()))),
     projects: [
       {
         test: {
