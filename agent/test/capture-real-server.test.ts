@@ -100,10 +100,21 @@ describe('captures against the real server', () => {
     expect(agent.config.capture_screens, 'el concurso captura por omisión').toBe(true);
 
     const program = await spawnProcess(await blockedBinary(name), ['300']);
+    const killed = program.exited.then(() => Date.now());
     await within(10_000, program.exited, 'el programa bloqueado terminado');
 
+    // A figure, not an assertion: from the program's end (its exit seen by the test) to the moment the
+    // judge's list (polled every 50 ms) shows its «antes».
     let rows: CaptureRow[] = [];
     const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && !rows.some((r) => r.moment === 'antes')) {
+      const list = await callAs(server.app, judgeToken, `/api/captureList?teams_id=${team.id}`);
+      rows = captureRowSchema.array().parse(list.body.data ?? []);
+      if (!rows.some((r) => r.moment === 'antes')) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    console.log(
+      `El juez ve la captura «antes» ${Date.now() - (await killed)} ms después del fin del programa`,
+    );
     while (Date.now() < deadline) {
       const list = await callAs(server.app, judgeToken, `/api/captureList?teams_id=${team.id}`);
       rows = captureRowSchema.array().parse(list.body.data ?? []);
