@@ -23,7 +23,7 @@ import { activeContest, contestOrActive } from '../contests/index.js';
 import { Team } from '../teams/index.js';
 import { reencodeCapture } from './capture-image.js';
 import { captureFile, capturesDir, removeCaptureFile, sha256Of, storeCaptureFile } from './capture-files.js';
-import { CaptureRateLimiter } from './capture-rate-limiter.js';
+import { PerMinuteLimiter } from '../../realtime/per-minute-limiter.js';
 import { CaptureWaiters } from './capture-waiters.js';
 import {
   attemptEventId,
@@ -55,7 +55,7 @@ export default async function capturesRoutesModule(
   options: CapturesRoutesOptions,
 ): Promise<void> {
   const dir = capturesDir(options.dataDir);
-  const uploads = new CaptureRateLimiter(CAPTURE_LIMITS.perMinute, app.redis);
+  const uploads = new PerMinuteLimiter('capture-key', CAPTURE_LIMITS.perMinute, app.redis);
   const waiters = new CaptureWaiters();
   /** «Ver pantalla» calls in flight in this process, by team and machine: one request each at a time. */
   const inFlight = new Map<string, Promise<ViewScreenResult>>();

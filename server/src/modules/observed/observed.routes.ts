@@ -6,7 +6,7 @@ import { addRoute } from '../../lib/route.js';
 import { activeContest, addContestProcess, contestOrActive } from '../contests/index.js';
 import { recordBlockClaim } from '../fingerprints/index.js';
 import { findOrCreateProcess } from '../processes/index.js';
-import { ObservedRateLimiter } from './observed-rate-limiter.js';
+import { PerMinuteLimiter } from '../../realtime/per-minute-limiter.js';
 import { boardRows } from '../teams/index.js';
 import { markNewPrograms } from './observed-new-programs.js';
 import { observedPage, observedTeamIds, recordObserved } from './observed.repository.js';
@@ -22,7 +22,7 @@ export default async function observedRoutesModule(
   app: FastifyInstance,
   options: { fingerprintQuorum: number; maxPerTeam: number; reportsPerMinute: number },
 ): Promise<void> {
-  const reports = new ObservedRateLimiter(options.reportsPerMinute, app.redis);
+  const reports = new PerMinuteLimiter('observed-team', options.reportsPerMinute, app.redis);
 
   // Bounds on what one key may send (docs/design.md section 6a), in this order: a team outside the active
   // contest gets 409 `agentContestInactive` (nothing stored, never counted into another contest); past
