@@ -77,6 +77,63 @@ export async function readPeVersionIdentity(
   }
 }
 
+/** Reads `length` bytes at `position` of an open file; null past its end or on a short read. */
+type ByteReader = (position: number, length: number) => Promise<Buffer | null>;
+
+/** A `ByteReader` of `handle`, a file of `size` bytes. */
+function byteReader(handle: Awaited<ReturnType<typeof open>>, size: number): ByteReader {
+  return async (position, length) => {
+    if (position < 0 || length < 0 || position + length > size) return null;
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, position);
+    return bytesRead === length ? buffer : null;
+  };
+}
+
+/** A PE file's headers up to the end of its section table, and where its parts are in them. */
+interface PeHeaders {
+  /** The headers' bytes, from the file's start to the end of the section table. */
+  headers: Buffer;
+  /** Offset of the "PE\0\0" signature. */
+  nt: number;
+  sections: number;
+  sectionTable: number;
+  /** Offset of the optional header's data directories, and how many it declares. */
+  directories: number;
+  count: number;
+}
+
+/**
+ * The headers of a PE file (PE32 or PE32+), at most `PE_HEADER_MAX_BYTES`; null when it is not a PE
+ * or they are out of bounds.
+ */
+async function readPeHeaders(read: ByteReader): Promise<PeHeaders | null> {
+  const dos = await read(0, 64);
+  if (!dos || dos.readUInt16LE(0) !== 0x5a4d) return null; // "MZ"
+  const nt = dos.readUInt32LE(0x3c);
+  if (nt < 64 || nt + 24 > PE_HEADER_MAX_BYTES) return null;
+  const fileHeader = await read(nt, 24);
+  if (!fileHeader || fileHeader.readUInt32LE(0) !== 0x4550) return null; // "PE\0\0"
+  const sections = fileHeader.readUInt16LE(6);
+  const sectionTable = nt + 24 + fileHeader.readUInt16LE(20);
+  const headerEnd = sectionTable + sections * SECTION_HEADER_BYTES;
+  if (sections === 0 || headerEnd > PE_HEADER_MAX_BYTES) return null;
+  const headers = await read(0, headerEnd);
+  if (!headers) return null;
+  const optional = nt + 24;
+  const magic = headers.readUInt16LE(optional);
+  const directories = optional + (magic === 0x20b ? 112 : magic === 0x10b ? 96 : -1);
+  if (directories < optional) return null;
+  return { headers, nt, sections, sectionTable, directories, count: headers.readUInt32LE(directories - 4) };
+}
+
+/** Data directory `index` of `pe` (its RVA and size), or null when the headers do not hold it. */
+function dataDirectory(pe: PeHeaders, index: number): { rva: number; size: number } | null {
+  if (pe.count <= index || pe.directories + 8 * (index + 1) > pe.sectionTable) return null;
+  const at = pe.directories + 8 * index;
+  return { rva: pe.headers.readUInt32LE(at), size: pe.headers.readUInt32LE(at + 4) };
+}
+
 /**
  * The headers and the resource section of `file` as a small PE image of their own: the section
  * table keeps only the resource section (its data right after the headers), without symbols or a
@@ -86,33 +143,12 @@ async function readCompactImage(file: string, maxResourceBytes: number): Promise
   const handle = await open(file, 'r');
   try {
     const size = (await handle.stat()).size;
-    const read = async (position: number, length: number): Promise<Buffer | null> => {
-      if (position < 0 || length < 0 || position + length > size) return null;
-      const buffer = Buffer.alloc(length);
-      const { bytesRead } = await handle.read(buffer, 0, length, position);
-      return bytesRead === length ? buffer : null;
-    };
-    const dos = await read(0, 64);
-    if (!dos || dos.readUInt16LE(0) !== 0x5a4d) return null; // "MZ"
-    const nt = dos.readUInt32LE(0x3c);
-    if (nt < 64 || nt + 24 > PE_HEADER_MAX_BYTES) return null;
-    const fileHeader = await read(nt, 24);
-    if (!fileHeader || fileHeader.readUInt32LE(0) !== 0x4550) return null; // "PE\0\0"
-    const sections = fileHeader.readUInt16LE(6);
-    const optionalSize = fileHeader.readUInt16LE(20);
-    const sectionTable = nt + 24 + optionalSize;
-    const headerEnd = sectionTable + sections * SECTION_HEADER_BYTES;
-    if (sections === 0 || headerEnd > PE_HEADER_MAX_BYTES) return null;
-    const headers = await read(0, headerEnd);
-    if (!headers) return null;
-    const optional = nt + 24;
-    const magic = headers.readUInt16LE(optional);
-    const directories = optional + (magic === 0x20b ? 112 : magic === 0x10b ? 96 : -1);
-    if (directories < optional) return null;
-    const count = headers.readUInt32LE(directories - 4);
-    if (count <= RESOURCE_DIRECTORY || directories + 8 * (RESOURCE_DIRECTORY + 1) > sectionTable) return null;
-    const resourceRva = headers.readUInt32LE(directories + 8 * RESOURCE_DIRECTORY);
-    if (resourceRva === 0) return null;
+    const read = byteReader(handle, size);
+    const pe = await readPeHeaders(read);
+    const resource = pe && dataDirectory(pe, RESOURCE_DIRECTORY);
+    if (!pe || !resource || resource.rva === 0) return null;
+    const { headers, nt, sections, sectionTable, directories, count } = pe;
+    const resourceRva = resource.rva;
     for (let i = 0; i < sections; i++) {
       const at = sectionTable + i * SECTION_HEADER_BYTES;
       const virtualAddress = headers.readUInt32LE(at + 12);
@@ -171,33 +207,12 @@ export async function readPeBuildId(file: string): Promise<string | null> {
   try {
     handle = await open(file, 'r');
     const size = (await handle.stat()).size;
-    const read = async (position: number, length: number): Promise<Buffer | null> => {
-      if (position < 0 || length <= 0 || position + length > size) return null;
-      const buffer = Buffer.alloc(length);
-      const { bytesRead } = await handle!.read(buffer, 0, length, position);
-      return bytesRead === length ? buffer : null;
-    };
-    const dos = await read(0, 64);
-    if (!dos || dos.readUInt16LE(0) !== 0x5a4d) return null; // "MZ"
-    const nt = dos.readUInt32LE(0x3c);
-    if (nt < 64 || nt + 24 > PE_HEADER_MAX_BYTES) return null;
-    const fileHeader = await read(nt, 24);
-    if (!fileHeader || fileHeader.readUInt32LE(0) !== 0x4550) return null; // "PE\0\0"
-    const sections = fileHeader.readUInt16LE(6);
-    const sectionTable = nt + 24 + fileHeader.readUInt16LE(20);
-    const headerEnd = sectionTable + sections * SECTION_HEADER_BYTES;
-    if (sections === 0 || headerEnd > PE_HEADER_MAX_BYTES) return null;
-    const headers = await read(0, headerEnd);
-    if (!headers) return null;
-    const optional = nt + 24;
-    const magic = headers.readUInt16LE(optional);
-    const directories = optional + (magic === 0x20b ? 112 : magic === 0x10b ? 96 : -1);
-    if (directories < optional) return null;
-    const count = headers.readUInt32LE(directories - 4);
-    if (count <= DEBUG_DIRECTORY || directories + 8 * (DEBUG_DIRECTORY + 1) > sectionTable) return null;
-    const debugRva = headers.readUInt32LE(directories + 8 * DEBUG_DIRECTORY);
-    const debugSize = headers.readUInt32LE(directories + 8 * DEBUG_DIRECTORY + 4);
-    if (debugRva === 0 || debugSize < DEBUG_ENTRY_BYTES) return null;
+    const read = byteReader(handle, size);
+    const pe = await readPeHeaders(read);
+    const debug = pe && dataDirectory(pe, DEBUG_DIRECTORY);
+    if (!pe || !debug || debug.rva === 0 || debug.size < DEBUG_ENTRY_BYTES) return null;
+    const { headers, sections, sectionTable } = pe;
+    const { rva: debugRva, size: debugSize } = debug;
     // The directory's RVA as a file offset, through the section that holds it.
     let offset = -1;
     for (let i = 0; i < sections; i++) {
