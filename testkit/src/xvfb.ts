@@ -32,11 +32,11 @@ const XVFB_START_MS = 10_000;
  * Starts Xvfb (Debian's `xvfb`, installed by scripts/test-env.sh) on a display it picks itself
  * (`-displayfd`: the X server takes the first free number and writes it back, so test files starting
  * displays at once never race for one; choosing a free number here and starting Xvfb on it after was a
- * race once files ran side by side).
+ * race once files ran side by side). `size` is the screen's `WIDTHxHEIGHT` in pixels (24-bit colour).
  * @throws when it does not say its display within `XVFB_START_MS`.
  */
-export async function startXvfb(): Promise<VirtualDisplay> {
-  const server = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1024x768x24', '-nolisten', 'tcp'], {
+export async function startXvfb(size = '1024x768'): Promise<VirtualDisplay> {
+  const server = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', `${size}x24`, '-nolisten', 'tcp'], {
     stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
   });
   const number = await new Promise<string>((resolve, reject) => {
