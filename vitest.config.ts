@@ -8,6 +8,14 @@ const agentPackage = JSON.parse(readFileSync(new URL('./agent/package.json', imp
   version: string;
 };
 
+/**
+ * The X display the agents of the tests take when a test names none (`AGENT_DISPLAY`): one that does not
+ * exist. Left to find one, an agent opens its notices on the first X display of the machine: with files
+ * running side by side, another test's Xvfb (covering what that test reads), or a developer's own desktop.
+ * Tests that show or capture a screen pass their own display.
+ */
+const NO_DESKTOP = { AGENT_DISPLAY: ':1999' };
+
 export default defineConfig({
   test: {
     // Most test files wait (servers, browsers, agents, timers) far more than they compute: on 2 cores
@@ -37,6 +45,7 @@ export default defineConfig({
       {
         test: {
           name: 'agent',
+          env: NO_DESKTOP,
           include: ['agent/src/**/*.test.ts', 'agent/test/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['agent/test/global-setup.ts'],
@@ -46,6 +55,7 @@ export default defineConfig({
       {
         test: {
           name: 'server',
+          env: NO_DESKTOP,
           include: ['server/src/**/*.test.ts', 'server/test/**/*.test.ts'],
           environment: 'node',
           // Every file builds its own servers on its own databases and mocks no module, so a worker keeps
@@ -60,6 +70,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          env: NO_DESKTOP,
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
           // As the server project: each journey starts its own server and browser, so a worker keeps the
