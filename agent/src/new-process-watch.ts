@@ -13,6 +13,7 @@
  * `CHURN_GAP_MS`, at most 1000 / `CHURN_GAP_MS` extra scans per second.
  */
 import { readFileSync } from 'node:fs';
+import { Periodic } from './periodic.js';
 
 /**
  * Time between two looks at `/proc/loadavg` (ms). 100 ms: a new program is seen within about a tenth
@@ -78,9 +79,8 @@ export interface WatchStats {
 export class NewProcessWatch {
   readonly stats: WatchStats = { looks: 0, scans: 0 };
   private last: number | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = true;
+  /** The looks, `everyMs` after the end of each (null while stopped). */
+  private loop: Periodic | null = null;
   private emptyInRow = 0;
   private lastScanAt = 0;
 
@@ -92,10 +92,16 @@ export class NewProcessWatch {
 
   /** Starts looking (a second call does nothing). */
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
+    if (this.loop !== null) return;
     this.last = this.source.lastPid();
-    this.schedule();
+    // A look never fails: its scan's failure is the poll's to report.
+    this.loop = new Periodic(() => undefined);
+    this.loop.every(
+      () => this.look(),
+      () => this.everyMs,
+      this.everyMs,
+      { fromEnd: true },
+    );
   }
 
   /**
@@ -103,26 +109,14 @@ export class NewProcessWatch {
    * does not scan again for it.
    */
   scanning(): void {
-    if (!this.stopped) this.last = this.source.lastPid();
+    if (this.loop !== null) this.last = this.source.lastPid();
   }
 
   /** Stops the watch; answers the scan in progress, if any, to wait on. */
-  stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
-    return this.running ?? Promise.resolve();
-  }
-
-  private schedule(): void {
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      if (this.stopped) return;
-      this.running = this.look().finally(() => {
-        this.running = null;
-        if (!this.stopped) this.schedule();
-      });
-    }, this.everyMs);
+  async stop(): Promise<void> {
+    const running = this.loop?.stop() ?? [];
+    this.loop = null;
+    await Promise.all(running);
   }
 
   /** One look: scan when a new process appeared (unless churning too soon after the last scan). */

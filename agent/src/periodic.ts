@@ -2,9 +2,11 @@
 const MIN_GAP_MS = 50;
 
 /**
- * The agent's loops (poll, heartbeat, config refresh, probe, observed report): each task reschedules
- * itself after it finishes, `delayMs()` after it started (at least `MIN_GAP_MS` later), so a slow round
- * never piles up. A task's failure is handed to `onError` and the loop goes on.
+ * The agent's loops (poll, heartbeat, config refresh, probe, observed report, the new-process watch,
+ * the rescans after a kill): each task reschedules itself after it finishes, so a slow round never piles
+ * up. By default the next run comes `delayMs()` after the last one started (at least `MIN_GAP_MS` after
+ * it ended); with `fromEnd`, `delayMs()` after it ended. A task's failure is handed to `onError` and the
+ * loop goes on.
  */
 export class Periodic {
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -13,8 +15,19 @@ export class Periodic {
 
   constructor(private readonly onError: (error: unknown) => void) {}
 
-  /** Runs `task` first after `firstDelayMs`, then every `delayMs()` (read again each round), until `stop()`. */
-  every(task: () => Promise<void>, delayMs: () => number, firstDelayMs: number): void {
+  /**
+   * Runs `task` first after `firstDelayMs`, then again after `delayMs()` (read again after each run),
+   * until `stop()`. A `delayMs()` of null ends this loop there (the others go on; a later `every` starts
+   * it again). `fromEnd`: the pause counts from the end of a run instead of its start, with no
+   * `MIN_GAP_MS` (for a look that leaves the machine that long alone after each run, however long the
+   * run took: the new-process watch, the rescans after a kill, at 100 and 40 ms).
+   */
+  every(
+    task: () => Promise<void>,
+    delayMs: () => number | null,
+    firstDelayMs: number,
+    { fromEnd = false }: { fromEnd?: boolean } = {},
+  ): void {
     const schedule = (ms: number) => {
       if (this.stopped) return;
       const timer = setTimeout(() => {
@@ -24,7 +37,9 @@ export class Periodic {
           .catch(this.onError)
           .finally(() => {
             this.inFlight.delete(run);
-            schedule(Math.max(MIN_GAP_MS, delayMs() - (Date.now() - started)));
+            const delay = delayMs();
+            if (delay === null) return;
+            schedule(fromEnd ? delay : Math.max(MIN_GAP_MS, delay - (Date.now() - started)));
           });
         this.inFlight.add(run);
       }, ms);

@@ -6,6 +6,7 @@
  * nothing, and the burst ends a second after the kills stop.
  */
 import { readdirSync } from 'node:fs';
+import { Periodic } from './periodic.js';
 
 /** Time between two rescans of a burst (ms). */
 const RESCAN_EVERY_MS = 40;
@@ -37,13 +38,13 @@ function pidListChanged(root = '/proc'): () => boolean {
 /** Runs `scan` often for a while after each `kick()`. */
 export class RescanBurst {
   private until = 0;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = false;
+  /** Whether a burst is going (a rescan waits or runs). */
+  private going = false;
+  /** The rescans; a scan's failure is ignored here (the poll loop reports scan failures). */
+  private readonly loop = new Periodic(() => undefined);
 
   /**
-   * @param scan one scan (the running agent's poll); its failure is ignored here (the poll loop
-   *   reports scan failures).
+   * @param scan one scan (the running agent's poll).
    * @param changed whether anything started or ended since the last look; default `pidListChanged()`.
    */
   constructor(
@@ -53,28 +54,25 @@ export class RescanBurst {
 
   /** A kill happened: rescan every `RESCAN_EVERY_MS` until `RESCAN_FOR_MS` from now. */
   kick(): void {
-    if (this.stopped) return;
     this.until = Date.now() + RESCAN_FOR_MS;
-    if (this.timer === null && this.running === null) this.schedule();
+    if (this.going) return;
+    this.going = true;
+    this.loop.every(
+      async () => {
+        if (this.changed()) await this.scan();
+      },
+      () => {
+        if (Date.now() < this.until) return RESCAN_EVERY_MS;
+        this.going = false;
+        return null;
+      },
+      RESCAN_EVERY_MS,
+      { fromEnd: true },
+    );
   }
 
   /** Stops the burst; answers the rescan in progress, if any, to wait on. */
-  stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
-    return this.running ?? Promise.resolve();
-  }
-
-  private schedule(): void {
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      if (this.stopped) return;
-      const run = this.changed() ? this.scan().catch(() => undefined) : Promise.resolve();
-      this.running = run.finally(() => {
-        this.running = null;
-        if (!this.stopped && Date.now() < this.until) this.schedule();
-      });
-    }, RESCAN_EVERY_MS);
+  async stop(): Promise<void> {
+    await Promise.all(this.loop.stop());
   }
 }
