@@ -35,41 +35,52 @@ const lookup: Lookup = async (host) => {
 };
 const RESOLVERS = [{ address: '10.0.0.53', version: 4 as const }];
 
-describe('the network policy on the machine (NetworkGuard)', () => {
-  const guards: NetworkGuard[] = [];
-  afterEach(async () => {
-    await Promise.all(guards.map((guard) => guard.stop()));
-    guards.length = 0;
-    names.clear();
+/** The guards of a test, stopped after it; the names it set are forgotten. */
+const guards: NetworkGuard[] = [];
+afterEach(async () => {
+  await Promise.all(guards.splice(0).map((guard) => guard.stop()));
+  names.clear();
+});
+
+/**
+ * A guard of `firewall` for the server `servidor.prueba:3000`, on the test's resolver (`names`), in a
+ * fresh data folder unless `dataDir`; its log lines in `lines`. `resolveMs` (the round that resolves
+ * the allowed names again) is a minute unless given; `resolvers` default `RESOLVERS`; no diversion
+ * unless given (names filtered by address only).
+ */
+const newGuard = async (
+  firewall: Firewall,
+  options: {
+    dataDir?: string;
+    resolveMs?: number;
+    retryUnresolvedMs?: number;
+    resolvers?: typeof RESOLVERS;
+    diversion?: StartDiversion;
+  } = {},
+) => {
+  const lines: string[] = [];
+  const guard = new NetworkGuard({
+    firewall,
+    dataDir: options.dataDir ?? (await tempDir('network-guard-')),
+    server: 'http://servidor.prueba:3000',
+    log: (line) => lines.push(line),
+    lookup,
+    resolvers: options.resolvers ?? RESOLVERS,
+    resolveMs: options.resolveMs ?? 60_000,
+    ...(options.retryUnresolvedMs === undefined ? {} : { retryUnresolvedMs: options.retryUnresolvedMs }),
+    ...(options.diversion === undefined ? {} : { diversion: options.diversion }),
   });
+  guards.push(guard);
+  return { guard, lines };
+};
 
-  const newGuard = async (
-    firewall: Firewall,
-    dataDir?: string,
-    resolveMs = 60_000,
-    retryUnresolvedMs?: number,
-  ) => {
-    const lines: string[] = [];
-    const guard = new NetworkGuard({
-      firewall,
-      dataDir: dataDir ?? (await tempDir('network-guard-')),
-      server: 'http://servidor.prueba:3000',
-      log: (line) => lines.push(line),
-      lookup,
-      resolvers: RESOLVERS,
-      resolveMs,
-      ...(retryUnresolvedMs === undefined ? {} : { retryUnresolvedMs }),
-    });
-    guards.push(guard);
-    return { guard, lines };
-  };
-
+describe('the network policy on the machine (NetworkGuard)', () => {
   it('puts a policy in force once, saves it, and lifts it when the list is emptied', async () => {
     names.set('servidor.prueba', ['10.0.0.5']);
     names.set('docs.python.org', ['203.0.113.7', '2001:db8::7']);
     const firewall = new RecordingFirewall();
     const dataDir = await tempDir('network-guard-');
-    const { guard, lines } = await newGuard(firewall, dataDir);
+    const { guard, lines } = await newGuard(firewall, { dataDir });
 
     await guard.follow({ version: 0, allowed: [] });
     expect(firewall.calls).toEqual([]); // nothing was ever in force: the firewall is not touched
@@ -116,7 +127,7 @@ describe('the network policy on the machine (NetworkGuard)', () => {
     names.set('servidor.prueba', ['10.0.0.5']);
     const firewall = new RecordingFirewall();
     const dataDir = await tempDir('network-guard-');
-    const first = await newGuard(firewall, dataDir);
+    const first = await newGuard(firewall, { dataDir });
     firewall.failWith = FIREWALL_TEXTS.nftMissing;
     await first.guard.follow({ version: 3, allowed: ['10.9.0.0/16'] });
     await first.guard.follow({ version: 3, allowed: ['10.9.0.0/16'] });
@@ -128,7 +139,7 @@ describe('the network policy on the machine (NetworkGuard)', () => {
     await first.guard.stop();
 
     // A new run on the same data folder: the saved policy is back in force before any config.
-    const second = await newGuard(firewall, dataDir);
+    const second = await newGuard(firewall, { dataDir });
     await second.guard.restore();
     expect(firewall.calls).toHaveLength(2);
     expect(second.guard.status()).toEqual({ network_version: 3, network_filter: 'address' });
@@ -138,13 +149,13 @@ describe('the network policy on the machine (NetworkGuard)', () => {
     // At a boot where nothing resolves yet (the server's name neither), the saved addresses stand in.
     names.clear();
     const offline = new RecordingFirewall();
-    const third0 = await newGuard(offline, dataDir);
+    const third0 = await newGuard(offline, { dataDir });
     await third0.guard.restore();
     expect(offline.calls).toEqual([firewall.calls[1]]);
     expect(third0.guard.status()).toEqual({ network_version: 3, network_filter: 'address' });
     // An unreadable saved file is no policy.
     await writeFile(path.join(dataDir, NETWORK_STATE_FILE), '{roto');
-    const third = await newGuard(new RecordingFirewall(), dataDir);
+    const third = await newGuard(new RecordingFirewall(), { dataDir });
     await third.guard.restore();
     expect(third.guard.status()).toEqual({ network_version: 0 });
   });
@@ -153,7 +164,7 @@ describe('the network policy on the machine (NetworkGuard)', () => {
     names.set('servidor.prueba', ['10.0.0.5']);
     names.set('juez.prueba', ['203.0.113.1']);
     const firewall = new RecordingFirewall();
-    const { guard, lines } = await newGuard(firewall, undefined, 50);
+    const { guard, lines } = await newGuard(firewall, { resolveMs: 50 });
     await guard.follow({ version: 1, allowed: ['juez.prueba'] });
     names.set('juez.prueba', ['203.0.113.2']);
     await expect.poll(() => firewall.calls.length, { timeout: 5_000 }).toBe(2);
@@ -166,38 +177,17 @@ describe('the network policy on the machine (NetworkGuard)', () => {
 });
 
 describe('a policy whose allowed names do not all resolve', () => {
-  const guards: NetworkGuard[] = [];
-  afterEach(async () => {
-    await Promise.all(guards.map((guard) => guard.stop()));
-    guards.length = 0;
-    names.clear();
-  });
-
-  const newGuard = async (
+  /** The minute's round never comes in these tests: only the retry of unresolved names runs. */
+  const retryingGuard = (
     firewall: Firewall,
     options: { dataDir?: string; retryUnresolvedMs?: number } = {},
-  ) => {
-    const lines: string[] = [];
-    const guard = new NetworkGuard({
-      firewall,
-      dataDir: options.dataDir ?? (await tempDir('network-guard-')),
-      server: 'http://servidor.prueba:3000',
-      log: (line) => lines.push(line),
-      lookup,
-      resolvers: RESOLVERS,
-      // The minute's round never comes in these tests: only the retry of unresolved names runs.
-      resolveMs: 600_000,
-      ...(options.retryUnresolvedMs === undefined ? {} : { retryUnresolvedMs: options.retryUnresolvedMs }),
-    });
-    guards.push(guard);
-    return { guard, lines };
-  };
+  ) => newGuard(firewall, { resolveMs: 600_000, ...options });
 
   it('says which names it left out, retries them soon, and is whole once they resolve', async () => {
     names.set('servidor.prueba', ['10.0.0.5']);
     names.set('juez.prueba', ['203.0.113.1']);
     const firewall = new RecordingFirewall();
-    const { guard, lines } = await newGuard(firewall, { retryUnresolvedMs: 50 });
+    const { guard, lines } = await retryingGuard(firewall, { retryUnresolvedMs: 50 });
     await guard.follow({
       version: 3,
       allowed: ['omegaup.com', 'juez.prueba', 'docs.python.org:443', '10.1.0.0/16'],
@@ -244,7 +234,7 @@ describe('a policy whose allowed names do not all resolve', () => {
   it('says at most NETWORK_UNRESOLVED_MAX of them, in the list’s order', async () => {
     names.set('servidor.prueba', ['10.0.0.5']);
     const allowed = Array.from({ length: NETWORK_UNRESOLVED_MAX + 2 }, (_, i) => `no-existe-${i}.prueba`);
-    const { guard } = await newGuard(new RecordingFirewall());
+    const { guard } = await retryingGuard(new RecordingFirewall());
     await guard.follow({ version: 1, allowed });
     expect(guard.status().network_unresolved).toEqual(allowed.slice(0, NETWORK_UNRESOLVED_MAX));
     // And the heartbeat's schema takes what it says.
@@ -255,13 +245,13 @@ describe('a policy whose allowed names do not all resolve', () => {
     names.set('servidor.prueba', ['10.0.0.5']);
     names.set('juez.prueba', ['203.0.113.1']);
     const dataDir = await tempDir('network-guard-');
-    const first = await newGuard(new RecordingFirewall(), { dataDir });
+    const first = await retryingGuard(new RecordingFirewall(), { dataDir });
     await first.guard.follow({ version: 2, allowed: ['juez.prueba', '10.1.0.0/16'] });
     expect(first.guard.status()).toEqual({ network_version: 2, network_filter: 'address' });
     await first.guard.stop();
     names.clear();
     const firewall = new RecordingFirewall();
-    const second = await newGuard(firewall, { dataDir, retryUnresolvedMs: 50 });
+    const second = await retryingGuard(firewall, { dataDir, retryUnresolvedMs: 50 });
     await second.guard.restore();
     expect(firewall.calls).toHaveLength(1);
     expect(second.guard.status()).toEqual({
@@ -371,12 +361,6 @@ describe('resolving a policy', () => {
 });
 
 describe('the diversion of a contestant’s DNS and web connections (Linux)', () => {
-  const guards: NetworkGuard[] = [];
-  afterEach(async () => {
-    await Promise.all(guards.map((guard) => guard.stop()));
-    guards.length = 0;
-    names.clear();
-  });
   const DIVERT: DivertPorts = { dnsPort: 40053, tlsPort: 40443, httpPort: 40080 };
 
   /** A diversion that records its life in `events`; `failWith` makes its start fail. */
@@ -400,25 +384,12 @@ describe('the diversion of a contestant’s DNS and web connections (Linux)', ()
     };
     return { start, started, updates };
   };
-  const newGuard = async (
+  /** Resolving every 50 ms, through `diversion`. */
+  const divertingGuard = (
     firewall: Firewall,
     diversion: StartDiversion,
     options: { dataDir?: string; resolvers?: typeof RESOLVERS } = {},
-  ) => {
-    const lines: string[] = [];
-    const guard = new NetworkGuard({
-      firewall,
-      dataDir: options.dataDir ?? (await tempDir('network-guard-')),
-      server: 'http://servidor.prueba:3000',
-      log: (line) => lines.push(line),
-      lookup,
-      resolvers: options.resolvers ?? RESOLVERS,
-      resolveMs: 50,
-      diversion,
-    });
-    guards.push(guard);
-    return { guard, lines };
-  };
+  ) => newGuard(firewall, { resolveMs: 50, diversion, ...options });
   /** A firewall that also notes each apply and lift in `events`. */
   const noting = (events: string[]) => {
     const firewall = new RecordingFirewall();
@@ -441,7 +412,7 @@ describe('the diversion of a contestant’s DNS and web connections (Linux)', ()
     const events: string[] = [];
     const diversion = fakeDiversion(events);
     const firewall = noting(events);
-    const { guard } = await newGuard(firewall, diversion.start);
+    const { guard } = await divertingGuard(firewall, diversion.start);
     await guard.follow({ version: 1, allowed: ['juez.prueba', 'docs.python.org:8443', '10.1.0.0/16'] });
     expect(events).toEqual(['start', 'update', 'apply']);
     expect(diversion.started.map((o) => o.upstream)).toEqual([RESOLVERS]);
@@ -482,14 +453,14 @@ describe('the diversion of a contestant’s DNS and web connections (Linux)', ()
     names.set('servidor.prueba', ['10.0.0.5']);
     names.set('juez.prueba', ['203.0.113.1']);
     const dataDir = await tempDir('network-guard-');
-    const first = await newGuard(new RecordingFirewall(), fakeDiversion([]).start, { dataDir });
+    const first = await divertingGuard(new RecordingFirewall(), fakeDiversion([]).start, { dataDir });
     await first.guard.follow({ version: 1, allowed: ['juez.prueba'] });
     await first.guard.stop();
     // The machine's DNS servers changed (the console user's doing) before the agent restarted.
     const rogue = [{ address: '192.0.2.66', version: 4 as const }];
     const firewall = new RecordingFirewall();
     const diversion = fakeDiversion([]);
-    const second = await newGuard(firewall, diversion.start, { dataDir, resolvers: rogue });
+    const second = await divertingGuard(firewall, diversion.start, { dataDir, resolvers: rogue });
     await second.guard.restore();
     const applied = firewall.calls[0];
     expect(applied?.kind === 'apply' && applied.policy.resolvers).toEqual(RESOLVERS);
@@ -503,7 +474,7 @@ describe('the diversion of a contestant’s DNS and web connections (Linux)', ()
   it('a diversion that does not start leaves the policy in force by address, and says so', async () => {
     names.set('servidor.prueba', ['10.0.0.5']);
     const firewall = new RecordingFirewall();
-    const { guard, lines } = await newGuard(firewall, fakeDiversion([], 'EADDRINUSE').start);
+    const { guard, lines } = await divertingGuard(firewall, fakeDiversion([], 'EADDRINUSE').start);
     await guard.follow({ version: 1, allowed: ['10.1.0.0/16'] });
     expect(firewall.calls).toHaveLength(1);
     expect(firewall.calls[0]).not.toHaveProperty('divert');

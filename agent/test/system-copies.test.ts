@@ -9,34 +9,22 @@
 import { appendFile, chmod, copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startAgent, type AgentHandle } from '../src/agent.js';
 import { readBuildId } from '../src/build-id.js';
 import { SimilarPrograms } from '../src/similar-programs.js';
 import { tlshOf } from '../src/similarity.js';
 import { SYSTEM_PROGRAM_DIRS, SystemBuildIds, systemBuildIds } from '../src/system-build-ids.js';
 import { SystemFiles } from '../src/system-files.js';
-import { startFakeServer, type FakeServer } from './helpers/fake-server.js';
-import {
-  blockedBinary,
-  cleanUp,
-  ownChildren,
-  running,
-  spawnProcess,
-  tempDir,
-  uniqueName,
-  within,
-} from './helpers/processes.js';
+import { useFakeAgentBed } from './helpers/fake-agent-bed.js';
+import { blockedBinary, running, spawnProcess, tempDir, uniqueName, within } from './helpers/processes.js';
 
-const servers: FakeServer[] = [];
-const agents: AgentHandle[] = [];
 const systemDirs: string[] = [];
 
+// Registered before the bed's: Vitest runs a file's afterEach hooks last first, so the folders go
+// once the agents are stopped and the programs ended.
 afterEach(async () => {
-  await Promise.all(agents.splice(0).map((a) => a.stop()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  await cleanUp();
   await Promise.all(systemDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
+const bed = useFakeAgentBed({ configRefreshMs: 600_000 });
 
 /** This test's executable installed like a system program: root's, 0755, in a root-owned 0755 folder. */
 async function systemProgram(name: string): Promise<string> {
@@ -62,17 +50,8 @@ describe('real agent: a copy of a system program named like a blocked one', () =
     expect(new SystemFiles().isSystem(tool)).toBe(true);
     const before = await spawnProcess(tool, ['100']);
 
-    const server = await startFakeServer([blocked]);
-    servers.push(server);
-    const handle = await startAgent({
-      server: server.url,
-      key: server.key,
-      dataDir: await tempDir(),
-      lister: ownChildren,
-      log: () => undefined,
-      configRefreshMs: 600_000,
-    });
-    agents.push(handle);
+    const server = await bed.fakeServer([blocked]);
+    const { handle } = await bed.agent(server);
 
     // The contestant's `cp <system program> /tmp/<blocked name>`: the same bytes, build-id and digest.
     const copy = path.join(await tempDir('agent-copy-'), blocked);
@@ -101,17 +80,8 @@ describe('real agent: a copy of a program of the system folders, not running', (
   it('is ended by name, but its likeness is neither learned nor sent', async () => {
     await systemBuildIds.built();
     const blocked = uniqueName('prog-bloq');
-    const server = await startFakeServer([blocked]);
-    servers.push(server);
-    const handle = await startAgent({
-      server: server.url,
-      key: server.key,
-      dataDir: await tempDir(),
-      lister: ownChildren,
-      log: () => undefined,
-      configRefreshMs: 600_000,
-    });
-    agents.push(handle);
+    const server = await bed.fakeServer([blocked]);
+    const { handle } = await bed.agent(server);
     const dir = await tempDir('agent-copy-');
     const copy = path.join(dir, blocked);
     await copyFile('/bin/sleep', copy);
