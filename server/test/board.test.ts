@@ -141,7 +141,7 @@ describe('live board (docs/spec.md section 7, docs/design.md section 6)', () => 
     const basicOnly = await connectSocket(server.url, judgeToken, [LEVELS.basico]);
     try {
       // What earlier tests left in the publisher goes out first, and its frames are left behind: the
-      // push tick grows on a busy machine, so a change of theirs may still be waiting for it.
+      // push window grows on a busy machine, so a change of theirs may still be waiting for it.
       server.app.board.flush();
       await new Promise((r) => setTimeout(r, 200));
       const frames = collect(everyLevel, 'board.frame');
@@ -150,7 +150,7 @@ describe('live board (docs/spec.md section 7, docs/design.md section 6)', () => 
       // Newer versions than anything pushed before, so these rows are told apart from earlier ones.
       const rowA = { ...(await boardRows(em, [teamA.id]))[0]!, version: 10_000 };
       const rowB = { ...(await boardRows(em, [teamB.id]))[0]!, version: 10_000 };
-      // Two changes of two levels in the same tick.
+      // Two changes of two levels in the same turn of the event loop.
       server.app.board.teamUpdated(rowA);
       server.app.board.teamUpdated(rowB);
       expect(await eventually(() => frames.length > 0 && basicFrames.length > 0, 3_000)).toBe(true);

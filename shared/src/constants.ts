@@ -80,17 +80,13 @@ export const AGENT_POLL_MS = 1_000;
 export const AGENT_MAX_BATCH = 500;
 
 /**
- * Shortest time between two board pushes of one server process (ms). A change on an idle board goes
- * out at once; changes that come while a push went out less than a window ago wait for the window's
- * end and go together, newest row per team: one frame per screen per window instead of one per
- * change, so thousands of screens and agents fit on a small server.
- */
-export const BOARD_PUSH_WINDOW_MS = 50;
-
-/**
- * Longest push tick (ms). While the server's event loop is busy the tick grows towards it (and is
- * never under twice the last push's own duration), so the push yields to the API under load; this
- * caps how stale a screen may be.
+ * Longest push window of one server process (ms). A change on an idle board goes out on the next turn
+ * of the event loop; changes that come while the window after a push runs wait for its end and go
+ * together, newest row per team (one frame per screen per window instead of one per change, so
+ * thousands of screens and agents fit on a small server). The window has no fixed floor: it is twice
+ * the push's own averaged duration, and grows towards this ceiling while the event loop stays
+ * saturated, so the push yields to the API under load (server/src/modules/board/push-tick.ts). This
+ * caps how stale a screen with credit may be.
  */
 export const BOARD_PUSH_WINDOW_MAX_MS = 250;
 

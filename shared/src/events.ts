@@ -41,12 +41,13 @@ export interface SessionEndedPayload {
 /** Server-to-client events, typed for `socket.io` and `socket.io-client`. */
 export interface ServerToClientEvents {
   /**
-   * Changed board rows (board-frame.ts): the server gathers the changes of a push tick
-   * (`BOARD_PUSH_WINDOW_MS`..`BOARD_PUSH_WINDOW_MAX_MS`) and sends each level room one frame with the
-   * newest row of each team. Clients apply each row with the version rule and acknowledge every
-   * `BOARD_ACK_EVERY`-th frame with `board.ack` and its `seq` (`boardAckPolicy`): a screen with
-   * `BOARD_PUSH_CREDIT` frames unacknowledged gets no more until it acknowledges, and then one
-   * catch-up frame with every row of its levels it missed.
+   * Changed board rows (board-frame.ts): a change on an idle server goes out on the next turn of its
+   * event loop; changes that come while the window after a push runs (twice the push's averaged
+   * duration, up to `BOARD_PUSH_WINDOW_MAX_MS` while the server is saturated) gather, and each level
+   * room gets one frame with the newest row of each team. Clients apply each row with the version rule
+   * and acknowledge every `BOARD_ACK_EVERY`-th frame with `board.ack` and its `seq` (`boardAckPolicy`):
+   * a screen with `BOARD_PUSH_CREDIT` frames unacknowledged gets no more until it acknowledges, and
+   * then one catch-up frame with every row of its levels it missed.
    */
   'board.frame': (frame: BoardFrame) => void;
   'team.removed': (payload: TeamRemovedPayload) => void;

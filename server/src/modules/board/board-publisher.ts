@@ -12,14 +12,14 @@ import {
 } from '@concurso/shared';
 import { encodeEvent, writeEvent, type EncodedEvent } from '../../realtime/frame-writer.js';
 import type { BoardServer, BoardSocket } from '../../realtime/socket.js';
-import { FIRST_PUSH_TICK, nextPushTick } from './push-tick.js';
+import { FIRST_PUSH_WINDOW, nextPushWindow } from './push-tick.js';
 
 /** The newest known row of one team, as this process last pushed (or is about to push) it. */
 interface LatestRow {
   row: BoardTeam;
-  /** `row` as its frame tuple, encoded once when the tick that pushes it is sealed. */
+  /** `row` as its frame tuple, encoded once when the flush that pushes it is sealed. */
   tuple: BoardRowTuple | null;
-  /** The tick that pushed it (0 while it waits for the next tick). */
+  /** The flush that pushed it (0 while it waits for the next flush). */
   seq: number;
   /** Commit time (`clockMs()`) of the oldest change of it not pushed yet; 0 once pushed. */
   pendingSince: number;
@@ -32,7 +32,7 @@ interface Screen {
   levels: ReadonlySet<number> | null;
   /** `seq` of each frame sent and not acknowledged yet (at most `BOARD_PUSH_CREDIT`). */
   inflight: number[];
-  /** `seq` of the last frame it was sent: the rows of later ticks are what it has not got. */
+  /** `seq` of the last frame it was sent: the rows of later flushes are what it has not got. */
   lastSentSeq: number;
   /** Commit time of the oldest change it missed while out of credit; null while it gets every frame. */
   missedSince: number | null;
@@ -42,14 +42,19 @@ interface Screen {
  * The board's push side (docs/design.md section 6), one per app (the `board` plugin,
  * board.plugin.ts, owns it and hands it the Socket.IO server).
  *
- * **Latest state, one frame per room per tick.** Changed rows go into one map of the newest row of
- * each team. Every tick seals what changed into one `board.frame` (board-frame.ts: `[seq,
+ * **Latest state, one frame per room per flush.** Changed rows go into one map of the newest row of
+ * each team. Every flush seals what changed into one `board.frame` (board-frame.ts: `[seq,
  * committed_at, tuple rows]`) per level room and one with every level for the boards (`level:all`),
  * each encoded once and written as the same WebSocket frame bytes to every socket of the room
- * (realtime/frame-writer.ts). The tick adapts: a change on an idle board goes out on the next
- * turn of the event loop; while ticks follow each other it lasts `BOARD_PUSH_WINDOW_MS`, and grows
- * towards `BOARD_PUSH_WINDOW_MAX_MS` while the event loop is busy (push-tick.ts), so the push yields
- * to the API under load instead of taking the loop from it.
+ * (realtime/frame-writer.ts).
+ *
+ * **Adaptive flush, no clock.** A change on an idle publisher (its last flush's window is over) goes
+ * out on the next turn of the event loop (`setImmediate`, which still gathers the rows committed in the
+ * same turn). Changes that come while a flush's window runs gather into the next frame, sent when it
+ * ends; the window is twice the averaged flush time (pushing takes at most a third of the loop) and
+ * grows towards `BOARD_PUSH_WINDOW_MAX_MS` while the event loop stays saturated (push-tick.ts), so the
+ * push yields to the API under load instead of taking the loop from it. A screen out of credit gathers
+ * on its own: its changes wait in its catch-up frame (below).
  *
  * **Flow control by credit.** Each screen acknowledges the frames it applied (`board.ack`). One with
  * `BOARD_PUSH_CREDIT` frames unacknowledged gets no more (a projector on poor Wi-Fi, an overloaded
@@ -58,23 +63,25 @@ interface Screen {
  * slow screen costs memory bounded by the teams, never by the frames, and still ends up current.
  *
  * **Several processes (Redis).** A change is relayed to the other processes as rows
- * (`serverSideEmit`), and each process pushes its own screens once per tick: a screen gets one frame
- * per tick whatever the number of processes.
+ * (`serverSideEmit`), and each process pushes its own screens: a screen gets one frame per flush of its
+ * process whatever the number of processes.
  */
 export class BoardPublisher {
   private readonly latest = new Map<number, LatestRow>();
-  /** Teams changed since the last tick. */
+  /** Teams changed since the last flush. */
   private readonly pending = new Set<number>();
   private readonly screens = new Map<string, Screen>();
-  /** Screens that acknowledged after missing frames: each gets a catch-up frame at the next tick. */
+  /** Screens that acknowledged after missing frames: each gets a catch-up frame at the next flush. */
   private readonly catchUps = new Set<Screen>();
   private seq = 0;
+  /** The next flush, when one is due: at the end of the window (`timer`) or on the next turn (`immediate`). */
   private timer: NodeJS.Timeout | null = null;
+  private immediate: NodeJS.Immediate | null = null;
+  /** When the last flush ended (`performance.now()`, ms). */
   private lastFlushAt = 0;
-  private lastFlushMs = 0;
-  /** The tick now in force, adapted after every tick (push-tick.ts). */
-  private tick = FIRST_PUSH_TICK;
-  /** Event-loop utilisation mark of the last tick, to read the utilisation since then. */
+  /** The window now in force, adapted after every flush (push-tick.ts). */
+  private window = FIRST_PUSH_WINDOW;
+  /** Event-loop utilisation mark of the last flush, to read the utilisation since then. */
   private eluMark = performance.eventLoopUtilization();
   private relayQueue: BoardTeam[] = [];
   private relayCommittedAt = 0;
@@ -97,7 +104,7 @@ export class BoardPublisher {
   }
 
   /**
-   * Adds a changed row for the next tick; the newest `version` of each team wins.
+   * Adds a changed row for the next flush; the newest `version` of each team wins.
    * @param committedAt when its transaction committed, ms on `clockMs()`.
    * @param relay false for rows that came from another process.
    */
@@ -125,24 +132,30 @@ export class BoardPublisher {
     this.schedule();
   }
 
-  /** Adapts the tick to the load (push-tick.ts `nextPushTick`). */
-  private adaptTick(): void {
-    const busy = performance.eventLoopUtilization(this.eluMark).utilization;
-    this.eluMark = performance.eventLoopUtilization();
-    this.tick = nextPushTick(this.tick, busy, this.lastFlushMs);
+  /**
+   * Adapts the window to a flush that took `flushMs` and to the event loop's utilisation since the
+   * last flush (push-tick.ts `nextPushWindow`): two `eventLoopUtilization` reads, no sampling timer.
+   */
+  private adaptWindow(flushMs: number): void {
+    const mark = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(mark, this.eluMark).utilization;
+    this.eluMark = mark;
+    this.window = nextPushWindow(this.window, busy, flushMs);
   }
 
-  /** Seals and pushes a tick now (also before a removal or a reset, so events keep their order). */
+  /** Seals and pushes what gathered now (also before a removal or a reset, so events keep their order). */
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
     this.timer = null;
+    this.immediate = null;
     if (this.pending.size === 0 && this.catchUps.size === 0) return;
     const catchingUp = [...this.catchUps];
     this.catchUps.clear();
     const started = performance.now();
     const seq = ++this.seq;
 
-    // Seal the tick: changed rows, per level, with the oldest commit among them.
+    // Seal the frame: changed rows, per level, with the oldest commit among them.
     const byLevel = new Map<number, { tuples: BoardRowTuple[]; since: number }>();
     let since = Infinity;
     for (const id of this.pending) {
@@ -158,7 +171,7 @@ export class BoardPublisher {
     }
     this.pending.clear();
 
-    // Screens that acknowledged after missing frames get their catch-up frame instead of this tick's.
+    // Screens that acknowledged after missing frames get their catch-up frame instead of this flush's.
     const excluded = new Set<string>();
     for (const screen of catchingUp) excluded.add(screen.socket.id);
     this.sendCatchUps(seq, catchingUp);
@@ -173,9 +186,8 @@ export class BoardPublisher {
         this.sendRoom(levelRoom(levelsId), [seq, level.since, level.tuples], excluded, ALL_LEVELS_ROOM);
       }
     }
-    this.lastFlushMs = performance.now() - started;
-    this.lastFlushAt = Date.now();
-    this.adaptTick();
+    this.lastFlushAt = performance.now();
+    this.adaptWindow(this.lastFlushAt - started);
   }
 
   /**
@@ -291,10 +303,19 @@ export class BoardPublisher {
     }
   }
 
+  /**
+   * Makes sure a flush is due. The last flush's window over (an idle publisher): on the next turn of the
+   * event loop, after the rest of this turn's changes. Otherwise at the window's end, gathering
+   * meanwhile. Timers have a 1 ms resolution: less than that left goes on the next turn too.
+   */
   private schedule(): void {
-    if (this.timer) return;
-    // Idle for a whole tick: go on the next turn (which still gathers rows of the same turn).
-    const wait = Math.max(0, this.lastFlushAt + this.tick.tickMs - Date.now());
+    if (this.timer || this.immediate) return;
+    const wait = this.lastFlushAt + this.window.windowMs - performance.now();
+    if (wait < 1) {
+      this.immediate = setImmediate(() => this.flush());
+      this.immediate.unref();
+      return;
+    }
     this.timer = setTimeout(() => this.flush(), wait);
     this.timer.unref();
   }

@@ -8,8 +8,9 @@ import { BoardPublisher } from './board-publisher.js';
  */
 interface BoardChannel {
   /**
-   * Pushes a whole board row to every screen following its level, in the next tick's `board.frame`
-   * (`BOARD_PUSH_WINDOW_MS`..`BOARD_PUSH_WINDOW_MAX_MS`), stamped with now as its commit time; the
+   * Pushes a whole board row to every screen following its level, in the next flush's `board.frame`
+   * (on the next turn of the event loop when the publisher is idle, else at the end of its window: at
+   * most `BOARD_PUSH_WINDOW_MAX_MS`, board-publisher.ts), stamped with now as its commit time; the
    * newest `version` of each team wins.
    */
   teamUpdated(team: BoardTeam): void;
