@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeBoardRow, type BoardFrame, type BoardTeam } from '@concurso/shared';
-import { RowCountCache, countFrameRows, eventName, parseFrameHeader, splitFrame } from './frame-header.js';
+import { FrameReader, countFrameRows, eventName, parseFrameHeader, splitFrame } from './frame-header.js';
 
 const team = (id: number, version: number, name = `Equipo ${id}`): BoardTeam => ({
   id,
@@ -46,14 +46,38 @@ describe('parseFrameHeader', () => {
   });
 });
 
-describe('RowCountCache', () => {
-  it('counts a frame once per distinct (seq, committed_at, length) and tells a catch-up frame apart', () => {
-    const cache = new RowCountCache(4);
-    const tick = wire([7, 100, [encodeBoardRow(team(1, 2))]]);
-    const catchUp = wire([7, 100, [encodeBoardRow(team(1, 2)), encodeBoardRow(team(2, 9))]]);
-    expect(cache.rowsOf(tick, parseFrameHeader(tick)!)).toBe(1);
-    expect(cache.rowsOf(catchUp, parseFrameHeader(catchUp)!)).toBe(2);
-    expect(cache.rowsOf(tick, parseFrameHeader(tick)!)).toBe(1);
+describe('FrameReader', () => {
+  it('reads each copy of a frame, tells a catch-up frame of the same seq apart, and parses no other event', () => {
+    const reader = new FrameReader(4);
+    const tick = wire([7, 100.5, [encodeBoardRow(team(1, 2))]]);
+    const catchUp = wire([7, 100.5, [encodeBoardRow(team(1, 2)), encodeBoardRow(team(2, 9))]]);
+    expect(reader.read(tick)).toEqual({ seq: 7, committedAt: 100.5, rows: 1 });
+    expect(reader.read(catchUp)).toEqual({ seq: 7, committedAt: 100.5, rows: 2 });
+    // Another screen's copy of the same frame, in a buffer of its own.
+    expect(reader.read(Buffer.from(tick))).toEqual({ seq: 7, committedAt: 100.5, rows: 1 });
+    expect(reader.read(Buffer.from('42["board.reset"]'))).toBeNull();
+  });
+
+  it('never takes a frame of the same length for a known one when its header differs', () => {
+    const reader = new FrameReader(4);
+    const first = wire([8, 200.25, [encodeBoardRow(team(1, 2))]]);
+    const other = wire([9, 200.25, [encodeBoardRow(team(1, 2))]]);
+    const later = wire([8, 300.25, [encodeBoardRow(team(1, 2))]]);
+    expect(other.length).toBe(first.length);
+    expect(later.length).toBe(first.length);
+    expect(reader.read(first)!.seq).toBe(8);
+    expect(reader.read(other)!.seq).toBe(9);
+    expect(reader.read(later)).toEqual({ seq: 8, committedAt: 300.25, rows: 1 });
+  });
+
+  it('keeps what it read when the bytes it was given are overwritten (a shared read buffer)', () => {
+    const reader = new FrameReader(2);
+    const frame = wire([10, 400, [encodeBoardRow(team(3, 4))]]);
+    const shared = Buffer.from(frame);
+    expect(reader.read(shared)!.seq).toBe(10);
+    shared.fill(0x20);
+    expect(reader.read(shared)).toBeNull();
+    expect(reader.read(frame)).toEqual({ seq: 10, committedAt: 400, rows: 1 });
   });
 });
 

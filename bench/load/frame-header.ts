@@ -62,44 +62,63 @@ export function countFrameRows(message: Buffer, rowsAt: number): number {
   return rows;
 }
 
+/** What a lean screen takes from a `board.frame`: its header and how many rows it carries. */
+export interface FrameSummary {
+  seq: number;
+  /** ms on the sending server's clock (`clockMs()`), when the oldest change in the frame was committed. */
+  committedAt: number;
+  rows: number;
+}
+
 /**
- * Remembers the row counts of the last few distinct frames: every screen of a server process gets the
- * same bytes for one push tick, so the rows are counted once per frame per tester process instead of
- * once per screen. Keyed by (seq, committed_at, byte length), which tells a tick's frame from a screen's
- * catch-up frame of the same tick (other rows, hence another length and usually another commit time).
+ * Reads the `board.frame` messages of a tester process, parsing each distinct frame once: every screen of
+ * a server process gets the same bytes per flush, so the first copy's header is parsed and its rows
+ * counted, and every later copy is only compared with it byte for byte over its whole header (through
+ * the rows' opening `[`: seq and committed_at) and by its length. Every screen's figure still comes from
+ * its own bytes (a copy whose header or length differs is parsed on its own), and a screen's catch-up
+ * frame of the same flush has other rows, hence another length (and usually another commit time). The
+ * last `size` distinct frames are kept, newest first: with several server processes their frames
+ * interleave.
  */
-export class RowCountCache {
-  private readonly seq: Float64Array;
-  private readonly committed: Float64Array;
-  private readonly length: Float64Array;
-  private readonly rows: Int32Array;
+export class FrameReader {
+  private readonly heads: Array<Buffer | null>;
+  private readonly lengths: Int32Array;
+  private readonly summaries: Array<FrameSummary | null>;
   private next = 0;
 
-  constructor(private readonly size = 32) {
-    this.seq = new Float64Array(size).fill(Number.NaN);
-    this.committed = new Float64Array(size);
-    this.length = new Float64Array(size);
-    this.rows = new Int32Array(size);
+  constructor(private readonly size = 8) {
+    this.heads = new Array<Buffer | null>(size).fill(null);
+    this.lengths = new Int32Array(size).fill(-1);
+    this.summaries = new Array<FrameSummary | null>(size).fill(null);
   }
 
-  /** Rows of `message` whose header is `header`, counted at most once per distinct frame. */
-  rowsOf(message: Buffer, header: FrameHeader): number {
-    for (let i = 0; i < this.size; i++) {
+  /** The summary of `message`; null when it is not a `board.frame` (`parseFrameHeader`). */
+  read(message: Buffer): FrameSummary | null {
+    for (let k = 1; k <= this.size; k++) {
+      const i = (this.next - k + this.size) % this.size;
+      const head = this.heads[i];
       if (
-        this.seq[i] === header.seq &&
-        this.committed[i] === header.committedAt &&
-        this.length[i] === message.length
-      )
-        return this.rows[i]!;
+        head &&
+        this.lengths[i] === message.length &&
+        message.compare(head, 0, head.length, 0, head.length) === 0
+      ) {
+        return this.summaries[i]!;
+      }
     }
-    const rows = countFrameRows(message, header.rowsAt);
+    const header = parseFrameHeader(message);
+    if (!header) return null;
+    const summary = {
+      seq: header.seq,
+      committedAt: header.committedAt,
+      rows: countFrameRows(message, header.rowsAt),
+    };
     const i = this.next;
     this.next = (this.next + 1) % this.size;
-    this.seq[i] = header.seq;
-    this.committed[i] = header.committedAt;
-    this.length[i] = message.length;
-    this.rows[i] = rows;
-    return rows;
+    // A copy: `message` may be a view into a read buffer that the next read overwrites.
+    this.heads[i] = Buffer.from(message.subarray(0, header.rowsAt + 1));
+    this.lengths[i] = message.length;
+    this.summaries[i] = summary;
+    return summary;
   }
 }
 

@@ -1,8 +1,10 @@
 /**
  * A tester process holding LEAN screens (bench/README.md, "Load tester"): each is a bare websocket
  * (raw-websocket.ts; the `ws` library with `--client-deflate`) speaking Socket.IO v4 / Engine.IO v4 itself (handshake `0{…}`, then `40{"token":…}` to join with the judge's
- * token, `2` ping answered `3`), that for every `board.frame` reads only the header (frame-header.ts;
- * the rows are never parsed), records `clockMs() - committed_at` weighted by the frame's rows, and
+ * token, `2` ping answered `3`), that for every `board.frame` reads only the header (frame-header.ts
+ * `FrameReader`: the first copy of a frame in this process is parsed, every other screen's copy is
+ * compared with it byte for byte over its header and by length; the rows are never parsed), records
+ * `clockMs() - committed_at` weighted by the frame's rows, and
  * acknowledges as the web does, every `BOARD_ACK_EVERY`-th frame at once, with `42["board.ack",<seq>]`. A closed socket reconnects after 1 s.
  * In `baseline` mode the same screens connect to the bare ws replay server (baseline-ws-server.ts):
  * no handshake, same frames, same measure, same acknowledgement (which that server ignores).
@@ -11,7 +13,7 @@
  */
 import WebSocket from 'ws';
 import { SOCKET_PATH, boardAckPolicy, clockMs } from '@concurso/shared';
-import { RowCountCache, eventName, parseFrameHeader } from './frame-header.js';
+import { FrameReader, eventName } from './frame-header.js';
 import { Histogram } from './metrics.js';
 import { RawWebSocket, clientFrame, type RawWebSocketHandlers } from './raw-websocket.js';
 import { TesterMeasurements, serveTester } from './tester-process.js';
@@ -52,7 +54,7 @@ let deflate = false;
 let closing = false;
 const measure = new TesterMeasurements();
 const screens: Screen[] = [];
-const rowCounts = new RowCountCache();
+const frameReader = new FrameReader();
 const recorded: RecordedFrame[] = [];
 /** Sockets opened and not closed yet. */
 let liveSockets = 0;
@@ -100,14 +102,13 @@ function onMessage(screen: Screen, data: Buffer): void {
   const at = clockMs();
   const first = data[0];
   if (first === 0x34 /* 4 */ && data[1] === 0x32 /* 2: event */) {
-    const header = parseFrameHeader(data);
-    if (header) {
-      const n = rowCounts.rowsOf(data, header);
-      const ack = screen.ackNow(header.seq);
+    const frame = frameReader.read(data);
+    if (frame) {
+      const ack = screen.ackNow(frame.seq);
       if (ack !== null) screen.ws?.ack(ack);
-      measure.frame(screen, at, header.committedAt, n);
+      measure.frame(screen, at, frame.committedAt, frame.rows);
       if (measure.measuring && screen.recording) {
-        recorded.push({ bytes: Buffer.from(data), committedAt: header.committedAt, receivedAt: at });
+        recorded.push({ bytes: Buffer.from(data), committedAt: frame.committedAt, receivedAt: at });
       }
       return;
     }

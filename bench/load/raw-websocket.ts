@@ -2,8 +2,10 @@
  * A minimal WebSocket client (RFC 6455) straight on a TCP socket, for the load tester's lean screens
  * (the tester must never be the bottleneck). The `ws` library costs a Writable stream pass,
  * an event emission and several Buffers per message; with thousands of screens each getting several
- * frames a second that is most of the tester's CPU. This client parses frames in the socket's `data`
- * handler and writes prebuilt frames as they are.
+ * frames a second that is most of the tester's CPU. This client reads the TCP socket with `onread`
+ * into one buffer shared by every socket of the process (no Buffer allocated and no stream `data` event
+ * per read: the socket hands the bytes straight to the parser), parses frames there and writes prebuilt
+ * frames as they are.
  *
  * Enough of the protocol for a loopback test client: the HTTP/1.1 upgrade (status 101 checked, the
  * accept key is not), text/binary messages, fragmented messages, ping (answered with pong), close
@@ -32,6 +34,13 @@ const OP_CLOSE = 0x8;
 const OP_PING = 0x9;
 const OP_PONG = 0xa;
 const HEADER_END = Buffer.from('\r\n\r\n', 'latin1');
+
+/**
+ * The one read buffer of every socket of the process (bytes): a read's bytes are parsed before the next
+ * read of any socket, so they can share it; what is left of a partial frame is copied out. 64 KiB holds
+ * a frame of several hundred rows in one read; a larger one comes over several reads.
+ */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 
 /** A client frame of `payload` with opcode `opcode` (FIN set), masked with a zero key. */
 export function clientFrame(payload: Buffer, opcode = 0x1): Buffer {
@@ -66,7 +75,17 @@ export class RawWebSocket {
   ) {
     const { hostname, port, pathname, search } = new URL(url);
     const host = hostname.replace(/^\[|\]$/g, '');
-    this.socket = net.connect({ host, port: Number(port) || 80 });
+    this.socket = net.connect({
+      host,
+      port: Number(port) || 80,
+      onread: {
+        buffer: READ_BUFFER,
+        callback: (bytes) => {
+          this.onData(READ_BUFFER.subarray(0, bytes));
+          return true; // keep reading (false would pause the socket)
+        },
+      },
+    });
     this.socket.setNoDelay(true);
     this.socket.on('connect', () => {
       this.socket.write(
@@ -75,7 +94,6 @@ export class RawWebSocket {
           'Sec-WebSocket-Version: 13\r\n\r\n',
       );
     });
-    this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
     this.socket.on('error', () => undefined);
     this.socket.on('close', () => {
       this.state = 'closed';
@@ -103,13 +121,14 @@ export class RawWebSocket {
     this.socket.destroy();
   }
 
+  /** Parses a read's bytes: `chunk` is a view into `READ_BUFFER`, valid only during this call. */
   private onData(chunk: Buffer): void {
     let buf = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
     this.pending = null;
     if (this.state === 'connecting') {
       const end = buf.indexOf(HEADER_END);
       if (end < 0) {
-        this.pending = buf;
+        this.pending = Buffer.from(buf);
         return;
       }
       const status = buf.toString('latin1', 0, buf.indexOf(0x0d));
@@ -146,7 +165,8 @@ export class RawWebSocket {
       at += header + length;
       this.onFrame((b0 & 0x80) !== 0, b0 & 0x0f, payload);
     }
-    if (at < buf.length && this.state === 'open') this.pending = buf.subarray(at);
+    // Copied: the rest of `buf` may be `READ_BUFFER`, which the next read overwrites.
+    if (at < buf.length && this.state === 'open') this.pending = Buffer.from(buf.subarray(at));
   }
 
   private onFrame(fin: boolean, opcode: number, payload: Buffer): void {
