@@ -5,7 +5,8 @@
  * (the same commit gives the same bytes):
  *
  * 1. the CLI bundled with everything it imports into one CommonJS file (esbuild; Node's single
- *    executable applications run one CommonJS script, whose `require` reaches only built-in modules);
+ *    executable applications run one CommonJS script, whose `require` reaches only built-in modules),
+ *    the captures' encoder thread inside it as a string (encoder-thread.ts);
  * 2. Node's SEA blob of it (`--experimental-sea-config`, no code cache or snapshot: those would tie
  *    the blob to one platform), with the Windows helpers as assets, compiled here by Debian's
  *    MinGW-w64: the process lister `proclist.exe` (agent/native/proclist.c) and the screen capture
@@ -24,6 +25,7 @@ import { inject } from 'postject';
 import { agentExecutableFile } from '@concurso/shared';
 import { SCREENSHOT_EXE } from '../src/capture-screen.js';
 import { PROCLIST_EXE } from '../src/windows-lister.js';
+import { encoderThreadDefine } from './encoder-thread.js';
 import { TARGETS, nodeBinary } from './node-binaries.js';
 
 const agentDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -97,6 +99,8 @@ await build({
   external: ['bufferutil', 'utf-8-validate'],
   define: {
     __AGENT_COMMIT__: JSON.stringify(commit()),
+    // The captures' encoder thread, run from this string (a single executable has no file beside it).
+    ...(await encoderThreadDefine(agentDir)),
     'process.env.WS_NO_BUFFER_UTIL': JSON.stringify('1'),
     'process.env.WS_NO_UTF_8_VALIDATE': JSON.stringify('1'),
     // ps-list (ESM) reads its own folder at load; a CommonJS bundle has no import.meta. The agent never

@@ -12,6 +12,7 @@ import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { encoderThreadDefine } from './encoder-thread.js';
 
 const agentDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(agentDir, 'dist', 'package');
@@ -28,6 +29,8 @@ await build({
   platform: 'node',
   target: 'node20',
   format: 'esm',
+  // The captures' encoder thread, run from this string: the package is one file.
+  define: await encoderThreadDefine(agentDir),
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
   },

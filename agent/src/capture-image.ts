@@ -118,6 +118,14 @@ export function decodeBmp(bytes: Buffer): RgbaImage {
   return { width, height, data };
 }
 
+/** A screen dump as its tool wrote it: `xwd` (Linux) or `bmp` (screenshot.exe, Windows). */
+export type DumpFormat = 'xwd' | 'bmp';
+
+/** A dump read into pixels (`decodeXwd` or `decodeBmp`). @throws CaptureFormatError for one it cannot read. */
+export function decodeDump(bytes: Buffer, format: DumpFormat): RgbaImage {
+  return format === 'xwd' ? decodeXwd(bytes) : decodeBmp(bytes);
+}
+
 /**
  * `image` scaled down to at most `maxWidth` px wide (the same image when it already fits), each
  * pixel the average of the source pixels it covers (a box filter: text stays legible, no aliasing).
@@ -173,8 +181,8 @@ export interface EncodedCapture {
 /**
  * `image` as a JPEG of at most `maxBytes` (bytes), at most `CAPTURE_MAX_WIDTH` px wide: the first of
  * `QUALITIES` that fits; past the last, the image is halved and tried again. About 100-300 ms of CPU for a
- * 1280 × 720 screen (agent/README.md gives the figures), on the agent's thread: it runs after the
- * kill, never between the stop and the kill.
+ * 1280 × 720 screen (agent/README.md gives the figures): the agent runs it on a thread of its own
+ * (capture-encoder.ts), never between the stop and the kill.
  */
 export function encodeCapture(image: RgbaImage, maxBytes = CAPTURE_MAX_BYTES): EncodedCapture {
   let scaled = scaleToWidth(image);

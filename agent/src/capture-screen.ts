@@ -11,7 +11,7 @@ import { execFile, spawn } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { decodeBmp, decodeXwd, type RgbaImage } from './capture-image.js';
+import { decodeDump, type DumpFormat, type RgbaImage } from './capture-image.js';
 import { writeEmbeddedHelper } from './embedded-helper.js';
 import { displayReachable, graphicalSession, sessionSpawnOptions } from './message-screen.js';
 
@@ -31,7 +31,7 @@ export interface RawGrab {
   /** How long the tool took (ms). */
   ms: number;
   bytes: Buffer;
-  format: 'xwd' | 'bmp';
+  format: DumpFormat;
 }
 
 /** Why a grab gave nothing: one short Spanish phrase («falta xwd (paquete x11-apps)»). */
@@ -42,7 +42,7 @@ export type ScreenGrabber = () => Promise<RawGrab>;
 
 /** A raw grab read into pixels. @throws CaptureFormatError for a dump it cannot read. */
 export function decodeGrab(grab: RawGrab): RgbaImage {
-  return grab.format === 'xwd' ? decodeXwd(grab.bytes) : decodeBmp(grab.bytes);
+  return decodeDump(grab.bytes, grab.format);
 }
 
 /**

@@ -1,25 +1,26 @@
 /**
  * Screen captures waiting for the server (agent/README.md, «Capturas de pantalla»): each is read and
- * encoded as a JPEG once its grab is done (capture-image.ts, one at a time, off the kill), and sent
- * (`POST /api/agent/capture`) once the server stored its attempt: the server takes a capture only
- * for a stored attempt, so one of a kill waits while its attempt is still in the outbox. At most
+ * encoded as a JPEG as soon as its grab is done (capture-encoder.ts: on a thread of its own, one at a
+ * time), and sent (`POST /api/agent/capture`) once the server stored its attempt: the server takes a
+ * capture only for a stored attempt, so one of a kill waits while its attempt is still in the outbox
+ * (the agent kicks the uploads the moment the server acknowledges it: running-agent.ts). At most
  * `CAPTURES_WAITING_MAX` wait, in memory only (an agent restarted drops them): one more drops the
  * oldest, counted. A failed send waits out the agent's backoff (backoff.ts); a refusal drops it.
  * Nothing here ever holds up a scan or an attempt.
  */
 import { hostname } from 'node:os';
+import { threadId } from 'node:worker_threads';
 import { withoutUnprintable, type AgentCapture } from '@concurso/shared';
 import { Backoff } from './backoff.js';
-import { decodeGrab, type RawGrab } from './capture-screen.js';
-import { encodeCapture } from './capture-image.js';
+import { CaptureEncoder, type EncodedGrab } from './capture-encoder.js';
+import type { RawGrab } from './capture-screen.js';
 import { AgentApiError, describeError } from './errors.js';
 
 /**
- * How long after its grab a kill's capture is encoded (ms): encoding holds the agent's thread for
- * 100-400 ms, so it waits out the fast rescans after a kill (rescan-burst.ts, 1 s) that end a
- * program started again at once. A judge's request is encoded at once.
+ * Most kills' grabs encoded ahead of their entry (`CaptureUploads.prepare`): the two of one kill and of
+ * the next, each holding its dump meanwhile.
  */
-const KILL_ENCODE_AFTER_MS = 1_100;
+const EARLY_MAX = 4;
 
 /** Most captures waiting (grabbed, encoded or not, not yet sent): about 200 KB each once encoded. */
 const CAPTURES_WAITING_MAX = 20;
@@ -34,6 +35,8 @@ export interface CaptureUploadsOptions {
   backoff?: Backoff;
   /** Most captures waiting. Default `CAPTURES_WAITING_MAX`. */
   max?: number;
+  /** Where the captures are encoded. Default: a `CaptureEncoder` of its own (ended by `stop`). */
+  encoder?: CaptureEncoder;
 }
 
 /** Counters of the uploads (the agent's stats, tests). */
@@ -42,9 +45,14 @@ export interface CaptureUploadStats {
   sent: number;
   /** Captures dropped: the oldest past the bound, refused by the server, or unreadable. */
   dropped: number;
-  /** Size of the last JPEG (bytes) and how long encoding it took (ms). */
+  /** Size of the last JPEG (bytes) and how long encoding it took (ms, without its wait in the queue). */
   lastBytes: number | null;
   lastEncodeMs: number | null;
+  /**
+   * Whether the last capture was encoded on the encoder's own thread (true) or, that thread not
+   * available, on the agent's (false); null before the first.
+   */
+  lastEncodedApart: boolean | null;
 }
 
 interface Waiting {
@@ -58,15 +66,33 @@ interface Waiting {
 
 /** The captures waiting for the server, bounded, sent in order. */
 export class CaptureUploads {
-  readonly stats: CaptureUploadStats = { sent: 0, dropped: 0, lastBytes: null, lastEncodeMs: null };
+  readonly stats: CaptureUploadStats = {
+    sent: 0,
+    dropped: 0,
+    lastBytes: null,
+    lastEncodeMs: null,
+    lastEncodedApart: null,
+  };
   private readonly waiting: Waiting[] = [];
   private readonly backoff: Backoff;
   private readonly max: number;
   /**
-   * Captures being grabbed or waiting to be encoded. Each encoding is synchronous, so two never
-   * overlap; a judge's request, not held back, goes before kills' captures still waiting.
+   * Captures being grabbed or encoded. The encoder takes one at a time; a judge's request goes before
+   * kills' captures still waiting for it.
    */
   private readonly encodings = new Set<Promise<void>>();
+  private readonly encoder: CaptureEncoder;
+  /**
+   * Kills' grabs whose encoding started when they were taken (`prepare`), before their entry came
+   * (`addKill`), oldest first, at most `EARLY_MAX`: one pushed out is not encoded there (its entry
+   * encodes it when it comes). Each holds its dump (about 8 MB for 1920 × 1080) until taken.
+   */
+  private readonly early = new Map<
+    RawGrab,
+    { encoding: Promise<EncodedGrab>; taken: boolean; out: boolean }
+  >();
+  /** Grabs an entry already encodes (a «despues» taken after its kill's entry came): not prepared again. */
+  private readonly claimed = new WeakSet<RawGrab>();
   private sending: Promise<void> | null = null;
   private lastProblem: string | null = null;
   private stopped = false;
@@ -74,6 +100,7 @@ export class CaptureUploads {
   constructor(private readonly options: CaptureUploadsOptions) {
     this.backoff = options.backoff ?? new Backoff();
     this.max = Math.max(1, options.max ?? CAPTURES_WAITING_MAX);
+    this.encoder = options.encoder ?? new CaptureEncoder({ log: options.log });
   }
 
   /** Captures waiting now. */
@@ -88,6 +115,26 @@ export class CaptureUploads {
   ): void {
     this.add({ target: { event_id: eventId, moment: 'antes' }, grab: shots.antes });
     this.add({ target: { event_id: eventId, moment: 'despues' }, grab: shots.despues });
+  }
+
+  /**
+   * Starts encoding a kill's `grab` now, as it is taken: its entry (`addKill`, once the kill's attempt
+   * is queued) then finds it encoded or under way. A grab no entry takes is dropped with the oldest past
+   * `EARLY_MAX`.
+   */
+  prepare(grab: RawGrab): void {
+    if (this.stopped || this.early.has(grab) || this.claimed.has(grab)) return;
+    const state = { taken: false, out: false };
+    const encoding = this.encoder.encode(grab, false, () => state.taken || !state.out);
+    // Its failure is said by the entry that takes it.
+    encoding.catch(() => undefined);
+    const record = Object.assign(state, { encoding });
+    this.early.set(grab, record);
+    for (const [oldest, old] of this.early) {
+      if (this.early.size <= EARLY_MAX) break;
+      old.out = true;
+      this.early.delete(oldest);
+    }
   }
 
   /** Queues the capture a judge asked for (`requestId`). */
@@ -116,7 +163,7 @@ export class CaptureUploads {
    */
   async stop(): Promise<void> {
     this.stopped = true;
-    await this.sending;
+    await Promise.all([this.sending, this.encoder.stop()]);
   }
 
   private add(entry: Waiting): void {
@@ -130,25 +177,30 @@ export class CaptureUploads {
     this.encodings.add(encoding);
   }
 
-  /** Reads and encodes one grab once it is done (a kill's, `KILL_ENCODE_AFTER_MS` later), then tries to send. */
+  /** Reads and encodes one grab as soon as it is done, then tries to send. */
   private async encode(entry: Waiting): Promise<void> {
     const grab = await entry.grab;
     if (entry.dropped || this.stopped) return;
     if (!grab) return this.remove(entry, false);
-    // Let the scans and sends go first: encoding holds the thread.
-    const after = entry.target.moment === 'pedida' ? 0 : KILL_ENCODE_AFTER_MS;
-    await new Promise((resolve) => setTimeout(resolve, after));
-    if (entry.dropped || this.stopped) return;
-    const started = Date.now();
+    this.claimed.add(grab);
+    const early = this.early.get(grab);
+    if (early) {
+      early.taken = true;
+      this.early.delete(grab);
+    }
     try {
-      const encoded = encodeCapture(decodeGrab(grab));
-      this.stats.lastEncodeMs = Date.now() - started;
+      const encoded = await (early?.encoding ??
+        this.encoder.encode(grab, entry.target.moment === 'pedida', () => !entry.dropped && !this.stopped));
+      this.stats.lastEncodeMs = encoded.ms;
       this.stats.lastBytes = encoded.jpeg.length;
+      this.stats.lastEncodedApart = encoded.threadId !== threadId;
       entry.ready = { image: encoded.jpeg.toString('base64'), takenAt: grab.takenAt };
     } catch (error) {
+      if (entry.dropped || this.stopped) return;
       this.options.log(`No se pudo leer la captura de pantalla: ${describeError(error)}.`);
       return this.remove(entry, true);
     }
+    if (entry.dropped || this.stopped) return;
     this.kick();
   }
 

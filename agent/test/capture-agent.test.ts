@@ -128,6 +128,8 @@ describe('captures of the real agent (Xvfb, fake server)', () => {
     expect(Date.parse(despues.taken_at)).toBeGreaterThan(Date.parse(antes.taken_at));
     const stats = handle.stats.captures!;
     expect(stats.lastKillWaitMs).not.toBeNull();
+    // Encoded on the captures' own thread (capture-encoder.ts), not on the agent's.
+    expect(stats.lastEncodedApart, lines.join('\n')).toBe(true);
     console.log(
       `captura al terminar: xwd ${stats.lastGrabMs} ms, el cierre esperó ${stats.lastKillWaitMs} ms por «antes», ` +
         `JPEG ${stats.lastBytes} bytes en ${stats.lastEncodeMs} ms; ` +
