@@ -105,6 +105,23 @@ export class ScreenCapture implements KillCapture {
   }
 }
 
+/**
+ * `capture` for the killer, handing each grab it takes to `taken` as well, on the turn after (the kill
+ * goes on first): the uploads start encoding a kill's captures at once (capture-uploads.ts `prepare`),
+ * before its attempt is accounted and queued.
+ */
+export function handingGrabsTo(capture: KillCapture, taken: (grab: RawGrab) => void): KillCapture {
+  return {
+    enabled: () => capture.enabled(),
+    grab: () =>
+      capture.grab().then((grab) => {
+        if (grab) setImmediate(() => taken(grab));
+        return grab;
+      }),
+    killWaited: (ms) => capture.killWaited?.(ms),
+  };
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**

@@ -52,6 +52,12 @@ export interface DeliveryOptions {
   /** Largest batch (default and maximum `AGENT_MAX_BATCH`). */
   batchSize?: number;
   onSent?: (batch: BatchSent) => void;
+  /**
+   * The server acknowledged the attempts `eventIds` and they just left the outbox in memory, before
+   * the outbox file is saved (`onSent` comes after that): what waits for them to be stored (their
+   * screen captures) may go now.
+   */
+  onStored?: (eventIds: string[]) => void;
   /** The server refused attempts (422); they were set aside and the rest keep going. */
   onRefused?: (refusal: AttemptsRefused) => void;
   /** A batch failed; the next automatic try is in `retryInMs` (ms). */
@@ -163,7 +169,10 @@ export class Delivery {
         const answer = await this.client.postAttempts(batch);
         const sent = new Set(batch.map((a) => a.event_id));
         const accepted = answer.accepted.filter((id) => sent.has(id));
-        await this.outbox.ack(accepted);
+        // `ack` takes them out of the queue at once and resolves once the file is saved.
+        const saved = this.outbox.ack(accepted);
+        if (accepted.length > 0) this.options.onStored?.(accepted);
+        await saved;
         acknowledged += accepted.length;
         this.backoff.succeed();
         this.transientFailure = false;

@@ -10,7 +10,7 @@ import {
 } from './agent-options.js';
 import type { AgentClient } from './client.js';
 import { Delivery } from './delivery.js';
-import { ScreenCapture } from './capture.js';
+import { ScreenCapture, handingGrabsTo } from './capture.js';
 import { CaptureNotice } from './capture-notice.js';
 import { lazyDefaultGrabber } from './capture-screen.js';
 import { CaptureUploads } from './capture-uploads.js';
@@ -129,7 +129,8 @@ export class RunningAgent implements AgentHandle {
         killer: new Killer({
           graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
           dryRun: options.dryRun ?? false,
-          capture: this.capture,
+          // A kill's captures are encoded as soon as they are taken.
+          capture: handingGrabsTo(this.capture, (grab) => this.captures.prepare(grab)),
         }),
         fingerprinter: this.fingerprinter,
         observed: this.observed,
@@ -241,7 +242,7 @@ export class RunningAgent implements AgentHandle {
       () => observedReportMs,
       observedReportMs,
     );
-    // Captures whose attempt the server has stored since, or whose backoff ended, go now.
+    // Captures whose backoff ended go now (one whose attempt was just stored went then: `onStored`).
     this.loops.every(
       async () => this.captures.kick(),
       () => retryProbeMs,
@@ -412,10 +413,10 @@ export class RunningAgent implements AgentHandle {
   private newDelivery(outbox: Outbox): Delivery {
     const { client } = this.setup;
     return new Delivery(outbox, client, {
+      // Their captures go the moment the server stored them (it takes one only for a stored attempt).
+      onStored: () => this.captures.kick(),
       onSent: (batch) => {
         this.counters.acknowledged += batch.acknowledged;
-        // Their captures may go now (the server takes one only for a stored attempt).
-        this.captures.kick();
         this.healthy();
         if (batch.acknowledged > 0) this.log(TEXTS.sent(batch.acknowledged, batch.numberAttempts));
       },
