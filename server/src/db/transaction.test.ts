@@ -1,3 +1,4 @@
+import { DeadlockException, LockWaitTimeoutException } from '@mikro-orm/core';
 import { describe, expect, it } from 'vitest';
 import { retryTransaction, TRANSACTION_TRIES } from './transaction.js';
 
@@ -35,4 +36,17 @@ describe('retryTransaction', () => {
     ).rejects.toMatchObject({ errno: 1213 });
     expect(runs).toBe(TRANSACTION_TRIES);
   });
+
+  it.each([DeadlockException, LockWaitTimeoutException])(
+    "runs the work again after MikroORM's %o (told by name, without loading the ORM)",
+    async (Exception) => {
+      let runs = 0;
+      const answer = await retryTransaction(async () => {
+        runs++;
+        if (runs === 1) throw new Exception(new Error('from the driver'));
+        return 'hecho';
+      });
+      expect([answer, runs]).toEqual(['hecho', 2]);
+    },
+  );
 });

@@ -1,4 +1,3 @@
-import { DeadlockException, LockWaitTimeoutException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/mysql';
 
 /**
@@ -12,13 +11,21 @@ const RETRYABLE_ERRNOS: ReadonlySet<number> = new Set([1213, 1205, 1467]);
 /** Tries of one transaction before its deadlock or lock timeout is answered (as 503). */
 export const TRANSACTION_TRIES = 4;
 
+/**
+ * MikroORM's exceptions for the same (`DeadlockException`, `LockWaitTimeoutException`), told by name:
+ * a `DriverException` names itself after its class. By name, not `instanceof`, so this file does not
+ * load MikroORM: the attempts' worker thread (modules/agent/attempt-worker.ts) runs `retryTransaction`
+ * without the ORM.
+ */
+const RETRYABLE_ORM_EXCEPTIONS: ReadonlySet<string> = new Set([
+  'DeadlockException',
+  'LockWaitTimeoutException',
+]);
+
 /** True for the errors InnoDB asks the client to retry: the transaction was rolled back whole. */
 export function isRetryableTransactionError(err: unknown): boolean {
-  return (
-    err instanceof DeadlockException ||
-    err instanceof LockWaitTimeoutException ||
-    RETRYABLE_ERRNOS.has(Number((err as { errno?: unknown } | null)?.errno))
-  );
+  const e = err as { errno?: unknown; name?: unknown } | null;
+  return RETRYABLE_ORM_EXCEPTIONS.has(String(e?.name)) || RETRYABLE_ERRNOS.has(Number(e?.errno));
 }
 
 /**
