@@ -7,7 +7,8 @@
 //   node scripts/build.mjs --force    rebuild regardless of dates
 //
 // - The server: one esbuild bundle per entry point in server/dist/ (`server.js` for `npm start`,
-//   `seed-demo.js` for `npm run seed:demo`), ESM for Node 20. Our own TypeScript (server/src,
+//   `seed-demo.js` for `npm run seed:demo`, `attempt-worker.js` for the attempts' worker thread that
+//   server.js starts), ESM for Node 20. Our own TypeScript (server/src,
 //   migrations/, and the workspace `@concurso/shared`, which is TypeScript source) is inlined; every
 //   npm package stays external and is loaded from node_modules as usual. server/dist/ sits at the
 //   same depth as server/src/, so app.ts's `WEB_DIST_DIR` (`../../web/dist` from import.meta.url)
@@ -29,9 +30,11 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_BUILD_OPTIONS, SERVER_PLUGINS, WORKER_PLUGINS } from './esbuild-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const thisScript = fileURLToPath(import.meta.url);
+const optionsScript = fileURLToPath(new URL('./esbuild-server.mjs', import.meta.url));
 const args = process.argv.slice(2);
 const force = args.includes('--force');
 const targets = args.filter((a) => !a.startsWith('--'));
@@ -42,6 +45,14 @@ const SERVER_ENTRIES = {
   server: 'server/src/server.ts',
   'seed-demo': 'server/src/db/seed-demo-cli.ts',
 };
+/**
+ * Worker thread entry points, bundled apart (`WORKER_PLUGINS`, esbuild-server.mjs): the attempts' worker
+ * (server.js starts it from its own folder, attempt-thread.ts).
+ */
+const WORKER_ENTRIES = {
+  'attempt-worker': 'server/src/modules/agent/attempt-worker.ts',
+};
+const ALL_ENTRIES = { ...SERVER_ENTRIES, ...WORKER_ENTRIES };
 const SERVER_OUT = path.join(root, 'server', 'dist');
 const SERVER_META = path.join(SERVER_OUT, 'meta.json');
 
@@ -72,31 +83,21 @@ function newest(paths) {
   return latest;
 }
 
-/** Whether the server bundle is missing, older than one of its inputs or this script, or an input is gone. */
+/**
+ * Whether the server bundle is missing, older than one of its inputs, this script or its options
+ * (esbuild-server.mjs), or an input is gone.
+ */
 function serverStale() {
   if (!existsSync(SERVER_META)) return true;
   const built = Math.min(
-    ...Object.keys(SERVER_ENTRIES).map((name) => mtime(path.join(SERVER_OUT, `${name}.js`))),
+    ...Object.keys(ALL_ENTRIES).map((name) => mtime(path.join(SERVER_OUT, `${name}.js`))),
   );
   const inputs = Object.keys(JSON.parse(readFileSync(SERVER_META, 'utf8')).inputs);
-  return [thisScript, ...inputs.map((input) => path.join(root, input))].some((file) => {
+  return [thisScript, optionsScript, ...inputs.map((input) => path.join(root, input))].some((file) => {
     const changed = mtime(file);
     return changed === -Infinity || changed > built;
   });
 }
-
-/**
- * esbuild plugin: every bare import (an npm package or `node:` module) stays external, except the
- * workspaces `@concurso/*`, which are TypeScript source and must be bundled.
- */
-const externalPackages = {
-  name: 'external-packages',
-  setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (resolved) =>
-      resolved.path.startsWith('@concurso/') ? undefined : { path: resolved.path, external: true },
-    );
-  },
-};
 
 async function buildServer() {
   if (!force && !serverStale()) {
@@ -106,26 +107,29 @@ async function buildServer() {
   const started = Date.now();
   // Loaded only when there is something to build: the date check alone stays a few milliseconds.
   const { build } = await import('esbuild');
-  const result = await build({
+  const options = {
+    ...SERVER_BUILD_OPTIONS,
     absWorkingDir: root,
-    entryPoints: SERVER_ENTRIES,
     outdir: SERVER_OUT,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    // MikroORM and our errors read constructor names; bundling may rename clashing classes otherwise.
-    keepNames: true,
     sourcemap: 'linked',
     metafile: true,
     write: false,
-    plugins: [externalPackages],
-    logLevel: 'warning',
-  });
+  };
+  const results = await Promise.all([
+    build({ ...options, entryPoints: SERVER_ENTRIES, plugins: SERVER_PLUGINS }),
+    build({ ...options, entryPoints: WORKER_ENTRIES, plugins: WORKER_PLUGINS }),
+  ]);
+  // One metafile for both builds: every input, so a change to any rebuilds them.
+  const metafile = {
+    inputs: Object.assign({}, ...results.map((result) => result.metafile.inputs)),
+    outputs: Object.assign({}, ...results.map((result) => result.metafile.outputs)),
+  };
   mkdirSync(SERVER_OUT, { recursive: true });
   const files = [
-    ...result.outputFiles.map((file) => ({ path: file.path, contents: file.contents })),
-    { path: SERVER_META, contents: JSON.stringify(result.metafile) },
+    ...results.flatMap((result) =>
+      result.outputFiles.map((file) => ({ path: file.path, contents: file.contents })),
+    ),
+    { path: SERVER_META, contents: JSON.stringify(metafile) },
   ];
   // The metafile last: a build cut short leaves it older than the sources, so the next one runs again.
   for (const file of files) {

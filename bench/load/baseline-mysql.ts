@@ -2,7 +2,7 @@
  * The durable-write baseline, equal work: the SAME grouped SQL the product runs for
  * `POST /api/agent/attempts`, from a bare mysql2 loop, on a copy of the run's own database.
  *
- * The group is the product's own, imported (not a hand-kept copy): attempt-writer.ts
+ * The group is the product's own, imported (not a hand-kept copy): attempt-group.ts
  * `writeAttemptGroup` (its statements from agent/attempts.repository.ts, teams/attempt-teams.repository.ts, team-row-writer.ts and
  * board-rows.repository.ts, in its two round trips) through the product's `sqlBatchTransaction` on a
  * `createSqlPool` pool (db/sql.ts: READ COMMITTED, the same limits). What this file keeps of its own is
@@ -123,7 +123,7 @@ async function runMysqlBaseline(o: MysqlBaselineOptions): Promise<MysqlBaselineR
     const deadline = performance.now() + o.durationS * 1000;
     const started = performance.now();
 
-    // The product's own group: attempt-writer.ts `writeAttemptGroup` in its transaction (the bench's
+    // The product's own group: attempt-group.ts `writeAttemptGroup` in its transaction (the bench's
     // contest has no max_attempts, so the product blocks nothing and neither does this).
     const writeGroup = async (group: Pending[]) => {
       try {

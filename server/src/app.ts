@@ -173,6 +173,7 @@ export async function buildApp({
         ...policy,
         offlineAfterMs: config.agentOfflineAfterMs,
         publicUrl: config.publicUrl ?? null,
+        databaseUrl: config.databaseUrl,
       });
       await api.register(contestsRoutes, { siteLookup, uses });
       // Catalogues and modules that take no other options (the order is /api/docs' order).

@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type mysql from 'mysql2/promise';
 import { LEVELS } from '@concurso/shared';
 import {
   attemptCounts,
@@ -10,13 +11,14 @@ import {
   type TestServer,
 } from '@concurso/testkit';
 import { AttemptWriter } from '../src/modules/agent/attempt-writer.js';
+import { AttemptThread } from '../src/modules/agent/attempt-thread.js';
 import { storeAttemptsStatement } from '../src/modules/agent/attempts.repository.js';
 import { lockTeamContestsStatement } from '../src/modules/teams/index.js';
 import { addAttemptCountsStatement } from '../src/modules/teams/index.js';
-import { createSqlPool, ormSql, runStatement } from '../src/db/sql.js';
+import { ormSql, runStatement } from '../src/db/sql.js';
 
 /*
- * The attempts group commit against a second transaction that holds one of its teams (once the
+ * The attempts group commit, on its worker thread (attempt-thread.ts) as in the app. Against a second transaction that holds one of its teams (once the
  * flaky «writes concurrent reports…»: a group that waited for a team row read the stored event ids
  * from a snapshot taken before the other group committed, inserted one of them again and failed
  * whole with 409).
@@ -24,17 +26,20 @@ import { createSqlPool, ormSql, runStatement } from '../src/db/sql.js';
 describe('attempts group commit (docs/design.md section 6)', () => {
   let server: TestServer;
   let contestId: number;
-  let pool: mysql.Pool;
+  let thread: AttemptThread;
 
   beforeAll(async () => {
     server = await startTestServer();
-    pool = createSqlPool(server.config.databaseUrl, 2);
+    thread = new AttemptThread(server.config.databaseUrl, 2);
     contestId = (await createContest(server.orm, '2026-11-26', { active: true })).id;
   });
   afterAll(async () => {
-    await pool?.end();
+    await thread?.close();
     await server?.close();
   });
+
+  const at = new Date().toISOString();
+  const attempt = (event_id: string) => ({ event_id, process: 'Discord.exe', occurred_at: at });
 
   const lockWaits = async () => {
     const rows = await server.orm.em
@@ -51,13 +56,11 @@ describe('attempts group commit (docs/design.md section 6)', () => {
     const second = await createTeam(server.orm, contestId, LEVELS.basico, 'Espera B');
     // One group at a time: while the gate's group waits, the next two requests queue into one group.
     const writer = new AttemptWriter(
-      pool,
+      (group) => thread.commit(group),
       () => server.orm.em.fork(),
       () => undefined,
       1,
     );
-    const at = new Date().toISOString();
-    const attempt = (event_id: string) => ({ event_id, process: 'Discord.exe', occurred_at: at });
 
     const holdGate = server.orm.em.fork();
     const other = server.orm.em.fork();
@@ -99,4 +102,56 @@ describe('attempts group commit (docs/design.md section 6)', () => {
       for (const em of [holdGate, other]) if (em.isInTransaction()) await em.rollback();
     }
   });
+
+  it('commits a group while the main thread runs nothing: its statements run on the worker thread', async () => {
+    const team = await createTeam(server.orm, contestId, LEVELS.basico, 'Hilo propio');
+    const writer = new AttemptWriter(
+      (group) => thread.commit(group),
+      () => server.orm.em.fork(),
+      () => undefined,
+      1,
+    );
+    // The thread is running (its first group started it), and the writer is idle: the next group
+    // goes out as soon as it is recorded.
+    expect(await writer.record(team.id, [attempt('ev-first')])).toMatchObject({ counted: 1 });
+    await writer.drained();
+    // `record` hands the group to the thread at once; from here until `spawnSync` returns, this thread
+    // is inside one synchronous call and runs no callback, no timer and no I/O of its own. The child
+    // reads the database on its own connection until the attempt is there (or gives up after 20 s).
+    const answer = writer.record(team.id, [attempt('ev-while-blocked')]);
+    const child = spawnSync(process.execPath, ['-e', SEE_ATTEMPT], {
+      env: {
+        ...process.env,
+        MYSQL2: createRequire(import.meta.url).resolve('mysql2/promise'),
+        SEE_URL: server.config.databaseUrl,
+        SEE_TEAM: String(team.id),
+        SEE_EVENT: 'ev-while-blocked',
+      },
+      encoding: 'utf8',
+    });
+    expect(child.stderr).toBe('');
+    // The child saw the row committed: the group's statements ran without this thread's event loop.
+    expect(child.stdout.trim()).toBe('seen');
+    expect(await answer).toEqual({ accepted: ['ev-while-blocked'], counted: 1, number_attempts: 2 });
+    expect(await attemptCounts(server.orm, team.id)).toEqual({ rows: 2, count: 2 });
+  });
 });
+
+/** A child's script: polls until the attempt (SEE_TEAM, SEE_EVENT) is in the database; prints 'seen' or 'absent'. */
+const SEE_ATTEMPT = `
+const mysql = require(process.env.MYSQL2);
+(async () => {
+  const conn = await mysql.createConnection(process.env.SEE_URL);
+  let seen = false;
+  for (let i = 0; i < 400 && !seen; i++) {
+    const [rows] = await conn.query('select count(*) as n from attempts where teams_id = ? and event_id = ?', [
+      Number(process.env.SEE_TEAM),
+      process.env.SEE_EVENT,
+    ]);
+    seen = Number(rows[0].n) === 1;
+    if (!seen) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await conn.end();
+  console.log(seen ? 'seen' : 'absent');
+})();
+`;

@@ -83,6 +83,7 @@ const UNAVAILABLE_CODES = new Set([
   'PROTOCOL_SEQUENCE_TIMEOUT',
   'ER_CON_COUNT_ERROR',
   'DB_ACQUIRE_TIMEOUT', // sql.ts: no free connection of the attempts' pool in time
+  'ATTEMPT_WORKER_EXITED', // the attempts' worker thread stopped under its groups (modules/agent/attempt-thread.ts)
 ]);
 
 /**

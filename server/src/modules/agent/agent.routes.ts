@@ -16,24 +16,28 @@ import {
 } from './agent.service.js';
 import { PresenceLimiter, type PresenceCall } from './presence-limiter.js';
 import { ATTEMPT_GROUPS_AT_ONCE, AttemptWriter } from './attempt-writer.js';
+import { AttemptThread } from './attempt-thread.js';
 import { FingerprintLearner } from './fingerprint-learner.js';
 
 /**
  * The agent's side of the API and the admin's key generation (shared/src/api/agent.ts, docs/design.md
  * section 6). `options`: how the agents' policies are built (`PolicyOptions`: the fingerprints'
  * quorum, `FINGERPRINT_QUORUM`, docs/design.md section 6a; the heartbeat period); `publicUrl`: the server's
- * `PUBLIC_URL` (an origin, or null when unset), answered with each new key for the install commands.
+ * `PUBLIC_URL` (an origin, or null when unset), answered with each new key for the install commands;
+ * `databaseUrl`: the app's `DATABASE_URL`, for the attempts' worker thread's own pool.
  */
 export default async function agentRoutes(
   app: FastifyInstance,
-  options: PolicyOptions & { offlineAfterMs: number; publicUrl: string | null },
+  options: PolicyOptions & { offlineAfterMs: number; publicUrl: string | null; databaseUrl: string },
 ): Promise<void> {
   // Requests that arrive together are written in one transaction; each is answered after its commit,
   // and the teams whose count moved are pushed then.
   const fork = () => app.orm.em.fork();
-  // On the agents' bare pool (attempt-writer.ts says why; `AGENT_SQL_CONNECTIONS`).
+  // The groups' statements run on the attempts' worker thread, on a bare pool of its own
+  // (attempt-thread.ts and attempt-writer.ts say why).
+  const thread = new AttemptThread(options.databaseUrl, ATTEMPT_GROUPS_AT_ONCE);
   const attempts = new AttemptWriter(
-    app.sql,
+    (group) => thread.commit(group),
     fork,
     (rows) => rows.forEach((row) => app.board.teamUpdated(row)),
     ATTEMPT_GROUPS_AT_ONCE,
@@ -46,8 +50,15 @@ export default async function agentRoutes(
       options.quorum,
     ),
   );
-  // Answer what is being written before the database closes.
-  app.addHook('preClose', () => attempts.drained());
+  // The thread loads while the app finishes starting, not under the first group.
+  app.addHook('onReady', async () => {
+    void thread.open();
+  });
+  // Answer what is being written before the database closes, then end the thread and its pool.
+  app.addHook('preClose', async () => {
+    await attempts.drained();
+    await thread.close();
+  });
 
   // Presence per machine (docs/design.md section 6a): its rules, and the calls one key may make.
   const presence = presenceOptions(options.offlineAfterMs);

@@ -8,13 +8,8 @@ export { default as agentChannelPlugin } from './agent-channel.plugin.js';
 export { default as agentKeysPlugin } from './agent-keys.plugin.js';
 export { default as agentPresencePlugin } from './agent-presence.js';
 export { default as agentRoutes } from './agent.routes.js';
-export {
-  AGENT_SQL_CONNECTIONS,
-  ATTEMPT_GROUPS_AT_ONCE,
-  MAX_GROUP_ATTEMPTS,
-  writeAttemptGroup,
-  type GroupedBatch,
-} from './attempt-writer.js';
+export { AGENT_SQL_CONNECTIONS, ATTEMPT_GROUPS_AT_ONCE, MAX_GROUP_ATTEMPTS } from './attempt-writer.js';
+export { writeAttemptGroup, type GroupedBatch } from './attempt-group.js';
 export { AgentEvent } from './agent-event.entity.js';
 export { AgentMachine } from './agent-machine.entity.js';
 export { Attempt } from './attempt.entity.js';
