@@ -1,7 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { chmod, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_TYPES } from '@concurso/shared';
 import {
@@ -10,19 +7,17 @@ import {
   createContest,
   createLabNetwork,
   createUser,
-  labNetworkSupport,
   signIn,
   startWebTestBed,
   type LabNetwork,
   type WebTestBed,
 } from '@concurso/testkit';
+import { labKeyFile, startLabAgent } from '../agent/test/helpers/lab-agent.js';
 import { cleanUp, tempDir } from '../agent/test/helpers/processes.js';
 import { CatalogPage } from './pages/catalog-page.js';
 import { ContestsPage } from './pages/contests-page.js';
 import { LabPage } from './pages/lab-page.js';
 import { openSignedIn } from './pages/login-page.js';
-
-const AGENT_BIN = fileURLToPath(new URL('../agent/bin/concurso-agent.js', import.meta.url));
 
 /**
  * The network policy (docs/design.md section 6a) in Chromium: an admin writes the active contest's allowed
@@ -37,8 +32,6 @@ describe('allowed sites from the browser to the lab machine', () => {
   let agent: ChildProcess | undefined;
 
   beforeAll(async () => {
-    const missing = await labNetworkSupport();
-    if (missing) throw new Error(`npm test needs the lab network: ${missing}`);
     net = await createLabNetwork();
     // Chromium and the lab's agent both reach the server on this machine's side of the lab's link.
     bed = await startWebTestBed({}, { host: net.serverAddress });
@@ -57,23 +50,11 @@ describe('allowed sites from the browser to the lab machine', () => {
     await createUser(bed.server.orm, USER_TYPES.admin, 'admin_red', 'clave-admin');
     const adminToken = await signIn(bed.server, USER_TYPES.admin, 'admin_red_api', 'clave-admin');
     const team = await agentTeam(bed.server, adminToken, { contestId: contest.id, name: 'Equipo Vigilado' });
-    const keyFile = path.join(await tempDir('e2e-network-key-'), 'concurso-agent.key');
-    await writeFile(keyFile, `${team.key}\n`);
-    await chmod(keyFile, 0o600);
-    agent = net.spawnIn(
-      net.lab,
-      process.execPath,
-      [
-        AGENT_BIN,
-        '--server',
-        bed.server.url,
-        '--key-file',
-        keyFile,
-        '--data-dir',
-        await tempDir('e2e-network-data-'),
-      ],
-      { stdio: 'ignore' },
-    );
+    agent = startLabAgent(net, {
+      server: bed.server.url,
+      keyFile: await labKeyFile(team.key, 'e2e-network-key-'),
+      dataDir: await tempDir('e2e-network-data-'),
+    }).child;
     await expect
       .poll(
         async () => (await callAs(bed.server.app, adminToken, '/api/labMachines')).body.data.machines.length,

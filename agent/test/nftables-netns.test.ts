@@ -1,23 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ECHO_PORT, createLabNetwork, labNetworkSupport, type LabNetwork } from '@concurso/testkit';
+import { ECHO_PORT, createLabNetwork, type LabNetwork } from '@concurso/testkit';
 import { nftApplyScript } from '../src/network/nftables.js';
 import type { ResolvedPolicy } from '../src/network/resolved-policy.js';
 import { ssCutFilter } from '../src/network/socket-cut.js';
-
-/**
- * A long-lived TCP connection to the echo at `address port`: sends each line of its stdin, prints
- * 'eco <data>' for what comes back, and 'error <code>' or 'cerrada' when it ends.
- */
-const TUNNEL = `
-const socket = require('node:net').connect(Number(process.argv[2]), process.argv[1]);
-socket.setEncoding('utf8');
-socket.on('connect', () => socket.write('uno'));
-socket.on('data', (data) => console.log('eco ' + data));
-socket.on('error', (error) => console.log('error ' + error.code));
-socket.on('close', () => { console.log('cerrada'); process.exit(0); });
-process.stdin.setEncoding('utf8').on('data', (line) => socket.write(line.trim()));
-`;
 
 /**
  * The agent's nftables script and its `ss -K` filter as this machine's nft and ss take them, in a lab
@@ -41,11 +27,7 @@ describe("the agent's rules on a connection opened before the policy (Linux, lab
   const divert = { dnsPort: 40053, tlsPort: 40443, httpPort: 40080 };
   /** A contestant's tunnel to the forbidden address's echo, open and answering. */
   const openTunnel = async () => {
-    const child = net.spawnAsContestant(
-      process.execPath,
-      ['-e', TUNNEL, net.forbiddenAddress, String(ECHO_PORT)],
-      { stdio: ['pipe', 'pipe', 'inherit'] },
-    );
+    const child = net.spawnTunnel();
     children.push(child);
     const output: string[] = [];
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => output.push(...chunk.trim().split('\n')));
@@ -55,8 +37,6 @@ describe("the agent's rules on a connection opened before the policy (Linux, lab
   const ss = (filter: string) => net.runIn(net.lab, 'ss', ['-K', '-t', '-n', 'state', 'connected', filter]);
 
   beforeAll(async () => {
-    const missing = await labNetworkSupport();
-    if (missing) throw new Error(`npm test needs the lab network: ${missing}`);
     net = await createLabNetwork();
   }, 60_000);
 

@@ -64,6 +64,13 @@ export interface LabNetwork {
   runAsContestant(command: string, args: readonly string[]): Promise<{ code: number | null; out: string }>;
   /** Spawns `command args` in the lab as a contestant (see `runAsContestant`). */
   spawnAsContestant(command: string, args: readonly string[], options?: SpawnOptions): ChildProcess;
+  /**
+   * A contestant's tunnel (spawned as `spawnAsContestant`, stdin and stdout piped): a long-lived TCP
+   * connection from the lab to the echo at the forbidden address (`ECHO_PORT`). It sends 'uno' once
+   * connected, then each line of its stdin; it prints 'eco <data>' for what comes back, and
+   * 'error <code>' or 'cerrada' when the connection ends.
+   */
+  spawnTunnel(): ChildProcess;
   /** Names `address` as the lab's only DNS server (its resolv.conf, rewritten in place). */
   setLabResolver(address: string): Promise<void>;
   /** `nft list ruleset` of the lab. */
@@ -148,6 +155,17 @@ for (const [label, address] of [['dns', dns], ['rogue', rogue]]) {
 }
 `;
 
+/** A contestant's tunnel to `address port` (`LabNetwork.spawnTunnel`). */
+const TUNNEL = `
+const socket = require('node:net').connect(Number(process.argv[2]), process.argv[1]);
+socket.setEncoding('utf8');
+socket.on('connect', () => socket.write('uno'));
+socket.on('data', (data) => console.log('eco ' + data));
+socket.on('error', (error) => console.log('error ' + error.code));
+socket.on('close', () => { console.log('cerrada'); process.exit(0); });
+process.stdin.setEncoding('utf8').on('data', (line) => socket.write(line.trim()));
+`;
+
 /** The lab's one-off fetch: prints 'ok <body>' or 'error <code>'. */
 const LAB_FETCH = `
 const [url, ms] = process.argv.slice(1);
@@ -156,8 +174,11 @@ fetch(url, { signal: AbortSignal.timeout(Number(ms)) })
   .catch((error) => console.log('error ' + (error.cause?.code ?? error.name)));
 `;
 
-/** Whether this machine can make a lab: root, `ip` and `nft` (scripts/test-env.sh installs them). */
-export async function labNetworkSupport(): Promise<string | null> {
+/**
+ * What this machine lacks to make a lab (root, `ip` and `nft`: scripts/test-env.sh installs them), or
+ * null when nothing.
+ */
+async function labNetworkSupport(): Promise<string | null> {
   if (process.getuid?.() !== 0) return 'the lab network needs root (network namespaces)';
   for (const [tool, flag] of [
     ['ip', '-V'],
@@ -174,9 +195,13 @@ export async function labNetworkSupport(): Promise<string | null> {
 
 /**
  * Creates the lab (see `LabNetwork`) and starts the outside's servers.
- * @throws when a namespace, link or server cannot be set up (whatever was made is removed first).
+ * @throws `npm test needs the lab network: <what is missing>` on a machine that cannot make one (not
+ *   root, no `ip` or `nft`): the tests that need it fail, never skip; and when a namespace, link or
+ *   server cannot be set up (whatever was made is removed first).
  */
 export async function createLabNetwork(): Promise<LabNetwork> {
+  const missing = await labNetworkSupport();
+  if (missing) throw new Error(`npm test needs the lab network: ${missing}`);
   const id = randomBytes(3).toString('hex');
   const n = 1 + (parseInt(id, 16) % 250);
   const lab = `clab-${id}`;
@@ -358,6 +383,10 @@ export async function createLabNetwork(): Promise<LabNetwork> {
       return { code, out };
     },
     spawnAsContestant,
+    spawnTunnel: () =>
+      spawnAsContestant(process.execPath, ['-e', TUNNEL, forbiddenAddress, String(ECHO_PORT)], {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      }),
     setLabResolver: async (address) => {
       await writeFile(`${resolvDir}/resolv.conf`, `nameserver ${address}\n`);
     },
