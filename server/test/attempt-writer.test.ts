@@ -16,6 +16,7 @@ import { storeAttemptsStatement } from '../src/modules/agent/attempts.repository
 import { lockTeamContestsStatement } from '../src/modules/teams/index.js';
 import { addAttemptCountsStatement } from '../src/modules/teams/index.js';
 import { ormSql, runStatement } from '../src/db/sql.js';
+import { isDatabaseUnavailable } from '../src/db/timeouts.js';
 
 /*
  * The attempts group commit, on its worker thread (attempt-thread.ts) as in the app. Against a second transaction that holds one of its teams (once the
@@ -45,11 +46,12 @@ describe('attempts group commit (docs/design.md section 6)', () => {
   const attempt = (event_id: string) => ({ event_id, process: 'Discord.exe', occurred_at: at });
 
   const lockWaits = async () => {
-    const rows = await server.orm.em
-      .fork()
-      .execute<Array<{ n: number }>>(
-        `select count(*) as n from information_schema.innodb_trx where trx_state = 'LOCK WAIT'`,
-      );
+    const rows = await server.orm.em.fork().execute<Array<{ n: number }>>(
+      // This test's database only: the MariaDB is shared with other test files and benches.
+      `select count(*) as n from information_schema.innodb_trx t
+         join information_schema.processlist p on p.id = t.trx_mysql_thread_id
+        where t.trx_state = 'LOCK WAIT' and p.db = database()`,
+    );
     return Number(rows[0]!.n);
   };
 
@@ -136,6 +138,32 @@ describe('attempts group commit (docs/design.md section 6)', () => {
     expect(child.stdout.trim(), child.stderr).toBe('seen');
     expect(await answer).toEqual({ accepted: ['ev-while-blocked'], counted: 1, number_attempts: 2 });
     expect(await attemptCounts(server.orm, team.id)).toEqual({ rows: 2, count: 2 });
+  });
+  it("keeps an error's kind across the thread: a database not there is unavailable, a bad query is not", async () => {
+    const group = [{ teamId: 1, attempts: [attempt('ev-error')] }];
+    // Nothing listens on port 1 of loopback.
+    const refused = new AttemptThread('mysql://root@127.0.0.1:1/concurso', 1);
+    const missing = new URL(server.config.databaseUrl);
+    missing.pathname = '/concurso_no_such_database';
+    const unknown = new AttemptThread(missing.href, 1);
+    try {
+      await Promise.all([refused.open(), unknown.open()]);
+      const down = await refused.commit(group).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(down).toMatchObject({ code: 'ECONNREFUSED' });
+      expect(isDatabaseUnavailable(down)).toBe(true);
+      const bad = await unknown.commit(group).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      // ER_BAD_DB_ERROR: the server answered; no 503, no retry.
+      expect(bad).toMatchObject({ errno: 1049, code: 'ER_BAD_DB_ERROR' });
+      expect(isDatabaseUnavailable(bad)).toBe(false);
+    } finally {
+      await Promise.all([refused.close(), unknown.close()]);
+    }
   });
 });
 
