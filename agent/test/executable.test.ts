@@ -3,7 +3,6 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { appendFile, copyFile, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { AttemptLogRow } from '@concurso/shared';
 import { agentTeam, startContest, startTestServer, type TestServer } from '@concurso/testkit';
@@ -16,22 +15,11 @@ import {
   uniqueName,
   within,
 } from './helpers/processes.js';
-import { WinePrefix, windowsPath, wineInstalled } from './helpers/wine.js';
+import { WinePrefix, wineInstalled } from './helpers/wine.js';
+import { AGENT_VERSION, agentExecutable, buildAgentInto } from './helpers/agent-build.js';
 import { TARGETS, nodeBinary } from '../scripts/node-binaries.js';
 
 const run = promisify(execFile);
-const agentDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const version = (
-  JSON.parse(await readFile(path.join(agentDir, 'package.json'), 'utf8')) as { version: string }
-).version;
-
-/** `npm run agent:build -- --out dir`, as a lab admin's build machine runs it. */
-async function buildInto(dir: string): Promise<void> {
-  await run(process.execPath, ['--import', 'tsx', 'scripts/build.ts', '--out', dir], {
-    cwd: agentDir,
-    timeout: 180_000,
-  });
-}
 
 /** Windows' official node.exe, as the build keeps it (scripts/node-binaries.ts): a Windows program to block. */
 const windowsNode = () => nodeBinary(TARGETS[1]);
@@ -57,7 +45,7 @@ describe('the agent as one executable', () => {
 
   beforeAll(async () => {
     out = await tempDir('agent-build-');
-    [server] = await Promise.all([startTestServer(), buildInto(out)]);
+    [server] = await Promise.all([startTestServer(), buildAgentInto(out, 180_000)]);
     ({ adminToken, contestId } = await startContest(server, 'admin_agent_executable'));
   }, 240_000);
 
@@ -90,20 +78,23 @@ describe('the agent as one executable', () => {
 
   it('builds the Linux and Windows executables, the same bytes from the same commit', async () => {
     const files = (await readdir(out)).sort();
-    expect(files).toEqual([`concurso-agent-${version}-linux-x64`, `concurso-agent-${version}-win-x64.exe`]);
+    expect(files).toEqual([
+      `concurso-agent-${AGENT_VERSION}-linux-x64`,
+      `concurso-agent-${AGENT_VERSION}-win-x64.exe`,
+    ]);
     const linux = path.join(out, files[0]!);
     const windows = path.join(out, files[1]!);
     // Windows' PE and Linux's ELF, each the official Node binary with the agent inside.
     expect((await readFile(windows)).subarray(0, 2).toString('latin1')).toBe('MZ');
     expect((await readFile(linux)).subarray(0, 4).toString('latin1')).toBe('\x7fELF');
     const again = await tempDir('agent-build-');
-    await buildInto(again);
+    await buildAgentInto(again, 180_000);
     expect(await sha256(path.join(again, files[0]!))).toBe(await sha256(linux));
     expect(await sha256(path.join(again, files[1]!))).toBe(await sha256(windows));
     const { stdout } = await run(linux, ['--version']);
     expect(stdout.trim()).toMatch(
       new RegExp(
-        `^${version.replaceAll('.', '\\.')} \\(linux-x64, Node 20\\.\\d+\\.\\d+, [0-9a-f]{7,}|sin-git\\)$`,
+        `^${AGENT_VERSION.replaceAll('.', '\\.')} \\(linux-x64, Node 20\\.\\d+\\.\\d+, [0-9a-f]{7,}|sin-git\\)$`,
       ),
     );
     console.log(
@@ -124,7 +115,7 @@ describe('the agent as one executable', () => {
     const lines: string[] = [];
     const started = Date.now();
     agent = spawn(
-      path.join(out, `concurso-agent-${version}-linux-x64`),
+      agentExecutable(out, 'linux-x64'),
       ['--server', server.url, '--key-file', keyFile, '--data-dir', dataDir, '--poll-ms', '200'],
       { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: dataDir } },
     );
@@ -134,7 +125,7 @@ describe('the agent as one executable', () => {
     // Its heartbeat puts its machine on the lab board.
     const machines = await machinesOf(team.id, 15_000);
     expect(machines, lines.join('\n')).toEqual([
-      expect.objectContaining({ version, os: expect.stringMatching(/^linux /) }),
+      expect.objectContaining({ version: AGENT_VERSION, os: expect.stringMatching(/^linux /) }),
     ]);
     console.log(`ejecutable de Linux: primer latido ${Date.now() - started} ms después de arrancar`);
 
@@ -188,28 +179,12 @@ describe('the agent as one executable', () => {
           name: 'Los de Windows',
           blocked: [blocked],
         });
-        const dataDir = await tempDir('agent-wine-data-');
-        const keyFile = path.join(dataDir, 'clave.txt');
-        await writeFile(keyFile, team.key);
-        const exe = path.join(out, `concurso-agent-${version}-win-x64.exe`);
+        const exe = agentExecutable(out, 'win-x64');
         const started = Date.now();
-        const agentProcess = prefix.spawn(
-          exe,
-          [
-            '--server',
-            server.url,
-            '--key-file',
-            windowsPath(keyFile),
-            '--data-dir',
-            windowsPath(dataDir),
-            '--poll-ms',
-            '200',
-          ],
-          'agent',
-        );
+        const { agent: agentProcess, dataDir } = await prefix.startAgent(exe, server.url, team.key);
         const machines = await machinesOf(team.id, 60_000);
         expect(machines, await agentProcess.output()).toEqual([
-          expect.objectContaining({ version, os: expect.stringMatching(/^win32 10\./) }),
+          expect.objectContaining({ version: AGENT_VERSION, os: expect.stringMatching(/^win32 10\./) }),
         ]);
         console.log(
           `ejecutable de Windows (Wine): primer latido ${Date.now() - started} ms después de arrancar`,

@@ -1,22 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFile, copyFile, readFile, stat, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import type { AttemptLogRow } from '@concurso/shared';
 import { agentTeam, startContest, startTestServer, type TestServer } from '@concurso/testkit';
 import { cleanUp, tempDir, uniqueName, within } from './helpers/processes.js';
-import { WinePrefix, windowsPath, wineInstalled, type WineProcess } from './helpers/wine.js';
+import { WinePrefix, wineInstalled, type WineProcess } from './helpers/wine.js';
+import { agentExecutable, buildAgentInto } from './helpers/agent-build.js';
 import { mingwInstalled, windowsProgram } from './helpers/windows-program.js';
 import { TARGETS, nodeBinary } from '../scripts/node-binaries.js';
-
-const run = promisify(execFile);
-const agentDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const version = (
-  JSON.parse(await readFile(path.join(agentDir, 'package.json'), 'utf8')) as { version: string }
-).version;
 
 if (!wineInstalled() || !mingwInstalled()) {
   console.warn(
@@ -45,15 +38,8 @@ describe.runIf(wineInstalled() && mingwInstalled())(
     beforeAll(async () => {
       const out = await tempDir('agent-build-');
       prefix = new WinePrefix(await tempDir('agent-wine-'));
-      [server] = await Promise.all([
-        startTestServer(),
-        run(process.execPath, ['--import', 'tsx', 'scripts/build.ts', '--out', out], {
-          cwd: agentDir,
-          timeout: 180_000,
-        }),
-        prefix.init(),
-      ]);
-      exe = path.join(out, `concurso-agent-${version}-win-x64.exe`);
+      [server] = await Promise.all([startTestServer(), buildAgentInto(out, 180_000), prefix.init()]);
+      exe = agentExecutable(out, 'win-x64');
       ({ adminToken, contestId } = await startContest(server, 'admin_windows_identity'));
     }, 240_000);
 
@@ -84,23 +70,8 @@ describe.runIf(wineInstalled() && mingwInstalled())(
     /** Starts the agent for a new team blocking `blocked`, and waits for its first heartbeat. */
     async function startAgent(blocked: string[]): Promise<{ teamId: number; dataDir: string }> {
       const team = await agentTeam(server, adminToken, { contestId, name: uniqueName('Equipo'), blocked });
-      const dataDir = await tempDir('agent-wine-data-');
-      const keyFile = path.join(dataDir, 'clave.txt');
-      await writeFile(keyFile, team.key);
-      agent = prefix.spawn(
-        exe,
-        [
-          '--server',
-          server.url,
-          '--key-file',
-          windowsPath(keyFile),
-          '--data-dir',
-          windowsPath(dataDir),
-          '--poll-ms',
-          '200',
-        ],
-        uniqueName('agent'),
-      );
+      let dataDir: string;
+      ({ agent, dataDir } = await prefix.startAgent(exe, server.url, team.key, uniqueName('agent')));
       started.push(agent.child);
       const deadline = Date.now() + 60_000;
       for (;;) {

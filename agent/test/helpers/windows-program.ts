@@ -90,3 +90,44 @@ export async function windowsProgram(
   await run(GCC, ['-O2', '-s', '-o', exe, source, object]);
   return exe;
 }
+
+/**
+ * A Windows program filling the screen with the colour `RRGGBB` of its first argument (default
+ * magenta) until ended: a window titled «ventana de color», above every other window when `topmost`.
+ */
+const colourWindowSource = (topmost: boolean) => `#include <windows.h>
+#include <stdlib.h>
+static LRESULT CALLBACK on(HWND w, UINT m, WPARAM wp, LPARAM lp) {
+  if (m == WM_DESTROY) { PostQuitMessage(0); return 0; }
+  return DefWindowProcW(w, m, wp, lp);
+}
+int wmain(int argc, wchar_t **argv) {
+  unsigned long c = argc > 1 ? wcstoul(argv[1], NULL, 16) : 0xff00ff;
+  WNDCLASSW k = {0};
+  k.lpfnWndProc = on;
+  k.hInstance = GetModuleHandleW(NULL);
+  k.lpszClassName = L"color";
+  k.hbrBackground = CreateSolidBrush(RGB((c >> 16) & 255, (c >> 8) & 255, c & 255));
+  RegisterClassW(&k);
+  HWND w = CreateWindowExW(${topmost ? 'WS_EX_TOPMOST' : '0'}, L"color", L"ventana de color", WS_POPUP | WS_VISIBLE, 0, 0,
+                           GetSystemMetrics(SM_CXSCREEN), GetSystemMetrics(SM_CYSCREEN), NULL, NULL, k.hInstance, NULL);
+  UpdateWindow(w);
+  MSG msg;
+  while (GetMessageW(&msg, NULL, 0, 0) > 0) DispatchMessageW(&msg);
+  return 0;
+}
+`;
+
+/**
+ * Compiles the colour window (above) into a fresh temp folder as `ventana.exe`; answers its path. A
+ * capture test shows it full screen and reads its colour in the capture. `topmost`: above the agent's
+ * own windows too (the captures' notice), for a test that reads the screen's centre.
+ */
+export async function colourWindow(topmost: boolean): Promise<string> {
+  const dir = await tempDir('agent-colour-');
+  const source = path.join(dir, 'ventana.c');
+  const exe = path.join(dir, 'ventana.exe');
+  await writeFile(source, colourWindowSource(topmost));
+  await run(GCC, ['-O2', '-municode', '-mwindows', '-o', exe, source]);
+  return exe;
+}

@@ -6,9 +6,12 @@
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { existsSync, openSync, closeSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { afterAll, beforeAll } from 'vitest';
+import { startXvfb, type VirtualDisplay } from '@concurso/testkit/xvfb';
+import { cleanUp, tempDir } from './processes.js';
 
 const run = promisify(execFile);
 
@@ -61,8 +64,64 @@ export class WinePrefix {
     return { child, exited, output: () => readFile(log, 'utf8').catch(() => '') };
   }
 
+  /**
+   * Starts the agent's Windows executable `exe` against `server` with `key` in a key file of a fresh
+   * data folder (`clave.txt`), polling every 200 ms; its console goes to `<dir>/<name>.log`.
+   */
+  async startAgent(
+    exe: string,
+    server: string,
+    key: string,
+    name = 'agent',
+  ): Promise<{ agent: WineProcess; dataDir: string }> {
+    const dataDir = await tempDir('agent-wine-data-');
+    const keyFile = path.join(dataDir, 'clave.txt');
+    await writeFile(keyFile, key);
+    const args = ['--server', server, '--key-file', windowsPath(keyFile), '--data-dir', windowsPath(dataDir)];
+    return { agent: this.spawn(exe, [...args, '--poll-ms', '200'], name), dataDir };
+  }
+
   /** Ends every program of the prefix and its wineserver. */
   async kill(): Promise<void> {
     await run(WINESERVER, ['-k'], { env: this.env, timeout: 30_000 }).catch(() => undefined);
   }
+}
+
+/** What {@link useWineScreen} gives a test file; `screen` and `prefix` are set once its `beforeAll` ran. */
+export interface WineScreen {
+  /** The Xvfb display Wine draws on and the test reads. */
+  screen: VirtualDisplay;
+  prefix: WinePrefix;
+  /** The Windows programs the test started, killed after the file. */
+  started: WineProcess[];
+}
+
+/**
+ * Windows programs on a screen, for a test file, by the Vitest hooks it registers: beforeAll (within
+ * `timeoutMs`) starts an Xvfb display and a Wine prefix of its own whose windows show on it, the
+ * prefix made at the same time as `alongside()` (the file's own builds); afterAll kills `started`, the
+ * prefix's programs and the display, then removes the temp folders and programs of the test
+ * (`cleanUp`). `close`: the file's own things to close before the display goes.
+ */
+export function useWineScreen(
+  timeoutMs: number,
+  alongside: () => Promise<unknown> = async () => undefined,
+  close: () => Promise<unknown> = async () => undefined,
+): WineScreen {
+  const bed = { started: [] as WineProcess[] } as WineScreen;
+  beforeAll(async () => {
+    bed.screen = await startXvfb();
+    bed.prefix = new WinePrefix(await tempDir('agent-wine-'));
+    // Wine draws its windows, and reads the screen, on this display.
+    bed.prefix.env.DISPLAY = bed.screen.display;
+    await Promise.all([bed.prefix.init(), alongside()]);
+  }, timeoutMs);
+  afterAll(async () => {
+    for (const p of bed.started) p.child.kill('SIGKILL');
+    await bed.prefix?.kill();
+    await close();
+    bed.screen?.stop();
+    await cleanUp();
+  }, 60_000);
+  return bed;
 }
