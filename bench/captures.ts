@@ -1,5 +1,9 @@
 /**
- * `npm run bench:captures [-- --grabs 30 --rate 100 --seconds 10]`: what a screen capture costs.
+ * `npm run bench:captures [-- --grabs 30 --rate 100 --seconds 10]`: what a screen capture costs, (a)
+ * and (b) below. Instead, `-- --mode kill [--runs 10] [--executable FILE | --agent-entry FILE]`: how
+ * soon a judge sees a kill's «antes» capture (bench/captures-kill.ts); `-- --mode route [--rate 100
+ * --seconds 10]`: (b) through `POST /api/agent/capture` against the module's functions
+ * (bench/captures-route.ts).
  *
  * (a) The agent's side: on an Xvfb of 1920 × 1080 this bench starts (testkit `startXvfb`), its root
  * window painted with a busy picture (ImageMagick's `plasma:fractal` shown by `xwud`, no large flat areas), `--grabs`
@@ -29,11 +33,37 @@ import { median as medianOf } from './load/median.js';
 
 const { values } = parseArgs({
   options: {
+    mode: { type: 'string', default: 'cost' },
     grabs: { type: 'string', default: '30' },
     rate: { type: 'string', default: '100' },
     seconds: { type: 'string', default: '10' },
+    runs: { type: 'string', default: '10' },
+    executable: { type: 'string' },
+    'agent-entry': { type: 'string' },
   },
 });
+if (values.mode === 'kill') {
+  const { killToJudge } = await import('./captures-kill.js');
+  console.log(
+    JSON.stringify(
+      await killToJudge({
+        runs: Math.max(1, Number(values.runs)),
+        executable: values.executable,
+        agentEntry: values['agent-entry'],
+      }),
+      null,
+      2,
+    ),
+  );
+  process.exit(0);
+}
+if (values.mode === 'route') {
+  const { routeCost } = await import('./captures-route.js');
+  const rate = Math.max(1, Number(values.rate));
+  const seconds = Math.max(1, Number(values.seconds));
+  console.log(JSON.stringify(await routeCost({ rate, seconds }), null, 2));
+  process.exit(0);
+}
 const GRABS = Math.max(1, Number(values.grabs));
 const RATE = Math.max(1, Number(values.rate));
 const SECONDS = Math.max(1, Number(values.seconds));
