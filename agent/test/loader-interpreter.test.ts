@@ -9,14 +9,14 @@ import type { SpawnOptions } from 'node:child_process';
 import { chown, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startAgent, type AgentHandle, type AgentOptions } from '../src/agent.js';
+import { describe, expect, it } from 'vitest';
+import type { AgentHandle, AgentOptions } from '../src/agent.js';
 import { procLister } from '../src/proc-lister.js';
 import type { ProcessLister } from '../src/scanner.js';
-import { startFakeServer, type FakeServer } from './helpers/fake-server.js';
+import { useFakeAgentBed } from './helpers/fake-agent-bed.js';
+import type { FakeServer } from './helpers/fake-server.js';
 import {
   blockedBinary,
-  cleanUp,
   renamedCopy,
   running,
   sha256Of,
@@ -30,33 +30,16 @@ import {
 const LOADER = '/lib64/ld-linux-x86-64.so.2';
 const PYTHON = '/usr/bin/python3';
 
-const servers: FakeServer[] = [];
-const agents: AgentHandle[] = [];
-
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((a) => a.stop()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  await cleanUp();
-});
-
 /** The agent's own Linux lister (`/proc`), narrowed to this test's children (other tests run alongside). */
 const ownChildren: ProcessLister = async () => (await procLister()()).filter((p) => p.ppid === process.pid);
 
+const bed = useFakeAgentBed({ lister: ownChildren });
+
+/** A fake server blocking `blocked` (changed by `edit` first) and an agent of it. */
 async function agent(blocked: string[], options: Partial<AgentOptions> = {}, edit?: (s: FakeServer) => void) {
-  const server = await startFakeServer(blocked);
-  servers.push(server);
+  const server = await bed.fakeServer(blocked);
   edit?.(server);
-  const lines: string[] = [];
-  const handle = await startAgent({
-    server: server.url,
-    key: server.key,
-    dataDir: await tempDir(),
-    lister: ownChildren,
-    log: (line) => lines.push(line),
-    ...options,
-  });
-  agents.push(handle);
-  return { server, handle, lines };
+  return { server, ...(await bed.agent(server, options)) };
 }
 
 /** A python3 script that sleeps, with bytes of its own (its fingerprint names only this test's file). */

@@ -5,22 +5,14 @@
  * poll could not have): the assertion is that it ended and was counted, never a duration (speed goes to
  * bench/); the times spawn → exit are printed.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startAgent, type AgentHandle } from '../src/agent.js';
+import { describe, expect, it } from 'vitest';
 import { procLister } from '../src/proc-lister.js';
 import { RESCAN_FOR_MS } from '../src/rescan-burst.js';
 import type { ProcessLister } from '../src/scanner.js';
-import { startFakeServer, type FakeServer } from './helpers/fake-server.js';
-import { blockedBinary, cleanUp, spawnProcess, tempDir, uniqueName, within } from './helpers/processes.js';
+import { useFakeAgentBed } from './helpers/fake-agent-bed.js';
+import { blockedBinary, spawnProcess, uniqueName, within } from './helpers/processes.js';
 
-const servers: FakeServer[] = [];
-const agents: AgentHandle[] = [];
-
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((a) => a.stop()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  await cleanUp();
-});
+const bed = useFakeAgentBed();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -30,21 +22,11 @@ describe.runIf(process.platform === 'linux' && process.getuid?.() === 0)(
     it('ends each of ten starts at random moments while the poll is a minute away', async () => {
       const name = uniqueName('nuevo-visto');
       const file = await blockedBinary(name);
-      const server = await startFakeServer([name]);
-      servers.push(server);
+      const server = await bed.fakeServer([name]);
       const all = procLister();
       // Only this test's own program: the agent runs as root on a machine shared with other tests.
       const lister: ProcessLister = async () => (await all()).filter((p) => p.path === file);
-      const handle = await startAgent({
-        server: server.url,
-        key: server.key,
-        dataDir: await tempDir(),
-        lister,
-        push: false,
-        pollMs: 60_000,
-        log: () => undefined,
-      });
-      agents.push(handle);
+      const { handle } = await bed.agent(server, { lister, push: false, pollMs: 60_000 });
       while (handle.stats.sweeps === 0) await sleep(20); // past the baseline scan
       const times: number[] = [];
       for (let i = 0; i < 10; i++) {
