@@ -220,7 +220,9 @@ export default tseslint.config(
   },
   {
     // No import cycle, between modules or inside one: a cycle makes load order matter (a value used
-    // before its module ran) and hides which side depends on which. Type-only imports are not followed.
+    // before its module ran) and hides which side depends on which. Type-only imports are not followed,
+    // nor npm packages (`ignoreExternal`): none imports our code back, and walking their files was
+    // three quarters of the lint's time (about 20 s of CPU of a fresh clone's `npm run check`).
     files: ['server/src/**/*.ts', 'shared/src/**/*.ts', 'agent/src/**/*.ts', 'web/src/**/*.{ts,tsx}'],
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
     plugins: { 'import-x': importX },
@@ -232,6 +234,6 @@ export default tseslint.config(
         createTypeScriptImportResolver({ project: 'tsconfig.json' }),
       ],
     },
-    rules: { 'import-x/no-cycle': 'error' },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
 );
