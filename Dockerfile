@@ -32,7 +32,7 @@ COPY --from=build /app/web/dist web/dist
 # the generated secret), never the code it runs.
 RUN mkdir -p /data && chown node:node /data
 ENV PORT=3000 DATA_DIR=/data
-# Issue 26: the old generation capped at 320 MB keeps the server under 400 MB of RSS; a 256 MB cap held
+# The old generation capped at 320 MB keeps the server under 400 MB of RSS; a 256 MB cap held
 # a 2,000-screen connection storm with 2,000 attempts/s and a 5,000-row import (bench/BENCHMARKS.md,
 # "Heap policy"). `-e NODE_OPTIONS=…` replaces it.
 ENV NODE_OPTIONS=--max-old-space-size=320

@@ -90,7 +90,7 @@ export default tseslint.config(
   },
   {
     // Browser journeys and measurements reach the server through the test kit (test servers,
-    // factories, processes) or over HTTP, never by importing its code or its tests (issue 11).
+    // factories, processes) or over HTTP, never by importing its code or its tests (docs/architecture.md).
     files: ['e2e/**/*.ts', 'bench/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['**/server/src/**', '**/server/test/**'] }] },
   },
@@ -133,7 +133,7 @@ export default tseslint.config(
             },
             mayImport('catalog-screen', ['ui', 'api', 'stores']),
             mayImport('ui', ['stores']),
-            // The door opens one way (issue 23): stores use the API, the API never imports a store; its
+            // The door opens one way (web/README.md): stores use the API, the API never imports a store; its
             // tests may, to check the whole wiring (a 401 ending the session store, a list failure's dialog).
             mayImport('stores', ['api']),
             {
