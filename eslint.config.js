@@ -53,7 +53,7 @@ export default tseslint.config(
     },
   },
   {
-    // The boundary of DESIGN.md section 2: shared imports neither server nor web; web never imports server.
+    // The boundary of docs/design.md section 2: shared imports neither server nor web; web never imports server.
     files: ['shared/**/*.ts'],
     rules: {
       'no-restricted-imports': [
