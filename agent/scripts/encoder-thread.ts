@@ -5,30 +5,15 @@
  * `new Worker(source, { eval: true })`, since a single executable has no file beside it to start a
  * thread from. Only built-in modules stay outside (a SEA's `require` reaches no other).
  */
-import { build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
 import path from 'node:path';
-import { CAPTURE_MAX_BYTES, CAPTURE_MAX_WIDTH } from '@concurso/shared';
 
 /**
- * `@concurso/shared` for the thread: only the two limits capture-image.ts reads, their values taken
- * from shared here. The whole package (its zod schemas) made the thread's script 580 KB and added
- * 200-300 ms to its start; a thread file that imported any other name of shared fails the build
- * ("No matching export").
+ * The esbuild `define` that embeds the encoder thread's bundle (about 25 KB: capture-codec.ts and
+ * jpeg-js) into the agent's bundle.
+ * @throws when the thread's code reaches `@concurso/shared`: the whole package (its zod schemas) made
+ *   the thread's script 580 KB and its start 200-300 ms slower; the thread gets the limits in each job.
  */
-const sharedLimitsOnly: Plugin = {
-  name: 'shared-capture-limits',
-  setup(on) {
-    on.onResolve({ filter: /^@concurso\/shared$/ }, () => ({ path: 'shared', namespace: 'capture-limits' }));
-    on.onLoad({ filter: /.*/, namespace: 'capture-limits' }, () => ({
-      contents:
-        `export const CAPTURE_MAX_BYTES = ${CAPTURE_MAX_BYTES};\n` +
-        `export const CAPTURE_MAX_WIDTH = ${CAPTURE_MAX_WIDTH};\n`,
-      loader: 'js',
-    }));
-  },
-};
-
-/** The esbuild `define` that embeds the encoder thread's bundle into the agent's bundle. */
 export async function encoderThreadDefine(agentDir: string): Promise<Record<string, string>> {
   const result = await build({
     entryPoints: [path.join(agentDir, 'src', 'capture-encoder-thread.ts')],
@@ -38,10 +23,12 @@ export async function encoderThreadDefine(agentDir: string): Promise<Record<stri
     format: 'cjs',
     write: false,
     minify: true,
+    metafile: true,
     legalComments: 'none',
     logLevel: 'warning',
-    plugins: [sharedLimitsOnly],
   });
-  const source = result.outputFiles[0]!.text;
-  return { __CAPTURE_ENCODER_SOURCE__: JSON.stringify(source) };
+  const shared = Object.keys(result.metafile.inputs).filter((input) => /(^|\/)shared\/src\//.test(input));
+  if (shared.length > 0)
+    throw new Error(`El hilo de las capturas no debe cargar @concurso/shared: ${shared.join(', ')}`);
+  return { __CAPTURE_ENCODER_SOURCE__: JSON.stringify(result.outputFiles[0]!.text) };
 }

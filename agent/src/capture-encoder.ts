@@ -2,8 +2,8 @@
  * Where the agent encodes its screen captures (agent/README.md, «Capturas de pantalla»): reading a
  * dump, scaling it and encoding the JPEG (capture-image.ts) takes 150-600 ms of CPU, all synchronous,
  * so it runs on a worker thread of its own (capture-encoder-thread.ts) and the agent's thread keeps
- * scanning, ending programs and sending meanwhile. The thread starts with the first capture and ends
- * after `IDLE_MS` without one; one dump at a time, a judge's request before kills' captures still
+ * scanning, ending programs and sending meanwhile. The thread starts with the first grab (`warm`) and
+ * ends after `IDLE_MS` without a capture; one dump at a time, a judge's request before kills' captures still
  * waiting. Runs the same way from the sources (tsx: the thread's file through tsx's require hook), from
  * the single-file builds (the thread's bundle, a string they embed: agent/scripts/build.ts and
  * agent/scripts/pack.ts) and from the Windows single executable. A thread that cannot start, or that
@@ -13,6 +13,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker, threadId as ownThreadId } from 'node:worker_threads';
+import { CAPTURE_MAX_BYTES, CAPTURE_MAX_WIDTH } from '@concurso/shared';
 import { decodeDump, encodeCapture, type DumpFormat } from './capture-image.js';
 import type { RawGrab } from './capture-screen.js';
 
@@ -38,6 +39,9 @@ export interface EncodeJob {
   /** The dump's bytes, a copy of the grab's (a grab can be shared by two captures: capture.ts). */
   bytes: Uint8Array;
   format: DumpFormat;
+  /** The JPEG's most bytes and px of width (shared's `CAPTURE_MAX_BYTES`, `CAPTURE_MAX_WIDTH`). */
+  maxBytes: number;
+  maxWidth: number;
 }
 
 /** Encoder thread → main thread: the JPEG of job `id`, or why its dump could not be read. */
@@ -135,6 +139,17 @@ export class CaptureEncoder {
     });
   }
 
+  /**
+   * Starts the thread now if it is not running (a grab is starting: the thread boots while the
+   * screen is read, 50-250 ms from a build, about a second from the sources under tsx), idle until a
+   * dump comes. Never throws.
+   */
+  warm(): void {
+    if (this.stopped || this.worker || this.broken !== null) return;
+    this.thread();
+    this.next();
+  }
+
   /** Nothing more is encoded: what waits is rejected and the thread ends. */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -166,7 +181,13 @@ export class CaptureEncoder {
       // Referenced while it works: an agent waiting for its captures (`--once`) waits for the reply.
       worker.ref();
       const bytes = new Uint8Array(job.grab.bytes);
-      const message: EncodeJob = { id: this.nextId++, bytes, format: job.grab.format };
+      const message: EncodeJob = {
+        id: this.nextId++,
+        bytes,
+        format: job.grab.format,
+        maxBytes: CAPTURE_MAX_BYTES,
+        maxWidth: CAPTURE_MAX_WIDTH,
+      };
       worker.postMessage(message, [bytes.buffer]);
       return;
     }

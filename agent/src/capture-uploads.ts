@@ -137,6 +137,11 @@ export class CaptureUploads {
     }
   }
 
+  /** A grab is starting: the encoder's thread starts now, if it is not running, to be ready for it. */
+  warm(): void {
+    if (!this.stopped) this.encoder.warm();
+  }
+
   /** Queues the capture a judge asked for (`requestId`). */
   addRequested(requestId: string, grab: Promise<RawGrab | null>): void {
     this.add({ target: { request_id: requestId, moment: 'pedida' }, grab });

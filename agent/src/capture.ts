@@ -105,19 +105,29 @@ export class ScreenCapture implements KillCapture {
   }
 }
 
+/** Who encodes a kill's captures (capture-uploads.ts `CaptureUploads`). */
+interface GrabTaker {
+  /** A grab is starting (the encoder's thread may start meanwhile). */
+  warm(): void;
+  /** A grab was taken: its encoding may start. */
+  prepare(grab: RawGrab): void;
+}
+
 /**
- * `capture` for the killer, handing each grab it takes to `taken` as well, on the turn after (the kill
- * goes on first): the uploads start encoding a kill's captures at once (capture-uploads.ts `prepare`),
+ * `capture` for the killer, telling `uploads` when each grab starts and handing it each grab it takes,
+ * on the turn after (the kill goes on first): the uploads start encoding a kill's captures at once,
  * before its attempt is accounted and queued.
  */
-export function handingGrabsTo(capture: KillCapture, taken: (grab: RawGrab) => void): KillCapture {
+export function handingGrabsTo(capture: KillCapture, uploads: GrabTaker): KillCapture {
   return {
     enabled: () => capture.enabled(),
-    grab: () =>
-      capture.grab().then((grab) => {
-        if (grab) setImmediate(() => taken(grab));
+    grab: () => {
+      uploads.warm();
+      return capture.grab().then((grab) => {
+        if (grab) setImmediate(() => uploads.prepare(grab));
         return grab;
-      }),
+      });
+    },
     killWaited: (ms) => capture.killWaited?.(ms),
   };
 }

@@ -130,7 +130,7 @@ export class RunningAgent implements AgentHandle {
           graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
           dryRun: options.dryRun ?? false,
           // A kill's captures are encoded as soon as they are taken.
-          capture: handingGrabsTo(this.capture, (grab) => this.captures.prepare(grab)),
+          capture: handingGrabsTo(this.capture, this.captures),
         }),
         fingerprinter: this.fingerprinter,
         observed: this.observed,
@@ -257,6 +257,7 @@ export class RunningAgent implements AgentHandle {
    */
   private captureRequested(requestId: string): void {
     this.log(`Un juez pidió ver la pantalla: se toma una captura.`);
+    this.captures.warm();
     this.captures.addRequested(requestId, this.capture.grab());
   }
 

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, threadId } from 'node:worker_threads';
@@ -9,6 +10,7 @@ import type { RawGrab } from '../src/capture-screen.js';
 import { CaptureUploads } from '../src/capture-uploads.js';
 
 const agentDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
 
 /** A 24-bit BMP of `width` × `height` pixels of one colour, as the Windows helper writes it. */
 function bmpGrab(colour: [number, number, number], width = 1920, height = 1080): RawGrab {
@@ -85,6 +87,28 @@ describe('capture encoder', () => {
     expect(encoded.threadId).not.toBe(threadId);
     expect(near(centre(encoded), [30, 160, 60])).toBe(true);
     expect(lines).toEqual([]);
+  }, 60_000);
+
+  it('warm starts the thread before the first dump, and that thread takes it', async () => {
+    const threads: Worker[] = [];
+    const encoder = encoderFor({
+      log: () => undefined,
+      start: () => {
+        threads.push(
+          new Worker(
+            `require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register(); require(${JSON.stringify(path.join(agentDir, 'src', 'capture-encoder-thread.ts'))});`,
+            { eval: true, execArgv: [] },
+          ),
+        );
+        return threads.at(-1)!;
+      },
+    });
+    encoder.warm();
+    expect(threads.length).toBe(1);
+    encoder.warm();
+    const encoded = await encoder.encode(bmpGrab([12, 34, 56], 64, 64));
+    expect(threads.length).toBe(1);
+    expect(encoded.threadId).toBe(threads[0]!.threadId);
   }, 60_000);
 
   it('an unreadable dump is refused with its reason, and the thread goes on', async () => {
