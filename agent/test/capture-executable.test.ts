@@ -11,8 +11,8 @@ import { decode } from 'jpeg-js';
 import { describe, expect, it } from 'vitest';
 import type { AgentCapture } from '@concurso/shared';
 import { startFakeServer, type FakeServer } from './helpers/fake-server.js';
-import { tempDir, uniqueName, within } from './helpers/processes.js';
-import { agentExecutable, buildAgentInto } from './helpers/agent-build.js';
+import { uniqueName, within } from './helpers/processes.js';
+import { agentExecutable, sharedAgentBuild } from './helpers/agent-build.js';
 import { colourWindow, mingwInstalled, windowsProgram } from './helpers/windows-program.js';
 import { useWineScreen, wineInstalled } from './helpers/wine.js';
 
@@ -34,8 +34,7 @@ describe.runIf(wineInstalled() && mingwInstalled())(
     const wine = useWineScreen(
       300_000,
       async () => {
-        out = await tempDir('agent-build-capture-');
-        await buildAgentInto(out, 240_000);
+        out = await sharedAgentBuild(240_000);
       },
       async () => server?.close(),
     );

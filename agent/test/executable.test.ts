@@ -16,7 +16,7 @@ import {
   within,
 } from './helpers/processes.js';
 import { WinePrefix, wineInstalled } from './helpers/wine.js';
-import { AGENT_VERSION, agentExecutable, buildAgentInto } from './helpers/agent-build.js';
+import { AGENT_VERSION, agentExecutable, buildAgentInto, sharedAgentBuild } from './helpers/agent-build.js';
 import { TARGETS, nodeBinary } from '../scripts/node-binaries.js';
 
 const run = promisify(execFile);
@@ -44,8 +44,7 @@ describe('the agent as one executable', () => {
   let contestId: number;
 
   beforeAll(async () => {
-    out = await tempDir('agent-build-');
-    [server] = await Promise.all([startTestServer(), buildAgentInto(out, 180_000)]);
+    [server, out] = await Promise.all([startTestServer(), sharedAgentBuild(180_000)]);
     ({ adminToken, contestId } = await startContest(server, 'admin_agent_executable'));
   }, 240_000);
 

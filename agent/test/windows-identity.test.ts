@@ -7,7 +7,7 @@ import type { AttemptLogRow } from '@concurso/shared';
 import { agentTeam, startContest, startTestServer, type TestServer } from '@concurso/testkit';
 import { cleanUp, tempDir, uniqueName, within } from './helpers/processes.js';
 import { WinePrefix, wineInstalled, type WineProcess } from './helpers/wine.js';
-import { agentExecutable, buildAgentInto } from './helpers/agent-build.js';
+import { agentExecutable, sharedAgentBuild } from './helpers/agent-build.js';
 import { mingwInstalled, windowsProgram } from './helpers/windows-program.js';
 import { TARGETS, nodeBinary } from '../scripts/node-binaries.js';
 
@@ -36,9 +36,9 @@ describe.runIf(wineInstalled() && mingwInstalled())(
     const started: ChildProcess[] = [];
 
     beforeAll(async () => {
-      const out = await tempDir('agent-build-');
       prefix = new WinePrefix(await tempDir('agent-wine-'));
-      [server] = await Promise.all([startTestServer(), buildAgentInto(out, 180_000), prefix.init()]);
+      let out: string;
+      [server, out] = await Promise.all([startTestServer(), sharedAgentBuild(180_000), prefix.init()]);
       exe = agentExecutable(out, 'win-x64');
       ({ adminToken, contestId } = await startContest(server, 'admin_windows_identity'));
     }, 240_000);

@@ -1,12 +1,17 @@
 /**
  * The agent's single executables (`npm run agent:build`, agent/scripts/build.ts) as the tests that run
- * them build them: into a temp folder of the test's own, as a lab admin's build machine does.
+ * them build them: into a folder of their own, as a lab admin's build machine does. The tests that only
+ * run the executables share one build per test run (`sharedAgentBuild`): each build costs about 25 s of
+ * CPU (two official Node binaries copied and injected), and the files that run them used to make one
+ * each.
  */
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { inject } from 'vitest';
 
 const run = promisify(execFile);
 const agentDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -25,6 +30,43 @@ export async function buildAgentInto(dir: string, timeoutMs: number): Promise<vo
     cwd: agentDir,
     timeout: timeoutMs,
   });
+}
+
+/**
+ * The folder of this test run's one build of both executables (`buildAgentInto`), made by the first
+ * test file that asks and read by the others (files run in separate processes: a `mkdir` lock in the
+ * run's folder, agent/test/global-setup.ts, says who builds; the others wait for the finished folder,
+ * renamed into place whole). Only for tests that run the executables, never write beside them.
+ * @param timeoutMs longest wait, the build included (ms).
+ * @throws when the build fails (the next caller tries again) or the wait passes `timeoutMs`.
+ */
+export async function sharedAgentBuild(timeoutMs: number): Promise<string> {
+  const root = inject('agentTestRunDir');
+  const dir = path.join(root, 'agent-build');
+  const lock = path.join(root, 'agent-build.lock');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (existsSync(dir)) return dir;
+    if (Date.now() > deadline)
+      throw new Error(`la compilación compartida del agente no terminó en ${timeoutMs} ms`);
+    try {
+      await mkdir(lock);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // Another file builds it: wait for its folder.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      continue;
+    }
+    try {
+      if (existsSync(dir)) return dir;
+      const partial = path.join(root, `agent-build-${process.pid}`);
+      await buildAgentInto(partial, Math.max(1, deadline - Date.now()));
+      await rename(partial, dir);
+      return dir;
+    } finally {
+      await rm(lock, { recursive: true, force: true });
+    }
+  }
 }
 
 /** The path of the executable for `target` that `buildAgentInto(dir)` writes. */
