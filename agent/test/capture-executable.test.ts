@@ -74,6 +74,8 @@ describe.runIf(wineInstalled() && mingwInstalled())(
           `esquina ${colour}`,
         ).toBe(true);
       }
+      // Encoded on the agent's own captures thread (capture-encoder.ts): it never fell back.
+      expect(await agent.output()).not.toContain('hilo aparte');
       // The helper is where the agent wrote it, and no capture file is left behind.
       expect(existsSync(path.join(dataDir, 'screenshot.exe'))).toBe(true);
       expect((await readdir(dataDir)).filter((name) => name.endsWith('.bmp'))).toEqual([]);
