@@ -9,7 +9,7 @@ import {
 } from '@concurso/shared';
 import { Attempt } from '../agent/index.js';
 import { Team } from '../teams/index.js';
-import { appendRowToChain, lockChainHead } from '../chain/index.js';
+import { appendRowToChain } from '../chain/index.js';
 import { Capture, type ICapture } from './capture.entity.js';
 import { CaptureRequest } from './capture-request.entity.js';
 
@@ -135,9 +135,9 @@ export interface InsertedCapture {
 
 /**
  * Stores `capture` in its own transaction's `em`, under the team's row lock (two uploads of one team
- * never both pass the bound) and then the contest's chain head (a team row before the head, as the
- * attempts' group commit locks them), and chains it (kind `captura`, its hash among the chained
- * columns). The same capture again (team, attempt or request, moment and machine) answers the stored
+ * never both pass the bound), and chains it (kind `captura`, its hash among the chained columns),
+ * locking the contest's chain head only for the link, at the end (a team row before the head, as the
+ * attempts' group commit locks them; README.md "The chain"). The same capture again (team, attempt or request, moment and machine) answers the stored
  * row. Per-team bound (README.md): with `CAPTURE_LIMITS.perTeam` images of the team kept in the
  * contest, the images of the oldest `pedida` ones are dropped to make room (their rows stay: they are
  * chained); null when none is left to drop (every image is an attempt's: they are kept, the new one
@@ -153,7 +153,6 @@ export async function insertCapture(em: EntityManager, capture: NewCapture): Pro
     hostname: capture.hostname,
   });
   if (same) return { row: captureRow(same), created: false, dropped: [] };
-  await lockChainHead(em, capture.contestId);
   const held = await em.count(Capture, { contest: capture.contestId, team: capture.teamId, imageKept: true });
   const excess = held + 1 - CAPTURE_LIMITS.perTeam;
   const dropped: string[] = [];
@@ -184,6 +183,10 @@ export async function insertCapture(em: EntityManager, capture: NewCapture): Pro
     receivedAt: new Date(),
   });
   await em.flush();
+  // The head is locked only here, for its last four statements and the commit: `appendRowToChain`
+  // reads the row back first, then locks the head, inserts the link and moves the head. Locked at the
+  // start instead, every capture of the contest (and the attempts' group commit) queued on the head
+  // for the whole transaction (bench/BENCHMARKS.md, captures through the route).
   await appendRowToChain(em, 'captura', row.id);
   return { row: captureRow(row), created: true, dropped };
 }
