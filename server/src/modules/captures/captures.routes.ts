@@ -12,6 +12,7 @@ import {
   agentRoutes,
   capturesRoutes,
   teamRoom,
+  type AgentCapture,
   type AgentServerToClientEvents,
   type CaptureRow,
   type ViewScreenResult,
@@ -25,6 +26,7 @@ import { reencodeCapture } from './capture-image.js';
 import { captureFile, capturesDir, removeCaptureFile, sha256Of, storeCaptureFile } from './capture-files.js';
 import { PerMinuteLimiter } from '../../realtime/per-minute-limiter.js';
 import { CaptureWaiters } from './capture-waiters.js';
+import { CAPTURE_TURN_WAIT_MS, CaptureGate } from './capture-gate.js';
 import {
   attemptEventId,
   captureHash,
@@ -57,6 +59,7 @@ export default async function capturesRoutesModule(
   const dir = capturesDir(options.dataDir);
   const uploads = new PerMinuteLimiter('capture-key', CAPTURE_LIMITS.perMinute, app.redis);
   const waiters = new CaptureWaiters();
+  const gate = new CaptureGate();
   /** «Ver pantalla» calls in flight in this process, by team and machine: one request each at a time. */
   const inFlight = new Map<string, Promise<ViewScreenResult>>();
 
@@ -81,8 +84,22 @@ export default async function capturesRoutesModule(
   // An agent's capture: for a recent attempt of its team (event_id) or an open «Ver pantalla» of it
   // (request_id); decoded and written again as JPEG before it is stored (capture-image.ts).
   addRoute(app, agentRoutes.capture, async (request, reply) => {
-    const { id: teamId, contests_id } = request.agentTeam!;
-    const body = request.body;
+    // At most CAPTURE_STORES_AT_ONCE stored at once, the others in arrival order (capture-gate.ts).
+    if (!(await gate.enter())) {
+      void reply.header('retry-after', String(Math.ceil(CAPTURE_TURN_WAIT_MS / 1000)));
+      throw new HttpError(429, MESSAGES.tooManyRequests);
+    }
+    try {
+      await storeUpload(request.agentTeam!, request.body);
+    } finally {
+      gate.leave();
+    }
+    return reply.code(204).send();
+  });
+
+  /** Checks, re-encodes and stores one upload (the route's order, README.md); throws its refusals. */
+  async function storeUpload(agentTeam: { id: number; contests_id: number }, body: AgentCapture) {
+    const { id: teamId, contests_id } = agentTeam;
     const em = app.orm.em;
     const contest = await contestOrActive(em, contests_id);
     if (!contest?.active) throw new HttpError(409, MESSAGES.agentContestInactive);
@@ -127,8 +144,7 @@ export default async function capturesRoutesModule(
       if (!(await hashInUse(em, hash))) await removeCaptureFile(dir, hash);
     }
     if (body.request_id !== undefined) waiters.arrived(body.request_id);
-    return reply.code(204).send();
-  });
+  }
 
   // The image: content-addressed, so it never changes (cached privately by the staff's browser only).
   addRoute(app, capturesRoutes.image, async (request, reply) => {

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { CaptureGate } from './capture-gate.js';
+
+describe('CaptureGate', () => {
+  it('lets `atOnce` in, gives a freed turn to the oldest waiter, and refuses one that waited too long', async () => {
+    const gate = new CaptureGate(2, 50);
+    expect(await gate.enter()).toBe(true);
+    expect(await gate.enter()).toBe(true);
+    const order: string[] = [];
+    const first = gate.enter().then((got) => void order.push(`first ${got}`));
+    const second = gate.enter().then((got) => void order.push(`second ${got}`));
+    gate.leave();
+    await first;
+    expect(order).toEqual(['first true']);
+    await second;
+    expect(order).toEqual(['first true', 'second false']);
+    // Two holders again (the first waiter took the freed turn); leaving both frees the gate.
+    gate.leave();
+    gate.leave();
+    expect(await gate.enter()).toBe(true);
+    expect(await gate.enter()).toBe(true);
+  });
+});
