@@ -150,7 +150,7 @@ describe('captures of the real agent (Xvfb, fake server)', () => {
     );
     expect(pedida.moment).toBe('pedida');
     expect(pedida.event_id).toBeUndefined();
-    expect(near(sample(pedida), colour)).toBe(true);
+    expect(near(sample(pedida), colour), `color ${sample(pedida)}`).toBe(true);
     const image = decode(Buffer.from(pedida.image, 'base64'), { useTArray: true });
     expect(image.width).toBeLessThanOrEqual(CAPTURE_MAX_WIDTH);
     expect(server.capturesRefused).toBe(0);
