@@ -20,4 +20,18 @@ describe('CaptureGate', () => {
     expect(await gate.enter()).toBe(true);
     expect(await gate.enter()).toBe(true);
   });
+
+  it("gives a freed turn to a waiting «Ver pantalla» capture before the attempts' captures", async () => {
+    const gate = new CaptureGate(1, 60_000);
+    expect(await gate.enter()).toBe(true);
+    const order: string[] = [];
+    const attempt = gate.enter().then(() => void order.push('attempt'));
+    const view = gate.enter(true).then(() => void order.push('pedida'));
+    gate.leave();
+    await view;
+    gate.leave();
+    await attempt;
+    gate.leave();
+    expect(order).toEqual(['pedida', 'attempt']);
+  });
 });

@@ -18,6 +18,7 @@ export const CAPTURE_TURN_WAIT_MS = 5_000;
 
 /** One upload waiting for its turn. */
 interface Waiter {
+  urgent: boolean;
   start: () => void;
   timer: NodeJS.Timeout;
 }
@@ -37,15 +38,17 @@ export class CaptureGate {
 
   /**
    * Waits for a turn: true once it holds one (`leave` must follow, in a `finally`), false when none
-   * came within `maxWaitMs` (it holds nothing).
+   * came within `maxWaitMs` (it holds nothing). An `urgent` one (a «Ver pantalla» capture, a judge
+   * waiting for it at most `VIEW_SCREEN_WAIT_MS`) goes before every waiter that is not.
    */
-  enter(): Promise<boolean> {
+  enter(urgent = false): Promise<boolean> {
     if (this.holders < this.atOnce) {
       this.holders += 1;
       return Promise.resolve(true);
     }
     return new Promise((resolve) => {
       const waiter: Waiter = {
+        urgent,
         start: () => {
           clearTimeout(waiter.timer);
           resolve(true);
@@ -55,7 +58,9 @@ export class CaptureGate {
           resolve(false);
         }, this.maxWaitMs),
       };
-      this.waiting.push(waiter);
+      const after = urgent ? this.waiting.findIndex((other) => !other.urgent) : -1;
+      if (after === -1) this.waiting.push(waiter);
+      else this.waiting.splice(after, 0, waiter);
     });
   }
 

@@ -84,8 +84,8 @@ export default async function capturesRoutesModule(
   // An agent's capture: for a recent attempt of its team (event_id) or an open «Ver pantalla» of it
   // (request_id); decoded and written again as JPEG before it is stored (capture-image.ts).
   addRoute(app, agentRoutes.capture, async (request, reply) => {
-    // At most CAPTURE_STORES_AT_ONCE stored at once, the others in arrival order (capture-gate.ts).
-    if (!(await gate.enter())) {
+    // At most 4 stored at once, the others in arrival order, «Ver pantalla»'s first (capture-gate.ts).
+    if (!(await gate.enter(request.body.request_id !== undefined))) {
       void reply.header('retry-after', String(Math.ceil(CAPTURE_TURN_WAIT_MS / 1000)));
       throw new HttpError(429, MESSAGES.tooManyRequests);
     }
