@@ -39,7 +39,7 @@ export default defineConfig({
   test: {
     ...full.test,
     projects: projects
-      .filter((project) => ['shared', 'web', 'agent'].includes(project.test.name))
+      .filter((project) => ['shared', 'web', 'web-mocks', 'agent'].includes(project.test.name))
       .map((project) =>
         // Without the agent's global setup: none of these uses the Node binaries it unpacks.
         project.test.name === 'agent'
