@@ -32,7 +32,7 @@ describe('attempts group commit (docs/design.md section 6)', () => {
   beforeAll(async () => {
     server = await startTestServer();
     thread = new AttemptThread(server.config.databaseUrl, 2);
-    // Started before the tests, as the app starts it when ready: the lock waits below are counted
+    // Started before the tests, as the app starts it at an agent's first call: the lock waits below are counted
     // within a few seconds of a group's hand-over, not of the thread's first load.
     await thread.open();
     contestId = (await createContest(server.orm, '2026-11-26', { active: true })).id;

@@ -50,8 +50,11 @@ export default async function agentRoutes(
       options.quorum,
     ),
   );
-  // The thread loads while the app finishes starting, not under the first group.
-  app.addHook('onReady', async () => {
+  // The thread loads with the first call to these routes (a lab machine's first beat, config or key
+  // check, before its attempts), not under the first group, nor when the app starts: an app no lab
+  // machine reaches never needs it (the test suite starts hundreds of apps, and a thread's load is
+  // about half a second of CPU each).
+  app.addHook('onRequest', async () => {
     void thread.open();
   });
   // Answer what is being written before the database closes, then end the thread and its pool.

@@ -149,9 +149,9 @@ export class AttemptThread {
   }
 
   /**
-   * Starts the thread now, if it is not running (the app does when it is ready, so its first group does
-   * not wait for the thread to load). Resolves once it is there (or could not start: the next group tries
-   * again).
+   * Starts the thread now, if it is not running (the app does at the first call of its agent routes, so
+   * the first group does not wait for the thread to load). Resolves once it is there (or could not
+   * start: the next group tries again).
    */
   async open(): Promise<void> {
     await (this.running ?? this.start()).started;
