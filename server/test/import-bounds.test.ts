@@ -277,9 +277,10 @@ describe('import bounds', () => {
     expect(result.body.data.errors).toEqual([{ line: 1, message: IMPORT_MESSAGES.empty }]);
     // Polled every 20 ms through the whole read: a read that held the loop 2 s would show here.
     expect(waits.length).toBeGreaterThan(ms / 100);
-    // The one-piece read held it 2 s. The bound leaves room for a busy 2-core CI machine, where other
-    // test files' workers deschedule this one now and then: the figure itself is the log line above.
-    expect(worst - median).toBeLessThan(400);
+    // The one-piece read held it 2 s. The bound (half of that) leaves room for a busy 2-core CI machine,
+    // where other test files' workers deschedule this one now and then (424 ms once at 400): the figure
+    // itself is the log line above.
+    expect(worst - median).toBeLessThan(1_000);
   });
 
   it('takes one import at a time: another gets 429 until the first ends, whatever its end', async () => {

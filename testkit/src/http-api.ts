@@ -127,14 +127,20 @@ export class HttpApi {
 
 /**
  * Reports one attempt as a team's agent would (`POST /api/agent/attempts` with the team's agent
- * `key`): a new event id, `process`, now. Answers the raw response (200 when counted).
+ * `key`): a new event id, `process`, seen at `occurredAt` (default now). Answers the raw response (200
+ * when counted).
  */
-export function sendAttempt(baseUrl: string, key: string, process = 'chrome.exe'): Promise<Response> {
+export function sendAttempt(
+  baseUrl: string,
+  key: string,
+  process = 'chrome.exe',
+  occurredAt = new Date(),
+): Promise<Response> {
   return fetch(`${baseUrl}/api/agent/attempts`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify({
-      attempts: [{ event_id: randomUUID(), process, occurred_at: new Date().toISOString() }],
+      attempts: [{ event_id: randomUUID(), process, occurred_at: occurredAt.toISOString() }],
     }),
   });
 }
