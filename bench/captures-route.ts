@@ -30,6 +30,7 @@ import {
   startTestServer,
 } from '@concurso/testkit';
 import { median as medianOf } from './load/median.js';
+import { pacedStores } from './paced-stores.js';
 
 /** What `routeCost` runs. */
 export interface RouteCostOptions {
@@ -50,46 +51,6 @@ const run = (command: string, args: string[]) =>
     child.once('error', reject);
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ended ${code}`))));
   });
-
-/**
- * Runs `store` for captures `0 … rate × seconds - 1`, each started on its schedule (`rate` a second),
- * and answers this process's CPU per capture and whether it kept up.
- */
-async function paced(options: RouteCostOptions, store: (i: number) => Promise<void>) {
-  const total = options.rate * options.seconds;
-  let inFlight = 0;
-  let mostInFlight = 0;
-  let failed = 0;
-  const pending: Array<Promise<void>> = [];
-  const cpu0 = process.cpuUsage();
-  const start = performance.now();
-  for (let i = 0; i < total; i++) {
-    const wait = start + (i * 1000) / options.rate - performance.now();
-    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    inFlight++;
-    mostInFlight = Math.max(mostInFlight, inFlight);
-    pending.push(
-      store(i)
-        .catch(() => void failed++)
-        .finally(() => void inFlight--),
-    );
-  }
-  const lastStart = performance.now();
-  await Promise.all(pending);
-  const end = performance.now();
-  const cpu = process.cpuUsage(cpu0);
-  const pastLastStartMs = end - lastStart;
-  return {
-    captures: total,
-    failed,
-    wall_s: round((end - start) / 1000),
-    own_cpu_ms_per_capture: round((cpu.user + cpu.system) / 1000 / total),
-    own_cpu_pct: round(((cpu.user + cpu.system) / 1000 / (end - start)) * 100),
-    done_ms_after_last_start: round(pastLastStartMs),
-    most_in_flight: mostInFlight,
-    kept_up: failed === 0 && pastLastStartMs < 1000 && lastStart - start < options.seconds * 1000 + 500,
-  };
-}
 
 /** Runs the measurement (see the file's comment) and answers its figures. */
 export async function routeCost(options: RouteCostOptions): Promise<object> {
@@ -146,7 +107,7 @@ export async function routeCost(options: RouteCostOptions): Promise<object> {
     const statuses = new Map<number, number>();
     /** The first answer's body of each status (a refusal's reason). */
     const answers = new Map<number, string>();
-    const route = await paced(options, async (i) => {
+    const route = await pacedStores(options.rate, options.seconds, async (i) => {
       const team = i % teams;
       const nth = Math.floor(i / teams);
       const started = performance.now();
@@ -170,7 +131,7 @@ export async function routeCost(options: RouteCostOptions): Promise<object> {
     });
     const dir = path.join(work, 'modulo');
     const unique = (sha: string, i: number) => serverFiles.sha256Of(Buffer.from(`${sha}-${i}`));
-    const functions = await paced(options, async (i) => {
+    const functions = await pacedStores(options.rate, options.seconds, async (i) => {
       const again = await serverImage.reencodeCapture(jpegs[i % jpegs.length]!, 'image/jpeg');
       if (!again) throw new Error('not an image');
       await serverFiles.storeCaptureFile(dir, unique(serverFiles.sha256Of(again.jpeg), i), again.jpeg);

@@ -30,6 +30,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { repoRoot, startXvfb } from '@concurso/testkit';
 import { median as medianOf } from './load/median.js';
+import { pacedStores } from './paced-stores.js';
 
 const { values } = parseArgs({
   options: {
@@ -142,42 +143,9 @@ try {
   };
 
   // (b) the server's side: `RATE` captures a second for `SECONDS`.
-  const storeRun = async (name: string, store: (bytes: Buffer, i: number, dir: string) => Promise<void>) => {
+  const storeRun = (name: string, store: (bytes: Buffer, i: number, dir: string) => Promise<void>) => {
     const dir = path.join(work, name);
-    const total = RATE * SECONDS;
-    let inFlight = 0;
-    let mostInFlight = 0;
-    let failed = 0;
-    const pending: Array<Promise<void>> = [];
-    const cpu0 = process.cpuUsage();
-    const start = performance.now();
-    for (let i = 0; i < total; i++) {
-      const due = start + (i * 1000) / RATE;
-      const wait = due - performance.now();
-      if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-      inFlight++;
-      mostInFlight = Math.max(mostInFlight, inFlight);
-      pending.push(
-        store(jpegs[i % jpegs.length]!, i, dir)
-          .catch(() => void failed++)
-          .finally(() => void inFlight--),
-      );
-    }
-    const lastStart = performance.now();
-    await Promise.all(pending);
-    const end = performance.now();
-    const cpu = process.cpuUsage(cpu0);
-    const pastLastStartMs = end - lastStart;
-    return {
-      captures: total,
-      failed,
-      wall_s: round((end - start) / 1000),
-      own_cpu_ms_per_capture: round((cpu.user + cpu.system) / 1000 / total),
-      own_cpu_pct: round(((cpu.user + cpu.system) / 1000 / (end - start)) * 100),
-      done_ms_after_last_start: round(pastLastStartMs),
-      most_in_flight: mostInFlight,
-      kept_up: failed === 0 && pastLastStartMs < 1000 && lastStart - start < SECONDS * 1000 + 500,
-    };
+    return pacedStores(RATE, SECONDS, (i) => store(jpegs[i % jpegs.length]!, i, dir));
   };
   const unique = (sha: string, i: number) => serverFiles.sha256Of(Buffer.from(`${sha}-${i}`));
   const reencode = await storeRun('reencode', async (bytes, i, dir) => {
