@@ -37,9 +37,37 @@ describe('boards across a server restart', () => {
   /** WebSocket frames the two tabs received from the server. */
   const frames: string[] = [];
   const teams: Array<{ id: number; name: string }> = [];
-  /** Keeps every frame of `tab`'s WebSockets, from before the tab opens any. */
-  const recordFrames = (tab: Page) =>
-    tab.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => frames.push(String(payload))));
+  /** What the tabs wrote to their consoles and what their WebSockets did, for a failure's message. */
+  const pageLog: string[] = [];
+  /** Keeps every frame of `tab`'s WebSockets, from before the tab opens any, and its console. */
+  const recordFrames = (tab: Page) => {
+    tab.on('websocket', (ws) => {
+      pageLog.push(`${new Date().toISOString()} websocket ${ws.url()}`);
+      ws.on('framereceived', ({ payload }) => frames.push(String(payload)));
+      ws.on('socketerror', (error) => pageLog.push(`${new Date().toISOString()} websocket error ${error}`));
+      ws.on('close', () => pageLog.push(`${new Date().toISOString()} websocket closed`));
+    });
+    tab.on('console', (message) =>
+      pageLog.push(`${new Date().toISOString()} ${message.type()} ${message.text()}`),
+    );
+  };
+  /**
+   * Waits up to `timeout` ms for `tab`'s 'Conectado'; a timeout says what the screen showed instead,
+   * what the tab logged and what the server wrote, so a failure on a loaded machine can be read.
+   */
+  const waitConnected = async (tab: Page, timeout: number) => {
+    const state = tab.getByTestId('connection-state');
+    try {
+      await state.filter({ hasText: 'Conectado' }).waitFor({ timeout });
+    } catch (error) {
+      const shown = await state.textContent({ timeout: 1_000 }).catch(() => '(sin indicador)');
+      throw new Error(
+        `${tab.url()} no mostró «Conectado» en ${timeout} ms; mostraba «${shown}».\n` +
+          `Página:\n${pageLog.slice(-30).join('\n')}\nServidor:\n${server.output(40)}`,
+        { cause: error },
+      );
+    }
+  };
 
   beforeAll(async () => {
     // Its JWT secret stays the same across restarts: tokens issued before one stay valid after it.
@@ -63,7 +91,7 @@ describe('boards across a server restart', () => {
     await login.signIn(JUDGE.username, JUDGE.password);
     await boardTab.waitForURL(`${server.url}/homeJuez`);
     board = new BoardPage(boardTab);
-    await board.connectionState().filter({ hasText: 'Conectado' }).waitFor();
+    await waitConnected(boardTab, 30_000);
     projectorTab = await context.newPage();
     recordFrames(projectorTab);
     projector = new ProjectorPage(projectorTab, server.url);
@@ -111,10 +139,7 @@ describe('boards across a server restart', () => {
       await projector.row(team.id).getByText('DESCALIFICADO').waitFor({ timeout: 20_000 });
       expect(await projector.row(team.id).getAttribute('data-status')).toBe('2');
       for (const tab of [boardTab, projectorTab]) {
-        await tab
-          .getByTestId('connection-state')
-          .filter({ hasText: 'Conectado' })
-          .waitFor({ timeout: 20_000 });
+        await waitConnected(tab, 20_000);
         expect(await tab.evaluate(() => (window as { sinRecargar?: boolean }).sinRecargar)).toBe(true);
       }
       // A graceful stop ends the connections at the transport, never with socket.io's server disconnect,
