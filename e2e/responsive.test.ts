@@ -17,6 +17,7 @@ import { AppShell } from './pages/app-shell.js';
 import { openSignedIn } from './pages/login-page.js';
 import {
   axeFindings,
+  focusFromTop,
   hasVisibleFocus,
   horizontalOverflow,
   overflowCulprits,
@@ -58,6 +59,8 @@ describe('every route on a phone and a laptop', () => {
   const bed = useWebTestBed();
   let admin: Page;
   let judge: Page;
+  /** The login screen, signed out: one page for both sizes (resized, as the signed-in ones are). */
+  let signedOut: Page;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
@@ -78,6 +81,10 @@ describe('every route on a phone and a laptop', () => {
       if (user === ADMIN) admin = signed.page;
       else judge = signed.page;
     }
+    const context = await bed.browser.newContext({ viewport: VIEWPORTS.phone });
+    contexts.push(context);
+    signedOut = await context.newPage();
+    await signedOut.goto(`${bed.server.url}/`);
   });
 
   afterAll(async () => {
@@ -152,13 +159,10 @@ describe('every route on a phone and a laptop', () => {
     }, 60_000);
 
     it(`draws the login screen on a ${name}, signed out`, async () => {
-      const context = await bed.browser.newContext({ viewport });
-      contexts.push(context);
-      const page = await context.newPage();
-      await page.goto(`${bed.server.url}/`);
-      await settle(page);
-      expect(await horizontalOverflow(page)).toBe(0);
-      expect(await axeFindings(page)).toEqual([]);
+      await signedOut.setViewportSize(viewport);
+      await settle(signedOut);
+      expect(await horizontalOverflow(signedOut)).toBe(0);
+      expect(await axeFindings(signedOut)).toEqual([]);
     });
   }
 
@@ -186,8 +190,8 @@ describe('every route on a phone and a laptop', () => {
 
     // From the top, Tab reaches 'Menú' with a focus ring; Enter opens it; the arrows reach 'Equipos';
     // Enter follows it.
-    await admin.reload();
     await settle(admin);
+    await focusFromTop(admin);
     expect(await tabTo(admin, 'header button')).toEqual([]);
     expect(await admin.locator('*:focus').textContent()).toMatch(/^Menú/);
     await admin.keyboard.press('Enter');
@@ -249,10 +253,9 @@ describe('every route on a phone and a laptop', () => {
       await admin.setViewportSize(viewport);
       await shell.navigate('/teams');
       await settle(admin);
-      // From the top of the page (a reload puts Tab's starting point there): the header, the screen's
+      // From the top of the page, as a fresh load leaves Tab's starting point: the header, the screen's
       // buttons, the toolbar, the sortable headers.
-      await admin.reload();
-      await settle(admin);
+      await focusFromTop(admin);
       expect(await tabTo(admin, 'tbody tr button')).toEqual([]);
       const focused = admin.locator('*:focus');
       expect(await focused.textContent()).toBe('Ver integrantes');
@@ -272,8 +275,8 @@ describe('every route on a phone and a laptop', () => {
     const shell = new AppShell(judge);
     await judge.setViewportSize(VIEWPORTS.phone);
     await shell.navigate('/homeJuez');
-    await judge.reload();
     await settle(judge);
+    await focusFromTop(judge);
     expect(await tabTo(judge, 'header button')).toEqual([]);
     await judge.keyboard.press('Enter');
     const menu = shell.openMenu();

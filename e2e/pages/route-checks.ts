@@ -73,28 +73,50 @@ export function overflowCulprits(page: Page): Promise<string[]> {
 }
 
 /**
- * Runs axe-core in the page (its source evaluated in the page, so the app's Content Security Policy
- * does not stand in the way) and answers the `serious` and `critical` violations, with the pointer
- * parked in the page's top-left corner.
+ * Waits until no finite CSS transition or animation runs in the page (endless ones, such as a
+ * spinner's, are not waited for). Polled each frame until Playwright's own timeout: no fixed pause,
+ * which a loaded machine would outlast with a colour still fading.
+ */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity,
+      ),
+  );
+}
+
+/**
+ * Runs axe-core in the page (its source evaluated in the page once per document, so the app's Content
+ * Security Policy does not stand in the way, and kept there across the app's own navigations) and
+ * answers the `serious` and `critical` violations, with the pointer parked in the page's top-left corner
+ * and no finite animation running.
+ *
+ * Only the rules that can report `serious` or `critical` run: in axe-core 4 every rule carries one
+ * impact that its findings take whatever check failed (`finalizeRuleResult` in axe-core's source), so a
+ * rule of impact `minor` or `moderate` (the landmark and heading-order rules, `region`) can never yield
+ * a finding this answers, and running it only costs time. The set is read from the loaded axe-core, so
+ * a newer one's rules are judged the same way; a rule without a known impact runs.
  */
 export async function axeFindings(page: Page): Promise<AxeFinding[]> {
   // The pointer left over a button (where the last click was) would judge its hover colours instead.
   await page.mouse.move(0, 0);
   // And judged once settled: a button still fading between two colours (a dialog just opened, the
   // pointer just left) measured 4.31:1 now and then under load.
-  // (Finite ones only, and at most 2 s: a spinner turns forever.)
-  await page.evaluate(() => {
-    const ending = document
-      .getAnimations()
-      .filter((animation) => Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)))
-      .map((animation) => animation.finished.catch(() => undefined));
-    return Promise.race([Promise.all(ending), new Promise((resolve) => setTimeout(resolve, 2_000))]);
-  });
+  await animationsDone(page);
   const loaded = await page.evaluate(() => 'axe' in window);
   if (!loaded) await page.evaluate(axe.source);
   return page.evaluate(async () => {
-    const w = window as unknown as { axe: typeof axe };
-    const result = await w.axe.run(document, { resultTypes: ['violations'] });
+    const w = window as unknown as {
+      axe: typeof axe & { _audit: { rules: { id: string; impact?: string }[] } };
+    };
+    const rules: Record<string, { enabled: boolean }> = {};
+    for (const rule of w.axe._audit.rules) {
+      if (rule.impact === 'minor' || rule.impact === 'moderate') rules[rule.id] = { enabled: false };
+    }
+    const result = await w.axe.run(document, { resultTypes: ['violations'], rules });
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => ({
@@ -140,4 +162,21 @@ export async function tabTo(page: Page, selector: string, limit = 60): Promise<s
     if (await focused.evaluate((el, target) => el.matches(target), selector)) return withoutRing;
   }
   throw new Error(`Tab did not reach ${selector} in ${limit} presses`);
+}
+
+/**
+ * Moves the starting point of sequential focus navigation to the top of the page, as a fresh load
+ * leaves it: the next Tab focuses the page's first focusable element. A focused element that is removed
+ * leaves the starting point where it stood (the HTML standard's "sequential focus navigation starting
+ * point"), here at the start of the body; in Chromium the Tab stops from there on /teams were the same
+ * as after a reload, at both widths. Cheaper than a reload, which loads and draws the app again.
+ */
+export async function focusFromTop(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const start = document.createElement('div');
+    start.tabIndex = -1;
+    document.body.prepend(start);
+    start.focus();
+    start.remove();
+  });
 }
