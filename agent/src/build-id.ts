@@ -9,6 +9,7 @@
  * `NOTE_SEGMENT_MAX_BYTES`), never the whole file. Never throws: a file that is not ELF, has no
  * build-id or does not parse answers null.
  */
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
 
@@ -23,13 +24,6 @@ const MAX_PROGRAM_HEADERS = 256;
 
 const PT_NOTE = 4;
 const NT_GNU_BUILD_ID = 3;
-
-/** Bytes read at `position`, possibly fewer at the end of the file. */
-async function readAt(handle: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(length);
-  const { bytesRead } = await handle.read(buffer, 0, length, position);
-  return buffer.subarray(0, bytesRead);
-}
 
 /**
  * The build-id of the notes in `notes` (one PT_NOTE segment's bytes), or null. `align` is the
@@ -57,6 +51,46 @@ export function buildIdInNotes(notes: Buffer, littleEndian: boolean, align: numb
   return null;
 }
 
+/** A read the parser asks for: `length` bytes at `position` (fewer at the end of the file). */
+interface ReadAt {
+  position: number;
+  length: number;
+}
+
+/**
+ * The parser of `readBuildId` and `readBuildIdSync`: yields each read it needs (the ELF header, the
+ * program headers, each PT_NOTE segment), is given its bytes, and returns the build-id or null.
+ * @throws on bytes that do not parse (the readers answer null then).
+ */
+function* parseBuildId(): Generator<ReadAt, BuildId | null, Buffer> {
+  const header = yield { position: 0, length: 64 };
+  if (header.length < 52 || header.readUInt32BE(0) !== 0x7f454c46) return null;
+  const is64 = header[4] === 2;
+  const littleEndian = header[5] === 1;
+  if ((header[4] !== 1 && !is64) || (header[5] !== 1 && header[5] !== 2)) return null;
+  if (is64 && header.length < 64) return null;
+  const u16 = (b: Buffer, at: number) => (littleEndian ? b.readUInt16LE(at) : b.readUInt16BE(at));
+  const u32 = (b: Buffer, at: number) => (littleEndian ? b.readUInt32LE(at) : b.readUInt32BE(at));
+  const word = (b: Buffer, at: number) =>
+    is64 ? Number(littleEndian ? b.readBigUInt64LE(at) : b.readBigUInt64BE(at)) : u32(b, at);
+  const phOff = word(header, is64 ? 32 : 28);
+  const phEntSize = u16(header, is64 ? 54 : 42);
+  const phNum = Math.min(u16(header, is64 ? 56 : 44), MAX_PROGRAM_HEADERS);
+  if (phOff === 0 || phEntSize < (is64 ? 56 : 32) || phNum === 0) return null;
+  const table = yield { position: phOff, length: phEntSize * phNum };
+  for (let i = 0; (i + 1) * phEntSize <= table.length; i++) {
+    const entry = table.subarray(i * phEntSize, (i + 1) * phEntSize);
+    if (u32(entry, 0) !== PT_NOTE) continue;
+    const offset = word(entry, is64 ? 8 : 4);
+    const size = word(entry, is64 ? 32 : 16);
+    const align = word(entry, is64 ? 48 : 28) === 8 ? 8 : 4;
+    if (size === 0 || size > NOTE_SEGMENT_MAX_BYTES) continue;
+    const found = buildIdInNotes(yield { position: offset, length: size }, littleEndian, align);
+    if (found) return found;
+  }
+  return null;
+}
+
 /**
  * The GNU build-id of the ELF file `file` (lower-case hex), or null when it is not an ELF file, has
  * none or cannot be read. Reads at most a few KiB of the file.
@@ -65,35 +99,46 @@ export async function readBuildId(file: string): Promise<BuildId | null> {
   let handle: FileHandle | undefined;
   try {
     handle = await open(file, 'r');
-    const header = await readAt(handle, 0, 64);
-    if (header.length < 52 || header.readUInt32BE(0) !== 0x7f454c46) return null;
-    const is64 = header[4] === 2;
-    const littleEndian = header[5] === 1;
-    if ((header[4] !== 1 && !is64) || (header[5] !== 1 && header[5] !== 2)) return null;
-    if (is64 && header.length < 64) return null;
-    const u16 = (b: Buffer, at: number) => (littleEndian ? b.readUInt16LE(at) : b.readUInt16BE(at));
-    const u32 = (b: Buffer, at: number) => (littleEndian ? b.readUInt32LE(at) : b.readUInt32BE(at));
-    const word = (b: Buffer, at: number) =>
-      is64 ? Number(littleEndian ? b.readBigUInt64LE(at) : b.readBigUInt64BE(at)) : u32(b, at);
-    const phOff = word(header, is64 ? 32 : 28);
-    const phEntSize = u16(header, is64 ? 54 : 42);
-    const phNum = Math.min(u16(header, is64 ? 56 : 44), MAX_PROGRAM_HEADERS);
-    if (phOff === 0 || phEntSize < (is64 ? 56 : 32) || phNum === 0) return null;
-    const table = await readAt(handle, phOff, phEntSize * phNum);
-    for (let i = 0; (i + 1) * phEntSize <= table.length; i++) {
-      const entry = table.subarray(i * phEntSize, (i + 1) * phEntSize);
-      if (u32(entry, 0) !== PT_NOTE) continue;
-      const offset = word(entry, is64 ? 8 : 4);
-      const size = word(entry, is64 ? 32 : 16);
-      const align = word(entry, is64 ? 48 : 28) === 8 ? 8 : 4;
-      if (size === 0 || size > NOTE_SEGMENT_MAX_BYTES) continue;
-      const found = buildIdInNotes(await readAt(handle, offset, size), littleEndian, align);
-      if (found) return found;
+    const parser = parseBuildId();
+    for (let step = parser.next(); ;) {
+      if (step.done) return step.value;
+      const buffer = Buffer.alloc(step.value.length);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, step.value.position);
+      step = parser.next(buffer.subarray(0, bytesRead));
     }
-    return null;
   } catch {
     return null;
   } finally {
     await handle?.close().catch(() => undefined);
+  }
+}
+
+/**
+ * `readBuildId` in the calling thread: the same answer, without a round trip through libuv's thread
+ * pool per read (four or five per file). For reading many small parts of files in a row
+ * (system-build-ids.ts), where those round trips, not the reads, took the time on a busy machine.
+ * Blocks for the reads of one file (a few KiB).
+ */
+export function readBuildIdSync(file: string): BuildId | null {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const parser = parseBuildId();
+    for (let step = parser.next(); ;) {
+      if (step.done) return step.value;
+      const buffer = Buffer.alloc(step.value.length);
+      const bytesRead = readSync(fd, buffer, 0, buffer.length, step.value.position);
+      step = parser.next(buffer.subarray(0, bytesRead));
+    }
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {
+        // nothing to do: the answer is read
+      }
+    }
   }
 }

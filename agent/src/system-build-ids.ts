@@ -5,11 +5,13 @@
  * with the attempt, even when that program is not running. Built once per agent process, in the
  * background, on the first question: each system file (system-files.ts) directly in
  * `SYSTEM_PROGRAM_DIRS`, at most `SYSTEM_PROGRAM_FILES_MAX` files, reading a few KiB of each
- * (build-id.ts; about 0.6 s for this machine's 1,658 files, once). Linux only. Never throws.
+ * (build-id.ts), in the agent's thread, in slices of at most `SLICE_MS` between which scans go on.
+ * Linux only. Never throws.
  */
 import { readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { readBuildId, type BuildId } from './build-id.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { readBuildIdSync, type BuildId } from './build-id.js';
 import { SystemFiles } from './system-files.js';
 
 /** The folders of the system's programs (/bin and /sbin are links to these on a merged /usr). */
@@ -25,6 +27,16 @@ export const SYSTEM_PROGRAM_DIRS: readonly string[] = [
 
 /** Most files read for the index: its cost stays bounded whatever the folders hold. */
 const SYSTEM_PROGRAM_FILES_MAX = 8_192;
+
+/**
+ * Longest the index reads files before letting the agent's other work run (ms). Each file is read
+ * with blocking calls (`readBuildIdSync`): read with promises, each of a file's four or five reads was
+ * a round trip through libuv's thread pool, and on a machine whose cores were busy those round trips,
+ * not the reads, made the index take 8 to 12 s instead of 0.8 s, while a patched copy of a program
+ * just ended by name lived on, its build-id not learned before the index answers
+ * (agent/test/copy-before-digest.test.ts).
+ */
+const SLICE_MS = 10;
 
 /** The build-ids of the system's programs (see the file's comment). */
 export class SystemBuildIds {
@@ -51,6 +63,7 @@ export class SystemBuildIds {
     const ids = new Set<BuildId>();
     const folders = new Set<string>();
     let read = 0;
+    let sliceStart = performance.now();
     for (const dir of this.dirs) {
       let names: string[];
       try {
@@ -67,8 +80,12 @@ export class SystemBuildIds {
         const file = path.join(dir, name);
         if (!this.files.isSystem(file)) continue;
         read += 1;
-        const id = await readBuildId(file);
+        const id = readBuildIdSync(file);
         if (id) ids.add(id);
+        if (performance.now() - sliceStart >= SLICE_MS) {
+          await nextTurn();
+          sliceStart = performance.now();
+        }
       }
     }
     return ids;
