@@ -77,7 +77,7 @@ export function overflowCulprits(page: Page): Promise<string[]> {
  * spinner's, are not waited for). Polled each frame until Playwright's own timeout: no fixed pause,
  * which a loaded machine would outlast with a colour still fading.
  */
-export async function animationsDone(page: Page): Promise<void> {
+async function animationsDone(page: Page): Promise<void> {
   await page.waitForFunction(() =>
     document
       .getAnimations()
