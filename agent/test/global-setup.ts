@@ -6,7 +6,7 @@ import { TARGETS, nodeBinary } from '../scripts/node-binaries.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** A folder of this test run of the agent project, removed after it (helpers/agent-build.ts). */
+    /** A folder of this test run of the agent project, removed after it (helpers/agent-build.ts, helpers/wine.ts). */
     agentTestRunDir: string;
   }
 }
@@ -18,7 +18,8 @@ declare module 'vitest' {
  * otherwise fetch and unpack the same package into the same folder at once on a fresh clone, one
  * reading a binary another is still writing. A failure here is left to the tests that need the binary,
  * which report it. Then makes the run's own folder (`agentTestRunDir`: the shared build of the single
- * executables, helpers/agent-build.ts), removed when the run ends.
+ * executables, helpers/agent-build.ts, and the template Wine prefix, helpers/wine.ts), removed when the
+ * run ends.
  */
 export default function setup(project: TestProject): () => void {
   for (const target of TARGETS) {

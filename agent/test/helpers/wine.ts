@@ -1,15 +1,17 @@
 /**
  * Windows programs on this Linux machine through Debian's Wine (`wine64`, installed by
  * scripts/test-env.sh), for the agent's Windows executable. Each test gets a Wine prefix
- * of its own (its own `C:` and wineserver) set to report Windows 10, since Node refuses anything older.
+ * of its own (its own `C:`, registry and wineserver) set to report Windows 10, since Node refuses
+ * anything older: a copy of one template prefix made once per test run (`templatePrefix`), since
+ * making a prefix (`winecfg`) costs about 10 s of CPU and copying it a fraction of a second.
  * Wine's console output reaches a file but not a pipe, so programs write to files here.
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { existsSync, openSync, closeSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { startXvfb, type VirtualDisplay } from '@concurso/testkit/xvfb';
 import { cleanUp, tempDir } from './processes.js';
 
@@ -33,23 +35,126 @@ export interface WineProcess {
   output: () => Promise<string>;
 }
 
-/** A Wine prefix (its own `C:` and wineserver) in `dir`, reporting Windows 10. */
+/**
+ * The environment of Wine in the prefix `dir`: its home is the prefix too (Wine links the user's
+ * Desktop, Documents… there), no debug output, no Mono or Gecko installer. No `DISPLAY`.
+ */
+function wineEnv(dir: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    WINEPREFIX: dir,
+    WINEDEBUG: '-all',
+    WINEDLLOVERRIDES: 'mscoree,mshtml=',
+  };
+}
+
+/** Longest wait for the run's template prefix, its making included (ms). */
+const TEMPLATE_TIMEOUT_MS = 120_000;
+
+/**
+ * The folder of this test run's template prefix, reporting Windows 10, made by the first test file
+ * that asks and copied by every prefix (`WinePrefix.init`). Files run in separate processes: a `mkdir`
+ * lock in the run's folder (agent/test/global-setup.ts) says who makes it, as for the shared agent
+ * build (helpers/agent-build.ts); the others wait for its `ready` mark. Made without a display, so it
+ * is the same whichever file makes it; Wine writes the display's monitors when a program of a copy
+ * starts on one. Wine's server is waited out (`wineserver -w`), which writes the registry files.
+ * @throws when Wine fails (the next caller tries again) or the wait passes `TEMPLATE_TIMEOUT_MS`.
+ */
+async function templatePrefix(): Promise<string> {
+  const root = inject('agentTestRunDir');
+  const dir = path.join(root, 'wine-template');
+  const ready = path.join(root, 'wine-template.ready');
+  const lock = path.join(root, 'wine-template.lock');
+  const deadline = Date.now() + TEMPLATE_TIMEOUT_MS;
+  for (;;) {
+    if (existsSync(ready)) return dir;
+    if (Date.now() > deadline)
+      throw new Error(`el prefijo de Wine de la ejecución no estuvo listo en ${TEMPLATE_TIMEOUT_MS} ms`);
+    try {
+      await mkdir(lock);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // Another file makes it: wait for its mark.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      continue;
+    }
+    try {
+      if (existsSync(ready)) return dir;
+      // What a failed try left; the prefix is made in place, since Wine links its user folders to it.
+      await rm(dir, { recursive: true, force: true });
+      await mkdir(dir);
+      const env = wineEnv(dir);
+      const timeout = Math.max(1, deadline - Date.now());
+      await run(WINE, ['winecfg', '-v', 'win10'], { env, timeout });
+      await run(WINESERVER, ['-w'], { env, timeout: Math.max(1, deadline - Date.now()) });
+      await writeFile(ready, '');
+      return dir;
+    } finally {
+      await rm(lock, { recursive: true, force: true });
+    }
+  }
+}
+
+/**
+ * Wine's own programs and libraries in a prefix (system32's `.dll`, `.exe`, `.nls`…, about 630 MB):
+ * Wine only maps them, never writes them, so a copy of the template links them (one file, two names)
+ * instead of copying them. Everything else (the registry, `win.ini`, the user's folders) is copied.
+ */
+const WINE_BINARY = /\.(?:dll|exe|drv|sys|ocx|cpl|acm|ax|ds|tlb|nls|msstyles|com)$/i;
+
+/**
+ * Copies the prefix `from` into the empty folder `to`: Wine's binaries linked (`WINE_BINARY`), every
+ * other file copied, symbolic links pointing into `from` (the user's Desktop, Documents…) made to point
+ * at the same place in `to`, others (`c:`, `z:`) kept. Leaves out Debian's `wineserver` file (the
+ * folder of the prefix's server socket), so the copy gets a folder of its own as a new prefix does.
+ */
+async function copyPrefix(from: string, to: string): Promise<void> {
+  const copyDir = async (rel: string): Promise<void> => {
+    const entries = await readdir(path.join(from, rel), { withFileTypes: true });
+    await Promise.all(
+      entries.map(async (entry) => {
+        const name = path.join(rel, entry.name);
+        const source = path.join(from, name);
+        const target = path.join(to, name);
+        if (entry.isDirectory()) {
+          await mkdir(target);
+          await copyDir(name);
+        } else if (entry.isSymbolicLink()) {
+          const points = await readlink(source);
+          const inside = points === from || points.startsWith(`${from}/`);
+          await symlink(inside ? to + points.slice(from.length) : points, target);
+        } else if (name === 'wineserver') {
+          // Debian's pointer to the template's server folder (see above).
+        } else if (WINE_BINARY.test(entry.name)) {
+          await link(source, target).catch(() => copyFile(source, target));
+        } else {
+          await copyFile(source, target);
+        }
+      }),
+    );
+  };
+  await copyDir('');
+}
+
+/**
+ * A Wine prefix (its own `C:`, registry and wineserver) in `dir`, reporting Windows 10. Programs of
+ * other prefixes never see its programs: each prefix has a wineserver of its own.
+ */
 export class WinePrefix {
   readonly env: NodeJS.ProcessEnv;
 
   constructor(readonly dir: string) {
-    this.env = {
-      PATH: process.env.PATH ?? '',
-      HOME: dir,
-      WINEPREFIX: dir,
-      WINEDEBUG: '-all',
-      WINEDLLOVERRIDES: 'mscoree,mshtml=',
-    };
+    this.env = wineEnv(dir);
   }
 
-  /** Creates the prefix and sets its Windows version to 10 (a few seconds the first time). */
+  /**
+   * Makes the prefix in its (empty) folder: a copy of the run's template prefix (`templatePrefix`,
+   * made by the first prefix of the run, about 10 s of CPU; a copy takes well under a second).
+   * @throws when the template cannot be made or copied.
+   */
   async init(): Promise<void> {
-    await run(WINE, ['winecfg', '-v', 'win10'], { env: this.env, timeout: 120_000 });
+    await copyPrefix(await templatePrefix(), this.dir);
   }
 
   /** Starts `exe` with `args`; stdout and stderr go to `<dir>/<name>.log`. */
