@@ -1,12 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { USER_TYPES } from '@concurso/shared';
 import { agentTeam, createUser, startContest, startXvfb, type VirtualDisplay } from '@concurso/testkit';
 import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
 import { startAgent, type AgentHandle } from '../agent/src/agent.js';
 import { MESSAGE_WINDOW_TITLE, desktopMessageScreen } from '../agent/src/message-screen.js';
-import { cleanUp, ownChildren, tempDir } from '../agent/test/helpers/processes.js';
+import { cleanUp, spawnedByTest, tempDir } from '../agent/test/helpers/processes.js';
 import { HistoryPage } from './pages/history-page.js';
 import { openSignedIn } from './pages/login-page.js';
+
+/**
+ * Longest wait for an agent's step on a loaded machine (ms): a message pushed and its window opened
+ * (zenity starting on Xvfb), a receipt back on the judge's screen. Each takes about a second alone; in a
+ * full run (load average 12-14 on 2 cores) one took up to 20 s, so the deadline is that worst case with
+ * room.
+ */
+const AGENT_STEP_MS = 45_000;
+
+/**
+ * Longest wait for the browser's side of a step on a loaded machine (ms): the board's first load, a
+ * refetch, a dialog. Loading the app took up to 50 s in a loaded run.
+ */
+const SCREEN_MS = 60_000;
 
 /**
  * Messages end to end on Linux: a judge writes to a team from the live board in Chromium;
@@ -27,6 +42,14 @@ describe('a message from the board to a lab screen', () => {
   let team: { id: number; key: string };
   let contestId: number;
   let adminToken: string;
+  // The judge's board: the second journey goes on on the first's page (one sign-in, one browser context).
+  let page: Page;
+  /** The judge's dialog's entry of the message whose text is `text` (newest first, one per message). */
+  const sentMessage = (text: string) =>
+    page
+      .getByTestId('messages-dialog')
+      .getByTestId(/^message-\d+$/)
+      .filter({ hasText: text });
 
   beforeAll(async () => {
     // From :110: the agent project's own journey runs at the same time from :90.
@@ -49,41 +72,50 @@ describe('a message from the board to a lab screen', () => {
         server: bed.server.url,
         key: team.key,
         dataDir: await tempDir('agent-mensajes-'),
-        lister: ownChildren,
+        // What this test started (nothing: Chromium and Xvfb are no program of the team's machine).
+        lister: spawnedByTest(),
         pollMs: 500,
         messageScreen: desktopMessageScreen({ display: screen.display }),
         log: log('Los Avisados'),
       }),
     );
 
-    const { page } = await openSignedIn(
-      bed.browser,
-      bed.server.url,
-      'juez_mensajes',
-      'clave-juez',
-      '/homeJuez',
-    );
+    ({ page } = await openSignedIn(bed.browser, bed.server.url, 'juez_mensajes', 'clave-juez', '/homeJuez', {
+      timeoutMs: SCREEN_MS,
+    }));
     await page.getByTestId(`team-row-${team.id}`).waitFor();
     await page.getByRole('button', { name: 'Mensajes' }).click();
     const dialog = page.getByTestId('messages-dialog');
     await dialog.getByLabel('Para').selectOption(`equipo:${team.id}`);
     await dialog.getByLabel('Mensaje').fill('30 minutos restantes');
     await dialog.getByRole('button', { name: 'Enviar' }).click();
-    const receipts = dialog.locator('[data-testid^="message-receipts-"]').first();
+    const receipts = sentMessage('30 minutos restantes').locator('[data-testid^="message-receipts-"]');
     await receipts.waitFor();
 
     try {
-      const windowId = await screen.waitForWindow(MESSAGE_WINDOW_TITLE, 10_000);
+      const windowId = await screen.waitForWindow(MESSAGE_WINDOW_TITLE, AGENT_STEP_MS);
       expect(windowId, 'la ventana del mensaje en la pantalla del equipo').not.toBe('');
-      await expect.poll(() => receipts.textContent(), { timeout: 5_000 }).toBe('entregado 1/1, visto 0/1');
+      await expect
+        .poll(() => receipts.textContent(), {
+          timeout: AGENT_STEP_MS,
+          message: 'el tablero dice entregado',
+        })
+        .toBe('entregado 1/1, visto 0/1');
       await screen.xdotool(['windowfocus', '--sync', windowId, 'key', '--clearmodifiers', 'Return']);
-      await expect.poll(() => receipts.textContent(), { timeout: 5_000 }).toBe('entregado 1/1, visto 1/1');
+      await expect
+        .poll(() => receipts.textContent(), {
+          timeout: AGENT_STEP_MS,
+          message: 'el tablero dice visto',
+        })
+        .toBe('entregado 1/1, visto 1/1');
     } catch (err) {
       await screen.screenshot('mensaje-desde-el-tablero');
       console.error(`líneas de los agentes:\n${lines.join('\n')}`);
       throw err;
     }
-  });
+    // Sign-in, the board's first load, an agent's start and a window on Xvfb: on a loaded machine
+    // (load average 12-14 on 2 cores) each took up to tens of seconds.
+  }, 180_000);
 
   it('lists each team\u2019s receipt (entregado, falló with why, pendiente) and the Bitácora shows the message once, filtered by kind', async () => {
     // A machine whose screen cannot open a window (a display with no X server), and a team without agent.
@@ -94,34 +126,36 @@ describe('a message from the board to a lab screen', () => {
         server: bed.server.url,
         key: blind.key,
         dataDir: await tempDir('agent-mensajes-ciego-'),
-        lister: ownChildren,
+        lister: spawnedByTest(),
         pollMs: 500,
         messageScreen: desktopMessageScreen({ display: ':1999' }),
         log: log('Los Sin Pantalla'),
       }),
     );
-    const { page } = await openSignedIn(
-      bed.browser,
-      bed.server.url,
-      'juez_mensajes',
-      'clave-juez',
-      '/homeJuez',
-    );
     try {
+      // The board read its teams before these two existed (they are made in the database): read again.
+      await page.reload();
       await page.getByTestId(`team-row-${blind.id}`).waitFor();
       await page.getByRole('button', { name: 'Mensajes' }).click();
       const dialog = page.getByTestId('messages-dialog');
       await dialog.getByLabel('Para').selectOption('todos');
       await dialog.getByLabel('Mensaje').fill('Atención: quedan 30 minutos. ¿Dudas? ¡Éxito!');
       await dialog.getByRole('button', { name: 'Enviar' }).click();
-      const receipts = dialog.locator('[data-testid^="message-receipts-"]').first();
+      // This message's own entry (the list shows the first one too, above it until this one arrives).
+      const sent = sentMessage('Atención: quedan 30 minutos.');
+      const receipts = sent.locator('[data-testid^="message-receipts-"]');
       await expect
-        .poll(() => receipts.textContent(), { timeout: 10_000 })
+        .poll(() => receipts.textContent(), {
+          timeout: AGENT_STEP_MS,
+          message: 'los recibos de los 3 equipos',
+        })
         .toBe('entregado 1/3, visto 0/3, falló 1');
-      const teams = dialog.locator('[data-testid^="message-teams-"]').first();
+      const teams = sent.locator('[data-testid^="message-teams-"]');
       await teams.getByText('Equipos (3)').click();
       await expect
-        .poll(() => teams.locator('li').allTextContents())
+        .poll(() => teams.locator('li').allTextContents(), {
+          timeout: SCREEN_MS,
+        })
         .toEqual([
           expect.stringMatching(/^no se pudo mostrar en Los Sin Pantalla \(.+\): sin sesión gráfica$/),
           'Los Apagados: pendiente',
@@ -133,7 +167,7 @@ describe('a message from the board to a lab screen', () => {
       const history = new HistoryPage(page);
       await history.openLogFromMenu();
       const messageRows = history.logRows().filter({ hasText: 'Mensaje a ' });
-      await expect.poll(() => messageRows.count(), { timeout: 10_000 }).toBe(2);
+      await expect.poll(() => messageRows.count(), { timeout: SCREEN_MS }).toBe(2);
       expect(await messageRows.first().textContent()).toMatch(
         /Mensaje a Todos los equipos: «Atención: quedan 30 minutos\. ¿Dudas\? ¡Éxito!» — entregado 1\/3, visto 0\/3, falló 1 \(Los Sin Pantalla en .+: sin sesión gráfica\)/,
       );
@@ -143,18 +177,27 @@ describe('a message from the board to a lab screen', () => {
       // By kind: only the messages; only the agents' rows (none here is a message).
       await history.filterKind('Mensajes');
       await expect
-        .poll(async () => (await history.logRows().allTextContents()).every((t) => t.includes('Mensaje a ')))
-        .toBe(true);
-      expect(await history.logRows().count()).toBe(2);
+        .poll(() => history.logRows().allTextContents(), { timeout: SCREEN_MS })
+        .toEqual([
+          expect.stringContaining('Mensaje a Todos los equipos: '),
+          expect.stringContaining('Mensaje a Equipo Los Avisados: '),
+        ]);
       await history.filterKind('Agentes');
       await expect
-        .poll(async () => (await history.logRows().allTextContents()).some((t) => t.includes('Mensaje a ')))
-        .toBe(false);
+        .poll(
+          async () => {
+            const rows = await history.logRows().allTextContents();
+            return rows.length > 0 && !rows.some((t) => t.includes('Mensaje a '));
+          },
+          { timeout: SCREEN_MS, message: 'solo filas de los agentes' },
+        )
+        .toBe(true);
     } catch (err) {
       await screen.screenshot('mensajes-por-equipo');
       console.error(`líneas de los agentes:\n${lines.join('\n')}`);
       throw err;
     }
-    // Two agents, a judge's screen and the Bitácora: more than the default minute on a loaded machine.
-  }, 120_000);
+    // An agent's start, the board read again, two dialogs and the Bitácora with its filters: on a loaded
+    // machine each took up to tens of seconds.
+  }, 180_000);
 });

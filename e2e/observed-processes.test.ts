@@ -6,17 +6,32 @@ import { startAgent, type AgentHandle } from '../agent/src/agent.js';
 import {
   blockedBinary,
   cleanUp,
-  ownChildren,
+  spawnedByTest,
   renamedCopy,
   running,
   spawnProcess,
   tempDir,
   uniqueName,
   within,
+  type Spawned,
 } from '../agent/test/helpers/processes.js';
 import { openSignedIn } from './pages/login-page.js';
 import { ObservedPage } from './pages/observed-page.js';
 import { HistoryPage } from './pages/history-page.js';
+
+/**
+ * Longest wait for an agent's step on a loaded machine (ms): a scan, a kill, an attempt delivered, a config
+ * pushed. Each takes well under a second alone; in a full run (load average 12-14 on 2 cores) a step took
+ * up to 20 s, so the deadline is that worst case with room, and a failure names the agents' counters.
+ */
+const AGENT_STEP_MS = 45_000;
+
+/**
+ * Longest wait for the browser's side of a step on a loaded machine (ms): a screen's first load, a
+ * refetch (the observed screen refetches every 5 s), a dialog. Loading the app took up to 50 s in a
+ * loaded run.
+ */
+const SCREEN_MS = 60_000;
 
 /**
  * Renamed programs and what ran in the lab (docs/design.md section 6), with two real agents (one per team:
@@ -27,6 +42,26 @@ import { HistoryPage } from './pages/history-page.js';
 describe('renamed programs and what ran in the lab', () => {
   const bed = useWebTestBed();
   const agents: AgentHandle[] = [];
+  /** The agents' counters and fingerprints, for a failure's message: how far each one got. */
+  const agentsState = () =>
+    agents
+      .map((agent, i) => {
+        const { sweeps, killed, failed, queued, acknowledged, pending, observedPending, online } =
+          agent.stats;
+        const { pushConnected, lastError } = agent.stats;
+        const seen = { sweeps, killed, failed, queued, acknowledged, pending, observedPending, online };
+        const prints = agent.config.fingerprints.length;
+        return `agente ${i + 1}: ${JSON.stringify({ ...seen, pushConnected, lastError, huellas: prints })}`;
+      })
+      .join('; ');
+  /** Waits for `spawned` to exit within `AGENT_STEP_MS`; a timeout names `what` and the agents' counters. */
+  const ended = async (spawned: Spawned, what: string) => {
+    try {
+      await within(AGENT_STEP_MS, spawned.exited, what);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}; ${agentsState()}`);
+    }
+  };
 
   afterAll(async () => {
     await Promise.all(agents.map((agent) => agent.stop()));
@@ -53,28 +88,45 @@ describe('renamed programs and what ran in the lab', () => {
           server: bed.server.url,
           key: team.key,
           dataDir: await tempDir('lab-agent-'),
-          lister: ownChildren,
+          // The programs this test starts, not the browser (`spawnedByTest` says what that cost).
+          lister: spawnedByTest(),
           pollMs: 200,
-          configRefreshMs: 300,
+          // The push channel brings each change of the policy (a fingerprint learned, a 'Bloquear');
+          // this read over HTTP is only its fallback.
+          configRefreshMs: 2_000,
           observedReportMs: 300,
           log: () => undefined,
         }),
       );
     }
+    // Both machines scanning and on the push channel before the first program starts: an attempt
+    // carries its program's fingerprint only when reading it takes under 2 s (agent/src/sweeper.ts), and
+    // an agent's first seconds (its config, its channel, the server's attempts thread loading) are the
+    // busiest.
+    expect(
+      await eventually(
+        () => agents.every((agent) => agent.stats.pushConnected && agent.stats.sweeps > 0),
+        AGENT_STEP_MS,
+      ),
+      `los dos agentes revisan y tienen su canal; ${agentsState()}`,
+    ).toBe(true);
     // The blocked program, ended by its name: its fingerprint is learned and reaches the config of the
     // team whose agent ended it (both machines watch the same processes: either may be first;
     // the claim is that team's until an admin confirms it).
     const game = await blockedBinary(blocked);
     const first = await spawnProcess(game, ['300']);
-    await within(5_000, first.exited, 'el agente termina el programa bloqueado');
+    await ended(first, 'el agente termina el programa bloqueado');
     const taught = () => agents.find((agent) => agent.config.fingerprints.length > 0);
-    expect(await eventually(() => taught() !== undefined, 10_000)).toBe(true);
+    expect(
+      await eventually(() => taught() !== undefined, AGENT_STEP_MS),
+      `la huella aprendida llega a un agente; ${agentsState()}`,
+    ).toBe(true);
     expect(taught()!.config.fingerprints.map((print) => print.process)).toEqual([blocked]);
 
     // The same file renamed: ended, and reported under the blocked name with the name it ran as.
     const disguise = uniqueName('notas');
     const renamed = await spawnProcess(await renamedCopy(game, disguise), ['300']);
-    await within(5_000, renamed.exited, 'el agente termina la copia renombrada');
+    await ended(renamed, 'el agente termina la copia renombrada');
     // Both machines watch the same processes, so whichever agent ends it first reports it.
     const renamedAttempts = async () =>
       (
@@ -84,7 +136,10 @@ describe('renamed programs and what ran in the lab', () => {
           })
         ).json()) as { data: ContestLog }
       ).data.rows.filter((row) => row.executable !== null);
-    expect(await eventually(async () => (await renamedAttempts()).length > 0, 10_000)).toBe(true);
+    expect(
+      await eventually(async () => (await renamedAttempts()).length > 0, AGENT_STEP_MS),
+      `el intento de la copia renombrada llega a la bitácora; ${agentsState()}`,
+    ).toBe(true);
     const [caught] = await renamedAttempts();
     expect(caught).toMatchObject({ process: blocked, executable: disguise, killed: true });
     const caughtBy = caught!.team!.id;
@@ -102,7 +157,9 @@ describe('renamed programs and what ran in the lab', () => {
     ).toBe(200);
 
     // Historial names it so on a judge's board.
-    const judge = await openSignedIn(bed.browser, bed.server.url, 'juez_lab', 'clave-juez', '/homeJuez');
+    const judge = await openSignedIn(bed.browser, bed.server.url, 'juez_lab', 'clave-juez', '/homeJuez', {
+      timeoutMs: SCREEN_MS,
+    });
     const history = new HistoryPage(judge.page);
     await history.openTeamHistory(caughtBy);
     await history
@@ -118,9 +175,20 @@ describe('renamed programs and what ran in the lab', () => {
     const judgeScreen = new ObservedPage(judge.page, bed.server.url);
     await judgeScreen.open();
     // The server searches; a team's name finds what its machine ran, the program's own too.
+    // Both agents report it (every 300 ms while something waits), then the screen's next refetch (5 s)
+    // shows it: the server's answer first, so a failure says which side fell behind.
+    const machinesOf = async (name: string) => {
+      const answer = await callAs(bed.server.app, adminToken, `/api/observedProcesses?q=${name}`);
+      const rows = answer.body.data.rows as Array<{ name: string; machines: number }>;
+      return rows.find((row) => row.name === name)?.machines ?? 0;
+    };
+    expect(
+      await eventually(async () => (await machinesOf(odd)) === 2, AGENT_STEP_MS),
+      `el servidor lista ${odd} en 2 máquinas (lista ${await machinesOf(odd)}); ${agentsState()}`,
+    ).toBe(true);
     await judgeScreen.search(odd);
     const judgeRow = judgeScreen.row(odd);
-    await judgeRow.filter({ hasText: '2 máquinas' }).waitFor({ timeout: 15_000 });
+    await judgeRow.filter({ hasText: '2 máquinas' }).waitFor({ timeout: SCREEN_MS });
     // PROGRAMA, MÁQUINAS, EQUIPOS…: a machine is named by its team only.
     expect((await judgeRow.getByRole('cell').allTextContents())[2]).toBe('Máquina Dos, Máquina Uno');
     expect(await judgeRow.getByRole('button', { name: 'Bloquear' }).count()).toBe(0);
@@ -133,16 +201,18 @@ describe('renamed programs and what ran in the lab', () => {
     expect(running(oddRun)).toBe(true);
 
     // The administrator blocks it from the screen: the agents end the running one at their next config.
-    const admin = await openSignedIn(bed.browser, bed.server.url, 'admin_lab', 'clave-admin', '/home');
+    const admin = await openSignedIn(bed.browser, bed.server.url, 'admin_lab', 'clave-admin', '/home', {
+      timeoutMs: SCREEN_MS,
+    });
     const adminScreen = new ObservedPage(admin.page, bed.server.url);
     await adminScreen.open();
     await adminScreen.search(odd);
     await adminScreen.block(odd, 'Máquina Dos, Máquina Uno');
     await adminScreen.row(odd).filter({ hasText: 'Bloqueado' }).waitFor();
-    await within(10_000, oddRun.exited, 'los agentes terminan el programa bloqueado desde la pantalla');
+    await ended(oddRun, 'los agentes terminan el programa bloqueado desde la pantalla');
     // A renamed copy of it is caught by the fingerprint the block carried.
     const oddRenamed = await spawnProcess(await renamedCopy(oddFile, uniqueName('otro')), ['300']);
-    await within(10_000, oddRenamed.exited, 'los agentes terminan la copia renombrada del programa');
+    await ended(oddRenamed, 'los agentes terminan la copia renombrada del programa');
 
     // «Programa nuevo»: past the contest's first minutes (its first observed start put 30 minutes back),
     // a program only one team ran is «Nuevo» with its machine and path, and the board marks that team.
@@ -178,5 +248,7 @@ describe('renamed programs and what ran in the lab', () => {
 
     await judge.context.close();
     await admin.context.close();
-  }, 150_000);
+    // Two agents' starts, four programs ended, two signed-in screens: 70 s at a load average of 20, 157 s before
+    // the agents stopped listing the browser; the steps have their own deadlines, this is the journey's.
+  }, 300_000);
 });

@@ -12,6 +12,9 @@ export interface SignedInPage {
  * page as `username` through the login screen at `baseUrl` and waits until the app lands on `landing`
  * (`/home` for an administrator, `/homeJuez` for a judge). A context per person or per screen: two
  * tabs of one context share the token, and Chromium throttles the timers of a background tab.
+ * `options.timeoutMs` (ms), when given, is the context's default timeout (`context.setDefaultTimeout`)
+ * from the sign-in on: the longest wait of every action and navigation that names none (Playwright's
+ * own is 30 s, which a first page load on a loaded machine passed).
  */
 export async function openSignedIn(
   browser: Browser,
@@ -19,9 +22,11 @@ export async function openSignedIn(
   username: string,
   password: string,
   landing: string,
-  options: BrowserContextOptions = {},
+  options: BrowserContextOptions & { timeoutMs?: number } = {},
 ): Promise<SignedInPage> {
-  const context = await browser.newContext(options);
+  const { timeoutMs, ...contextOptions } = options;
+  const context = await browser.newContext(contextOptions);
+  if (timeoutMs !== undefined) context.setDefaultTimeout(timeoutMs);
   const page = await context.newPage();
   const login = new LoginPage(page, baseUrl);
   await login.open();
