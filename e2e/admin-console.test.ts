@@ -9,7 +9,7 @@ import { startAgent, type AgentHandle } from '../agent/src/agent.js';
 import {
   blockedBinary,
   cleanUp,
-  ownChildren,
+  spawnedByTest,
   spawnProcess,
   tempDir,
   uniqueName,
@@ -295,7 +295,7 @@ describe('teams, exercises and users screens in Chromium', () => {
       server: bed.server.url,
       key,
       dataDir: await tempDir('consola-agent-'),
-      lister: ownChildren,
+      lister: spawnedByTest(),
       pollMs: 200,
       log: () => undefined,
     });

@@ -3,7 +3,7 @@ import { USER_TYPES } from '@concurso/shared';
 import { agentTeam, callAs, createUser, startContest } from '@concurso/testkit';
 import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
 import { startAgent, type AgentHandle } from '../agent/src/agent.js';
-import { cleanUp, ownChildren, tempDir } from '../agent/test/helpers/processes.js';
+import { cleanUp, spawnedByTest, tempDir } from '../agent/test/helpers/processes.js';
 import { LabPage } from './pages/lab-page.js';
 import { openSignedIn } from './pages/login-page.js';
 
@@ -54,7 +54,7 @@ describe('the lab board puts a stopped agent first, in red', () => {
       server: bed.server.url,
       key: stopped.key,
       dataDir: await tempDir('lab-alarms-'),
-      lister: ownChildren,
+      lister: spawnedByTest(),
       heartbeatMs: 300,
       log: () => undefined,
     });

@@ -4,7 +4,7 @@ import { USER_TYPES } from '@concurso/shared';
 import { agentTeam, callAs, createUser, startContest } from '@concurso/testkit';
 import { useWebTestBed } from '@concurso/testkit/web-test-bed-hooks';
 import { startAgent, type AgentHandle } from '../agent/src/agent.js';
-import { cleanUp, ownChildren, tempDir } from '../agent/test/helpers/processes.js';
+import { cleanUp, spawnedByTest, tempDir } from '../agent/test/helpers/processes.js';
 import { LabPage } from './pages/lab-page.js';
 import { openSignedIn } from './pages/login-page.js';
 import { axeFindings } from './pages/route-checks.js';
@@ -30,7 +30,7 @@ describe('the lab board in Chromium', () => {
       server: bed.server.url,
       key,
       dataDir: await tempDir('lab-board-'),
-      lister: ownChildren,
+      lister: spawnedByTest(),
       heartbeatMs: 300,
       log: () => undefined,
     });

@@ -11,8 +11,6 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { AgentHandle, AgentOptions } from '../src/agent.js';
-import { procLister } from '../src/proc-lister.js';
-import type { ProcessLister } from '../src/scanner.js';
 import { useFakeAgentBed } from './helpers/fake-agent-bed.js';
 import type { FakeServer } from './helpers/fake-server.js';
 import {
@@ -22,6 +20,7 @@ import {
   sha256Of,
   spawnProcess,
   tempDir,
+  ownChildren,
   uniqueName,
   within,
   type Spawned,
@@ -29,9 +28,6 @@ import {
 
 const LOADER = '/lib64/ld-linux-x86-64.so.2';
 const PYTHON = '/usr/bin/python3';
-
-/** The agent's own Linux lister (`/proc`), narrowed to this test's children (other tests run alongside). */
-const ownChildren: ProcessLister = async () => (await procLister()()).filter((p) => p.ppid === process.pid);
 
 const bed = useFakeAgentBed({ lister: ownChildren });
 

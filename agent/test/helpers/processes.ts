@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readBuildId } from '../../src/build-id.js';
 import { procLister } from '../../src/proc-lister.js';
-import { psListLister, type ProcessLister } from '../../src/scanner.js';
+import type { ProcessLister } from '../../src/scanner.js';
 
 export interface Spawned {
   child: ChildProcess;
@@ -120,17 +120,22 @@ export function running(spawned: Spawned): boolean {
   return spawned.child.exitCode === null && spawned.child.signalCode === null;
 }
 
-/** The real process list, narrowed to this test process's children (leaves other tests' alone). */
-export const ownChildren: ProcessLister = async () =>
-  (await psListLister()).filter((p) => p.ppid === process.pid);
+/**
+ * The real process list as the agent reads it on Linux (`/proc`, agent/src/proc-lister.ts), narrowed to
+ * this test process's children (leaves other tests' alone). One lister for the whole test process: what
+ * it remembers between calls only orders the next read (new pids first). Not ps-list: its two `ps` per
+ * call cost about 115 ms of CPU with a browser's processes on the machine, against about 3 ms here.
+ */
+export const ownChildren: ProcessLister = (() => {
+  const all = procLister();
+  return async () => (await all()).filter((p) => p.ppid === process.pid);
+})();
 
 /**
  * A lister of the programs this test started with `spawnProcess` and that still run, read from `/proc`
  * (agent/src/proc-lister.ts, the agent's own lister on Linux): what a lab machine's agent would see of
  * the test's programs, and nothing else of the test process's children. `ownChildren` lists those too:
- * the browser of a journey (Chromium, about 300 MB), its X server, the bundler's service, and it runs
- * ps-list's two `ps` on every call (about 115 ms of CPU with a browser's processes on the machine,
- * against about 3 ms here). An agent that learned a fingerprint hashes every process it lists, so with
+ * the browser of a journey (Chromium, about 300 MB), its X server, the bundler's service. An agent that learned a fingerprint hashes every process it lists, so with
  * `ownChildren` each agent of a journey read Chromium whole (10 s on a loaded machine, holding one of
  * its two hashing slots) after its first kill. One per agent (the lister remembers the pids it saw, to
  * read new ones first). Linux only.
