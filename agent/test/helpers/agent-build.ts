@@ -7,11 +7,11 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { inject } from 'vitest';
+import { oncePerRun } from './once-per-run.js';
 
 const run = promisify(execFile);
 const agentDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -41,32 +41,18 @@ export async function buildAgentInto(dir: string, timeoutMs: number): Promise<vo
  * @throws when the build fails (the next caller tries again) or the wait passes `timeoutMs`.
  */
 export async function sharedAgentBuild(timeoutMs: number): Promise<string> {
-  const root = inject('agentTestRunDir');
-  const dir = path.join(root, 'agent-build');
-  const lock = path.join(root, 'agent-build.lock');
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (existsSync(dir)) return dir;
-    if (Date.now() > deadline)
-      throw new Error(`la compilación compartida del agente no terminó en ${timeoutMs} ms`);
-    try {
-      await mkdir(lock);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      // Another file builds it: wait for its folder.
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      continue;
-    }
-    try {
-      if (existsSync(dir)) return dir;
-      const partial = path.join(root, `agent-build-${process.pid}`);
-      await buildAgentInto(partial, Math.max(1, deadline - Date.now()));
-      await rename(partial, dir);
-      return dir;
-    } finally {
-      await rm(lock, { recursive: true, force: true });
-    }
-  }
+  const root = await oncePerRun(
+    'agent-build',
+    (runDir) => existsSync(path.join(runDir, 'agent-build')),
+    async (runDir, msLeft) => {
+      const partial = path.join(runDir, `agent-build-${process.pid}`);
+      await buildAgentInto(partial, msLeft);
+      await rename(partial, path.join(runDir, 'agent-build'));
+    },
+    timeoutMs,
+    `la compilación compartida del agente no terminó en ${timeoutMs} ms`,
+  );
+  return path.join(root, 'agent-build');
 }
 
 /** The path of the executable for `target` that `buildAgentInto(dir)` writes. */

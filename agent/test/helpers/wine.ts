@@ -11,8 +11,9 @@ import { existsSync, openSync, closeSync } from 'node:fs';
 import { copyFile, link, mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { startXvfb, type VirtualDisplay } from '@concurso/testkit/xvfb';
+import { oncePerRun } from './once-per-run.js';
 import { cleanUp, tempDir } from './processes.js';
 
 const run = promisify(execFile);
@@ -62,38 +63,24 @@ const TEMPLATE_TIMEOUT_MS = 120_000;
  * @throws when Wine fails (the next caller tries again) or the wait passes `TEMPLATE_TIMEOUT_MS`.
  */
 async function templatePrefix(): Promise<string> {
-  const root = inject('agentTestRunDir');
-  const dir = path.join(root, 'wine-template');
-  const ready = path.join(root, 'wine-template.ready');
-  const lock = path.join(root, 'wine-template.lock');
-  const deadline = Date.now() + TEMPLATE_TIMEOUT_MS;
-  for (;;) {
-    if (existsSync(ready)) return dir;
-    if (Date.now() > deadline)
-      throw new Error(`el prefijo de Wine de la ejecución no estuvo listo en ${TEMPLATE_TIMEOUT_MS} ms`);
-    try {
-      await mkdir(lock);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      // Another file makes it: wait for its mark.
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      continue;
-    }
-    try {
-      if (existsSync(ready)) return dir;
+  const root = await oncePerRun(
+    'wine-template',
+    (runDir) => existsSync(path.join(runDir, 'wine-template.ready')),
+    async (runDir, msLeft) => {
+      const deadline = Date.now() + msLeft;
+      const dir = path.join(runDir, 'wine-template');
       // What a failed try left; the prefix is made in place, since Wine links its user folders to it.
       await rm(dir, { recursive: true, force: true });
       await mkdir(dir);
       const env = wineEnv(dir);
-      const timeout = Math.max(1, deadline - Date.now());
-      await run(WINE, ['winecfg', '-v', 'win10'], { env, timeout });
+      await run(WINE, ['winecfg', '-v', 'win10'], { env, timeout: msLeft });
       await run(WINESERVER, ['-w'], { env, timeout: Math.max(1, deadline - Date.now()) });
-      await writeFile(ready, '');
-      return dir;
-    } finally {
-      await rm(lock, { recursive: true, force: true });
-    }
-  }
+      await writeFile(path.join(runDir, 'wine-template.ready'), '');
+    },
+    TEMPLATE_TIMEOUT_MS,
+    `el prefijo de Wine de la ejecución no estuvo listo en ${TEMPLATE_TIMEOUT_MS} ms`,
+  );
+  return path.join(root, 'wine-template');
 }
 
 /**
