@@ -26,6 +26,13 @@ import type { TesterResult } from './tester-protocol.js';
 /** Highest event-loop utilisation a tester process may show for the run to count. */
 export const TESTER_ELU_MAX = 0.5;
 
+/**
+ * Run-queue wait of a tester process (% of wall time) above which the run is flagged: its reads of
+ * the frames were late by that wait, which the push latency then counts (a warning, not a reason to
+ * void the run: on 2 cores the database shares the testers' CPU whenever the attempts run).
+ */
+export const TESTER_RUN_QUEUE_WAIT_WARN_PCT = 10;
+
 /** Everything the result is made of. */
 export interface RunParts {
   run: LoadRun;
@@ -122,7 +129,7 @@ function resultConfig(run: LoadRun) {
 }
 
 /** `baseline` of the result: the equal-work baselines' own figures. */
-function resultBaseline({ wsBase, dbBase, wsOtherCpu, dbOtherCpu }: Baselines) {
+function resultBaseline({ wsBase, dbBase, wsOtherCpu, wsTesterWait, dbOtherCpu }: Baselines) {
   return {
     push_ms: wsBase?.push_ms ?? null,
     push_ms_worst_screen_p99: wsBase?.push_ms_worst_screen_p99 ?? null,
@@ -135,6 +142,8 @@ function resultBaseline({ wsBase, dbBase, wsOtherCpu, dbOtherCpu }: Baselines) {
     push_server_late_ms: wsBase ? round(wsBase.server_late_ms, 2) : null,
     push_tester_elu: wsBase ? wsBase.tester_elu.map((v) => round(v, 3)) : null,
     push_other_processes_cpu_pct: wsOtherCpu === null ? null : round(wsOtherCpu, 1),
+    /** The most any tester process waited on the run queue during the replay, % of wall. */
+    push_tester_run_queue_wait_pct: wsTesterWait === null ? null : round(wsTesterWait, 1),
     attempts_per_s: dbBase ? round(dbBase.attempts_per_s, 1) : null,
     transactions_per_s: dbBase ? round(dbBase.transactions_per_s, 1) : null,
     attempts_per_group: dbBase ? round(dbBase.attempts_per_group, 1) : null,
@@ -196,6 +205,26 @@ function resultCpu(d: Derived, ownServers: boolean) {
     other_processes: avg((s) => s.otherCpu),
     machine: avg((s) => s.machineCpu),
   };
+}
+
+/**
+ * Mean run-queue wait during the run, % of wall time, per group (proc-sampler.ts `runQueueWait`):
+ * `server` (every server thread summed), `load_tester` (every tester process summed), `tester_max`
+ * (the tester process that waited most), `mysql`, `redis`.
+ */
+export function resultRunQueueWait(samples: Array<{ runQueueWait?: Record<string, number> }>) {
+  const avg = (key: string) =>
+    round(mean(samples.map((s) => s.runQueueWait?.[key]).filter((v): v is number => v !== undefined)), 1);
+  const keys = new Set(samples.flatMap((s) => Object.keys(s.runQueueWait ?? {})));
+  return Object.fromEntries([...keys].map((key) => [key, avg(key)]));
+}
+
+/** Mean busy % of each CPU during the run (cpu0 first). */
+export function resultCpuBusy(samples: Array<{ cpuBusy?: number[] }>): number[] {
+  const cpus = Math.max(0, ...samples.map((s) => s.cpuBusy?.length ?? 0));
+  return Array.from({ length: cpus }, (_, i) =>
+    round(mean(samples.map((s) => s.cpuBusy?.[i]).filter((v): v is number => v !== undefined)), 1),
+  );
 }
 
 /** The JSON result of the run (bench/README.md defines every figure). */
@@ -282,6 +311,10 @@ function buildResult(parts: RunParts, d: Derived) {
     server_rss_mb_per_process: d.serverRssPerProcess,
     /** Mean CPU during the run, % of one core (100 = one core busy). */
     cpu_pct: cpu,
+    /** Mean busy % of each CPU during the run (the servers are pinned to cpu0, the testers to the last). */
+    cpu_busy_pct_per_cpu: resultCpuBusy(d.runSamples),
+    /** Mean run-queue wait during the run, % of wall time (`resultRunQueueWait`). */
+    run_queue_wait_pct: resultRunQueueWait(d.runSamples),
     machine_busy_before_pct: round(run.busyBefore, 1),
     tester_elu: round(fig.testerEluMax, 3),
     tester_elu_per_process: fig.testerElu,
@@ -363,6 +396,15 @@ function summaryRows(result: LoadResult, parts: RunParts, d: Derived) {
     ['load tester CPU (% of one core)', `${result.cpu_pct.load_tester}`, '', null],
     ['MySQL CPU (% of one core)', `${result.cpu_pct.mysql}`, '', null],
     ['other processes CPU (% of one core)', `${result.cpu_pct.other_processes}`, '', null],
+    ['busy % of each CPU (cpu0, cpu1, …)', result.cpu_busy_pct_per_cpu.join(' / '), '', null],
+    [
+      'run-queue wait, % of wall (server / tester max / MySQL)',
+      `${result.run_queue_wait_pct.server ?? 'n/a'} / ${result.run_queue_wait_pct.tester_max ?? 'n/a'} / ${result.run_queue_wait_pct.mysql ?? 'n/a'}`,
+      `tester ≤ ${TESTER_RUN_QUEUE_WAIT_WARN_PCT}`,
+      result.run_queue_wait_pct.tester_max === undefined
+        ? null
+        : result.run_queue_wait_pct.tester_max <= TESTER_RUN_QUEUE_WAIT_WARN_PCT,
+    ],
     [
       'baseline ws push p99 (ms), same frames',
       `${baselines.wsBase?.push_ms.p99 ?? 'n/a'} (${baselines.wsBase?.frames ?? 'n/a'} frames)`,
@@ -440,7 +482,7 @@ async function writeReport(result: LoadResult, parts: RunParts, d: Derived): Pro
       (!run.ext
         ? ` server cpu ${result.server_cpu_pct}% rss ${d.serverRssPerProcess.join('/')} MB`
         : ' server not sampled (--url)') +
-      `, tester ELU ${result.tester_elu}`,
+      `, tester ELU ${result.tester_elu}, tester run-queue wait ${result.run_queue_wait_pct.tester_max ?? 'n/a'}%`,
   );
   for (const warning of check.warnings) log(`warning: ${warning}`);
   if (!check.valid) log(`INVALID run, do not publish: ${check.invalid.join('; ')}`);

@@ -33,7 +33,7 @@ import { runWsBaseline, type WsBaselineResult } from './baseline-ws.js';
 import { finalStateMismatches, type DatabaseTeam, type HeldRow } from './board-replica.js';
 import { HttpClient } from './http.js';
 import type { LoadOptions } from './load-options.js';
-import { TESTER_ELU_MAX, writeLoadResult } from './load-result.js';
+import { TESTER_ELU_MAX, TESTER_RUN_QUEUE_WAIT_WARN_PCT, writeLoadResult } from './load-result.js';
 import { matchPushes, type Change } from './matching.js';
 import { Histogram, now, round } from './metrics.js';
 import { allowedCpus, pinPlan, pinProcess, type PinPlan } from './pinning.js';
@@ -651,6 +651,13 @@ export function validity(run: LoadRun, ramp: Ramp, traffic: Traffic, fig: RunFig
     warnings.push(`other processes used ${otherCpu.toFixed(0)} % of one core during the run`);
   if (run.busyBefore > 30)
     warnings.push(`the machine was ${run.busyBefore.toFixed(0)} % busy before the run`);
+  const testerWait = mean(
+    run.sampler.window(traffic.runStart, traffic.runEnd).map((s) => s.runQueueWait.tester_max ?? 0),
+  );
+  if (testerWait > TESTER_RUN_QUEUE_WAIT_WARN_PCT)
+    warnings.push(
+      `a tester process waited for a CPU ${testerWait.toFixed(0)} % of the run (run queue): its frames were read that much later, and the push latency counts it`,
+    );
   return { valid: invalid.length === 0, invalid, warnings };
 }
 
@@ -659,6 +666,8 @@ export interface Baselines {
   wsBase: WsBaselineResult | null;
   dbBase: MysqlBaselineResult | null;
   wsOtherCpu: number | null;
+  /** The most any tester process waited on the run queue while the bare `ws` server pushed (% of wall). */
+  wsTesterWait: number | null;
   dbOtherCpu: number | null;
 }
 
@@ -668,7 +677,13 @@ export interface Baselines {
  */
 async function runBaselines(run: LoadRun, fig: RunFigures): Promise<Baselines> {
   const { o } = run;
-  const out: Baselines = { wsBase: null, dbBase: null, wsOtherCpu: null, dbOtherCpu: null };
+  const out: Baselines = {
+    wsBase: null,
+    dbBase: null,
+    wsOtherCpu: null,
+    wsTesterWait: null,
+    dbOtherCpu: null,
+  };
   if (!o.baselines) return out;
   const { t0, lean, plan, teamIds } = run;
   const sampler = new ProcSampler(
@@ -691,8 +706,13 @@ async function runBaselines(run: LoadRun, fig: RunFigures): Promise<Baselines> {
       pinCpus: plan.pinned ? plan.servers : null,
       log,
     });
-    const cpu = mean(sampler.window(wsFrom, now() - t0).map((x) => x.otherCpu));
-    Object.assign(out, { wsBase, wsOtherCpu: Math.max(0, cpu - wsBase.server_cpu_pct) });
+    const samples = sampler.window(wsFrom, now() - t0);
+    const cpu = mean(samples.map((x) => x.otherCpu));
+    Object.assign(out, {
+      wsBase,
+      wsOtherCpu: Math.max(0, cpu - wsBase.server_cpu_pct),
+      wsTesterWait: mean(samples.map((x) => x.runQueueWait.tester_max ?? 0)),
+    });
     log(`baseline ws: p99 ${wsBase.push_ms.p99} ms, ${wsBase.frames_lost} deliveries lost`);
   } else log('baseline ws skipped: no frame was recorded');
   if (live.scratchDatabase) {

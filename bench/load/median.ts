@@ -69,8 +69,13 @@ export interface LoadReport {
     mysql?: number | null;
     other_processes?: number | null;
   } | null;
+  /** Busy % of each CPU (older files have none). */
+  cpu_busy_pct_per_cpu?: number[] | null;
+  /** Run-queue wait, % of wall time (older files have none). */
+  run_queue_wait_pct?: { server?: number | null; tester_max?: number | null; mysql?: number | null } | null;
   baseline?: {
     push_ms?: LatencyFields | null;
+    push_tester_run_queue_wait_pct?: number | null;
     attempts_per_s?: number | null;
   } | null;
   ratios?: {
@@ -155,6 +160,20 @@ const FIGURES: Figure[] = [
   { label: 'load tester CPU (%)', format: 'real', pick: (r) => r.cpu_pct?.load_tester },
   { label: 'MySQL CPU (%)', format: 'real', pick: (r) => r.cpu_pct?.mysql },
   { label: 'other processes CPU (%)', format: 'real', pick: (r) => r.cpu_pct?.other_processes },
+  { label: 'cpu0 busy (%)', format: 'real', pick: (r) => r.cpu_busy_pct_per_cpu?.[0] },
+  { label: 'cpu1 busy (%)', format: 'real', pick: (r) => r.cpu_busy_pct_per_cpu?.[1] },
+  { label: 'server run-queue wait (% of wall)', format: 'real', pick: (r) => r.run_queue_wait_pct?.server },
+  {
+    label: 'tester run-queue wait, max process (% of wall)',
+    format: 'real',
+    pick: (r) => r.run_queue_wait_pct?.tester_max,
+  },
+  { label: 'MySQL run-queue wait (% of wall)', format: 'real', pick: (r) => r.run_queue_wait_pct?.mysql },
+  {
+    label: 'baseline ws: tester run-queue wait, max (% of wall)',
+    format: 'real',
+    pick: (r) => r.baseline?.push_tester_run_queue_wait_pct,
+  },
   { label: 'baseline ws push p99, same frames (ms)', format: 'ms', pick: (r) => r.baseline?.push_ms?.p99 },
   { label: 'push p99 / baseline p99', format: 'ratio', pick: (r) => r.ratios?.push_p99_vs_baseline },
   { label: 'baseline mysql2 attempts/s, same SQL', format: 'real', pick: (r) => r.baseline?.attempts_per_s },

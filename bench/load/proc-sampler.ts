@@ -2,7 +2,10 @@
  * Samples processes from /proc every second (Linux): CPU as % of ONE core (utime + stime over wall
  * time; 100 = one core busy) and resident memory (VmRSS, MB). Tracks the server processes, plus the
  * load tester itself, MySQL/MariaDB and Redis when found, and the whole machine (/proc/stat), so a
- * report can tell who used the 2 cores. Sample times are ms since the run's t0 (metrics.now()).
+ * report can tell who used the 2 cores. It also reads how long each tracked process waited for a CPU
+ * while it could run (the run queue, /proc/<pid>/task/<tid>/schedstat): a tester's event-loop
+ * utilisation does not see that wait, yet every frame it reads late by it counts as push latency.
+ * Sample times are ms since the run's t0 (metrics.now()).
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { now } from './metrics.js';
@@ -25,6 +28,15 @@ export interface ProcSample {
   irqCpu: number;
   /** Everything else on the machine (other users' builds and tests...), % of one core. */
   otherCpu: number;
+  /** Busy % of each CPU (cpu0, cpu1, …: the pinning puts the servers on the first, the testers on the last). */
+  cpuBusy: number[];
+  /**
+   * Run-queue wait, % of wall time: how long the threads of a process were ready to run and waited for
+   * a CPU, summed over its threads. `server` sums the server processes; each name of `others` sums its
+   * processes; `tester_max` is the most any one load-tester process waited (the one whose reads were
+   * the latest).
+   */
+  runQueueWait: Record<string, number>;
 }
 
 /** CPU time of process `pid` so far (utime + stime of /proc/<pid>/stat), in jiffies; null if gone. */
@@ -57,6 +69,43 @@ export function machineTicks(): [number, number, number] {
   return [total - notBusy, total, (cpu[5] ?? 0) + (cpu[6] ?? 0)];
 }
 
+/**
+ * Nanoseconds the threads of `pid` spent waiting on a run queue so far (the second field of each
+ * /proc/<pid>/task/<tid>/schedstat, summed); null if the process is gone or the kernel has no
+ * schedstat.
+ */
+export function runQueueWaitNs(pid: number): number | null {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return null;
+  }
+  let sum = 0;
+  let read = false;
+  for (const tid of tids) {
+    try {
+      sum += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1]);
+      read = true;
+    } catch {
+      // A thread that ended meanwhile.
+    }
+  }
+  return read ? sum : null;
+}
+
+/** [busy, total] jiffies of each CPU (/proc/stat's `cpuN` lines, busy as in `machineTicks`). */
+export function cpuTicks(): Array<[number, number]> {
+  return readFileSync('/proc/stat', 'utf8')
+    .split('\n')
+    .filter((line) => /^cpu\d+ /.test(line))
+    .map((line) => {
+      const f = line.trim().split(/\s+/).slice(1).map(Number);
+      const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
+      return [total - (f[3] ?? 0) - (f[4] ?? 0) - (f[7] ?? 0), total];
+    });
+}
+
 /** Pids whose command name (/proc/<pid>/comm) is one of `names`. */
 export function findPids(names: string[]): number[] {
   const out: number[] = [];
@@ -80,6 +129,9 @@ export class ProcSampler {
     server: Array<number | null>;
     others: Record<string, number | null>;
     machine: [number, number, number];
+    cpus: Array<[number, number]>;
+    /** Run-queue wait so far of each server pid, then of each pid of `others` (ns). */
+    waits: Map<number, number | null>;
   };
 
   /**
@@ -99,7 +151,32 @@ export class ProcSampler {
       const values = pids.map(ticks).filter((v): v is number => v !== null);
       others[name] = values.length ? values.reduce((a, b) => a + b, 0) : null;
     }
-    return { t: now(), server: this.serverPids.map(ticks), others, machine: machineTicks() };
+    const waits = new Map<number, number | null>();
+    for (const pid of [...this.serverPids, ...Object.values(this.others).flat()]) {
+      waits.set(pid, runQueueWaitNs(pid));
+    }
+    return {
+      t: now(),
+      server: this.serverPids.map(ticks),
+      others,
+      machine: machineTicks(),
+      cpus: cpuTicks(),
+      waits,
+    };
+  }
+
+  /** Run-queue wait of each group over the last interval, % of wall (see `ProcSample.runQueueWait`). */
+  private waitPct(prev: Map<number, number | null>, cur: Map<number, number | null>, ms: number) {
+    const pct = (pid: number) => {
+      const a = prev.get(pid);
+      const b = cur.get(pid);
+      return a === null || a === undefined || b === null || b === undefined ? 0 : ((b - a) / 1e6 / ms) * 100;
+    };
+    const sum = (pids: number[]) => pids.reduce((total, pid) => total + pct(pid), 0);
+    const out: Record<string, number> = { server: sum(this.serverPids) };
+    for (const [name, pids] of Object.entries(this.others)) out[name] = sum(pids);
+    out.tester_max = Math.max(0, ...(this.others.load_tester ?? []).map(pct));
+    return out;
   }
 
   start(): void {
@@ -124,6 +201,10 @@ export class ProcSampler {
       cores > 0 ? ((cur.machine[0] - prev.machine[0]) / (cur.machine[1] - prev.machine[1])) * cores * 100 : 0;
     const irqCpu =
       cores > 0 ? ((cur.machine[2] - prev.machine[2]) / (cur.machine[1] - prev.machine[1])) * cores * 100 : 0;
+    const cpuBusy = cur.cpus.map(([busy, total], i) => {
+      const [busy0, total0] = prev.cpus[i] ?? [busy, total];
+      return total > total0 ? ((busy - busy0) / (total - total0)) * 100 : 0;
+    });
     const known = serverCpu + irqCpu + Object.values(others).reduce((a, b) => a + b, 0);
     this.samples.push({
       t: cur.t - this.t0,
@@ -133,6 +214,8 @@ export class ProcSampler {
       machineCpu,
       irqCpu,
       otherCpu: Math.max(0, machineCpu - known),
+      cpuBusy,
+      runQueueWait: this.waitPct(prev.waits, cur.waits, cur.t - prev.t),
     });
     this.last = cur;
   }
