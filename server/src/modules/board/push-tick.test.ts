@@ -60,6 +60,21 @@ describe('the push window', () => {
     expect(wait).toBeLessThan(BOARD_PUSH_WINDOW_MAX_MS);
   });
 
+  it('comes back from the ceiling on a loop that stays busy but not saturated (86-92 %)', () => {
+    // 500 screens connecting saturate the loop; then 2,000 attempts a second keep it 86-92 % busy.
+    const ramp = run(FIRST_PUSH_WINDOW, times(60, [1, 5])).state;
+    expect(ramp.windowMs).toBe(BOARD_PUSH_WINDOW_MAX_MS);
+    const { windows } = run(
+      ramp,
+      Array.from({ length: 12 }, (_, i) => [i % 2 === 0 ? 0.86 : 0.92, 5] as [number, number]),
+    );
+    // Before, a band of utilisation (0.85..0.95) kept the window at the ceiling for as long as it lasted.
+    const back = windows.findIndex((w) => w <= 2 * 5 * 1.05);
+    expect(back).toBeGreaterThanOrEqual(0);
+    expect(back).toBeLessThanOrEqual(7);
+    expect(windows.slice(0, back + 1).reduce((sum, w) => sum + w, 0)).toBeLessThan(BOARD_PUSH_WINDOW_MAX_MS);
+  });
+
   it('never waits under twice the flushes it keeps taking: pushing takes at most a third of the loop', () => {
     const { windows } = run(FIRST_PUSH_WINDOW, times(60, [0.5, 60]));
     expect(windows.at(-1)).toBeGreaterThanOrEqual(2 * 60 * 0.99);

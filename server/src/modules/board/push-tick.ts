@@ -1,8 +1,13 @@
 import { BOARD_PUSH_WINDOW_MAX_MS } from '@concurso/shared';
 
-/** Event-loop utilisation above which the push window grows, and below which it shrinks (0..1). */
+/**
+ * Event-loop utilisation (0..1) that counts as saturated: the push window grows while the averaged
+ * utilisation stays above it, and shrinks after any interval below it. No band between the two: with
+ * one (0.85..0.95, measured in bench/BENCHMARKS.md "The push window after a burst"), a window grown
+ * while 500 screens connected stayed at the ceiling for seconds of traffic that kept the loop 86-92 %
+ * busy, and those seconds were most of the push's p95 and p99.
+ */
 const BUSY_LOOP = 0.95;
-const IDLE_LOOP = 0.85;
 
 /**
  * The window after a flush is at least this many times the averaged flush: pushing takes at most a third
@@ -44,16 +49,16 @@ export const FIRST_PUSH_WINDOW: PushWindow = { windowMs: 0, busyAvg: 0, flushAvg
  * `SMOOTHING`. The window is `WINDOW_PER_FLUSH` times the averaged flush, so it follows the cost of a
  * push (the screens and rows it writes) instead of a clock. While the averaged utilisation is over
  * `BUSY_LOOP` it grows by a fifth (at least `GROWTH_STEP_MS`) per flush, up to
- * `BOARD_PUSH_WINDOW_MAX_MS`, so the push yields to the API; after an interval busy less than
- * `IDLE_LOOP` it halves, back to its floor within a few flushes (which then follow each other quickly),
- * so the push recovers at once after a burst.
+ * `BOARD_PUSH_WINDOW_MAX_MS`, so the push yields to the API; after any interval busy less than that
+ * it halves, back to its floor within a few flushes (which then follow each other quickly), so the
+ * push recovers at once after a burst, also on a loop that stays busy.
  */
 export function nextPushWindow(state: PushWindow, busy: number, flushMs: number): PushWindow {
   const busyAvg = state.busyAvg + SMOOTHING * (busy - state.busyAvg);
   const flushAvgMs = state.flushAvgMs + SMOOTHING * (flushMs - state.flushAvgMs);
   let windowMs = state.windowMs;
-  if (busyAvg > BUSY_LOOP) windowMs = Math.max(windowMs * 1.2, windowMs + GROWTH_STEP_MS);
-  else if (busy < IDLE_LOOP) windowMs /= 2;
+  if (busy < BUSY_LOOP) windowMs /= 2;
+  else if (busyAvg > BUSY_LOOP) windowMs = Math.max(windowMs * 1.2, windowMs + GROWTH_STEP_MS);
   const floor = WINDOW_PER_FLUSH * flushAvgMs;
   return { windowMs: Math.min(BOARD_PUSH_WINDOW_MAX_MS, Math.max(floor, windowMs)), busyAvg, flushAvgMs };
 }
