@@ -7,21 +7,8 @@ import { startAgent, type AgentHandle } from '../agent/src/agent.js';
 import { MESSAGE_WINDOW_TITLE, desktopMessageScreen } from '../agent/src/message-screen.js';
 import { cleanUp, spawnedByTest, tempDir } from '../agent/test/helpers/processes.js';
 import { HistoryPage } from './pages/history-page.js';
+import { AGENT_STEP_MS, SCREEN_MS } from './pages/loaded-machine.js';
 import { openSignedIn } from './pages/login-page.js';
-
-/**
- * Longest wait for an agent's step on a loaded machine (ms): a message pushed and its window opened
- * (zenity starting on Xvfb), a receipt back on the judge's screen. Each takes about a second alone; in a
- * full run (load average 12-14 on 2 cores) one took up to 20 s, so the deadline is that worst case with
- * room.
- */
-const AGENT_STEP_MS = 45_000;
-
-/**
- * Longest wait for the browser's side of a step on a loaded machine (ms): the board's first load, a
- * refetch, a dialog. Loading the app took up to 50 s in a loaded run.
- */
-const SCREEN_MS = 60_000;
 
 /**
  * Messages end to end on Linux: a judge writes to a team from the live board in Chromium;
