@@ -33,12 +33,21 @@ describe('renamed programs and what ran in the lab', () => {
   const agentsState = () =>
     agents
       .map((agent, i) => {
-        const { sweeps, killed, failed, queued, acknowledged, pending, observedPending, online } =
-          agent.stats;
-        const { pushConnected, lastError } = agent.stats;
-        const seen = { sweeps, killed, failed, queued, acknowledged, pending, observedPending, online };
-        const prints = agent.config.fingerprints.length;
-        return `agente ${i + 1}: ${JSON.stringify({ ...seen, pushConnected, lastError, huellas: prints })}`;
+        const { stats } = agent;
+        const seen = {
+          sweeps: stats.sweeps,
+          killed: stats.killed,
+          failed: stats.failed,
+          queued: stats.queued,
+          acknowledged: stats.acknowledged,
+          pending: stats.pending,
+          observedPending: stats.observedPending,
+          online: stats.online,
+          pushConnected: stats.pushConnected,
+          lastError: stats.lastError,
+          huellas: agent.config.fingerprints.length,
+        };
+        return `agente ${i + 1}: ${JSON.stringify(seen)}`;
       })
       .join('; ');
   /** Waits for `spawned` to exit within `AGENT_STEP_MS`; a timeout names `what` and the agents' counters. */
