@@ -313,11 +313,11 @@ describe('similarity: no two programs of different packages match (this machine)
     const lines: string[] = [];
     for (const [index, original] of samples.entries()) {
       const bytes = await readFile(original);
+      // The original's likeness, digested once: what the agent learns and what each copy is measured against.
+      const originalDigest = tlshOf(bytes.subarray(0, SIMILARITY_MAX_BYTES));
+      const originalId = await readBuildId(original);
       const known = new SimilarPrograms();
-      known.learn(
-        { tlsh: tlshOf(bytes.subarray(0, SIMILARITY_MAX_BYTES)), buildId: await readBuildId(original) },
-        'bloqueado',
-      );
+      known.learn({ tlsh: originalDigest, buildId: originalId }, 'bloqueado');
       const oneByte = Buffer.from(bytes);
       // Within the digested prefix (a change past it leaves the digest as it was, distance 0).
       oneByte[Math.floor(Math.min(bytes.length, SIMILARITY_MAX_BYTES) / 2)]! ^= 0xff;
@@ -331,8 +331,7 @@ describe('similarity: no two programs of different packages match (this machine)
         await run('strip', [stripped]);
         copies.push(['strip', await readFile(stripped)]);
       }
-      const originalTlsh = parseTlsh(tlshOf(bytes.subarray(0, SIMILARITY_MAX_BYTES))!);
-      const originalId = await readBuildId(original);
+      const originalTlsh = parseTlsh(originalDigest!);
       for (const [what, copy] of copies) {
         const file = path.join(dir, `copia-${index}`);
         await writeFile(file, copy);
