@@ -39,11 +39,19 @@ export interface WineProcess {
 /**
  * The environment of Wine in the prefix `dir`: its home is the prefix too (Wine links the user's
  * Desktop, Documents… there), no debug output, no Mono or Gecko installer. No `DISPLAY`.
+ *
+ * `TMPDIR` is the prefix too: Debian's Wine (when `/run/user/<uid>` is missing, as on a CI machine or
+ * in a container) makes a prefix's wineserver folder (its socket and lock) with `mkdtemp` as
+ * `$TMPDIR/wine-XXXXXX` (`/tmp` when unset), writes that name in the prefix's `wineserver` file and
+ * never removes the folder: one `/tmp/wine-…` was left behind per prefix and per template. Under the
+ * prefix, it goes with the prefix's folder. Every Wine command of a prefix takes this environment:
+ * one without this `TMPDIR` would make the folder of that name again in `/tmp`.
  */
 function wineEnv(dir: string): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH ?? '',
     HOME: dir,
+    TMPDIR: dir,
     WINEPREFIX: dir,
     WINEDEBUG: '-all',
     WINEDLLOVERRIDES: 'mscoree,mshtml=',
@@ -93,10 +101,13 @@ const WINE_BINARY = /\.(?:dll|exe|drv|sys|ocx|cpl|acm|ax|ds|tlb|nls|msstyles|com
 /**
  * Copies the prefix `from` into the empty folder `to`: Wine's binaries linked (`WINE_BINARY`), every
  * other file copied, symbolic links pointing into `from` (the user's Desktop, Documents…) made to point
- * at the same place in `to`, others (`c:`, `z:`) kept. Leaves out Debian's `wineserver` file (the
- * folder of the prefix's server socket), so the copy gets a folder of its own as a new prefix does.
+ * at the same place in `to`, others (`c:`, `z:`) kept. Leaves out Debian's `wineserver` file (the name
+ * of the prefix's server folder, see `wineEnv`) and that folder, so the copy gets a folder of its own
+ * as a new prefix does.
  */
 async function copyPrefix(from: string, to: string): Promise<void> {
+  // The template's server folder, `wine-XXXXXX` under the prefix (`TMPDIR`), when Wine made one there.
+  const serverFolder = await readFile(path.join(from, 'wineserver'), 'utf8').catch(() => null);
   const copyDir = async (rel: string): Promise<void> => {
     const entries = await readdir(path.join(from, rel), { withFileTypes: true });
     await Promise.all(
@@ -104,7 +115,9 @@ async function copyPrefix(from: string, to: string): Promise<void> {
         const name = path.join(rel, entry.name);
         const source = path.join(from, name);
         const target = path.join(to, name);
-        if (entry.isDirectory()) {
+        if (name === serverFolder) {
+          // The template's wineserver folder (see above).
+        } else if (entry.isDirectory()) {
           await mkdir(target);
           await copyDir(name);
         } else if (entry.isSymbolicLink()) {
