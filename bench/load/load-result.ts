@@ -212,7 +212,7 @@ function resultCpu(d: Derived, ownServers: boolean) {
  * `server` (every server thread summed), `load_tester` (every tester process summed), `tester_max`
  * (the tester process that waited most), `mysql`, `redis`.
  */
-export function resultRunQueueWait(samples: Array<{ runQueueWait?: Record<string, number> }>) {
+function resultRunQueueWait(samples: Array<{ runQueueWait?: Record<string, number> }>) {
   const avg = (key: string) =>
     round(mean(samples.map((s) => s.runQueueWait?.[key]).filter((v): v is number => v !== undefined)), 1);
   const keys = new Set(samples.flatMap((s) => Object.keys(s.runQueueWait ?? {})));
@@ -220,7 +220,7 @@ export function resultRunQueueWait(samples: Array<{ runQueueWait?: Record<string
 }
 
 /** Mean busy % of each CPU during the run (cpu0 first). */
-export function resultCpuBusy(samples: Array<{ cpuBusy?: number[] }>): number[] {
+function resultCpuBusy(samples: Array<{ cpuBusy?: number[] }>): number[] {
   const cpus = Math.max(0, ...samples.map((s) => s.cpuBusy?.length ?? 0));
   return Array.from({ length: cpus }, (_, i) =>
     round(mean(samples.map((s) => s.cpuBusy?.[i]).filter((v): v is number => v !== undefined)), 1),

@@ -74,7 +74,7 @@ export function machineTicks(): [number, number, number] {
  * /proc/<pid>/task/<tid>/schedstat, summed); null if the process is gone or the kernel has no
  * schedstat.
  */
-export function runQueueWaitNs(pid: number): number | null {
+function runQueueWaitNs(pid: number): number | null {
   let tids: string[];
   try {
     tids = readdirSync(`/proc/${pid}/task`);
@@ -95,7 +95,7 @@ export function runQueueWaitNs(pid: number): number | null {
 }
 
 /** [busy, total] jiffies of each CPU (/proc/stat's `cpuN` lines, busy as in `machineTicks`). */
-export function cpuTicks(): Array<[number, number]> {
+function cpuTicks(): Array<[number, number]> {
   return readFileSync('/proc/stat', 'utf8')
     .split('\n')
     .filter((line) => /^cpu\d+ /.test(line))
