@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { decode } from 'jpeg-js';
@@ -69,21 +68,14 @@ function recordingScreen(notices: AgentMessage[]): MessageScreen {
  */
 describe('captures of the real agent (Xvfb, fake server)', () => {
   let screen: VirtualDisplay;
-  let window: ChildProcess;
   const colour = [0x3c, 0xb3, 0x71];
 
   beforeAll(async () => {
     screen = await startXvfb();
-    window = spawn(
-      'xlogo',
-      ['-display', screen.display, '-geometry', '1024x768+0+0', '-bg', '#3cb371', '-fg', '#3cb371'],
-      { stdio: 'ignore' },
-    );
-    expect(await screen.waitForWindow('xlogo', 10_000)).not.toBe('');
+    await screen.paint('#3cb371');
   }, 30_000);
 
   afterAll(() => {
-    window?.kill('SIGKILL');
     screen?.stop();
   });
 

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { decode } from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureRowSchema, viewScreenResultSchema, type CaptureRow } from '@concurso/shared';
@@ -33,7 +32,6 @@ import {
  */
 describe('captures against the real server', () => {
   let screen: VirtualDisplay;
-  let window: ChildProcess;
   let server: TestServer;
   let agent: AgentHandle | undefined;
   let judgeToken: string;
@@ -41,20 +39,14 @@ describe('captures against the real server', () => {
 
   beforeAll(async () => {
     screen = await startXvfb();
-    window = spawn(
-      'xlogo',
-      ['-display', screen.display, '-geometry', '1024x768+0+0', '-bg', '#b8860b', '-fg', '#b8860b'],
-      { stdio: 'ignore' },
-    );
     server = await startTestServer();
     ({ adminToken: judgeToken, contestId } = await startContest(server, 'admin_capturas_agente'));
-    expect(await screen.waitForWindow('xlogo', 10_000)).not.toBe('');
+    await screen.paint('#b8860b');
   }, 120_000);
 
   afterAll(async () => {
     await agent?.stop();
     await cleanUp();
-    window?.kill('SIGKILL');
     screen?.stop();
     server?.app.server.closeAllConnections();
     await server?.close();

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { decode } from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPTURE_MAX_BYTES, CAPTURE_MAX_WIDTH } from '@concurso/shared';
@@ -6,22 +5,6 @@ import { startXvfb, type VirtualDisplay } from '@concurso/testkit';
 import { decodeBmp, encodeCapture, scaleToWidth, type RgbaImage } from '../src/capture-image.js';
 import { GrabError, decodeGrab, xwdGrabber } from '../src/capture-screen.js';
 import { ScreenCapture } from '../src/capture.js';
-
-/**
- * A window of one colour over the whole 1024 × 768 display: `xlogo` (x11-apps, beside xwd) with its
- * logo drawn in its background's colour; answers it once its window is up.
- */
-async function paint(screen: VirtualDisplay, colour: string): Promise<ChildProcess> {
-  const window = spawn(
-    'xlogo',
-    ['-display', screen.display, '-geometry', '1024x768+0+0', '-bg', colour, '-fg', colour],
-    { stdio: 'ignore' },
-  );
-  windows.push(window);
-  expect(await screen.waitForWindow('xlogo', 10_000), 'la ventana de color').not.toBe('');
-  return window;
-}
-const windows: ChildProcess[] = [];
 
 /** Grabs until the centre shows `colour` (a window just mapped draws within a moment), at most 20 s. */
 async function grabShowing(screen: VirtualDisplay, colour: number[]) {
@@ -58,13 +41,12 @@ describe('screen capture on Linux (Xvfb)', () => {
   }, 30_000);
 
   afterAll(() => {
-    for (const window of windows) window.kill('SIGKILL');
     screen?.stop();
   });
 
   it('grabs the display a test painted and the JPEG decodes to its colour', async () => {
     const colour = [0x2a, 0x7f, 0xd4];
-    const first = await paint(screen, '#2a7fd4');
+    const first = await screen.paint('#2a7fd4');
     const { grab, image } = await grabShowing(screen, colour);
     expect(grab.format).toBe('xwd');
     expect(Date.parse(grab.takenAt)).toBeGreaterThan(Date.now() - 60_000);
@@ -88,7 +70,7 @@ describe('screen capture on Linux (Xvfb)', () => {
 
     // Another colour: the grab is of the screen now, not a stale one.
     first.kill('SIGKILL');
-    await paint(screen, '#d4402a');
+    await screen.paint('#d4402a');
     const { image: now } = await grabShowing(screen, [0xd4, 0x40, 0x2a]);
     const again = decode(encodeCapture(now).jpeg, { useTArray: true });
     expect(near(pixel(again, 512, 384), [0xd4, 0x40, 0x2a])).toBe(true);

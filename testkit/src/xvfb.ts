@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -20,10 +20,28 @@ export interface VirtualDisplay {
    * its button. '' when nothing could be copied.
    */
   readText(windowId: string): Promise<string>;
+  /**
+   * Covers the whole screen with one colour (`#rrggbb`): a window of Debian's `xlogo` (x11-apps) as big
+   * as the screen, its logo drawn in its background's colour, under a title of its own. Resolves with
+   * its process once the window is there (at most `PAINT_MS`); kill it to uncover the screen (`stop`
+   * kills every one left).
+   * @throws when `xlogo` ends or cannot start first (its exit code and last output), or no window of
+   *   its title shows in time.
+   */
+  paint(colour: string): Promise<ChildProcess>;
   /** Saves a screenshot of the display to test-results/`name`.xwd (kept for a failed test). */
   screenshot(name: string): Promise<void>;
   stop(): void;
 }
+
+/**
+ * Longest wait for a painted window to show (ms): about 0.1 s alone; in a full run on 2 cores one took
+ * more than 10 s (a cold start of the X client among the suite's Chromiums and Wine).
+ */
+const PAINT_MS = 30_000;
+
+/** Painted windows so far, in every display: each one's title is unique (`paint`). */
+let paints = 0;
 
 /** Longest wait for Xvfb to say which display it took (ms). */
 const XVFB_START_MS = 10_000;
@@ -65,9 +83,32 @@ export async function startXvfb(size = '1024x768'): Promise<VirtualDisplay> {
   const display = `:${number}`;
   const xdotool = async (args: string[]) =>
     (await run('xdotool', args, { env: { ...process.env, DISPLAY: display }, timeout: 5_000 })).stdout;
+  const painted: ChildProcess[] = [];
   return {
     display,
     xdotool,
+    async paint(colour) {
+      const title = `pintura-${process.pid}-${++paints}`;
+      const window = spawn(
+        'xlogo',
+        ['-display', display, '-geometry', `${size}+0+0`, '-title', title, '-bg', colour, '-fg', colour],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      painted.push(window);
+      let output = '';
+      window.stderr!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-2_000)));
+      let ended: string | null = null;
+      window.once('error', (error) => (ended = `xlogo did not start: ${error.message}`));
+      window.once('exit', (code, signal) => (ended = `xlogo ended (code ${code}, signal ${signal})`));
+      const deadline = Date.now() + PAINT_MS;
+      for (;;) {
+        const found = await xdotool(['search', '--name', `^${title}$`]).catch(() => '');
+        if (found.trim()) return window;
+        if (ended) throw new Error(`${ended} before its window showed on ${display}: ${output.trim()}`);
+        if (Date.now() > deadline) throw new Error(`no window of xlogo on ${display} after ${PAINT_MS} ms`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
     async waitForWindow(title, ms) {
       const deadline = Date.now() + ms;
       for (;;) {
@@ -105,6 +146,9 @@ export async function startXvfb(size = '1024x768'): Promise<VirtualDisplay> {
         () => undefined,
       );
     },
-    stop: () => void server.kill('SIGTERM'),
+    stop: () => {
+      for (const window of painted) window.kill('SIGKILL');
+      server.kill('SIGTERM');
+    },
   };
 }
