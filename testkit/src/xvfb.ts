@@ -83,6 +83,18 @@ export async function startXvfb(size = '1024x768'): Promise<VirtualDisplay> {
   const display = `:${number}`;
   const xdotool = async (args: string[]) =>
     (await run('xdotool', args, { env: { ...process.env, DISPLAY: display }, timeout: 5_000 })).stdout;
+  /**
+   * The id of the first window whose name matches `name` (xdotool's regular expression), polled every
+   * 100 ms for up to `ms`; '' when none showed, or as soon as `gaveUp()` answers something.
+   */
+  const findWindow = async (name: string, ms: number, gaveUp: () => unknown = () => null) => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const found = (await xdotool(['search', '--name', name]).catch(() => '')).trim().split('\n')[0] ?? '';
+      if (found || gaveUp() || Date.now() > deadline) return found;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
   const painted: ChildProcess[] = [];
   return {
     display,
@@ -100,24 +112,15 @@ export async function startXvfb(size = '1024x768'): Promise<VirtualDisplay> {
       let ended: string | null = null;
       window.once('error', (error) => (ended = `xlogo did not start: ${error.message}`));
       window.once('exit', (code, signal) => (ended = `xlogo ended (code ${code}, signal ${signal})`));
-      const deadline = Date.now() + PAINT_MS;
-      for (;;) {
-        const found = await xdotool(['search', '--name', `^${title}$`]).catch(() => '');
-        if (found.trim()) return window;
-        if (ended) throw new Error(`${ended} before its window showed on ${display}: ${output.trim()}`);
-        if (Date.now() > deadline) throw new Error(`no window of xlogo on ${display} after ${PAINT_MS} ms`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const found = await findWindow(`^${title}$`, PAINT_MS, () => ended);
+      if (found) return window;
+      throw new Error(
+        ended
+          ? `${ended} before its window showed on ${display}: ${output.trim()}`
+          : `no window of xlogo on ${display} after ${PAINT_MS} ms`,
+      );
     },
-    async waitForWindow(title, ms) {
-      const deadline = Date.now() + ms;
-      for (;;) {
-        const found =
-          (await xdotool(['search', '--name', title]).catch(() => '')).trim().split('\n')[0] ?? '';
-        if (found || Date.now() > deadline) return found;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    },
+    waitForWindow: (title, ms) => findWindow(title, ms),
     async readText(windowId) {
       await xdotool([
         'windowfocus',
