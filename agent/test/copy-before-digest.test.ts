@@ -14,7 +14,6 @@ import { Killer } from '../src/killer.js';
 import { LikenessReader, type Likeness } from '../src/likeness.js';
 import { ObservedLog } from '../src/observed.js';
 import { Outbox } from '../src/outbox.js';
-import { procLister } from '../src/proc-lister.js';
 import { newStats } from '../src/running-agent.js';
 import type { RunningProcess } from '../src/scanner.js';
 import { tlshOf } from '../src/similarity.js';
@@ -22,6 +21,7 @@ import { Sweeper } from '../src/sweeper.js';
 import {
   blockedBinary,
   cleanUp,
+  ownChildren,
   running,
   sha256Of,
   spawnProcess,
@@ -56,12 +56,9 @@ describe('a copy of a big program, before any digest', () => {
     const dataDir = await tempDir('agent-copy-data-');
     const outbox = await Outbox.open(path.join(dataDir, 'pendientes.json'));
     const stats = newStats();
-    // The agent's own lister on Linux (scanner.ts), narrowed to this test's children: ps-list's two `ps`
-    // per scan, in a loop of scans, took most of a busy machine's time in this test.
-    const all = procLister();
     const sweeper = new Sweeper(
       {
-        lister: async () => (await all()).filter((p) => p.ppid === process.pid),
+        lister: ownChildren,
         killer: new Killer({ graceMs: 500 }),
         fingerprinter: new Fingerprinter({ hasher: (file) => gate.then(() => streamSha256(file)) }),
         observed: new ObservedLog({ sender: { postObserved: async () => ({ stored: 0 }) } }),

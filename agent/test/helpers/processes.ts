@@ -134,10 +134,11 @@ export const ownChildren: ProcessLister = (() => {
 /**
  * A lister of the programs this test started with `spawnProcess` and that still run, read from `/proc`
  * (agent/src/proc-lister.ts, the agent's own lister on Linux): what a lab machine's agent would see of
- * the test's programs, and nothing else of the test process's children. `ownChildren` lists those too:
- * the browser of a journey (Chromium, about 300 MB), its X server, the bundler's service. An agent that learned a fingerprint hashes every process it lists, so with
- * `ownChildren` each agent of a journey read Chromium whole (10 s on a loaded machine, holding one of
- * its two hashing slots) after its first kill. One per agent (the lister remembers the pids it saw, to
+ * the test's programs, and nothing else of the test process's children. `ownChildren` lists those
+ * too: the browser of a journey (Chromium, about 300 MB), its X server, the bundler's service. An
+ * agent that learned a fingerprint hashes every process it lists, so with `ownChildren` each agent of a
+ * journey read Chromium whole (10 s on a loaded machine, holding one of its two hashing slots) after
+ * its first kill. One per agent (the lister remembers the pids it saw, to
  * read new ones first). Linux only.
  */
 export function spawnedByTest(): ProcessLister {
