@@ -10,13 +10,18 @@ export class CatalogPage {
     private readonly baseUrl: string,
   ) {}
 
-  /** Opens `path` and waits for its title and its first load. */
+  /**
+   * Opens `path` and waits for its title and its first load: the paging line shows from the first
+   * render ('Mostrando del 0 al 0 de 0 registros' while the rows load), so the load is over when the
+   * table's 'Cargando…' spinner is gone too.
+   */
   async open(path: string, title: string): Promise<void> {
     await this.page.goto(`${this.baseUrl}${path}`);
     await this.page.getByRole('heading', { level: 1, name: title }).waitFor();
     await this.info()
       .filter({ hasText: /^Mostrando/ })
       .waitFor();
+    await this.table().getByRole('status', { name: 'Cargando…' }).waitFor({ state: 'detached' });
   }
 
   /** The table with its toolbar and paging (`data-testid="data-table"`). */
