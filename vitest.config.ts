@@ -18,26 +18,33 @@ const agentPackage = JSON.parse(readFileSync(new URL('./agent/package.json', imp
  */
 const NO_DESKTOP = { AGENT_DISPLAY: ':1999' };
 
-/**
- * The web's test files that mock a module (`vi.mock`): they run in a project of their own, isolated,
- * since a worker that keeps modules loaded from one file to the next (`isolate: false`) could hand a
- * later file a module mocked by an earlier one, or the real one to a file that mocks it.
- */
-function webFilesMocking(): string[] {
+/** The test files (`*.test.ts(x)`) under the folders `dirs` whose text contains `mark`, from the root. */
+function testFilesWith(dirs: string[], mark: string): string[] {
   const found: string[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const file = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(file);
-      else if (/\.test\.tsx?$/.test(entry.name) && readFileSync(file, 'utf8').includes('vi.mock('))
+      else if (/\.test\.tsx?$/.test(entry.name) && readFileSync(file, 'utf8').includes(mark))
         found.push(path.relative(rootDir, file).split(path.sep).join('/'));
     }
   };
-  walk(path.join(rootDir, 'web', 'src'));
+  for (const dir of dirs) walk(path.join(rootDir, dir));
   return found;
 }
 const rootDir = path.dirname(fileURLToPath(import.meta.url));
-const WEB_MOCKING = webFilesMocking();
+/**
+ * The web's test files that mock a module (`vi.mock`): they run in a project of their own, isolated,
+ * since a worker that keeps modules loaded from one file to the next (`isolate: false`) could hand a
+ * later file a module mocked by an earlier one, or the real one to a file that mocks it.
+ */
+const WEB_MOCKING = testFilesWith(['web/src'], 'vi.mock(');
+/**
+ * The agent's test files on fake timers (`vi.useFakeTimers`): isolated too, since they count the
+ * timers of their process, and in a worker shared with earlier files a timer one of those left (a
+ * socket's reconnection, a late retry) would count among them.
+ */
+const AGENT_FAKE_TIMERS = testFilesWith(['agent/src', 'agent/test'], 'vi.useFakeTimers(');
 
 export default defineConfig({
   test: {
@@ -86,9 +93,23 @@ export default defineConfig({
           name: 'agent',
           env: NO_DESKTOP,
           include: ['agent/src/**/*.test.ts', 'agent/test/**/*.test.ts'],
+          exclude: AGENT_FAKE_TIMERS,
           environment: 'node',
+          // As the server's: no file mocks a module, so a worker keeps the agent's modules (and the
+          // test kit's server app, which 15 of its files load) from one file to the next: 459 -> 403
+          // s of CPU for the project.
+          isolate: false,
           globalSetup: ['agent/test/global-setup.ts'],
           testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          // The agent's files on fake timers, each in a process of its own (`AGENT_FAKE_TIMERS`).
+          name: 'agent-timers',
+          env: NO_DESKTOP,
+          include: AGENT_FAKE_TIMERS,
+          environment: 'node',
         },
       },
       {

@@ -19,7 +19,6 @@ const AGENT_UNIT_TESTS = [
   'name-filter',
   'name-filter-parsers',
   'network-guard',
-  'new-process-watch',
   'nftables',
   'observed',
   'outbox',
@@ -39,7 +38,10 @@ export default defineConfig({
   test: {
     ...full.test,
     projects: projects
-      .filter((project) => ['shared', 'web', 'web-mocks', 'agent'].includes(project.test.name))
+      // agent-timers: the agent's files on fake timers (vitest.config.ts), all of them unit tests.
+      .filter((project) =>
+        ['shared', 'web', 'web-mocks', 'agent', 'agent-timers'].includes(project.test.name),
+      )
       .map((project) =>
         // Without the agent's global setup: none of these uses the Node binaries it unpacks.
         project.test.name === 'agent'
