@@ -153,5 +153,7 @@ export function spawnedByTest(): ProcessLister {
 export async function cleanUp(): Promise<void> {
   for (const child of children) child.kill('SIGKILL');
   children.clear();
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  // Retried: a file an ending agent still writes (its outbox, its saved config) can make a folder
+  // non-empty again between the removal of its files and its own (ENOTEMPTY).
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 5 })));
 }
