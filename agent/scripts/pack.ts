@@ -6,13 +6,12 @@
  * `npm install -g concurso-agent-<version>.tgz`, then `concurso-agent --server … --key-file …` —
  * no network needed for the install.
  */
-import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { encoderThreadDefine } from './encoder-thread.js';
+import { bundleAgentCli } from './bundle-cli.js';
 
 const agentDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(agentDir, 'dist', 'package');
@@ -22,20 +21,7 @@ const pkg = JSON.parse(await readFile(path.join(agentDir, 'package.json'), 'utf8
 await rm(out, { recursive: true, force: true });
 await rm(path.join(agentDir, 'dist', `concurso-agent-${pkg.version}.tgz`), { force: true });
 await mkdir(out, { recursive: true });
-await build({
-  entryPoints: [path.join(agentDir, 'src', 'cli.ts')],
-  outfile: path.join(out, 'concurso-agent.mjs'),
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'esm',
-  // The captures' encoder thread, run from this string: the package is one file.
-  define: await encoderThreadDefine(agentDir),
-  banner: {
-    js: "#!/usr/bin/env node\nimport { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-  },
-  logLevel: 'warning',
-});
+await bundleAgentCli(agentDir, path.join(out, 'concurso-agent.mjs'));
 const psList = path.dirname(createRequire(import.meta.url).resolve('ps-list'));
 await cp(path.join(psList, 'vendor'), path.join(out, 'vendor'), { recursive: true });
 await cp(path.join(agentDir, 'README.md'), path.join(out, 'README.md'));

@@ -4,9 +4,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MESSAGES } from '@concurso/shared';
 import { afterEach, describe, expect, it } from 'vitest';
+import { agentCliBundle } from './helpers/agent-cli.js';
 import { startFakeServer, unreachableUrl, type FakeServer } from './helpers/fake-server.js';
 import { blockedBinary, cleanUp, spawnProcess, tempDir, uniqueName } from './helpers/processes.js';
 
+/** agent/bin: the sources through tsx (`npm run agent`); the other runs start the packaged bundle. */
 const BIN = fileURLToPath(new URL('../bin/concurso-agent.js', import.meta.url));
 const servers: FakeServer[] = [];
 
@@ -23,18 +25,20 @@ interface Run {
 
 /**
  * Runs the CLI as the lab would, from an unrelated working folder and with its own HOME; `onLine`
- * sees each stdout line and may signal the process; `extraEnv` adds variables.
+ * sees each stdout line and may signal the process; `extraEnv` adds variables. `entry` is the script
+ * Node runs: the packaged bundle (`agentCliBundle`) unless given.
  */
 async function runCli(
   args: string[],
   onLine?: (line: string, pid: number) => void,
   extraEnv: Record<string, string> = {},
+  entry?: string,
 ): Promise<Run> {
   const home = await tempDir();
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith('AGENT_') && k !== 'CONCURSO_AGENT_KEY'),
   );
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, [entry ?? (await agentCliBundle()), ...args], {
     cwd: home,
     env: { ...env, HOME: home, ...extraEnv },
   });
@@ -60,8 +64,8 @@ async function keyFile(key: string, mode = 0o600): Promise<string> {
 }
 
 describe('agent CLI', () => {
-  it('without a server: one Spanish line on stderr, exit code 1', async () => {
-    const run = await runCli([]);
+  it('without a server: one Spanish line on stderr, exit code 1 (from the sources, as `npm run agent`)', async () => {
+    const run = await runCli([], undefined, {}, BIN);
     expect(run.code).toBe(1);
     expect(lines(run.stderr)).toEqual([
       'Falta la dirección del servidor: use --server <url> o la variable AGENT_SERVER.',

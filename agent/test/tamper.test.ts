@@ -1,20 +1,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BoardTeam, ContestLogRow } from '@concurso/shared';
 import { agentTeam, callAs, startContest, startTestServer, type TestServer } from '@concurso/testkit';
+import { agentCliBundle } from './helpers/agent-cli.js';
 import { cleanUp, tempDir } from './helpers/processes.js';
-
-const BIN = fileURLToPath(new URL('../bin/concurso-agent.js', import.meta.url));
 
 /**
  * The tamper alert (docs/design.md section 6a, the lab board) with the real agent as the lab runs it (the
- * CLI, its own process, watching the whole machine with an empty blocked set: it ends nothing): killed
- * without notice (SIGKILL) during the active contest, the boards show «sin señal» and the log says so;
- * started again, the log says it is back; stopped the documented way (SIGTERM, as `systemctl stop` does),
- * «detenido», and «detenido sin reanudar» once the window passes without it back.
+ * packaged CLI, helpers/agent-cli.ts, its own process, watching the whole machine with an empty blocked
+ * set: it ends nothing): killed without notice (SIGKILL) during the active contest, the boards show
+ * «sin señal» and the log says so; started again, the log says it is back; stopped the documented way
+ * (SIGTERM, as `systemctl stop` does), «detenido», and «detenido sin reanudar» once the window passes
+ * without it back.
  */
 describe('the real agent killed, restarted and stopped', () => {
   let server: TestServer;
@@ -43,10 +42,10 @@ describe('the real agent killed, restarted and stopped', () => {
     await server?.close();
   }, 60_000);
 
-  const startCli = () => {
+  const startCli = async () => {
     const child = spawn(
       process.execPath,
-      [BIN, '--server', server.url, '--key-file', keyFile, '--data-dir', dataDir],
+      [await agentCliBundle(), '--server', server.url, '--key-file', keyFile, '--data-dir', dataDir],
       {
         stdio: 'ignore',
       },
@@ -67,7 +66,7 @@ describe('the real agent killed, restarted and stopped', () => {
   const exited = (child: ChildProcess) => new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   it('shows «sin señal» after a SIGKILL, «de nuevo en línea» after a restart, «detenido» then «sin reanudar» after a SIGTERM', async () => {
-    const first = startCli();
+    const first = await startCli();
     await expect.poll(async () => (await row()).agent_online, { timeout: 15_000 }).toBe(true);
 
     const killed = exited(first);
@@ -76,7 +75,7 @@ describe('the real agent killed, restarted and stopped', () => {
     await expect.poll(async () => (await row()).agent_alert, { timeout: 10_000 }).toBe('sin_senal');
     expect(await events()).toEqual(['sin_senal']);
 
-    const second = startCli();
+    const second = await startCli();
     await expect.poll(async () => (await row()).agent_online, { timeout: 15_000 }).toBe(true);
     await expect.poll(events, { timeout: 5_000 }).toEqual(['en_linea', 'sin_senal']);
 

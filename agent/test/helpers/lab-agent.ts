@@ -19,6 +19,7 @@ import {
   type LabNetwork,
   type TestServer,
 } from '@concurso/testkit';
+import { agentCliBundle } from './agent-cli.js';
 import { cleanUp, tempDir } from './processes.js';
 
 /** The agent's command line (agent/bin), run by Node. */
@@ -52,15 +53,27 @@ export interface LabAgent {
   output: string[];
 }
 
-/** Starts the agent CLI in `net`'s lab, as root: `--server <server> --key-file <keyFile> --data-dir <dataDir>`. */
+/**
+ * Starts the agent CLI in `net`'s lab, as root: `--server <server> --key-file <keyFile> --data-dir
+ * <dataDir>`, from `entry` (default agent/bin, the sources through tsx; `useLabBed` gives the packaged
+ * bundle, helpers/agent-cli.ts).
+ */
 export function startLabAgent(
   net: LabNetwork,
-  options: { server: string; keyFile: string; dataDir: string },
+  options: { server: string; keyFile: string; dataDir: string; entry?: string },
 ): LabAgent {
   const child = net.spawnIn(
     net.lab,
     process.execPath,
-    [AGENT_BIN, '--server', options.server, '--key-file', options.keyFile, '--data-dir', options.dataDir],
+    [
+      options.entry ?? AGENT_BIN,
+      '--server',
+      options.server,
+      '--key-file',
+      options.keyFile,
+      '--data-dir',
+      options.dataDir,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const output = outputLines(child);
@@ -116,10 +129,13 @@ export interface LabBed {
  * network, a test server on its link, `admin_<name>` and `juez_<name>` signed in, an active contest and
  * its team `team` with an agent key in a file, and a data folder (temp folders `agent-<name>-key-` and
  * `agent-<name>-data-`); afterAll kills the agents and `children`, closes the server, then the lab.
+ * Its agents start from the packaged CLI (`agentCliBundle`).
  */
 export function useLabBed(name: string, team: string): LabBed {
   const agents: ChildProcess[] = [];
   let lastOutput: string[] = [];
+  /** The packaged agent the lab's agents start from (`agentCliBundle`), made in `beforeAll`. */
+  let cli: string;
   const bed = {
     children: [] as ChildProcess[],
     startAgent(options: { server?: string } = {}) {
@@ -127,6 +143,7 @@ export function useLabBed(name: string, team: string): LabBed {
         server: options.server ?? bed.server.url,
         keyFile: bed.keyFile,
         dataDir: bed.dataDir,
+        entry: cli,
       });
       agents.push(agent.child);
       lastOutput = agent.output;
@@ -159,6 +176,7 @@ export function useLabBed(name: string, team: string): LabBed {
   } as LabBed;
 
   beforeAll(async () => {
+    cli = await agentCliBundle();
     bed.net = await createLabNetwork();
     // A short offline window: the agents beat every second.
     bed.server = await startTestServer({ agentOfflineAfterMs: 3_000 }, { host: bed.net.serverAddress });
