@@ -90,8 +90,6 @@ export class RunningAgent implements AgentHandle {
   private scanning = false;
   private stopped = false;
   private stopping: Promise<void> | null = null;
-  /** The last heartbeat sent by the loops (settled once it is answered or failed). */
-  private beating: Promise<void> | null = null;
 
   constructor(private readonly setup: AgentSetup) {
     const { options, client, config, log } = setup;
@@ -225,7 +223,7 @@ export class RunningAgent implements AgentHandle {
     const observedReportMs = options.observedReportMs ?? OBSERVED_SEND_MS;
     this.startScans();
     this.loops.every(
-      () => (this.beating = this.heartbeat()),
+      () => this.heartbeat(),
       () => this.heartbeatMs(),
       0,
     );
@@ -317,11 +315,7 @@ export class RunningAgent implements AgentHandle {
       // A heartbeat still in flight goes first: the server takes the machine's next heartbeat as its
       // return, so one it handled after the notice would clear «detenido», and the machine, silent from
       // then on, would turn «sin señal» instead (server/src/modules/agent/README.md).
-      if (this.beating)
-        await atMost(
-          STOP_NOTICE_MS,
-          this.beating.catch(() => undefined),
-        );
+      if (this.loopsStarted) await atMost(STOP_NOTICE_MS, Promise.allSettled(running));
       if (this.loopsStarted)
         await atMost(
           STOP_NOTICE_MS,
