@@ -312,10 +312,6 @@ export class RunningAgent implements AgentHandle {
       if (this.current.observe && this.observed.pending > 0)
         await atMost(STOP_REPORT_MS, this.observed.send());
       // Said while running loops only (a `--once` run never beat); a failure is the silent agent's case.
-      // A heartbeat still in flight goes first: the server takes the machine's next heartbeat as its
-      // return, so one it handled after the notice would clear «detenido», and the machine, silent from
-      // then on, would turn «sin señal» instead (server/src/modules/agent/README.md).
-      if (this.loopsStarted) await atMost(STOP_NOTICE_MS, Promise.allSettled(running));
       if (this.loopsStarted)
         await atMost(
           STOP_NOTICE_MS,
