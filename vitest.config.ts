@@ -41,8 +41,8 @@ const rootDir = path.dirname(fileURLToPath(import.meta.url));
 const WEB_MOCKING = testFilesWith(['web/src'], 'vi.mock(');
 /**
  * The agent's test files on fake timers (`vi.useFakeTimers`): isolated too, since they count the
- * timers of their process, and in a worker shared with earlier files a timer one of those left (a
- * socket's reconnection, a late retry) would count among them.
+ * timers of their process, and in a worker shared with earlier files a timer one of those left running
+ * counts among them (4 in a shuffled run; which file leaves it is not known).
  */
 const AGENT_FAKE_TIMERS = testFilesWith(['agent/src', 'agent/test'], 'vi.useFakeTimers(');
 

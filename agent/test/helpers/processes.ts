@@ -138,8 +138,8 @@ export const ownChildren: ProcessLister = (() => {
  * too: the browser of a journey (Chromium, about 300 MB), its X server, the bundler's service. An
  * agent that learned a fingerprint hashes every process it lists, so with `ownChildren` each agent of a
  * journey read Chromium whole (10 s on a loaded machine, holding one of its two hashing slots) after
- * its first kill. One per agent (the lister remembers the pids it saw, to
- * read new ones first). Linux only.
+ * its first kill. One per agent (the lister remembers the pids it saw, to read new ones first). Linux
+ * only.
  */
 export function spawnedByTest(): ProcessLister {
   const all = procLister();
